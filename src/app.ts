@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import fastifyMultipart from '@fastify/multipart';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import type { Config } from './config.ts';
+import type { AppContext, OrganisationSeeder } from './context.ts';
+import type { Database } from './db/client.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { healthRoutes } from './modules/health/routes.ts';
+import { organisationRoutes } from './modules/organisations/routes.ts';
+import { usersRoutes } from './modules/users/routes.ts';
+import { createAuthenticator, createTokenSigner } from './platform/auth.ts';
+import { registerErrorHandling } from './platform/errors.ts';
+import { createChangeRunner } from './platform/events.ts';
+import { createJobs } from './platform/jobs.ts';
+import { registerRouteSecurity } from './platform/route-security.ts';
+import { ProblemSchema } from './platform/schemas.ts';
+
+export type BuildOptions = {
+  config: Config;
+  database: Database;
+  /** Start job workers (default: config.runWorkers). Tests that drive jobs by hand turn them off. */
+  runWorkers?: boolean;
+  /** Pino logger options override, e.g. `false` in tests. */
+  logger?: boolean | object;
+};
+
+export type App = FastifyInstance & { ctx: AppContext };
+
+/** A feature module: its routes, served under /api and, for `aliased` modules, unprefixed too. */
+type Module = { routes: (ctx: AppContext) => FastifyPluginAsync; aliased?: boolean; root?: boolean };
+
+const MODULES: Module[] = [
+  { routes: healthRoutes, root: true },
+  { routes: authRoutes },
+  { routes: organisationRoutes },
+  { routes: usersRoutes },
+];
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+export async function buildApp(options: BuildOptions): Promise<App> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers["x-access-token"]'],
+            ...(typeof options.logger === 'object' ? options.logger : {}),
+          },
+    bodyLimit: config.bodyLimitBytes,
+    requestIdHeader: 'x-request-id',
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    return503OnClosing: true,
+    ajv: {
+      customOptions: {
+        // Unknown properties are refused (400) rather than silently dropped, so typos surface.
+        removeAdditional: false,
+        coerceTypes: 'array',
+        useDefaults: true,
+        allErrors: true,
+      },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const signer = createTokenSigner(config.jwtSecret, config.jwtExpiresInSeconds);
+  const closeHooks: Array<() => Promise<void>> = [];
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    log: app.log,
+    change: createChangeRunner(database),
+    jobs: createJobs(database, app.log),
+    signer,
+    authenticator: createAuthenticator(database.db, signer),
+    organisationSeeders: [] as OrganisationSeeder[],
+    onClose: (hook) => void closeHooks.push(hook),
+  };
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerErrorHandling(app);
+  app.addSchema(ProblemSchema);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Packaging quotation, order and brief-pricing service',
+        version: '1.0.0',
+        description:
+          'Every operation is served under `/api`; orders, order items, articles, quotes and briefs are also served ' +
+          'at their unprefixed paths (`/orders`, ...). Errors are RFC 9457 problem+json documents.',
+      },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          accessToken: { type: 'apiKey', in: 'header', name: 'X-ACCESS-TOKEN' },
+        },
+      },
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
+    },
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: config.fileSizeLimitBytes, files: 1, fields: 20 },
+    throwFileSizeLimit: true,
+  });
+  app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
+
+  registerRouteSecurity(app, ctx.authenticator);
+
+  for (const module of MODULES) {
+    const plugin = module.routes(ctx);
+    await app.register(plugin, { prefix: module.root ? '' : '/api' });
+    if (module.aliased) await app.register(plugin, { prefix: '' });
+  }
+
+  app.addHook('onClose', async () => {
+    for (const hook of closeHooks.reverse()) await hook();
+    await ctx.jobs.stop();
+  });
+
+  await ctx.jobs.start({ runWorkers: options.runWorkers ?? config.runWorkers });
+  return Object.assign(app, { ctx }) as unknown as App;
+}

@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL connection string; when absent the embedded PGlite database under dataDir is used. */
+  databaseUrl?: string;
+  adminEmail: string;
+  adminPassword?: string;
+  jwtSecret: string;
+  jwtExpiresInSeconds: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  bodyLimitBytes: number;
+  fileSizeLimitBytes: number;
+  smtpUrl?: string;
+  mailFrom: string;
+  publicBaseUrl: string;
+  /** Hosts or CIDR ranges that outgoing webhook calls may reach although private or loopback. */
+  webhookAllowedHosts: string[];
+  /** Start the background job workers in this process. */
+  runWorkers: boolean;
+  signInThrottle: { maxFailures: number; windowSeconds: number; lockSeconds: number };
+};
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+/**
+ * The JWT secret is generated once and kept under DATA_DIR so that tokens survive a restart.
+ * Several nodes sharing one PostgreSQL must be given the same JWT_SECRET explicitly.
+ */
+function persistedSecret(dataDir: string): string {
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = resolve(env.DATA_DIR || './data');
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// connection string');
+  }
+  const adminEmail = env.ADMIN_EMAIL || 'admin@example.com';
+  if (!/^[^@\s]+@[^@\s]+$/.test(adminEmail))
+    throw new ConfigError(`ADMIN_EMAIL is not an e-mail address: "${adminEmail}"`);
+  const adminPassword = env.ADMIN_PASSWORD || undefined;
+  if (adminPassword !== undefined && adminPassword.length < 8) {
+    throw new ConfigError('ADMIN_PASSWORD must have at least 8 characters');
+  }
+  const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const jwtSecret = env.JWT_SECRET || persistedSecret(dataDir);
+  if (jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must have at least 32 characters');
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl))
+    throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  return {
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    adminEmail,
+    adminPassword,
+    jwtSecret,
+    jwtExpiresInSeconds: integer(env, 'JWT_EXPIRES_IN', 3600, 60, 30 * 24 * 3600),
+    logLevel,
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
+    fileSizeLimitBytes: integer(env, 'FILE_SIZE_LIMIT_BYTES', 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    smtpUrl,
+    mailFrom: env.MAIL_FROM || 'no-reply@localhost',
+    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://${host}:${port}`).replace(/\/$/, ''),
+    webhookAllowedHosts: (env.WEBHOOK_ALLOWED_HOSTS || '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    runWorkers: bool(env, 'RUN_WORKERS', true),
+    signInThrottle: {
+      maxFailures: integer(env, 'SIGN_IN_MAX_FAILURES', 5, 1, 1000),
+      windowSeconds: integer(env, 'SIGN_IN_WINDOW_SECONDS', 900, 1, 86400),
+      lockSeconds: integer(env, 'SIGN_IN_LOCK_SECONDS', 900, 1, 86400),
+    },
+  };
+}

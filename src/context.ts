@@ -1,0 +1,32 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import type { Database, Db, Tx } from './db/client.ts';
+import type { Authenticator, TokenSigner } from './platform/auth.ts';
+import type { ChangeRunner, EventRecorder } from './platform/events.ts';
+import type { Jobs } from './platform/jobs.ts';
+
+/** Seeds the reference data a new organisation starts with, inside its creation transaction. */
+export type OrganisationSeeder = (
+  tx: Tx,
+  organisation: { id: string; adminUserId: string },
+  record: EventRecorder,
+) => Promise<void>;
+
+/**
+ * What every module receives: explicit dependencies, no container. Built once per app in app.ts.
+ */
+export type AppContext = {
+  config: Config;
+  database: Database;
+  db: Db;
+  log: FastifyBaseLogger;
+  /** Runs a change in a transaction with its events (see platform/events.ts). */
+  change: ChangeRunner;
+  jobs: Jobs;
+  signer: TokenSigner;
+  authenticator: Authenticator;
+  /** Modules add the reference data of a new organisation here (statuses, currencies, catalogue). */
+  organisationSeeders: OrganisationSeeder[];
+  /** Work to run when the app closes, before the database is closed (workers, timers). */
+  onClose: (hook: () => Promise<void>) => void;
+};

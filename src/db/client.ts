@@ -1,0 +1,70 @@
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Either the database or an open transaction: repositories accept both. */
+export type Executor = Db | Tx;
+
+export type SqlResult<R> = { rows: R[] };
+
+export type Database = {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  /** Plain parameterised SQL, for the job queue adapter and maintenance statements. */
+  query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<SqlResult<R>>;
+  close(): Promise<void>;
+  pglite?: PGlite;
+  pool?: pg.Pool;
+};
+
+export type DatabaseOptions =
+  | { kind: 'postgres'; url: string; poolSize?: number }
+  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob };
+
+// Return timestamps as Date, numerics as numbers, and bigint counts as numbers on node-postgres,
+// so both drivers hand the same JavaScript values to the services.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    pool.on('error', () => {
+      // An idle client lost its connection; the pool replaces it. Queries report their own errors.
+    });
+    const db = drizzleNodePg({ client: pool, schema }) as unknown as Db;
+    return {
+      kind: 'postgres',
+      db,
+      pool,
+      query: async (text, params) => {
+        const result = await pool.query(text, params as unknown[]);
+        return { rows: result.rows };
+      },
+      close: () => pool.end(),
+    };
+  }
+  const pglite = options.dataDir
+    ? new PGlite(join(options.dataDir, 'pgdata'), { loadDataDir: options.loadDataDir })
+    : new PGlite({ loadDataDir: options.loadDataDir });
+  await pglite.waitReady;
+  const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
+  return {
+    kind: 'pglite',
+    db,
+    pglite,
+    query: async (text, params) => {
+      const result = await pglite.query(text, params as unknown[]);
+      return { rows: result.rows as never[] };
+    },
+    close: () => pglite.close(),
+  };
+}

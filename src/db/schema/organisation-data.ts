@@ -1,0 +1,202 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { deletedAt, id, organisationId, timestamps } from './columns.ts';
+import { companies, organisations } from './platform.ts';
+
+export const projects = pgTable(
+  'projects',
+  {
+    id: id(),
+    organisationId: organisationId().references(() => organisations.id),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
+    name: text('name').notNull(),
+    code: text('code'),
+    description: text('description'),
+    externalId: text('external_id'),
+    createdById: uuid('created_by_id'),
+    ...timestamps(),
+    deletedAt: deletedAt(),
+  },
+  (t) => [
+    index('projects_org_company_idx').on(t.organisationId, t.companyId),
+    index('projects_org_updated_idx').on(t.organisationId, t.updatedAt),
+  ],
+);
+
+export const ADDRESS_TYPES = ['billing', 'shipping', 'other'] as const;
+export type AddressType = (typeof ADDRESS_TYPES)[number];
+
+export const addresses = pgTable(
+  'addresses',
+  {
+    id: id(),
+    organisationId: organisationId().references(() => organisations.id),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
+    type: text('type').$type<AddressType>().notNull().default('shipping'),
+    name: text('name'),
+    street1: text('street1').notNull(),
+    street2: text('street2'),
+    street3: text('street3'),
+    postcode: text('postcode'),
+    city: text('city').notNull(),
+    region: text('region'),
+    countryCode: text('country_code').notNull(),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdById: uuid('created_by_id'),
+    ...timestamps(),
+    deletedAt: deletedAt(),
+  },
+  (t) => [index('addresses_org_company_idx').on(t.organisationId, t.companyId)],
+);
+
+/** Entities that have configurable statuses. */
+export const STATUS_ENTITIES = ['order', 'quote', 'brief', 'article', 'project'] as const;
+export type StatusEntity = (typeof STATUS_ENTITIES)[number];
+
+export const statuses = pgTable(
+  'statuses',
+  {
+    id: id(),
+    organisationId: organisationId().references(() => organisations.id),
+    entity: text('entity').$type<StatusEntity>().notNull(),
+    internalLabel: text('internal_label').notNull(),
+    externalLabel: text('external_label').notNull(),
+    position: integer('position').notNull().default(0),
+    color: text('color'),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdById: uuid('created_by_id'),
+    ...timestamps(),
+    deletedAt: deletedAt(),
+  },
+  (t) => [
+    index('statuses_org_entity_idx').on(t.organisationId, t.entity, t.position),
+    uniqueIndex('statuses_label_live_uq')
+      .on(t.organisationId, t.entity, sql`lower(${t.internalLabel})`)
+      .where(sql`${t.deletedAt} is null`),
+  ],
+);
+
+export const currencies = pgTable(
+  'currencies',
+  {
+    id: id(),
+    organisationId: organisationId().references(() => organisations.id),
+    /** ISO 4217 code, e.g. EUR. */
+    code: text('code').notNull(),
+    name: text('name'),
+    symbol: text('symbol').notNull(),
+    /** Units of this currency per one unit of the organisation's base currency. */
+    rate: numeric('rate', { precision: 18, scale: 8, mode: 'number' }).notNull().default(1),
+    createdById: uuid('created_by_id'),
+    ...timestamps(),
+    deletedAt: deletedAt(),
+  },
+  (t) => [
+    uniqueIndex('currencies_code_live_uq').on(t.organisationId, t.code).where(sql`${t.deletedAt} is null`),
+  ],
+);
+
+export const CUSTOM_FIELD_ENTITIES = ['company', 'contact', 'order', 'article', 'project', 'quote'] as const;
+export type CustomFieldEntity = (typeof CUSTOM_FIELD_ENTITIES)[number];
+export const CUSTOM_FIELD_TYPES = ['boolean', 'string', 'select', 'multi-select', 'number'] as const;
+export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
+
+export const customFieldDefinitions = pgTable(
+  'custom_field_definitions',
+  {
+    id: id(),
+    organisationId: organisationId().references(() => organisations.id),
+    entity: text('entity').$type<CustomFieldEntity>().notNull(),
+    /** The property name in `customFields` objects. */
+    key: text('key').notNull(),
+    label: text('label').notNull(),
+    type: text('type').$type<CustomFieldType>().notNull(),
+    /** Allowed values for select and multi-select fields. */
+    options: jsonb('options').$type<string[]>(),
+    required: boolean('required').notNull().default(false),
+    position: integer('position').notNull().default(0),
+    createdById: uuid('created_by_id'),
+    ...timestamps(),
+    deletedAt: deletedAt(),
+  },
+  (t) => [
+    uniqueIndex('custom_field_definitions_key_live_uq')
+      .on(t.organisationId, t.entity, t.key)
+      .where(sql`${t.deletedAt} is null`),
+  ],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/** Entities that own files and comments. */
+export const ATTACHABLE_ENTITIES = [
+  'order',
+  'article',
+  'project',
+  'quote',
+  'brief',
+  'company',
+  'import',
+] as const;
+export type AttachableEntity = (typeof ATTACHABLE_ENTITIES)[number];
+
+/** File metadata; the bytes live in file_contents so listings never read them. */
+export const files = pgTable(
+  'files',
+  {
+    id: id(),
+    organisationId: organisationId().references(() => organisations.id),
+    entity: text('entity').$type<AttachableEntity>().notNull(),
+    entityId: uuid('entity_id').notNull(),
+    filename: text('filename').notNull(),
+    mimeType: text('mime_type').notNull(),
+    size: integer('size').notNull(),
+    sha256: text('sha256').notNull(),
+    /** Free label, e.g. a language for quote PDFs ("fr") or "preview" for an article image. */
+    label: text('label'),
+    createdById: uuid('created_by_id'),
+    ...timestamps(),
+    deletedAt: deletedAt(),
+  },
+  (t) => [index('files_org_entity_idx').on(t.organisationId, t.entity, t.entityId)],
+);
+
+export const fileContents = pgTable('file_contents', {
+  fileId: uuid('file_id')
+    .primaryKey()
+    .references(() => files.id),
+  content: bytea('content').notNull(),
+});
+
+export const comments = pgTable(
+  'comments',
+  {
+    id: id(),
+    organisationId: organisationId().references(() => organisations.id),
+    entity: text('entity').$type<AttachableEntity>().notNull(),
+    entityId: uuid('entity_id').notNull(),
+    body: text('body').notNull(),
+    createdById: uuid('created_by_id'),
+    ...timestamps(),
+    deletedAt: deletedAt(),
+  },
+  (t) => [index('comments_org_entity_idx').on(t.organisationId, t.entity, t.entityId, t.createdAt)],
+);

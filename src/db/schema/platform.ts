@@ -1,0 +1,172 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { deletedAt, id, organisationId, timestamps } from './columns.ts';
+
+export const organisations = pgTable('organisations', {
+  id: id(),
+  name: text('name').notNull(),
+  baseCurrency: text('base_currency').notNull().default('EUR'),
+  ...timestamps(),
+  deletedAt: deletedAt(),
+});
+
+export const ROLES = ['contact', 'superadmin', 'admin', 'sales', 'external_sales', 'guest'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    organisationId: organisationId().references(() => organisations.id),
+    role: text('role').$type<Role>().notNull(),
+    /** Sign-in name, unique across the service; null for contacts who cannot sign in. */
+    username: text('username'),
+    email: text('email'),
+    passwordHash: text('password_hash'),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    phoneNumber: text('phone_number'),
+    jobTitle: text('job_title'),
+    language: text('language'),
+    externalId: text('external_id'),
+    customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
+    createdById: uuid('created_by_id'),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true, mode: 'date' }),
+    ...timestamps(),
+    deletedAt: deletedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_username_live_uq')
+      .on(sql`lower(${t.username})`)
+      .where(sql`${t.deletedAt} is null and ${t.username} is not null`),
+    uniqueIndex('users_email_live_uq')
+      .on(t.organisationId, sql`lower(${t.email})`)
+      .where(sql`${t.deletedAt} is null and ${t.email} is not null`),
+    uniqueIndex('users_external_id_live_uq')
+      .on(t.organisationId, t.externalId)
+      .where(sql`${t.deletedAt} is null and ${t.externalId} is not null`),
+    index('users_org_role_created_idx').on(t.organisationId, t.role, t.createdAt),
+  ],
+);
+
+export const accessTokens = pgTable(
+  'access_tokens',
+  {
+    id: id(),
+    organisationId: organisationId().references(() => organisations.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    name: text('name').notNull(),
+    /** SHA-256 of the token; the token itself is shown once and never stored. */
+    tokenHash: text('token_hash').notNull(),
+    /** First characters of the token, so a user can tell their tokens apart. */
+    prefix: text('prefix').notNull(),
+    createdById: uuid('created_by_id'),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('access_tokens_hash_uq').on(t.tokenHash), index('access_tokens_user_idx').on(t.userId)],
+);
+
+/** Failed sign-in counters per account and per client address, shared by every node. */
+export const signInThrottle = pgTable('sign_in_throttle', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true, mode: 'date' }).notNull(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+});
+
+export const EVENT_TYPES = ['CREATE', 'UPDATE', 'DELETE'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * The transactional outbox: one row per change of a business entity, written in the same
+ * transaction as the change. `code` is strictly increasing in commit-visible order per sequence.
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: id(),
+    code: bigserial('code', { mode: 'number' }).notNull(),
+    organisationId: organisationId(),
+    eventName: text('event_name').notNull(),
+    category: text('category').notNull(),
+    type: text('type').$type<EventType>().notNull(),
+    entity: text('entity').notNull(),
+    tableName: text('table_name').notNull(),
+    entityId: uuid('entity_id'),
+    relation: text('relation'),
+    relationId: uuid('relation_id'),
+    fieldName: text('field_name'),
+    updatedColumns: jsonb('updated_columns').$type<string[]>(),
+    updatedRelations: jsonb('updated_relations').$type<string[]>(),
+    process: text('process'),
+    version: text('version').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>(),
+    actorId: uuid('actor_id'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('events_code_uq').on(t.code),
+    index('events_org_code_idx').on(t.organisationId, t.code),
+    index('events_org_entity_idx').on(t.organisationId, t.entity, t.entityId),
+  ],
+);
+
+export const companies = pgTable(
+  'companies',
+  {
+    id: id(),
+    organisationId: organisationId().references(() => organisations.id),
+    name: text('name').notNull(),
+    externalId: text('external_id'),
+    parentId: uuid('parent_id'),
+    email: text('email'),
+    phoneNumber: text('phone_number'),
+    website: text('website'),
+    vatNumber: text('vat_number'),
+    customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
+    enabled: boolean('enabled').notNull().default(true),
+    createdById: uuid('created_by_id'),
+    ...timestamps(),
+    deletedAt: deletedAt(),
+  },
+  (t) => [
+    uniqueIndex('companies_external_id_live_uq')
+      .on(t.organisationId, t.externalId)
+      .where(sql`${t.deletedAt} is null and ${t.externalId} is not null`),
+    index('companies_org_name_idx').on(t.organisationId, t.name),
+    index('companies_parent_idx').on(t.parentId),
+  ],
+);
+
+/** Links a user (contact or external sales) to the companies they work with. */
+export const companyUsers = pgTable(
+  'company_users',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    organisationId: organisationId(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.userId] }), index('company_users_user_idx').on(t.userId)],
+);

@@ -1,0 +1,120 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import { accessTokens, users } from '../../db/schema/platform.ts';
+import type { Actor } from '../../platform/actor.ts';
+import { newAccessToken } from '../../platform/auth.ts';
+import { forbidden, notFound, unauthorized } from '../../platform/errors.ts';
+import { entity } from '../../platform/events.ts';
+import { verifyDecoy, verifyPassword } from '../../platform/passwords.ts';
+import { createSignInThrottle } from './throttle.ts';
+
+export const ACCESS_TOKEN_ENTITY = entity('ACCESS_TOKEN', 'access_tokens');
+
+const publicTokenColumns = {
+  id: accessTokens.id,
+  userId: accessTokens.userId,
+  name: accessTokens.name,
+  prefix: accessTokens.prefix,
+  createdAt: accessTokens.createdAt,
+  lastUsedAt: accessTokens.lastUsedAt,
+  expiresAt: accessTokens.expiresAt,
+  revokedAt: accessTokens.revokedAt,
+};
+
+export function createAuthService(ctx: AppContext) {
+  const { db } = ctx;
+  const throttle = createSignInThrottle(db, ctx.config.signInThrottle);
+
+  /** The user whose tokens are managed: oneself, or (for admins) a user of the same organisation. */
+  async function tokenOwner(actor: Actor, userId: string) {
+    const [owner] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(
+        and(eq(users.id, userId), eq(users.organisationId, actor.organisationId), isNull(users.deletedAt)),
+      )
+      .limit(1);
+    if (!owner) throw notFound('User');
+    const isAdmin = actor.role === 'admin' || actor.role === 'superadmin';
+    if (owner.id !== actor.userId && !isAdmin)
+      throw forbidden('Only admins manage the access tokens of other users');
+    return owner;
+  }
+
+  return {
+    async signIn(username: string, password: string, address: string) {
+      await throttle.assertAllowed(username, address);
+      const [user] = await db
+        .select({
+          id: users.id,
+          organisationId: users.organisationId,
+          role: users.role,
+          passwordHash: users.passwordHash,
+        })
+        .from(users)
+        .where(and(sql`lower(${users.username}) = ${username.toLowerCase()}`, isNull(users.deletedAt)))
+        .limit(1);
+      const valid = user?.passwordHash
+        ? await verifyPassword(user.passwordHash, password)
+        : await verifyDecoy(password);
+      if (!user || !valid) {
+        await throttle.recordFailure(username, address);
+        throw unauthorized('Unknown username or wrong password', 'invalid_credentials');
+      }
+      await throttle.recordSuccess(username);
+      await db.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
+      return ctx.signer.sign(user);
+    },
+
+    async createAccessToken(actor: Actor, userId: string, input: { name: string; expiresAt?: string }) {
+      const owner = await tokenOwner(actor, userId);
+      const { token, hash, prefix } = newAccessToken();
+      const created = await ctx.change(actor, async (tx, record) => {
+        const [row] = await tx
+          .insert(accessTokens)
+          .values({
+            organisationId: actor.organisationId,
+            userId: owner.id,
+            name: input.name,
+            tokenHash: hash,
+            prefix,
+            createdById: actor.userId,
+            expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+          })
+          .returning(publicTokenColumns);
+        await record({ on: ACCESS_TOKEN_ENTITY, type: 'CREATE', entityId: row!.id, snapshot: row });
+        return row!;
+      });
+      return { ...created, token };
+    },
+
+    async listAccessTokens(actor: Actor, userId: string) {
+      const owner = await tokenOwner(actor, userId);
+      return db
+        .select(publicTokenColumns)
+        .from(accessTokens)
+        .where(eq(accessTokens.userId, owner.id))
+        .orderBy(desc(accessTokens.createdAt));
+    },
+
+    async revokeAccessToken(actor: Actor, userId: string, tokenId: string) {
+      const owner = await tokenOwner(actor, userId);
+      return ctx.change(actor, async (tx, record) => {
+        const [row] = await tx
+          .update(accessTokens)
+          .set({ revokedAt: new Date(), updatedAt: new Date() })
+          .where(
+            and(
+              eq(accessTokens.id, tokenId),
+              eq(accessTokens.userId, owner.id),
+              isNull(accessTokens.revokedAt),
+            ),
+          )
+          .returning(publicTokenColumns);
+        if (!row) throw notFound('Access token');
+        await record({ on: ACCESS_TOKEN_ENTITY, type: 'DELETE', entityId: row.id, snapshot: row });
+        return row;
+      });
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
+import { organisations, users } from '../../db/schema/platform.ts';
+import type { Actor } from '../../platform/actor.ts';
+import { conflict } from '../../platform/errors.ts';
+import { type EventRecorder, entity } from '../../platform/events.ts';
+import { hashPassword } from '../../platform/passwords.ts';
+import { USER_ENTITY } from '../users/repository.ts';
+
+export const ORGANISATION_ENTITY = entity('ORGANISATION', 'organisations');
+
+type NewOrganisation = { name: string; admin: { email: string; password: string } };
+
+export function createOrganisationService(ctx: AppContext) {
+  /**
+   * Creates the tenant, its first user and its seeded reference data in one transaction. The
+   * events belong to the new tenant, so its own webhooks and event log see them.
+   */
+  async function insertOrganisation(
+    tx: Tx,
+    record: EventRecorder,
+    input: NewOrganisation & { role: 'admin' | 'superadmin' },
+    createdById: string | null,
+  ) {
+    const email = input.admin.email.trim();
+    const [taken] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.username}) = ${email.toLowerCase()} and ${users.deletedAt} is null`)
+      .limit(1);
+    if (taken) throw conflict('A user with this e-mail already exists', 'username_taken');
+    const [organisation] = await tx.insert(organisations).values({ name: input.name }).returning();
+    const organisationId = organisation!.id;
+    const [admin] = await tx
+      .insert(users)
+      .values({
+        organisationId,
+        role: input.role,
+        username: email.toLowerCase(),
+        email,
+        passwordHash: await hashPassword(input.admin.password),
+        createdById,
+      })
+      .returning({
+        id: users.id,
+        email: users.email,
+        role: users.role,
+        organisationId: users.organisationId,
+      });
+    const recordInTenant: EventRecorder = (change) => record({ ...change, organisationId });
+    await recordInTenant({
+      on: ORGANISATION_ENTITY,
+      type: 'CREATE',
+      entityId: organisationId,
+      snapshot: organisation,
+    });
+    await recordInTenant({ on: USER_ENTITY, type: 'CREATE', entityId: admin!.id, snapshot: admin });
+    for (const seed of ctx.organisationSeeders) {
+      await seed(tx, { id: organisationId, adminUserId: admin!.id }, recordInTenant);
+    }
+    return { ...organisation!, admin: admin! };
+  }
+
+  return {
+    create: (actor: Actor, input: NewOrganisation) =>
+      ctx.change(actor, (tx, record) =>
+        insertOrganisation(tx, record, { ...input, role: 'admin' }, actor.userId),
+      ),
+
+    /**
+     * First start: when no user exists, create the first organisation and its superadmin from
+     * ADMIN_EMAIL / ADMIN_PASSWORD, or with a generated password that the caller prints once.
+     */
+    async bootstrap(): Promise<
+      { created: false } | { created: true; email: string; generatedPassword?: string }
+    > {
+      const [row] = await ctx.db.select({ count: sql<number>`count(*)::int` }).from(users);
+      if ((row?.count ?? 0) > 0) return { created: false };
+      const generatedPassword = ctx.config.adminPassword ? undefined : randomBytes(18).toString('base64url');
+      const password = ctx.config.adminPassword ?? generatedPassword!;
+      const email = ctx.config.adminEmail;
+      await ctx.change(null, (tx, record) =>
+        insertOrganisation(
+          tx,
+          record,
+          { name: 'Default organisation', admin: { email, password }, role: 'superadmin' },
+          null,
+        ),
+      );
+      return { created: true, email, generatedPassword };
+    },
+  };
+}

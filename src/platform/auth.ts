@@ -1,0 +1,132 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { Db } from '../db/client.ts';
+import { accessTokens, type Role, users } from '../db/schema/platform.ts';
+import type { Actor } from './actor.ts';
+import { unauthorized } from './errors.ts';
+
+const ISSUER = 'packaging-quote-service';
+const AUDIENCE = 'api';
+
+export type TokenSigner = {
+  sign(user: { id: string; organisationId: string; role: Role }): Promise<{ token: string; expiresAt: Date }>;
+  verify(token: string): Promise<{ userId: string }>;
+};
+
+export function createTokenSigner(secret: string, expiresInSeconds: number): TokenSigner {
+  const key = new TextEncoder().encode(secret);
+  return {
+    async sign(user) {
+      const now = Math.floor(Date.now() / 1000);
+      const expiresAt = new Date((now + expiresInSeconds) * 1000);
+      const token = await new SignJWT({ org: user.organisationId, role: user.role })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(user.id)
+        .setIssuer(ISSUER)
+        .setAudience(AUDIENCE)
+        .setIssuedAt(now)
+        .setExpirationTime(now + expiresInSeconds)
+        .sign(key);
+      return { token, expiresAt };
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, key, {
+          issuer: ISSUER,
+          audience: AUDIENCE,
+          algorithms: ['HS256'],
+        });
+        if (typeof payload.sub !== 'string')
+          throw unauthorized('The bearer token has no subject', 'invalid_token');
+        return { userId: payload.sub };
+      } catch (error) {
+        if (error instanceof joseErrors.JWTExpired)
+          throw unauthorized('The bearer token has expired', 'token_expired');
+        throw unauthorized('The bearer token is not valid', 'invalid_token');
+      }
+    },
+  };
+}
+
+export const ACCESS_TOKEN_PREFIX = 'pqs_';
+
+export function newAccessToken(): { token: string; hash: string; prefix: string } {
+  const token = ACCESS_TOKEN_PREFIX + randomBytes(32).toString('base64url');
+  return { token, hash: hashAccessToken(token), prefix: token.slice(0, 10) };
+}
+
+// Access tokens carry 256 bits of randomness, so a fast hash is enough: a slow password hash would
+// cost every request without adding security.
+export const hashAccessToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+const companyIdsOf = sql<string[]>`coalesce((select array_agg(cu.company_id) from company_users cu
+  join companies c on c.id = cu.company_id and c.deleted_at is null where cu.user_id = ${users.id}), '{}')`;
+
+const actorColumns = {
+  userId: users.id,
+  organisationId: users.organisationId,
+  role: users.role,
+  companyIds: companyIdsOf,
+};
+
+/** Resolves a request's credential to the acting user, in one query. */
+export function createAuthenticator(db: Db, signer: TokenSigner) {
+  // Writing last_used_at on every call would turn every read into a write; once a minute is enough.
+  const lastUsedWrites = new Map<string, number>();
+
+  async function fromBearer(token: string): Promise<Actor> {
+    const { userId } = await signer.verify(token);
+    const [row] = await db
+      .select(actorColumns)
+      .from(users)
+      .where(and(eq(users.id, userId), isNull(users.deletedAt)))
+      .limit(1);
+    if (!row) throw unauthorized('The user of this token no longer exists', 'invalid_token');
+    return { ...row, credential: 'jwt' };
+  }
+
+  async function fromAccessToken(token: string): Promise<Actor> {
+    const hash = hashAccessToken(token);
+    const [row] = await db
+      .select({ ...actorColumns, tokenId: accessTokens.id })
+      .from(accessTokens)
+      .innerJoin(users, eq(users.id, accessTokens.userId))
+      .where(
+        and(
+          eq(accessTokens.tokenHash, hash),
+          isNull(accessTokens.revokedAt),
+          or(isNull(accessTokens.expiresAt), gt(accessTokens.expiresAt, sql`now()`)),
+          isNull(users.deletedAt),
+        ),
+      )
+      .limit(1);
+    if (!row) throw unauthorized('The access token is not valid or has been revoked', 'invalid_access_token');
+    const now = Date.now();
+    if ((lastUsedWrites.get(row.tokenId) ?? 0) < now - 60_000) {
+      lastUsedWrites.set(row.tokenId, now);
+      await db
+        .update(accessTokens)
+        .set({ lastUsedAt: new Date(now) })
+        .where(eq(accessTokens.id, row.tokenId));
+    }
+    const { tokenId: _tokenId, ...actor } = row;
+    return { ...actor, credential: 'access_token' };
+  }
+
+  return {
+    async authenticate(headers: Record<string, string | string[] | undefined>): Promise<Actor> {
+      const accessToken = headers['x-access-token'];
+      if (typeof accessToken === 'string' && accessToken) return fromAccessToken(accessToken);
+      const authorization = headers.authorization;
+      if (typeof authorization === 'string') {
+        const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+        if (!match) throw unauthorized('The Authorization header must be "Bearer <token>"', 'invalid_token');
+        return fromBearer(match[1]!);
+      }
+      throw unauthorized('Send a bearer token (Authorization) or an access token (X-ACCESS-TOKEN)');
+    },
+  };
+}
+
+export type Authenticator = ReturnType<typeof createAuthenticator>;

@@ -1,0 +1,159 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+export type ProblemIssue = { pointer: string; message: string; in?: 'body' | 'query' | 'params' | 'headers' };
+
+/** An error meant for the client: rendered as RFC 9457 problem+json with a stable `code`. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly issues?: ProblemIssue[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, issues?: ProblemIssue[], code = 'validation_failed') =>
+  new AppError(400, code, message, issues);
+export const unauthorized = (message = 'A valid credential is required', code = 'unauthorized') =>
+  new AppError(401, code, message, undefined, { 'www-authenticate': 'Bearer' });
+export const forbidden = (message = 'Your role does not allow this operation') =>
+  new AppError(403, 'forbidden', message);
+export const notFound = (what = 'Resource') => new AppError(404, 'not_found', `${what} not found`);
+export const conflict = (message: string, code = 'conflict') => new AppError(409, code, message);
+export const unprocessable = (message: string, code = 'business_rule', issues?: ProblemIssue[]) =>
+  new AppError(422, code, message, issues);
+export const tooManyRequests = (retryAfterSeconds: number, message = 'Too many attempts, retry later') =>
+  new AppError(429, 'too_many_requests', message, undefined, { 'retry-after': String(retryAfterSeconds) });
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export type Problem = {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  instance?: string;
+  requestId?: string;
+  errors?: ProblemIssue[];
+};
+
+function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: Omit<Problem, 'type' | 'title'>) {
+  const body: Problem = {
+    type: `https://problems.packaging-quote.dev/${problem.code}`,
+    title: TITLES[problem.status] ?? 'Error',
+    ...problem,
+    instance: request.url.split('?')[0],
+    requestId: request.id,
+  };
+  return reply.status(problem.status).type('application/problem+json').send(body);
+}
+
+type AjvIssue = { instancePath: string; message?: string; keyword: string; params: Record<string, unknown> };
+
+function issuesFromValidation(error: FastifyError): ProblemIssue[] {
+  const where = (error.validationContext ?? 'body') as 'body' | 'querystring' | 'params' | 'headers';
+  const location = where === 'querystring' ? 'query' : where;
+  return ((error.validation ?? []) as AjvIssue[]).map((issue) => {
+    let pointer = issue.instancePath || '';
+    let message = issue.message ?? 'is invalid';
+    if (issue.keyword === 'required') pointer += `/${String(issue.params.missingProperty)}`;
+    if (issue.keyword === 'additionalProperties') {
+      pointer += `/${String(issue.params.additionalProperty)}`;
+      message = 'is not an accepted property';
+    }
+    if (
+      issue.keyword === 'enum' ||
+      (issue.keyword === 'anyOf' && Array.isArray(issue.params.allowedValues))
+    ) {
+      message = `must be one of: ${(issue.params.allowedValues as unknown[]).join(', ')}`;
+    }
+    if (issue.keyword === 'format' && issue.params.format === 'uuid') message = 'must be a UUID';
+    return { pointer: pointer || '/', message, in: location };
+  });
+}
+
+/** Merges union-branch noise (anyOf of literals) into one message per pointer. */
+function dedupe(issues: ProblemIssue[]): ProblemIssue[] {
+  const seen = new Map<string, ProblemIssue>();
+  for (const issue of issues) {
+    const key = `${issue.in}:${issue.pointer}`;
+    const existing = seen.get(key);
+    if (!existing || existing.message.startsWith('must be equal to constant')) seen.set(key, issue);
+  }
+  return [...seen.values()];
+}
+
+const PG_ERRORS: Record<string, { status: number; code: string; detail: string }> = {
+  '23505': { status: 409, code: 'duplicate', detail: 'A record with the same unique value already exists' },
+  '23503': {
+    status: 409,
+    code: 'reference_conflict',
+    detail: 'A referenced record does not exist or is in use',
+  },
+  '22P02': { status: 400, code: 'invalid_value', detail: 'A value has an invalid format' },
+  '22003': { status: 400, code: 'value_out_of_range', detail: 'A numeric value is out of range' },
+  '40001': { status: 409, code: 'serialization_failure', detail: 'A concurrent change conflicted; retry' },
+};
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError & { code?: string }, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.headers) reply.headers(error.headers);
+      return sendProblem(request, reply, {
+        status: error.status,
+        code: error.code,
+        detail: error.message,
+        ...(error.issues ? { errors: error.issues } : {}),
+      });
+    }
+    if (error.validation) {
+      const errors = dedupe(issuesFromValidation(error));
+      const detail = errors.map((e) => `${e.in} ${e.pointer} ${e.message}`).join('; ');
+      return sendProblem(request, reply, { status: 400, code: 'validation_failed', detail, errors });
+    }
+    const pgError = error.code ? PG_ERRORS[error.code] : undefined;
+    if (pgError) {
+      request.log.info({ err: error }, 'database constraint refused the change');
+      return sendProblem(request, reply, pgError);
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors: malformed JSON, body too large, unsupported media type...
+      const code = (error.code ?? 'bad_request').replace(/^FST_ERR_/, '').toLowerCase();
+      if (status === 429 && reply.getHeader('retry-after') === undefined) reply.header('retry-after', '60');
+      return sendProblem(request, reply, { status, code, detail: error.message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(request, reply, {
+      status: 500,
+      code: 'internal_error',
+      detail: 'internal error',
+    });
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(request, reply, {
+      status: 404,
+      code: 'route_not_found',
+      detail: `No route ${request.method} ${request.url.split('?')[0]}`,
+    }),
+  );
+}

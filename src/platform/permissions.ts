@@ -1,0 +1,70 @@
+import type { Role } from '../db/schema/platform.ts';
+
+/**
+ * The permission matrix: which roles may perform each operation. It is the single source of truth,
+ * enforced by the route hook in auth-hook.ts, written into every operation of the OpenAPI document,
+ * and published in docs/permissions.md (generated from this table by `npm run docs:permissions`).
+ *
+ * Row-level rules live in the services: `external_sales` and `contact` only ever see and change
+ * rows of the companies they are linked to; `guest` reads only.
+ */
+const STAFF: Role[] = ['superadmin', 'admin', 'sales', 'external_sales'];
+const ADMINS: Role[] = ['superadmin', 'admin'];
+const EVERYONE: Role[] = ['superadmin', 'admin', 'sales', 'external_sales', 'contact', 'guest'];
+const READERS: Role[] = EVERYONE;
+
+export const PERMISSIONS = {
+  'organisations:create': { roles: ['superadmin'], description: 'Create another organisation (tenant)' },
+  'profile:read': { roles: EVERYONE, description: 'Read one’s own user record' },
+  'access_tokens:manage': {
+    roles: EVERYONE,
+    description: 'Create, list and revoke access tokens (one’s own; admins: any user of the organisation)',
+  },
+  'roles:read': { roles: EVERYONE, description: 'List the roles' },
+  'users:read': {
+    roles: ['superadmin', 'admin', 'sales', 'external_sales', 'guest'],
+    description: 'Read users',
+  },
+  'users:manage': { roles: ADMINS, description: 'Create, change, archive and unarchive users' },
+  'contacts:read': { roles: READERS, description: 'Read contacts' },
+  'contacts:write': { roles: STAFF, description: 'Create, change, archive and link contacts' },
+  'companies:read': { roles: READERS, description: 'Read companies' },
+  'companies:write': { roles: STAFF, description: 'Create, change and archive companies' },
+  'projects:read': { roles: READERS, description: 'Read projects' },
+  'projects:write': { roles: STAFF, description: 'Create, change and delete projects' },
+  'addresses:read': { roles: READERS, description: 'Read addresses' },
+  'addresses:write': { roles: STAFF, description: 'Create, change and delete addresses' },
+  'settings:read': { roles: EVERYONE, description: 'Read statuses, currencies and custom field definitions' },
+  'settings:manage': {
+    roles: ADMINS,
+    description: 'Manage statuses, currencies and custom field definitions',
+  },
+  'files:read': { roles: READERS, description: 'List and download files and comments' },
+  'files:write': { roles: [...STAFF, 'contact'], description: 'Upload and delete files, write comments' },
+  'catalogue:read': { roles: EVERYONE, description: 'Read the estimating reference catalogue' },
+  'catalogue:manage': { roles: ADMINS, description: 'Edit the estimating reference catalogue (rates)' },
+  'briefs:read': { roles: READERS, description: 'Read briefs, their prediction and process' },
+  'briefs:write': { roles: [...STAFF, 'contact'], description: 'Create, change and delete briefs' },
+  'articles:read': { roles: READERS, description: 'Read articles' },
+  'articles:write': { roles: STAFF, description: 'Create, change and delete articles' },
+  'orders:read': { roles: READERS, description: 'Read orders and order items' },
+  'orders:write': { roles: STAFF, description: 'Create, change and delete orders and order items' },
+  'quotes:read': { roles: READERS, description: 'Read quotes and download their PDFs' },
+  'quotes:write': { roles: STAFF, description: 'Create, edit, publish, render and convert quotes' },
+  'quotes:respond': {
+    roles: ['superadmin', 'admin', 'sales', 'external_sales', 'contact'],
+    description: 'Accept (sign) or decline (reject) a published quote',
+  },
+  'events:read': { roles: ADMINS, description: 'Read the event log and event resources' },
+  'webhooks:manage': { roles: ADMINS, description: 'Manage webhooks and their deliveries' },
+  'imports:manage': { roles: ADMINS, description: 'Run and read CSV imports' },
+} as const satisfies Record<string, { roles: readonly Role[]; description: string }>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export function isAllowed(role: Role, permission: Permission): boolean {
+  return (PERMISSIONS[permission].roles as readonly Role[]).includes(role);
+}
+
+/** Roles whose access is limited to the companies they are linked to. */
+export const COMPANY_SCOPED_ROLES: readonly Role[] = ['external_sales', 'contact'];

@@ -1,0 +1,69 @@
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { Actor } from './actor.ts';
+import type { Authenticator } from './auth.ts';
+import { forbidden } from './errors.ts';
+import { isAllowed, PERMISSIONS, type Permission } from './permissions.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The operation of the permission matrix this route performs. */
+    permission?: Permission;
+    /** Served without credentials (sign-in, health, docs, guest links). */
+    public?: boolean;
+  }
+  interface FastifyRequest {
+    actorOrNull: Actor | null;
+  }
+}
+
+/** The acting user of an authenticated route. */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actorOrNull) throw new Error('actorOf() called on a route without authentication');
+  return request.actorOrNull;
+}
+
+export const SECURITY: { [scheme: string]: string[] }[] = [{ bearerAuth: [] }, { accessToken: [] }];
+
+// Unprefixed paths the specification names as the same operations as their /api forms.
+const ALIASED_PREFIXES = ['/orders', '/order-items', '/articles', '/quotes', '/briefs'];
+
+/**
+ * One hook for every route: authenticates the caller, checks the permission matrix before the body
+ * is even parsed, and writes the route's security and allowed roles into its OpenAPI operation.
+ * A route that declares neither `permission` nor `public` refuses to register.
+ */
+export function registerRouteSecurity(app: FastifyInstance, authenticator: Authenticator) {
+  app.decorateRequest('actorOrNull', null);
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const config = (route.config ?? {}) as { permission?: Permission; public?: boolean };
+    const url = route.url ?? '';
+    const isAlias = ALIASED_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`));
+    if (isAlias && route.schema) route.schema = { ...route.schema, hide: true };
+    if (config.public || route.method === 'HEAD') return;
+    if (!url.startsWith('/api') && !isAlias) return; // framework routes such as the docs page
+    const permission = config.permission;
+    if (!permission) throw new Error(`Route ${String(route.method)} ${url} declares no permission`);
+
+    const roles = PERMISSIONS[permission].roles.join(', ');
+    if (route.schema && !route.schema.hide) {
+      const note = `Permission \`${permission}\` - roles: ${roles}.`;
+      route.schema = {
+        ...route.schema,
+        security: SECURITY,
+        description: route.schema.description ? `${route.schema.description}\n\n${note}` : note,
+      };
+    }
+    const authorize = async (request: FastifyRequest) => {
+      const actor = await authenticator.authenticate(request.headers);
+      request.actorOrNull = actor;
+      if (!isAllowed(actor.role, permission)) throw forbidden();
+    };
+    const existing = route.onRequest
+      ? Array.isArray(route.onRequest)
+        ? route.onRequest
+        : [route.onRequest]
+      : [];
+    route.onRequest = [authorize, ...existing];
+  });
+}

@@ -1,0 +1,66 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { runMigrations } from './db/migrate.ts';
+import { createOrganisationService } from './modules/organisations/service.ts';
+
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(JSON.stringify({ level: 'fatal', msg: `Invalid configuration: ${error.message}` }));
+      process.exit(2);
+    }
+    throw error;
+  }
+  const database = await openDatabase(
+    config.databaseUrl
+      ? { kind: 'postgres', url: config.databaseUrl }
+      : { kind: 'pglite', dataDir: config.dataDir },
+  );
+  await runMigrations(database);
+  const app = await buildApp({ config, database });
+
+  const bootstrap = await createOrganisationService(app.ctx).bootstrap();
+  if (bootstrap.created) {
+    app.log.info({ email: bootstrap.email }, 'created the first organisation and its superadmin');
+    if (bootstrap.generatedPassword) {
+      // Printed once, on the console only: it is not stored anywhere in clear.
+      console.log(`\nSuperadmin ${bootstrap.email} password (shown once): ${bootstrap.generatedPassword}\n`);
+    }
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'stopping: draining in-flight requests');
+    const timer = setTimeout(() => {
+      app.log.error('shutdown timed out');
+      process.exit(1);
+    }, 30_000);
+    timer.unref();
+    try {
+      await app.close(); // stops accepting, waits for in-flight requests, stops workers
+      await database.close();
+      app.log.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'error while stopping');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((error) => {
+  console.error(
+    JSON.stringify({ level: 'fatal', msg: 'failed to start', err: String(error?.stack ?? error) }),
+  );
+  process.exit(1);
+});

@@ -1,0 +1,115 @@
+import { type App, buildApp } from '../../src/app.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import type { Role } from '../../src/db/schema/platform.ts';
+import { users } from '../../src/db/schema/platform.ts';
+import { createOrganisationService } from '../../src/modules/organisations/service.ts';
+import { hashPassword } from '../../src/platform/passwords.ts';
+import { openTestDatabase } from './database.ts';
+
+export const SUPERADMIN = { email: 'root@test.local', password: 'superadmin-password' };
+export const PASSWORD = 'correct-horse-battery';
+
+export type TestApp = {
+  app: App;
+  /** Superadmin of the bootstrap organisation. */
+  root: Credentials;
+  close(): Promise<void>;
+};
+
+export type Credentials = {
+  userId: string;
+  organisationId: string;
+  token: string;
+  role: Role;
+  email: string;
+};
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    ...loadConfig({
+      JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+      DATA_DIR: 'test/.tmp',
+      LOG_LEVEL: 'silent',
+      ADMIN_EMAIL: SUPERADMIN.email,
+      ADMIN_PASSWORD: SUPERADMIN.password,
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost,::1',
+    }),
+    ...overrides,
+  };
+}
+
+/** The real app on a fresh database copied from the migrated template, with its superadmin. */
+export async function buildTestApp(
+  options: { config?: Partial<Config>; runWorkers?: boolean } = {},
+): Promise<TestApp> {
+  const { database, drop } = await openTestDatabase();
+  const app = await buildApp({
+    config: testConfig(options.config),
+    database,
+    runWorkers: options.runWorkers ?? false,
+    logger: false,
+  });
+  await createOrganisationService(app.ctx).bootstrap();
+  const root = await signIn(app, SUPERADMIN.email, SUPERADMIN.password);
+  return {
+    app,
+    root,
+    close: async () => {
+      await app.close();
+      await drop();
+    },
+  };
+}
+
+export async function signIn(app: App, email: string, password: string): Promise<Credentials> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/sign-in',
+    payload: { username: email, password },
+  });
+  if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
+  const { token } = response.json();
+  const me = await app.inject({
+    method: 'GET',
+    url: '/api/users/me',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const user = me.json();
+  return { userId: user.id, organisationId: user.organisationId, token, role: user.role, email };
+}
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${process.pid}-${++counter}-${Date.now().toString(36)}`;
+
+/** A new tenant through the public API, with its admin signed in. */
+export async function makeOrganisation(t: TestApp, name = unique('org')): Promise<Credentials> {
+  const email = `${unique('admin')}@test.local`;
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/organisations',
+    headers: auth(t.root),
+    payload: { name, admin: { email, password: PASSWORD } },
+  });
+  if (response.statusCode !== 201) throw new Error(`organisation: ${response.statusCode} ${response.body}`);
+  return signIn(t.app, email, PASSWORD);
+}
+
+/**
+ * A user of the given role in the organisation of `admin`, written straight to the database so
+ * platform tests do not depend on the users module.
+ */
+export async function makeUser(t: TestApp, admin: Credentials, role: Role): Promise<Credentials> {
+  const email = `${unique(role)}@test.local`;
+  await t.app.ctx.db.insert(users).values({
+    organisationId: admin.organisationId,
+    role,
+    username: email,
+    email,
+    passwordHash: await hashPassword(PASSWORD),
+  });
+  return signIn(t.app, email, PASSWORD);
+}
+
+export const auth = (credentials: Pick<Credentials, 'token'>) => ({
+  authorization: `Bearer ${credentials.token}`,
+});
