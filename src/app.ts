@@ -15,7 +15,7 @@ import { createAuthenticator, createTokenSigner } from './platform/auth.ts';
 import { registerErrorHandling } from './platform/errors.ts';
 import { createChangeRunner } from './platform/events.ts';
 import { createJobs } from './platform/jobs.ts';
-import { registerRouteSecurity } from './platform/route-security.ts';
+import { type ProtectedRoute, registerRouteSecurity } from './platform/route-security.ts';
 import { ProblemSchema } from './platform/schemas.ts';
 
 export type BuildOptions = {
@@ -27,7 +27,7 @@ export type BuildOptions = {
   logger?: boolean | object;
 };
 
-export type App = FastifyInstance & { ctx: AppContext };
+export type App = FastifyInstance & { ctx: AppContext; protectedRoutes: ProtectedRoute[] };
 
 /** A feature module: its routes, served under /api and, for `aliased` modules, unprefixed too. */
 type Module = { routes: (ctx: AppContext) => FastifyPluginAsync; aliased?: boolean; root?: boolean };
@@ -122,7 +122,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     app.swagger(),
   );
 
-  registerRouteSecurity(app, ctx.authenticator);
+  const protectedRoutes = registerRouteSecurity(app, ctx.authenticator);
 
   for (const module of MODULES) {
     const plugin = module.routes(ctx);
@@ -136,5 +136,5 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
 
   await ctx.jobs.start({ runWorkers: options.runWorkers ?? config.runWorkers });
-  return Object.assign(app, { ctx }) as unknown as App;
+  return Object.assign(app, { ctx, protectedRoutes }) as unknown as App;
 }

@@ -60,36 +60,68 @@ export function newAccessToken(): { token: string; hash: string; prefix: string 
 // cost every request without adding security.
 export const hashAccessToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-const companyIdsOf = sql<string[]>`coalesce((select array_agg(cu.company_id) from company_users cu
-  join companies c on c.id = cu.company_id and c.deleted_at is null where cu.user_id = ${users.id}), '{}')`;
+// Only company-scoped roles need their links; CASE keeps the subquery from running for the others.
+const companyIdsOf = sql<string[]>`case when ${users.role} in ('external_sales', 'contact') then coalesce(
+  (select array_agg(cu.company_id) from company_users cu join companies c on c.id = cu.company_id
+   and c.deleted_at is null where cu.user_id = ${users.id}), '{}') else '{}' end`;
 
-const actorColumns = {
-  userId: users.id,
+/** The user as the API shows it (never the password hash), loaded with the credential check. */
+export const currentUserColumns = {
+  id: users.id,
   organisationId: users.organisationId,
   role: users.role,
+  username: users.username,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  phoneNumber: users.phoneNumber,
+  jobTitle: users.jobTitle,
+  language: users.language,
+  externalId: users.externalId,
+  customFields: users.customFields,
+  lastSignInAt: users.lastSignInAt,
+  createdById: users.createdById,
+  createdAt: users.createdAt,
+  updatedAt: users.updatedAt,
+  deletedAt: users.deletedAt,
   companyIds: companyIdsOf,
 };
 
-/** Resolves a request's credential to the acting user, in one query. */
+const selectCurrentUser = (db: Db) => db.select(currentUserColumns).from(users);
+export type CurrentUser = Awaited<ReturnType<typeof selectCurrentUser>>[number];
+export type Authenticated = { actor: Actor; user: CurrentUser };
+
+function toActor(user: CurrentUser, credential: Actor['credential']): Authenticated {
+  return {
+    actor: {
+      userId: user.id,
+      organisationId: user.organisationId,
+      role: user.role,
+      companyIds: user.companyIds,
+      credential,
+    },
+    user,
+  };
+}
+
+/** Resolves a request's credential to the acting user and its record, in one query. */
 export function createAuthenticator(db: Db, signer: TokenSigner) {
   // Writing last_used_at on every call would turn every read into a write; once a minute is enough.
   const lastUsedWrites = new Map<string, number>();
 
-  async function fromBearer(token: string): Promise<Actor> {
+  async function fromBearer(token: string): Promise<Authenticated> {
     const { userId } = await signer.verify(token);
-    const [row] = await db
-      .select(actorColumns)
-      .from(users)
+    const [row] = await selectCurrentUser(db)
       .where(and(eq(users.id, userId), isNull(users.deletedAt)))
       .limit(1);
     if (!row) throw unauthorized('The user of this token no longer exists', 'invalid_token');
-    return { ...row, credential: 'jwt' };
+    return toActor(row, 'jwt');
   }
 
-  async function fromAccessToken(token: string): Promise<Actor> {
+  async function fromAccessToken(token: string): Promise<Authenticated> {
     const hash = hashAccessToken(token);
     const [row] = await db
-      .select({ ...actorColumns, tokenId: accessTokens.id })
+      .select({ ...currentUserColumns, tokenId: accessTokens.id })
       .from(accessTokens)
       .innerJoin(users, eq(users.id, accessTokens.userId))
       .where(
@@ -110,12 +142,12 @@ export function createAuthenticator(db: Db, signer: TokenSigner) {
         .set({ lastUsedAt: new Date(now) })
         .where(eq(accessTokens.id, row.tokenId));
     }
-    const { tokenId: _tokenId, ...actor } = row;
-    return { ...actor, credential: 'access_token' };
+    const { tokenId: _tokenId, ...user } = row;
+    return toActor(user, 'access_token');
   }
 
   return {
-    async authenticate(headers: Record<string, string | string[] | undefined>): Promise<Actor> {
+    async authenticate(headers: Record<string, string | string[] | undefined>): Promise<Authenticated> {
       const accessToken = headers['x-access-token'];
       if (typeof accessToken === 'string' && accessToken) return fromAccessToken(accessToken);
       const authorization = headers.authorization;

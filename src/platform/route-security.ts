@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { Actor } from './actor.ts';
-import type { Authenticator } from './auth.ts';
+import type { Authenticator, CurrentUser } from './auth.ts';
 import { forbidden } from './errors.ts';
 import { isAllowed, PERMISSIONS, type Permission } from './permissions.ts';
 
@@ -13,7 +13,14 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     actorOrNull: Actor | null;
+    currentUserOrNull: CurrentUser | null;
   }
+}
+
+/** The record of the acting user, loaded with the credential check. */
+export function currentUserOf(request: FastifyRequest): CurrentUser {
+  if (!request.currentUserOrNull) throw new Error('currentUserOf() called on a route without authentication');
+  return request.currentUserOrNull;
 }
 
 /** The acting user of an authenticated route. */
@@ -21,6 +28,9 @@ export function actorOf(request: FastifyRequest): Actor {
   if (!request.actorOrNull) throw new Error('actorOf() called on a route without authentication');
   return request.actorOrNull;
 }
+
+/** Every protected route with its permission, for the docs generator and the matrix test. */
+export type ProtectedRoute = { method: string; url: string; permission: Permission };
 
 export const SECURITY: { [scheme: string]: string[] }[] = [{ bearerAuth: [] }, { accessToken: [] }];
 
@@ -32,8 +42,10 @@ const ALIASED_PREFIXES = ['/orders', '/order-items', '/articles', '/quotes', '/b
  * is even parsed, and writes the route's security and allowed roles into its OpenAPI operation.
  * A route that declares neither `permission` nor `public` refuses to register.
  */
-export function registerRouteSecurity(app: FastifyInstance, authenticator: Authenticator) {
+export function registerRouteSecurity(app: FastifyInstance, authenticator: Authenticator): ProtectedRoute[] {
+  const protectedRoutes: ProtectedRoute[] = [];
   app.decorateRequest('actorOrNull', null);
+  app.decorateRequest('currentUserOrNull', null);
 
   app.addHook('onRoute', (route: RouteOptions) => {
     const config = (route.config ?? {}) as { permission?: Permission; public?: boolean };
@@ -45,6 +57,8 @@ export function registerRouteSecurity(app: FastifyInstance, authenticator: Authe
     const permission = config.permission;
     if (!permission) throw new Error(`Route ${String(route.method)} ${url} declares no permission`);
 
+    for (const method of [route.method].flat())
+      protectedRoutes.push({ method: String(method), url, permission });
     const roles = PERMISSIONS[permission].roles.join(', ');
     if (route.schema && !route.schema.hide) {
       const note = `Permission \`${permission}\` - roles: ${roles}.`;
@@ -55,8 +69,9 @@ export function registerRouteSecurity(app: FastifyInstance, authenticator: Authe
       };
     }
     const authorize = async (request: FastifyRequest) => {
-      const actor = await authenticator.authenticate(request.headers);
+      const { actor, user } = await authenticator.authenticate(request.headers);
       request.actorOrNull = actor;
+      request.currentUserOrNull = user;
       if (!isAllowed(actor.role, permission)) throw forbidden();
     };
     const existing = route.onRequest
@@ -66,4 +81,5 @@ export function registerRouteSecurity(app: FastifyInstance, authenticator: Authe
       : [];
     route.onRequest = [authorize, ...existing];
   });
+  return protectedRoutes;
 }

@@ -1,0 +1,45 @@
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ROLES } from '../src/db/schema/platform.ts';
+import { isAllowed, PERMISSIONS, type Permission } from '../src/platform/permissions.ts';
+
+/** Renders docs/permissions.md from the permission matrix, so the document cannot drift from the code. */
+export function renderPermissionsDoc(): string {
+  const header = `| operation | ${ROLES.join(' | ')} | what it covers |\n|---|${ROLES.map(() => ':-:').join('|')}|---|\n`;
+  const rows = (Object.keys(PERMISSIONS) as Permission[])
+    .map(
+      (permission) =>
+        `| \`${permission}\` | ${ROLES.map((role) => (isAllowed(role, permission) ? 'yes' : '-')).join(' | ')} | ${PERMISSIONS[permission].description} |`,
+    )
+    .join('\n');
+  return `# Roles and permissions
+
+<!-- Generated from src/platform/permissions.ts by \`npm run docs:permissions\`; do not edit by hand. -->
+
+Every route declares the operation it performs; one hook authenticates the caller, checks this
+matrix before the request body is even read (401 without a valid credential, 403 when the role
+may not perform the operation), and writes the operation and its roles into the route's OpenAPI
+description. \`GET /api/roles\` returns the same table.
+
+${header}${rows}
+
+## Rules beyond the matrix
+
+- **Tenancy**: every user belongs to one organisation and sees only its rows; another tenant's ids
+  answer 404, exactly like missing ones.
+- **external_sales** and **contact** are limited to the companies they are linked to (a contact's
+  \`collaborationIds\`, an external sales user's \`companyIds\`): lists only show those companies'
+  rows, single reads of other rows answer 404, writes into other companies answer 403.
+- **contact** is a client: it reads its companies' data, may create briefs for them, attach files
+  and comments, and accepts or declines published quotes; it cannot change orders or quotes.
+- **guest** reads only.
+- **Access tokens**: every user may manage their own; admins manage those of any user of their
+  organisation.
+- **superadmin** is an admin of the first organisation who may also create organisations.
+`;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  writeFileSync(new URL('../docs/permissions.md', import.meta.url), renderPermissionsDoc());
+  console.log('docs/permissions.md written');
+}
