@@ -8,6 +8,8 @@ import { openDatabase } from '../src/db/client.ts';
  * A server for bench/http.ts: MODE=app is the real service; MODE=bare is bare Fastify answering
  * each request with one SQL query on the same database (the baseline).
  */
+// Exit normally on SIGTERM so a --cpu-prof profile gets written.
+process.on('SIGTERM', () => process.exit(0));
 const url = process.env.DATABASE_URL!;
 if (process.env.MODE === 'bare') {
   const pool = new pg.Pool({ connectionString: url, max: 10 });

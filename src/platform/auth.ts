@@ -109,30 +109,36 @@ export function createAuthenticator(db: Db, signer: TokenSigner) {
   // Writing last_used_at on every call would turn every read into a write; once a minute is enough.
   const lastUsedWrites = new Map<string, number>();
 
+  // Prepared once: every authenticated request runs one of these two statements, so building
+  // their SQL per request would be wasted work on the hottest path of the service.
+  const userById = selectCurrentUser(db)
+    .where(and(eq(users.id, sql.placeholder('userId')), isNull(users.deletedAt)))
+    .limit(1)
+    .prepare('auth_user_by_id');
+  const userByAccessToken = db
+    .select({ ...currentUserColumns, tokenId: accessTokens.id })
+    .from(accessTokens)
+    .innerJoin(users, eq(users.id, accessTokens.userId))
+    .where(
+      and(
+        eq(accessTokens.tokenHash, sql.placeholder('hash')),
+        isNull(accessTokens.revokedAt),
+        or(isNull(accessTokens.expiresAt), gt(accessTokens.expiresAt, sql`now()`)),
+        isNull(users.deletedAt),
+      ),
+    )
+    .limit(1)
+    .prepare('auth_user_by_access_token');
+
   async function fromBearer(token: string): Promise<Authenticated> {
     const { userId } = await signer.verify(token);
-    const [row] = await selectCurrentUser(db)
-      .where(and(eq(users.id, userId), isNull(users.deletedAt)))
-      .limit(1);
+    const [row] = await userById.execute({ userId });
     if (!row) throw unauthorized('The user of this token no longer exists', 'invalid_token');
     return toActor(row, 'jwt');
   }
 
   async function fromAccessToken(token: string): Promise<Authenticated> {
-    const hash = hashAccessToken(token);
-    const [row] = await db
-      .select({ ...currentUserColumns, tokenId: accessTokens.id })
-      .from(accessTokens)
-      .innerJoin(users, eq(users.id, accessTokens.userId))
-      .where(
-        and(
-          eq(accessTokens.tokenHash, hash),
-          isNull(accessTokens.revokedAt),
-          or(isNull(accessTokens.expiresAt), gt(accessTokens.expiresAt, sql`now()`)),
-          isNull(users.deletedAt),
-        ),
-      )
-      .limit(1);
+    const [row] = await userByAccessToken.execute({ hash: hashAccessToken(token) });
     if (!row) throw unauthorized('The access token is not valid or has been revoked', 'invalid_access_token');
     const now = Date.now();
     if ((lastUsedWrites.get(row.tokenId) ?? 0) < now - 60_000) {
