@@ -7,14 +7,31 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import type { Config } from './config.ts';
 import type { AppContext, OrganisationSeeder } from './context.ts';
 import type { Database } from './db/client.ts';
+import { addressesRoutes } from './modules/addresses/routes.ts';
+import { articlesRoutes } from './modules/articles/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { briefElementsRoutes, briefsRoutes } from './modules/briefs/routes.ts';
+import { catalogueRoutes } from './modules/catalogue/routes.ts';
+import { companiesRoutes } from './modules/companies/routes.ts';
+import { contactsRoutes } from './modules/contacts/routes.ts';
+import { currencyRoutes } from './modules/currencies/routes.ts';
+import { customFieldRoutes } from './modules/custom-fields/routes.ts';
+import { eventRoutes } from './modules/events/routes.ts';
+import { filesRoutes } from './modules/files/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { importsRoutes } from './modules/imports/routes.ts';
+import { ordersRoutes } from './modules/orders/routes.ts';
 import { organisationRoutes } from './modules/organisations/routes.ts';
+import { projectsRoutes } from './modules/projects/routes.ts';
+import { quotePublicRoutes, quotesRoutes } from './modules/quotes/routes.ts';
+import { statusRoutes } from './modules/statuses/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
+import { startWebhookDelivery, webhookRoutes } from './modules/webhooks/routes.ts';
 import { createAuthenticator, createTokenSigner } from './platform/auth.ts';
 import { registerErrorHandling } from './platform/errors.ts';
 import { createChangeRunner } from './platform/events.ts';
 import { createJobs } from './platform/jobs.ts';
+import { registerPgliteMaintenance } from './platform/maintenance.ts';
 import { type ProtectedRoute, registerRouteSecurity } from './platform/route-security.ts';
 import { ProblemSchema } from './platform/schemas.ts';
 
@@ -36,7 +53,25 @@ const MODULES: Module[] = [
   { routes: healthRoutes, root: true },
   { routes: authRoutes },
   { routes: organisationRoutes },
+  { routes: catalogueRoutes },
   { routes: usersRoutes },
+  { routes: eventRoutes },
+  { routes: webhookRoutes },
+  { routes: statusRoutes },
+  { routes: currencyRoutes },
+  { routes: customFieldRoutes },
+  { routes: filesRoutes },
+  { routes: companiesRoutes },
+  { routes: contactsRoutes },
+  { routes: projectsRoutes },
+  { routes: addressesRoutes },
+  { routes: articlesRoutes, aliased: true },
+  { routes: ordersRoutes, aliased: true },
+  { routes: briefsRoutes, aliased: true },
+  { routes: briefElementsRoutes },
+  { routes: importsRoutes },
+  { routes: quotesRoutes, aliased: true },
+  { routes: quotePublicRoutes },
 ];
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -85,6 +120,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     onClose: (hook) => void closeHooks.push(hook),
   };
 
+  registerPgliteMaintenance(ctx);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -135,6 +171,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     await ctx.jobs.stop();
   });
 
-  await ctx.jobs.start({ runWorkers: options.runWorkers ?? config.runWorkers });
+  const runWorkers = options.runWorkers ?? config.runWorkers;
+  await ctx.jobs.start({ runWorkers });
+  if (runWorkers) startWebhookDelivery(ctx);
   return Object.assign(app, { ctx, protectedRoutes }) as unknown as App;
 }

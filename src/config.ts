@@ -20,6 +20,29 @@ export type Config = {
   publicBaseUrl: string;
   /** Hosts or CIDR ranges that outgoing webhook calls may reach although private or loopback. */
   webhookAllowedHosts: string[];
+  /** Outgoing webhook calls: per-attempt timeout, delays between attempts, worker tuning. */
+  webhooks: {
+    timeoutMs: number;
+    /** Delay before retry n (ms); after the last one fails the delivery has failed. Jittered ±20%. */
+    retryDelaysMs: number[];
+    /** How often each process looks for events and due retries written by others. */
+    pollIntervalMs: number;
+    /** Attempts in flight at once per process. */
+    concurrency: number;
+    /** After a commit, wait this long before dispatching, so one statement serves several commits. */
+    dispatchDelayMs: number;
+    /** How long the previous secret keeps signing after a rotation. */
+    secretGraceSeconds: number;
+  };
+  /** CSV imports (docs/imports.md). */
+  imports: {
+    /** Largest accepted CSV file (413 beyond). */
+    sizeLimitBytes: number;
+    /** Rows written per transaction. */
+    batchSize: number;
+    /** An import whose worker has not shown signs of life for this long is resumed by another. */
+    staleAfterSeconds: number;
+  };
   /** Start the background job workers in this process. */
   runWorkers: boolean;
   signInThrottle: { maxFailures: number; windowSeconds: number; lockSeconds: number };
@@ -45,6 +68,22 @@ function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+/** 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h, 8 h: eleven attempts over about a day. */
+const DEFAULT_WEBHOOK_RETRY_DELAYS = '5s,30s,2m,10m,30m,1h,2h,4h,8h,8h';
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A comma-separated list of durations such as `5s,30s,2m,1h` (a bare number is seconds), in ms. */
+function durations(env: NodeJS.ProcessEnv, name: string, fallback: string): number[] {
+  const raw = env[name] || fallback;
+  const values = raw.split(',').map((part) => {
+    const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(part);
+    if (!match) throw new ConfigError(`${name} must be a list of durations like 5s,30s,2m,1h, got "${raw}"`);
+    return Math.round(Number(match[1]) * DURATION_UNITS[match[2] ?? 's']!);
+  });
+  if (values.length > 50) throw new ConfigError(`${name} may list at most 50 delays`);
+  return values;
 }
 
 /**
@@ -102,6 +141,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    webhooks: {
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100, 300_000),
+      retryDelaysMs: durations(env, 'WEBHOOK_RETRY_DELAYS', DEFAULT_WEBHOOK_RETRY_DELAYS),
+      pollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 60_000),
+      concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 128, 1, 4096),
+      dispatchDelayMs: integer(env, 'WEBHOOK_DISPATCH_DELAY_MS', 10, 0, 10_000),
+      secretGraceSeconds: integer(env, 'WEBHOOK_SECRET_GRACE_SECONDS', 86_400, 0, 30 * 86_400),
+    },
+    imports: {
+      sizeLimitBytes: integer(env, 'IMPORT_SIZE_LIMIT_BYTES', 100 * 1024 * 1024, 1024, 2 ** 31 - 1),
+      batchSize: integer(env, 'IMPORT_BATCH_SIZE', 1000, 1, 5000),
+      staleAfterSeconds: integer(env, 'IMPORT_STALE_AFTER_SECONDS', 120, 10, 86_400),
+    },
     runWorkers: bool(env, 'RUN_WORKERS', true),
     signInThrottle: {
       maxFailures: integer(env, 'SIGN_IN_MAX_FAILURES', 5, 1, 1000),

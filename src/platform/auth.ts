@@ -61,9 +61,11 @@ export function newAccessToken(): { token: string; hash: string; prefix: string 
 export const hashAccessToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 // Only company-scoped roles need their links; CASE keeps the subquery from running for the others.
+// "users"."id" is written out: drizzle renders ${users.id} unqualified ("id") in a select list, and
+// inside the subquery "id" would mean c.id, so no link would ever match.
 const companyIdsOf = sql<string[]>`case when ${users.role} in ('external_sales', 'contact') then coalesce(
   (select array_agg(cu.company_id) from company_users cu join companies c on c.id = cu.company_id
-   and c.deleted_at is null where cu.user_id = ${users.id}), '{}') else '{}' end`;
+   and c.deleted_at is null where cu.user_id = "users"."id"), '{}') else '{}' end`;
 
 /** The user as the API shows it (never the password hash), loaded with the credential check. */
 export const currentUserColumns = {

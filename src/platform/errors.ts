@@ -113,6 +113,16 @@ const PG_ERRORS: Record<string, { status: number; code: string; detail: string }
   '40001': { status: 409, code: 'serialization_failure', detail: 'A concurrent change conflicted; retry' },
 };
 
+/** The client-facing meaning of a database error, looking through the query builder's wrapper. */
+function databaseErrorOf(error: unknown): (typeof PG_ERRORS)[string] | undefined {
+  for (let current = error, depth = 0; current && depth < 3; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && PG_ERRORS[code]) return PG_ERRORS[code];
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError & { code?: string }, request, reply) => {
     if (error instanceof AppError) {
@@ -129,7 +139,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       const detail = errors.map((e) => `${e.in} ${e.pointer} ${e.message}`).join('; ');
       return sendProblem(request, reply, { status: 400, code: 'validation_failed', detail, errors });
     }
-    const pgError = error.code ? PG_ERRORS[error.code] : undefined;
+    const pgError = databaseErrorOf(error);
     if (pgError) {
       request.log.info({ err: error }, 'database constraint refused the change');
       return sendProblem(request, reply, pgError);

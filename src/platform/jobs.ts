@@ -24,6 +24,8 @@ export type Jobs = {
   ): void;
   send<T extends object>(name: string, data: T, options?: PgBoss.SendOptions): Promise<string | null>;
   schedule(name: string, cron: string, data?: object): Promise<void>;
+  /** Work to run once the queue is started and queues exist (schedules, recovery sweeps). */
+  afterStart(hook: () => Promise<void>): void;
   start(options: { runWorkers: boolean }): Promise<void>;
   stop(): Promise<void>;
   boss: PgBoss;
@@ -53,6 +55,7 @@ export function createJobs(database: Database, log: FastifyBaseLogger): Jobs {
   });
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
   const definitions: Definition[] = [];
+  const afterStartHooks: Array<() => Promise<void>> = [];
   let started = false;
 
   return {
@@ -68,6 +71,9 @@ export function createJobs(database: Database, log: FastifyBaseLogger): Jobs {
     async send(name, data, options = {}) {
       return boss.send(name, data, options);
     },
+    afterStart(hook) {
+      afterStartHooks.push(hook);
+    },
     async schedule(name, cron, data) {
       await boss.schedule(name, cron, data ?? {}, { tz: 'UTC' });
     },
@@ -77,6 +83,7 @@ export function createJobs(database: Database, log: FastifyBaseLogger): Jobs {
       for (const definition of definitions) {
         await boss.createQueue(definition.name, { name: definition.name, ...definition.queue });
       }
+      for (const hook of afterStartHooks) await hook();
       if (!runWorkers) return;
       for (const definition of definitions) {
         await boss.work(definition.name, { pollingIntervalSeconds: 1, ...definition.work }, async (jobs) => {

@@ -1,4 +1,22 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import {
+  type TArray,
+  type TBoolean,
+  type TNull,
+  type TNumber,
+  type TSchema,
+  type TString,
+  type TUnion,
+  type TUnsafe,
+  Type,
+} from '@sinclair/typebox';
+
+/**
+ * An Unsafe schema whose static type both TypeBox 0.34 (`Static`) and the Fastify type provider
+ * infer as T. The provider uses TypeBox 1.x, which infers 0.34 schemas structurally as JSON
+ * Schema; a plain 0.34 Unsafe is then `unknown` in request types. The phantom (type-only)
+ * `~unsafe` and `const` members give it T at the top level and inside objects.
+ */
+export type TypedUnsafe<T> = TUnsafe<T> & { '~unsafe': T; const: T };
 
 export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
 /** A timestamp in responses: services hand Date objects, serialised as ISO 8601 UTC strings. */
@@ -13,18 +31,22 @@ export const DateTimeInput = Type.String({ format: 'date-time', description: 'IS
 export const StringEnum = <T extends string>(
   values: readonly T[],
   options: { description?: string; default?: T } = {},
-) => Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
+) => Type.Unsafe<T>({ type: 'string', enum: [...values], ...options }) as TypedUnsafe<T>;
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 export const IdParams = Type.Object({ id: Uuid });
+/** One custom field value: boolean, string, number, string[] (multi-select), or null to remove it. */
+export type CustomFieldValue = boolean | string | number | string[] | null;
 export const CustomFieldValues = Type.Record(
   Type.String({ minLength: 1, maxLength: 100 }),
-  Type.Union([
-    Type.Boolean(),
-    Type.String({ maxLength: 10_000 }),
-    Type.Number(),
-    Type.Array(Type.String()),
-    Type.Null(),
-  ]),
+  // Deliberately no `type` union here: with the app's type coercion (coerceTypes) an anyOf of
+  // types rewrites values on its first branch (null -> false, 1 -> true, "true" -> true).
+  // validateCustomFields (modules/custom-fields/validate.ts) checks each value against its
+  // field definition's type instead. Typed as the union it stands for, so that request types
+  // infer CustomFieldValue.
+  Type.Unsafe<CustomFieldValue>({
+    not: { type: 'object' },
+    description: 'boolean, string, number, string[] (multi-select), or null to remove the value',
+  }) as unknown as TUnion<[TBoolean, TString, TNumber, TArray<TString>, TNull]>,
   { description: 'Values keyed by custom field key; checked against the field definitions' },
 );
 

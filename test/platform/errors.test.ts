@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app.ts';
+import { users } from '../../src/db/schema/platform.ts';
 import { createOrganisationService } from '../../src/modules/organisations/service.ts';
 import { auth, type Credentials, SUPERADMIN, signIn, testConfig } from '../helpers/app.ts';
 import { openTestDatabase } from '../helpers/database.ts';
@@ -39,6 +40,14 @@ beforeAll(async () => {
     },
     async (request) => request.body,
   );
+  // Inserts a second user with the superadmin's username: the unique index refuses it.
+  app.post('/api/test/duplicate', { config: { permission: 'profile:read' } }, async (request) => {
+    const actor = request.actorOrNull!;
+    await app.ctx.db
+      .insert(users)
+      .values({ organisationId: actor.organisationId, role: 'guest', username: SUPERADMIN.email });
+    return {};
+  });
   await createOrganisationService(app.ctx).bootstrap();
   root = await signIn(app, SUPERADMIN.email, SUPERADMIN.password);
 });
@@ -133,5 +142,15 @@ describe('problem+json for every error class', () => {
     expect(body.requestId).toBe('req-42');
     expect(response.body).not.toContain('postgres://');
     expect(response.body).not.toContain('at ');
+  });
+});
+
+describe('database constraint errors', () => {
+  it('turn a unique violation that reaches the handler into 409, not 500', async () => {
+    const route = '/api/test/duplicate';
+    expect(app.hasRoute({ method: 'POST', url: route })).toBe(true);
+    const first = await app.inject({ method: 'POST', url: route, headers: auth(root) });
+    expect(first.statusCode).toBe(409);
+    expect(first.json().code).toBe('duplicate');
   });
 });

@@ -1,4 +1,12 @@
 // Every table of the service; drizzle-kit reads this file to generate migrations.
 // One line per feature's schema file: add yours on its own line.
+
+export * from './briefs.ts';
+export * from './catalogue.ts';
+export * from './imports.ts';
+export * from './mail.ts';
+export * from './orders.ts';
 export * from './organisation-data.ts';
 export * from './platform.ts';
+export * from './quotes.ts';
+export * from './webhooks.ts';

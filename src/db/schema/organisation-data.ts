@@ -26,6 +26,9 @@ export const projects = pgTable(
     code: text('code'),
     description: text('description'),
     externalId: text('external_id'),
+    /** A status of entity `project` (configurable per organisation). */
+    statusId: uuid('status_id').references(() => statuses.id),
+    customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
     createdById: uuid('created_by_id'),
     ...timestamps(),
     deletedAt: deletedAt(),
@@ -33,6 +36,9 @@ export const projects = pgTable(
   (t) => [
     index('projects_org_company_idx').on(t.organisationId, t.companyId),
     index('projects_org_updated_idx').on(t.organisationId, t.updatedAt),
+    uniqueIndex('projects_external_id_live_uq')
+      .on(t.organisationId, t.externalId)
+      .where(sql`${t.deletedAt} is null and ${t.externalId} is not null`),
   ],
 );
 
@@ -61,7 +67,13 @@ export const addresses = pgTable(
     ...timestamps(),
     deletedAt: deletedAt(),
   },
-  (t) => [index('addresses_org_company_idx').on(t.organisationId, t.companyId)],
+  (t) => [
+    index('addresses_org_company_idx').on(t.organisationId, t.companyId),
+    // At most one default address per company and type.
+    uniqueIndex('addresses_default_live_uq')
+      .on(t.companyId, t.type)
+      .where(sql`${t.isDefault} and ${t.deletedAt} is null`),
+  ],
 );
 
 /** Entities that have configurable statuses. */
@@ -88,6 +100,10 @@ export const statuses = pgTable(
     uniqueIndex('statuses_label_live_uq')
       .on(t.organisationId, t.entity, sql`lower(${t.internalLabel})`)
       .where(sql`${t.deletedAt} is null`),
+    // At most one default status per organisation and entity.
+    uniqueIndex('statuses_default_live_uq')
+      .on(t.organisationId, t.entity)
+      .where(sql`${t.isDefault} and ${t.deletedAt} is null`),
   ],
 );
 

@@ -120,11 +120,18 @@ export const events = pgTable(
     payload: jsonb('payload').$type<Record<string, unknown>>(),
     actorId: uuid('actor_id'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /**
+     * Set once the webhook dispatcher has fanned the event out to the matching webhooks. A flag per
+     * event (not a cursor over `code`) so that an event whose transaction commits after one with a
+     * higher code is never skipped.
+     */
+    dispatchedAt: timestamp('dispatched_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     uniqueIndex('events_code_uq').on(t.code),
     index('events_org_code_idx').on(t.organisationId, t.code),
     index('events_org_entity_idx').on(t.organisationId, t.entity, t.entityId),
+    index('events_undispatched_idx').on(t.code).where(sql`${t.dispatchedAt} is null`),
   ],
 );
 

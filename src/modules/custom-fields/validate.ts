@@ -16,7 +16,7 @@ export const MAX_CUSTOM_FIELD_STRING = 10_000;
 /** RFC 6901 escaping of one JSON pointer segment. */
 const segment = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
-function issueFor(definition: Definition, value: unknown): string | undefined {
+export function issueFor(definition: Definition, value: unknown): string | undefined {
   if (value === null) return definition.required ? 'is required' : undefined;
   switch (definition.type) {
     case 'boolean':

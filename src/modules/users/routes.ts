@@ -2,12 +2,20 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { ROLES } from '../../db/schema/platform.ts';
-import { notFound } from '../../platform/errors.ts';
+import { pageQuerySchema } from '../../platform/pagination.ts';
 import { PERMISSIONS } from '../../platform/permissions.ts';
-import { actorOf } from '../../platform/route-security.ts';
-import { problemResponses } from '../../platform/schemas.ts';
-import { findUser } from './repository.ts';
-import { RoleSchema, UserSchema } from './schemas.ts';
+import { actorOf, currentUserOf } from '../../platform/route-security.ts';
+import { IdParams, Paginated, problemResponses } from '../../platform/schemas.ts';
+import {
+  type CreateUser,
+  CreateUserBody,
+  Password,
+  RoleSchema,
+  type UpdateUser,
+  UpdateUserBody,
+  UserSchema,
+} from './schemas.ts';
+import { createUserService, USER_PAGE } from './service.ts';
 
 const ROLE_DESCRIPTIONS: Record<(typeof ROLES)[number], string> = {
   superadmin: 'Administers the service: everything an admin does, plus creating organisations',
@@ -18,9 +26,30 @@ const ROLE_DESCRIPTIONS: Record<(typeof ROLES)[number], string> = {
   guest: 'Reads only',
 };
 
-export const usersRoutes =
-  (ctx: AppContext): FastifyPluginAsyncTypebox =>
-  async (app) => {
+const User = Type.Ref('User');
+
+const UserListQuery = pageQuerySchema(USER_PAGE, {
+  role: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description: `Comma-separated roles to keep (${ROLES.join(', ')})`,
+    }),
+  ),
+  search: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'Case-insensitive "contains" on e-mail, first name, last name or full name',
+    }),
+  ),
+  archived: Type.Optional(
+    Type.Boolean({ description: 'true: list the archived users instead of the live ones (admins only)' }),
+  ),
+});
+
+export const usersRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
+  const service = createUserService(ctx);
+  return async (app) => {
     app.addSchema(UserSchema);
     app.get(
       '/users/me',
@@ -30,15 +59,11 @@ export const usersRoutes =
           tags: ['users'],
           operationId: 'getCurrentUser',
           summary: 'The user behind the credential',
-          response: { 200: Type.Ref('User'), ...problemResponses() },
+          response: { 200: User, ...problemResponses() },
         },
       },
-      async (request) => {
-        const actor = actorOf(request);
-        const user = await findUser(ctx.db, actor.organisationId, actor.userId);
-        if (!user) throw notFound('User');
-        return { ...user, companyIds: actor.companyIds };
-      },
+      // The user record is loaded with the credential check: no second query.
+      async (request) => currentUserOf(request),
     );
 
     app.get(
@@ -70,4 +95,140 @@ export const usersRoutes =
             .map(([key]) => key),
         })),
     );
+
+    for (const [url, operationId] of [
+      ['/users/pagination', 'listUsers'],
+      ['/users', 'listUsersAlias'],
+    ] as const) {
+      app.get(
+        url,
+        {
+          config: { permission: 'users:read' },
+          schema: {
+            tags: ['users'],
+            operationId,
+            summary: url === '/users' ? 'List users (same as /users/pagination)' : 'List users page by page',
+            description:
+              'Every role, contacts included, unless `role` narrows it; `meta.hasNextPage` tells whether more ' +
+              'pages exist. An external sales user sees itself and the users linked to its companies.',
+            querystring: UserListQuery,
+            response: { 200: Paginated(User), ...problemResponses() },
+          },
+        },
+        async (request) => service.list(actorOf(request), request.query),
+      );
+    }
+
+    app.post(
+      '/users',
+      {
+        config: { permission: 'users:manage' },
+        schema: {
+          tags: ['users'],
+          operationId: 'createUser',
+          summary: 'Create a user who signs in with its e-mail and password',
+          description:
+            'The username is the e-mail in lower case, unique across the service (409 `username_taken`); the ' +
+            'e-mail is unique in the organisation (409 `email_taken`). Only a superadmin creates superadmins. ' +
+            '`companyIds` links the user to companies (what an external sales user may see).',
+          body: CreateUserBody,
+          response: { 201: User, ...problemResponses(409, 422) },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await service.create(actorOf(request), request.body as CreateUser)),
+    );
+
+    app.get(
+      '/users/:id',
+      {
+        config: { permission: 'users:read' },
+        schema: {
+          tags: ['users'],
+          operationId: 'getUser',
+          summary: 'Read a user',
+          params: IdParams,
+          response: { 200: User, ...problemResponses() },
+        },
+      },
+      async (request) => service.get(actorOf(request), request.params.id),
+    );
+
+    app.patch(
+      '/users/:id',
+      {
+        config: { permission: 'users:manage' },
+        schema: {
+          tags: ['users'],
+          operationId: 'updateUser',
+          summary: 'Change a user (role, names, e-mail, password, linked companies)',
+          description:
+            'Demoting the last admin answers 409 `last_admin`. Giving a password to a contact lets it sign in ' +
+            '(its username becomes its e-mail); a role other than contact needs a password (422 ' +
+            '`password_required`). `companyIds` replaces the set of linked companies.',
+          params: IdParams,
+          body: UpdateUserBody,
+          response: { 200: User, ...problemResponses(409, 422) },
+        },
+      },
+      async (request) => service.update(actorOf(request), request.params.id, request.body as UpdateUser),
+    );
+
+    app.delete(
+      '/users/:id/archived',
+      {
+        config: { permission: 'contacts:write' },
+        schema: {
+          tags: ['users', 'contacts'],
+          operationId: 'archiveUser',
+          summary: 'Archive a user or a contact (soft delete)',
+          description:
+            'Answers the archived user. Contacts may be archived by every role that writes contacts (external ' +
+            'sales: contacts of their companies); other users only by admins (`users:manage`, else 403). ' +
+            'Archiving oneself or the last admin answers 409.',
+          params: IdParams,
+          response: { 200: User, ...problemResponses(409) },
+        },
+      },
+      async (request) => service.archive(actorOf(request), request.params.id),
+    );
+
+    app.post(
+      '/users/:id/invite',
+      {
+        config: { permission: 'users:manage' },
+        schema: {
+          tags: ['users', 'contacts'],
+          operationId: 'inviteContact',
+          summary: 'Let a contact sign in by giving it a password',
+          description:
+            'The contact’s username becomes its e-mail in lower case: a contact without e-mail answers 422 ' +
+            '`email_required`, a username held by another live user 409 `username_taken`. Calling it again ' +
+            'sets a new password. Answers the contact.',
+          params: IdParams,
+          body: Type.Object({ password: Password }, { additionalProperties: false }),
+          response: { 200: User, ...problemResponses(409, 422) },
+        },
+      },
+      async (request) => service.invite(actorOf(request), request.params.id, request.body.password),
+    );
+
+    app.post(
+      '/users/:id/unarchive',
+      {
+        config: { permission: 'users:manage' },
+        schema: {
+          tags: ['users'],
+          operationId: 'unarchiveUser',
+          summary: 'Bring an archived user back',
+          description:
+            'Refused with 409 when the user is not archived (`not_archived`) or when a live user now holds ' +
+            'its username, e-mail or externalId.',
+          params: IdParams,
+          response: { 200: User, ...problemResponses(409) },
+        },
+      },
+      async (request) => service.unarchive(actorOf(request), request.params.id),
+    );
   };
+};

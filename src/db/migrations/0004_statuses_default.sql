@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "statuses_default_live_uq" ON "statuses" USING btree ("organisation_id","entity") WHERE "statuses"."is_default" and "statuses"."deleted_at" is null;

@@ -1,0 +1,197 @@
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { briefElements, briefs } from './briefs.ts';
+import { deletedAt, id, organisationId, timestamps } from './columns.ts';
+import { articles, orders } from './orders.ts';
+import { addresses, projects } from './organisation-data.ts';
+import { companies, organisations, users } from './platform.ts';
+
+const live = (t: { deletedAt: AnyPgColumn }) => sql`${t.deletedAt} is null`;
+
+/** Lifecycle of a quote (docs/quotes.md): draft -> published -> signed | rejected | expired. */
+export const QUOTE_STATES = ['draft', 'published', 'signed', 'rejected', 'expired'] as const;
+export type QuoteState = (typeof QUOTE_STATES)[number];
+
+/** Where an item's unit price comes from: the brief's prediction, the article, or the request. */
+export const PRICE_SOURCES = ['prediction', 'article', 'manual'] as const;
+export type PriceSource = (typeof PRICE_SOURCES)[number];
+
+/**
+ * Customer quotations. `code` (Q-2026-00042) is assigned when the quote is published, from the
+ * organisation's counter of that year (quote_code_counters) inside the publishing transaction, so
+ * codes are unique, sequential and gapless. Money is in `currency`; the totals are the sums of the
+ * live root items, recomputed in the transaction of every item change.
+ */
+export const quotes = pgTable(
+  'quotes',
+  {
+    id: id(),
+    organisationId: organisationId().references(() => organisations.id),
+    /** Null until published. */
+    code: text('code'),
+    codeYear: integer('code_year'),
+    codeNumber: integer('code_number'),
+    name: text('name').notNull(),
+    state: text('state').$type<QuoteState>().notNull().default('draft'),
+    /** 1 for an original; a revision has its source's lineage maximum + 1. */
+    version: integer('version').notNull().default(1),
+    /** The quote this one revises. */
+    parentQuoteId: uuid('parent_quote_id').references((): AnyPgColumn => quotes.id),
+    /** The original of the lineage (null for an original itself). */
+    rootQuoteId: uuid('root_quote_id').references((): AnyPgColumn => quotes.id),
+    projectId: uuid('project_id').references(() => projects.id),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
+    /** A user with role `contact` linked to the company. */
+    contactId: uuid('contact_id').references(() => users.id),
+    addressId: uuid('address_id').references(() => addresses.id),
+    email: text('email'),
+    phoneNumber: text('phone_number'),
+    receiverName: text('receiver_name'),
+    validUntil: timestamp('valid_until', { withTimezone: true, mode: 'date' }),
+    currency: text('currency').notNull(),
+    totalPrice: doublePrecision('total_price').notNull().default(0),
+    toolingCost: doublePrecision('tooling_cost').notNull().default(0),
+    deliveryCost: doublePrecision('delivery_cost').notNull().default(0),
+    publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }),
+    signedAt: timestamp('signed_at', { withTimezone: true, mode: 'date' }),
+    rejectedAt: timestamp('rejected_at', { withTimezone: true, mode: 'date' }),
+    rejectionReason: text('rejection_reason'),
+    expiredAt: timestamp('expired_at', { withTimezone: true, mode: 'date' }),
+    /** Who accepted or declined the quote. */
+    respondedById: uuid('responded_by_id'),
+    /** The order made from the signed quote. */
+    orderId: uuid('order_id').references(() => orders.id),
+    createdById: uuid('created_by_id'),
+    ...timestamps(),
+    deletedAt: deletedAt(),
+  },
+  (t) => [
+    uniqueIndex('quotes_org_code_uq').on(t.organisationId, t.code).where(sql`${t.code} is not null`),
+    uniqueIndex('quotes_order_uq').on(t.orderId).where(sql`${t.orderId} is not null`),
+    index('quotes_org_updated_idx').on(t.organisationId, t.updatedAt, t.id).where(live(t)),
+    index('quotes_org_created_idx').on(t.organisationId, t.createdAt, t.id).where(live(t)),
+    index('quotes_org_company_idx').on(t.organisationId, t.companyId, t.updatedAt).where(live(t)),
+    index('quotes_org_project_idx').on(t.organisationId, t.projectId, t.updatedAt).where(live(t)),
+    index('quotes_org_state_idx').on(t.organisationId, t.state, t.updatedAt).where(live(t)),
+    index('quotes_root_idx').on(t.rootQuoteId),
+    // The expiry sweep and the expiry applied on reads: published quotes by validity.
+    index('quotes_published_valid_until_idx')
+      .on(t.validUntil)
+      .where(sql`${t.state} = 'published' and ${t.deletedAt} is null`),
+    check('quotes_state_check', sql`${t.state} in ('draft', 'published', 'signed', 'rejected', 'expired')`),
+    check('quotes_code_when_published', sql`(${t.state} = 'draft') = (${t.code} is null)`),
+  ],
+);
+
+/**
+ * The last quote code number handed out per organisation and year. The publishing transaction
+ * increments it with an upsert, which locks the row until that transaction ends: concurrent
+ * publishes queue on it, and a publish that rolls back gives its number back.
+ */
+export const quoteCodeCounters = pgTable(
+  'quote_code_counters',
+  {
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id),
+    year: integer('year').notNull(),
+    lastNumber: integer('last_number').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organisationId, t.year] })],
+);
+
+/**
+ * Lines of a quote. A brief gives a parent item (`briefId`, no `parentId`) and one child per
+ * element (`briefElementId`); an article gives a root item. A parent's money is the sum of its
+ * children. `totalPrice` = quantity x price (cents) + toolingCost + deliveryCost. Names,
+ * references and dimensions are snapshots taken when the item is added.
+ */
+export const quoteItems = pgTable(
+  'quote_items',
+  {
+    id: id(),
+    organisationId: organisationId().references(() => organisations.id),
+    quoteId: uuid('quote_id')
+      .notNull()
+      .references(() => quotes.id),
+    parentId: uuid('parent_id').references((): AnyPgColumn => quoteItems.id),
+    position: integer('position').notNull().default(1),
+    briefId: uuid('brief_id').references(() => briefs.id),
+    briefElementId: uuid('brief_element_id').references(() => briefElements.id),
+    articleId: uuid('article_id').references(() => articles.id),
+    /** The brief prediction the item was priced from. */
+    predictionId: uuid('prediction_id'),
+    priceSource: text('price_source').$type<PriceSource>(),
+    /** Brief code or article code. */
+    reference: text('reference'),
+    name: text('name').notNull(),
+    description: text('description'),
+    quantity: doublePrecision('quantity').notNull(),
+    /** Unit price, 4 decimals; null while unknown. */
+    price: doublePrecision('price'),
+    totalPrice: doublePrecision('total_price').notNull().default(0),
+    toolingCost: doublePrecision('tooling_cost').notNull().default(0),
+    deliveryCost: doublePrecision('delivery_cost').notNull().default(0),
+    /** Whether the pricing is complete (a parent: all its children are). */
+    valid: boolean('valid').notNull().default(false),
+    comment: text('comment'),
+    /** Dimensions (mm) for logistics. */
+    length: doublePrecision('length'),
+    width: doublePrecision('width'),
+    height: doublePrecision('height'),
+    createdById: uuid('created_by_id'),
+    ...timestamps(),
+    deletedAt: deletedAt(),
+  },
+  (t) => [
+    index('quote_items_quote_position_idx').on(t.quoteId, t.position, t.id).where(live(t)),
+    index('quote_items_parent_idx').on(t.parentId).where(live(t)),
+    index('quote_items_org_brief_idx').on(t.organisationId, t.briefId).where(live(t)),
+    index('quote_items_org_article_idx').on(t.organisationId, t.articleId).where(live(t)),
+    index('quote_items_org_updated_idx').on(t.organisationId, t.updatedAt),
+    check(
+      'quote_items_reference_check',
+      sql`${t.briefId} is not null or ${t.briefElementId} is not null or ${t.articleId} is not null`,
+    ),
+  ],
+);
+
+/**
+ * Links that serve a quote's PDF in one language without credentials. Only the SHA-256 of the
+ * token is stored; a link stops working when revoked or past `expiresAt`.
+ */
+export const quoteGuestLinks = pgTable(
+  'quote_guest_links',
+  {
+    id: id(),
+    organisationId: organisationId().references(() => organisations.id),
+    quoteId: uuid('quote_id')
+      .notNull()
+      .references(() => quotes.id),
+    language: text('language').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    createdById: uuid('created_by_id'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('quote_guest_links_token_uq').on(t.tokenHash),
+    index('quote_guest_links_quote_idx').on(t.quoteId, t.createdAt),
+  ],
+);

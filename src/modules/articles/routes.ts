@@ -1,0 +1,148 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../context.ts';
+import { pageQuerySchema } from '../../platform/pagination.ts';
+import { actorOf } from '../../platform/route-security.ts';
+import { DeletedResponse, IdParams, Paginated, problemResponses, Uuid } from '../../platform/schemas.ts';
+import { registerAttachmentRoutes } from '../files/attachments.ts';
+import { NullableInput } from '../orders/common-schemas.ts';
+import { ArticleSchema, CreateArticleBody, UpdateArticleBody } from './schemas.ts';
+import { ARTICLE_PAGE, createArticleService } from './service.ts';
+
+const ListQuery = pageQuerySchema(ARTICLE_PAGE, {
+  search: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'Part of the name or code (case-insensitive)' }),
+  ),
+  companyId: Type.Optional(Uuid),
+  briefElementId: Type.Optional(Uuid),
+  enabled: Type.Optional(Type.Boolean()),
+});
+
+const LINK_MODES =
+  'An article links to a brief element in one of three ways: `briefElementId` of an existing element (the ' +
+  'article inherits its production specification), a nested `briefElement` object (the service creates a ' +
+  'standalone element, belonging to no brief, and links it), or neither (accessories, services). Sending both ' +
+  'is refused (400); an unknown element is 422 `invalid_reference`; an invalid nested element is 400/422 with ' +
+  'pointers under `/briefElement`.';
+
+export const articlesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
+  const service = createArticleService(ctx);
+  return async (app) => {
+    app.addSchema(ArticleSchema);
+    const Article = Type.Ref('Article');
+    const tags = ['articles'];
+
+    app.post(
+      '/articles',
+      {
+        config: { permission: 'articles:write' },
+        schema: {
+          tags,
+          operationId: 'createArticle',
+          summary: 'Create a catalogue article',
+          description:
+            `\`code\` is unique per organisation among live articles (409 \`duplicate_code\`). ${LINK_MODES} ` +
+            'A stocked article (`stocked` true) is available from `quantity`; a non-stocked one is produced on demand.',
+          body: CreateArticleBody,
+          response: { 201: Article, ...problemResponses(409, 422) },
+        },
+      },
+      async (request, reply) => {
+        const article = await service.create(actorOf(request), request.body);
+        return reply.status(201).send(article);
+      },
+    );
+
+    app.get(
+      '/articles',
+      {
+        config: { permission: 'articles:read' },
+        schema: {
+          tags,
+          operationId: 'listArticles',
+          summary: 'List articles (paginated, searchable by name or code)',
+          querystring: ListQuery,
+          response: { 200: Paginated(Article), ...problemResponses() },
+        },
+      },
+      async (request) => service.list(actorOf(request), request.query),
+    );
+
+    app.get(
+      '/articles/:id',
+      {
+        config: { permission: 'articles:read' },
+        schema: {
+          tags,
+          operationId: 'getArticle',
+          summary: 'Get an article with its company, currency, brief element id and preview file id',
+          params: IdParams,
+          response: { 200: Article, ...problemResponses() },
+        },
+      },
+      async (request) => service.get(actorOf(request), request.params.id),
+    );
+
+    app.patch(
+      '/articles/:id',
+      {
+        config: { permission: 'articles:write' },
+        schema: {
+          tags,
+          operationId: 'updateArticle',
+          summary: 'Change some fields of an article',
+          description: `Send only the fields to change; \`customFields\` are merged (a key set to null is removed). ${LINK_MODES} \`briefElementId: null\` unlinks the element.`,
+          params: IdParams,
+          body: UpdateArticleBody,
+          response: { 200: Article, ...problemResponses(409, 422) },
+        },
+      },
+      async (request) => service.update(actorOf(request), request.params.id, request.body),
+    );
+
+    app.delete(
+      '/articles/:id',
+      {
+        config: { permission: 'articles:write' },
+        schema: {
+          tags,
+          operationId: 'deleteArticle',
+          summary: 'Soft-delete an article',
+          description:
+            'The article disappears from reads and lists and its code becomes free again; order items that ' +
+            'reference it keep the reference.',
+          params: IdParams,
+          response: { 200: DeletedResponse, ...problemResponses() },
+        },
+      },
+      async (request) => service.remove(actorOf(request), request.params.id),
+    );
+
+    app.put(
+      '/articles/:id/preview',
+      {
+        config: { permission: 'articles:write' },
+        schema: {
+          tags,
+          operationId: 'setArticlePreview',
+          summary: 'Set (or clear, with null) the preview image of an article',
+          description:
+            'The file must be a live file of this article, uploaded with POST /api/articles/{id}/files ' +
+            '(422 `invalid_reference` otherwise). Deleting the file clears the preview.',
+          params: IdParams,
+          body: Type.Object({ fileId: NullableInput(Uuid) }, { additionalProperties: false }),
+          response: { 200: Article, ...problemResponses(422) },
+        },
+      },
+      async (request) => service.setPreview(actorOf(request), request.params.id, request.body.fileId),
+    );
+
+    // Files and comments: /articles/{id}/files, /articles/{id}/comments (files:read / files:write).
+    registerAttachmentRoutes(app, ctx, {
+      entity: 'article',
+      path: '/articles/:id',
+      tags,
+      assertParentVisible: (actor, id) => service.assertVisible(actor, id),
+    });
+  };
+};

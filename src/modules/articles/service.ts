@@ -1,0 +1,284 @@
+import type { Static } from '@sinclair/typebox';
+import { and, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
+import { articles } from '../../db/schema/orders.ts';
+import {
+  type Actor,
+  assertCompanyVisible,
+  assertCompanyWritable,
+  companyScope,
+} from '../../platform/actor.ts';
+import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.ts';
+import { changedFields, type EventRecorder } from '../../platform/events.ts';
+import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { validateCustomFields } from '../custom-fields/validate.ts';
+import { findFile } from '../files/repository.ts';
+import type { WithCustomFields } from '../orders/common-schemas.ts';
+import { likeEscape } from '../orders/common-schemas.ts';
+import { roundUnitPrice } from '../orders/money.ts';
+import { invalidReference, liveCompany, liveCurrency } from '../orders/references.ts';
+import { type BriefElementInput, briefElementLinkerOf } from './brief-element-linker.ts';
+import {
+  ARTICLE_ENTITY,
+  codeTaken,
+  findArticle,
+  findArticleRow,
+  liveArticleOf,
+  selectArticles,
+} from './repository.ts';
+import type { CreateArticleBody, UpdateArticleBody } from './schemas.ts';
+
+export type CreateArticleInput = WithCustomFields<Static<typeof CreateArticleBody>>;
+export type UpdateArticleInput = WithCustomFields<Static<typeof UpdateArticleBody>>;
+
+export const ARTICLE_PAGE: PageOptions = {
+  defaultLimit: 25,
+  maxLimit: 100,
+  sortFields: {
+    name: articles.name,
+    code: articles.code,
+    price: articles.price,
+    quantity: articles.quantity,
+    createdAt: articles.createdAt,
+    updatedAt: articles.updatedAt,
+  },
+  tieBreaker: articles.id,
+  defaultSort: { field: 'name', direction: 'ASC' },
+};
+
+export type ArticleListQuery = PageQuery & {
+  search?: string;
+  companyId?: string;
+  briefElementId?: string;
+  enabled?: boolean;
+};
+
+type Row = typeof articles.$inferSelect;
+
+const snapshotOf = (row: Row) => ({ ...row });
+
+export function createArticleService(ctx: AppContext) {
+  const duplicateCode = (code: string) =>
+    conflict(`An article with code "${code}" already exists in this organisation`, 'duplicate_code');
+
+  /** Resolves the brief element of a payload (link modes 1 and 2); undefined when not sent. */
+  async function resolveBriefElement(
+    tx: Tx,
+    actor: Actor,
+    input: { briefElementId?: string | null; briefElement?: BriefElementInput },
+    record: EventRecorder,
+  ): Promise<string | null | undefined> {
+    if (input.briefElementId !== undefined && input.briefElement !== undefined) {
+      throw badRequest(
+        'Send either briefElementId (an existing element) or briefElement (a new one), not both',
+        [{ pointer: '/briefElement', message: 'cannot be sent together with briefElementId', in: 'body' }],
+      );
+    }
+    const linker = briefElementLinkerOf(ctx);
+    if (input.briefElement !== undefined) {
+      const element = await linker.createStandalone(tx, actor, input.briefElement, record);
+      return element.id;
+    }
+    if (input.briefElementId) {
+      if (!(await linker.exists(tx, actor.organisationId, input.briefElementId))) {
+        throw unprocessableBriefElement();
+      }
+    }
+    return input.briefElementId;
+  }
+
+  async function read(actor: Actor, id: string) {
+    const article = await findArticle(ctx.db, actor.organisationId, id);
+    if (!article) throw notFound('Article');
+    assertCompanyVisible(actor, article.companyId, 'Article');
+    return article;
+  }
+
+  return {
+    get: read,
+
+    async list(actor: Actor, query: ArticleListQuery) {
+      const page = resolvePage(query, ARTICLE_PAGE);
+      const scope = companyScope(actor);
+      const conditions: (SQL | undefined)[] = [
+        liveArticleOf(actor.organisationId),
+        scope ? inArray(articles.companyId, scope) : undefined,
+        query.companyId ? eq(articles.companyId, query.companyId) : undefined,
+        query.briefElementId ? eq(articles.briefElementId, query.briefElementId) : undefined,
+        query.enabled !== undefined ? eq(articles.enabled, query.enabled) : undefined,
+      ];
+      const term = query.search?.trim();
+      if (term) {
+        const pattern = `%${likeEscape(term)}%`;
+        conditions.push(or(ilike(articles.name, pattern), ilike(articles.code, pattern)));
+      }
+      const where = and(...conditions);
+      const [data, counted] = await Promise.all([
+        selectArticles(ctx.db)
+          .where(where)
+          .orderBy(...page.orderBy)
+          .limit(page.limit)
+          .offset(page.offset),
+        ctx.db.select({ total: sql<number>`count(*)::int` }).from(articles).where(where),
+      ]);
+      return pageResult(data, counted[0]?.total ?? 0, page);
+    },
+
+    async create(actor: Actor, input: CreateArticleInput) {
+      assertCompanyWritable(actor, input.companyId);
+      const id = await ctx.change(actor, async (tx, record) => {
+        const org = actor.organisationId;
+        await liveCompany(tx, org, input.companyId);
+        if (input.currencyId) await liveCurrency(tx, org, input.currencyId);
+        if (await codeTaken(tx, org, input.code)) throw duplicateCode(input.code);
+        const customFields = await validateCustomFields(tx, org, 'article', input.customFields);
+        const briefElementId = await resolveBriefElement(tx, actor, input, record);
+        const [row] = await tx
+          .insert(articles)
+          .values({
+            organisationId: org,
+            companyId: input.companyId,
+            name: input.name,
+            code: input.code,
+            description: input.description ?? null,
+            price: input.price == null ? null : roundUnitPrice(input.price),
+            stocked: input.stocked ?? false,
+            quantity: input.quantity ?? 0,
+            unit: input.unit ?? null,
+            enabled: input.enabled ?? true,
+            externalId: input.externalId ?? null,
+            currencyId: input.currencyId ?? null,
+            briefElementId: briefElementId ?? null,
+            customFields,
+            createdById: actor.userId,
+          })
+          .returning();
+        await record({ on: ARTICLE_ENTITY, type: 'CREATE', entityId: row!.id, snapshot: snapshotOf(row!) });
+        return row!.id;
+      });
+      return read(actor, id);
+    },
+
+    async update(actor: Actor, id: string, input: UpdateArticleInput) {
+      await ctx.change(actor, async (tx, record) => {
+        const org = actor.organisationId;
+        const current = await findArticleRow(tx, org, id);
+        if (!current) throw notFound('Article');
+        assertCompanyVisible(actor, current.companyId, 'Article');
+        assertCompanyWritable(actor, current.companyId);
+        const changes: Partial<Row> = {};
+        if (input.companyId !== undefined && input.companyId !== current.companyId) {
+          assertCompanyWritable(actor, input.companyId);
+          await liveCompany(tx, org, input.companyId);
+          changes.companyId = input.companyId;
+        }
+        if (input.currencyId) await liveCurrency(tx, org, input.currencyId);
+        if (input.currencyId !== undefined) changes.currencyId = input.currencyId;
+        if (input.code !== undefined && input.code !== current.code) {
+          if (await codeTaken(tx, org, input.code, id)) throw duplicateCode(input.code);
+          changes.code = input.code;
+        }
+        for (const key of [
+          'name',
+          'description',
+          'stocked',
+          'quantity',
+          'unit',
+          'enabled',
+          'externalId',
+        ] as const) {
+          if (input[key] !== undefined) (changes as Record<string, unknown>)[key] = input[key];
+        }
+        if (input.price !== undefined)
+          changes.price = input.price === null ? null : roundUnitPrice(input.price);
+        if (input.customFields !== undefined) {
+          changes.customFields = await validateCustomFields(
+            tx,
+            org,
+            'article',
+            input.customFields,
+            current.customFields,
+          );
+        }
+        const briefElementId = await resolveBriefElement(tx, actor, input, record);
+        if (briefElementId !== undefined) changes.briefElementId = briefElementId;
+
+        const [row] = await tx
+          .update(articles)
+          .set({ ...changes, updatedAt: new Date() })
+          .where(eq(articles.id, id))
+          .returning();
+        await record({
+          on: ARTICLE_ENTITY,
+          type: 'UPDATE',
+          entityId: id,
+          snapshot: snapshotOf(row!),
+          updatedColumns: changedFields(current, row!),
+        });
+      });
+      return read(actor, id);
+    },
+
+    async remove(actor: Actor, id: string) {
+      await ctx.change(actor, async (tx, record) => {
+        const current = await findArticleRow(tx, actor.organisationId, id);
+        if (!current) throw notFound('Article');
+        assertCompanyVisible(actor, current.companyId, 'Article');
+        assertCompanyWritable(actor, current.companyId);
+        const [row] = await tx
+          .update(articles)
+          .set({ deletedAt: new Date() })
+          .where(eq(articles.id, id))
+          .returning();
+        await record({ on: ARTICLE_ENTITY, type: 'DELETE', entityId: id, snapshot: snapshotOf(row!) });
+      });
+      return { id, deleted: true as const };
+    },
+
+    /** Throws 404 unless the article is live, of the actor's organisation and visible to it. */
+    async assertVisible(actor: Actor, id: string) {
+      const row = await findArticleRow(ctx.db, actor.organisationId, id);
+      if (!row) throw notFound('Article');
+      assertCompanyVisible(actor, row.companyId, 'Article');
+    },
+
+    /** Sets (or clears) the preview image; the file must be a live file of this article. */
+    async setPreview(actor: Actor, id: string, fileId: string | null) {
+      await ctx.change(actor, async (tx, record) => {
+        const current = await findArticleRow(tx, actor.organisationId, id);
+        if (!current) throw notFound('Article');
+        assertCompanyVisible(actor, current.companyId, 'Article');
+        assertCompanyWritable(actor, current.companyId);
+        if (
+          fileId &&
+          !(await findFile(tx, actor.organisationId, fileId, { entity: 'article', entityId: id }))
+        ) {
+          throw unprocessablePreview();
+        }
+        const [row] = await tx
+          .update(articles)
+          .set({ previewFileId: fileId, updatedAt: new Date() })
+          .where(eq(articles.id, id))
+          .returning();
+        await record({
+          on: ARTICLE_ENTITY,
+          type: 'UPDATE',
+          entityId: id,
+          snapshot: snapshotOf(row!),
+          updatedColumns: ['previewFileId'],
+        });
+      });
+      return read(actor, id);
+    },
+  };
+}
+
+const unprocessableBriefElement = () => invalidReference('/briefElementId', 'brief element');
+
+const unprocessablePreview = () =>
+  unprocessable('The preview must be a file attached to this article', 'invalid_reference', [
+    { pointer: '/fileId', message: 'is not a live file of this article', in: 'body' },
+  ]);
+
+export type ArticleService = ReturnType<typeof createArticleService>;

@@ -1,0 +1,387 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { pageQuerySchema } from '../../platform/pagination.ts';
+import { actorOf } from '../../platform/route-security.ts';
+import { DeletedResponse, IdParams, problemResponses } from '../../platform/schemas.ts';
+import { registerBriefElementLinker } from '../articles/brief-element-linker.ts';
+import { registerEventResource } from '../events/resources.ts';
+import { createBriefElementLinker } from './linker.ts';
+import { presentElement } from './mapping.ts';
+import { createPredictor, type Predictor, registerPredictor } from './predictor.ts';
+import { presentListItem, presentSummary } from './presenters.ts';
+import { findBriefWithRefs, findElementRow, findPredictionSummary, liveElementsOf } from './repository.ts';
+import {
+  BriefDetailsSchema,
+  BriefElementSchema,
+  BriefIdParams,
+  BriefListItemSchema,
+  BriefListMeta,
+  BriefListQueryExtra,
+  BriefSchema,
+  CreateBriefBody,
+  ElementIndexParams,
+  ImpositionQuery,
+  PredictionPanelSchema,
+  PredictionSummarySchema,
+  PredictionVersionsSchema,
+  ProcessSchema,
+  UpdateBriefBody,
+  ValueAnalysisSchema,
+  VersionQuery,
+} from './schemas.ts';
+import { BRIEF_PAGE, type BriefService, createBriefService } from './service.ts';
+
+type BriefsModule = { service: BriefService; predictor: Predictor };
+const modules = new WeakMap<AppContext, BriefsModule>();
+
+/**
+ * The briefs service and its background pricing, made once per app: defines the pricing job and
+ * its recovery, plugs the brief-element linker into articles, registers the event resources.
+ */
+export function briefsModule(ctx: AppContext): BriefsModule {
+  const existing = modules.get(ctx);
+  if (existing) return existing;
+  const predictor = createPredictor(ctx);
+  const service = createBriefService(ctx, { enqueue: predictor.enqueue });
+  const module = { service, predictor };
+  modules.set(ctx, module);
+  registerPredictor(ctx, predictor);
+  registerBriefElementLinker(ctx, createBriefElementLinker());
+  registerEventResource('briefs', async (db, organisationId, id) => {
+    const found = await findBriefWithRefs(db, organisationId, id);
+    if (!found) return undefined;
+    const elements = await liveElementsOf(db, id);
+    return {
+      ...presentListItem(found.brief, found),
+      briefElements: elements.map((e) => presentElement(e, found.brief.currency)),
+    };
+  });
+  registerEventResource('brief_elements', async (db, organisationId, id) => {
+    const row = await findElementRow(db, organisationId, id);
+    return row ? presentElement(row, null) : undefined;
+  });
+  registerEventResource('brief_predictions', async (db, organisationId, id) => {
+    const row = await findPredictionSummary(db, id);
+    return row && row.organisationId === organisationId
+      ? { ...presentSummary(row), briefId: row.briefId, briefElementId: row.briefElementId }
+      : undefined;
+  });
+  return module;
+}
+
+const tags = ['briefs'];
+const Brief = Type.Ref('Brief');
+
+const BriefListQuery = pageQuerySchema(BRIEF_PAGE, BriefListQueryExtra);
+
+const SVG = {
+  description: 'An SVG drawing (millimetre user units)',
+  content: { 'image/svg+xml': { schema: { type: 'string' } } },
+};
+
+const sendSvg = (reply: FastifyReply, svg: string) =>
+  reply
+    .header('content-type', 'image/svg+xml; charset=utf-8')
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+    .send(svg);
+
+const POLLING =
+  'Poll GET /briefs/{id} until `predictionStatus` is COMPLETED and `hasPrice` is true, then read details, process and value-analysis.';
+
+export const briefsRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
+  const { service } = briefsModule(ctx);
+  return async (app) => {
+    app.addSchema(BriefElementSchema);
+    app.addSchema(PredictionSummarySchema);
+    app.addSchema(BriefSchema);
+    app.addSchema(BriefListItemSchema);
+
+    app.get(
+      '/briefs',
+      {
+        config: { permission: 'briefs:read' },
+        schema: {
+          tags,
+          operationId: 'listBriefs',
+          summary: 'List briefs page by page',
+          description:
+            'Filters: `status` (comma-separated status ids), `lastupdate` (updated after), `companyId`, `projectId`, ' +
+            '`predictionStatus`, `search`. Sort with `sort=field,DIRECTION` or `order=+updatedAt` (default `updatedAt,DESC`). ' +
+            '`page`/`limit` (default 25, max 500), or `after` (keyset, the `meta.nextCursor` of the previous page). ' +
+            "`meta.total` is exact up to 1,000 matches, then the planner's estimate (`meta.totalIsExact` false).",
+          querystring: BriefListQuery,
+          response: {
+            200: Type.Object({ data: Type.Array(Type.Ref('BriefListItem')), meta: BriefListMeta }),
+            ...problemResponses(),
+          },
+        },
+      },
+      async (request) => service.list(actorOf(request), request.query),
+    );
+
+    app.post(
+      '/briefs',
+      {
+        config: { permission: 'briefs:write' },
+        schema: {
+          tags,
+          operationId: 'createBrief',
+          summary: 'Create a brief and price it (synchronous)',
+          description:
+            'The brief is priced in the request: the answer has `predictionStatus` COMPLETED, `hasPrice` true and the ' +
+            'prediction totals. 400: shape (no elements, missing `decorationsCount`, duplicate `position`, ' +
+            '`decorationIndex` outside 0..11, margin outside 0..0.99...); 422 `invalid_brief`: what the engine refuses ' +
+            "(unknown catalogue ids, dimensions out of the machines' range, colours without decoration...), with " +
+            'pointers into the request; 422 `invalid_reference` for an unknown project, company or status.',
+          body: CreateBriefBody,
+          response: { 201: Brief, ...problemResponses(422) },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await service.create(actorOf(request), request.body, 'sync')),
+    );
+
+    app.post(
+      '/briefs/async',
+      {
+        config: { permission: 'briefs:write' },
+        schema: {
+          tags,
+          operationId: 'createBriefAsync',
+          summary: 'Create a brief, priced in the background',
+          description: `Answers 202 at once with \`predictionStatus\` PENDING; a durable job prices it (PENDING -> IN_PROGRESS -> COMPLETED, or FAILED with \`failureReason\`). The same checks as POST /briefs run first (400/422). ${POLLING}`,
+          body: CreateBriefBody,
+          response: { 202: Brief, ...problemResponses(422) },
+        },
+      },
+      async (request, reply) =>
+        reply.status(202).send(await service.create(actorOf(request), request.body, 'async')),
+    );
+
+    app.get(
+      '/briefs/:id',
+      {
+        config: { permission: 'briefs:read' },
+        schema: {
+          tags,
+          operationId: 'getBrief',
+          summary: 'Read a brief: its fields, element specifications, project and prediction status',
+          description: `${POLLING} The project object carries \`companyId\`.`,
+          params: IdParams,
+          response: { 200: Brief, ...problemResponses() },
+        },
+      },
+      async (request) => service.get(actorOf(request), request.params.id),
+    );
+
+    app.put(
+      '/briefs/:id',
+      {
+        config: { permission: 'briefs:write' },
+        schema: {
+          tags,
+          operationId: 'updateBrief',
+          summary: 'Change a brief (and re-price it)',
+          description:
+            'Only the properties sent change. `briefElements`, when sent, replaces the elements: an element with an ' +
+            '`id` keeps that element, one without takes over the element of the same position, the others are ' +
+            'deleted. A change of elements, packing, pallet, delivery zone or margin prices the brief again into a ' +
+            'new prediction version; earlier versions stay readable (`GET /briefs/{id}/predictions`, `?version=`).',
+          params: IdParams,
+          body: UpdateBriefBody,
+          response: { 200: Brief, ...problemResponses(422) },
+        },
+      },
+      async (request) => service.update(actorOf(request), request.params.id, request.body),
+    );
+
+    app.delete(
+      '/briefs/:id',
+      {
+        config: { permission: 'briefs:write' },
+        schema: {
+          tags,
+          operationId: 'deleteBrief',
+          summary: 'Delete a brief and its elements (soft delete)',
+          params: IdParams,
+          response: { 200: DeletedResponse, ...problemResponses() },
+        },
+      },
+      async (request) => service.remove(actorOf(request), request.params.id),
+    );
+
+    app.get(
+      '/briefs/:id/details',
+      {
+        config: { permission: 'briefs:read' },
+        schema: {
+          tags,
+          operationId: 'getBriefDetails',
+          summary: 'Read the complete brief: BriefComputed, BriefPrice and the price of every element',
+          description:
+            '`briefComputed` and `briefPrice` are null while the brief has no prediction. `?version=` reads an earlier ' +
+            'prediction (the elements shown are the current ones).',
+          params: BriefIdParams,
+          querystring: VersionQuery,
+          response: { 200: BriefDetailsSchema, ...problemResponses() },
+        },
+      },
+      // The engine's objects are typed by their interfaces; the schema documents them loosely.
+      async (request) =>
+        (await service.details(actorOf(request), request.params.id, request.query.version)) as never,
+    );
+
+    app.get(
+      '/briefs/:id/predictions',
+      {
+        config: { permission: 'briefs:read' },
+        schema: {
+          tags,
+          operationId: 'listBriefPredictions',
+          summary: 'List the prediction versions of a brief (newest first)',
+          params: BriefIdParams,
+          response: { 200: PredictionVersionsSchema, ...problemResponses() },
+        },
+      },
+      async (request) => service.versions(actorOf(request), request.params.id),
+    );
+
+    app.get(
+      '/briefs/:id/process/:elementIndex',
+      {
+        config: { permission: 'briefs:read' },
+        schema: {
+          tags,
+          operationId: 'getBriefProcess',
+          summary: 'Read the manufacturing process of an element (PredictionRequestComputed)',
+          description:
+            'The selected process variant of the element at this position, its operation sequence ordered by ' +
+            'position and grouped by part, and the other variants. 404 for a position with no element; 409 ' +
+            '`prediction_not_available` while the brief is not priced.',
+          params: ElementIndexParams,
+          querystring: VersionQuery,
+          response: { 200: ProcessSchema, ...problemResponses(409) },
+        },
+      },
+      async (request) =>
+        service.process(
+          actorOf(request),
+          request.params.id,
+          request.params.elementIndex,
+          request.query.version,
+        ),
+    );
+
+    app.get(
+      '/briefs/:id/value-analysis',
+      {
+        config: { permission: 'briefs:read' },
+        schema: {
+          tags,
+          operationId: 'getBriefValueAnalysis',
+          summary: 'Cost explanation and optimisation proposals, each priced by the engine',
+          description:
+            'Computed on first request and kept with the prediction version. 409 `prediction_not_available` while ' +
+            'the brief is not priced.',
+          params: BriefIdParams,
+          querystring: VersionQuery,
+          response: { 200: ValueAnalysisSchema, ...problemResponses(409) },
+        },
+      },
+      async (request) => service.valueAnalysis(actorOf(request), request.params.id, request.query.version),
+    );
+
+    app.get(
+      '/briefs/:id/prediction-panel',
+      {
+        config: { permission: 'briefs:read' },
+        schema: {
+          tags,
+          operationId: 'getBriefPredictionPanel',
+          summary: 'What a buyer screen shows: totals, unit price, lead time, breakdown and quantity curve',
+          params: BriefIdParams,
+          querystring: VersionQuery,
+          response: { 200: PredictionPanelSchema, ...problemResponses(409) },
+        },
+      },
+      async (request) => service.panel(actorOf(request), request.params.id, request.query.version),
+    );
+
+    app.get(
+      '/briefs/:id/elements/:elementIndex/die-line.svg',
+      {
+        config: { permission: 'briefs:read' },
+        schema: {
+          tags,
+          operationId: 'getBriefElementDieLine',
+          summary: 'The die-line of an element as SVG (cut solid, crease dashed, dimensions)',
+          params: ElementIndexParams,
+          querystring: VersionQuery,
+          response: { 200: SVG, ...problemResponses(409) },
+        },
+      },
+      async (request, reply) =>
+        sendSvg(
+          reply,
+          await service.dieLineSvg(
+            actorOf(request),
+            request.params.id,
+            request.params.elementIndex,
+            request.query.version,
+          ),
+        ),
+    );
+
+    app.get(
+      '/briefs/:id/elements/:elementIndex/imposition.svg',
+      {
+        config: { permission: 'briefs:read' },
+        schema: {
+          tags,
+          operationId: 'getBriefElementImposition',
+          summary: 'The imposition of an element as SVG (sheet, gripper, blanks laid out)',
+          description: 'The selected process variant, or `?variant=<variantKey>`.',
+          params: ElementIndexParams,
+          querystring: ImpositionQuery,
+          response: { 200: SVG, ...problemResponses(409) },
+        },
+      },
+      async (request, reply) =>
+        sendSvg(
+          reply,
+          await service.impositionSvg(
+            actorOf(request),
+            request.params.id,
+            request.params.elementIndex,
+            request.query,
+          ),
+        ),
+    );
+  };
+};
+
+/** `/api/brief-elements/{id}`: served under /api only (the spec names no unprefixed form). */
+export const briefElementsRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
+  const { service } = briefsModule(ctx);
+  return async (app) => {
+    app.addSchema(BriefElementSchema);
+    app.get(
+      '/brief-elements/:id',
+      {
+        config: { permission: 'briefs:read' },
+        schema: {
+          tags,
+          operationId: 'getBriefElement',
+          summary:
+            'Read a brief element on its own (also standalone elements of articles), with its latest price',
+          params: IdParams,
+          response: { 200: Type.Ref('BriefElement'), ...problemResponses() },
+        },
+      },
+      async (request) => service.element(actorOf(request), request.params.id),
+    );
+  };
+};

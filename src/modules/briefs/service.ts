@@ -1,0 +1,820 @@
+import { and, eq, gt, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { type AnyPgColumn, alias } from 'drizzle-orm/pg-core';
+import { v7 as uuidv7 } from 'uuid';
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import {
+  briefElements,
+  briefPredictions,
+  briefs,
+  PREDICTION_STATUSES,
+  type PredictionStatus,
+} from '../../db/schema/briefs.ts';
+import { projects } from '../../db/schema/organisation-data.ts';
+import { companies } from '../../db/schema/platform.ts';
+import {
+  type Actor,
+  assertCompanyVisible,
+  assertCompanyWritable,
+  isCompanyScoped,
+} from '../../platform/actor.ts';
+import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.ts';
+import { changedFields } from '../../platform/events.ts';
+import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import {
+  analyseValue,
+  type BriefPrediction,
+  PricingError,
+  renderDieLineSvg,
+  renderImpositionSvg,
+  type ValueAnalysis,
+} from '../../pricing/index.ts';
+import { loadCatalogue } from '../catalogue/loader.ts';
+import { likeEscape, uuidList } from '../orders/common-schemas.ts';
+import { invalidReference, liveCompany } from '../orders/references.ts';
+import {
+  type BriefRow,
+  briefCode,
+  changedSpecFields,
+  type ElementRow,
+  type ElementValues,
+  elementValues,
+  elementValuesOf,
+  engineBrief,
+  type PredictionRow,
+  presentElement,
+} from './mapping.ts';
+import {
+  presentBrief,
+  presentListItem,
+  presentPanel,
+  presentProcess,
+  presentSummary,
+  type Refs,
+  variantsOf,
+} from './presenters.ts';
+import {
+  applyBriefPrediction,
+  checkElementStructure,
+  completedColumns,
+  elementPrice,
+  engineOrder,
+  predictionRow,
+  priceOrRefuse,
+  validateOrRefuse,
+} from './pricing.ts';
+import {
+  allocateCodeNumber,
+  BRIEF_ELEMENT_ENTITY,
+  BRIEF_ENTITY,
+  BRIEF_PREDICTION_ENTITY,
+  elementLinkedToCompanies,
+  findBriefPrediction,
+  findBriefRow,
+  findBriefWithRefs,
+  findElementRow,
+  findPredictionSummary,
+  liveBriefStatus,
+  liveElementsOf,
+  liveProjectWithCompany,
+  nextVersion,
+  type PredictionSummaryRow,
+  predictionVersions,
+  visibleBriefs,
+} from './repository.ts';
+import type { CreateBrief, UpdateBrief } from './schemas.ts';
+
+const sortColumns = (t: {
+  updatedAt: AnyPgColumn;
+  createdAt: AnyPgColumn;
+  codeNumber: AnyPgColumn;
+  name: AnyPgColumn;
+}) => ({
+  updatedAt: t.updatedAt,
+  createdAt: t.createdAt,
+  code: t.codeNumber,
+  name: t.name,
+});
+
+export const BRIEF_PAGE: PageOptions = {
+  defaultLimit: 25,
+  maxLimit: 500,
+  sortFields: sortColumns(briefs),
+  tieBreaker: briefs.id,
+  defaultSort: { field: 'updatedAt', direction: 'DESC' },
+};
+
+/** Up to this many matching briefs, list totals are exact; beyond, the planner's estimate. */
+export const BRIEF_COUNT_CAP = 1_000;
+/** How long a planner estimate of a list total is reused. */
+const ESTIMATE_TTL_MS = 30_000;
+
+export type BriefListQuery = PageQuery & {
+  status?: string;
+  lastupdate?: string;
+  companyId?: string;
+  projectId?: string;
+  predictionStatus?: string;
+  search?: string;
+  after?: string;
+};
+
+/** The pricing fields of a brief: a change of one re-prices it. */
+const PRICING_FIELDS = ['packingType', 'palletType', 'deliveryZoneId', 'commercialMargin'] as const;
+
+export const predictionNotAvailable = (status: PredictionStatus) =>
+  conflict(
+    status === 'FAILED'
+      ? 'The brief could not be priced (see failureReason); change it to price it again'
+      : `The prediction is not available yet (predictionStatus ${status}); poll GET /briefs/:id until it is COMPLETED`,
+    'prediction_not_available',
+  );
+
+export type BriefServiceOptions = {
+  /** Queues the background pricing of a brief (POST /briefs/async). */
+  enqueue: (brief: { id: string; organisationId: string; revision: number }) => Promise<void>;
+  countCap?: number;
+};
+
+export function createBriefService(ctx: AppContext, options: BriefServiceOptions) {
+  const { db } = ctx;
+  const countCap = options.countCap ?? BRIEF_COUNT_CAP;
+
+  /**
+   * The brief's company and project after a change (with their names): 422 for unknown ids,
+   * 403 for a company out of a scoped actor's reach.
+   */
+  async function resolveOwner(
+    tx: Executor,
+    actor: Actor,
+    input: { projectId?: string | null; companyId?: string },
+    current?: { projectId: string | null; companyId: string },
+  ): Promise<{ companyId: string; project: Refs['project']; company: Refs['company'] }> {
+    const org = actor.organisationId;
+    const projectId = input.projectId === undefined ? (current?.projectId ?? null) : input.projectId;
+    if (projectId) {
+      const found = await liveProjectWithCompany(tx, org, projectId);
+      if (!found) throw invalidReference('/projectId', 'project');
+      const companyId = input.companyId ?? (input.projectId === undefined ? current?.companyId : undefined);
+      if (companyId && companyId !== found.project.companyId) {
+        throw unprocessable(
+          'The project belongs to another company than the brief',
+          'project_company_mismatch',
+          [{ pointer: '/projectId', message: 'is a project of another company than companyId', in: 'body' }],
+        );
+      }
+      assertCompanyWritable(actor, found.project.companyId);
+      return { companyId: found.project.companyId, project: found.project, company: found.company };
+    }
+    const companyId = input.companyId ?? current?.companyId;
+    if (!companyId) {
+      throw badRequest('A brief belongs to a project or directly to a company: send projectId or companyId', [
+        { pointer: '/companyId', message: 'is required when projectId is not given', in: 'body' },
+      ]);
+    }
+    assertCompanyWritable(actor, companyId);
+    const company = await liveCompany(tx, org, companyId);
+    return { companyId, project: null, company };
+  }
+
+  async function checkStatus(tx: Executor, actor: Actor, statusId: string | null | undefined) {
+    if (!statusId) return null;
+    const status = await liveBriefStatus(tx, actor.organisationId, statusId);
+    if (!status) throw invalidReference('/statusId', 'brief status');
+    return status;
+  }
+
+  /** Reads a brief the actor may see (404 otherwise). */
+  async function visible(actor: Actor, id: string) {
+    const found = await findBriefWithRefs(db, actor.organisationId, id);
+    if (!found) throw notFound('Brief');
+    assertCompanyVisible(actor, found.brief.companyId, 'Brief');
+    return found;
+  }
+
+  async function read(actor: Actor, id: string) {
+    const found = await visible(actor, id);
+    const [elements, prediction] = await Promise.all([
+      liveElementsOf(db, id),
+      found.brief.currentPredictionId ? findPredictionSummary(db, found.brief.currentPredictionId) : null,
+    ]);
+    return presentBrief(found.brief, found, elements, prediction);
+  }
+
+  /** A prediction of a visible brief: `version`, else the current one; 409 while there is none. */
+  async function prediction(actor: Actor, id: string, version?: number) {
+    const found = await visible(actor, id);
+    const row = await findBriefPrediction(db, found.brief, version);
+    if (!row) {
+      if (version !== undefined) throw notFound('Prediction version');
+      throw predictionNotAvailable(found.brief.predictionStatus);
+    }
+    return { found, prediction: row };
+  }
+
+  /** The value analysis of a prediction version: computed once, then kept with the version. */
+  async function analysisOf(row: PredictionRow): Promise<ValueAnalysis> {
+    if (row.valueAnalysis) return row.valueAnalysis;
+    const catalogue = await loadCatalogue(db, row.organisationId);
+    let analysis: ValueAnalysis;
+    try {
+      analysis = analyseValue(row.input, catalogue);
+    } catch (error) {
+      if (error instanceof PricingError) {
+        throw conflict(
+          `The catalogue changed since this version was priced and it cannot be analysed any more: ${error.message}`,
+          'catalogue_changed',
+        );
+      }
+      throw error;
+    }
+    await db
+      .update(briefPredictions)
+      .set({ valueAnalysis: analysis })
+      .where(and(eq(briefPredictions.id, row.id), isNull(briefPredictions.valueAnalysis)));
+    return analysis;
+  }
+
+  function listConditions(actor: Actor, query: BriefListQuery): SQL {
+    const conditions: (SQL | undefined)[] = [visibleBriefs(actor)];
+    if (query.companyId) conditions.push(eq(briefs.companyId, query.companyId));
+    if (query.projectId) conditions.push(eq(briefs.projectId, query.projectId));
+    if (query.status) {
+      const ids = uuidList(query.status, '/status');
+      conditions.push(ids.length === 1 ? eq(briefs.statusId, ids[0]!) : inArray(briefs.statusId, ids));
+    }
+    if (query.predictionStatus) {
+      const values = query.predictionStatus.split(',').map((s) => s.trim().toUpperCase());
+      const bad = values.filter((v) => !PREDICTION_STATUSES.includes(v as PredictionStatus));
+      if (bad.length || !values.length) {
+        throw badRequest('predictionStatus must be a comma-separated list of prediction statuses', [
+          {
+            pointer: '/predictionStatus',
+            message: `must be among ${PREDICTION_STATUSES.join(', ')}`,
+            in: 'query',
+          },
+        ]);
+      }
+      conditions.push(inArray(briefs.predictionStatus, values as PredictionStatus[]));
+    }
+    if (query.lastupdate) conditions.push(gt(briefs.updatedAt, new Date(query.lastupdate)));
+    if (query.search) {
+      const pattern = `%${likeEscape(query.search)}%`;
+      conditions.push(or(ilike(briefs.name, pattern), ilike(briefs.code, pattern)));
+    }
+    return and(...conditions)!;
+  }
+
+  /**
+   * The planner's row estimate of a condition (no rows read), kept a little while per condition:
+   * it is an estimate anyway, and lists are read again and again with the same filters.
+   */
+  const estimates = new Map<string, { value: number; at: number }>();
+  async function estimate(where: SQL): Promise<number> {
+    const query = db.select({ id: briefs.id }).from(briefs).where(where);
+    const { sql: text, params } = query.toSQL();
+    const key = `${text}\u0000${JSON.stringify(params)}`;
+    const cached = estimates.get(key);
+    if (cached && Date.now() - cached.at < ESTIMATE_TTL_MS) return cached.value;
+    const result = await db.execute(sql`explain (format json) ${query}`);
+    const rows =
+      (result as unknown as { rows: Record<string, unknown>[] }).rows ??
+      (result as unknown as Record<string, unknown>[]);
+    const plan = (rows[0]?.['QUERY PLAN'] ?? rows[0]) as unknown;
+    const parsed = typeof plan === 'string' ? JSON.parse(plan) : plan;
+    const top = Array.isArray(parsed) ? parsed[0]?.Plan : undefined;
+    const value = Math.round(Number(top?.['Plan Rows'] ?? 0));
+    if (estimates.size >= 1000) estimates.delete(estimates.keys().next().value!);
+    estimates.set(key, { value, at: Date.now() });
+    return value;
+  }
+
+  /** Element rows of a create or replace, with their engine positions. */
+  function valuesOf(elements: CreateBrief['briefElements']): ElementValues[] {
+    return elements.map((element) => elementValues(element));
+  }
+
+  return {
+    get: read,
+
+    /**
+     * POST /briefs (sync: priced in the request, COMPLETED) and POST /briefs/async (PENDING; a job
+     * prices it). The engine's checks run in both, so an invalid brief is refused at once (422).
+     */
+    async create(actor: Actor, input: CreateBrief, mode: 'sync' | 'async') {
+      checkElementStructure(input.briefElements);
+      if (input.companyId) assertCompanyWritable(actor, input.companyId);
+      const org = actor.organisationId;
+      // Checks and pricing first, reading only (no transaction): a refused brief writes nothing
+      // and uses no code. The code is then allocated on its own, and the writes follow in one
+      // transaction with their events.
+      const [owner, status, catalogue] = await Promise.all([
+        resolveOwner(db, actor, input),
+        checkStatus(db, actor, input.statusId),
+        loadCatalogue(db, org),
+      ]);
+      const values = valuesOf(input.briefElements);
+      const order = engineOrder(input.briefElements);
+      const fields = {
+        name: input.name ?? '',
+        packingType: input.packingType ?? ('SHIPPING_CASE' as const),
+        palletType: input.palletType ?? ('EURO' as const),
+        deliveryZoneId: input.deliveryZoneId ?? null,
+        commercialMargin: input.commercialMargin ?? null,
+      };
+      const engineInput = engineBrief(fields, values);
+      let output: BriefPrediction | undefined;
+      if (mode === 'sync') output = priceOrRefuse(engineInput, catalogue, order);
+      else validateOrRefuse(engineInput, catalogue, order);
+      const codeNumber = await allocateCodeNumber(db, org);
+      const code = briefCode(codeNumber);
+      if (!fields.name) fields.name = `Brief ${code}`;
+      engineInput.name = fields.name;
+
+      // The rows are built here, in full, and written by one statement (data-modifying CTEs).
+      const at = new Date();
+      const briefId = uuidv7();
+      const prediction = output
+        ? predictionRow({ briefId, briefElementId: null }, org, 1, 1, engineInput, output, actor.userId, at)
+        : undefined;
+      const row: BriefRow = {
+        id: briefId,
+        organisationId: org,
+        code,
+        codeNumber,
+        ...fields,
+        projectId: owner.project?.id ?? null,
+        companyId: owner.companyId,
+        statusId: input.statusId ?? null,
+        predictionStatus: 'PENDING',
+        hasPrice: false,
+        failureReason: null,
+        predictionAttempts: 0,
+        revision: 1,
+        currentPredictionId: null,
+        currentVersion: null,
+        totalPrice: null,
+        currency: null,
+        pricedAt: null,
+        elementsCount: values.length,
+        createdById: actor.userId,
+        createdAt: at,
+        updatedAt: at,
+        deletedAt: null,
+        ...(prediction ? completedColumns(prediction, at) : {}),
+      };
+      const elements: ElementRow[] = values
+        .map((v) => ({
+          ...(v as ElementRow),
+          id: uuidv7(),
+          organisationId: org,
+          briefId,
+          unitPrice: null,
+          totalPrice: null,
+          predictionId: null,
+          pricedAt: null,
+          createdById: actor.userId,
+          createdAt: at,
+          updatedAt: at,
+          deletedAt: null,
+          ...(prediction && output ? elementPrice(output, v.position!, prediction.id, at) : {}),
+        }))
+        .sort((x, y) => x.position - y.position);
+      const stored: PredictionSummaryRow | undefined = prediction
+        ? (({ input: _i, output: _o, ...summary }) => summary)(prediction)
+        : undefined;
+      const refs = { project: owner.project, company: owner.company, status };
+
+      const created = await ctx.change(actor, async (tx, record) => {
+        // (getSQL(): an embedded query builder would be parenthesised, which INSERT cannot be.)
+        const insertBrief = tx.insert(briefs).values(row).getSQL();
+        const insertElements = tx.insert(briefElements).values(elements).getSQL();
+        await tx.execute(
+          prediction
+            ? sql`with b as (${insertBrief}), e as (${insertElements}) ${tx.insert(briefPredictions).values(prediction).getSQL()}`
+            : sql`with b as (${insertBrief}) ${insertElements}`,
+        );
+        await record({
+          on: BRIEF_ENTITY,
+          type: 'CREATE',
+          entityId: briefId,
+          snapshot: presentListItem(row, refs),
+        });
+        for (const element of elements) {
+          await record({
+            on: BRIEF_ELEMENT_ENTITY,
+            type: 'CREATE',
+            entityId: element.id,
+            snapshot: presentElement(element, row.currency),
+            relation: BRIEF_ENTITY,
+            relationId: briefId,
+          });
+        }
+        if (stored) {
+          await record({
+            on: BRIEF_PREDICTION_ENTITY,
+            type: 'CREATE',
+            entityId: stored.id,
+            snapshot: presentSummary(stored),
+            relation: BRIEF_ENTITY,
+            relationId: briefId,
+            process: 'PREDICTION',
+          });
+        }
+        return presentBrief(row, refs, elements, stored);
+      });
+      if (mode === 'async') await options.enqueue({ id: created.id, organisationId: org, revision: 1 });
+      return created;
+    },
+
+    /**
+     * PUT /briefs/:id: changes the fields sent; `briefElements` replaces the elements (matched by
+     * id, else by position). A change of what is priced re-prices the brief into a new version.
+     */
+    async update(actor: Actor, id: string, input: UpdateBrief) {
+      if (input.briefElements) checkElementStructure(input.briefElements);
+      await ctx.change(actor, async (tx, record) => {
+        const org = actor.organisationId;
+        const current = await findBriefRow(tx, org, id, { forUpdate: true });
+        if (!current) throw notFound('Brief');
+        assertCompanyVisible(actor, current.companyId, 'Brief');
+        assertCompanyWritable(actor, current.companyId);
+        const owner =
+          input.projectId !== undefined || input.companyId !== undefined
+            ? await resolveOwner(tx, actor, input, current)
+            : { companyId: current.companyId, project: undefined };
+        if (input.statusId !== undefined && input.statusId !== current.statusId) {
+          await checkStatus(tx, actor, input.statusId);
+        }
+        const fields = {
+          name: input.name ?? current.name,
+          projectId: input.projectId === undefined ? current.projectId : (owner.project?.id ?? null),
+          companyId: owner.companyId,
+          statusId: input.statusId === undefined ? current.statusId : input.statusId,
+          packingType: input.packingType ?? current.packingType,
+          palletType: input.palletType ?? current.palletType,
+          deliveryZoneId: input.deliveryZoneId === undefined ? current.deliveryZoneId : input.deliveryZoneId,
+          commercialMargin:
+            input.commercialMargin === undefined ? current.commercialMargin : input.commercialMargin,
+        };
+        const existing = await liveElementsOf(tx, id);
+        let elements = existing;
+        const elementChanges: {
+          type: 'CREATE' | 'UPDATE' | 'DELETE';
+          row: ElementRow;
+          columns?: string[];
+        }[] = [];
+        let replaced: { values: ElementValues; keep?: ElementRow }[] | undefined;
+        if (input.briefElements) {
+          const byId = new Map(existing.map((e) => [e.id, e]));
+          const claimed = new Set<string>();
+          const matches: (ElementRow | undefined)[] = input.briefElements.map((element, i) => {
+            if (!element.id) return undefined;
+            const match = byId.get(element.id);
+            if (!match) throw invalidReference(`/briefElements/${i}/id`, 'element of this brief');
+            claimed.add(match.id);
+            return match;
+          });
+          input.briefElements.forEach((element, i) => {
+            if (element.id) return;
+            const match = existing.find((e) => e.position === element.position && !claimed.has(e.id));
+            if (match) {
+              claimed.add(match.id);
+              matches[i] = match;
+            }
+          });
+          replaced = input.briefElements.map((element, i) => {
+            const { id: _id, ...spec } = element;
+            return { values: elementValues(spec), keep: matches[i] };
+          });
+        }
+        const specChanged =
+          replaced !== undefined &&
+          (replaced.length !== existing.length ||
+            replaced.some((r) => !r.keep || changedSpecFields(r.keep, r.values).length > 0));
+        const pricingChanged = PRICING_FIELDS.some((f) => input[f] !== undefined && input[f] !== current[f]);
+        const reprice = specChanged || pricingChanged || (replaced !== undefined && !current.hasPrice);
+
+        // Price first: a brief the engine refuses changes nothing (422).
+        let output: BriefPrediction | undefined;
+        let engineInput: ReturnType<typeof engineBrief> | undefined;
+        if (reprice) {
+          const catalogue = await loadCatalogue(tx, org);
+          const values = replaced ? replaced.map((r) => r.values) : existing.map((e) => elementValuesOf(e));
+          engineInput = engineBrief(fields, values);
+          output = priceOrRefuse(
+            engineInput,
+            catalogue,
+            replaced ? engineOrder(values as { position: number }[]) : existing.map((_, i) => i),
+          );
+        }
+
+        const at = new Date();
+        if (replaced) {
+          const kept = new Set(replaced.flatMap((r) => (r.keep ? [r.keep.id] : [])));
+          for (const old of existing.filter((e) => !kept.has(e.id))) {
+            const [row] = await tx
+              .update(briefElements)
+              .set({ deletedAt: at, updatedAt: at })
+              .where(eq(briefElements.id, old.id))
+              .returning();
+            elementChanges.push({ type: 'DELETE', row: row! });
+          }
+          const next: ElementRow[] = [];
+          for (const { values, keep } of replaced) {
+            if (keep) {
+              const columns = changedSpecFields(keep, values);
+              if (columns.length) {
+                const [row] = await tx
+                  .update(briefElements)
+                  .set({ ...values, updatedAt: at })
+                  .where(eq(briefElements.id, keep.id))
+                  .returning();
+                elementChanges.push({ type: 'UPDATE', row: row!, columns });
+                next.push(row!);
+              } else next.push(keep);
+            } else {
+              const [row] = await tx
+                .insert(briefElements)
+                .values({
+                  ...values,
+                  organisationId: org,
+                  briefId: id,
+                  createdById: actor.userId,
+                  createdAt: at,
+                  updatedAt: at,
+                })
+                .returning();
+              elementChanges.push({ type: 'CREATE', row: row! });
+              next.push(row!);
+            }
+          }
+          elements = next.sort((a, b) => a.position - b.position);
+        }
+
+        const extra = {
+          ...fields,
+          elementsCount: elements.length,
+          ...(reprice ? { revision: current.revision + 1, predictionAttempts: 0 } : {}),
+        };
+        let updated = current;
+        let priced: Awaited<ReturnType<typeof applyBriefPrediction>> | undefined;
+        if (reprice && output && engineInput) {
+          priced = await applyBriefPrediction(tx, record, current, elements, engineInput, output, {
+            version: await nextVersion(tx, { briefId: id }),
+            createdById: actor.userId,
+            extra,
+          });
+          updated = priced.brief;
+          const byId = new Map(priced.elements.map((e) => [e.id, e]));
+          elements = elements.map((e) => byId.get(e.id) ?? e);
+        } else {
+          const changes = changedFields(current, { ...current, ...extra });
+          if (changes.length || elementChanges.length) {
+            [updated] = (await tx
+              .update(briefs)
+              .set({ ...extra, updatedAt: at })
+              .where(eq(briefs.id, id))
+              .returning()) as [typeof current];
+          }
+        }
+        const updatedColumns = changedFields(current, updated).filter(
+          (c) => !['updatedAt', 'pricedAt', 'revision', 'predictionAttempts'].includes(c),
+        );
+        if (updatedColumns.length || elementChanges.length) {
+          const refs: Refs = { project: null };
+          await record({
+            on: BRIEF_ENTITY,
+            type: 'UPDATE',
+            entityId: id,
+            snapshot: presentListItem(updated, refs),
+            updatedColumns,
+            updatedRelations: elementChanges.length ? ['briefElements'] : undefined,
+            process: priced ? 'PREDICTION' : undefined,
+          });
+        }
+        for (const change of elementChanges) {
+          const row = elements.find((e) => e.id === change.row.id) ?? change.row;
+          await record({
+            on: BRIEF_ELEMENT_ENTITY,
+            type: change.type,
+            entityId: change.row.id,
+            snapshot: presentElement(row, updated.currency),
+            relation: BRIEF_ENTITY,
+            relationId: id,
+            updatedColumns: change.columns,
+          });
+        }
+      });
+      return read(actor, id);
+    },
+
+    /** Soft-deletes the brief and its elements (their events too); again -> 404. */
+    async remove(actor: Actor, id: string) {
+      await ctx.change(actor, async (tx, record) => {
+        const current = await findBriefRow(tx, actor.organisationId, id, { forUpdate: true });
+        if (!current) throw notFound('Brief');
+        assertCompanyVisible(actor, current.companyId, 'Brief');
+        assertCompanyWritable(actor, current.companyId);
+        const at = new Date();
+        const [row] = await tx
+          .update(briefs)
+          .set({ deletedAt: at, updatedAt: at })
+          .where(eq(briefs.id, id))
+          .returning();
+        const elements = await tx
+          .update(briefElements)
+          .set({ deletedAt: at, updatedAt: at })
+          .where(and(eq(briefElements.briefId, id), isNull(briefElements.deletedAt)))
+          .returning();
+        await record({
+          on: BRIEF_ENTITY,
+          type: 'DELETE',
+          entityId: id,
+          snapshot: presentListItem(row!, { project: null }),
+        });
+        for (const element of elements) {
+          await record({
+            on: BRIEF_ELEMENT_ENTITY,
+            type: 'DELETE',
+            entityId: element.id,
+            snapshot: presentElement(element, row!.currency),
+            relation: BRIEF_ENTITY,
+            relationId: id,
+          });
+        }
+      });
+      return { id, deleted: true as const };
+    },
+
+    /**
+     * One page of briefs: the page's ids first (an index-only scan of the index matching the
+     * sort, so deep offsets stay cheap), then only those rows with their project and company.
+     * `after` (an id) continues after that brief in the same order (keyset: constant cost at any
+     * depth). `total` is exact up to `countCap` matches, else the planner's estimate.
+     */
+    async list(actor: Actor, query: BriefListQuery) {
+      const page = resolvePage(query, BRIEF_PAGE);
+      let where = listConditions(actor, query);
+      let offset = page.offset;
+      if (query.after) {
+        const c = alias(briefs, 'cursor');
+        const [cursor] = await db
+          .select({ id: c.id })
+          .from(c)
+          .where(and(eq(c.id, query.after), eq(c.organisationId, actor.organisationId)));
+        if (!cursor) {
+          throw badRequest('after must be the id of a brief of the previous page', [
+            { pointer: '/after', message: 'is not a brief of the organisation', in: 'query' },
+          ]);
+        }
+        const outer = sortColumns(briefs)[page.sortField as keyof ReturnType<typeof sortColumns>];
+        const inner = sortColumns(c)[page.sortField as keyof ReturnType<typeof sortColumns>];
+        const op = page.direction === 'ASC' ? sql`>` : sql`<`;
+        where = and(
+          where,
+          sql`(${outer}, ${briefs.id}) ${op} (${db.select({ value: inner, id: c.id }).from(c).where(eq(c.id, query.after))})`,
+        )!;
+        offset = 0;
+      }
+      const ids = db
+        .select({ id: briefs.id })
+        .from(briefs)
+        .where(where)
+        .orderBy(...page.orderBy)
+        .limit(page.limit + 1)
+        .offset(offset)
+        .as('page');
+      // The capped count rides along as a scalar subquery of the page query: one round trip.
+      const countWhere = listConditions(actor, query);
+      const capped = db
+        .select({ one: sql`1` })
+        .from(briefs)
+        .where(countWhere)
+        .limit(countCap + 1);
+      const counting = sql<number>`(select count(*)::int from (${capped.getSQL()}) capped)`;
+      const rows = await db
+        .select({
+          brief: briefs,
+          project: { id: projects.id, name: projects.name, companyId: projects.companyId },
+          company: { id: companies.id, name: companies.name },
+          total: counting,
+        })
+        .from(briefs)
+        .innerJoin(ids, eq(briefs.id, ids.id))
+        .leftJoin(projects, eq(projects.id, briefs.projectId))
+        .leftJoin(companies, eq(companies.id, briefs.companyId))
+        .orderBy(...page.orderBy);
+      const counted = rows.length
+        ? [{ total: rows[0]!.total }]
+        : await db.select({ total: counting }).from(sql`(select 1) one`);
+      const hasNextPage = rows.length > page.limit;
+      const data = (hasNextPage ? rows.slice(0, page.limit) : rows).map((r) => presentListItem(r.brief, r));
+      const count = counted[0]?.total ?? 0;
+      const totalIsExact = count <= countCap;
+      const seen = offset + data.length + (hasNextPage ? 1 : 0);
+      const total = totalIsExact ? count : Math.max(countCap + 1, seen, await estimate(countWhere));
+      const meta = pageResult(data, total, page).meta;
+      return {
+        data,
+        meta: {
+          ...meta,
+          hasNextPage,
+          totalIsExact,
+          nextCursor: hasNextPage ? data[data.length - 1]!.id : null,
+        },
+      };
+    },
+
+    async details(actor: Actor, id: string, version?: number) {
+      const brief = await read(actor, id);
+      const found = await findBriefPrediction(
+        db,
+        { id, currentPredictionId: brief.prediction?.id ?? null },
+        version,
+      );
+      if (version !== undefined && !found) throw notFound('Prediction version');
+      return {
+        ...brief,
+        prediction: found ? presentSummary(found) : brief.prediction,
+        briefComputed: found?.output.briefComputed ?? null,
+        briefPrice: found?.output.briefPrice ?? null,
+        briefElementPrices: found?.output.briefElementPrices ?? brief.briefElementPrices,
+      };
+    },
+
+    async versions(actor: Actor, id: string) {
+      const found = await visible(actor, id);
+      const rows = await predictionVersions(db, id);
+      return { briefId: id, currentVersion: found.brief.currentVersion, data: rows.map(presentSummary) };
+    },
+
+    async process(actor: Actor, id: string, position: number, version?: number) {
+      const { prediction: row } = await prediction(actor, id, version);
+      const variants = variantsOf(row.output, position);
+      if (!variants.length) throw notFound('Brief element');
+      return presentProcess(id, row.version, variants);
+    },
+
+    async valueAnalysis(actor: Actor, id: string, version?: number) {
+      const { prediction: row } = await prediction(actor, id, version);
+      const analysis = await analysisOf(row);
+      return { briefId: id, version: row.version, predictionId: row.id, ...analysis };
+    },
+
+    async panel(actor: Actor, id: string, version?: number) {
+      const { found, prediction: row } = await prediction(actor, id, version);
+      return presentPanel(found.brief, row, await analysisOf(row));
+    },
+
+    async dieLineSvg(actor: Actor, id: string, position: number, version?: number) {
+      const { prediction: row } = await prediction(actor, id, version);
+      const computed = row.output.briefComputed.briefElements.find((e) => e.position === position);
+      if (!computed) throw notFound('Brief element');
+      return renderDieLineSvg(computed.dieLine);
+    },
+
+    async impositionSvg(
+      actor: Actor,
+      id: string,
+      position: number,
+      query: { version?: number; variant?: string },
+    ) {
+      const { prediction: row } = await prediction(actor, id, query.version);
+      const computed = row.output.briefComputed.briefElements.find((e) => e.position === position);
+      const variants = variantsOf(row.output, position);
+      if (!computed || !variants.length) throw notFound('Brief element');
+      const variant = query.variant
+        ? variants.find((v) => v.variantKey === query.variant)
+        : (variants.find((v) => v.selected) ?? variants[0]);
+      if (!variant) throw notFound('Process variant');
+      return renderImpositionSvg(variant.imposition, computed.dieLine);
+    },
+
+    /** GET /api/brief-elements/:id: an element of a visible brief, or a standalone element. */
+    async element(actor: Actor, id: string) {
+      const row = await findElementRow(db, actor.organisationId, id);
+      if (!row) throw notFound('Brief element');
+      let currency: string | null = null;
+      if (row.briefId) {
+        const brief = await findBriefRow(db, actor.organisationId, row.briefId);
+        if (!brief) throw notFound('Brief element');
+        assertCompanyVisible(actor, brief.companyId, 'Brief element');
+        currency = brief.currency;
+      } else {
+        if (
+          isCompanyScoped(actor) &&
+          !(await elementLinkedToCompanies(db, actor.organisationId, id, actor.companyIds))
+        ) {
+          throw notFound('Brief element');
+        }
+        currency = row.predictionId
+          ? ((await findPredictionSummary(db, row.predictionId))?.currency ?? null)
+          : null;
+      }
+      return presentElement(row, currency);
+    },
+  };
+}
+
+export type BriefService = ReturnType<typeof createBriefService>;

@@ -1,0 +1,221 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../context.ts';
+import { actorOf } from '../../platform/route-security.ts';
+import { DateTime, IdParams, problemResponses, Uuid } from '../../platform/schemas.ts';
+import { defaultCatalogue } from '../../pricing/default-catalogue.ts';
+import type { CatalogueKind } from './repository.ts';
+import { catalogueSeeder } from './seed.ts';
+import { createCatalogueService, present } from './service.ts';
+
+/** Each collection's path and names; the spec names the first six, the others complete the model. */
+const COLLECTIONS: { path: string; kind: CatalogueKind; one: string; many: string; about: string }[] = [
+  {
+    path: 'product-categories',
+    kind: 'productCategories',
+    one: 'ProductCategory',
+    many: 'ProductCategories',
+    about: 'folding carton, corrugated case, flat item',
+  },
+  {
+    path: 'products',
+    kind: 'products',
+    one: 'Product',
+    many: 'Products',
+    about: 'product styles with their die-line formula and allowances',
+  },
+  {
+    path: 'matters',
+    kind: 'matters',
+    one: 'Matter',
+    many: 'Matters',
+    about: 'paper, folding boxboard, corrugated',
+  },
+  {
+    path: 'material-types',
+    kind: 'materialTypes',
+    one: 'MaterialType',
+    many: 'MaterialTypes',
+    about: 'GC1, GC2, SBS, kraft liner, flutes...',
+  },
+  {
+    path: 'material-references',
+    kind: 'materialReferences',
+    one: 'MaterialReference',
+    many: 'MaterialReferences',
+    about: 'supplier boards: grammage, caliper, price per tonne, sheet formats',
+  },
+  {
+    path: 'corrugated-materials',
+    kind: 'corrugatedMaterials',
+    one: 'CorrugatedMaterial',
+    many: 'CorrugatedMaterials',
+    about: 'corrugated compositions',
+  },
+  {
+    path: 'machines',
+    kind: 'machines',
+    one: 'Machine',
+    many: 'Machines',
+    about: 'formats, speeds, set-up times, hourly rates, spoilage',
+  },
+  {
+    path: 'operations',
+    kind: 'operations',
+    one: 'Operation',
+    many: 'Operations',
+    about: 'manufacturing operations',
+  },
+  {
+    path: 'consumables',
+    kind: 'consumables',
+    one: 'Consumable',
+    many: 'Consumables',
+    about: 'inks, plates, films, foils, glue',
+  },
+  {
+    path: 'tooling-rules',
+    kind: 'toolingRules',
+    one: 'ToolingRule',
+    many: 'ToolingRules',
+    about: 'cutting dies, stamping and embossing dies, flexo plates',
+  },
+  {
+    path: 'packing-cases',
+    kind: 'packingCases',
+    one: 'PackingCase',
+    many: 'PackingCases',
+    about: 'shipping cases',
+  },
+  {
+    path: 'pallets',
+    kind: 'pallets',
+    one: 'Pallet',
+    many: 'Pallets',
+    about: 'EURO, STANDARD, CUSTOM pallets',
+  },
+  {
+    path: 'delivery-zones',
+    kind: 'deliveryZones',
+    one: 'DeliveryZone',
+    many: 'DeliveryZones',
+    about: 'delivery prices by destination zone',
+  },
+];
+
+const Entry = Type.Object(
+  {
+    id: Uuid,
+    kind: Type.String(),
+    code: Type.String(),
+    name: Type.String(),
+    enabled: Type.Boolean(),
+    position: Type.Integer(),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  {
+    $id: 'CatalogueEntry',
+    additionalProperties: true,
+    description: 'A catalogue record: its own fields (see docs/pricing.md) beside these',
+  },
+);
+
+const EntryPatch = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    enabled: Type.Optional(Type.Boolean()),
+    position: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+    data: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description: 'Fields to change (e.g. {"hourlyRate": 180}); each keeps its type, numbers >= 0',
+      }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const catalogueRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
+  const service = createCatalogueService(ctx);
+  ctx.organisationSeeders.push(catalogueSeeder(defaultCatalogue));
+  return async (app) => {
+    app.addSchema(Entry);
+    const tags = ['catalogue'];
+    for (const c of COLLECTIONS) {
+      app.get(
+        `/${c.path}`,
+        {
+          config: { permission: 'catalogue:read' },
+          schema: {
+            tags,
+            operationId: `list${c.many}`,
+            summary: `The estimating catalogue's ${c.about}`,
+            response: { 200: Type.Array(Type.Ref('CatalogueEntry')), ...problemResponses() },
+          },
+        },
+        async (request) => service.list(actorOf(request), c.kind),
+      );
+      app.get(
+        `/${c.path}/:id`,
+        {
+          config: { permission: 'catalogue:read' },
+          schema: {
+            tags,
+            operationId: `get${c.one}`,
+            summary: `One ${c.one} of the catalogue`,
+            params: IdParams,
+            response: { 200: Type.Ref('CatalogueEntry'), ...problemResponses() },
+          },
+        },
+        async (request) => service.get(actorOf(request), c.kind, request.params.id),
+      );
+      app.patch(
+        `/${c.path}/:id`,
+        {
+          config: { permission: 'catalogue:manage' },
+          schema: {
+            tags,
+            operationId: `update${c.one}`,
+            summary: `Edit a ${c.one} (rates, speeds, prices); prices computed afterwards use it`,
+            params: IdParams,
+            body: EntryPatch,
+            response: { 200: Type.Ref('CatalogueEntry'), ...problemResponses() },
+          },
+        },
+        async (request) => service.update(actorOf(request), c.kind, request.params.id, request.body),
+      );
+    }
+
+    app.get(
+      '/pricing-settings',
+      {
+        config: { permission: 'catalogue:read' },
+        schema: {
+          tags,
+          operationId: 'getPricingSettings',
+          summary: 'Default margin, ink coverage and value-analysis settings of the estimating engine',
+          response: { 200: Type.Ref('CatalogueEntry'), ...problemResponses() },
+        },
+      },
+      async (request) => present(await service.settingsEntry(actorOf(request))),
+    );
+    app.patch(
+      '/pricing-settings',
+      {
+        config: { permission: 'catalogue:manage' },
+        schema: {
+          tags,
+          operationId: 'updatePricingSettings',
+          summary: 'Edit the pricing settings (e.g. the default commercial margin)',
+          body: EntryPatch,
+          response: { 200: Type.Ref('CatalogueEntry'), ...problemResponses() },
+        },
+      },
+      async (request) => {
+        const actor = actorOf(request);
+        const entry = await service.settingsEntry(actor);
+        return service.update(actor, entry.kind, entry.id, request.body);
+      },
+    );
+  };
+};

@@ -1,0 +1,89 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { OrganisationSeeder } from '../../context.ts';
+import { catalogueEntries } from '../../db/schema/catalogue.ts';
+import type { Catalogue } from '../../pricing/index.ts';
+import {
+  CATALOGUE_ENTITY,
+  CATALOGUE_KINDS,
+  type CatalogueKind,
+  REFERENCE_FIELDS,
+  SETTINGS_CODE,
+  SETTINGS_KIND,
+} from './repository.ts';
+
+type Row = typeof catalogueEntries.$inferInsert;
+
+/**
+ * Turns a catalogue whose records refer to each other by code (the default catalogue) into rows
+ * with UUID ids, rewriting every reference field through the code -> id map of its collection.
+ */
+export function catalogueRows(
+  catalogue: Catalogue,
+  organisationId: string,
+  createdById: string | null,
+): Row[] {
+  const ids = new Map<CatalogueKind, Map<string, string>>(
+    CATALOGUE_KINDS.map((kind) => [kind, new Map(catalogue[kind].map((record) => [record.id, uuidv7()]))]),
+  );
+  const remap = (value: unknown, path: string): unknown => {
+    if (Array.isArray(value)) return value.map((v, i) => remap(v, `${path}/${i}`));
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([key, v]) => {
+        if (!/Ids?$/.test(key)) return [key, remap(v, `${path}/${key}`)];
+        const kind = REFERENCE_FIELDS[key];
+        if (!kind) throw new Error(`Catalogue field ${path}/${key} refers to an unknown collection`);
+        const lookup = (code: unknown) => {
+          const id = ids.get(kind)!.get(String(code));
+          if (!id)
+            throw new Error(`Catalogue field ${path}/${key} refers to a missing ${kind} "${String(code)}"`);
+          return id;
+        };
+        return [key, Array.isArray(v) ? v.map(lookup) : v === null ? null : lookup(v)];
+      }),
+    );
+  };
+  const rows: Row[] = [
+    {
+      id: uuidv7(),
+      organisationId,
+      kind: SETTINGS_KIND,
+      code: SETTINGS_CODE,
+      name: 'Pricing settings',
+      data: catalogue.settings as never,
+      createdById,
+    },
+  ];
+  for (const kind of CATALOGUE_KINDS) {
+    catalogue[kind].forEach((record, position) => {
+      const { id, code, name, ...data } = record as { id: string; code: string; name: string };
+      rows.push({
+        id: ids.get(kind)!.get(id)!,
+        organisationId,
+        kind,
+        code,
+        name,
+        data: remap(data, `/${kind}/${code}`) as Record<string, unknown>,
+        position,
+        createdById,
+      });
+    });
+  }
+  return rows;
+}
+
+/** Seeds a new organisation with the given catalogue, one event per entry. */
+export const catalogueSeeder =
+  (catalogue: () => Catalogue): OrganisationSeeder =>
+  async (tx, organisation, record) => {
+    const rows = catalogueRows(catalogue(), organisation.id, organisation.adminUserId);
+    await tx.insert(catalogueEntries).values(rows);
+    for (const row of rows) {
+      await record({
+        on: CATALOGUE_ENTITY,
+        type: 'CREATE',
+        entityId: row.id!,
+        snapshot: { kind: row.kind, code: row.code, name: row.name },
+      });
+    }
+  };

@@ -1,0 +1,237 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import { companies } from '../../db/schema/platform.ts';
+import { type Actor, assertCompanyVisible, isCompanyScoped } from '../../platform/actor.ts';
+import { parseCrudQuery } from '../../platform/crud-query.ts';
+import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
+import { changedFields } from '../../platform/events.ts';
+import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { validateCustomFields } from '../custom-fields/validate.ts';
+import { addCompanyLinks } from '../users/repository.ts';
+import {
+  ancestorsOf,
+  COMPANY_CRUD_FIELDS,
+  COMPANY_ENTITY,
+  companyColumns,
+  companyTextSearch,
+  externalIdTaken,
+  findCompany,
+  findVisibleCompany,
+  hasLiveChildren,
+  visibleCompanies,
+} from './repository.ts';
+import { type CreateCompany, type CrudQueryString, crudParams, type UpdateCompany } from './schemas.ts';
+
+export const COMPANY_PAGE = {
+  defaultLimit: 25,
+  maxLimit: 100,
+  sortFields: {
+    name: companies.name,
+    externalId: companies.externalId,
+    createdAt: companies.createdAt,
+    updatedAt: companies.updatedAt,
+  },
+  tieBreaker: companies.id,
+  defaultSort: { field: 'name', direction: 'ASC' as const },
+};
+
+export const COMPANY_SEARCH = { defaultLimit: 25, maxLimit: 100 };
+
+const externalIdConflict = () =>
+  conflict('A company with this externalId already exists in the organisation', 'external_id_taken');
+
+const parentNotFound = () =>
+  unprocessable('The parent company does not exist', 'parent_not_found', [
+    { pointer: '/parentId', message: 'is not a company of the organisation', in: 'body' },
+  ]);
+
+/**
+ * Serialises changes of the company tree of one organisation, so that two concurrent re-parentings
+ * cannot together build a cycle that neither would see alone.
+ */
+async function lockCompanyTree(db: Executor, organisationId: string) {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`company-tree:${organisationId}`}))`);
+}
+
+export function createCompanyService(ctx: AppContext) {
+  const { db } = ctx;
+
+  /** The parent must be a live company the actor may see, and must not be the company or below it. */
+  async function checkParent(tx: Executor, actor: Actor, parentId: string, companyId?: string) {
+    if (parentId === companyId) {
+      throw unprocessable('A company cannot be its own parent', 'company_cycle', [
+        { pointer: '/parentId', message: 'is the company itself', in: 'body' },
+      ]);
+    }
+    await lockCompanyTree(tx, actor.organisationId);
+    const parent = await findVisibleCompany(tx, actor, parentId);
+    if (!parent) throw parentNotFound();
+    if (companyId) {
+      const ancestors = await ancestorsOf(tx, actor.organisationId, parentId);
+      if (ancestors.includes(companyId)) {
+        throw unprocessable('The parent is a descendant of this company', 'company_cycle', [
+          { pointer: '/parentId', message: 'would make the hierarchy a cycle', in: 'body' },
+        ]);
+      }
+    }
+  }
+
+  return {
+    async get(actor: Actor, id: string) {
+      const company = await findVisibleCompany(db, actor, id);
+      if (!company) throw notFound('Company');
+      return company;
+    },
+
+    create(actor: Actor, input: CreateCompany) {
+      return ctx.change(actor, async (tx, record) => {
+        if (input.parentId) await checkParent(tx, actor, input.parentId);
+        if (input.externalId && (await externalIdTaken(tx, actor.organisationId, input.externalId))) {
+          throw externalIdConflict();
+        }
+        const customFields = await validateCustomFields(
+          tx,
+          actor.organisationId,
+          'company',
+          input.customFields,
+        );
+        const [company] = await tx
+          .insert(companies)
+          .values({
+            organisationId: actor.organisationId,
+            name: input.name,
+            externalId: input.externalId ?? null,
+            parentId: input.parentId ?? null,
+            email: input.email ?? null,
+            phoneNumber: input.phoneNumber ?? null,
+            website: input.website ?? null,
+            vatNumber: input.vatNumber ?? null,
+            customFields,
+            enabled: input.enabled ?? true,
+            createdById: actor.userId,
+          })
+          .returning(companyColumns);
+        // A company-scoped creator is linked to its new company, or it could not see it.
+        if (isCompanyScoped(actor))
+          await addCompanyLinks(tx, actor.organisationId, actor.userId, [company!.id]);
+        await record({ on: COMPANY_ENTITY, type: 'CREATE', entityId: company!.id, snapshot: company });
+        return company!;
+      });
+    },
+
+    update(actor: Actor, id: string, input: UpdateCompany) {
+      return ctx.change(actor, async (tx, record) => {
+        const current = await findCompany(tx, actor.organisationId, id);
+        if (!current) throw notFound('Company');
+        assertCompanyVisible(actor, current.id, 'Company');
+        if (input.parentId && input.parentId !== current.parentId)
+          await checkParent(tx, actor, input.parentId, id);
+        if (
+          input.externalId &&
+          input.externalId !== current.externalId &&
+          (await externalIdTaken(tx, actor.organisationId, input.externalId, id))
+        ) {
+          throw externalIdConflict();
+        }
+        const customFields = await validateCustomFields(
+          tx,
+          actor.organisationId,
+          'company',
+          input.customFields,
+          current.customFields,
+        );
+        const { customFields: _ignored, ...fields } = input;
+        const next = { ...current, ...fields, customFields };
+        const changed = changedFields(current, next);
+        if (changed.length === 0) return current;
+        const [company] = await tx
+          .update(companies)
+          .set({ ...fields, customFields, updatedAt: new Date() })
+          .where(and(eq(companies.id, id), eq(companies.organisationId, actor.organisationId)))
+          .returning(companyColumns);
+        await record({
+          on: COMPANY_ENTITY,
+          type: 'UPDATE',
+          entityId: id,
+          snapshot: company,
+          updatedColumns: changed,
+        });
+        return company!;
+      });
+    },
+
+    /** Soft delete. A company with live child companies is refused (409): re-parent or archive them first. */
+    archive(actor: Actor, id: string) {
+      return ctx.change(actor, async (tx, record) => {
+        const current = await findCompany(tx, actor.organisationId, id);
+        if (!current) throw notFound('Company');
+        assertCompanyVisible(actor, current.id, 'Company');
+        await lockCompanyTree(tx, actor.organisationId);
+        if (await hasLiveChildren(tx, actor.organisationId, id)) {
+          throw conflict(
+            'The company has child companies: archive or re-parent them first',
+            'company_has_children',
+          );
+        }
+        const now = new Date();
+        const [company] = await tx
+          .update(companies)
+          .set({ deletedAt: now, updatedAt: now })
+          .where(
+            and(
+              eq(companies.id, id),
+              eq(companies.organisationId, actor.organisationId),
+              sql`${companies.deletedAt} is null`,
+            ),
+          )
+          .returning(companyColumns);
+        if (!company) throw notFound('Company');
+        await record({ on: COMPANY_ENTITY, type: 'DELETE', entityId: id, snapshot: company });
+        return company;
+      });
+    },
+
+    /** The @nestjsx/crud grammar: a plain array, or the page envelope when `page` is given. */
+    async search(actor: Actor, query: CrudQueryString) {
+      const crud = parseCrudQuery(crudParams(query), {
+        fields: COMPANY_CRUD_FIELDS,
+        ...COMPANY_SEARCH,
+        defaultSort: [asc(companies.name), asc(companies.id)],
+      });
+      const where = and(visibleCompanies(actor), crud.where);
+      const rows = await db
+        .select(companyColumns)
+        .from(companies)
+        .where(where)
+        .orderBy(...crud.orderBy)
+        .limit(crud.limit)
+        .offset(crud.offset);
+      if (!crud.page) return rows;
+      const [count] = await db.select({ total: sql<number>`count(*)::int` }).from(companies).where(where);
+      return pageResult(rows, count?.total ?? 0, { page: crud.page, limit: crud.limit });
+    },
+
+    async paginate(actor: Actor, query: PageQuery & { search?: string; parentId?: string }) {
+      const page = resolvePage(query, COMPANY_PAGE);
+      const where = and(
+        visibleCompanies(actor),
+        query.search ? companyTextSearch(query.search) : undefined,
+        query.parentId ? eq(companies.parentId, query.parentId) : undefined,
+      );
+      const [rows, [count]] = await Promise.all([
+        db
+          .select(companyColumns)
+          .from(companies)
+          .where(where)
+          .orderBy(...page.orderBy)
+          .limit(page.limit)
+          .offset(page.offset),
+        db.select({ total: sql<number>`count(*)::int` }).from(companies).where(where),
+      ]);
+      return pageResult(rows, count?.total ?? 0, page);
+    },
+  };
+}
+
+export type CompanyService = ReturnType<typeof createCompanyService>;

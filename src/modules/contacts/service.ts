@@ -1,0 +1,218 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import { users } from '../../db/schema/platform.ts';
+import { type Actor, isCompanyScoped } from '../../platform/actor.ts';
+import { parseCrudQuery } from '../../platform/crud-query.ts';
+import { notFound, unprocessable } from '../../platform/errors.ts';
+import { changedFields } from '../../platform/events.ts';
+import { pageResult } from '../../platform/pagination.ts';
+import { COMPANY_ENTITY, findVisibleCompany } from '../companies/repository.ts';
+import { type CrudQueryString, crudParams } from '../companies/schemas.ts';
+import { validateCustomFields } from '../custom-fields/validate.ts';
+import {
+  addCompanyLinks,
+  assertLinkableCompanies,
+  assertUserUnique,
+  CONTACT_ENTITY,
+  credentialsOf,
+  findUserWithCompanies,
+  presentUser,
+  replaceCompanyLinks,
+  userColumnValues,
+  userWithCompaniesColumns,
+} from '../users/repository.ts';
+import { CONTACT_CRUD_FIELDS, contactsOfCompany, removeCompanyLink, visibleContacts } from './repository.ts';
+import type { CreateContact, UpdateContact } from './schemas.ts';
+
+export const CONTACT_SEARCH = { defaultLimit: 25, maxLimit: 100 };
+
+/** A company-scoped actor must keep every contact it writes linked to one of its companies. */
+function assertKeepsScope(actor: Actor, collaborationIds: string[] | undefined) {
+  if (isCompanyScoped(actor) && !collaborationIds?.length) {
+    throw unprocessable('Link the contact to at least one of your companies', 'collaboration_required', [
+      { pointer: '/collaborationIds', message: 'must name at least one of your companies', in: 'body' },
+    ]);
+  }
+}
+
+export function createContactService(ctx: AppContext) {
+  const { db } = ctx;
+
+  async function reread(tx: Executor, actor: Actor, id: string) {
+    const contact = await findUserWithCompanies(tx, actor, id, { anyScope: true });
+    if (!contact) throw new Error(`contact ${id} vanished during its change`);
+    return contact;
+  }
+
+  async function findContact(tx: Executor, actor: Actor, id: string) {
+    const contact = await findUserWithCompanies(tx, actor, id, { role: 'contact' });
+    if (!contact) throw notFound('Contact');
+    return contact;
+  }
+
+  /** Links or unlinks a contact and a company, recorded as an update of the contact's relations. */
+  function changeLink(actor: Actor, companyId: string, contactId: string, link: boolean) {
+    return ctx.change(actor, async (tx, record) => {
+      if (!(await findVisibleCompany(tx, actor, companyId))) throw notFound('Company');
+      const current = await findContact(tx, actor, contactId);
+      const changed = link
+        ? (await addCompanyLinks(tx, actor.organisationId, contactId, [companyId])) > 0
+        : await removeCompanyLink(tx, contactId, companyId);
+      if (!link && !changed) throw notFound('Link between the company and the contact');
+      if (!changed) return presentUser(current, actor);
+      await tx.update(users).set({ updatedAt: new Date() }).where(eq(users.id, contactId));
+      const contact = await reread(tx, actor, contactId);
+      await record({
+        on: CONTACT_ENTITY,
+        type: 'UPDATE',
+        entityId: contactId,
+        snapshot: presentUser(contact),
+        relation: COMPANY_ENTITY,
+        relationId: companyId,
+        updatedRelations: ['companies'],
+      });
+      return presentUser(contact, actor);
+    });
+  }
+
+  return {
+    async get(actor: Actor, id: string) {
+      return presentUser(await findContact(db, actor, id), actor);
+    },
+
+    /** The @nestjsx/crud grammar: a plain array, or the page envelope when `page` is given. */
+    async search(actor: Actor, query: CrudQueryString) {
+      const crud = parseCrudQuery(crudParams(query), {
+        fields: CONTACT_CRUD_FIELDS,
+        ...CONTACT_SEARCH,
+        defaultSort: [asc(users.createdAt), asc(users.id)],
+      });
+      const where = and(visibleContacts(actor), crud.where);
+      const rows = await db
+        .select(userWithCompaniesColumns)
+        .from(users)
+        .where(where)
+        .orderBy(...crud.orderBy)
+        .limit(crud.limit)
+        .offset(crud.offset);
+      const contacts = rows.map((c) => presentUser(c, actor));
+      if (!crud.page) return contacts;
+      const [count] = await db.select({ total: sql<number>`count(*)::int` }).from(users).where(where);
+      return pageResult(contacts, count?.total ?? 0, { page: crud.page, limit: crud.limit });
+    },
+
+    async listForCompany(actor: Actor, companyId: string) {
+      if (!(await findVisibleCompany(db, actor, companyId))) throw notFound('Company');
+      const rows = await contactsOfCompany(db, actor, companyId);
+      return rows.map((c) => presentUser(c, actor));
+    },
+
+    create(actor: Actor, input: CreateContact) {
+      assertKeepsScope(actor, input.collaborationIds);
+      return ctx.change(actor, async (tx, record) => {
+        const email = input.email?.trim() || null;
+        await assertUserUnique(tx, actor.organisationId, { email, externalId: input.externalId });
+        const collaborationIds = input.collaborationIds ?? [];
+        await assertLinkableCompanies(tx, actor, collaborationIds, '/collaborationIds');
+        const customFields = await validateCustomFields(
+          tx,
+          actor.organisationId,
+          'contact',
+          input.customFields,
+        );
+        const [row] = await tx
+          .insert(users)
+          .values({
+            organisationId: actor.organisationId,
+            role: 'contact',
+            username: null,
+            email,
+            passwordHash: null,
+            firstName: input.firstName ?? null,
+            lastName: input.lastName ?? null,
+            phoneNumber: input.phoneNumber ?? null,
+            jobTitle: input.jobTitle ?? null,
+            language: input.language ?? null,
+            externalId: input.externalId ?? null,
+            customFields,
+            createdById: actor.userId,
+          })
+          .returning({ id: users.id });
+        await addCompanyLinks(tx, actor.organisationId, row!.id, collaborationIds);
+        const contact = await reread(tx, actor, row!.id);
+        await record({
+          on: CONTACT_ENTITY,
+          type: 'CREATE',
+          entityId: contact.id,
+          snapshot: presentUser(contact),
+        });
+        return presentUser(contact, actor);
+      });
+    },
+
+    update(actor: Actor, id: string, input: UpdateContact) {
+      if (input.collaborationIds) assertKeepsScope(actor, input.collaborationIds);
+      return ctx.change(actor, async (tx, record) => {
+        const current = await findContact(tx, actor, id);
+        const credentials = (await credentialsOf(tx, id))!;
+        const email = input.email !== undefined ? input.email?.trim() || null : current.email;
+        // A contact who was given a password signs in with its e-mail: it keeps one, and follows it.
+        let username = credentials.username;
+        if (credentials.hasPassword) {
+          if (!email) {
+            throw unprocessable('This contact signs in with its e-mail', 'email_required', [
+              { pointer: '/email', message: 'is required: the contact signs in with it', in: 'body' },
+            ]);
+          }
+          username = email.toLowerCase();
+        }
+        await assertUserUnique(
+          tx,
+          actor.organisationId,
+          {
+            username: username !== credentials.username ? username : undefined,
+            email: email?.toLowerCase() !== current.email?.toLowerCase() ? email : undefined,
+            externalId: input.externalId !== current.externalId ? input.externalId : undefined,
+          },
+          id,
+        );
+        let relationsChanged = false;
+        if (input.collaborationIds) {
+          await assertLinkableCompanies(tx, actor, input.collaborationIds, '/collaborationIds');
+          relationsChanged = await replaceCompanyLinks(tx, actor, id, input.collaborationIds);
+        }
+        const customFields = await validateCustomFields(
+          tx,
+          actor.organisationId,
+          'contact',
+          input.customFields,
+          current.customFields,
+        );
+        const { collaborationIds: _links, customFields: _custom, email: _email, ...fields } = input;
+        const values = { ...fields, email, username, customFields };
+        const changed = changedFields(userColumnValues(current), { ...userColumnValues(current), ...values });
+        if (changed.length === 0 && !relationsChanged) return presentUser(current, actor);
+        await tx
+          .update(users)
+          .set({ ...values, updatedAt: new Date() })
+          .where(eq(users.id, id));
+        const contact = await reread(tx, actor, id);
+        await record({
+          on: CONTACT_ENTITY,
+          type: 'UPDATE',
+          entityId: id,
+          snapshot: presentUser(contact),
+          updatedColumns: changed,
+          ...(relationsChanged ? { updatedRelations: ['companies'] } : {}),
+        });
+        return presentUser(contact, actor);
+      });
+    },
+
+    link: (actor: Actor, companyId: string, contactId: string) =>
+      changeLink(actor, companyId, contactId, true),
+    unlink: (actor: Actor, companyId: string, contactId: string) =>
+      changeLink(actor, companyId, contactId, false),
+  };
+}

@@ -1,0 +1,85 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { currencies } from '../../db/schema/organisation-data.ts';
+import { organisations } from '../../db/schema/platform.ts';
+import { entity } from '../../platform/events.ts';
+
+export const CURRENCY_ENTITY = entity('CURRENCY', 'currencies');
+
+/** The columns of a currency that the API shows; `isBase` compares with the organisation's base. */
+export const currencyColumns = {
+  id: currencies.id,
+  code: currencies.code,
+  name: currencies.name,
+  symbol: currencies.symbol,
+  rate: currencies.rate,
+  isBase: sql<boolean>`(${currencies.code} = ${organisations.baseCurrency})`.as('is_base'),
+  createdById: currencies.createdById,
+  createdAt: currencies.createdAt,
+  updatedAt: currencies.updatedAt,
+};
+
+export type CurrencyRow = {
+  id: string;
+  code: string;
+  name: string | null;
+  symbol: string;
+  /** Units of this currency per one unit of the organisation's base currency. */
+  rate: number;
+  isBase: boolean;
+  createdById: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+export const liveCurrencies = (organisationId: string) =>
+  and(eq(currencies.organisationId, organisationId), isNull(currencies.deletedAt));
+
+/** Select currencies with the organisation joined (for `isBase`). */
+export const selectCurrencies = (db: Executor) =>
+  db
+    .select(currencyColumns)
+    .from(currencies)
+    .innerJoin(organisations, eq(organisations.id, currencies.organisationId));
+
+/**
+ * A live (not deleted) currency of the organisation, or undefined: what orders, articles and
+ * quotes check a `currencyId` with before storing it.
+ */
+export async function findLiveCurrency(
+  db: Executor,
+  organisationId: string,
+  id: string,
+): Promise<CurrencyRow | undefined> {
+  const [row] = await selectCurrencies(db)
+    .where(and(eq(currencies.id, id), liveCurrencies(organisationId)))
+    .limit(1);
+  return row as CurrencyRow | undefined;
+}
+
+/** A live currency of the organisation by ISO code (e.g. "EUR"), or undefined. */
+export async function findCurrencyByCode(
+  db: Executor,
+  organisationId: string,
+  code: string,
+): Promise<CurrencyRow | undefined> {
+  const [row] = await selectCurrencies(db)
+    .where(and(eq(currencies.code, code.toUpperCase()), liveCurrencies(organisationId)))
+    .limit(1);
+  return row as CurrencyRow | undefined;
+}
+
+/** The organisation's base currency code (EUR unless configured otherwise). */
+export async function baseCurrencyCode(db: Executor, organisationId: string): Promise<string> {
+  const [row] = await db
+    .select({ code: organisations.baseCurrency })
+    .from(organisations)
+    .where(eq(organisations.id, organisationId))
+    .limit(1);
+  return row?.code ?? 'EUR';
+}
+
+/** The live currency row of the organisation's base currency, or undefined. */
+export async function findBaseCurrency(db: Executor, organisationId: string) {
+  return findCurrencyByCode(db, organisationId, await baseCurrencyCode(db, organisationId));
+}

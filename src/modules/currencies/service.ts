@@ -1,0 +1,160 @@
+import type { Static } from '@sinclair/typebox';
+import { and, count, eq } from 'drizzle-orm';
+import type { AppContext, OrganisationSeeder } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
+import { currencies } from '../../db/schema/organisation-data.ts';
+import type { Actor } from '../../platform/actor.ts';
+import { conflict, notFound } from '../../platform/errors.ts';
+import { changedFields } from '../../platform/events.ts';
+import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import {
+  baseCurrencyCode,
+  CURRENCY_ENTITY,
+  type CurrencyRow,
+  findCurrencyByCode,
+  findLiveCurrency,
+  liveCurrencies,
+  selectCurrencies,
+} from './repository.ts';
+import { type CreateCurrencyBody, CURRENCY_PAGE, type UpdateCurrencyBody } from './schemas.ts';
+
+/** Names and symbols of the base currencies an organisation may start with. */
+const KNOWN: Record<string, { name: string; symbol: string }> = {
+  EUR: { name: 'Euro', symbol: '€' },
+  USD: { name: 'US Dollar', symbol: '$' },
+  GBP: { name: 'Pound Sterling', symbol: '£' },
+  CHF: { name: 'Swiss Franc', symbol: 'CHF' },
+};
+
+/** Seeds the organisation's base currency (EUR by default) with rate 1. */
+export const seedCurrencies: OrganisationSeeder = async (tx, organisation, record) => {
+  const code = await baseCurrencyCode(tx, organisation.id);
+  const known = KNOWN[code] ?? { name: code, symbol: code };
+  const [inserted] = await tx
+    .insert(currencies)
+    .values({
+      organisationId: organisation.id,
+      code,
+      name: known.name,
+      symbol: known.symbol,
+      rate: 1,
+      createdById: organisation.adminUserId,
+    })
+    .returning({ id: currencies.id });
+  const row = await findLiveCurrency(tx, organisation.id, inserted!.id);
+  await record({ on: CURRENCY_ENTITY, type: 'CREATE', entityId: row!.id, snapshot: row });
+};
+
+async function assertCodeFree(tx: Tx, organisationId: string, code: string, selfId?: string) {
+  const existing = await findCurrencyByCode(tx, organisationId, code);
+  if (existing && existing.id !== selfId) {
+    throw conflict(`The currency ${code} already exists`, 'duplicate_currency');
+  }
+}
+
+const baseRateRule = (code: string) =>
+  conflict(`${code} is the organisation's base currency: its rate is always 1`, 'base_currency');
+
+export function createCurrencyService(ctx: AppContext) {
+  return {
+    async list(actor: Actor, query: PageQuery & { code?: string }) {
+      const page = resolvePage(query, CURRENCY_PAGE);
+      const where = and(
+        liveCurrencies(actor.organisationId),
+        query.code ? eq(currencies.code, query.code) : undefined,
+      );
+      const [rows, [total]] = await Promise.all([
+        selectCurrencies(ctx.db)
+          .where(where)
+          .orderBy(...page.orderBy)
+          .limit(page.limit)
+          .offset(page.offset),
+        ctx.db.select({ count: count() }).from(currencies).where(where),
+      ]);
+      return pageResult(rows as CurrencyRow[], total?.count ?? 0, page);
+    },
+
+    async get(actor: Actor, id: string) {
+      const row = await findLiveCurrency(ctx.db, actor.organisationId, id);
+      if (!row) throw notFound('Currency');
+      return row;
+    },
+
+    create: (actor: Actor, input: Static<typeof CreateCurrencyBody>) =>
+      ctx.change(actor, async (tx, record) => {
+        await assertCodeFree(tx, actor.organisationId, input.code);
+        const rate = input.rate ?? 1;
+        if (input.code === (await baseCurrencyCode(tx, actor.organisationId)) && rate !== 1) {
+          throw baseRateRule(input.code);
+        }
+        const [inserted] = await tx
+          .insert(currencies)
+          .values({
+            organisationId: actor.organisationId,
+            code: input.code,
+            name: input.name?.trim() ?? null,
+            symbol: input.symbol.trim(),
+            rate,
+            createdById: actor.userId,
+          })
+          .returning({ id: currencies.id });
+        const row = (await findLiveCurrency(tx, actor.organisationId, inserted!.id))!;
+        await record({ on: CURRENCY_ENTITY, type: 'CREATE', entityId: row.id, snapshot: row });
+        return row;
+      }),
+
+    update: (actor: Actor, id: string, input: Static<typeof UpdateCurrencyBody>) =>
+      ctx.change(actor, async (tx, record) => {
+        const before = await findLiveCurrency(tx, actor.organisationId, id);
+        if (!before) throw notFound('Currency');
+        const code = input.code ?? before.code;
+        if (before.isBase && code !== before.code) {
+          throw conflict(
+            `${before.code} is the organisation's base currency: its code cannot change`,
+            'base_currency',
+          );
+        }
+        if (code !== before.code) await assertCodeFree(tx, actor.organisationId, code, id);
+        const isBase = before.isBase || code === (await baseCurrencyCode(tx, actor.organisationId));
+        if (isBase && (input.rate ?? before.rate) !== 1) throw baseRateRule(code);
+        await tx
+          .update(currencies)
+          .set({
+            code,
+            ...(input.name !== undefined ? { name: input.name?.trim() ?? null } : {}),
+            ...(input.symbol !== undefined ? { symbol: input.symbol.trim() } : {}),
+            ...(input.rate !== undefined ? { rate: input.rate } : {}),
+            updatedAt: new Date(),
+          })
+          .where(and(eq(currencies.id, id), liveCurrencies(actor.organisationId)));
+        const row = (await findLiveCurrency(tx, actor.organisationId, id))!;
+        const updatedColumns = changedFields(before, row);
+        if (updatedColumns.length) {
+          await record({ on: CURRENCY_ENTITY, type: 'UPDATE', entityId: id, snapshot: row, updatedColumns });
+        }
+        return row;
+      }),
+
+    /**
+     * Soft delete; the base currency cannot be deleted (409). Records that already reference the
+     * currency keep their `currencyId`; it is no longer accepted for new ones (findLiveCurrency).
+     */
+    remove: (actor: Actor, id: string) =>
+      ctx.change(actor, async (tx, record) => {
+        const before = await findLiveCurrency(tx, actor.organisationId, id);
+        if (!before) throw notFound('Currency');
+        if (before.isBase) {
+          throw conflict(
+            `${before.code} is the organisation's base currency and cannot be deleted`,
+            'base_currency',
+          );
+        }
+        await tx
+          .update(currencies)
+          .set({ deletedAt: new Date(), updatedAt: new Date() })
+          .where(and(eq(currencies.id, id), liveCurrencies(actor.organisationId)));
+        await record({ on: CURRENCY_ENTITY, type: 'DELETE', entityId: id, snapshot: before });
+        return { id, deleted: true as const };
+      }),
+  };
+}

@@ -1,0 +1,223 @@
+import { createHash } from 'node:crypto';
+import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
+import type { Db, Executor, Tx } from '../../db/client.ts';
+import { fileChunks } from '../../db/schema/imports.ts';
+import { files } from '../../db/schema/organisation-data.ts';
+import type { EventRecorder } from '../../platform/events.ts';
+import { fileTooLarge } from './multipart.ts';
+import {
+  type AttachmentTarget,
+  FILE_ENTITY,
+  type FileRow,
+  fileColumns,
+  PARENT_ENTITIES,
+} from './repository.ts';
+import type { FileActor } from './service.ts';
+
+/** Size of the stored pieces of a chunked file. */
+export const CHUNK_BYTES = 256 * 1024;
+/** Pieces read per query when a chunked file is read back (512 KiB). */
+const CHUNKS_PER_READ = 2;
+
+export type ChunkedFileMeta = AttachmentTarget & {
+  filename: string;
+  mimeType: string;
+  label?: string | null;
+};
+
+/** A file whose bytes are stored but which is not visible yet (see `complete`). */
+export type PendingFile = { id: string; size: number; sha256: string };
+
+export type WriteOptions = {
+  /** Largest accepted file; beyond it the write stops with 413 and the stored pieces are removed. */
+  limitBytes: number;
+  /** Sees every piece of the file as it arrives; throwing refuses the file (the pieces are removed). */
+  inspect?: (chunk: Buffer) => void;
+};
+
+/**
+ * A file store for large files: the bytes are written in pieces of CHUNK_BYTES to `file_chunks`
+ * while they are received, and read back piece by piece, so no step holds the whole file in
+ * memory. The metadata is a normal `files` row (so `fileId` references are real files), kept
+ * hidden (`deletedAt` set) until `complete` shows it in the transaction that uses it; a write
+ * that fails or is abandoned removes what it stored.
+ *
+ * Chunked files are read with `read`/`readAll`; the generic attachment download reads
+ * `file_contents` and does not serve them.
+ */
+export function createChunkedFileStore(deps: { db: Db }) {
+  const { db } = deps;
+
+  async function discard(fileId: string) {
+    await db.delete(fileChunks).where(eq(fileChunks.fileId, fileId));
+    await db.delete(files).where(eq(files.id, fileId));
+  }
+
+  return {
+    /**
+     * Streams `source` into the database, one insert per piece (no transaction is held while the
+     * client sends). Returns the stored, still hidden, file.
+     */
+    async write(
+      actor: FileActor,
+      meta: ChunkedFileMeta,
+      source: AsyncIterable<Buffer>,
+      options: WriteOptions,
+    ): Promise<PendingFile> {
+      const [row] = await db
+        .insert(files)
+        .values({
+          organisationId: actor.organisationId,
+          entity: meta.entity,
+          entityId: meta.entityId,
+          filename: meta.filename,
+          mimeType: meta.mimeType,
+          size: 0,
+          sha256: '',
+          label: meta.label?.trim() || null,
+          createdById: actor.userId,
+          // Hidden until complete(): an interrupted upload never shows as a file.
+          deletedAt: new Date(),
+        })
+        .returning({ id: files.id });
+      const fileId = row!.id;
+      const hash = createHash('sha256');
+      let size = 0;
+      let seq = 0;
+      const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+      let filled = 0;
+      const flush = async () => {
+        if (filled === 0) return;
+        // As base64 text decoded by the database: PGlite (de)serialises bytea parameters byte by
+        // byte in JavaScript, 15 times slower than this for a 256 KiB piece; PostgreSQL does not mind.
+        const data = buffer.toString('base64', 0, filled);
+        await db.execute(
+          sql`insert into ${fileChunks} (file_id, seq, bytes) values (${fileId}, ${seq}, decode(${data}, 'base64'))`,
+        );
+        seq += 1;
+        filled = 0;
+      };
+      try {
+        for await (const piece of source) {
+          size += piece.length;
+          if (size > options.limitBytes) throw fileTooLarge(options.limitBytes);
+          options.inspect?.(piece);
+          hash.update(piece);
+          let offset = 0;
+          while (offset < piece.length) {
+            const copied = piece.copy(buffer, filled, offset);
+            filled += copied;
+            offset += copied;
+            if (filled === CHUNK_BYTES) await flush();
+          }
+        }
+        await flush();
+      } catch (error) {
+        await discard(fileId).catch(() => {});
+        throw error;
+      }
+      return { id: fileId, size, sha256: hash.digest('hex') };
+    },
+
+    /**
+     * Makes a written file visible, inside the caller's transaction, with its FILE CREATE event
+     * (the owning record as `relation`).
+     */
+    async complete(
+      tx: Tx,
+      pending: PendingFile,
+      target: AttachmentTarget,
+      record: EventRecorder,
+    ): Promise<FileRow> {
+      const [row] = await tx
+        .update(files)
+        .set({ size: pending.size, sha256: pending.sha256, deletedAt: null, updatedAt: new Date() })
+        .where(eq(files.id, pending.id))
+        .returning(fileColumns);
+      await record({
+        on: FILE_ENTITY,
+        type: 'CREATE',
+        entityId: pending.id,
+        snapshot: row,
+        relation: PARENT_ENTITIES[target.entity],
+        relationId: target.entityId,
+      });
+      return row as FileRow;
+    },
+
+    /** Removes a file that was written but never completed. */
+    discard,
+
+    /**
+     * Removes the files whose upload was abandoned (the process stopped before `complete` or
+     * `discard`): never completed (no checksum) and older than `olderThanMs`. Returns how many.
+     */
+    async purgeAbandoned(olderThanMs: number): Promise<number> {
+      const abandoned = await db
+        .select({ id: files.id })
+        .from(files)
+        .where(
+          and(
+            eq(files.sha256, ''),
+            sql`${files.deletedAt} is not null`,
+            lt(files.createdAt, new Date(Date.now() - olderThanMs)),
+          ),
+        )
+        .limit(100);
+      for (const { id } of abandoned) await discard(id);
+      return abandoned.length;
+    },
+
+    /** The pieces of a file in order, a few per query. */
+    async *read(fileId: string, executor: Executor = db): AsyncGenerator<Buffer> {
+      let next = 0;
+      for (;;) {
+        const rows = await executor
+          .select({ seq: fileChunks.seq, data: sql<string>`encode(${fileChunks.bytes}, 'base64')` })
+          .from(fileChunks)
+          .where(and(eq(fileChunks.fileId, fileId), gte(fileChunks.seq, next)))
+          .orderBy(asc(fileChunks.seq))
+          .limit(CHUNKS_PER_READ);
+        for (const row of rows) yield Buffer.from(row.data, 'base64');
+        if (rows.length < CHUNKS_PER_READ) return;
+        next = rows.at(-1)!.seq + 1;
+      }
+    },
+
+    /** Whether the file has stored pieces. */
+    async hasContent(fileId: string): Promise<boolean> {
+      const [row] = await db
+        .select({ one: sql<number>`1` })
+        .from(fileChunks)
+        .where(eq(fileChunks.fileId, fileId))
+        .limit(1);
+      return Boolean(row);
+    },
+
+    /**
+     * Releases the bytes of a file and soft-deletes its metadata, with a FILE DELETE event, in the
+     * caller's transaction.
+     */
+    async release(tx: Tx, fileId: string, target: AttachmentTarget, record: EventRecorder) {
+      await tx.delete(fileChunks).where(eq(fileChunks.fileId, fileId));
+      const now = new Date();
+      const [row] = await tx
+        .update(files)
+        .set({ deletedAt: now, updatedAt: now })
+        .where(and(eq(files.id, fileId), sql`${files.deletedAt} is null`))
+        .returning(fileColumns);
+      if (row) {
+        await record({
+          on: FILE_ENTITY,
+          type: 'DELETE',
+          entityId: fileId,
+          snapshot: row,
+          relation: PARENT_ENTITIES[target.entity],
+          relationId: target.entityId,
+        });
+      }
+    },
+  };
+}
+
+export type ChunkedFileStore = ReturnType<typeof createChunkedFileStore>;

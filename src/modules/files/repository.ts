@@ -1,0 +1,152 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { type AttachableEntity, comments, fileContents, files } from '../../db/schema/organisation-data.ts';
+import { users } from '../../db/schema/platform.ts';
+import { type EntityDescriptor, entity } from '../../platform/events.ts';
+
+export const FILE_ENTITY = entity('FILE', 'files');
+export const COMMENT_ENTITY = entity('COMMENT', 'comments');
+
+/** How each owner of files and comments is named in events (`relation` of FILE/COMMENT events). */
+export const PARENT_ENTITIES: Record<AttachableEntity, EntityDescriptor> = {
+  order: entity('ORDER', 'orders'),
+  article: entity('ARTICLE', 'articles'),
+  project: entity('PROJECT', 'projects'),
+  quote: entity('QUOTE', 'quotes'),
+  brief: entity('BRIEF', 'briefs'),
+  company: entity('COMPANY', 'companies'),
+  import: entity('IMPORT', 'imports'),
+};
+
+/** The record a file or comment belongs to. */
+export type AttachmentTarget = { entity: AttachableEntity; entityId: string };
+
+export const fileColumns = {
+  id: files.id,
+  entity: files.entity,
+  entityId: files.entityId,
+  filename: files.filename,
+  mimeType: files.mimeType,
+  size: files.size,
+  sha256: files.sha256,
+  label: files.label,
+  createdById: files.createdById,
+  createdAt: files.createdAt,
+  updatedAt: files.updatedAt,
+};
+
+/** File metadata as the API shows it (the bytes are read separately). */
+export type FileRow = {
+  id: string;
+  entity: AttachableEntity;
+  entityId: string;
+  filename: string;
+  mimeType: string;
+  size: number;
+  sha256: string;
+  label: string | null;
+  createdById: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+export const liveFiles = (organisationId: string, target?: AttachmentTarget) =>
+  and(
+    eq(files.organisationId, organisationId),
+    isNull(files.deletedAt),
+    target ? eq(files.entity, target.entity) : undefined,
+    target ? eq(files.entityId, target.entityId) : undefined,
+  );
+
+/** A live file of the organisation (of the given record, when `target` is given), or undefined. */
+export async function findFile(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  target?: AttachmentTarget,
+): Promise<FileRow | undefined> {
+  const [row] = await db
+    .select(fileColumns)
+    .from(files)
+    .where(and(eq(files.id, id), liveFiles(organisationId, target)))
+    .limit(1);
+  return row as FileRow | undefined;
+}
+
+export async function readFileContent(db: Executor, fileId: string): Promise<Buffer | undefined> {
+  const [row] = await db
+    .select({ content: fileContents.content })
+    .from(fileContents)
+    .where(eq(fileContents.fileId, fileId))
+    .limit(1);
+  return row?.content;
+}
+
+export const commentColumns = {
+  id: comments.id,
+  entity: comments.entity,
+  entityId: comments.entityId,
+  body: comments.body,
+  createdById: comments.createdById,
+  createdAt: comments.createdAt,
+  updatedAt: comments.updatedAt,
+  authorId: users.id,
+  authorFirstName: users.firstName,
+  authorLastName: users.lastName,
+};
+
+export type CommentRow = {
+  id: string;
+  entity: AttachableEntity;
+  entityId: string;
+  body: string;
+  createdById: string | null;
+  author: { id: string; firstName: string | null; lastName: string | null } | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+export const liveComments = (organisationId: string, target: AttachmentTarget) =>
+  and(
+    eq(comments.organisationId, organisationId),
+    isNull(comments.deletedAt),
+    eq(comments.entity, target.entity),
+    eq(comments.entityId, target.entityId),
+  );
+
+type CommentSelect = {
+  id: string;
+  entity: AttachableEntity;
+  entityId: string;
+  body: string;
+  createdById: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  authorId: string | null;
+  authorFirstName: string | null;
+  authorLastName: string | null;
+};
+
+export function toComment(row: CommentSelect): CommentRow {
+  const { authorId, authorFirstName, authorLastName, ...rest } = row;
+  return {
+    ...rest,
+    author: authorId ? { id: authorId, firstName: authorFirstName, lastName: authorLastName } : null,
+  };
+}
+
+/** Comments joined with their authors (users). */
+export const selectComments = (db: Executor) =>
+  db.select(commentColumns).from(comments).leftJoin(users, eq(users.id, comments.createdById));
+
+export async function findComment(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  target: AttachmentTarget,
+): Promise<CommentRow | undefined> {
+  const [row] = await selectComments(db)
+    .where(and(eq(comments.id, id), liveComments(organisationId, target)))
+    .limit(1);
+  return row ? toComment(row as CommentSelect) : undefined;
+}

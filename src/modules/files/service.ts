@@ -1,0 +1,288 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { and, count, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
+import { comments, fileContents, files } from '../../db/schema/organisation-data.ts';
+import type { Actor } from '../../platform/actor.ts';
+import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import type { EventRecorder } from '../../platform/events.ts';
+import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { readMultipartForm } from './multipart.ts';
+import {
+  type AttachmentTarget,
+  COMMENT_ENTITY,
+  type CommentRow,
+  FILE_ENTITY,
+  type FileRow,
+  fileColumns,
+  findComment,
+  findFile,
+  liveComments,
+  liveFiles,
+  PARENT_ENTITIES,
+  readFileContent,
+  selectComments,
+  toComment,
+} from './repository.ts';
+import { COMMENT_PAGE, FILE_PAGE, MAX_LABEL_LENGTH } from './schemas.ts';
+
+/** Who stores a file: a user, or a job acting for the organisation (systemActor). */
+export type FileActor = Pick<Actor, 'organisationId' | 'userId'>;
+
+/** A file to store for a record (generated PDFs, import CSVs, uploads). */
+export type NewFile = AttachmentTarget & {
+  filename: string;
+  mimeType: string;
+  content: Buffer;
+  label?: string | null;
+};
+
+const ADMINS: readonly string[] = ['superadmin', 'admin'];
+const isAdmin = (actor: Actor) => ADMINS.includes(actor.role);
+
+const relationOf = (target: AttachmentTarget) => ({
+  relation: PARENT_ENTITIES[target.entity],
+  relationId: target.entityId,
+});
+
+/**
+ * The file store: metadata in `files`, bytes in `file_contents` (in the database, so every node
+ * serves every file). Every method is scoped by the actor's organisation; passing `target` also
+ * requires the file to belong to that record. Checking that the actor may see the record itself
+ * is the caller's job (registerAttachmentRoutes does it with its `assertParentVisible`).
+ */
+export function createFilesService(ctx: AppContext) {
+  /**
+   * Stores a file inside the caller's transaction and records its FILE CREATE event (with the
+   * owning record as `relation`). No size limit applies: it is meant for files the service
+   * generates (quote PDFs) or has already checked (import CSVs). Use it within `ctx.change`:
+   * `ctx.change(actor, (tx, record) => files.storeFile(tx, actor, {...}, record))`.
+   */
+  async function storeFile(
+    tx: Tx,
+    actor: FileActor,
+    input: NewFile,
+    record: EventRecorder,
+  ): Promise<FileRow> {
+    const label = input.label?.trim() || null;
+    const [row] = await tx
+      .insert(files)
+      .values({
+        organisationId: actor.organisationId,
+        entity: input.entity,
+        entityId: input.entityId,
+        filename: input.filename,
+        mimeType: input.mimeType,
+        size: input.content.length,
+        sha256: createHash('sha256').update(input.content).digest('hex'),
+        label,
+        createdById: actor.userId,
+      })
+      .returning(fileColumns);
+    await tx.insert(fileContents).values({ fileId: row!.id, content: input.content });
+    await record({
+      on: FILE_ENTITY,
+      type: 'CREATE',
+      entityId: row!.id,
+      snapshot: row,
+      ...relationOf(input),
+    });
+    return row as FileRow;
+  }
+
+  async function get(actor: FileActor, id: string, target?: AttachmentTarget): Promise<FileRow> {
+    const row = await findFile(ctx.db, actor.organisationId, id, target);
+    if (!row) throw notFound('File');
+    return row;
+  }
+
+  async function read(actor: FileActor, id: string, target?: AttachmentTarget) {
+    const file = await get(actor, id, target);
+    const content = await readFileContent(ctx.db, id);
+    if (!content) throw notFound('File');
+    return { file, content };
+  }
+
+  return {
+    storeFile,
+
+    /** Stores a file in its own transaction (with its event); see storeFile. */
+    create: (actor: FileActor, input: NewFile) =>
+      ctx.change(actor, (tx, record) => storeFile(tx, actor, input, record)),
+
+    /**
+     * Reads the multipart request (field `file`, optional `label`) within the configured size
+     * limit (413 beyond) and stores the file for the record.
+     */
+    async upload(actor: FileActor, request: FastifyRequest, target: AttachmentTarget): Promise<FileRow> {
+      const { file, fields } = await readMultipartForm(request, {
+        fileField: 'file',
+        fields: ['label'],
+        limitBytes: ctx.config.fileSizeLimitBytes,
+        maxFieldLength: MAX_LABEL_LENGTH,
+      });
+      return ctx.change(actor, (tx, record) =>
+        storeFile(tx, actor, { ...target, ...file, label: fields.label }, record),
+      );
+    },
+
+    /** The live files of a record, paginated (optionally only those with a given label). */
+    async list(actor: FileActor, target: AttachmentTarget, query: PageQuery & { label?: string }) {
+      const page = resolvePage(query, FILE_PAGE);
+      const where = and(
+        liveFiles(actor.organisationId, target),
+        query.label !== undefined ? eq(files.label, query.label) : undefined,
+      );
+      const [rows, [total]] = await Promise.all([
+        ctx.db
+          .select(fileColumns)
+          .from(files)
+          .where(where)
+          .orderBy(...page.orderBy)
+          .limit(page.limit)
+          .offset(page.offset),
+        ctx.db.select({ count: count() }).from(files).where(where),
+      ]);
+      return pageResult(rows as FileRow[], total?.count ?? 0, page);
+    },
+
+    /** Every live file of a record, oldest first (e.g. the PDFs of a quote). */
+    async listAll(actor: FileActor, target: AttachmentTarget): Promise<FileRow[]> {
+      const rows = await ctx.db
+        .select(fileColumns)
+        .from(files)
+        .where(liveFiles(actor.organisationId, target))
+        .orderBy(files.createdAt, files.id);
+      return rows as FileRow[];
+    },
+
+    /** The metadata of a live file (404 when missing, deleted, of another tenant or record). */
+    get,
+
+    /** The metadata and bytes of a live file. */
+    read,
+
+    /** The metadata and a stream of the bytes of a live file, to send as a download. */
+    async stream(actor: FileActor, id: string, target?: AttachmentTarget) {
+      const { file, content } = await read(actor, id, target);
+      return { file, stream: Readable.from([content]) };
+    },
+
+    /**
+     * Soft delete (metadata and bytes are kept, the file disappears from listings and downloads).
+     * With an actor of a user role, contacts may only delete the files they uploaded.
+     */
+    remove: (actor: FileActor | Actor, id: string, target?: AttachmentTarget) =>
+      ctx.change(actor, async (tx, record) => {
+        const before = await findFile(tx, actor.organisationId, id, target);
+        if (!before) throw notFound('File');
+        if ('role' in actor && actor.role === 'contact' && before.createdById !== actor.userId) {
+          throw forbidden('Contacts may only delete the files they uploaded');
+        }
+        await tx
+          .update(files)
+          .set({ deletedAt: new Date(), updatedAt: new Date() })
+          .where(and(eq(files.id, id), liveFiles(actor.organisationId)));
+        await record({
+          on: FILE_ENTITY,
+          type: 'DELETE',
+          entityId: id,
+          snapshot: before,
+          ...relationOf(before),
+        });
+        return { id, deleted: true as const };
+      }),
+  };
+}
+
+export type FilesService = ReturnType<typeof createFilesService>;
+
+/** Comments on a record. Only their author or an admin changes or deletes them. */
+export function createCommentsService(ctx: AppContext) {
+  async function mine(tx: Tx, actor: Actor, target: AttachmentTarget, id: string) {
+    const comment = await findComment(tx, actor.organisationId, id, target);
+    if (!comment) throw notFound('Comment');
+    if (comment.createdById !== actor.userId && !isAdmin(actor)) {
+      throw forbidden('Only the author of a comment or an administrator may change it');
+    }
+    return comment;
+  }
+
+  return {
+    async list(actor: Actor, target: AttachmentTarget, query: PageQuery) {
+      const page = resolvePage(query, COMMENT_PAGE);
+      const where = liveComments(actor.organisationId, target);
+      const [rows, [total]] = await Promise.all([
+        selectComments(ctx.db)
+          .where(where)
+          .orderBy(...page.orderBy)
+          .limit(page.limit)
+          .offset(page.offset),
+        ctx.db.select({ count: count() }).from(comments).where(where),
+      ]);
+      return pageResult(rows.map(toComment), total?.count ?? 0, page);
+    },
+
+    create: (actor: Actor, target: AttachmentTarget, body: string) =>
+      ctx.change(actor, async (tx, record) => {
+        const text = body.trim();
+        if (!text)
+          throw badRequest('A comment needs a body', [{ pointer: '/body', message: 'is blank', in: 'body' }]);
+        const [inserted] = await tx
+          .insert(comments)
+          .values({ organisationId: actor.organisationId, ...target, body: text, createdById: actor.userId })
+          .returning({ id: comments.id });
+        const row = (await findComment(tx, actor.organisationId, inserted!.id, target))!;
+        await record({
+          on: COMMENT_ENTITY,
+          type: 'CREATE',
+          entityId: row.id,
+          snapshot: row,
+          ...relationOf(target),
+        });
+        return row;
+      }),
+
+    update: (actor: Actor, target: AttachmentTarget, id: string, body: string) =>
+      ctx.change(actor, async (tx, record): Promise<CommentRow> => {
+        const before = await mine(tx, actor, target, id);
+        const text = body.trim();
+        if (text === before.body) return before;
+        await tx
+          .update(comments)
+          .set({ body: text, updatedAt: new Date() })
+          .where(and(eq(comments.id, id), liveComments(actor.organisationId, target)));
+        const row = (await findComment(tx, actor.organisationId, id, target))!;
+        await record({
+          on: COMMENT_ENTITY,
+          type: 'UPDATE',
+          entityId: id,
+          snapshot: row,
+          updatedColumns: ['body'],
+          ...relationOf(target),
+        });
+        return row;
+      }),
+
+    remove: (actor: Actor, target: AttachmentTarget, id: string) =>
+      ctx.change(actor, async (tx, record) => {
+        const before = await mine(tx, actor, target, id);
+        await tx
+          .update(comments)
+          .set({ deletedAt: new Date(), updatedAt: new Date() })
+          .where(and(eq(comments.id, id), liveComments(actor.organisationId, target)));
+        await record({
+          on: COMMENT_ENTITY,
+          type: 'DELETE',
+          entityId: id,
+          snapshot: before,
+          ...relationOf(target),
+        });
+        return { id, deleted: true as const };
+      }),
+  };
+}
+
+export type CommentsService = ReturnType<typeof createCommentsService>;

@@ -1,0 +1,215 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
+import { articles } from '../../db/schema/orders.ts';
+import type { Change } from '../../platform/events.ts';
+import { ARTICLE_ENTITY } from '../articles/repository.ts';
+import { roundUnitPrice } from '../orders/money.ts';
+import { bulkInsert, bulkUpdate, inList } from './bulk.ts';
+import { companiesByExternalId, unknownCompany } from './references.ts';
+import { type BatchContext, emptyOutcome, fail, type ImportType, type InputRow } from './types.ts';
+import { differences, RowReader } from './values.ts';
+
+type ArticleRow = typeof articles.$inferSelect;
+
+const NOT_NULL = ['name', 'stocked', 'quantity', 'enabled'] as const;
+
+const absentArticles = (c: BatchContext) => sql`
+  select a.id from articles a
+   where a.organisation_id = ${c.organisationId} and a.deleted_at is null
+     and not exists (select 1 from import_keys k where k.import_id = ${c.importId} and k.key = lower(a.code))`;
+
+export const articlesImport: ImportType = {
+  code: '18',
+  name: 'articles',
+  description: 'Catalogue articles, matched by code (case-insensitive)',
+  entity: ARTICLE_ENTITY,
+  customFieldEntity: 'article',
+  columns: [
+    {
+      name: 'code',
+      description: 'Required: the article code, the match key (case-insensitive, at most 200)',
+    },
+    { name: 'name', description: 'Required to create; cannot be emptied (at most 500)' },
+    { name: 'description', description: 'At most 10,000 characters' },
+    { name: 'price', description: 'Default unit price, at least 0 (kept to 4 decimals); empty clears it' },
+    { name: 'stocked', description: 'true/false, 1/0 or yes/no (default false)' },
+    { name: 'quantity', description: 'Stock quantity, at least 0 (default 0)' },
+    { name: 'unit', description: 'Unit of the dimensions, e.g. mm (at most 50)' },
+    { name: 'enabled', description: 'true/false, 1/0 or yes/no (default true)' },
+    { name: 'companyExternalId', description: 'Required to create: external id of the article’s company' },
+    { name: 'externalId', description: 'The article’s id in the ERP (at most 200)' },
+  ],
+  required: ['code'],
+
+  keysOf(row: InputRow) {
+    const code = row.values.code?.trim();
+    return code && code.length <= 200 ? [code.toLowerCase()] : [];
+  },
+
+  async applyBatch(c, rows) {
+    const out = emptyOutcome();
+    const parsed = rows.map((input) => {
+      const reader = new RowReader(input);
+      const code = reader.text('code', 200);
+      if (code === null) reader.error('code', 'is required');
+      const fields = {
+        name: reader.text('name', 500),
+        description: reader.text('description', 10_000),
+        price: reader.number('price', { minimum: 0 }),
+        stocked: reader.boolean('stocked'),
+        quantity: reader.number('quantity', { minimum: 0 }),
+        unit: reader.text('unit', 50),
+        enabled: reader.boolean('enabled'),
+        externalId: reader.text('externalId', 200),
+      };
+      for (const field of NOT_NULL) if (fields[field] === null) reader.error(field, 'must not be empty');
+      const companyKey = reader.text('companyExternalId', 200);
+      if (companyKey === null)
+        reader.error('companyExternalId', 'must not be empty: an article belongs to a company');
+      if (code) out.keys.push(code.toLowerCase());
+      return { input, reader, code, fields, companyKey };
+    });
+
+    const codes = parsed.flatMap((p) => (p.code ? [p.code.toLowerCase()] : []));
+    const found = codes.length
+      ? await c.tx
+          .select()
+          .from(articles)
+          .where(
+            and(
+              eq(articles.organisationId, c.organisationId),
+              isNull(articles.deletedAt),
+              inList(sql`lower(${articles.code})`, codes),
+            ),
+          )
+      : [];
+    const existing = new Map<string, ArticleRow>(found.map((row) => [row.code.toLowerCase(), row]));
+    const companyIds = await companiesByExternalId(
+      c.tx,
+      c.organisationId,
+      parsed.flatMap((p) => (p.companyKey ? [p.companyKey] : [])),
+    );
+
+    const creates: Array<typeof articles.$inferInsert & { id: string }> = [];
+    const updates: Array<{ id: string; changed: string[]; values: Record<string, unknown> }> = [];
+    const updateFields = new Set<string>();
+
+    for (const p of parsed) {
+      const { reader, code } = p;
+      if (!code || reader.failed) {
+        fail(out, reader);
+        continue;
+      }
+      const current = existing.get(code.toLowerCase());
+      let companyId: string | undefined;
+      if (p.companyKey) {
+        companyId = companyIds.get(p.companyKey);
+        if (!companyId) reader.error('companyExternalId', unknownCompany(p.companyKey));
+      }
+      const customFields = reader.customFields(c.definitions, current?.customFields);
+      if (!current && !reader.failed) {
+        if (!p.fields.name) reader.error('name', 'is required to create an article');
+        if (!companyId) reader.error('companyExternalId', 'is required to create an article');
+      }
+      if (reader.failed) {
+        fail(out, reader);
+        continue;
+      }
+      const price = p.fields.price == null ? p.fields.price : roundUnitPrice(p.fields.price);
+      if (!current) {
+        const id = uuidv7();
+        creates.push({
+          id,
+          organisationId: c.organisationId,
+          companyId: companyId!,
+          code,
+          name: p.fields.name!,
+          description: p.fields.description ?? null,
+          price: price ?? null,
+          stocked: p.fields.stocked ?? false,
+          quantity: p.fields.quantity ?? 0,
+          unit: p.fields.unit ?? null,
+          enabled: p.fields.enabled ?? true,
+          externalId: p.fields.externalId ?? null,
+          customFields: customFields ?? {},
+          createdById: c.actorId,
+        });
+        out.createdKeys.push({ key: code.toLowerCase(), id });
+        continue;
+      }
+      const next: Record<string, unknown> = { code };
+      for (const [field, value] of Object.entries({ ...p.fields, price })) {
+        if (value !== undefined) next[field] = value;
+      }
+      if (companyId) next.companyId = companyId;
+      if (Object.keys(p.input.customFields).length) next.customFields = customFields;
+      const changed = differences(current, next);
+      if (changed.length === 0) {
+        out.unchanged++;
+        continue;
+      }
+      for (const field of changed) updateFields.add(field);
+      updates.push({ id: current.id, changed, values: { ...current, ...next } });
+    }
+
+    for (let start = 0; start < creates.length; start += 2000) {
+      const inserted = await bulkInsert(c.tx, articles, creates.slice(start, start + 2000), {
+        returning: true,
+      });
+      for (const row of inserted) {
+        out.changes.push({ on: ARTICLE_ENTITY, type: 'CREATE', entityId: row.id, snapshot: { ...row } });
+      }
+    }
+    if (updates.length) {
+      await bulkUpdate(
+        c.tx,
+        articles,
+        c.organisationId,
+        [...updateFields],
+        updates.map((u) => ({ ...u.values, id: u.id })),
+      );
+      const changedById = new Map(updates.map((u) => [u.id, u.changed]));
+      const after = await c.tx
+        .select()
+        .from(articles)
+        .where(
+          inList(
+            articles.id,
+            updates.map((u) => u.id),
+          ),
+        );
+      for (const row of after) {
+        out.changes.push({
+          on: ARTICLE_ENTITY,
+          type: 'UPDATE',
+          entityId: row.id,
+          snapshot: { ...row },
+          updatedColumns: changedById.get(row.id),
+        });
+      }
+    }
+    out.created += creates.length;
+    out.updated += updates.length;
+    return out;
+  },
+
+  async archiveAbsent(c, limit) {
+    const result = await c.tx.execute<{ id: string }>(sql`
+      update articles set deleted_at = now(), updated_at = now()
+       where id in (select id from (${absentArticles(c)}) absent_ids limit ${limit})
+       returning id`);
+    const ids = (result as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
+    if (ids.length === 0) return [];
+    const rows = await c.tx.select().from(articles).where(inList(articles.id, ids));
+    return rows.map(
+      (row): Change => ({ on: ARTICLE_ENTITY, type: 'DELETE', entityId: row.id, snapshot: { ...row } }),
+    );
+  },
+
+  async countAbsent(c) {
+    const result = await c.tx.execute<{ count: number }>(
+      sql`select count(*)::int as count from (${absentArticles(c)}) absent_ids`,
+    );
+    return Number((result as unknown as { rows: { count: number }[] }).rows[0]?.count ?? 0);
+  },
+};

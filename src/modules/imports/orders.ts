@@ -1,0 +1,269 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
+import { orderItems, orders } from '../../db/schema/orders.ts';
+import { statuses } from '../../db/schema/organisation-data.ts';
+import type { Change } from '../../platform/events.ts';
+import { roundCents } from '../orders/money.ts';
+import { ORDER_ENTITY, ORDER_ITEM_ENTITY } from '../orders/repository.ts';
+import { bulkInsert, bulkUpdate, inList } from './bulk.ts';
+import { companiesByExternalId, unknownCompany } from './references.ts';
+import { type BatchContext, emptyOutcome, fail, type ImportType, type InputRow } from './types.ts';
+import { differences, RowReader } from './values.ts';
+
+type OrderRow = typeof orders.$inferSelect;
+type OrderStatuses = { byLabel: Map<string, string>; defaultId: string | null };
+
+/** The organisation's live order statuses by lower-cased internal label (read once per import). */
+async function orderStatuses(c: BatchContext): Promise<OrderStatuses> {
+  const cached = c.cache.get('orderStatuses') as OrderStatuses | undefined;
+  if (cached) return cached;
+  const rows = await c.tx
+    .select({ id: statuses.id, label: statuses.internalLabel, isDefault: statuses.isDefault })
+    .from(statuses)
+    .where(
+      and(
+        eq(statuses.organisationId, c.organisationId),
+        eq(statuses.entity, 'order'),
+        isNull(statuses.deletedAt),
+      ),
+    )
+    .orderBy(statuses.position);
+  const result = {
+    byLabel: new Map(rows.map((r) => [r.label.toLowerCase(), r.id])),
+    defaultId: rows.find((r) => r.isDefault)?.id ?? null,
+  };
+  c.cache.set('orderStatuses', result);
+  return result;
+}
+
+const absentOrders = (c: BatchContext) => sql`
+  select o.id from orders o
+   where o.organisation_id = ${c.organisationId} and o.deleted_at is null and o.external_id is not null
+     and not exists (select 1 from import_keys k where k.import_id = ${c.importId} and k.key = o.external_id)`;
+
+const DATE_FIELDS = ['orderDate', 'expectedDeliveryDate', 'actualDeliveryDate'] as const;
+
+export const ordersImport: ImportType = {
+  code: '19',
+  name: 'orders',
+  description: 'Orders (without their items), matched by external id',
+  entity: ORDER_ENTITY,
+  customFieldEntity: 'order',
+  columns: [
+    { name: 'externalId', description: 'Required: the order’s id in the ERP, the match key (at most 200)' },
+    { name: 'companyExternalId', description: 'External id of the order’s company; empty removes it' },
+    {
+      name: 'billedAmount',
+      description: 'Required to create; at least 0, rounded to cents; cannot be emptied',
+    },
+    { name: 'orderDate', description: '`YYYY-MM-DD` (midnight UTC) or an ISO 8601 timestamp' },
+    { name: 'expectedDeliveryDate', description: 'Date or timestamp, as orderDate' },
+    { name: 'actualDeliveryDate', description: 'Date or timestamp, as orderDate' },
+    { name: 'trackingId', description: 'Shipping tracking number (at most 200)' },
+    {
+      name: 'status',
+      description:
+        'Internal label of an order status (case-insensitive); new orders without one get the default status',
+    },
+  ],
+  required: ['externalId'],
+
+  keysOf(row: InputRow) {
+    const key = row.values.externalId?.trim();
+    return key && key.length <= 200 ? [key] : [];
+  },
+
+  async applyBatch(c, rows) {
+    const out = emptyOutcome();
+    const statusesOf = c.columns.has('status') ? await orderStatuses(c) : undefined;
+    const parsed = rows.map((input) => {
+      const reader = new RowReader(input);
+      const key = reader.text('externalId', 200);
+      if (key === null) reader.error('externalId', 'is required');
+      const billedAmount = reader.number('billedAmount', { minimum: 0 });
+      if (billedAmount === null) reader.error('billedAmount', 'must not be empty');
+      const dates: Partial<Record<(typeof DATE_FIELDS)[number], Date | null>> = {};
+      for (const field of DATE_FIELDS) {
+        const value = reader.date(field);
+        if (value !== undefined) dates[field] = value;
+      }
+      const trackingId = reader.text('trackingId', 200);
+      const companyKey = reader.text('companyExternalId', 200);
+      const statusLabel = reader.text('status', 200);
+      let statusId: string | null | undefined = statusLabel === null ? null : undefined;
+      if (statusLabel) {
+        statusId = statusesOf!.byLabel.get(statusLabel.toLowerCase());
+        if (!statusId) reader.error('status', `no order status has the internal label "${statusLabel}"`);
+      }
+      if (key) out.keys.push(key);
+      return { input, reader, key, billedAmount, dates, trackingId, companyKey, statusId };
+    });
+
+    const keys = parsed.flatMap((p) => (p.key ? [p.key] : []));
+    const found = keys.length
+      ? await c.tx
+          .select()
+          .from(orders)
+          .where(
+            and(
+              eq(orders.organisationId, c.organisationId),
+              isNull(orders.deletedAt),
+              inList(orders.externalId, keys),
+            ),
+          )
+      : [];
+    const existing = new Map<string, OrderRow>(found.map((row) => [row.externalId!, row]));
+    const companyIds = await companiesByExternalId(
+      c.tx,
+      c.organisationId,
+      parsed.flatMap((p) => (p.companyKey ? [p.companyKey] : [])),
+    );
+    const defaultStatus = statusesOf ? statusesOf.defaultId : (await orderStatuses(c)).defaultId;
+
+    const creates: Array<typeof orders.$inferInsert & { id: string }> = [];
+    const updates: Array<{ id: string; changed: string[]; values: Record<string, unknown> }> = [];
+    const updateFields = new Set<string>();
+
+    for (const p of parsed) {
+      const { reader, key } = p;
+      if (!key || reader.failed) {
+        fail(out, reader);
+        continue;
+      }
+      const current = existing.get(key);
+      let companyId: string | null | undefined = p.companyKey === null ? null : undefined;
+      if (p.companyKey) {
+        companyId = companyIds.get(p.companyKey);
+        if (!companyId) reader.error('companyExternalId', unknownCompany(p.companyKey));
+      }
+      if (
+        current &&
+        companyId !== undefined &&
+        companyId !== current.companyId &&
+        (current.projectId || current.shippingAddressId)
+      ) {
+        reader.error(
+          'companyExternalId',
+          'cannot change: the order has a project or shipping address of its company (change it through the API)',
+        );
+      }
+      const customFields = reader.customFields(c.definitions, current?.customFields);
+      if (!current && p.billedAmount == null && !reader.failed) {
+        reader.error('billedAmount', 'is required to create an order');
+      }
+      if (reader.failed) {
+        fail(out, reader);
+        continue;
+      }
+      const billedAmount = p.billedAmount == null ? undefined : roundCents(p.billedAmount);
+      if (!current) {
+        const id = uuidv7();
+        creates.push({
+          id,
+          organisationId: c.organisationId,
+          companyId: companyId ?? null,
+          statusId: p.statusId ?? defaultStatus,
+          externalId: key,
+          billedAmount: billedAmount!,
+          orderDate: p.dates.orderDate ?? null,
+          expectedDeliveryDate: p.dates.expectedDeliveryDate ?? null,
+          actualDeliveryDate: p.dates.actualDeliveryDate ?? null,
+          trackingId: p.trackingId ?? null,
+          customFields: customFields ?? {},
+          createdById: c.actorId,
+        });
+        out.createdKeys.push({ key, id });
+        continue;
+      }
+      const next: Record<string, unknown> = { ...p.dates };
+      if (billedAmount !== undefined) next.billedAmount = billedAmount;
+      if (p.trackingId !== undefined) next.trackingId = p.trackingId;
+      if (companyId !== undefined) next.companyId = companyId;
+      if (p.statusId !== undefined) next.statusId = p.statusId;
+      if (Object.keys(p.input.customFields).length) next.customFields = customFields;
+      const changed = differences(current, next);
+      if (changed.length === 0) {
+        out.unchanged++;
+        continue;
+      }
+      for (const field of changed) updateFields.add(field);
+      updates.push({ id: current.id, changed, values: { ...current, ...next } });
+    }
+
+    for (let start = 0; start < creates.length; start += 2000) {
+      const inserted = await bulkInsert(c.tx, orders, creates.slice(start, start + 2000), {
+        returning: true,
+      });
+      for (const row of inserted) {
+        out.changes.push({ on: ORDER_ENTITY, type: 'CREATE', entityId: row.id, snapshot: row });
+      }
+    }
+    if (updates.length) {
+      await bulkUpdate(
+        c.tx,
+        orders,
+        c.organisationId,
+        [...updateFields],
+        updates.map((u) => ({ ...u.values, id: u.id })),
+      );
+      const changedById = new Map(updates.map((u) => [u.id, u.changed]));
+      const after = await c.tx
+        .select()
+        .from(orders)
+        .where(
+          inList(
+            orders.id,
+            updates.map((u) => u.id),
+          ),
+        );
+      for (const row of after) {
+        out.changes.push({
+          on: ORDER_ENTITY,
+          type: 'UPDATE',
+          entityId: row.id,
+          snapshot: row,
+          updatedColumns: changedById.get(row.id),
+        });
+      }
+    }
+    out.created += creates.length;
+    out.updated += updates.length;
+    return out;
+  },
+
+  /** Archives absent orders and their live items, with an event for each. */
+  async archiveAbsent(c, limit) {
+    const result = await c.tx.execute<{ id: string }>(sql`
+      update orders set deleted_at = now(), updated_at = now()
+       where id in (select id from (${absentOrders(c)}) absent_ids limit ${limit})
+       returning id`);
+    const ids = (result as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
+    if (ids.length === 0) return [];
+    const items = await c.tx
+      .update(orderItems)
+      .set({ deletedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(and(inList(orderItems.orderId, ids), isNull(orderItems.deletedAt)))
+      .returning();
+    const rows = await c.tx.select().from(orders).where(inList(orders.id, ids));
+    return [
+      ...rows.map((row): Change => ({ on: ORDER_ENTITY, type: 'DELETE', entityId: row.id, snapshot: row })),
+      ...items.map(
+        (item): Change => ({
+          on: ORDER_ITEM_ENTITY,
+          type: 'DELETE',
+          entityId: item.id,
+          snapshot: item,
+          relation: ORDER_ENTITY,
+          relationId: item.orderId,
+        }),
+      ),
+    ];
+  },
+
+  async countAbsent(c) {
+    const result = await c.tx.execute<{ count: number }>(
+      sql`select count(*)::int as count from (${absentOrders(c)}) absent_ids`,
+    );
+    return Number((result as unknown as { rows: { count: number }[] }).rows[0]?.count ?? 0);
+  },
+};

@@ -1,0 +1,358 @@
+import { Readable } from 'node:stream';
+import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { v7 as uuidv7 } from 'uuid';
+import type { AppContext } from '../../context.ts';
+import { IMPORT_STATUS, type ImportStatus, imports } from '../../db/schema/imports.ts';
+import { files } from '../../db/schema/organisation-data.ts';
+import type { Actor } from '../../platform/actor.ts';
+import { AppError, badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import type { ChunkedFileStore, PendingFile } from '../files/chunks.ts';
+import { fileTooLarge, normaliseMimeType, sanitiseFilename } from '../files/multipart.ts';
+import { delimiterOf, IMPORT_TYPES, importTypeOf } from './catalog.ts';
+import { textInspector } from './csv.ts';
+import { isInfrastructureError } from './db-errors.ts';
+import { clearKeys } from './keys.ts';
+import type { ImportProcessor } from './processor.ts';
+import { findImport, IMPORT_ENTITY, initialStats, presentImport } from './repository.ts';
+
+export const IMPORT_PAGE: PageOptions = {
+  defaultLimit: 25,
+  maxLimit: 100,
+  sortFields: {
+    createdAt: imports.createdAt,
+    updatedAt: imports.updatedAt,
+    code: imports.code,
+    status: imports.status,
+  },
+  tieBreaker: imports.id,
+  defaultSort: { field: 'createdAt', direction: 'DESC' },
+};
+
+export type ImportListQuery = PageQuery & { type?: string; status?: string };
+
+const FORM_FIELDS = ['type', 'delimiter', 'dryRun', 'allowDelete'] as const;
+type FormField = (typeof FORM_FIELDS)[number];
+
+const invalidField = (field: string, message: string) =>
+  badRequest(`${field} ${message}`, [{ pointer: `/${field}`, message, in: 'body' }]);
+
+function booleanField(field: string, value: string): boolean {
+  const text = value.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(text)) return true;
+  if (['false', '0', 'no', 'off', ''].includes(text)) return false;
+  throw invalidField(field, 'must be true or false');
+}
+
+type ImportForm = { type: string; delimiter: string; dryRun: boolean; allowDelete: boolean };
+
+/** Checks a form field as soon as it arrives (a bad type answers 400 before the file is stored). */
+function readField(form: Partial<ImportForm>, name: FormField, value: string) {
+  switch (name) {
+    case 'type': {
+      const type = importTypeOf(value);
+      if (!type) {
+        throw invalidField(
+          'type',
+          `must be one of: ${IMPORT_TYPES.map((t) => `${t.code} (${t.name})`).join(', ')}`,
+        );
+      }
+      form.type = type.code;
+      return;
+    }
+    case 'delimiter': {
+      const delimiter = delimiterOf(value);
+      if (!delimiter)
+        throw invalidField('delimiter', 'must be one of: comma (,), semicolon (;), tab, pipe (|)');
+      form.delimiter = delimiter.value;
+      return;
+    }
+    default:
+      form[name] = booleanField(name, value);
+  }
+}
+
+/** Multipart errors of @fastify/multipart and busboy as problems. */
+function asProblem(error: unknown, limitBytes: number): unknown {
+  if (error instanceof AppError) return error;
+  // Database or network trouble while storing the file is ours (500), not a malformed request.
+  if (isInfrastructureError(error)) return error;
+  const code = (error as { code?: string }).code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return fileTooLarge(limitBytes);
+  if (code === 'FST_FILES_LIMIT') return badRequest('Send exactly one file', undefined, 'too_many_files');
+  if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') {
+    return badRequest('The form has too many fields', undefined, 'too_many_fields');
+  }
+  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
+    return new AppError(415, 'unsupported_media_type', 'Send the import as multipart/form-data');
+  }
+  const message = error instanceof Error ? error.message : 'malformed';
+  return badRequest(`The multipart body could not be read: ${message}`, undefined, 'invalid_multipart');
+}
+
+export function createImportService(
+  ctx: AppContext,
+  deps: { store: ChunkedFileStore; processor: ImportProcessor },
+) {
+  const { db } = ctx;
+  const { store, processor } = deps;
+
+  async function get(actor: Actor, id: string) {
+    const row = await findImport(db, actor.organisationId, id);
+    if (!row) throw notFound('Import');
+    return row;
+  }
+
+  return {
+    get: async (actor: Actor, id: string) => presentImport(await get(actor, id)),
+
+    /**
+     * Streams the CSV of a multipart request into the file store (never whole in memory), then
+     * records the import and queues its processing.
+     */
+    async create(actor: Actor, request: FastifyRequest) {
+      if (!request.isMultipart()) {
+        throw new AppError(415, 'unsupported_media_type', 'Send the import as multipart/form-data');
+      }
+      const limitBytes = ctx.config.imports.sizeLimitBytes;
+      const importId = uuidv7();
+      const form: Partial<ImportForm> = {};
+      let pending: PendingFile | undefined;
+      try {
+        const parts = request.parts({
+          limits: {
+            fileSize: limitBytes,
+            files: 1,
+            fields: FORM_FIELDS.length + 2,
+            parts: FORM_FIELDS.length + 3,
+          },
+        });
+        for await (const part of parts) {
+          if (part.type === 'file') {
+            if (part.fieldname !== 'csv' || pending) {
+              part.file.resume();
+              throw badRequest('Send the CSV file in the field "csv"', [
+                { pointer: `/${part.fieldname}`, message: 'is not an accepted file field', in: 'body' },
+              ]);
+            }
+            const inspector = textInspector();
+            pending = await store.write(
+              actor,
+              {
+                entity: 'import',
+                entityId: importId,
+                filename: sanitiseFilename(part.filename),
+                mimeType: normaliseMimeType(part.mimetype),
+              },
+              part.file as AsyncIterable<Buffer>,
+              { limitBytes, inspect: (chunk) => inspector.push(chunk) },
+            );
+            if (part.file.truncated) throw fileTooLarge(limitBytes);
+            inspector.end();
+          } else {
+            const name = part.fieldname as FormField;
+            if (!FORM_FIELDS.includes(name)) {
+              throw badRequest(`Unknown form field "${part.fieldname}"`, [
+                { pointer: `/${part.fieldname}`, message: 'is not an accepted property', in: 'body' },
+              ]);
+            }
+            if (part.valueTruncated) throw invalidField(name, 'is too long');
+            readField(form, name, String(part.value ?? ''));
+          }
+        }
+        if (!pending) {
+          throw badRequest('No file was sent in the field "csv"', [
+            { pointer: '/csv', message: 'is required', in: 'body' },
+          ]);
+        }
+        if (pending.size === 0) {
+          throw badRequest('The file is empty', [
+            { pointer: '/csv', message: 'must not be empty', in: 'body' },
+          ]);
+        }
+        if (!form.type) {
+          throw badRequest('The import type is required', [
+            { pointer: '/type', message: 'is required', in: 'body' },
+          ]);
+        }
+      } catch (error) {
+        if (pending) await store.discard(pending.id).catch(() => {});
+        throw asProblem(error, limitBytes);
+      }
+      const file = pending;
+      const row = await ctx.change(actor, async (tx, record) => {
+        await store.complete(tx, file, { entity: 'import', entityId: importId }, record);
+        // Codes are sequential per organisation: concurrent creations wait for each other here.
+        await tx.execute(
+          sql`select pg_advisory_xact_lock(hashtext(${`import-code:${actor.organisationId}`}))`,
+        );
+        const [next] = await tx
+          .select({ code: sql<number>`coalesce(max(${imports.code}), 0)::int + 1` })
+          .from(imports)
+          .where(eq(imports.organisationId, actor.organisationId));
+        const [created] = await tx
+          .insert(imports)
+          .values({
+            id: importId,
+            organisationId: actor.organisationId,
+            code: next!.code,
+            type: form.type!,
+            status: IMPORT_STATUS.REQUESTED,
+            delimiter: form.delimiter ?? ',',
+            createdById: actor.userId,
+            fileId: file.id,
+            dryRun: form.dryRun ?? false,
+            allowDelete: form.allowDelete ?? false,
+            stats: initialStats(),
+          })
+          .returning();
+        await record({
+          on: IMPORT_ENTITY,
+          type: 'CREATE',
+          entityId: importId,
+          snapshot: presentImport(created!),
+        });
+        return created!;
+      });
+      // Queued once the import is committed; the recovery sweep queues it again if this fails.
+      await processor
+        .enqueue(importId)
+        .catch((error) => ctx.log.error({ err: error, importId }, 'could not queue import'));
+      return presentImport(row);
+    },
+
+    async list(actor: Actor, query: ImportListQuery) {
+      const page = resolvePage(query, IMPORT_PAGE);
+      const conditions: (SQL | undefined)[] = [
+        eq(imports.organisationId, actor.organisationId),
+        isNull(imports.deletedAt),
+      ];
+      if (query.type !== undefined) {
+        const type = importTypeOf(query.type);
+        if (!type) {
+          throw badRequest(`Unknown import type "${query.type}"`, [
+            {
+              pointer: '/type',
+              message: `must be one of: ${IMPORT_TYPES.map((t) => t.code).join(', ')}`,
+              in: 'query',
+            },
+          ]);
+        }
+        conditions.push(eq(imports.type, type.code));
+      }
+      if (query.status !== undefined) {
+        const codes = query.status.split(',').map((s) => s.trim());
+        const known = Object.values(IMPORT_STATUS) as number[];
+        const statuses = codes.map((code) => {
+          const named = IMPORT_STATUS[code.toUpperCase() as keyof typeof IMPORT_STATUS];
+          return named ?? (/^\d+$/.test(code) && known.includes(Number(code)) ? Number(code) : undefined);
+        });
+        if (statuses.some((s) => s === undefined)) {
+          throw badRequest(`Unknown import status in "${query.status}"`, [
+            {
+              pointer: '/status',
+              message: `must be a comma-separated list of: ${known.join(', ')} (or their names)`,
+              in: 'query',
+            },
+          ]);
+        }
+        conditions.push(inArray(imports.status, statuses as ImportStatus[]));
+      }
+      const where = and(...conditions);
+      const [rows, [count]] = await Promise.all([
+        db
+          .select()
+          .from(imports)
+          .where(where)
+          .orderBy(...page.orderBy)
+          .limit(page.limit)
+          .offset(page.offset),
+        db.select({ total: sql<number>`count(*)::int` }).from(imports).where(where),
+      ]);
+      return pageResult(rows.map(presentImport), count?.total ?? 0, page);
+    },
+
+    /** The original file as a stream of its stored pieces. */
+    async download(actor: Actor, id: string) {
+      const row = await get(actor, id);
+      if (row.fileArchived || !row.fileId) {
+        throw new AppError(410, 'file_archived', 'The file of this import was archived');
+      }
+      const fileId = row.fileId;
+      const [file] = await db
+        .select({ filename: files.filename, size: files.size, sha256: files.sha256 })
+        .from(files)
+        .where(eq(files.id, fileId));
+      if (!file) throw notFound('File');
+      return { file, stream: Readable.from(store.read(fileId)) };
+    },
+
+    /** Releases the stored bytes of the file; the record stays (`fileArchived` true). */
+    async archive(actor: Actor, id: string) {
+      return ctx.change(actor, async (tx, record) => {
+        const row = await findImport(tx, actor.organisationId, id, true);
+        if (!row) throw notFound('Import');
+        if (row.fileArchived) return presentImport(row);
+        if (row.status === IMPORT_STATUS.REQUESTED || row.status === IMPORT_STATUS.IN_PROGRESS) {
+          throw conflict(
+            'The import is being processed: cancel it or wait for it to end',
+            'import_in_progress',
+          );
+        }
+        if (row.fileId) await store.release(tx, row.fileId, { entity: 'import', entityId: id }, record);
+        const [updated] = await tx
+          .update(imports)
+          .set({ fileArchived: true, updatedAt: new Date() })
+          .where(eq(imports.id, id))
+          .returning();
+        await record({
+          on: IMPORT_ENTITY,
+          type: 'UPDATE',
+          entityId: id,
+          snapshot: presentImport(updated!),
+          updatedColumns: ['fileArchived'],
+        });
+        return presentImport(updated!);
+      });
+    },
+
+    /**
+     * REQUESTED or IN_PROGRESS -> ABORTED. A running job stops at its next batch: the batch in
+     * flight rolls back, the batches committed before stay.
+     */
+    async cancel(actor: Actor, id: string) {
+      return ctx.change(actor, async (tx, record) => {
+        const row = await findImport(tx, actor.organisationId, id, true);
+        if (!row) throw notFound('Import');
+        if (row.status !== IMPORT_STATUS.REQUESTED && row.status !== IMPORT_STATUS.IN_PROGRESS) {
+          throw conflict('Only a requested or running import can be cancelled', 'import_not_cancellable');
+        }
+        const now = new Date();
+        const started = row.stats.startedAt ? Date.parse(row.stats.startedAt) : now.getTime();
+        const stats = {
+          ...row.stats,
+          reason: 'Cancelled',
+          finishedAt: now.toISOString(),
+          durationMs: now.getTime() - started,
+        };
+        const [updated] = await tx
+          .update(imports)
+          .set({ status: IMPORT_STATUS.ABORTED, stats, workerId: null, heartbeatAt: null, updatedAt: now })
+          .where(eq(imports.id, id))
+          .returning();
+        await clearKeys(tx, id);
+        await record({
+          on: IMPORT_ENTITY,
+          type: 'UPDATE',
+          entityId: id,
+          snapshot: presentImport(updated!),
+          updatedColumns: ['status', 'stats'],
+        });
+        return presentImport(updated!);
+      });
+    },
+  };
+}
+
+export type ImportService = ReturnType<typeof createImportService>;

@@ -1,0 +1,67 @@
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { badRequest } from '../../platform/errors.ts';
+
+/** A date filter or date field in a request: `YYYY-MM-DD` (midnight UTC) or an ISO 8601 timestamp. */
+export const dateInput = (description = 'ISO 8601 date (`YYYY-MM-DD`, midnight UTC) or timestamp') =>
+  Type.String({ anyOf: [{ format: 'date' }, { format: 'date-time' }], description });
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+export const isDateOnly = (value: string) => DATE_ONLY.test(value);
+
+export function toDate(value: string): Date {
+  return new Date(isDateOnly(value) ? `${value}T00:00:00.000Z` : value);
+}
+
+/** The end of a range: a date alone covers its whole day, so the bound is the next midnight (exclusive). */
+export function rangeEnd(value: string): { at: Date; inclusive: boolean } {
+  if (isDateOnly(value)) {
+    const at = toDate(value);
+    at.setUTCDate(at.getUTCDate() + 1);
+    return { at, inclusive: false };
+  }
+  return { at: toDate(value), inclusive: true };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A comma-separated list of UUIDs in a query string (`statusId=a,b`). */
+export function uuidList(value: string, pointer: string): string[] {
+  const ids = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const bad = ids.filter((id) => !UUID.test(id));
+  if (!ids.length || bad.length) {
+    throw badRequest(`${pointer.slice(1)} must be a comma-separated list of UUIDs`, [
+      { pointer, message: 'must be a comma-separated list of UUIDs', in: 'query' },
+    ]);
+  }
+  return [...new Set(ids.map((id) => id.toLowerCase()))];
+}
+
+/** Escapes LIKE wildcards so a search term matches literally. */
+export const likeEscape = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Custom field values as route handlers receive them (the Fastify type provider infers the value
+ * union as unknown); validateCustomFields checks them against the definitions.
+ */
+export type WithCustomFields<T> = Omit<T, 'customFields'> & { customFields?: Record<string, unknown> };
+
+/**
+ * A nullable value in a request body. Null comes first in the union: with Ajv's `coerceTypes`, a
+ * `[schema, null]` union would coerce a sent null into "" or 0 through the first branch.
+ */
+export const NullableInput = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
+
+/**
+ * A nullable value in a response, as a JSON Schema type list (`type: ['string', 'null']`) rather
+ * than the platform's `anyOf`: fast-json-stringify serializes a type list with a typeof check,
+ * while an `anyOf` makes it run a schema validator on every value of every row.
+ */
+export const NullableOutput = <T extends TSchema>(schema: T) => {
+  const { type } = schema as { type?: unknown };
+  if (typeof type !== 'string') return Type.Union([schema, Type.Null()]);
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+};

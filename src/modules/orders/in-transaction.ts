@@ -1,0 +1,112 @@
+/**
+ * Order writes inside a caller's transaction, for modules that create an order as part of a
+ * larger change (a signed quote converted into an order): the same rows and events as the
+ * order services, without opening a transaction of their own.
+ */
+import { v7 as uuidv7 } from 'uuid';
+import type { Tx } from '../../db/client.ts';
+import { orderItems, orders } from '../../db/schema/orders.ts';
+import type { EventRecorder } from '../../platform/events.ts';
+import { validateCustomFields } from '../custom-fields/validate.ts';
+import { priceItem } from './items-service.ts';
+import { roundCents } from './money.ts';
+import { defaultOrderStatus } from './references.ts';
+import { ORDER_ENTITY, ORDER_ITEM_ENTITY, refreshItemsTotal } from './repository.ts';
+
+export type OrderActor = { organisationId: string; userId: string | null };
+
+export type NewOrder = {
+  companyId: string | null;
+  projectId: string | null;
+  shippingAddressId: string | null;
+  currencyId: string | null;
+  billedAmount: number;
+  orderDate: Date | null;
+  /** Default: the organisation's default order status. */
+  statusId?: string | null;
+  /** Checked against the organisation's order custom fields (required ones included; 400). */
+  customFields?: Record<string, unknown>;
+};
+
+/**
+ * Inserts an order with its CREATE event. The references must have been checked by the caller
+ * (they come from a record of the same organisation).
+ */
+export async function insertOrderInTransaction(
+  tx: Tx,
+  actor: OrderActor,
+  input: NewOrder,
+  record: EventRecorder,
+) {
+  const statusId =
+    input.statusId === undefined ? await defaultOrderStatus(tx, actor.organisationId) : input.statusId;
+  const customFields = await validateCustomFields(tx, actor.organisationId, 'order', input.customFields);
+  const [row] = await tx
+    .insert(orders)
+    .values({
+      organisationId: actor.organisationId,
+      companyId: input.companyId,
+      projectId: input.projectId,
+      shippingAddressId: input.shippingAddressId,
+      currencyId: input.currencyId,
+      statusId,
+      billedAmount: roundCents(input.billedAmount),
+      orderDate: input.orderDate,
+      customFields,
+      createdById: actor.userId,
+    })
+    .returning();
+  await record({ on: ORDER_ENTITY, type: 'CREATE', entityId: row!.id, snapshot: row! });
+  return row!;
+}
+
+export type NewOrderItem = {
+  /** Set by the caller to name this item as the parent of later ones. */
+  id?: string;
+  parentId: string | null;
+  articleId: string | null;
+  quantity: number;
+  unitPrice: number | null;
+  totalPrice?: number | null;
+  unit: string | null;
+  position: number;
+};
+
+/**
+ * Inserts items into an order (parents before their children, ids chosen by the caller), priced
+ * as the order-item service prices them, with one CREATE event each; refreshes the order total.
+ */
+export async function insertOrderItemsInTransaction(
+  tx: Tx,
+  actor: OrderActor,
+  orderId: string,
+  items: NewOrderItem[],
+  record: EventRecorder,
+) {
+  if (!items.length) return [];
+  const rows = items.map((item) => ({
+    id: item.id ?? uuidv7(),
+    organisationId: actor.organisationId,
+    orderId,
+    articleId: item.articleId,
+    parentId: item.parentId,
+    quantity: item.quantity,
+    ...priceItem({ quantity: item.quantity, unitPrice: item.unitPrice, totalPrice: item.totalPrice }),
+    unit: item.unit,
+    position: item.position,
+    createdById: actor.userId,
+  }));
+  const inserted = await tx.insert(orderItems).values(rows).returning();
+  await refreshItemsTotal(tx, orderId);
+  for (const item of inserted) {
+    await record({
+      on: ORDER_ITEM_ENTITY,
+      type: 'CREATE',
+      entityId: item.id,
+      snapshot: item,
+      relation: ORDER_ENTITY,
+      relationId: orderId,
+    });
+  }
+  return inserted;
+}

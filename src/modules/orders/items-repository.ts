@@ -1,0 +1,105 @@
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { articles, orderItems, orders } from '../../db/schema/orders.ts';
+
+/** An order item as the API shows it: its row plus `article` {id, code, name}. */
+export const orderItemColumns = {
+  id: orderItems.id,
+  organisationId: orderItems.organisationId,
+  orderId: orderItems.orderId,
+  articleId: orderItems.articleId,
+  article: sql<{ id: string; code: string; name: string } | null>`case when ${articles.id} is null then null
+    else json_build_object('id', ${articles.id}, 'code', ${articles.code}, 'name', ${articles.name}) end`,
+  parentId: orderItems.parentId,
+  commentId: orderItems.commentId,
+  quantity: orderItems.quantity,
+  unitPrice: orderItems.unitPrice,
+  totalPrice: orderItems.totalPrice,
+  unit: orderItems.unit,
+  position: orderItems.position,
+  createdById: orderItems.createdById,
+  createdAt: orderItems.createdAt,
+  updatedAt: orderItems.updatedAt,
+  deletedAt: orderItems.deletedAt,
+};
+
+/** Items with their article and the company of their order (for company scoping). */
+export function selectOrderItems(db: Executor) {
+  return db
+    .select({ ...orderItemColumns, orderCompanyId: orders.companyId })
+    .from(orderItems)
+    .innerJoin(orders, eq(orders.id, orderItems.orderId))
+    .leftJoin(articles, eq(articles.id, orderItems.articleId));
+}
+
+export async function findOrderItem(db: Executor, organisationId: string, id: string) {
+  const [row] = await selectOrderItems(db)
+    .where(
+      and(eq(orderItems.id, id), eq(orderItems.organisationId, organisationId), isNull(orderItems.deletedAt)),
+    )
+    .limit(1);
+  return row;
+}
+
+export async function findOrderItemRow(db: Executor, organisationId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(orderItems)
+    .where(
+      and(eq(orderItems.id, id), eq(orderItems.organisationId, organisationId), isNull(orderItems.deletedAt)),
+    )
+    .limit(1);
+  return row;
+}
+
+/** Live items of the organisation among `ids` (to check parents named by id). */
+export async function liveItems(db: Executor, organisationId: string, ids: string[]) {
+  if (!ids.length) return [];
+  return db
+    .select({ id: orderItems.id, orderId: orderItems.orderId })
+    .from(orderItems)
+    .where(
+      and(
+        inArray(orderItems.id, ids),
+        eq(orderItems.organisationId, organisationId),
+        isNull(orderItems.deletedAt),
+      ),
+    );
+}
+
+/** Live articles of the organisation among `ids`, with what an item takes from them. */
+export async function liveArticles(db: Executor, organisationId: string, ids: string[]) {
+  if (!ids.length) return [];
+  return db
+    .select({ id: articles.id, price: articles.price, enabled: articles.enabled })
+    .from(articles)
+    .where(
+      and(inArray(articles.id, ids), eq(articles.organisationId, organisationId), isNull(articles.deletedAt)),
+    );
+}
+
+/** Whether `itemId` is `candidateParentId` or one of its ancestors' (a cycle if it became its parent). */
+export async function isAncestorOrSelf(db: Executor, itemId: string, candidateParentId: string) {
+  const result = (await db.execute(sql`
+    with recursive chain(id, parent_id, depth) as (
+      select id, parent_id, 0 from ${orderItems} where id = ${candidateParentId}
+      union all
+      select i.id, i.parent_id, c.depth + 1 from ${orderItems} i join chain c on i.id = c.parent_id
+      where c.depth < 10000
+    )
+    select 1 as found from chain where id = ${itemId} limit 1`)) as unknown as { rows: unknown[] };
+  return result.rows.length > 0;
+}
+
+/** The ids of the live descendants of an item (children, grandchildren...). */
+export async function liveDescendants(db: Executor, itemId: string): Promise<string[]> {
+  const result = (await db.execute(sql`
+    with recursive tree(id, depth) as (
+      select id, 0 from ${orderItems} where parent_id = ${itemId} and deleted_at is null
+      union all
+      select i.id, t.depth + 1 from ${orderItems} i join tree t on i.parent_id = t.id
+      where i.deleted_at is null and t.depth < 10000
+    )
+    select id from tree`)) as unknown as { rows: { id: string }[] };
+  return result.rows.map((r) => r.id);
+}

@@ -1,0 +1,85 @@
+import { Type } from '@sinclair/typebox';
+import { Uuid } from '../../platform/schemas.ts';
+import { NullableInput } from './common-schemas.ts';
+
+const Quantity = Type.Number({ exclusiveMinimum: 0, description: 'Quantity ordered; must be positive' });
+const UnitPrice = Type.Number({
+  minimum: 0,
+  description: 'Unit price (4 decimals); defaults to the article price when the item has an article',
+});
+const TotalPrice = Type.Number({
+  minimum: 0,
+  description:
+    'quantity x unitPrice rounded to cents; computed when absent, refused (422 `inconsistent_total`) when it ' +
+    'differs by more than half a cent. Without a unit price, the total as sent (default 0).',
+});
+const Position = Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Display order (default 1)' });
+const ParentId = Type.String({
+  format: 'uuid',
+  description: 'A live item of the same order (a kit or group), created before this one',
+});
+
+const itemFields = {
+  articleId: Type.Optional(
+    Type.String({ format: 'uuid', description: 'The article; without one the item is a custom item' }),
+  ),
+  parentId: Type.Optional(ParentId),
+  quantity: Quantity,
+  unitPrice: Type.Optional(UnitPrice),
+  totalPrice: Type.Optional(TotalPrice),
+  unit: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 50,
+      description: 'Unit: pieces, kilograms, metres, kits, service...',
+    }),
+  ),
+  position: Type.Optional(Position),
+  commentId: Type.Optional(Type.String({ format: 'uuid', description: 'A comment of the organisation' })),
+};
+
+export const CreateOrderItemBody = Type.Object(
+  { orderId: Type.String({ format: 'uuid', description: 'The order (required)' }), ...itemFields },
+  { additionalProperties: false },
+);
+
+export const BulkOrderItem = Type.Object(
+  {
+    ref: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'A name for this item within the request, so later items can name it as `parentRef`',
+      }),
+    ),
+    parentRef: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'The `ref` of an EARLIER item of the same request that is this item’s parent',
+      }),
+    ),
+    ...itemFields,
+  },
+  { additionalProperties: false },
+);
+
+export const BulkOrderItemsBody = Type.Array(BulkOrderItem, {
+  minItems: 1,
+  maxItems: 500,
+  description: 'Items to add, in order; a parent comes before its children',
+});
+
+export const UpdateOrderItemBody = Type.Object(
+  {
+    articleId: Type.Optional(NullableInput(Uuid)),
+    parentId: Type.Optional(NullableInput(ParentId)),
+    quantity: Type.Optional(Quantity),
+    unitPrice: Type.Optional(NullableInput(UnitPrice)),
+    totalPrice: Type.Optional(TotalPrice),
+    unit: Type.Optional(NullableInput(Type.String({ minLength: 1, maxLength: 50 }))),
+    position: Type.Optional(Position),
+    commentId: Type.Optional(NullableInput(Uuid)),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);

@@ -1,0 +1,397 @@
+import type { Static } from '@sinclair/typebox';
+import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
+import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
+import { orderItems, orders } from '../../db/schema/orders.ts';
+import {
+  type Actor,
+  assertCompanyVisible,
+  assertCompanyWritable,
+  companyScope,
+} from '../../platform/actor.ts';
+import { badRequest, conflict, notFound, type ProblemIssue, unprocessable } from '../../platform/errors.ts';
+import { changedFields, type EventRecorder } from '../../platform/events.ts';
+import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import {
+  findOrderItem,
+  findOrderItemRow,
+  isAncestorOrSelf,
+  liveArticles,
+  liveDescendants,
+  liveItems,
+  selectOrderItems,
+} from './items-repository.ts';
+import type { BulkOrderItemsBody, CreateOrderItemBody, UpdateOrderItemBody } from './items-schemas.ts';
+import { roundCents, roundUnitPrice, totalsMatch } from './money.ts';
+import { invalidReference, liveComment } from './references.ts';
+import { findOrderRow, ORDER_ENTITY, ORDER_ITEM_ENTITY, refreshItemsTotal } from './repository.ts';
+
+export type CreateOrderItemInput = Static<typeof CreateOrderItemBody>;
+export type UpdateOrderItemInput = Static<typeof UpdateOrderItemBody>;
+export type BulkOrderItemsInput = Static<typeof BulkOrderItemsBody>;
+
+export const ORDER_ITEM_PAGE: PageOptions = {
+  defaultLimit: 25,
+  maxLimit: 100,
+  sortFields: {
+    position: orderItems.position,
+    createdAt: orderItems.createdAt,
+    updatedAt: orderItems.updatedAt,
+    quantity: orderItems.quantity,
+    totalPrice: orderItems.totalPrice,
+  },
+  tieBreaker: orderItems.id,
+  defaultSort: { field: 'position', direction: 'ASC' },
+};
+
+export type OrderItemListQuery = PageQuery & { orderId?: string; articleId?: string; parentId?: string };
+
+type Row = typeof orderItems.$inferSelect;
+
+/**
+ * The price of an item: with a unit price, `totalPrice` is quantity x unitPrice rounded to cents
+ * (a sent total must agree within half a cent); without one (a custom item priced only by its
+ * total) the sent total is kept, 0 when absent.
+ */
+export function priceItem(
+  input: { quantity: number; unitPrice: number | null; totalPrice?: number | null },
+  pointer = '',
+): { unitPrice: number | null; totalPrice: number } {
+  if (input.unitPrice === null) return { unitPrice: null, totalPrice: roundCents(input.totalPrice ?? 0) };
+  const unitPrice = roundUnitPrice(input.unitPrice);
+  const expected = roundCents(input.quantity * unitPrice);
+  if (input.totalPrice != null && !totalsMatch(input.totalPrice, expected)) {
+    throw unprocessable(
+      `totalPrice ${input.totalPrice} is not quantity x unitPrice (${input.quantity} x ${unitPrice} = ${expected})`,
+      'inconsistent_total',
+      [
+        {
+          pointer: `${pointer}/totalPrice`,
+          message: `must equal quantity x unitPrice = ${expected}`,
+          in: 'body',
+        },
+      ],
+    );
+  }
+  return { unitPrice, totalPrice: expected };
+}
+
+const cycle = (pointer: string) =>
+  unprocessable('An item cannot become a descendant of itself', 'hierarchy_cycle', [
+    { pointer, message: 'would make the item its own ancestor', in: 'body' },
+  ]);
+
+const parentInOtherOrder = (pointer: string) =>
+  unprocessable('A parent item must belong to the same order as its children', 'parent_in_other_order', [
+    { pointer, message: 'is an item of another order', in: 'body' },
+  ]);
+
+type NewItem = Omit<CreateOrderItemInput, 'orderId'> & { ref?: string; parentRef?: string };
+
+export function createOrderItemService(ctx: AppContext) {
+  async function read(actor: Actor, id: string) {
+    const row = await findOrderItem(ctx.db, actor.organisationId, id);
+    if (!row) throw notFound('Order item');
+    assertCompanyVisible(actor, row.orderCompanyId, 'Order item');
+    const { orderCompanyId: _company, ...item } = row;
+    return item;
+  }
+
+  /** The live order, locked so the items of one order change one transaction at a time. */
+  async function lockOrder(tx: Tx, actor: Actor, orderId: string, missing: () => Error) {
+    const order = await findOrderRow(tx, actor.organisationId, orderId, true);
+    if (!order) throw missing();
+    assertCompanyVisible(actor, order.companyId, 'Order');
+    assertCompanyWritable(actor, order.companyId);
+    return order;
+  }
+
+  /**
+   * Inserts items into an order, resolving articles, parents (existing ids or earlier `ref`s of
+   * the same request) and prices; all or nothing. `pointerOf(i)` locates item i in the body.
+   */
+  async function insertItems(
+    tx: Tx,
+    actor: Actor,
+    orderId: string,
+    inputs: NewItem[],
+    record: EventRecorder,
+    pointerOf: (i: number) => string,
+  ): Promise<string[]> {
+    const org = actor.organisationId;
+    const issues: ProblemIssue[] = [];
+    const refs = new Map<string, number>();
+    inputs.forEach((input, i) => {
+      if (input.parentId && input.parentRef) {
+        issues.push({
+          pointer: `${pointerOf(i)}/parentRef`,
+          message: 'cannot be sent with parentId',
+          in: 'body',
+        });
+      }
+      if (input.ref !== undefined) {
+        if (refs.has(input.ref))
+          issues.push({ pointer: `${pointerOf(i)}/ref`, message: 'is repeated', in: 'body' });
+        else refs.set(input.ref, i);
+      }
+    });
+    if (issues.length) throw badRequest('Some items are not valid', issues);
+    inputs.forEach((input, i) => {
+      if (input.parentRef === undefined) return;
+      const at = refs.get(input.parentRef);
+      if (at === undefined) {
+        throw unprocessable(
+          `parentRef "${input.parentRef}" names no item of this request`,
+          'invalid_reference',
+          [
+            {
+              pointer: `${pointerOf(i)}/parentRef`,
+              message: 'is not the ref of an item of this request',
+              in: 'body',
+            },
+          ],
+        );
+      }
+      if (at >= i) {
+        throw unprocessable('A parent item must come before its children', 'parent_later', [
+          {
+            pointer: `${pointerOf(i)}/parentRef`,
+            message: 'names an item that comes later in the array',
+            in: 'body',
+          },
+        ]);
+      }
+    });
+
+    const articleIds = [...new Set(inputs.flatMap((i) => (i.articleId ? [i.articleId] : [])))];
+    const parentIds = [...new Set(inputs.flatMap((i) => (i.parentId ? [i.parentId] : [])))];
+    const [articleRows, parentRows] = await Promise.all([
+      liveArticles(tx, org, articleIds),
+      liveItems(tx, org, parentIds),
+    ]);
+    const articlesById = new Map(articleRows.map((a) => [a.id, a]));
+    const parentsById = new Map(parentRows.map((p) => [p.id, p]));
+    const commentIds = [...new Set(inputs.flatMap((i) => (i.commentId ? [i.commentId] : [])))];
+    for (const commentId of commentIds) {
+      const i = inputs.findIndex((input) => input.commentId === commentId);
+      await liveComment(tx, org, commentId, `${pointerOf(i)}/commentId`);
+    }
+
+    const ids = inputs.map(() => uuidv7());
+    const rows = inputs.map((input, i) => {
+      const pointer = pointerOf(i);
+      let unitPrice = input.unitPrice ?? null;
+      if (input.articleId) {
+        const article = articlesById.get(input.articleId);
+        if (!article) throw invalidReference(`${pointer}/articleId`, 'article');
+        if (!article.enabled) {
+          throw unprocessable('A disabled article cannot be ordered', 'article_disabled', [
+            { pointer: `${pointer}/articleId`, message: 'is a disabled article', in: 'body' },
+          ]);
+        }
+        if (input.unitPrice === undefined) unitPrice = article.price;
+      }
+      let parentId: string | null = null;
+      if (input.parentId) {
+        const parent = parentsById.get(input.parentId);
+        if (!parent) throw invalidReference(`${pointer}/parentId`, 'order item');
+        if (parent.orderId !== orderId) throw parentInOtherOrder(`${pointer}/parentId`);
+        parentId = parent.id;
+      } else if (input.parentRef !== undefined) {
+        parentId = ids[refs.get(input.parentRef)!]!;
+      }
+      const price = priceItem({ quantity: input.quantity, unitPrice, totalPrice: input.totalPrice }, pointer);
+      return {
+        id: ids[i]!,
+        organisationId: org,
+        orderId,
+        articleId: input.articleId ?? null,
+        parentId,
+        commentId: input.commentId ?? null,
+        quantity: input.quantity,
+        ...price,
+        unit: input.unit ?? null,
+        position: input.position ?? 1,
+        createdById: actor.userId,
+      };
+    });
+    const inserted = await tx.insert(orderItems).values(rows).returning();
+    await refreshItemsTotal(tx, orderId);
+    for (const item of inserted) {
+      await record({
+        on: ORDER_ITEM_ENTITY,
+        type: 'CREATE',
+        entityId: item.id,
+        snapshot: item,
+        relation: ORDER_ENTITY,
+        relationId: orderId,
+      });
+    }
+    return ids;
+  }
+
+  /** Soft-deletes an item, and its descendants when `cascade`; refuses (409) when it has live children. */
+  async function removeItem(actor: Actor, id: string, options: { orderId?: string; cascade?: boolean }) {
+    return ctx.change(actor, async (tx, record) => {
+      const item = await findOrderItemRow(tx, actor.organisationId, id);
+      if (!item || (options.orderId && item.orderId !== options.orderId)) throw notFound('Order item');
+      await lockOrder(tx, actor, item.orderId, () => notFound('Order item'));
+      const descendants = await liveDescendants(tx, id);
+      if (descendants.length && !options.cascade) {
+        throw conflict(
+          `The item has ${descendants.length} live child item(s): delete them first or pass cascade=true`,
+          'item_has_children',
+        );
+      }
+      const deleted = await tx
+        .update(orderItems)
+        .set({ deletedAt: new Date() })
+        .where(and(inArray(orderItems.id, [id, ...descendants]), isNull(orderItems.deletedAt)))
+        .returning();
+      await refreshItemsTotal(tx, item.orderId);
+      for (const row of deleted) {
+        await record({
+          on: ORDER_ITEM_ENTITY,
+          type: 'DELETE',
+          entityId: row.id,
+          snapshot: row,
+          relation: ORDER_ENTITY,
+          relationId: row.orderId,
+        });
+      }
+      return { id, deleted: true as const, deletedIds: deleted.map((r) => r.id) };
+    });
+  }
+
+  return {
+    get: read,
+
+    async list(actor: Actor, query: OrderItemListQuery) {
+      const page = resolvePage(query, ORDER_ITEM_PAGE);
+      const scope = companyScope(actor);
+      const conditions: (SQL | undefined)[] = [
+        eq(orderItems.organisationId, actor.organisationId),
+        isNull(orderItems.deletedAt),
+        scope ? inArray(orders.companyId, scope) : undefined,
+        query.orderId ? eq(orderItems.orderId, query.orderId) : undefined,
+        query.articleId ? eq(orderItems.articleId, query.articleId) : undefined,
+        query.parentId ? eq(orderItems.parentId, query.parentId) : undefined,
+      ];
+      const where = and(...conditions);
+      const countQuery = scope
+        ? ctx.db
+            .select({ total: sql<number>`count(*)::int` })
+            .from(orderItems)
+            .innerJoin(orders, eq(orders.id, orderItems.orderId))
+            .where(where)
+        : ctx.db.select({ total: sql<number>`count(*)::int` }).from(orderItems).where(where);
+      const [rows, counted] = await Promise.all([
+        selectOrderItems(ctx.db)
+          .where(where)
+          .orderBy(...page.orderBy)
+          .limit(page.limit)
+          .offset(page.offset),
+        countQuery,
+      ]);
+      const data = rows.map(({ orderCompanyId: _company, ...item }) => item);
+      return pageResult(data, counted[0]?.total ?? 0, page);
+    },
+
+    async create(actor: Actor, input: CreateOrderItemInput) {
+      const [id] = await ctx.change(actor, async (tx, record) => {
+        await lockOrder(tx, actor, input.orderId, () => invalidReference('/orderId', 'order'));
+        const { orderId, ...item } = input;
+        return insertItems(tx, actor, orderId, [item], record, () => '');
+      });
+      return read(actor, id!);
+    },
+
+    /** Adds several items to an order at once, all or nothing. */
+    async addMany(actor: Actor, orderId: string, inputs: BulkOrderItemsInput) {
+      const ids = await ctx.change(actor, async (tx, record) => {
+        await lockOrder(tx, actor, orderId, () => notFound('Order'));
+        return insertItems(tx, actor, orderId, inputs, record, (i) => `/${i}`);
+      });
+      const rows = await selectOrderItems(ctx.db)
+        .where(and(inArray(orderItems.id, ids), eq(orderItems.organisationId, actor.organisationId)))
+        .orderBy(orderItems.id);
+      return rows.map(({ orderCompanyId: _company, ...item }) => item);
+    },
+
+    async update(actor: Actor, id: string, input: UpdateOrderItemInput) {
+      await ctx.change(actor, async (tx, record) => {
+        const org = actor.organisationId;
+        const current = await findOrderItemRow(tx, org, id);
+        if (!current) throw notFound('Order item');
+        await lockOrder(tx, actor, current.orderId, () => notFound('Order item'));
+        const changes: Partial<Row> = {};
+
+        let unitPrice = current.unitPrice;
+        if (input.articleId !== undefined && input.articleId !== current.articleId) {
+          if (input.articleId) {
+            const [article] = await liveArticles(tx, org, [input.articleId]);
+            if (!article) throw invalidReference('/articleId', 'article');
+            if (!article.enabled) {
+              throw unprocessable('A disabled article cannot be ordered', 'article_disabled', [
+                { pointer: '/articleId', message: 'is a disabled article', in: 'body' },
+              ]);
+            }
+            // A new article brings its price unless the request sets one.
+            if (input.unitPrice === undefined) unitPrice = article.price;
+          }
+          changes.articleId = input.articleId;
+        }
+        if (input.unitPrice !== undefined) unitPrice = input.unitPrice;
+        const quantity = input.quantity ?? current.quantity;
+        const priceChanged =
+          input.quantity !== undefined || unitPrice !== current.unitPrice || input.totalPrice !== undefined;
+        if (priceChanged) {
+          // totalPrice follows quantity and unitPrice; a sent one must agree. Without a unit price
+          // the total is the one sent, or stays as it was.
+          const price = priceItem({
+            quantity,
+            unitPrice,
+            totalPrice: input.totalPrice ?? (unitPrice === null ? current.totalPrice : undefined),
+          });
+          Object.assign(changes, { quantity, ...price });
+        }
+
+        if (input.parentId !== undefined && input.parentId !== current.parentId) {
+          if (input.parentId) {
+            const [parent] = await liveItems(tx, org, [input.parentId]);
+            if (!parent) throw invalidReference('/parentId', 'order item');
+            if (parent.orderId !== current.orderId) throw parentInOtherOrder('/parentId');
+            if (await isAncestorOrSelf(tx, id, parent.id)) throw cycle('/parentId');
+          }
+          changes.parentId = input.parentId;
+        }
+        if (input.commentId) await liveComment(tx, org, input.commentId);
+        if (input.commentId !== undefined) changes.commentId = input.commentId;
+        if (input.unit !== undefined) changes.unit = input.unit;
+        if (input.position !== undefined) changes.position = input.position;
+
+        const [row] = await tx
+          .update(orderItems)
+          .set({ ...changes, updatedAt: new Date() })
+          .where(eq(orderItems.id, id))
+          .returning();
+        if (priceChanged) await refreshItemsTotal(tx, current.orderId);
+        await record({
+          on: ORDER_ITEM_ENTITY,
+          type: 'UPDATE',
+          entityId: id,
+          snapshot: row!,
+          updatedColumns: changedFields(current, row!),
+          relation: ORDER_ENTITY,
+          relationId: current.orderId,
+        });
+      });
+      return read(actor, id);
+    },
+
+    remove: removeItem,
+  };
+}
+
+export type OrderItemService = ReturnType<typeof createOrderItemService>;

@@ -1,0 +1,121 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { addresses, comments, currencies, projects, statuses } from '../../db/schema/organisation-data.ts';
+import { companies } from '../../db/schema/platform.ts';
+import { unprocessable } from '../../platform/errors.ts';
+
+/**
+ * Checks of the ids a request body refers to. A missing, deleted or other-tenant record answers
+ * 422 `invalid_reference` with a pointer to the field: the resource of the path exists, the body
+ * names something that does not.
+ */
+export const invalidReference = (pointer: string, what: string) =>
+  unprocessable(`${pointer} names no ${what} of this organisation`, 'invalid_reference', [
+    { pointer, message: `names no live ${what} of this organisation`, in: 'body' },
+  ]);
+
+export async function liveCompany(db: Executor, organisationId: string, id: string, pointer = '/companyId') {
+  const [row] = await db
+    .select({ id: companies.id, name: companies.name })
+    .from(companies)
+    .where(
+      and(eq(companies.id, id), eq(companies.organisationId, organisationId), isNull(companies.deletedAt)),
+    )
+    .limit(1);
+  if (!row) throw invalidReference(pointer, 'company');
+  return row;
+}
+
+export async function liveProject(db: Executor, organisationId: string, id: string, pointer = '/projectId') {
+  const [row] = await db
+    .select({ id: projects.id, companyId: projects.companyId })
+    .from(projects)
+    .where(and(eq(projects.id, id), eq(projects.organisationId, organisationId), isNull(projects.deletedAt)))
+    .limit(1);
+  if (!row) throw invalidReference(pointer, 'project');
+  return row;
+}
+
+export async function liveOrderStatus(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  pointer = '/statusId',
+) {
+  const [row] = await db
+    .select({ id: statuses.id })
+    .from(statuses)
+    .where(
+      and(
+        eq(statuses.id, id),
+        eq(statuses.organisationId, organisationId),
+        eq(statuses.entity, 'order'),
+        isNull(statuses.deletedAt),
+      ),
+    )
+    .limit(1);
+  if (!row) throw invalidReference(pointer, 'order status');
+  return row;
+}
+
+/** The organisation's default order status (`isDefault`), if it has one. */
+export async function defaultOrderStatus(db: Executor, organisationId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ id: statuses.id })
+    .from(statuses)
+    .where(
+      and(
+        eq(statuses.organisationId, organisationId),
+        eq(statuses.entity, 'order'),
+        eq(statuses.isDefault, true),
+        isNull(statuses.deletedAt),
+      ),
+    )
+    .orderBy(statuses.position)
+    .limit(1);
+  return row?.id ?? null;
+}
+
+export async function liveCurrency(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  pointer = '/currencyId',
+) {
+  const [row] = await db
+    .select({ id: currencies.id })
+    .from(currencies)
+    .where(
+      and(eq(currencies.id, id), eq(currencies.organisationId, organisationId), isNull(currencies.deletedAt)),
+    )
+    .limit(1);
+  if (!row) throw invalidReference(pointer, 'currency');
+  return row;
+}
+
+export async function liveAddress(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  pointer = '/shippingAddressId',
+) {
+  const [row] = await db
+    .select({ id: addresses.id, companyId: addresses.companyId })
+    .from(addresses)
+    .where(
+      and(eq(addresses.id, id), eq(addresses.organisationId, organisationId), isNull(addresses.deletedAt)),
+    )
+    .limit(1);
+  if (!row) throw invalidReference(pointer, 'address');
+  return row;
+}
+
+export async function liveComment(db: Executor, organisationId: string, id: string, pointer = '/commentId') {
+  const [row] = await db
+    .select({ id: comments.id })
+    .from(comments)
+    .where(and(eq(comments.id, id), eq(comments.organisationId, organisationId), isNull(comments.deletedAt)))
+    .limit(1);
+  if (!row) throw invalidReference(pointer, 'comment');
+  return row;
+}

@@ -1,0 +1,155 @@
+import { and, eq, getTableColumns, isNull, ne, sql } from 'drizzle-orm';
+import type { Db, Executor } from '../../db/client.ts';
+import { orders } from '../../db/schema/orders.ts';
+import { entity } from '../../platform/events.ts';
+
+export const ORDER_ENTITY = entity('ORDER', 'orders');
+export const ORDER_ITEM_ENTITY = entity('ORDER_ITEM', 'order_items');
+
+/** A timestamp rendered by PostgreSQL as the API writes it (ISO 8601, milliseconds, UTC). */
+const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** The live items of "orders"."id" as a JSON array (by position, then creation order), each with its article. */
+const itemsJson = sql.raw(`coalesce((
+  select json_agg(json_build_object(
+      'id', i.id, 'organisationId', i.organisation_id, 'orderId', i.order_id, 'articleId', i.article_id,
+      'article', case when a.id is null then null else json_build_object('id', a.id, 'code', a.code, 'name', a.name) end,
+      'parentId', i.parent_id, 'commentId', i.comment_id, 'quantity', i.quantity, 'unitPrice', i.unit_price,
+      'totalPrice', i.total_price, 'unit', i.unit, 'position', i.position, 'createdById', i.created_by_id,
+      'createdAt', ${iso('i.created_at')}, 'updatedAt', ${iso('i.updated_at')}, 'deletedAt', null
+    ) order by i.position, i.id)
+  from order_items i left join articles a on a.id = i.article_id
+  where i.order_id = "orders"."id" and i.deleted_at is null), '[]'::json)`);
+
+/** What an item of the nested read holds (timestamps already rendered as ISO strings). */
+export type OrderItemJson = {
+  id: string;
+  organisationId: string;
+  orderId: string;
+  articleId: string | null;
+  article: { id: string; code: string; name: string } | null;
+  parentId: string | null;
+  commentId: string | null;
+  quantity: number;
+  unitPrice: number | null;
+  totalPrice: number;
+  unit: string | null;
+  position: number;
+  createdById: string | null;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: null;
+};
+
+/** A related record as a JSON object, or null: a scalar subquery on its primary key. */
+const ref = <T>(table: string, column: string, fields: Record<string, string>) =>
+  sql<T | null>`${sql.raw(
+    `(select json_build_object(${Object.entries(fields)
+      .map(([key, name]) => `'${key}', r.${name}`)
+      .join(', ')}) from ${table} r where r.id = "orders"."${column}")`,
+  )}`;
+
+/**
+ * The nested order read: the order with its company, project, status and currency (primary-key
+ * subqueries) and its live items with their article (one correlated json_agg) in ONE SQL
+ * statement, prepared once per connection. PostgreSQL builds the nested JSON, item timestamps
+ * already formatted, so Node neither maps nor converts them.
+ */
+export function prepareOrderDetail(db: Db) {
+  return db
+    .select({
+      ...getTableColumns(orders),
+      company: ref<{ id: string; name: string }>('companies', 'company_id', { id: 'id', name: 'name' }),
+      project: ref<{ id: string; name: string }>('projects', 'project_id', { id: 'id', name: 'name' }),
+      status: ref<{ id: string; internalLabel: string }>('statuses', 'status_id', {
+        id: 'id',
+        internalLabel: 'internal_label',
+      }),
+      currency: ref<{ id: string; code: string; symbol: string }>('currencies', 'currency_id', {
+        id: 'id',
+        code: 'code',
+        symbol: 'symbol',
+      }),
+      items: sql<OrderItemJson[]>`${itemsJson}`,
+    })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.id, sql.placeholder('id')),
+        eq(orders.organisationId, sql.placeholder('organisationId')),
+        isNull(orders.deletedAt),
+      ),
+    )
+    .limit(1)
+    .prepare('order_detail');
+}
+
+export type OrderDetailQuery = ReturnType<typeof prepareOrderDetail>;
+
+export type OrderDetail = Awaited<ReturnType<OrderDetailQuery['execute']>>[number];
+
+/**
+ * Recomputes the order's `items_total` (sum of its live items' totalPrice, rounded to cents).
+ * Every item write calls it in its transaction, under the order's row lock.
+ */
+export async function refreshItemsTotal(db: Executor, orderId: string) {
+  await db.execute(sql`update orders set items_total = (
+      select coalesce(round(sum(oi.total_price)::numeric, 2), 0)::float8
+      from order_items oi where oi.order_id = ${orderId} and oi.deleted_at is null)
+    where id = ${orderId}`);
+}
+
+/** The columns of an order in lists. */
+export const orderSummaryColumns = {
+  id: orders.id,
+  organisationId: orders.organisationId,
+  externalId: orders.externalId,
+  billedAmount: orders.billedAmount,
+  itemsTotal: orders.itemsTotal,
+  currencyId: orders.currencyId,
+  orderDate: orders.orderDate,
+  expectedDeliveryDate: orders.expectedDeliveryDate,
+  actualDeliveryDate: orders.actualDeliveryDate,
+  trackingId: orders.trackingId,
+  shippingAddressId: orders.shippingAddressId,
+  statusId: orders.statusId,
+  companyId: orders.companyId,
+  projectId: orders.projectId,
+  createdById: orders.createdById,
+  customFields: orders.customFields,
+  createdAt: orders.createdAt,
+  updatedAt: orders.updatedAt,
+  deletedAt: orders.deletedAt,
+};
+
+/** The live order row of the organisation, optionally locked for the rest of the transaction. */
+export async function findOrderRow(db: Executor, organisationId: string, id: string, lock = false) {
+  const query = db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, id), eq(orders.organisationId, organisationId), isNull(orders.deletedAt)))
+    .limit(1);
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
+}
+
+export async function externalIdTaken(
+  db: Executor,
+  organisationId: string,
+  externalId: string,
+  exceptId?: string,
+) {
+  const [row] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.organisationId, organisationId),
+        eq(orders.externalId, externalId),
+        isNull(orders.deletedAt),
+        exceptId ? ne(orders.id, exceptId) : undefined,
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}

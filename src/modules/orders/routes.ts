@@ -1,0 +1,179 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../context.ts';
+import { pageQuerySchema } from '../../platform/pagination.ts';
+import { actorOf } from '../../platform/route-security.ts';
+import { DeletedResponse, IdParams, problemResponses, Uuid } from '../../platform/schemas.ts';
+import { registerAttachmentRoutes } from '../files/attachments.ts';
+import { dateInput } from './common-schemas.ts';
+import { registerOrderItemRoutes } from './items-routes.ts';
+import { createOrderItemService } from './items-service.ts';
+import {
+  CreateOrderBody,
+  OrderItemSchema,
+  OrderSchema,
+  OrderSummarySchema,
+  UpdateOrderBody,
+} from './schemas.ts';
+import { createOrderService, ORDER_COUNT_CAP, ORDER_PAGE } from './service.ts';
+
+const range = (field: string) => ({
+  [`${field}Start`]: Type.Optional(dateInput(`${field} on or after (inclusive); ISO 8601 date or timestamp`)),
+  [`${field}End`]: Type.Optional(
+    dateInput(`${field} on or before (inclusive; a date alone includes its whole day, UTC)`),
+  ),
+});
+
+const OrderPage = Type.Object({
+  data: Type.Array(Type.Ref('OrderSummary')),
+  meta: Type.Object({
+    page: Type.Integer(),
+    limit: Type.Integer(),
+    total: Type.Integer({
+      description: `Matching orders: exact up to ${ORDER_COUNT_CAP.toLocaleString('en')}, else a lower bound (see totalIsExact)`,
+    }),
+    totalIsExact: Type.Boolean({
+      description: `False when more than ${ORDER_COUNT_CAP.toLocaleString('en')} orders match: total is then a lower bound`,
+    }),
+    hasNextPage: Type.Boolean({ description: 'Always exact' }),
+  }),
+});
+
+const ListQuery = pageQuerySchema(ORDER_PAGE, {
+  companyId: Type.Optional(Uuid),
+  projectId: Type.Optional(Uuid),
+  createdById: Type.Optional(Uuid),
+  statusId: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 2000, description: 'Comma-separated status ids; matches any' }),
+  ),
+  externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'ERP order id' })),
+  ...range('orderDate'),
+  ...range('expectedDeliveryDate'),
+  ...range('actualDeliveryDate'),
+});
+
+type ListQueryType = {
+  page?: number;
+  limit?: number;
+  sort?: string;
+  order?: string;
+  companyId?: string;
+  projectId?: string;
+  createdById?: string;
+  statusId?: string;
+  externalId?: string;
+} & Partial<
+  Record<`${'orderDate' | 'expectedDeliveryDate' | 'actualDeliveryDate'}${'Start' | 'End'}`, string>
+>;
+
+export const ordersRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
+  const orders = createOrderService(ctx);
+  const items = createOrderItemService(ctx);
+  return async (app) => {
+    app.addSchema(OrderItemSchema);
+    app.addSchema(OrderSummarySchema);
+    app.addSchema(OrderSchema);
+    const Order = Type.Ref('Order');
+    const tags = ['orders'];
+
+    app.post(
+      '/orders',
+      {
+        config: { permission: 'orders:write' },
+        schema: {
+          tags,
+          operationId: 'createOrder',
+          summary: 'Create an order (its items are added afterwards)',
+          description:
+            '`billedAmount` is required. `projectId` must be a project of `companyId` (the project company is taken ' +
+            'when companyId is absent); `shippingAddressId` an address of that company; `statusId` a status of ' +
+            'entity `order` (default: the organisation default order status). `externalId` is unique among live ' +
+            'orders (409 `duplicate_external_id`). References that do not exist answer 422 `invalid_reference`.',
+          body: CreateOrderBody,
+          response: { 201: Order, ...problemResponses(409, 422) },
+        },
+      },
+      async (request, reply) => reply.status(201).send(await orders.create(actorOf(request), request.body)),
+    );
+
+    app.get(
+      '/orders',
+      {
+        config: { permission: 'orders:read' },
+        schema: {
+          tags,
+          operationId: 'listOrders',
+          summary: 'List orders with filters, pagination and sorting',
+          description:
+            'All filters combine (AND). Date ranges are inclusive. Default: page 1, limit 10 (maximum 100), ' +
+            'sorted by createdAt DESC. Contacts and external sales see the orders of their companies only. ' +
+            `\`meta.total\` is exact up to ${ORDER_COUNT_CAP.toLocaleString('en')} matching orders; beyond, it is a lower ` +
+            'bound and `meta.totalIsExact` is false. `meta.hasNextPage` is always exact.',
+          querystring: ListQuery,
+          response: { 200: OrderPage, ...problemResponses() },
+        },
+      },
+      async (request) => orders.list(actorOf(request), request.query as ListQueryType),
+    );
+
+    app.get(
+      '/orders/:id',
+      {
+        config: { permission: 'orders:read' },
+        schema: {
+          tags,
+          operationId: 'getOrder',
+          summary:
+            'Get an order with its company, project, status, currency and items (one database round trip)',
+          params: IdParams,
+          response: { 200: Order, ...problemResponses() },
+        },
+      },
+      async (request) => orders.get(actorOf(request), request.params.id),
+    );
+
+    app.patch(
+      '/orders/:id',
+      {
+        config: { permission: 'orders:write' },
+        schema: {
+          tags,
+          operationId: 'updateOrder',
+          summary: 'Change any subset of the order fields',
+          description:
+            'For example `trackingId`, `actualDeliveryDate` and `statusId` together when the order ships. ' +
+            'Send null to clear an optional field; `customFields` are merged (a key set to null is removed).',
+          params: IdParams,
+          body: UpdateOrderBody,
+          response: { 200: Order, ...problemResponses(409, 422) },
+        },
+      },
+      async (request) => orders.update(actorOf(request), request.params.id, request.body),
+    );
+
+    app.delete(
+      '/orders/:id',
+      {
+        config: { permission: 'orders:write' },
+        schema: {
+          tags,
+          operationId: 'deleteOrder',
+          summary: 'Soft-delete an order and its items',
+          params: IdParams,
+          response: { 200: DeletedResponse, ...problemResponses() },
+        },
+      },
+      async (request) => orders.remove(actorOf(request), request.params.id),
+    );
+
+    registerOrderItemRoutes(app, items);
+
+    // Files and comments: /orders/{id}/files, /orders/{id}/comments (files:read / files:write).
+    registerAttachmentRoutes(app, ctx, {
+      entity: 'order',
+      path: '/orders/:id',
+      tags,
+      assertParentVisible: (actor, id) => orders.assertVisible(actor, id),
+    });
+  };
+};

@@ -1,0 +1,348 @@
+import type { Static } from '@sinclair/typebox';
+import { and, eq, gte, inArray, isNull, lt, lte, type SQL, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
+import { orderItems, orders } from '../../db/schema/orders.ts';
+import {
+  type Actor,
+  assertCompanyVisible,
+  assertCompanyWritable,
+  companyScope,
+} from '../../platform/actor.ts';
+import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
+import { changedFields } from '../../platform/events.ts';
+import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { validateCustomFields } from '../custom-fields/validate.ts';
+import type { WithCustomFields } from './common-schemas.ts';
+import { rangeEnd, toDate, uuidList } from './common-schemas.ts';
+import { roundCents } from './money.ts';
+import {
+  defaultOrderStatus,
+  liveAddress,
+  liveCompany,
+  liveCurrency,
+  liveOrderStatus,
+  liveProject,
+} from './references.ts';
+import {
+  externalIdTaken,
+  findOrderRow,
+  ORDER_ENTITY,
+  ORDER_ITEM_ENTITY,
+  type OrderDetail,
+  orderSummaryColumns,
+  prepareOrderDetail,
+} from './repository.ts';
+import type { CreateOrderBody, UpdateOrderBody } from './schemas.ts';
+
+export type CreateOrderInput = WithCustomFields<Static<typeof CreateOrderBody>>;
+export type UpdateOrderInput = WithCustomFields<Static<typeof UpdateOrderBody>>;
+
+export const ORDER_PAGE: PageOptions = {
+  defaultLimit: 10,
+  maxLimit: 100,
+  sortFields: {
+    createdAt: orders.createdAt,
+    updatedAt: orders.updatedAt,
+    orderDate: orders.orderDate,
+    expectedDeliveryDate: orders.expectedDeliveryDate,
+    actualDeliveryDate: orders.actualDeliveryDate,
+    billedAmount: orders.billedAmount,
+    externalId: orders.externalId,
+  },
+  tieBreaker: orders.id,
+  defaultSort: { field: 'createdAt', direction: 'DESC' },
+};
+
+export type OrderListQuery = PageQuery & {
+  companyId?: string;
+  projectId?: string;
+  createdById?: string;
+  statusId?: string;
+  externalId?: string;
+  orderDateStart?: string;
+  orderDateEnd?: string;
+  expectedDeliveryDateStart?: string;
+  expectedDeliveryDateEnd?: string;
+  actualDeliveryDateStart?: string;
+  actualDeliveryDateEnd?: string;
+};
+
+type Row = typeof orders.$inferSelect;
+
+const DATE_FIELDS = ['orderDate', 'expectedDeliveryDate', 'actualDeliveryDate'] as const;
+const RANGES = [
+  ['orderDate', orders.orderDate],
+  ['expectedDeliveryDate', orders.expectedDeliveryDate],
+  ['actualDeliveryDate', orders.actualDeliveryDate],
+] as const;
+
+/** Conditions of GET /orders (tenant, live rows, the actor's companies, then each filter). */
+export function orderFilters(actor: Actor, query: OrderListQuery): SQL {
+  const scope = companyScope(actor);
+  const conditions: (SQL | undefined)[] = [
+    eq(orders.organisationId, actor.organisationId),
+    isNull(orders.deletedAt),
+    scope ? inArray(orders.companyId, scope) : undefined,
+    query.companyId ? eq(orders.companyId, query.companyId) : undefined,
+    query.projectId ? eq(orders.projectId, query.projectId) : undefined,
+    query.createdById ? eq(orders.createdById, query.createdById) : undefined,
+    query.externalId ? eq(orders.externalId, query.externalId) : undefined,
+  ];
+  if (query.statusId) {
+    const ids = uuidList(query.statusId, '/statusId');
+    conditions.push(ids.length === 1 ? eq(orders.statusId, ids[0]!) : inArray(orders.statusId, ids));
+  }
+  for (const [name, column] of RANGES) {
+    const start = query[`${name}Start`];
+    const end = query[`${name}End`];
+    if (start) conditions.push(gte(column, toDate(start)));
+    if (end) {
+      const bound = rangeEnd(end);
+      conditions.push(bound.inclusive ? lte(column, bound.at) : lt(column, bound.at));
+    }
+  }
+  return and(...conditions)!;
+}
+
+/** Up to this many matching orders, list totals are exact (counting more costs more than the page). */
+export const ORDER_COUNT_CAP = 10_000;
+
+export function createOrderService(ctx: AppContext, options: { countCap?: number } = {}) {
+  const countCap = options.countCap ?? ORDER_COUNT_CAP;
+  const detail = prepareOrderDetail(ctx.db);
+
+  async function read(actor: Actor, id: string): Promise<OrderDetail> {
+    const [order] = await detail.execute({ id, organisationId: actor.organisationId });
+    if (!order) throw notFound('Order');
+    assertCompanyVisible(actor, order.companyId, 'Order');
+    return order;
+  }
+
+  /**
+   * Checks the references of the order as it will be after the change. `sent` holds the fields of
+   * the request; only those (and the rules tying them to the company) are checked again.
+   */
+  async function resolveReferences(
+    tx: Tx,
+    actor: Actor,
+    next: Pick<Row, 'companyId' | 'projectId' | 'statusId' | 'currencyId' | 'shippingAddressId'>,
+    sent: Partial<Record<keyof typeof next, unknown>>,
+  ) {
+    const org = actor.organisationId;
+    if ('companyId' in sent && next.companyId) await liveCompany(tx, org, next.companyId);
+    if (('projectId' in sent || 'companyId' in sent) && next.projectId) {
+      const project = await liveProject(tx, org, next.projectId);
+      if (!next.companyId && !('companyId' in sent)) next.companyId = project.companyId;
+      if (project.companyId !== next.companyId) {
+        throw unprocessable(
+          'The project belongs to another company than the order',
+          'project_company_mismatch',
+          [{ pointer: '/projectId', message: 'is a project of another company', in: 'body' }],
+        );
+      }
+    }
+    if ('statusId' in sent && next.statusId) await liveOrderStatus(tx, org, next.statusId);
+    if ('currencyId' in sent && next.currencyId) await liveCurrency(tx, org, next.currencyId);
+    if (
+      ('shippingAddressId' in sent || 'companyId' in sent || 'projectId' in sent) &&
+      next.shippingAddressId
+    ) {
+      const address = await liveAddress(tx, org, next.shippingAddressId);
+      if (address.companyId !== next.companyId) {
+        throw unprocessable(
+          'The shipping address must be an address of the order company',
+          'address_company_mismatch',
+          [{ pointer: '/shippingAddressId', message: 'is not an address of the order company', in: 'body' }],
+        );
+      }
+    }
+    assertCompanyWritable(actor, next.companyId);
+  }
+
+  const duplicateExternalId = (externalId: string) =>
+    conflict(`An order with externalId "${externalId}" already exists`, 'duplicate_external_id');
+
+  const dates = (input: Partial<Record<(typeof DATE_FIELDS)[number], string | null>>) => {
+    const result: Partial<Record<(typeof DATE_FIELDS)[number], Date | null>> = {};
+    for (const field of DATE_FIELDS) {
+      const value = input[field];
+      if (value !== undefined) result[field] = value === null ? null : toDate(value);
+    }
+    return result;
+  };
+
+  return {
+    get: read,
+
+    /** Throws 404 unless the order is live, of the actor's organisation and visible to it. */
+    async assertVisible(actor: Actor, id: string) {
+      const row = await findOrderRow(ctx.db, actor.organisationId, id);
+      if (!row) throw notFound('Order');
+      assertCompanyVisible(actor, row.companyId, 'Order');
+    },
+
+    /**
+     * One page of orders. The page's ids are found first (an index-only scan when an index
+     * serves the filter and sort, so deep offsets stay cheap), then only those rows are read.
+     * `total` is exact up to `countCap` matching orders; beyond, counting every match would cost
+     * more than the page itself, so `total` is a lower bound and `totalIsExact` is false.
+     * `hasNextPage` is always exact (one row more than the page is read).
+     */
+    async list(actor: Actor, query: OrderListQuery) {
+      const page = resolvePage(query, ORDER_PAGE);
+      const where = orderFilters(actor, query);
+      const ids = ctx.db
+        .select({ id: orders.id })
+        .from(orders)
+        .where(where)
+        .orderBy(...page.orderBy)
+        .limit(page.limit + 1)
+        .offset(page.offset)
+        .as('page');
+      const capped = ctx.db
+        .select({ one: sql`1` })
+        .from(orders)
+        .where(where)
+        .limit(countCap + 1)
+        .as('capped');
+      // The page and its count run side by side (two pool connections on PostgreSQL).
+      const [rows, counted] = await Promise.all([
+        ctx.db
+          .select(orderSummaryColumns)
+          .from(orders)
+          .innerJoin(ids, eq(orders.id, ids.id))
+          .orderBy(...page.orderBy),
+        ctx.db.select({ total: sql<number>`count(*)::int` }).from(capped),
+      ]);
+      const hasNextPage = rows.length > page.limit;
+      const data = hasNextPage ? rows.slice(0, page.limit) : rows;
+      const count = counted[0]?.total ?? 0;
+      const totalIsExact = count <= countCap;
+      const total = totalIsExact
+        ? count
+        : Math.max(countCap, page.offset + data.length + (hasNextPage ? 1 : 0));
+      const result = pageResult(data, total, page);
+      return { data, meta: { ...result.meta, hasNextPage, totalIsExact } };
+    },
+
+    async create(actor: Actor, input: CreateOrderInput) {
+      // A scoped actor names one of its companies (or a project of one); checked again below.
+      if (!input.projectId) assertCompanyWritable(actor, input.companyId);
+      const id = await ctx.change(actor, async (tx, record) => {
+        const org = actor.organisationId;
+        const next = {
+          companyId: input.companyId ?? null,
+          projectId: input.projectId ?? null,
+          statusId: input.statusId ?? null,
+          currencyId: input.currencyId ?? null,
+          shippingAddressId: input.shippingAddressId ?? null,
+        };
+        const sent = { ...input };
+        if (!input.companyId) delete sent.companyId;
+        await resolveReferences(tx, actor, next, sent);
+        if (!next.statusId && input.statusId === undefined) next.statusId = await defaultOrderStatus(tx, org);
+        if (input.externalId && (await externalIdTaken(tx, org, input.externalId))) {
+          throw duplicateExternalId(input.externalId);
+        }
+        const customFields = await validateCustomFields(tx, org, 'order', input.customFields);
+        const [row] = await tx
+          .insert(orders)
+          .values({
+            organisationId: org,
+            ...next,
+            externalId: input.externalId ?? null,
+            billedAmount: roundCents(input.billedAmount),
+            ...dates(input),
+            trackingId: input.trackingId ?? null,
+            customFields,
+            createdById: actor.userId,
+          })
+          .returning();
+        await record({ on: ORDER_ENTITY, type: 'CREATE', entityId: row!.id, snapshot: row! });
+        return row!.id;
+      });
+      return read(actor, id);
+    },
+
+    async update(actor: Actor, id: string, input: UpdateOrderInput) {
+      await ctx.change(actor, async (tx, record) => {
+        const org = actor.organisationId;
+        const current = await findOrderRow(tx, org, id, true);
+        if (!current) throw notFound('Order');
+        assertCompanyVisible(actor, current.companyId, 'Order');
+        assertCompanyWritable(actor, current.companyId);
+        const next = {
+          companyId: input.companyId === undefined ? current.companyId : input.companyId,
+          projectId: input.projectId === undefined ? current.projectId : input.projectId,
+          statusId: input.statusId === undefined ? current.statusId : input.statusId,
+          currencyId: input.currencyId === undefined ? current.currencyId : input.currencyId,
+          shippingAddressId:
+            input.shippingAddressId === undefined ? current.shippingAddressId : input.shippingAddressId,
+        };
+        await resolveReferences(tx, actor, next, input);
+        if (input.externalId && input.externalId !== current.externalId) {
+          if (await externalIdTaken(tx, org, input.externalId, id))
+            throw duplicateExternalId(input.externalId);
+        }
+        const changes: Partial<Row> = { ...next, ...dates(input) };
+        if (input.billedAmount !== undefined) changes.billedAmount = roundCents(input.billedAmount);
+        if (input.externalId !== undefined) changes.externalId = input.externalId;
+        if (input.trackingId !== undefined) changes.trackingId = input.trackingId;
+        if (input.customFields !== undefined) {
+          changes.customFields = await validateCustomFields(
+            tx,
+            org,
+            'order',
+            input.customFields,
+            current.customFields,
+          );
+        }
+        const [row] = await tx
+          .update(orders)
+          .set({ ...changes, updatedAt: new Date() })
+          .where(eq(orders.id, id))
+          .returning();
+        await record({
+          on: ORDER_ENTITY,
+          type: 'UPDATE',
+          entityId: id,
+          snapshot: row!,
+          updatedColumns: changedFields(current, row!),
+        });
+      });
+      return read(actor, id);
+    },
+
+    /** Soft-deletes the order and its live items, with one event for each. */
+    async remove(actor: Actor, id: string) {
+      await ctx.change(actor, async (tx, record) => {
+        const current = await findOrderRow(tx, actor.organisationId, id, true);
+        if (!current) throw notFound('Order');
+        assertCompanyVisible(actor, current.companyId, 'Order');
+        assertCompanyWritable(actor, current.companyId);
+        const now = new Date();
+        const items = await tx
+          .update(orderItems)
+          .set({ deletedAt: now })
+          .where(and(eq(orderItems.orderId, id), isNull(orderItems.deletedAt)))
+          .returning();
+        const [row] = await tx.update(orders).set({ deletedAt: now }).where(eq(orders.id, id)).returning();
+        await record({ on: ORDER_ENTITY, type: 'DELETE', entityId: id, snapshot: row! });
+        for (const item of items) {
+          await record({
+            on: ORDER_ITEM_ENTITY,
+            type: 'DELETE',
+            entityId: item.id,
+            snapshot: item,
+            relation: ORDER_ENTITY,
+            relationId: id,
+          });
+        }
+      });
+      return { id, deleted: true as const };
+    },
+  };
+}
+
+export type OrderService = ReturnType<typeof createOrderService>;

@@ -1,0 +1,66 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { CustomFieldValues, DateTime, Nullable, Uuid } from '../../platform/schemas.ts';
+import { NullableInput, type WithCustomFields } from '../companies/schemas.ts';
+
+export const ProjectSchema = Type.Object(
+  {
+    id: Uuid,
+    organisationId: Uuid,
+    companyId: Uuid,
+    name: Type.String(),
+    code: Nullable(Type.String()),
+    description: Nullable(Type.String()),
+    externalId: Nullable(Type.String()),
+    statusId: Nullable(Uuid),
+    customFields: CustomFieldValues,
+    createdById: Nullable(Uuid),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+    deletedAt: Nullable(DateTime),
+  },
+  { $id: 'Project', description: 'A project of a company: groups its briefs, quotes and orders' },
+);
+
+const projectFields = {
+  name: Type.String({ minLength: 1, maxLength: 300 }),
+  companyId: Type.String({ format: 'uuid', description: 'A company of the organisation' }),
+  code: NullableInput(Type.String({ maxLength: 100 })),
+  description: NullableInput(Type.String({ maxLength: 10_000 })),
+  externalId: NullableInput(
+    Type.String({ minLength: 1, maxLength: 200, description: 'ERP identifier, unique per organisation' }),
+  ),
+  statusId: NullableInput(Type.String({ format: 'uuid', description: 'A status of entity `project`' })),
+  customFields: CustomFieldValues,
+};
+
+export const CreateProjectBody = Type.Object(
+  {
+    name: projectFields.name,
+    companyId: projectFields.companyId,
+    code: Type.Optional(projectFields.code),
+    description: Type.Optional(projectFields.description),
+    externalId: Type.Optional(projectFields.externalId),
+    statusId: Type.Optional(projectFields.statusId),
+    customFields: Type.Optional(projectFields.customFields),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateProjectBody = Type.Object(
+  {
+    name: Type.Optional(projectFields.name),
+    companyId: Type.Optional(projectFields.companyId),
+    code: Type.Optional(projectFields.code),
+    description: Type.Optional(projectFields.description),
+    externalId: Type.Optional(projectFields.externalId),
+    statusId: Type.Optional(projectFields.statusId),
+    customFields: Type.Optional(projectFields.customFields),
+  },
+  {
+    additionalProperties: false,
+    description: 'Only the properties sent change; `customFields` are merged (a key set to null is removed)',
+  },
+);
+
+export type CreateProject = WithCustomFields<Static<typeof CreateProjectBody>>;
+export type UpdateProject = WithCustomFields<Static<typeof UpdateProjectBody>>;

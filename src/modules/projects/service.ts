@@ -1,0 +1,208 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import { projects } from '../../db/schema/organisation-data.ts';
+import { type Actor, assertCompanyWritable } from '../../platform/actor.ts';
+import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
+import { changedFields } from '../../platform/events.ts';
+import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { COMPANY_ENTITY, findCompany } from '../companies/repository.ts';
+import { validateCustomFields } from '../custom-fields/validate.ts';
+import {
+  findVisibleProject,
+  PROJECT_ENTITY,
+  projectColumns,
+  projectExternalIdTaken,
+  projectStatusExists,
+  projectTextSearch,
+  visibleProjects,
+} from './repository.ts';
+import type { CreateProject, UpdateProject } from './schemas.ts';
+
+export const PROJECT_PAGE = {
+  defaultLimit: 25,
+  maxLimit: 100,
+  sortFields: {
+    name: projects.name,
+    code: projects.code,
+    createdAt: projects.createdAt,
+    updatedAt: projects.updatedAt,
+  },
+  tieBreaker: projects.id,
+  defaultSort: { field: 'createdAt', direction: 'DESC' as const },
+};
+
+export type ProjectListQuery = PageQuery & { search?: string; companyId?: string; externalId?: string };
+
+/** A company-scoped actor may only use its own companies (403); others need a live company (422). */
+export async function assertUsableCompany(
+  db: Executor,
+  actor: Actor,
+  companyId: string,
+  pointer = '/companyId',
+) {
+  assertCompanyWritable(actor, companyId);
+  if (!(await findCompany(db, actor.organisationId, companyId))) {
+    throw unprocessable('The company does not exist', 'unknown_company', [
+      { pointer, message: 'is not a company of the organisation', in: 'body' },
+    ]);
+  }
+}
+
+export function createProjectService(ctx: AppContext) {
+  const { db } = ctx;
+
+  async function checkReferences(
+    tx: Executor,
+    actor: Actor,
+    input: { externalId?: string | null; statusId?: string | null },
+    exceptId?: string,
+  ) {
+    if (input.statusId && !(await projectStatusExists(tx, actor.organisationId, input.statusId))) {
+      throw unprocessable('The status does not exist', 'unknown_status', [
+        { pointer: '/statusId', message: 'is not a project status of the organisation', in: 'body' },
+      ]);
+    }
+    if (
+      input.externalId &&
+      (await projectExternalIdTaken(tx, actor.organisationId, input.externalId, exceptId))
+    ) {
+      throw conflict(
+        'A project with this externalId already exists in the organisation',
+        'external_id_taken',
+      );
+    }
+  }
+
+  return {
+    async get(actor: Actor, id: string) {
+      const project = await findVisibleProject(db, actor, id);
+      if (!project) throw notFound('Project');
+      return project;
+    },
+
+    async list(actor: Actor, query: ProjectListQuery) {
+      const page = resolvePage(query, PROJECT_PAGE);
+      const where = and(
+        visibleProjects(actor),
+        query.search ? projectTextSearch(query.search) : undefined,
+        query.companyId ? eq(projects.companyId, query.companyId) : undefined,
+        query.externalId ? eq(projects.externalId, query.externalId) : undefined,
+      );
+      const [rows, [count]] = await Promise.all([
+        db
+          .select(projectColumns)
+          .from(projects)
+          .where(where)
+          .orderBy(...page.orderBy)
+          .limit(page.limit)
+          .offset(page.offset),
+        db.select({ total: sql<number>`count(*)::int` }).from(projects).where(where),
+      ]);
+      return pageResult(rows, count?.total ?? 0, page);
+    },
+
+    create(actor: Actor, input: CreateProject) {
+      return ctx.change(actor, async (tx, record) => {
+        await assertUsableCompany(tx, actor, input.companyId);
+        await checkReferences(tx, actor, input);
+        const customFields = await validateCustomFields(
+          tx,
+          actor.organisationId,
+          'project',
+          input.customFields,
+        );
+        const [project] = await tx
+          .insert(projects)
+          .values({
+            organisationId: actor.organisationId,
+            companyId: input.companyId,
+            name: input.name,
+            code: input.code ?? null,
+            description: input.description ?? null,
+            externalId: input.externalId ?? null,
+            statusId: input.statusId ?? null,
+            customFields,
+            createdById: actor.userId,
+          })
+          .returning(projectColumns);
+        await record({
+          on: PROJECT_ENTITY,
+          type: 'CREATE',
+          entityId: project!.id,
+          snapshot: project,
+          relation: COMPANY_ENTITY,
+          relationId: project!.companyId,
+        });
+        return project!;
+      });
+    },
+
+    update(actor: Actor, id: string, input: UpdateProject) {
+      return ctx.change(actor, async (tx, record) => {
+        const current = await findVisibleProject(tx, actor, id);
+        if (!current) throw notFound('Project');
+        if (input.companyId && input.companyId !== current.companyId) {
+          await assertUsableCompany(tx, actor, input.companyId);
+        }
+        await checkReferences(
+          tx,
+          actor,
+          {
+            externalId: input.externalId !== current.externalId ? input.externalId : undefined,
+            statusId: input.statusId !== current.statusId ? input.statusId : undefined,
+          },
+          id,
+        );
+        const customFields = await validateCustomFields(
+          tx,
+          actor.organisationId,
+          'project',
+          input.customFields,
+          current.customFields,
+        );
+        const { customFields: _ignored, ...fields } = input;
+        const changed = changedFields(current, { ...current, ...fields, customFields });
+        if (changed.length === 0) return current;
+        const [project] = await tx
+          .update(projects)
+          .set({ ...fields, customFields, updatedAt: new Date() })
+          .where(and(eq(projects.id, id), eq(projects.organisationId, actor.organisationId)))
+          .returning(projectColumns);
+        await record({
+          on: PROJECT_ENTITY,
+          type: 'UPDATE',
+          entityId: id,
+          snapshot: project,
+          relation: COMPANY_ENTITY,
+          relationId: project!.companyId,
+          updatedColumns: changed,
+        });
+        return project!;
+      });
+    },
+
+    remove(actor: Actor, id: string) {
+      return ctx.change(actor, async (tx, record) => {
+        const current = await findVisibleProject(tx, actor, id);
+        if (!current) throw notFound('Project');
+        const now = new Date();
+        const [project] = await tx
+          .update(projects)
+          .set({ deletedAt: now, updatedAt: now })
+          .where(and(eq(projects.id, id), sql`${projects.deletedAt} is null`))
+          .returning(projectColumns);
+        if (!project) throw notFound('Project');
+        await record({
+          on: PROJECT_ENTITY,
+          type: 'DELETE',
+          entityId: id,
+          snapshot: project,
+          relation: COMPANY_ENTITY,
+          relationId: project.companyId,
+        });
+        return { id, deleted: true as const };
+      });
+    },
+  };
+}

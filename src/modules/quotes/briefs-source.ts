@@ -1,0 +1,166 @@
+/**
+ * What quotes read of briefs: the briefs, their live elements and, from the stored predictions,
+ * only the parts a quote needs (the selected variant of each element, the die-lines). The
+ * predictions' jsonb is picked apart in SQL so that the large outputs never leave the database.
+ */
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { briefElements, briefs } from '../../db/schema/briefs.ts';
+import type { DieLine } from '../../pricing/index.ts';
+
+export type SourceBrief = {
+  id: string;
+  code: string;
+  name: string;
+  companyId: string;
+  predictionStatus: string;
+  hasPrice: boolean;
+  currentPredictionId: string | null;
+};
+
+export type SourceElement = typeof briefElements.$inferSelect;
+
+export type SelectedVariant = {
+  position: number;
+  unitPrice: number;
+  toolingCost: number;
+  deliveryCost: number;
+  quantity: number;
+  productName: string | null;
+};
+
+export type PredictionPrices = { currency: string; variants: Map<number, SelectedVariant> };
+
+export async function liveBriefs(
+  db: Executor,
+  organisationId: string,
+  ids: string[],
+): Promise<SourceBrief[]> {
+  if (!ids.length) return [];
+  return db
+    .select({
+      id: briefs.id,
+      code: briefs.code,
+      name: briefs.name,
+      companyId: briefs.companyId,
+      predictionStatus: briefs.predictionStatus,
+      hasPrice: briefs.hasPrice,
+      currentPredictionId: briefs.currentPredictionId,
+    })
+    .from(briefs)
+    .where(and(inArray(briefs.id, ids), eq(briefs.organisationId, organisationId), isNull(briefs.deletedAt)));
+}
+
+/** The live elements of these briefs, by brief then position. */
+export function liveElementsOfBriefs(db: Executor, briefIds: string[]): Promise<SourceElement[]> {
+  if (!briefIds.length) return Promise.resolve([]);
+  return db
+    .select()
+    .from(briefElements)
+    .where(and(inArray(briefElements.briefId, briefIds), isNull(briefElements.deletedAt)))
+    .orderBy(asc(briefElements.briefId), asc(briefElements.position), asc(briefElements.id));
+}
+
+/** Live elements of the organisation among `ids` (standalone ones included: briefId null). */
+export function liveElements(db: Executor, organisationId: string, ids: string[]): Promise<SourceElement[]> {
+  if (!ids.length) return Promise.resolve([]);
+  return db
+    .select()
+    .from(briefElements)
+    .where(
+      and(
+        inArray(briefElements.id, ids),
+        eq(briefElements.organisationId, organisationId),
+        isNull(briefElements.deletedAt),
+      ),
+    );
+}
+
+const rowsOf = <T>(result: unknown): T[] => ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
+
+/** The selected variant of each element of these predictions (the prices a quote takes). */
+export async function selectedVariants(
+  db: Executor,
+  predictionIds: string[],
+): Promise<Map<string, PredictionPrices>> {
+  const result = new Map<string, PredictionPrices>();
+  if (!predictionIds.length) return result;
+  const rows = rowsOf<{
+    id: string;
+    currency: string;
+    position: number;
+    unit_price: number;
+    tooling_cost: number;
+    delivery_cost: number;
+    quantity: number;
+    product_name: string | null;
+  }>(
+    await db.execute(sql`
+      select p.id, p.currency, (v->>'position')::int as position, (v->>'unitPrice')::float8 as unit_price,
+        (v->>'toolingCost')::float8 as tooling_cost, (v->>'deliveryCost')::float8 as delivery_cost,
+        (v->>'quantity')::float8 as quantity, v->'parts'->>'1' as product_name
+      from brief_predictions p
+      cross join lateral jsonb_array_elements(p.output->'briefPrice'->'predictionRequestsComputed') v
+      where p.id in (${sql.join(
+        predictionIds.map((id) => sql`${id}`),
+        sql`, `,
+      )}) and (v->>'selected')::boolean`),
+  );
+  for (const row of rows) {
+    let prices = result.get(row.id);
+    if (!prices) {
+      prices = { currency: row.currency, variants: new Map() };
+      result.set(row.id, prices);
+    }
+    prices.variants.set(Number(row.position), {
+      position: Number(row.position),
+      unitPrice: Number(row.unit_price),
+      toolingCost: Number(row.tooling_cost),
+      deliveryCost: Number(row.delivery_cost),
+      quantity: Number(row.quantity),
+      productName: row.product_name,
+    });
+  }
+  return result;
+}
+
+export type ElementDrawing = {
+  position: number;
+  productCode: string | null;
+  dieLine: DieLine;
+};
+
+/** The die-line of each element of these predictions, by prediction id then element position. */
+export async function dieLinesOf(
+  db: Executor,
+  predictionIds: string[],
+): Promise<Map<string, Map<number, ElementDrawing>>> {
+  const result = new Map<string, Map<number, ElementDrawing>>();
+  if (!predictionIds.length) return result;
+  const rows = rowsOf<{
+    id: string;
+    position: number;
+    product_code: string | null;
+    die_line: DieLine | string;
+  }>(
+    await db.execute(sql`
+      select p.id, (e->>'position')::int as position, e->>'productCode' as product_code, e->'dieLine' as die_line
+      from brief_predictions p
+      cross join lateral jsonb_array_elements(p.output->'briefComputed'->'briefElements') e
+      where p.id in (${sql.join(
+        predictionIds.map((id) => sql`${id}`),
+        sql`, `,
+      )}) and e->'dieLine' is not null`),
+  );
+  for (const row of rows) {
+    const byPosition = result.get(row.id) ?? new Map<number, ElementDrawing>();
+    result.set(row.id, byPosition);
+    const dieLine = typeof row.die_line === 'string' ? (JSON.parse(row.die_line) as DieLine) : row.die_line;
+    byPosition.set(Number(row.position), {
+      position: Number(row.position),
+      productCode: row.product_code,
+      dieLine,
+    });
+  }
+  return result;
+}

@@ -1,0 +1,483 @@
+/**
+ * Quote items from what a request names: briefs (a parent item and one child per element),
+ * single brief elements (placed under their brief's parent item) and catalogue articles, each
+ * priced from the brief's current prediction or the article unless a price is sent.
+ */
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
+import type { Executor } from '../../db/client.ts';
+import { articles } from '../../db/schema/orders.ts';
+import { type PriceSource, quoteItems } from '../../db/schema/quotes.ts';
+import { badRequest, conflict, type ProblemIssue, unprocessable } from '../../platform/errors.ts';
+import type { Catalogue } from '../../pricing/index.ts';
+import { loadCatalogue } from '../catalogue/loader.ts';
+import { roundCents, roundUnitPrice } from '../orders/money.ts';
+import { invalidReference } from '../orders/references.ts';
+import {
+  liveBriefs,
+  liveElements,
+  liveElementsOfBriefs,
+  type PredictionPrices,
+  type SourceBrief,
+  type SourceElement,
+  selectedVariants,
+} from './briefs-source.ts';
+import { nextPosition, type QuoteItemRow } from './repository.ts';
+import type { ItemInput } from './schemas.ts';
+
+export type NewItem = typeof quoteItems.$inferInsert & { id: string };
+
+/** The quote items are added to. */
+export type QuoteTarget = { id: string; organisationId: string; companyId: string; currency: string };
+
+export type ItemsRequest = { briefIds?: string[]; items?: ItemInput[] };
+
+/** Where the request's lists are, for error pointers. */
+export type RequestPointers = { briefIds: string; items: string };
+
+export type Pricing = Pick<
+  NewItem,
+  | 'quantity'
+  | 'price'
+  | 'totalPrice'
+  | 'toolingCost'
+  | 'deliveryCost'
+  | 'valid'
+  | 'priceSource'
+  | 'predictionId'
+>;
+
+/** totalPrice of a line: quantity x unit price in cents, plus tooling and delivery. */
+export function lineTotal(quantity: number, price: number | null, tooling: number, delivery: number) {
+  const amount = price === null ? 0 : roundCents(quantity * price);
+  return roundCents(amount + tooling + delivery);
+}
+
+/**
+ * The price of an element item. From the brief's current prediction when it is COMPLETED, in the
+ * quote's currency, and for the quantity it priced (the element's total quantity): the selected
+ * variant's unit price, tooling and delivery. A price sent in the request wins (`manual`, valid).
+ * Otherwise the item is not valid (no price yet, or a quantity the prediction did not price).
+ */
+export function priceElement(
+  element: Pick<SourceElement, 'position' | 'quantity'>,
+  brief: Pick<SourceBrief, 'predictionStatus' | 'currentPredictionId'>,
+  prices: PredictionPrices | undefined,
+  currency: string,
+  input: { quantity?: number; price?: number } = {},
+): Pricing {
+  const completed =
+    brief.predictionStatus === 'COMPLETED' && brief.currentPredictionId !== null && prices !== undefined;
+  const variant =
+    completed && prices.currency === currency ? prices.variants.get(element.position) : undefined;
+  const quantity = input.quantity ?? variant?.quantity ?? element.quantity;
+  const tooling = variant ? roundCents(variant.toolingCost) : 0;
+  const delivery = variant ? roundCents(variant.deliveryCost) : 0;
+  if (input.price !== undefined) {
+    const price = roundUnitPrice(input.price);
+    return {
+      quantity,
+      price,
+      totalPrice: lineTotal(quantity, price, tooling, delivery),
+      toolingCost: tooling,
+      deliveryCost: delivery,
+      valid: true,
+      priceSource: 'manual',
+      predictionId: variant ? brief.currentPredictionId : null,
+    };
+  }
+  if (variant && quantity === variant.quantity) {
+    const price = roundUnitPrice(variant.unitPrice);
+    return {
+      quantity,
+      price,
+      totalPrice: lineTotal(quantity, price, tooling, delivery),
+      toolingCost: tooling,
+      deliveryCost: delivery,
+      valid: true,
+      priceSource: 'prediction',
+      predictionId: brief.currentPredictionId,
+    };
+  }
+  return {
+    quantity,
+    price: null,
+    totalPrice: 0,
+    toolingCost: 0,
+    deliveryCost: 0,
+    valid: false,
+    priceSource: 'prediction',
+    predictionId: null,
+  };
+}
+
+/** Name and description of an element: product and board from the catalogue, colours. */
+export function describeElement(
+  element: SourceElement,
+  catalogue: Catalogue | undefined,
+  fallbackName: string | null | undefined,
+) {
+  const product = element.productId ? catalogue?.products.find((p) => p.id === element.productId) : undefined;
+  const board = element.materialReferenceId
+    ? catalogue?.materialReferences.find((m) => m.id === element.materialReferenceId)
+    : undefined;
+  const parts: string[] = [];
+  if (board) parts.push(board.name);
+  if (element.wantDecoration) parts.push(`${element.rectoColorCount ?? 0}/${element.versoColorCount ?? 0}`);
+  return {
+    name: product?.name ?? fallbackName ?? `Element ${element.position + 1}`,
+    description: parts.length ? parts.join(' · ') : null,
+  };
+}
+
+async function liveArticles(db: Executor, organisationId: string, ids: string[]) {
+  if (!ids.length) return [];
+  return db
+    .select({
+      id: articles.id,
+      companyId: articles.companyId,
+      code: articles.code,
+      name: articles.name,
+      description: articles.description,
+      price: articles.price,
+      enabled: articles.enabled,
+    })
+    .from(articles)
+    .where(
+      and(inArray(articles.id, ids), eq(articles.organisationId, organisationId), isNull(articles.deletedAt)),
+    );
+}
+
+const companyMismatch = (pointer: string, what: string) =>
+  unprocessable(`The ${what} belongs to another company than the quote`, 'company_mismatch', [
+    { pointer, message: `is a ${what} of another company than the quote`, in: 'body' },
+  ]);
+
+/** Checks the shape of each requested item (400 with pointers): what the schema cannot say. */
+export function checkItemShapes(items: ItemInput[], pointer: string) {
+  const issues: ProblemIssue[] = [];
+  items.forEach((item, i) => {
+    const at = `${pointer}/${i}`;
+    const briefRef = item.briefId !== undefined || item.briefElementId !== undefined;
+    if (!briefRef && item.articleId === undefined) {
+      issues.push({
+        pointer: at,
+        message: 'needs a brief reference (briefId or briefElementId) or an articleId',
+        in: 'body',
+      });
+      return;
+    }
+    if (briefRef && item.articleId !== undefined) {
+      issues.push({
+        pointer: `${at}/articleId`,
+        message:
+          'cannot be sent with briefId or briefElementId: an item is either a brief line or an article line',
+        in: 'body',
+      });
+    }
+    if (item.articleId !== undefined && item.quantity === undefined) {
+      issues.push({ pointer: `${at}/quantity`, message: 'is required for an article item', in: 'body' });
+    }
+    if (item.briefId !== undefined && item.briefElementId === undefined) {
+      for (const field of ['quantity', 'price'] as const) {
+        if (item[field] !== undefined) {
+          issues.push({
+            pointer: `${at}/${field}`,
+            message: 'applies to an element or an article item, not to a whole brief (send briefElementId)',
+            in: 'body',
+          });
+        }
+      }
+    }
+  });
+  if (issues.length) throw badRequest('Some quote items are not valid', issues);
+}
+
+/**
+ * Builds the rows of the requested items for a quote: all references checked (422 with pointers),
+ * priced, positioned after the quote's existing items. Inserting them is the caller's job.
+ */
+export async function buildItems(
+  db: Executor,
+  quote: QuoteTarget,
+  request: ItemsRequest,
+  pointers: RequestPointers,
+  createdById: string,
+): Promise<NewItem[]> {
+  const org = quote.organisationId;
+  const items = request.items ?? [];
+  const briefIds = request.briefIds ?? [];
+  checkItemShapes(items, pointers.items);
+
+  // Every brief named, whole (briefIds, items with briefId only) or through one of its elements.
+  const elementIds = [...new Set(items.flatMap((i) => (i.briefElementId ? [i.briefElementId] : [])))];
+  const elementRows = await liveElements(db, org, elementIds);
+  const elementsById = new Map(elementRows.map((e) => [e.id, e]));
+  items.forEach((item, i) => {
+    if (!item.briefElementId) return;
+    const at = `${pointers.items}/${i}/briefElementId`;
+    const element = elementsById.get(item.briefElementId);
+    if (!element) throw invalidReference(at, 'brief element');
+    if (!element.briefId) {
+      throw unprocessable(
+        'A standalone element (of an article) is quoted through its article',
+        'standalone_element',
+        [{ pointer: at, message: 'is not an element of a brief: quote the article instead', in: 'body' }],
+      );
+    }
+    if (item.briefId && item.briefId !== element.briefId) {
+      throw unprocessable('The element does not belong to the brief', 'element_not_in_brief', [
+        { pointer: at, message: 'is not an element of briefId', in: 'body' },
+      ]);
+    }
+  });
+  const wholeBriefs: { briefId: string; pointer: string; comment?: string }[] = [
+    ...briefIds.map((briefId, i) => ({ briefId, pointer: `${pointers.briefIds}/${i}` })),
+    ...items.flatMap((item, i) =>
+      item.briefId && !item.briefElementId
+        ? [{ briefId: item.briefId, pointer: `${pointers.items}/${i}/briefId`, comment: item.comment }]
+        : [],
+    ),
+  ];
+  const allBriefIds = [
+    ...new Set([...wholeBriefs.map((w) => w.briefId), ...elementRows.map((e) => e.briefId!)]),
+  ];
+  const briefRows = await liveBriefs(db, org, allBriefIds);
+  const briefsById = new Map(briefRows.map((b) => [b.id, b]));
+  const pointerOfBrief = new Map<string, string>();
+  for (const whole of wholeBriefs)
+    if (!pointerOfBrief.has(whole.briefId)) pointerOfBrief.set(whole.briefId, whole.pointer);
+  items.forEach((item, i) => {
+    const element = item.briefElementId ? elementsById.get(item.briefElementId) : undefined;
+    if (element && !pointerOfBrief.has(element.briefId!))
+      pointerOfBrief.set(element.briefId!, `${pointers.items}/${i}/briefElementId`);
+  });
+  for (const briefId of allBriefIds) {
+    const brief = briefsById.get(briefId);
+    const pointer = pointerOfBrief.get(briefId)!;
+    if (!brief) throw invalidReference(pointer, 'brief');
+    if (brief.companyId !== quote.companyId) throw companyMismatch(pointer, 'brief');
+  }
+
+  // A brief is quoted once: a second whole brief would repeat every line.
+  const existingParents = allBriefIds.length
+    ? await db
+        .select({ id: quoteItems.id, briefId: quoteItems.briefId })
+        .from(quoteItems)
+        .where(
+          and(
+            eq(quoteItems.quoteId, quote.id),
+            isNull(quoteItems.deletedAt),
+            isNull(quoteItems.parentId),
+            inArray(quoteItems.briefId, allBriefIds),
+          ),
+        )
+    : [];
+  const parentOfBrief = new Map(existingParents.map((p) => [p.briefId!, p.id]));
+  const seenWhole = new Set<string>();
+  for (const whole of wholeBriefs) {
+    if (parentOfBrief.has(whole.briefId) || seenWhole.has(whole.briefId)) {
+      throw conflict(
+        `The brief is already in the quote (${whole.pointer}); add single elements with briefElementId`,
+        'brief_already_in_quote',
+      );
+    }
+    seenWhole.add(whole.briefId);
+  }
+
+  const articleIds = [...new Set(items.flatMap((i) => (i.articleId ? [i.articleId] : [])))];
+  const articleRows = await liveArticles(db, org, articleIds);
+  const articlesById = new Map(articleRows.map((a) => [a.id, a]));
+  items.forEach((item, i) => {
+    if (!item.articleId) return;
+    const at = `${pointers.items}/${i}/articleId`;
+    const article = articlesById.get(item.articleId);
+    if (!article) throw invalidReference(at, 'article');
+    if (!article.enabled) {
+      throw unprocessable('A disabled article cannot be quoted', 'article_disabled', [
+        { pointer: at, message: 'is a disabled article', in: 'body' },
+      ]);
+    }
+    if (article.companyId !== quote.companyId) throw companyMismatch(at, 'article');
+  });
+
+  const wholeElements = await liveElementsOfBriefs(db, [...seenWhole]);
+  const predictionIds = [
+    ...new Set(
+      briefRows.flatMap((b) =>
+        b.predictionStatus === 'COMPLETED' && b.currentPredictionId ? [b.currentPredictionId] : [],
+      ),
+    ),
+  ];
+  const [prices, catalogue] = await Promise.all([
+    selectedVariants(db, predictionIds),
+    elementRows.length || wholeElements.length ? loadCatalogue(db, org) : Promise.resolve(undefined),
+  ]);
+
+  const rows: NewItem[] = [];
+  let rootPosition = await nextPosition(db, quote.id, null);
+  const childPositions = new Map<string, number>();
+  const base = { organisationId: org, quoteId: quote.id, createdById };
+
+  const elementRow = (
+    element: SourceElement,
+    brief: SourceBrief,
+    parentId: string,
+    position: number,
+    input: ItemInput | undefined,
+  ): NewItem => {
+    const pricesOf = brief.currentPredictionId ? prices.get(brief.currentPredictionId) : undefined;
+    const pricing = priceElement(element, brief, pricesOf, quote.currency, input);
+    const variantName = pricesOf?.variants.get(element.position)?.productName;
+    return {
+      ...base,
+      id: uuidv7(),
+      parentId,
+      position,
+      briefId: brief.id,
+      briefElementId: element.id,
+      articleId: null,
+      reference: null,
+      ...describeElement(element, catalogue, variantName),
+      ...pricing,
+      comment: input?.comment ?? null,
+      length: element.lengthDimension,
+      width: element.widthDimension,
+      height: element.heightDimension,
+    };
+  };
+
+  const parentRow = (brief: SourceBrief, comment?: string): NewItem => ({
+    ...base,
+    id: uuidv7(),
+    parentId: null,
+    position: rootPosition++,
+    briefId: brief.id,
+    briefElementId: null,
+    articleId: null,
+    reference: brief.code,
+    name: brief.name,
+    description: null,
+    quantity: 1,
+    price: null,
+    totalPrice: 0,
+    toolingCost: 0,
+    deliveryCost: 0,
+    valid: false,
+    priceSource: null,
+    predictionId: null,
+    comment: comment ?? null,
+  });
+
+  const addWhole = (briefId: string, comment?: string) => {
+    const brief = briefsById.get(briefId)!;
+    const parent = parentRow(brief, comment);
+    rows.push(parent);
+    parentOfBrief.set(briefId, parent.id);
+    childPositions.set(parent.id, 1);
+    for (const element of wholeElements.filter((e) => e.briefId === briefId)) {
+      const position = childPositions.get(parent.id)!;
+      childPositions.set(parent.id, position + 1);
+      rows.push(elementRow(element, brief, parent.id, position, undefined));
+    }
+  };
+
+  for (const briefId of briefIds) addWhole(briefId);
+  for (const item of items) {
+    if (item.briefId && !item.briefElementId) {
+      addWhole(item.briefId, item.comment);
+    } else if (item.briefElementId) {
+      const element = elementsById.get(item.briefElementId)!;
+      const brief = briefsById.get(element.briefId!)!;
+      let parentId = parentOfBrief.get(brief.id);
+      if (!parentId) {
+        const parent = parentRow(brief);
+        rows.push(parent);
+        parentId = parent.id;
+        parentOfBrief.set(brief.id, parentId);
+        childPositions.set(parentId, 1);
+      }
+      if (!childPositions.has(parentId))
+        childPositions.set(parentId, await nextPosition(db, quote.id, parentId));
+      const position = childPositions.get(parentId)!;
+      childPositions.set(parentId, position + 1);
+      rows.push(elementRow(element, brief, parentId, position, item));
+    } else if (item.articleId) {
+      const article = articlesById.get(item.articleId)!;
+      const quantity = item.quantity!;
+      const sent = item.price !== undefined;
+      const price = sent
+        ? roundUnitPrice(item.price!)
+        : article.price === null
+          ? null
+          : roundUnitPrice(article.price);
+      rows.push({
+        ...base,
+        id: uuidv7(),
+        parentId: null,
+        position: rootPosition++,
+        briefId: null,
+        briefElementId: null,
+        articleId: article.id,
+        reference: article.code,
+        name: article.name,
+        description: article.description,
+        quantity,
+        price,
+        totalPrice: lineTotal(quantity, price, 0, 0),
+        toolingCost: 0,
+        deliveryCost: 0,
+        valid: price !== null,
+        priceSource: (sent ? 'manual' : 'article') as PriceSource,
+        predictionId: null,
+        comment: item.comment ?? null,
+      });
+    }
+  }
+  return rows;
+}
+
+/**
+ * Prices again the element items that are not valid yet from their brief's current prediction
+ * (a brief priced since the item was added). Manual prices and valid items are left alone.
+ * Returns the items that became valid, with their new pricing.
+ */
+export async function repriceInvalidItems(
+  db: Executor,
+  quote: QuoteTarget,
+  items: QuoteItemRow[],
+): Promise<{ item: QuoteItemRow; pricing: Pricing }[]> {
+  const candidates = items.filter((i) => i.briefElementId && !i.valid && i.priceSource !== 'manual');
+  if (!candidates.length) return [];
+  const elements = await liveElements(
+    db,
+    quote.organisationId,
+    candidates.map((i) => i.briefElementId!),
+  );
+  const elementsById = new Map(elements.map((e) => [e.id, e]));
+  const briefRows = await liveBriefs(db, quote.organisationId, [
+    ...new Set(elements.flatMap((e) => (e.briefId ? [e.briefId] : []))),
+  ]);
+  const briefsById = new Map(briefRows.map((b) => [b.id, b]));
+  const prices = await selectedVariants(
+    db,
+    briefRows.flatMap((b) =>
+      b.predictionStatus === 'COMPLETED' && b.currentPredictionId ? [b.currentPredictionId] : [],
+    ),
+  );
+  const result: { item: QuoteItemRow; pricing: Pricing }[] = [];
+  for (const item of candidates) {
+    const element = elementsById.get(item.briefElementId!);
+    const brief = element?.briefId ? briefsById.get(element.briefId) : undefined;
+    if (!element || !brief) continue;
+    const pricing = priceElement(
+      element,
+      brief,
+      brief.currentPredictionId ? prices.get(brief.currentPredictionId) : undefined,
+      quote.currency,
+      { quantity: item.quantity },
+    );
+    if (pricing.valid) result.push({ item, pricing });
+  }
+  return result;
+}

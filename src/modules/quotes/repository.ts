@@ -1,0 +1,328 @@
+import { and, asc, eq, getTableColumns, inArray, isNull, lt, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { addresses, files, projects } from '../../db/schema/organisation-data.ts';
+import { companies, companyUsers, organisations, users } from '../../db/schema/platform.ts';
+import { quoteCodeCounters, quoteGuestLinks, quoteItems, quotes } from '../../db/schema/quotes.ts';
+import { entity } from '../../platform/events.ts';
+
+export const QUOTE_ENTITY = entity('QUOTE', 'quotes');
+export const QUOTE_ITEM_ENTITY = entity('QUOTE_ITEM', 'quote_items');
+export const QUOTE_GUEST_LINK_ENTITY = entity('QUOTE_GUEST_LINK', 'quote_guest_links');
+
+export type QuoteRow = typeof quotes.$inferSelect;
+export type QuoteItemRow = typeof quoteItems.$inferSelect;
+export type GuestLinkRow = typeof quoteGuestLinks.$inferSelect;
+
+/** The live quote of the organisation, optionally locked for the rest of the transaction. */
+export async function findQuoteRow(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  lock = false,
+): Promise<QuoteRow | undefined> {
+  const query = db
+    .select()
+    .from(quotes)
+    .where(and(eq(quotes.id, id), eq(quotes.organisationId, organisationId), isNull(quotes.deletedAt)))
+    .limit(1);
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
+}
+
+const { deletedAt: _deleted, ...quoteColumns } = getTableColumns(quotes);
+
+/** The columns of a quote in lists and reads, with its company and project. */
+export const quoteSummaryColumns = {
+  ...quoteColumns,
+  project: sql<{ id: string; name: string } | null>`case when ${projects.id} is null then null
+    else json_build_object('id', ${projects.id}, 'name', ${projects.name}) end`,
+  company: sql<{
+    id: string;
+    name: string;
+  }>`json_build_object('id', ${companies.id}, 'name', ${companies.name})`,
+};
+
+/** Quotes with their company and project (the select of lists). */
+export function selectQuoteSummaries(db: Executor) {
+  return db
+    .select(quoteSummaryColumns)
+    .from(quotes)
+    .innerJoin(companies, eq(companies.id, quotes.companyId))
+    .leftJoin(projects, eq(projects.id, quotes.projectId));
+}
+
+export type QuoteSummaryRow = Awaited<ReturnType<ReturnType<typeof selectQuoteSummaries>['execute']>>[number];
+
+/** One quote with its company, project, contact and address (one statement). */
+export async function findQuoteWithRefs(db: Executor, organisationId: string, id: string) {
+  const [row] = await db
+    .select({
+      ...quoteSummaryColumns,
+      contact: sql<{
+        id: string;
+        email: string | null;
+        firstName: string | null;
+        lastName: string | null;
+        phoneNumber: string | null;
+      } | null>`case when ${users.id} is null then null else json_build_object('id', ${users.id},
+        'email', ${users.email}, 'firstName', ${users.firstName}, 'lastName', ${users.lastName},
+        'phoneNumber', ${users.phoneNumber}) end`,
+      address: sql<{
+        id: string;
+        name: string | null;
+        street1: string;
+        street2: string | null;
+        street3: string | null;
+        postcode: string | null;
+        city: string;
+        region: string | null;
+        countryCode: string;
+      } | null>`case when ${addresses.id} is null then null else json_build_object('id', ${addresses.id},
+        'name', ${addresses.name}, 'street1', ${addresses.street1}, 'street2', ${addresses.street2},
+        'street3', ${addresses.street3}, 'postcode', ${addresses.postcode}, 'city', ${addresses.city},
+        'region', ${addresses.region}, 'countryCode', ${addresses.countryCode}) end`,
+      organisationName: organisations.name,
+    })
+    .from(quotes)
+    .innerJoin(companies, eq(companies.id, quotes.companyId))
+    .innerJoin(organisations, eq(organisations.id, quotes.organisationId))
+    .leftJoin(projects, eq(projects.id, quotes.projectId))
+    .leftJoin(users, eq(users.id, quotes.contactId))
+    .leftJoin(addresses, eq(addresses.id, quotes.addressId))
+    .where(and(eq(quotes.id, id), eq(quotes.organisationId, organisationId), isNull(quotes.deletedAt)))
+    .limit(1);
+  return row;
+}
+
+export type QuoteWithRefs = NonNullable<Awaited<ReturnType<typeof findQuoteWithRefs>>>;
+
+/** The live items of a quote: roots by position, each root's children right after it. */
+export function liveItemsOf(db: Executor, quoteId: string): Promise<QuoteItemRow[]> {
+  return db
+    .select()
+    .from(quoteItems)
+    .where(and(eq(quoteItems.quoteId, quoteId), isNull(quoteItems.deletedAt)))
+    .orderBy(asc(quoteItems.position), asc(quoteItems.id));
+}
+
+export async function findItemRow(db: Executor, organisationId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(quoteItems)
+    .where(
+      and(eq(quoteItems.id, id), eq(quoteItems.organisationId, organisationId), isNull(quoteItems.deletedAt)),
+    )
+    .limit(1);
+  return row;
+}
+
+/** The next position after the live items with this parent (null: the roots) in the quote. */
+export async function nextPosition(db: Executor, quoteId: string, parentId: string | null) {
+  const [row] = await db
+    .select({ n: sql<number>`coalesce(max(${quoteItems.position}), 0)::int + 1` })
+    .from(quoteItems)
+    .where(
+      and(
+        eq(quoteItems.quoteId, quoteId),
+        isNull(quoteItems.deletedAt),
+        parentId ? eq(quoteItems.parentId, parentId) : isNull(quoteItems.parentId),
+      ),
+    );
+  return row!.n;
+}
+
+const rowsOf = <T>(result: unknown): T[] => ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
+
+/**
+ * Makes every parent item of the quote the sum of its live children (money rounded to cents,
+ * valid when all children are) and returns the parents that changed. Runs in the transaction of
+ * every item change, under the quote's row lock.
+ */
+export async function refreshParents(tx: Executor, quoteId: string): Promise<QuoteItemRow[]> {
+  const changed = await tx
+    .update(quoteItems)
+    .set({
+      totalPrice: sql`s.total`,
+      toolingCost: sql`s.tooling`,
+      deliveryCost: sql`s.delivery`,
+      valid: sql`s.valid`,
+      updatedAt: new Date(),
+    })
+    .from(
+      sql`(select parent_id,
+          coalesce(round(sum(total_price)::numeric, 2), 0)::float8 as total,
+          coalesce(round(sum(tooling_cost)::numeric, 2), 0)::float8 as tooling,
+          coalesce(round(sum(delivery_cost)::numeric, 2), 0)::float8 as delivery,
+          bool_and(valid) as valid
+        from quote_items
+        where quote_id = ${quoteId} and parent_id is not null and deleted_at is null
+        group by parent_id) as s`,
+    )
+    .where(
+      and(
+        sql`${quoteItems.id} = s.parent_id`,
+        isNull(quoteItems.deletedAt),
+        sql`(${quoteItems.totalPrice}, ${quoteItems.toolingCost}, ${quoteItems.deliveryCost}, ${quoteItems.valid})
+          is distinct from (s.total, s.tooling, s.delivery, s.valid)`,
+      ),
+    )
+    .returning();
+  return changed;
+}
+
+/** Makes the quote's totals the sums of its live root items; returns the updated quote. */
+export async function refreshQuoteTotals(tx: Executor, quoteId: string): Promise<QuoteRow> {
+  const sums = (column: string) =>
+    sql.raw(`coalesce((select round(sum(i.${column})::numeric, 2) from quote_items i
+      where i.quote_id = quotes.id and i.parent_id is null and i.deleted_at is null), 0)::float8`);
+  const [row] = await tx
+    .update(quotes)
+    .set({
+      totalPrice: sql`${sums('total_price')}`,
+      toolingCost: sql`${sums('tooling_cost')}`,
+      deliveryCost: sql`${sums('delivery_cost')}`,
+      updatedAt: new Date(),
+    })
+    .where(eq(quotes.id, quoteId))
+    .returning();
+  return row!;
+}
+
+/**
+ * The next code number of the organisation for `year`, inside the caller's transaction: the
+ * upsert locks the counter row until that transaction ends, so concurrent publishes take turns
+ * and a rolled-back publish gives its number back (codes are gapless). The first number of an
+ * organisation and year continues after any code already stored for it.
+ */
+export async function allocateCodeNumber(tx: Executor, organisationId: string, year: number) {
+  const [row] = await tx
+    .insert(quoteCodeCounters)
+    .values({
+      organisationId,
+      year,
+      lastNumber: sql`(select coalesce(max(${quotes.codeNumber}), 0) + 1 from ${quotes}
+        where ${quotes.organisationId} = ${organisationId} and ${quotes.codeYear} = ${year})`,
+    })
+    .onConflictDoUpdate({
+      target: [quoteCodeCounters.organisationId, quoteCodeCounters.year],
+      set: { lastNumber: sql`${quoteCodeCounters.lastNumber} + 1` },
+    })
+    .returning({ n: quoteCodeCounters.lastNumber });
+  return row!.n;
+}
+
+/**
+ * Moves published quotes whose validity has passed to `expired` (all organisations, or one, or
+ * one quote) and returns them. Rows another transaction holds are skipped: it is changing them
+ * now, and the next sweep or read takes them.
+ */
+export async function expireDue(
+  tx: Executor,
+  options: { organisationId?: string; quoteId?: string; limit?: number; now?: Date },
+): Promise<QuoteRow[]> {
+  const now = options.now ?? new Date();
+  const due = tx
+    .select({ id: quotes.id })
+    .from(quotes)
+    .where(
+      and(
+        eq(quotes.state, 'published'),
+        isNull(quotes.deletedAt),
+        lt(quotes.validUntil, now),
+        options.organisationId ? eq(quotes.organisationId, options.organisationId) : undefined,
+        options.quoteId ? eq(quotes.id, options.quoteId) : undefined,
+      ),
+    )
+    .orderBy(quotes.validUntil)
+    .limit(options.limit ?? 500)
+    .for('update', { skipLocked: true });
+  return tx
+    .update(quotes)
+    .set({ state: 'expired', expiredAt: now, updatedAt: now })
+    .where(and(inArray(quotes.id, due), eq(quotes.state, 'published')))
+    .returning();
+}
+
+/** Whether the organisation has a published quote past its validity (a cheap indexed probe). */
+export async function hasDue(db: Executor, organisationId: string, now = new Date()) {
+  const result = await db.execute(sql`select 1 as due from ${quotes}
+    where ${quotes.state} = 'published' and ${quotes.deletedAt} is null and ${quotes.validUntil} < ${now}
+      and ${quotes.organisationId} = ${organisationId} limit 1`);
+  return rowsOf(result).length > 0;
+}
+
+/** The generated PDFs of a quote: its live files labelled with a language. */
+export function pdfFilesOf(db: Executor, organisationId: string, quoteId: string) {
+  return db
+    .select({
+      id: files.id,
+      label: files.label,
+      filename: files.filename,
+      mimeType: files.mimeType,
+      size: files.size,
+      sha256: files.sha256,
+      createdAt: files.createdAt,
+    })
+    .from(files)
+    .where(
+      and(
+        eq(files.organisationId, organisationId),
+        eq(files.entity, 'quote'),
+        eq(files.entityId, quoteId),
+        isNull(files.deletedAt),
+        eq(files.mimeType, 'application/pdf'),
+      ),
+    )
+    .orderBy(asc(files.label), asc(files.createdAt));
+}
+
+/** A live contact (user with role contact) of the organisation, and whether it is linked to the company. */
+export async function findContact(db: Executor, organisationId: string, id: string, companyId: string) {
+  const [row] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      phoneNumber: users.phoneNumber,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      linked: sql<boolean>`exists (select 1 from ${companyUsers} cu
+        where cu.user_id = ${users.id} and cu.company_id = ${companyId})`,
+    })
+    .from(users)
+    .where(
+      and(
+        eq(users.id, id),
+        eq(users.organisationId, organisationId),
+        eq(users.role, 'contact'),
+        isNull(users.deletedAt),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+export async function findGuestLinkByHash(db: Executor, tokenHash: string) {
+  const [row] = await db
+    .select()
+    .from(quoteGuestLinks)
+    .where(eq(quoteGuestLinks.tokenHash, tokenHash))
+    .limit(1);
+  return row;
+}
+
+export function guestLinksOf(db: Executor, organisationId: string, quoteId: string) {
+  return db
+    .select()
+    .from(quoteGuestLinks)
+    .where(and(eq(quoteGuestLinks.quoteId, quoteId), eq(quoteGuestLinks.organisationId, organisationId)))
+    .orderBy(asc(quoteGuestLinks.createdAt), asc(quoteGuestLinks.id));
+}
+
+export async function findGuestLink(db: Executor, organisationId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(quoteGuestLinks)
+    .where(and(eq(quoteGuestLinks.id, id), eq(quoteGuestLinks.organisationId, organisationId)))
+    .limit(1);
+  return row;
+}

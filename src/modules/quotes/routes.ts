@@ -1,0 +1,472 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { pageQuerySchema } from '../../platform/pagination.ts';
+import { actorOf } from '../../platform/route-security.ts';
+import { IdParams, Paginated, problemResponses, Uuid } from '../../platform/schemas.ts';
+import { registerEventResource } from '../events/resources.ts';
+import { contentDisposition } from '../files/attachments.ts';
+import { createQuotePdfService, presentLink, type QuotePdfService } from './pdf-service.ts';
+import {
+  findGuestLink,
+  findItemRow,
+  findQuoteWithRefs,
+  liveItemsOf,
+  pdfFilesOf,
+  QUOTE_GUEST_LINK_ENTITY,
+} from './repository.ts';
+import {
+  AcceptBody,
+  AddItemsBody,
+  ConversionSchema,
+  ConvertBody,
+  CreatedGuestLinkSchema,
+  CreateGuestLinkBody,
+  CreateQuoteBody,
+  DeclineBody,
+  GeneratePdfBody,
+  GuestLinkSchema,
+  ItemParams,
+  LinkParams,
+  LocalisationParams,
+  QuoteItemChildSchema,
+  QuoteItemSchema,
+  QuotePdfSchema,
+  QuoteSchema,
+  QuoteSummarySchema,
+  TokenParams,
+  UpdateQuoteBody,
+} from './schemas.ts';
+import { createQuoteService, itemTree, QUOTE_PAGE, type QuoteService } from './service.ts';
+
+/** The pg-boss queue of the expiry sweep, and how often it runs. */
+export const EXPIRE_JOB = 'quotes.expire';
+export const EXPIRE_CRON = '*/5 * * * *';
+
+/** The handler of the expiry job: expires every published quote past its validity. */
+export const expireJobHandler = (ctx: AppContext, service: QuoteService) => async () => {
+  const expired = await service.expireDue();
+  if (expired) ctx.log.info({ expired }, 'quotes past their validity expired');
+};
+
+type QuotesModule = { service: QuoteService; pdfs: QuotePdfService };
+const modules = new WeakMap<AppContext, QuotesModule>();
+
+/**
+ * The quote services, made once per app: defines the expiry job and its schedule, registers the
+ * event resources of the quote tables.
+ */
+export function quotesModule(ctx: AppContext): QuotesModule {
+  const existing = modules.get(ctx);
+  if (existing) return existing;
+  const service = createQuoteService(ctx);
+  const pdfs = createQuotePdfService(ctx, service);
+  const module = { service, pdfs };
+  modules.set(ctx, module);
+
+  ctx.jobs.define(EXPIRE_JOB, expireJobHandler(ctx, service), {
+    queue: { policy: 'singleton', retryLimit: 1, expireInSeconds: 600 },
+  });
+  ctx.jobs.afterStart(async () => {
+    await ctx.jobs.schedule(EXPIRE_JOB, EXPIRE_CRON);
+  });
+
+  registerEventResource('quotes', async (db, organisationId, id) => {
+    const found = await findQuoteWithRefs(db, organisationId, id);
+    if (!found) return undefined;
+    const [items, files] = await Promise.all([liveItemsOf(db, id), pdfFilesOf(db, organisationId, id)]);
+    const { organisationName: _name, ...quote } = found;
+    return {
+      ...quote,
+      items: itemTree(items),
+      pdfs: files.map((file) => ({ ...file, localisationId: file.label })),
+    };
+  });
+  registerEventResource('quote_items', async (db, organisationId, id) => {
+    const row = await findItemRow(db, organisationId, id);
+    if (!row) return undefined;
+    const { deletedAt: _deleted, ...item } = row;
+    return item;
+  });
+  registerEventResource(QUOTE_GUEST_LINK_ENTITY.tableName, async (db, organisationId, id) => {
+    const row = await findGuestLink(db, organisationId, id);
+    return row ? presentLink(row) : undefined;
+  });
+  return module;
+}
+
+const PDF_RESPONSE = {
+  description: 'The PDF (application/pdf)',
+  content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } },
+};
+
+const sendPdf = (
+  reply: FastifyReply,
+  pdf: { file: { filename: string; sha256: string }; content: Buffer },
+  disposition: 'attachment' | 'inline' = 'attachment',
+) =>
+  reply
+    .header('content-type', 'application/pdf')
+    .header('content-length', String(pdf.content.length))
+    .header(
+      'content-disposition',
+      disposition === 'attachment'
+        ? contentDisposition(pdf.file.filename)
+        : contentDisposition(pdf.file.filename).replace(/^attachment/, 'inline'),
+    )
+    .header('x-content-type-options', 'nosniff')
+    .header('etag', `"${pdf.file.sha256}"`)
+    .send(pdf.content);
+
+const ListQuery = pageQuerySchema(QUOTE_PAGE, {
+  search: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'Part of the name or code' }),
+  ),
+  status: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'Comma-separated states (draft, published, signed, rejected, expired); matches any',
+    }),
+  ),
+  projectId: Type.Optional(Uuid),
+  companyId: Type.Optional(Uuid),
+});
+
+const STATES_NOTE =
+  'States: draft -> published (PUT state, all items priced, assigns the code and locks the quote) -> ' +
+  'signed | rejected (accept / decline, or PUT state) | expired (automatic once validUntil has passed). ' +
+  'Any other transition answers 409 `invalid_transition`; a change of a quote that is not a draft 409 `quote_locked`.';
+
+export const quotesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
+  const { service, pdfs } = quotesModule(ctx);
+  return async (app) => {
+    app.addSchema(QuoteItemChildSchema);
+    app.addSchema(QuoteItemSchema);
+    app.addSchema(QuotePdfSchema);
+    app.addSchema(QuoteSummarySchema);
+    app.addSchema(QuoteSchema);
+    app.addSchema(GuestLinkSchema);
+    const Quote = Type.Ref('Quote');
+    const tags = ['quotes'];
+
+    app.post(
+      '/quotes',
+      {
+        config: { permission: 'quotes:write' },
+        schema: {
+          tags,
+          operationId: 'createQuote',
+          summary: 'Create a draft quote from briefs and/or articles',
+          description:
+            'Each brief of `briefIds` gives a parent item and one child item per element, priced from the brief’s ' +
+            'current prediction (not valid while it has none). `items` take articles (`articleId`, `quantity`, ' +
+            'optional `price`, default the article price), whole briefs (`briefId`) or single elements ' +
+            '(`briefElementId`). At least one item is required (400 `quote_without_items`). The project, contact ' +
+            'and address must belong to the company (422). Contact details default to the contact’s.',
+          body: CreateQuoteBody,
+          response: { 201: Quote, ...problemResponses(409, 422) },
+        },
+      },
+      async (request, reply) => reply.status(201).send(await service.create(actorOf(request), request.body)),
+    );
+
+    app.get(
+      '/quotes',
+      {
+        config: { permission: 'quotes:read' },
+        schema: {
+          tags,
+          operationId: 'listQuotes',
+          summary: 'List quotes with filters, pagination and sorting',
+          description:
+            'Default: page 1, limit 25 (maximum 100), sorted by createdAt DESC. Contacts see the quotes of their ' +
+            'companies that are no longer drafts; external sales those of their companies. Quotes past their ' +
+            'validity are expired before the list is read.',
+          querystring: ListQuery,
+          response: { 200: Paginated(Type.Ref('QuoteSummary')), ...problemResponses() },
+        },
+      },
+      async (request) => service.list(actorOf(request), request.query),
+    );
+
+    app.get(
+      '/quotes/:id',
+      {
+        config: { permission: 'quotes:read' },
+        schema: {
+          tags,
+          operationId: 'getQuote',
+          summary: 'Get a quote with its items (tree), project, company, contact, address and PDFs',
+          params: IdParams,
+          response: { 200: Quote, ...problemResponses() },
+        },
+      },
+      async (request) => service.get(actorOf(request), request.params.id),
+    );
+
+    app.put(
+      '/quotes/:id',
+      {
+        config: { permission: 'quotes:write' },
+        schema: {
+          tags,
+          operationId: 'updateQuote',
+          summary: 'Edit a draft and/or change the state of a quote',
+          description:
+            `${STATES_NOTE} Publishing without a complete pricing answers 422 \`pricing_incomplete\`; without a ` +
+            `validUntil the quote is valid 30 days. \`rejectionReason\` goes with \`state: rejected\`.`,
+          params: IdParams,
+          body: UpdateQuoteBody,
+          response: { 200: Quote, ...problemResponses(409, 422) },
+        },
+      },
+      async (request) => service.update(actorOf(request), request.params.id, request.body),
+    );
+
+    app.post(
+      '/quotes/:id/quote-items',
+      {
+        config: { permission: 'quotes:write' },
+        schema: {
+          tags,
+          operationId: 'addQuoteItems',
+          summary: 'Add items to a draft quote',
+          description:
+            'Each item needs a brief reference (`briefId` for a whole brief, `briefElementId` for one element, ' +
+            'placed under its brief’s parent item) or an `articleId` (400 otherwise). The quote totals follow.',
+          params: IdParams,
+          body: AddItemsBody,
+          response: { 200: Quote, ...problemResponses(409, 422) },
+        },
+      },
+      async (request) => service.addItems(actorOf(request), request.params.id, request.body.items),
+    );
+
+    app.delete(
+      '/quotes/:id/quote-items/:itemId',
+      {
+        config: { permission: 'quotes:write' },
+        schema: {
+          tags,
+          operationId: 'removeQuoteItem',
+          summary: 'Remove an item of a draft quote (a parent with its children)',
+          description:
+            'A parent item goes with its children; a parent whose last child is removed goes too. The last item ' +
+            'of a quote cannot be removed (422 `quote_without_items`).',
+          params: ItemParams,
+          response: { 200: Quote, ...problemResponses(409, 422) },
+        },
+      },
+      async (request) => service.removeItem(actorOf(request), request.params.id, request.params.itemId),
+    );
+
+    app.post(
+      '/quotes/:id/accept',
+      {
+        config: { permission: 'quotes:respond' },
+        schema: {
+          tags,
+          operationId: 'acceptQuote',
+          summary: 'Accept (sign) a published quote',
+          description: 'By a contact of the quote’s company or by sales. Published -> signed; otherwise 409.',
+          params: IdParams,
+          body: Type.Union([Type.Null(), AcceptBody], { description: 'No body, or an empty object' }),
+          response: { 200: Quote, ...problemResponses(409) },
+        },
+      },
+      async (request) => service.accept(actorOf(request), request.params.id),
+    );
+
+    app.post(
+      '/quotes/:id/decline',
+      {
+        config: { permission: 'quotes:respond' },
+        schema: {
+          tags,
+          operationId: 'declineQuote',
+          summary: 'Decline (reject) a published quote, with an optional reason',
+          description:
+            'By a contact of the quote’s company or by sales. Published -> rejected; otherwise 409.',
+          params: IdParams,
+          body: Type.Union([Type.Null(), DeclineBody], { description: 'Optional: `{ reason }`' }),
+          response: { 200: Quote, ...problemResponses(409) },
+        },
+      },
+      async (request) => service.decline(actorOf(request), request.params.id, request.body?.reason),
+    );
+
+    app.post(
+      '/quotes/:id/revisions',
+      {
+        config: { permission: 'quotes:write' },
+        schema: {
+          tags,
+          operationId: 'reviseQuote',
+          summary: 'Duplicate a quote that is no longer a draft into a new draft revision',
+          description:
+            'The revision copies the fields and items (prices as they were), gets version = the highest of ' +
+            'its lineage + 1 and parentQuoteId = this quote. A draft is edited, not revised (409).',
+          params: IdParams,
+          response: { 201: Quote, ...problemResponses(409) },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await service.revise(actorOf(request), request.params.id)),
+    );
+
+    app.post(
+      '/quotes/:id/order',
+      {
+        config: { permission: 'quotes:write' },
+        schema: {
+          tags,
+          operationId: 'convertQuoteToOrder',
+          summary: 'Make the order of a signed quote (once)',
+          description:
+            'Each quote item becomes an order item (parent/child kept); an element item takes the company’s ' +
+            'article linked to the element, or a new one (code from the quote code); tooling and delivery become ' +
+            '`service` lines under their item (positions 1 and 2). The quote keeps `orderId`. 409 ' +
+            '`quote_not_signed` unless signed, 409 `already_converted` the second time.',
+          params: IdParams,
+          body: Type.Union([Type.Null(), ConvertBody], {
+            description: 'Optional: `{ customFields }` of the order (required order custom fields go here)',
+          }),
+          response: { 201: ConversionSchema, ...problemResponses(409) },
+        },
+      },
+      async (request, reply) => {
+        // Custom field values are checked against the definitions by the order insert.
+        const input = (request.body ?? {}) as { customFields?: Record<string, unknown> };
+        const result = await service.convertToOrder(actorOf(request), request.params.id, input);
+        reply.status(201);
+        return result;
+      },
+    );
+
+    app.post(
+      '/quotes/:id/generate-pdf',
+      {
+        config: { permission: 'quotes:write' },
+        schema: {
+          tags,
+          operationId: 'generateQuotePdf',
+          summary: 'Render the PDF of a published quote in a language, store it and return it',
+          description:
+            'Stored as the quote’s file labelled with the language (a new rendering replaces it). A quote that ' +
+            'is not published answers 409 `quote_not_published`; an unknown language 400.',
+          params: IdParams,
+          body: GeneratePdfBody,
+          response: { 201: PDF_RESPONSE, ...problemResponses(409) },
+        },
+      },
+      async (request, reply) => {
+        const result = await pdfs.generate(actorOf(request), request.params.id, request.body.localisationId);
+        reply
+          .status(201)
+          .header('location', `/api/quotes/${request.params.id}/localisation/${result.file.label}`);
+        return sendPdf(reply, result);
+      },
+    );
+
+    app.get(
+      '/quotes/:id/localisation/:localisationId',
+      {
+        config: { permission: 'quotes:read' },
+        schema: {
+          tags,
+          operationId: 'downloadQuotePdf',
+          summary: 'Download the PDF of a quote in a language',
+          description: '404 `pdf_not_generated` until it has been generated.',
+          params: LocalisationParams,
+          response: { 200: PDF_RESPONSE, ...problemResponses() },
+        },
+      },
+      async (request, reply) =>
+        sendPdf(
+          reply,
+          await pdfs.download(actorOf(request), request.params.id, request.params.localisationId),
+        ),
+    );
+
+    app.post(
+      '/quotes/:id/guest-links',
+      {
+        config: { permission: 'quotes:write' },
+        schema: {
+          tags,
+          operationId: 'createQuoteGuestLink',
+          summary: 'Create a link that serves the quote’s PDF in a language without credentials',
+          description:
+            'The token is shown once (only its hash is kept). The link works until `expiresAt` (default 30 days, ' +
+            'at most 366) or until revoked. A published quote without a PDF in that language gets it generated.',
+          params: IdParams,
+          body: CreateGuestLinkBody,
+          response: { 201: CreatedGuestLinkSchema, ...problemResponses(409, 422) },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await pdfs.createLink(actorOf(request), request.params.id, request.body)),
+    );
+
+    app.get(
+      '/quotes/:id/guest-links',
+      {
+        config: { permission: 'quotes:write' },
+        schema: {
+          tags,
+          operationId: 'listQuoteGuestLinks',
+          summary: 'List the guest links of a quote',
+          params: IdParams,
+          response: { 200: Type.Array(Type.Ref('QuoteGuestLink')), ...problemResponses() },
+        },
+      },
+      async (request) => pdfs.listLinks(actorOf(request), request.params.id),
+    );
+
+    app.delete(
+      '/quotes/:id/guest-links/:linkId',
+      {
+        config: { permission: 'quotes:write' },
+        schema: {
+          tags,
+          operationId: 'revokeQuoteGuestLink',
+          summary: 'Revoke a guest link',
+          params: LinkParams,
+          response: { 200: Type.Ref('QuoteGuestLink'), ...problemResponses() },
+        },
+      },
+      async (request) => pdfs.revokeLink(actorOf(request), request.params.id, request.params.linkId),
+    );
+  };
+};
+
+/** The public route of guest links (served under /api only). */
+export const quotePublicRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
+  const { pdfs } = quotesModule(ctx);
+  return async (app) => {
+    app.get(
+      '/public/quotes/pdf/:token',
+      {
+        config: { public: true },
+        schema: {
+          tags: ['quotes'],
+          operationId: 'getQuotePdfAsGuest',
+          summary: 'The PDF of a guest link (no credentials)',
+          description: '404 for an unknown token, 410 for a revoked or expired link.',
+          params: TokenParams,
+          response: { 200: PDF_RESPONSE, 404: Type.Ref('Problem'), 410: Type.Ref('Problem') },
+        },
+      },
+      async (request, reply) => {
+        const pdf = await pdfs.servePublic(request.params.token);
+        reply
+          .header('cache-control', 'private, no-store')
+          .header('referrer-policy', 'no-referrer')
+          .header('x-robots-tag', 'noindex, nofollow');
+        return sendPdf(reply, pdf, 'inline');
+      },
+    );
+  };
+};

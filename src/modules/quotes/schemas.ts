@@ -1,0 +1,297 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { PRICE_SOURCES, QUOTE_STATES } from '../../db/schema/quotes.ts';
+import { CustomFieldValues, DateTime, Nullable, StringEnum, Uuid } from '../../platform/schemas.ts';
+import { dateInput, NullableInput } from '../orders/common-schemas.ts';
+import { OrderItemSchema, OrderSchema } from '../orders/schemas.ts';
+import { SUPPORTED_LANGUAGES } from './i18n.ts';
+
+export const QuoteStateSchema = StringEnum(QUOTE_STATES, { description: 'Lifecycle state (docs/quotes.md)' });
+
+const Money = (description: string) => Type.Number({ description });
+
+const itemProperties = {
+  id: Uuid,
+  quoteId: Uuid,
+  parentId: Nullable(Uuid),
+  position: Type.Integer({ description: 'Display order among the siblings, from 1' }),
+  briefId: Nullable(Uuid),
+  briefElementId: Nullable(Uuid),
+  articleId: Nullable(Uuid),
+  predictionId: Nullable(
+    Type.String({ format: 'uuid', description: 'The brief prediction the item was priced from' }),
+  ),
+  priceSource: Nullable(StringEnum(PRICE_SOURCES)),
+  reference: Nullable(Type.String({ description: 'Brief code or article code (snapshot)' })),
+  name: Type.String({ description: 'Snapshot taken when the item was added' }),
+  description: Nullable(Type.String()),
+  quantity: Type.Number(),
+  price: Nullable(Type.Number({ description: 'Unit price (4 decimals); null while unknown' })),
+  totalPrice: Money('quantity x price (cents) + toolingCost + deliveryCost; a parent: sum of its children'),
+  toolingCost: Money('One-off tooling (plates, cutting dies...)'),
+  deliveryCost: Money('Delivery share'),
+  valid: Type.Boolean({ description: 'Whether the pricing is complete (a parent: all its children are)' }),
+  comment: Nullable(Type.String()),
+  length: Nullable(Type.Number({ description: 'mm' })),
+  width: Nullable(Type.Number({ description: 'mm' })),
+  height: Nullable(Type.Number({ description: 'mm' })),
+  createdById: Nullable(Uuid),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+};
+
+export const QuoteItemChildSchema = Type.Object(itemProperties, {
+  $id: 'QuoteItemChild',
+  description: 'An item below a parent item (an element of a brief)',
+});
+
+export const QuoteItemSchema = Type.Object(
+  { ...itemProperties, children: Type.Array(Type.Ref('QuoteItemChild')) },
+  { $id: 'QuoteItem', description: 'A root item with its children, by position' },
+);
+
+const Ref = <T extends Record<string, ReturnType<typeof Type.String>>>(extra: T) =>
+  Nullable(Type.Object({ id: Uuid, ...extra }));
+
+export const QuotePdfSchema = Type.Object(
+  {
+    id: Uuid,
+    localisationId: Type.String({ description: 'The language of the PDF (the file label)' }),
+    filename: Type.String(),
+    mimeType: Type.String(),
+    size: Type.Integer(),
+    sha256: Type.String(),
+    url: Type.String({ description: 'Download path (GET, authenticated)' }),
+    createdAt: DateTime,
+  },
+  { $id: 'QuotePdf' },
+);
+
+const quoteProperties = {
+  id: Uuid,
+  organisationId: Uuid,
+  code: Nullable(Type.String({ description: 'Assigned on publication, e.g. Q-2026-00042' })),
+  name: Type.String(),
+  state: QuoteStateSchema,
+  version: Type.Integer({ description: '1, then +1 for each revision of the lineage' }),
+  parentQuoteId: Nullable(
+    Type.String({ format: 'uuid', description: 'The quote this revision was made from' }),
+  ),
+  projectId: Nullable(Uuid),
+  companyId: Uuid,
+  contactId: Nullable(Uuid),
+  addressId: Nullable(Uuid),
+  email: Nullable(Type.String()),
+  phoneNumber: Nullable(Type.String()),
+  receiverName: Nullable(Type.String()),
+  validUntil: Nullable(DateTime),
+  currency: Type.String({ description: 'ISO 4217 code of every amount of the quote' }),
+  totalPrice: Money('Sum of the items (tooling and delivery included)'),
+  toolingCost: Money('Sum of the items’ tooling'),
+  deliveryCost: Money('Sum of the items’ delivery'),
+  publishedAt: Nullable(DateTime),
+  signedAt: Nullable(DateTime),
+  rejectedAt: Nullable(DateTime),
+  rejectionReason: Nullable(Type.String()),
+  expiredAt: Nullable(DateTime),
+  respondedById: Nullable(Uuid),
+  orderId: Nullable(Type.String({ format: 'uuid', description: 'The order made from the signed quote' })),
+  createdById: Nullable(Uuid),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+  project: Ref({ name: Type.String() }),
+  company: Type.Object({ id: Uuid, name: Type.String() }),
+};
+
+export const QuoteSummarySchema = Type.Object(quoteProperties, { $id: 'QuoteSummary' });
+
+export const QuoteSchema = Type.Object(
+  {
+    ...quoteProperties,
+    contact: Nullable(
+      Type.Object({
+        id: Uuid,
+        email: Nullable(Type.String()),
+        firstName: Nullable(Type.String()),
+        lastName: Nullable(Type.String()),
+        phoneNumber: Nullable(Type.String()),
+      }),
+    ),
+    address: Nullable(
+      Type.Object({
+        id: Uuid,
+        name: Nullable(Type.String()),
+        street1: Type.String(),
+        street2: Nullable(Type.String()),
+        street3: Nullable(Type.String()),
+        postcode: Nullable(Type.String()),
+        city: Type.String(),
+        region: Nullable(Type.String()),
+        countryCode: Type.String(),
+      }),
+    ),
+    items: Type.Array(Type.Ref('QuoteItem'), {
+      description: 'Root items by position, each with its children',
+    }),
+    pdfs: Type.Array(Type.Ref('QuotePdf'), { description: 'Generated PDFs, one per language' }),
+  },
+  { $id: 'Quote' },
+);
+
+const ItemInput = Type.Object(
+  {
+    briefId: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description:
+          'A brief: a parent item and one child per element (or, with briefElementId, that element)',
+      }),
+    ),
+    briefElementId: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description: 'One element of a brief, placed under its brief’s parent item',
+      }),
+    ),
+    articleId: Type.Optional(Type.String({ format: 'uuid', description: 'A catalogue article' })),
+    quantity: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        description: 'Required for an article; an element defaults to its total quantity',
+      }),
+    ),
+    price: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        description: 'Unit price; default: the article price or the prediction’s unit price',
+      }),
+    ),
+    comment: Type.Optional(Type.String({ maxLength: 2000 })),
+  },
+  { additionalProperties: false },
+);
+export type ItemInput = Static<typeof ItemInput>;
+
+const ItemsInput = Type.Array(ItemInput, { maxItems: 500 });
+
+const Email = Type.String({ format: 'email', maxLength: 320 });
+const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
+const ValidUntil = dateInput(
+  'End of validity: an ISO 8601 timestamp, or a date (`YYYY-MM-DD`, valid through that day, UTC)',
+);
+
+export const CreateQuoteBody = Type.Object(
+  {
+    name: Type.Optional(Text(200)),
+    projectId: Type.Optional(Uuid),
+    companyId: Type.Optional(
+      Type.String({ format: 'uuid', description: 'Required unless projectId is given (its company)' }),
+    ),
+    contactId: Type.Optional(
+      Type.String({ format: 'uuid', description: 'A contact (user with role contact) of the company' }),
+    ),
+    addressId: Type.Optional(Type.String({ format: 'uuid', description: 'An address of the company' })),
+    email: Type.Optional(Email),
+    phoneNumber: Type.Optional(Text(50)),
+    receiverName: Type.Optional(Text(200)),
+    validUntil: Type.Optional(ValidUntil),
+    briefIds: Type.Optional(
+      Type.Array(Uuid, { uniqueItems: true, maxItems: 50, description: 'One parent item per brief' }),
+    ),
+    items: Type.Optional(ItemsInput),
+  },
+  { additionalProperties: false },
+);
+export type CreateQuoteInput = Static<typeof CreateQuoteBody>;
+
+export const UpdateQuoteBody = Type.Object(
+  {
+    name: Type.Optional(Text(200)),
+    projectId: Type.Optional(NullableInput(Uuid)),
+    companyId: Type.Optional(Uuid),
+    contactId: Type.Optional(NullableInput(Uuid)),
+    addressId: Type.Optional(NullableInput(Uuid)),
+    email: Type.Optional(NullableInput(Email)),
+    phoneNumber: Type.Optional(NullableInput(Text(50))),
+    receiverName: Type.Optional(NullableInput(Text(200))),
+    validUntil: Type.Optional(NullableInput(ValidUntil)),
+    state: Type.Optional(QuoteStateSchema),
+    rejectionReason: Type.Optional(
+      Type.String({ maxLength: 2000, description: 'With state `rejected` only' }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateQuoteInput = Static<typeof UpdateQuoteBody>;
+
+export const AddItemsBody = Type.Object(
+  { items: Type.Array(ItemInput, { minItems: 1, maxItems: 500 }) },
+  { additionalProperties: false },
+);
+
+export const DeclineBody = Type.Object(
+  { reason: Type.Optional(Type.String({ maxLength: 2000 })) },
+  { additionalProperties: false },
+);
+
+export const AcceptBody = Type.Object({}, { additionalProperties: false });
+
+const Localisation = Type.String({
+  minLength: 2,
+  maxLength: 35,
+  description: `Language tag; supported: ${SUPPORTED_LANGUAGES.join(', ')} (a region such as fr-FR uses its language)`,
+});
+
+export const GeneratePdfBody = Type.Object({ localisationId: Localisation }, { additionalProperties: false });
+
+export const LocalisationParams = Type.Object({ id: Uuid, localisationId: Localisation });
+export const ItemParams = Type.Object({ id: Uuid, itemId: Uuid });
+export const LinkParams = Type.Object({ id: Uuid, linkId: Uuid });
+export const TokenParams = Type.Object({ token: Type.String({ minLength: 20, maxLength: 100 }) });
+
+export const CreateGuestLinkBody = Type.Object(
+  {
+    localisationId: Localisation,
+    expiresAt: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Default: 30 days from now; at most one year ahead' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const GuestLinkSchema = Type.Object(
+  {
+    id: Uuid,
+    quoteId: Uuid,
+    localisationId: Type.String(),
+    expiresAt: DateTime,
+    revokedAt: Nullable(DateTime),
+    createdById: Nullable(Uuid),
+    createdAt: DateTime,
+    active: Type.Boolean({ description: 'Neither revoked nor expired' }),
+  },
+  { $id: 'QuoteGuestLink' },
+);
+
+export const CreatedGuestLinkSchema = Type.Object({
+  ...GuestLinkSchema.properties,
+  token: Type.String({ description: 'Shown once; only its hash is stored' }),
+  url: Type.String({ description: 'The public PDF address (no credentials needed)' }),
+});
+
+/** The order made from a quote, as the orders module shows it. */
+const ConvertedOrderSchema = Type.Object({
+  ...OrderSchema.properties,
+  items: Type.Array(Type.Object(OrderItemSchema.properties)),
+});
+
+export const ConversionSchema = Type.Object({
+  quote: Type.Ref('Quote'),
+  order: ConvertedOrderSchema,
+});
+
+export const ConvertBody = Type.Object(
+  {
+    customFields: Type.Optional(CustomFieldValues),
+  },
+  { additionalProperties: false },
+);

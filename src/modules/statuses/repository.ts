@@ -1,0 +1,125 @@
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { type StatusEntity, statuses } from '../../db/schema/organisation-data.ts';
+import { entity } from '../../platform/events.ts';
+
+export const STATUS_ENTITY = entity('STATUS', 'statuses');
+
+/** The columns of a status that the API shows. */
+export const statusColumns = {
+  id: statuses.id,
+  entity: statuses.entity,
+  internalLabel: statuses.internalLabel,
+  externalLabel: statuses.externalLabel,
+  position: statuses.position,
+  color: statuses.color,
+  isDefault: statuses.isDefault,
+  createdById: statuses.createdById,
+  createdAt: statuses.createdAt,
+  updatedAt: statuses.updatedAt,
+};
+
+export type StatusRow = {
+  id: string;
+  entity: StatusEntity;
+  internalLabel: string;
+  externalLabel: string;
+  position: number;
+  color: string | null;
+  isDefault: boolean;
+  createdById: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+const live = (organisationId: string) =>
+  and(eq(statuses.organisationId, organisationId), isNull(statuses.deletedAt));
+
+/** Any live status of the organisation by id, whatever its entity. */
+export async function findStatus(db: Executor, organisationId: string, id: string) {
+  const [row] = await db
+    .select(statusColumns)
+    .from(statuses)
+    .where(and(eq(statuses.id, id), live(organisationId)))
+    .limit(1);
+  return row as StatusRow | undefined;
+}
+
+/**
+ * A live (not deleted) status of the organisation for the given entity, or undefined: what the
+ * orders, quotes, ... modules check a `statusId` with before storing it (answer 400/404 on
+ * undefined as fits the caller).
+ */
+export async function findLiveStatus(
+  db: Executor,
+  organisationId: string,
+  entityName: StatusEntity,
+  id: string,
+): Promise<StatusRow | undefined> {
+  const [row] = await db
+    .select(statusColumns)
+    .from(statuses)
+    .where(and(eq(statuses.id, id), eq(statuses.entity, entityName), live(organisationId)))
+    .limit(1);
+  return row as StatusRow | undefined;
+}
+
+/** The default status of an entity (e.g. "Pending" for orders), or undefined when none is set. */
+export async function findDefaultStatus(
+  db: Executor,
+  organisationId: string,
+  entityName: StatusEntity,
+): Promise<StatusRow | undefined> {
+  const [row] = await db
+    .select(statusColumns)
+    .from(statuses)
+    .where(and(eq(statuses.entity, entityName), eq(statuses.isDefault, true), live(organisationId)))
+    .limit(1);
+  return row as StatusRow | undefined;
+}
+
+/** The live statuses of an entity in workflow order. */
+export async function listStatusesOfEntity(db: Executor, organisationId: string, entityName: StatusEntity) {
+  const rows = await db
+    .select(statusColumns)
+    .from(statuses)
+    .where(and(eq(statuses.entity, entityName), live(organisationId)))
+    .orderBy(asc(statuses.position), asc(statuses.createdAt), asc(statuses.id));
+  return rows as StatusRow[];
+}
+
+export async function findStatusByLabel(
+  db: Executor,
+  organisationId: string,
+  entityName: StatusEntity,
+  internalLabel: string,
+) {
+  const [row] = await db
+    .select({ id: statuses.id })
+    .from(statuses)
+    .where(
+      and(
+        eq(statuses.entity, entityName),
+        sql`lower(${statuses.internalLabel}) = ${internalLabel.toLowerCase()}`,
+        live(organisationId),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+export async function nextStatusPosition(db: Executor, organisationId: string, entityName: StatusEntity) {
+  const [row] = await db
+    .select({ next: sql<number>`coalesce(max(${statuses.position}) + 1, 0)::int` })
+    .from(statuses)
+    .where(and(eq(statuses.entity, entityName), live(organisationId)));
+  return row?.next ?? 0;
+}
+
+export async function countLiveStatuses(db: Executor, organisationId: string, entityName: StatusEntity) {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(statuses)
+    .where(and(eq(statuses.entity, entityName), live(organisationId)));
+  return row?.count ?? 0;
+}

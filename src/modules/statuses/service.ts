@@ -1,0 +1,219 @@
+import type { Static } from '@sinclair/typebox';
+import { and, count, eq, isNull, ne } from 'drizzle-orm';
+import type { AppContext, OrganisationSeeder } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
+import { type StatusEntity, statuses } from '../../db/schema/organisation-data.ts';
+import type { Actor } from '../../platform/actor.ts';
+import { conflict, notFound } from '../../platform/errors.ts';
+import { changedFields, type EventRecorder } from '../../platform/events.ts';
+import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import {
+  findStatus,
+  findStatusByLabel,
+  listStatusesOfEntity,
+  nextStatusPosition,
+  STATUS_ENTITY,
+  type StatusRow,
+  statusColumns,
+} from './repository.ts';
+import { type CreateStatusBody, STATUS_PAGE, type UpdateStatusBody } from './schemas.ts';
+
+/** The order workflow every new organisation starts with (Pending is the default). */
+export const DEFAULT_ORDER_STATUSES: ReadonlyArray<{ label: string; color: string }> = [
+  { label: 'Pending', color: '#9E9E9E' },
+  { label: 'Processing', color: '#2196F3' },
+  { label: 'Shipped', color: '#3F51B5' },
+  { label: 'Delivered', color: '#4CAF50' },
+  { label: 'Cancelled', color: '#F44336' },
+  { label: 'On Hold', color: '#FF9800' },
+  { label: 'Backordered', color: '#795548' },
+];
+
+const live = (organisationId: string) =>
+  and(eq(statuses.organisationId, organisationId), isNull(statuses.deletedAt));
+
+/** Seeds the order workflow statuses of a new organisation, inside its creation transaction. */
+export const seedStatuses: OrganisationSeeder = async (tx, organisation, record) => {
+  const rows = await tx
+    .insert(statuses)
+    .values(
+      DEFAULT_ORDER_STATUSES.map((status, position) => ({
+        organisationId: organisation.id,
+        entity: 'order' as const,
+        internalLabel: status.label,
+        externalLabel: status.label,
+        position,
+        color: status.color,
+        isDefault: position === 0,
+        createdById: organisation.adminUserId,
+      })),
+    )
+    .returning(statusColumns);
+  for (const row of rows) {
+    await record({ on: STATUS_ENTITY, type: 'CREATE', entityId: row.id, snapshot: row });
+  }
+};
+
+/** Clears the current default of the entity (other than `exceptId`), recording the change. */
+async function clearDefault(
+  tx: Tx,
+  record: EventRecorder,
+  organisationId: string,
+  entityName: StatusEntity,
+  exceptId?: string,
+) {
+  const cleared = await tx
+    .update(statuses)
+    .set({ isDefault: false, updatedAt: new Date() })
+    .where(
+      and(
+        live(organisationId),
+        eq(statuses.entity, entityName),
+        eq(statuses.isDefault, true),
+        exceptId ? ne(statuses.id, exceptId) : undefined,
+      ),
+    )
+    .returning(statusColumns);
+  for (const row of cleared) {
+    await record({
+      on: STATUS_ENTITY,
+      type: 'UPDATE',
+      entityId: row.id,
+      snapshot: row,
+      updatedColumns: ['isDefault'],
+    });
+  }
+}
+
+async function assertLabelFree(
+  tx: Tx,
+  organisationId: string,
+  entityName: StatusEntity,
+  label: string,
+  selfId?: string,
+) {
+  const existing = await findStatusByLabel(tx, organisationId, entityName, label);
+  if (existing && existing.id !== selfId) {
+    throw conflict(`A ${entityName} status labelled "${label}" already exists`, 'duplicate_status');
+  }
+}
+
+export function createStatusService(ctx: AppContext) {
+  return {
+    async list(actor: Actor, query: PageQuery & { entity?: StatusEntity }) {
+      const page = resolvePage(query, STATUS_PAGE);
+      const where = and(
+        live(actor.organisationId),
+        query.entity ? eq(statuses.entity, query.entity) : undefined,
+      );
+      const [rows, [total]] = await Promise.all([
+        ctx.db
+          .select(statusColumns)
+          .from(statuses)
+          .where(where)
+          .orderBy(...page.orderBy)
+          .limit(page.limit)
+          .offset(page.offset),
+        ctx.db.select({ count: count() }).from(statuses).where(where),
+      ]);
+      return pageResult(rows as StatusRow[], total?.count ?? 0, page);
+    },
+
+    listOfEntity: (actor: Actor, entityName: StatusEntity) =>
+      listStatusesOfEntity(ctx.db, actor.organisationId, entityName),
+
+    async get(actor: Actor, id: string) {
+      const row = await findStatus(ctx.db, actor.organisationId, id);
+      if (!row) throw notFound('Status');
+      return row;
+    },
+
+    create: (actor: Actor, input: Static<typeof CreateStatusBody>) =>
+      ctx.change(actor, async (tx, record) => {
+        const internalLabel = input.internalLabel.trim();
+        await assertLabelFree(tx, actor.organisationId, input.entity, internalLabel);
+        if (input.isDefault) await clearDefault(tx, record, actor.organisationId, input.entity);
+        const position = input.position ?? (await nextStatusPosition(tx, actor.organisationId, input.entity));
+        const [row] = await tx
+          .insert(statuses)
+          .values({
+            organisationId: actor.organisationId,
+            entity: input.entity,
+            internalLabel,
+            externalLabel: input.externalLabel?.trim() ?? internalLabel,
+            position,
+            color: input.color ? input.color.toUpperCase() : null,
+            isDefault: input.isDefault ?? false,
+            createdById: actor.userId,
+          })
+          .returning(statusColumns);
+        await record({ on: STATUS_ENTITY, type: 'CREATE', entityId: row!.id, snapshot: row });
+        return row as StatusRow;
+      }),
+
+    update: (actor: Actor, id: string, input: Static<typeof UpdateStatusBody>) =>
+      ctx.change(actor, async (tx, record) => {
+        const before = await findStatus(tx, actor.organisationId, id);
+        if (!before) throw notFound('Status');
+        if (input.isDefault === false && before.isDefault) {
+          throw conflict(
+            'A default status cannot be unset; mark another status of the entity as the default instead',
+            'default_status',
+          );
+        }
+        const internalLabel = input.internalLabel?.trim();
+        if (internalLabel !== undefined) {
+          await assertLabelFree(tx, actor.organisationId, before.entity, internalLabel, id);
+        }
+        if (input.isDefault && !before.isDefault) {
+          await clearDefault(tx, record, actor.organisationId, before.entity, id);
+        }
+        const [row] = await tx
+          .update(statuses)
+          .set({
+            ...(internalLabel !== undefined ? { internalLabel } : {}),
+            ...(input.externalLabel !== undefined ? { externalLabel: input.externalLabel.trim() } : {}),
+            ...(input.position !== undefined ? { position: input.position } : {}),
+            ...(input.color !== undefined ? { color: input.color ? input.color.toUpperCase() : null } : {}),
+            ...(input.isDefault !== undefined ? { isDefault: input.isDefault } : {}),
+            updatedAt: new Date(),
+          })
+          .where(and(eq(statuses.id, id), live(actor.organisationId)))
+          .returning(statusColumns);
+        const updatedColumns = changedFields(before, row!);
+        if (updatedColumns.length) {
+          await record({ on: STATUS_ENTITY, type: 'UPDATE', entityId: id, snapshot: row, updatedColumns });
+        }
+        return row as StatusRow;
+      }),
+
+    /**
+     * Soft delete. Records that reference the status (orders...) keep their `statusId`; the
+     * status simply stops being offered and accepted for new assignments (findLiveStatus).
+     * The default status cannot be deleted while other statuses of its entity remain.
+     */
+    remove: (actor: Actor, id: string) =>
+      ctx.change(actor, async (tx, record) => {
+        const before = await findStatus(tx, actor.organisationId, id);
+        if (!before) throw notFound('Status');
+        if (before.isDefault) {
+          const [others] = await tx
+            .select({ count: count() })
+            .from(statuses)
+            .where(and(live(actor.organisationId), eq(statuses.entity, before.entity), ne(statuses.id, id)));
+          if ((others?.count ?? 0) > 0) {
+            throw conflict(
+              'The default status cannot be deleted; mark another status of the entity as the default first',
+              'default_status',
+            );
+          }
+        }
+        await tx
+          .update(statuses)
+          .set({ deletedAt: new Date(), updatedAt: new Date() })
+          .where(and(eq(statuses.id, id), live(actor.organisationId)));
+        await record({ on: STATUS_ENTITY, type: 'DELETE', entityId: id, snapshot: before });
+        return { id, deleted: true as const };
+      }),
+  };
+}

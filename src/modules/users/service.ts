@@ -1,0 +1,316 @@
+import { and, eq, ilike, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import { ROLES, type Role, users } from '../../db/schema/platform.ts';
+import type { Actor } from '../../platform/actor.ts';
+import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../platform/errors.ts';
+import { changedFields } from '../../platform/events.ts';
+import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { hashPassword } from '../../platform/passwords.ts';
+import { isAllowed } from '../../platform/permissions.ts';
+import { validateCustomFields } from '../custom-fields/validate.ts';
+import {
+  addCompanyLinks,
+  assertLinkableCompanies,
+  assertUserUnique,
+  countOtherAdmins,
+  credentialsOf,
+  entityOfRole,
+  findUserWithCompanies,
+  presentUser,
+  replaceCompanyLinks,
+  type UserWithCompanies,
+  userColumnValues,
+  userVisibility,
+  userWithCompaniesColumns,
+} from './repository.ts';
+import type { CreateUser, UpdateUser } from './schemas.ts';
+
+export const USER_PAGE = {
+  defaultLimit: 25,
+  maxLimit: 100,
+  sortFields: {
+    createdAt: users.createdAt,
+    updatedAt: users.updatedAt,
+    email: users.email,
+    firstName: users.firstName,
+    lastName: users.lastName,
+    role: users.role,
+    lastSignInAt: users.lastSignInAt,
+  },
+  tieBreaker: users.id,
+  defaultSort: { field: 'createdAt', direction: 'DESC' as const },
+};
+
+export type UserListQuery = PageQuery & { role?: string; search?: string; archived?: boolean };
+
+const isAdminRole = (role: Role) => role === 'admin' || role === 'superadmin';
+
+/** Only a superadmin may create, change or archive a superadmin. */
+function assertMaySetRole(actor: Actor, role: Role | undefined) {
+  if (role === 'superadmin' && actor.role !== 'superadmin') {
+    throw forbidden('Only a superadmin may manage superadmins');
+  }
+}
+
+async function assertNotLastAdmin(db: Executor, organisationId: string, user: UserWithCompanies) {
+  if (isAdminRole(user.role) && (await countOtherAdmins(db, organisationId, user.id)) === 0) {
+    throw conflict('The organisation would have no admin left', 'last_admin');
+  }
+}
+
+/** `role=a,b`: every name must be a role. */
+function parseRoles(value: string | undefined): Role[] | undefined {
+  if (!value) return undefined;
+  const names = value
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean);
+  const unknown = names.filter((r) => !(ROLES as readonly string[]).includes(r));
+  if (unknown.length) {
+    throw badRequest(`Unknown role: ${unknown.join(', ')}`, [
+      { pointer: '/role', message: `must be a comma-separated list of: ${ROLES.join(', ')}`, in: 'query' },
+    ]);
+  }
+  return names as Role[];
+}
+
+export function userTextSearch(text: string): SQL {
+  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return or(
+    ilike(users.email, pattern),
+    ilike(users.firstName, pattern),
+    ilike(users.lastName, pattern),
+    sql`(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')) ilike ${pattern}`,
+  )!;
+}
+
+export function createUserService(ctx: AppContext) {
+  const { db } = ctx;
+
+  /** Re-reads a user after a change, whatever the actor's scope, for the response and the event. */
+  async function reread(tx: Executor, actor: Actor, id: string, archived = false) {
+    const user = await findUserWithCompanies(tx, actor, id, { anyScope: true, archived });
+    if (!user) throw new Error(`user ${id} vanished during its change`);
+    return user;
+  }
+
+  const service = {
+    async get(actor: Actor, id: string) {
+      const user = await findUserWithCompanies(db, actor, id);
+      if (!user) throw notFound('User');
+      return presentUser(user, actor);
+    },
+
+    async list(actor: Actor, query: UserListQuery) {
+      const roles = parseRoles(query.role);
+      if (query.archived && !isAllowed(actor.role, 'users:manage')) {
+        throw forbidden('Only admins list archived users');
+      }
+      const page = resolvePage(query, USER_PAGE);
+      const where = and(
+        eq(users.organisationId, actor.organisationId),
+        query.archived ? isNotNull(users.deletedAt) : isNull(users.deletedAt),
+        roles ? inArray(users.role, roles) : undefined,
+        query.search ? userTextSearch(query.search) : undefined,
+        userVisibility(actor),
+      );
+      const [rows, [count]] = await Promise.all([
+        db
+          .select(userWithCompaniesColumns)
+          .from(users)
+          .where(where)
+          .orderBy(...page.orderBy)
+          .limit(page.limit)
+          .offset(page.offset),
+        db.select({ total: sql<number>`count(*)::int` }).from(users).where(where),
+      ]);
+      return pageResult(
+        rows.map((u) => presentUser(u, actor)),
+        count?.total ?? 0,
+        page,
+      );
+    },
+
+    async create(actor: Actor, input: CreateUser) {
+      assertMaySetRole(actor, input.role);
+      const email = input.email.trim();
+      const username = email.toLowerCase();
+      const passwordHash = await hashPassword(input.password);
+      return ctx.change(actor, async (tx, record) => {
+        await assertUserUnique(tx, actor.organisationId, { username, email, externalId: input.externalId });
+        const companyIds = input.companyIds ?? [];
+        await assertLinkableCompanies(tx, actor, companyIds, '/companyIds');
+        // A contact created here must still satisfy the required contact custom fields.
+        const customFields =
+          input.role === 'contact'
+            ? await validateCustomFields(tx, actor.organisationId, 'contact', undefined)
+            : {};
+        const [row] = await tx
+          .insert(users)
+          .values({
+            organisationId: actor.organisationId,
+            role: input.role,
+            username,
+            email,
+            passwordHash,
+            firstName: input.firstName ?? null,
+            lastName: input.lastName ?? null,
+            phoneNumber: input.phoneNumber ?? null,
+            jobTitle: input.jobTitle ?? null,
+            language: input.language ?? null,
+            externalId: input.externalId ?? null,
+            customFields,
+            createdById: actor.userId,
+          })
+          .returning({ id: users.id });
+        await addCompanyLinks(tx, actor.organisationId, row!.id, companyIds);
+        const user = await reread(tx, actor, row!.id);
+        await record({
+          on: entityOfRole(user.role),
+          type: 'CREATE',
+          entityId: user.id,
+          snapshot: presentUser(user),
+        });
+        return presentUser(user, actor);
+      });
+    },
+
+    async update(actor: Actor, id: string, input: UpdateUser) {
+      assertMaySetRole(actor, input.role);
+      const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+      return ctx.change(actor, async (tx, record) => {
+        const current = await findUserWithCompanies(tx, actor, id);
+        if (!current) throw notFound('User');
+        assertMaySetRole(actor, current.role);
+        const credentials = (await credentialsOf(tx, id))!;
+        const role = input.role ?? current.role;
+        if (!isAdminRole(role)) await assertNotLastAdmin(tx, actor.organisationId, current);
+
+        const email = input.email !== undefined ? input.email.trim() : current.email;
+        const canSignIn = credentials.hasPassword || passwordHash !== undefined;
+        if (role !== 'contact' && !canSignIn) {
+          throw unprocessable('A user of this role needs a password to sign in', 'password_required', [
+            { pointer: '/password', message: 'is required for this role', in: 'body' },
+          ]);
+        }
+        if (canSignIn && !email) {
+          throw unprocessable('A user who signs in needs an e-mail', 'email_required', [
+            { pointer: '/email', message: 'is required to sign in', in: 'body' },
+          ]);
+        }
+        const username = canSignIn ? email!.toLowerCase() : null;
+        await assertUserUnique(
+          tx,
+          actor.organisationId,
+          {
+            username: username !== credentials.username ? username : undefined,
+            email: email?.toLowerCase() !== current.email?.toLowerCase() ? email : undefined,
+            externalId: input.externalId !== current.externalId ? input.externalId : undefined,
+          },
+          id,
+        );
+
+        let relationsChanged = false;
+        if (input.companyIds) {
+          await assertLinkableCompanies(tx, actor, input.companyIds, '/companyIds');
+          relationsChanged = await replaceCompanyLinks(tx, actor, id, input.companyIds);
+        }
+        const { password: _password, companyIds: _companyIds, email: _email, ...fields } = input;
+        const next = { ...userColumnValues(current), ...fields, role, email, username };
+        const changed = changedFields(userColumnValues(current), next);
+        if (passwordHash) changed.push('password');
+        if (changed.length === 0 && !relationsChanged) return presentUser(current, actor);
+
+        await tx
+          .update(users)
+          .set({
+            ...fields,
+            role,
+            email,
+            username,
+            ...(passwordHash ? { passwordHash } : {}),
+            updatedAt: new Date(),
+          })
+          .where(eq(users.id, id));
+        const user = await reread(tx, actor, id);
+        await record({
+          on: entityOfRole(user.role),
+          type: 'UPDATE',
+          entityId: id,
+          snapshot: presentUser(user),
+          updatedColumns: changed,
+          ...(relationsChanged ? { updatedRelations: ['companies'] } : {}),
+        });
+        return presentUser(user, actor);
+      });
+    },
+
+    /**
+     * Soft delete. Contacts may be archived by whoever writes contacts; other users only by admins.
+     * Nobody archives themselves, and the last admin of an organisation stays.
+     */
+    async archive(actor: Actor, id: string) {
+      return ctx.change(actor, async (tx, record) => {
+        const current = await findUserWithCompanies(tx, actor, id);
+        if (!current) throw notFound('User');
+        if (current.role !== 'contact' && !isAllowed(actor.role, 'users:manage')) {
+          throw forbidden('Only admins archive users other than contacts');
+        }
+        assertMaySetRole(actor, current.role);
+        if (current.id === actor.userId) throw conflict('You cannot archive yourself', 'cannot_archive_self');
+        await assertNotLastAdmin(tx, actor.organisationId, current);
+        const now = new Date();
+        await tx
+          .update(users)
+          .set({ deletedAt: now, updatedAt: now })
+          .where(and(eq(users.id, id), isNull(users.deletedAt)));
+        const user = await reread(tx, actor, id, true);
+        await record({
+          on: entityOfRole(user.role),
+          type: 'DELETE',
+          entityId: id,
+          snapshot: presentUser(user),
+        });
+        return presentUser(user, actor);
+      });
+    },
+
+    async unarchive(actor: Actor, id: string) {
+      return ctx.change(actor, async (tx, record) => {
+        const current = await findUserWithCompanies(tx, actor, id, { archived: true });
+        if (!current) {
+          if (await findUserWithCompanies(tx, actor, id)) {
+            throw conflict('The user is not archived', 'not_archived');
+          }
+          throw notFound('User');
+        }
+        assertMaySetRole(actor, current.role);
+        const credentials = (await credentialsOf(tx, id))!;
+        await assertUserUnique(
+          tx,
+          actor.organisationId,
+          { username: credentials.username, email: current.email, externalId: current.externalId },
+          id,
+        );
+        await tx.update(users).set({ deletedAt: null, updatedAt: new Date() }).where(eq(users.id, id));
+        const user = await reread(tx, actor, id);
+        await record({
+          on: entityOfRole(user.role),
+          type: 'UPDATE',
+          entityId: id,
+          snapshot: presentUser(user),
+          updatedColumns: ['deletedAt'],
+        });
+        return presentUser(user, actor);
+      });
+    },
+
+    /** Lets a contact sign in: sets its password; its username becomes its e-mail (required). */
+    async invite(actor: Actor, id: string, password: string) {
+      if (!(await findUserWithCompanies(db, actor, id, { role: 'contact' }))) throw notFound('Contact');
+      return service.update(actor, id, { password });
+    },
+  };
+  return service;
+}

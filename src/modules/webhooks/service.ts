@@ -1,0 +1,560 @@
+import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Executor, Tx } from '../../db/client.ts';
+import { users } from '../../db/schema/platform.ts';
+import {
+  type DeliveryStatus,
+  type WebhookAuthType,
+  type WebhookCredentials,
+  type WebhookMethod,
+  webhookDeliveries,
+  webhookDeliveryAttempts,
+  webhooks,
+} from '../../db/schema/webhooks.ts';
+import type { Actor } from '../../platform/actor.ts';
+import { badRequest, conflict, notFound, type ProblemIssue } from '../../platform/errors.ts';
+import { type ChangeActor, type EventRecorder, entity } from '../../platform/events.ts';
+import type { Mailer } from '../../platform/mailer.ts';
+import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { registerEventResource } from '../events/resources.ts';
+import { compilePatterns, isValidPattern, PATTERN_DESCRIPTION } from './patterns.ts';
+import { newWebhookSecret } from './signing.ts';
+import { BlockedTargetError, type TargetPolicy } from './ssrf.ts';
+
+export const WEBHOOK_ENTITY = entity('WEBHOOK', 'webhooks');
+export const MASK = '********';
+
+type WebhookRow = typeof webhooks.$inferSelect;
+
+type CredentialsInput = { username?: string; password?: string; name?: string; token?: string };
+
+export type WebhookInput = {
+  name: string;
+  url: string;
+  events: string[];
+  authenticationType?: WebhookAuthType;
+  credentials?: CredentialsInput | null;
+  httpMethod?: string;
+  enabled?: boolean;
+};
+
+/** Headers a webhook's own header credential may not set: they belong to HTTP or to the signature. */
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'proxy-authorization',
+  'user-agent',
+]);
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+/** Any control character (C0 or DEL), which would let a value split or forge header lines. */
+const hasControl = (value: string) =>
+  [...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+
+/** The API view of a webhook: credentials masked, secrets never included. */
+export function publicWebhook(row: WebhookRow) {
+  let credentials: Record<string, string> | null = null;
+  const stored = row.credentials as CredentialsInput | null;
+  if (row.authenticationType === 'basic' && stored)
+    credentials = { username: stored.username!, password: MASK };
+  if (row.authenticationType === 'header' && stored) credentials = { name: stored.name!, token: MASK };
+  return {
+    id: row.id,
+    name: row.name,
+    url: row.url,
+    events: row.events,
+    authenticationType: row.authenticationType,
+    credentials,
+    httpMethod: row.httpMethod,
+    enabled: row.enabled,
+    disabledReason: row.disabledReason,
+    disabledAt: row.disabledAt,
+    previousSecretExpiresAt:
+      row.previousSecretExpiresAt && row.previousSecretExpiresAt > new Date()
+        ? row.previousSecretExpiresAt
+        : null,
+    lastSuccessAt: row.lastSuccessAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+const snapshotOf = (row: WebhookRow) => publicWebhook(row) as unknown as Record<string, unknown>;
+
+function invalid(pointer: string, message: string, code = 'validation_failed') {
+  return badRequest(`${pointer.slice(1)} ${message}`, [{ pointer, message, in: 'body' }], code);
+}
+
+function normaliseCredentials(
+  type: WebhookAuthType,
+  credentials: CredentialsInput | null | undefined,
+): WebhookCredentials | null {
+  const given = credentials ?? {};
+  const keys = Object.keys(given);
+  const only = (allowed: string[]) => {
+    const extra = keys.find((key) => !allowed.includes(key));
+    if (extra) throw invalid(`/credentials/${extra}`, `is not used by authenticationType ${type}`);
+  };
+  if (type === 'none') {
+    only([]);
+    return null;
+  }
+  if (type === 'basic') {
+    only(['username', 'password']);
+    if (!given.username) throw invalid('/credentials/username', 'is required for basic authentication');
+    if (!given.password) throw invalid('/credentials/password', 'is required for basic authentication');
+    if (given.username.includes(':') || hasControl(given.username))
+      throw invalid('/credentials/username', 'may not contain ":" or control characters');
+    if (hasControl(given.password))
+      throw invalid('/credentials/password', 'may not contain control characters');
+    return { username: given.username, password: given.password };
+  }
+  only(['name', 'token']);
+  if (!given.name) throw invalid('/credentials/name', 'is required for header authentication');
+  if (!given.token) throw invalid('/credentials/token', 'is required for header authentication');
+  const lower = given.name.toLowerCase();
+  if (!HEADER_NAME.test(given.name)) throw invalid('/credentials/name', 'is not a valid HTTP header name');
+  if (RESERVED_HEADERS.has(lower) || lower.startsWith('webhook-'))
+    throw invalid('/credentials/name', `may not be ${given.name}: the service sets that header itself`);
+  if (hasControl(given.token)) throw invalid('/credentials/token', 'may not contain control characters');
+  return { name: given.name, token: given.token };
+}
+
+function validatePatterns(patterns: string[]) {
+  const issues: ProblemIssue[] = patterns
+    .map((pattern, index) => ({ pattern, index }))
+    .filter(({ pattern }) => !isValidPattern(pattern))
+    .map(({ index }) => ({
+      pointer: `/events/${index}`,
+      message: `must be ${PATTERN_DESCRIPTION}`,
+      in: 'body',
+    }));
+  if (issues.length) throw badRequest('events holds invalid patterns', issues);
+  return [...new Set(patterns)];
+}
+
+const DELIVERY_PAGE: PageOptions = {
+  defaultLimit: 25,
+  maxLimit: 100,
+  sortFields: { createdAt: webhookDeliveries.createdAt, eventCode: webhookDeliveries.eventCode },
+  tieBreaker: webhookDeliveries.id,
+  defaultSort: { field: 'createdAt', direction: 'DESC' },
+};
+const WEBHOOK_PAGE: PageOptions = {
+  defaultLimit: 25,
+  maxLimit: 100,
+  sortFields: { createdAt: webhooks.createdAt, name: webhooks.name, updatedAt: webhooks.updatedAt },
+  tieBreaker: webhooks.id,
+  defaultSort: { field: 'createdAt', direction: 'DESC' },
+};
+
+export { DELIVERY_PAGE, WEBHOOK_PAGE };
+
+const deliveryColumns = {
+  id: webhookDeliveries.id,
+  webhookId: webhookDeliveries.webhookId,
+  eventId: webhookDeliveries.eventId,
+  eventCode: webhookDeliveries.eventCode,
+  eventName: webhookDeliveries.eventName,
+  status: webhookDeliveries.status,
+  attempts: webhookDeliveries.attempts,
+  nextAttemptAt: webhookDeliveries.nextAttemptAt,
+  lastAttemptAt: webhookDeliveries.lastAttemptAt,
+  lastStatusCode: webhookDeliveries.lastStatusCode,
+  lastError: webhookDeliveries.lastError,
+  completedAt: webhookDeliveries.completedAt,
+  replayOf: webhookDeliveries.replayOf,
+  createdAt: webhookDeliveries.createdAt,
+  updatedAt: webhookDeliveries.updatedAt,
+};
+type DeliveryRow = { [K in keyof typeof deliveryColumns]: (typeof webhookDeliveries.$inferSelect)[K] };
+const publicDelivery = (row: DeliveryRow) => ({
+  ...row,
+  nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt : null,
+});
+
+const attemptColumns = {
+  id: webhookDeliveryAttempts.id,
+  attempt: webhookDeliveryAttempts.attempt,
+  startedAt: webhookDeliveryAttempts.startedAt,
+  durationMs: webhookDeliveryAttempts.durationMs,
+  statusCode: webhookDeliveryAttempts.statusCode,
+  error: webhookDeliveryAttempts.error,
+  responseExcerpt: webhookDeliveryAttempts.responseExcerpt,
+};
+
+/** Cancels the deliveries still waiting for a webhook that stops receiving (disabled, deleted). */
+async function cancelPending(tx: Executor, webhookId: string, reason: string) {
+  await tx
+    .update(webhookDeliveries)
+    .set({ status: 'cancelled', completedAt: new Date(), updatedAt: new Date(), lastError: reason })
+    .where(and(eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.status, 'pending')));
+}
+
+export type WebhookServiceDeps = {
+  ctx: Pick<AppContext, 'db' | 'change' | 'config' | 'log'>;
+  policy: TargetPolicy;
+  mailer: Mailer;
+  /** Tells this process's delivery worker that a delivery is waiting (no-op without workers). */
+  wake: () => void;
+};
+
+export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServiceDeps) {
+  const { db } = ctx;
+
+  async function checkUrl(raw: string): Promise<string> {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw invalid('/url', 'is not a valid URL', 'invalid_url');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw invalid('/url', 'must be an http or https address', 'invalid_url');
+    if (url.username || url.password)
+      throw invalid('/url', 'may not carry credentials: use authenticationType basic', 'invalid_url');
+    if (url.hash) throw invalid('/url', 'may not have a fragment', 'invalid_url');
+    try {
+      await policy.check(url);
+    } catch (error) {
+      if (error instanceof BlockedTargetError) throw invalid('/url', error.message, 'url_not_allowed');
+      throw error;
+    }
+    return url.toString();
+  }
+
+  async function findRow(executor: Executor, organisationId: string, id: string, lock = false) {
+    const query = executor
+      .select()
+      .from(webhooks)
+      .where(
+        and(eq(webhooks.id, id), eq(webhooks.organisationId, organisationId), isNull(webhooks.deletedAt)),
+      )
+      .limit(1);
+    const [row] = lock ? await query.for('update') : await query;
+    if (!row) throw notFound('Webhook');
+    return row;
+  }
+
+  async function applyUpdate(
+    tx: Tx,
+    record: EventRecorder,
+    before: WebhookRow,
+    set: Partial<typeof webhooks.$inferInsert>,
+  ) {
+    const [after] = await tx
+      .update(webhooks)
+      .set({ ...set, updatedAt: new Date() })
+      .where(eq(webhooks.id, before.id))
+      .returning();
+    const changed = Object.keys(set).filter(
+      (key) =>
+        JSON.stringify(before[key as keyof WebhookRow]) !== JSON.stringify(set[key as keyof typeof set]),
+    );
+    if (before.enabled && !after!.enabled) await cancelPending(tx, before.id, 'webhook disabled');
+    await record({
+      on: WEBHOOK_ENTITY,
+      type: 'UPDATE',
+      entityId: before.id,
+      snapshot: snapshotOf(after!),
+      updatedColumns: changed.filter((key) => !['eventsRegex', 'secret', 'previousSecret'].includes(key)),
+    });
+    return after!;
+  }
+
+  async function adminEmails(organisationId: string): Promise<string[]> {
+    const rows = await db
+      .select({ email: users.email })
+      .from(users)
+      .where(
+        and(
+          eq(users.organisationId, organisationId),
+          inArray(users.role, ['admin', 'superadmin']),
+          isNull(users.deletedAt),
+          sql`${users.email} is not null`,
+        ),
+      );
+    return rows.map((row) => row.email!);
+  }
+
+  const service = {
+    async create(actor: Actor, input: WebhookInput) {
+      const patterns = validatePatterns(input.events);
+      const url = await checkUrl(input.url);
+      const authenticationType = input.authenticationType ?? 'none';
+      const credentials = normaliseCredentials(authenticationType, input.credentials);
+      const secret = newWebhookSecret();
+      const row = await ctx.change(actor, async (tx, record) => {
+        const [created] = await tx
+          .insert(webhooks)
+          .values({
+            organisationId: actor.organisationId,
+            name: input.name.trim(),
+            url,
+            events: patterns,
+            eventsRegex: compilePatterns(patterns),
+            authenticationType,
+            credentials,
+            httpMethod: (input.httpMethod ?? 'post').toLowerCase() as WebhookMethod,
+            enabled: input.enabled ?? true,
+            disabledReason: input.enabled === false ? 'manual' : null,
+            disabledAt: input.enabled === false ? new Date() : null,
+            secret,
+            createdById: actor.userId,
+          })
+          .returning();
+        await record({
+          on: WEBHOOK_ENTITY,
+          type: 'CREATE',
+          entityId: created!.id,
+          snapshot: snapshotOf(created!),
+        });
+        return created!;
+      });
+      return { ...publicWebhook(row), secret };
+    },
+
+    async list(actor: Actor, query: PageQuery & { enabled?: boolean }) {
+      const page = resolvePage(query, WEBHOOK_PAGE);
+      const where = and(
+        eq(webhooks.organisationId, actor.organisationId),
+        isNull(webhooks.deletedAt),
+        query.enabled === undefined ? undefined : eq(webhooks.enabled, query.enabled),
+      );
+      const [rows, [total]] = await Promise.all([
+        db
+          .select()
+          .from(webhooks)
+          .where(where)
+          .orderBy(...page.orderBy)
+          .limit(page.limit)
+          .offset(page.offset),
+        db.select({ total: count() }).from(webhooks).where(where),
+      ]);
+      return pageResult(rows.map(publicWebhook), Number(total?.total ?? 0), page);
+    },
+
+    async get(actor: Actor, id: string) {
+      return publicWebhook(await findRow(db, actor.organisationId, id));
+    },
+
+    async update(actor: Actor, id: string, input: Partial<WebhookInput>) {
+      const patterns = input.events ? validatePatterns(input.events) : undefined;
+      const url = input.url !== undefined ? await checkUrl(input.url) : undefined;
+      const row = await ctx.change(actor, async (tx, record) => {
+        const before = await findRow(tx, actor.organisationId, id, true);
+        const set: Partial<typeof webhooks.$inferInsert> = {};
+        if (input.name !== undefined) set.name = input.name.trim();
+        if (url !== undefined) set.url = url;
+        if (patterns) {
+          set.events = patterns;
+          set.eventsRegex = compilePatterns(patterns);
+        }
+        if (input.httpMethod !== undefined) set.httpMethod = input.httpMethod.toLowerCase() as WebhookMethod;
+        const type = input.authenticationType ?? before.authenticationType;
+        if (input.authenticationType !== undefined || input.credentials !== undefined) {
+          const typeChanged = type !== before.authenticationType;
+          if (input.credentials === undefined && typeChanged && type !== 'none')
+            throw invalid('/credentials', `is required when authenticationType becomes ${type}`);
+          if (input.credentials !== undefined || typeChanged) {
+            set.authenticationType = type;
+            set.credentials = normaliseCredentials(type, input.credentials);
+          }
+        }
+        if (input.enabled !== undefined && input.enabled !== before.enabled) {
+          set.enabled = input.enabled;
+          set.disabledReason = input.enabled ? null : 'manual';
+          set.disabledAt = input.enabled ? null : new Date();
+        }
+        if (Object.keys(set).length === 0) return before;
+        return applyUpdate(tx, record, before, set);
+      });
+      return publicWebhook(row);
+    },
+
+    async setEnabled(actor: Actor, id: string, enabled: boolean) {
+      return service.update(actor, id, { enabled });
+    },
+
+    async remove(actor: Actor, id: string) {
+      await ctx.change(actor, async (tx, record) => {
+        const before = await findRow(tx, actor.organisationId, id, true);
+        const now = new Date();
+        const [after] = await tx
+          .update(webhooks)
+          .set({ deletedAt: now, enabled: false, updatedAt: now })
+          .where(eq(webhooks.id, id))
+          .returning();
+        await cancelPending(tx, id, 'webhook deleted');
+        await record({ on: WEBHOOK_ENTITY, type: 'DELETE', entityId: id, snapshot: snapshotOf(before) });
+        return after;
+      });
+      return { id, deleted: true as const };
+    },
+
+    /**
+     * A new signing secret; the previous one keeps signing (a second signature in
+     * `webhook-signature`) for the grace period so receivers can switch without losing calls.
+     */
+    async rotateSecret(actor: Actor, id: string, gracePeriodSeconds?: number) {
+      const grace = gracePeriodSeconds ?? ctx.config.webhooks.secretGraceSeconds;
+      const secret = newWebhookSecret();
+      const row = await ctx.change(actor, async (tx, record) => {
+        const before = await findRow(tx, actor.organisationId, id, true);
+        return applyUpdate(tx, record, before, {
+          secret,
+          previousSecret: grace > 0 ? before.secret : null,
+          previousSecretExpiresAt: grace > 0 ? new Date(Date.now() + grace * 1000) : null,
+        });
+      });
+      return { ...publicWebhook(row), secret };
+    },
+
+    async listDeliveries(
+      actor: Actor,
+      webhookId: string,
+      query: PageQuery & { status?: DeliveryStatus; eventId?: string },
+    ) {
+      await findRow(db, actor.organisationId, webhookId);
+      const page = resolvePage(query, DELIVERY_PAGE);
+      const where = and(
+        eq(webhookDeliveries.webhookId, webhookId),
+        eq(webhookDeliveries.organisationId, actor.organisationId),
+        query.status ? eq(webhookDeliveries.status, query.status) : undefined,
+        query.eventId ? eq(webhookDeliveries.eventId, query.eventId) : undefined,
+      );
+      const [rows, [total]] = await Promise.all([
+        db
+          .select(deliveryColumns)
+          .from(webhookDeliveries)
+          .where(where)
+          .orderBy(...page.orderBy)
+          .limit(page.limit)
+          .offset(page.offset),
+        db.select({ total: count() }).from(webhookDeliveries).where(where),
+      ]);
+      return pageResult(rows.map(publicDelivery), Number(total?.total ?? 0), page);
+    },
+
+    async findDelivery(actor: Actor, webhookId: string, deliveryId: string) {
+      await findRow(db, actor.organisationId, webhookId);
+      const [row] = await db
+        .select(deliveryColumns)
+        .from(webhookDeliveries)
+        .where(
+          and(
+            eq(webhookDeliveries.id, deliveryId),
+            eq(webhookDeliveries.webhookId, webhookId),
+            eq(webhookDeliveries.organisationId, actor.organisationId),
+          ),
+        )
+        .limit(1);
+      if (!row) throw notFound('Delivery');
+      return row;
+    },
+
+    async attempts(actor: Actor, webhookId: string, deliveryId: string) {
+      await service.findDelivery(actor, webhookId, deliveryId);
+      return db
+        .select(attemptColumns)
+        .from(webhookDeliveryAttempts)
+        .where(eq(webhookDeliveryAttempts.deliveryId, deliveryId))
+        .orderBy(desc(webhookDeliveryAttempts.attempt));
+    },
+
+    async getDelivery(actor: Actor, webhookId: string, deliveryId: string) {
+      const delivery = await service.findDelivery(actor, webhookId, deliveryId);
+      return { ...publicDelivery(delivery), attempts: await service.attempts(actor, webhookId, deliveryId) };
+    },
+
+    /** Sends the delivery's event again, as a new delivery (same `webhook-id`: the event id). */
+    async replay(actor: Actor, webhookId: string, deliveryId: string) {
+      const webhook = await findRow(db, actor.organisationId, webhookId);
+      if (!webhook.enabled)
+        throw conflict('The webhook is disabled: enable it before replaying', 'webhook_disabled');
+      const original = await service.findDelivery(actor, webhookId, deliveryId);
+      const [created] = await db
+        .insert(webhookDeliveries)
+        .values({
+          organisationId: actor.organisationId,
+          webhookId,
+          eventId: original.eventId,
+          eventCode: original.eventCode,
+          eventName: original.eventName,
+          replayOf: original.id,
+        })
+        .returning(deliveryColumns);
+      wake();
+      return publicDelivery(created!);
+    },
+
+    /**
+     * The service disables a webhook (410 received, or retries exhausted without any success), then
+     * tells the organisation's admins by e-mail. Outside of any transaction: it sends mail.
+     */
+    async disableBySystem(
+      organisationId: string,
+      webhookId: string,
+      reason: 'gone' | 'failing',
+      detail: string,
+    ): Promise<boolean> {
+      const actor: ChangeActor = { organisationId, userId: null };
+      const disabled = await ctx.change(actor, async (tx, record) => {
+        const [before] = await tx
+          .select()
+          .from(webhooks)
+          .where(and(eq(webhooks.id, webhookId), eq(webhooks.enabled, true), isNull(webhooks.deletedAt)))
+          .for('update');
+        if (!before) return undefined;
+        return applyUpdate(tx, record, before, {
+          enabled: false,
+          disabledReason: reason,
+          disabledAt: new Date(),
+        });
+      });
+      if (!disabled) return false;
+      ctx.log.warn({ webhookId, organisationId, reason, detail }, 'webhook disabled');
+      const why =
+        reason === 'gone'
+          ? 'the receiver answered 410 Gone, which means it no longer wants these calls'
+          : 'its deliveries kept failing for about a day, through every retry';
+      await mailer.send({
+        organisationId,
+        kind: 'webhook_disabled',
+        to: await adminEmails(organisationId),
+        subject: `Webhook "${disabled.name}" has been disabled`,
+        text:
+          `The webhook "${disabled.name}" (${disabled.url}, id ${disabled.id}) was disabled because ${why}.\n\n` +
+          `Last error: ${detail}\n\n` +
+          'Events are not queued for it while it is disabled. Once the receiver works again, enable it with ' +
+          `POST /api/webhooks/${disabled.id}/enable and replay the deliveries you need from ` +
+          `GET /api/webhooks/${disabled.id}/deliveries.\n`,
+      });
+      return true;
+    },
+  };
+  return service;
+}
+
+export type WebhookService = ReturnType<typeof createWebhookService>;
+
+/** Event resources of webhooks: the API view, never the credentials or the secret. */
+export function registerWebhookResource() {
+  registerEventResource('webhooks', async (executor, organisationId, id) => {
+    const [row] = await executor
+      .select()
+      .from(webhooks)
+      .where(
+        and(eq(webhooks.id, id), eq(webhooks.organisationId, organisationId), isNull(webhooks.deletedAt)),
+      )
+      .limit(1);
+    return row ? (publicWebhook(row) as unknown as Record<string, unknown>) : undefined;
+  });
+}

@@ -1,0 +1,408 @@
+/**
+ * Reference data the engine prices against: a snapshot of one organisation's catalogue.
+ *
+ * Every record has a stable `id` (what briefs refer to) and a human `code` + `name`. The default
+ * catalogue uses the code as the id; the database layer replaces ids with UUIDs. The engine only
+ * ever looks records up by `id`, and never imports the default catalogue: the caller passes the
+ * catalogue in, so an organisation's edited rates are what gets priced.
+ *
+ * Units: lengths in mm, areas in mm2 unless the field says m2/cm2, times in hours, money in the
+ * catalogue currency (EUR), rates that are fractions (waste, margin) in 0..1.
+ */
+
+export interface CatalogueRecord {
+  id: string;
+  code: string;
+  name: string;
+}
+
+/** A sheet or machine format. Normalised so that `width >= height` (long edge first). */
+export interface Format {
+  width: number;
+  height: number;
+}
+
+export type CategoryKind = 'FOLDING_CARTON' | 'CORRUGATED_CASE' | 'FLAT_ITEM';
+
+export interface ProductCategory extends CatalogueRecord {
+  kind: CategoryKind;
+}
+
+/** The die-line formula a product uses (see geometry/styles.ts). */
+export type StyleCode = 'STE' | 'RTE' | 'CLB' | 'SLEEVE' | 'TRAY' | 'FEFCO_0201' | 'FEFCO_0427' | 'FLAT';
+
+/** The operation that turns printed sheets into blanks. */
+export type CuttingOperationCode =
+  | 'DIE_CUTTING'
+  | 'GUILLOTINE_CUTTING'
+  | 'SLOT_FOLD_GLUE'
+  | 'ROTARY_DIE_CUTTING';
+
+/** Capability a folder-gluer needs for the product (null: the product is not glued on a folder-gluer). */
+export type GluingCapability = 'STRAIGHT_LINE' | 'CRASH_LOCK';
+
+export interface DimensionLimits {
+  length: number;
+  width: number;
+  height: number;
+}
+
+export interface Product extends CatalogueRecord {
+  categoryId: string;
+  style: StyleCode;
+  /** Matters (paper, boxboard, corrugated) the style can be made of. */
+  allowedMatterIds: string[];
+  cuttingOperation: CuttingOperationCode;
+  gluing: GluingCapability | null;
+  /** Glue flap (manufacturer's joint) width, mm: 12-15 cartons, 30-35 corrugated. */
+  glueFlapMm: number;
+  /** Tuck flap depth beyond the closing panel, mm. */
+  tuckFlapMm: number;
+  /** Dust flap depth as a fraction of the inside width (0.4-0.5). */
+  dustFlapRatio: number;
+  /** Slot width between corrugated flaps, mm. */
+  slotWidthMm: number;
+  /** Inside dimension limits, mm (inclusive). Height is ignored for flat items. */
+  minDimensions: DimensionLimits;
+  maxDimensions: DimensionLimits;
+  /** Whether a window (PET patch) can be cut in the front panel. */
+  windowAllowed: boolean;
+}
+
+export type MatterKind = 'PAPER' | 'FOLDING_BOXBOARD' | 'CORRUGATED';
+
+export interface Matter extends CatalogueRecord {
+  kind: MatterKind;
+}
+
+export interface MaterialType extends CatalogueRecord {
+  matterId: string;
+  /** Flute profile for corrugated types (E, B, C, EB, BC). */
+  flute?: string;
+}
+
+/** Corrugated sheets are made to size on the corrugator, within these limits. */
+export interface CutToSize {
+  min: Format;
+  max: Format;
+}
+
+export interface MaterialReference extends CatalogueRecord {
+  materialTypeId: string;
+  matterId: string;
+  /** g/m2 */
+  grammage: number;
+  caliperMm: number;
+  /** Price per tonne; used unless `pricePerSquareMetre` is set. */
+  pricePerTonne: number;
+  /** Price per m2 of sheet (corrugated is usually bought by area). Overrides pricePerTonne. */
+  pricePerSquareMetre?: number;
+  /** Stock sheet formats the board is sold in. */
+  sheetFormats: Format[];
+  /** When set, sheets can be ordered to any size within these limits (corrugated). */
+  cutToSize?: CutToSize;
+  supplier?: string;
+}
+
+/** A liner/flute composition of a corrugated reference (e.g. K150/T125/K150). */
+export interface CorrugatedMaterial extends CatalogueRecord {
+  materialReferenceId: string;
+  composition: string;
+  grammage: number;
+  pricePerSquareMetre: number;
+}
+
+export type OperationCode =
+  | 'PRINT_OFFSET'
+  | 'PRINT_DIGITAL'
+  | 'PRINT_FLEXO'
+  | 'LAMINATION'
+  | 'VARNISH'
+  | 'HOT_FOIL_STAMPING'
+  | 'EMBOSSING'
+  | 'DIE_CUTTING'
+  | 'ROTARY_DIE_CUTTING'
+  | 'GUILLOTINE_CUTTING'
+  | 'SLOT_FOLD_GLUE'
+  | 'WINDOW_PATCHING'
+  | 'FOLDING_GLUING'
+  | 'PACKING';
+
+export type OperationCategory = 'PRINTING' | 'FINISHING' | 'CONVERTING' | 'PACKING';
+
+export interface Operation extends CatalogueRecord {
+  code: OperationCode;
+  category: OperationCategory;
+}
+
+export type MachineKind =
+  | 'OFFSET_PRESS'
+  | 'DIGITAL_PRESS'
+  | 'UV_COATER'
+  | 'LAMINATOR'
+  | 'HOT_FOIL_PRESS'
+  | 'DIE_CUTTER'
+  | 'GUILLOTINE'
+  | 'WINDOW_PATCHER'
+  | 'FOLDER_GLUER'
+  | 'CORRUGATED_LINE'
+  | 'PACKING_STATION';
+
+/**
+ * What one machine charges and how fast it runs for one operation (the spec's
+ * "machine operation rates"). Speeds and make-ready are in the operation's input unit: sheets for
+ * sheet-fed operations, blanks/units for window patching, folding-gluing and packing, and cuts
+ * per hour for the guillotine.
+ */
+export interface MachineOperationRate {
+  operationId: string;
+  /** Set-up per make-ready (per decoration variant and pass for printing), hours. */
+  setupHours: number;
+  /** Extra set-up per colour (plate hanging, ink duct), hours. */
+  setupHoursPerColour: number;
+  /** Extra set-up per tool (stamping/embossing die), hours. */
+  setupHoursPerTool: number;
+  speedPerHour: number;
+  /** Spoilage per make-ready, input units. */
+  makeReady: number;
+  makeReadyPerColour: number;
+  /** Running waste as a fraction of the good output (0.01-0.03). */
+  runningWasteRate: number;
+  /** The operation runs in the same pass as the previous one on this machine (no own rolling time). */
+  inlineWithPrevious?: boolean;
+}
+
+export type MachineCapability = 'STRAIGHT_LINE' | 'CRASH_LOCK' | 'FOUR_CORNER';
+
+export interface Machine extends CatalogueRecord {
+  kind: MachineKind;
+  hourlyRate: number;
+  /** Sheet limits for sheet-fed machines, blank limits for blank-fed machines. */
+  minFormat: Format;
+  maxFormat: Format;
+  /** Board caliper limits, mm. */
+  minCaliperMm: number;
+  maxCaliperMm: number;
+  /** Non-printable leading edge held by the grippers, mm. */
+  gripperMm: number;
+  sideMarginMm: number;
+  tailMarginMm: number;
+  /** Space between blanks on the sheet (cutting machines), mm. */
+  gutterMm: number;
+  /** Printing units per pass (presses). */
+  maxColours: number;
+  /** Cap on blanks per sheet (a flexo folder-gluer runs one blank at a time). */
+  maxUps?: number;
+  /** Stack height cut at once (guillotine), mm. */
+  liftHeightMm?: number;
+  capabilities: MachineCapability[];
+  operations: MachineOperationRate[];
+}
+
+export type ConsumableKind =
+  | 'OFFSET_INK'
+  | 'FLEXO_INK'
+  | 'OFFSET_PLATE'
+  | 'VARNISH'
+  | 'VARNISH_PLATE'
+  | 'LAMINATE_FILM'
+  | 'FOIL'
+  | 'WINDOW_FILM'
+  | 'WINDOW_GLUE'
+  | 'FOLDING_GLUE'
+  | 'DIGITAL_CLICK';
+
+export type ConsumableUnit = 'KG' | 'M2' | 'EACH' | 'IMPRESSION';
+
+export interface Consumable extends CatalogueRecord {
+  kind: ConsumableKind;
+  unit: ConsumableUnit;
+  price: number;
+  /**
+   * Usage per unit of work: g/m2 per colour at 100 % coverage for inks, g/m2 for varnish,
+   * g per metre of glue line for glues. Unused for other kinds.
+   */
+  consumptionRate?: number;
+  /** Foil colour (matched case-insensitively against HotStamping.color). */
+  colour?: string;
+}
+
+export type ToolingKind =
+  | 'CUTTING_DIE'
+  | 'ROTARY_DIE'
+  | 'STAMPING_DIE'
+  | 'EMBOSSING_DIE'
+  | 'BRAILLE_DIE'
+  | 'FLEXO_PLATE';
+
+export interface ToolingRule extends CatalogueRecord {
+  kind: ToolingKind;
+  basePrice: number;
+  /** Per metre of cutting + creasing rule (dies). */
+  pricePerMetre: number;
+  /** Per cm2 of tool area (stamping/embossing dies, flexo plates). */
+  pricePerSquareCentimetre: number;
+  /** Embossing depth surcharge: fraction of the area price per mm of depth. */
+  depthSurchargePerMm: number;
+  minimumPrice: number;
+}
+
+export interface PackingCase extends CatalogueRecord {
+  kind: 'SHIPPING_CASE' | 'BUNDLE';
+  /** Inside dimensions (shipping case), mm. Bundles use the product footprint. */
+  length: number;
+  width: number;
+  height: number;
+  /** Case board thickness; outside = inside + 2 x wall, mm. */
+  wallThicknessMm: number;
+  /** Bundle stack height limit, mm. */
+  maxStackHeightMm?: number;
+  maxWeightKg: number;
+  price: number;
+  tareKg: number;
+}
+
+export type PalletType = 'EURO' | 'STANDARD' | 'CUSTOM';
+
+export interface Pallet extends CatalogueRecord {
+  type: PalletType;
+  length: number;
+  width: number;
+  /** Height of the pallet itself, mm. */
+  deckHeightMm: number;
+  /** Maximum height of the loaded pallet, mm. */
+  maxLoadedHeightMm: number;
+  maxGrossWeightKg: number;
+  price: number;
+  tareKg: number;
+}
+
+export interface DeliveryZone extends CatalogueRecord {
+  countryCodes: string[];
+  pricePerPallet: number;
+  minimumPrice: number;
+}
+
+export interface PricingSettings {
+  currency: string;
+  defaultCommercialMargin: number;
+  /** Ink coverage used when a brief element gives none, fraction of the printed area. */
+  defaultInkCoverage: number;
+  /** Foil pulled beyond each side of a stamp, mm. */
+  foilAllowanceMm: number;
+  /** PET film overlapping the window opening on each side, mm. */
+  windowFilmOverlapMm: number;
+  /** Minimum board margin around a window opening inside its panel, mm. */
+  windowPanelMarginMm: number;
+  valueAnalysis: {
+    /** A price break is a quantity where the unit price falls by at least this fraction. */
+    priceBreakSaving: number;
+    /** Quantity multipliers of the unit-price curve. */
+    quantityCurveFactors: number[];
+    /** Largest dimension reduction ADJUST_DIMENSIONS may propose, mm. */
+    maxDimensionReductionMm: number;
+    /** Comparable board for CHANGE_MATERIAL: relative grammage and caliper tolerance. */
+    grammageTolerance: number;
+    caliperTolerance: number;
+  };
+}
+
+export interface Catalogue {
+  settings: PricingSettings;
+  productCategories: ProductCategory[];
+  products: Product[];
+  matters: Matter[];
+  materialTypes: MaterialType[];
+  materialReferences: MaterialReference[];
+  corrugatedMaterials: CorrugatedMaterial[];
+  operations: Operation[];
+  machines: Machine[];
+  consumables: Consumable[];
+  toolingRules: ToolingRule[];
+  packingCases: PackingCase[];
+  pallets: Pallet[];
+  deliveryZones: DeliveryZone[];
+}
+
+/** Id lookups built once per engine call (a few microseconds; never cached across calls). */
+export interface CatalogueIndex {
+  catalogue: Catalogue;
+  productCategories: Map<string, ProductCategory>;
+  products: Map<string, Product>;
+  matters: Map<string, Matter>;
+  materialTypes: Map<string, MaterialType>;
+  materialReferences: Map<string, MaterialReference>;
+  corrugatedMaterials: Map<string, CorrugatedMaterial>;
+  operations: Map<string, Operation>;
+  operationsByCode: Map<OperationCode, Operation>;
+  machines: Map<string, Machine>;
+  deliveryZones: Map<string, DeliveryZone>;
+}
+
+function byId<T extends CatalogueRecord>(records: T[]): Map<string, T> {
+  const map = new Map<string, T>();
+  for (const record of records) map.set(record.id, record);
+  return map;
+}
+
+export function indexCatalogue(catalogue: Catalogue): CatalogueIndex {
+  const operationsByCode = new Map<OperationCode, Operation>();
+  for (const operation of catalogue.operations) operationsByCode.set(operation.code, operation);
+  return {
+    catalogue,
+    productCategories: byId(catalogue.productCategories),
+    products: byId(catalogue.products),
+    matters: byId(catalogue.matters),
+    materialTypes: byId(catalogue.materialTypes),
+    materialReferences: byId(catalogue.materialReferences),
+    corrugatedMaterials: byId(catalogue.corrugatedMaterials),
+    operations: byId(catalogue.operations),
+    operationsByCode,
+    machines: byId(catalogue.machines),
+    deliveryZones: byId(catalogue.deliveryZones),
+  };
+}
+
+/** The rate a machine charges for an operation code, if it performs it. */
+export function machineRate(
+  index: CatalogueIndex,
+  machine: Machine,
+  code: OperationCode,
+): MachineOperationRate | undefined {
+  const operation = index.operationsByCode.get(code);
+  if (!operation) return undefined;
+  return machine.operations.find((rate) => rate.operationId === operation.id);
+}
+
+/** First consumable of a kind; for foils, the one whose colour matches (else the first foil). */
+export function findConsumable(
+  catalogue: Catalogue,
+  kind: ConsumableKind,
+  colour?: string,
+): Consumable | undefined {
+  const ofKind = catalogue.consumables.filter((consumable) => consumable.kind === kind);
+  if (colour !== undefined) {
+    const wanted = colour.trim().toLowerCase();
+    const match = ofKind.find((consumable) => consumable.colour?.toLowerCase() === wanted);
+    if (match) return match;
+  }
+  return ofKind[0];
+}
+
+export function findToolingRule(catalogue: Catalogue, kind: ToolingKind): ToolingRule | undefined {
+  return catalogue.toolingRules.find((rule) => rule.kind === kind);
+}
+
+/** Normalise a format so the long edge comes first. */
+export function normaliseFormat(format: Format): Format {
+  return format.width >= format.height
+    ? { width: format.width, height: format.height }
+    : { width: format.height, height: format.width };
+}
+
+export function formatFits(format: Format, min: Format, max: Format): boolean {
+  const f = normaliseFormat(format);
+  const lo = normaliseFormat(min);
+  const hi = normaliseFormat(max);
+  return f.width <= hi.width && f.height <= hi.height && f.width >= lo.width && f.height >= lo.height;
+}

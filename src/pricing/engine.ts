@@ -1,0 +1,263 @@
+/**
+ * The chain for a whole brief, without output formatting: validate and resolve each element,
+ * build its die-line, plan every route, cost each one, pick the cheapest per process, pack,
+ * and quote delivery for the brief. Value analysis re-runs this with changed inputs; element
+ * results are memoised in the session so unchanged elements are not recomputed.
+ */
+import type { Catalogue } from './catalogue.ts';
+import { at, type CostCategoryKey, costRoute, type RouteCosting } from './costing.ts';
+import type { PricingIssue } from './errors.ts';
+import type { DieLine } from './geometry/die-line.ts';
+import type { BriefElementInput, BriefInput, BriefPalletType, PackingType } from './input.ts';
+import { type DeliveryQuote, type PackingPlan, planPacking, quoteDelivery } from './logistics.ts';
+import { allocateCents, round4, sumCents, toCents } from './money.ts';
+import { type ResolvedElement, resolveElement } from './resolve.ts';
+import { planRoutes, type RoutePlanning, TOOL_OPERATIONS } from './routes.ts';
+import { createSession, dieLineFor, type PricingSession } from './session.ts';
+import { checkBriefFields, checkElementFields, checkGeometry, routeIssues } from './validate.ts';
+
+export interface ElementInspection {
+  issues: PricingIssue[];
+  element: ResolvedElement | null;
+  dieLine: DieLine | null;
+  planning: RoutePlanning | null;
+}
+
+export interface ElementComputation {
+  element: ResolvedElement;
+  dieLine: DieLine;
+  packing: PackingPlan;
+  /** Every feasible route, cheapest first. */
+  routes: RouteCosting[];
+  /** The cheapest route of each printing process, cheapest first: the element's variants. */
+  variants: RouteCosting[];
+}
+
+export interface ElementOutcome {
+  issues: PricingIssue[];
+  computation: ElementComputation | null;
+}
+
+export interface BriefComputation {
+  brief: BriefInput;
+  packingType: PackingType;
+  palletType: BriefPalletType;
+  /** By position. */
+  elements: ElementComputation[];
+  delivery: DeliveryQuote;
+  /** Delivery cost in cents per element, in the order of `elements`. */
+  deliveryCents: number[];
+}
+
+/** Validation and planning of one element, without costing. */
+export function inspectElement(
+  session: PricingSession,
+  brief: BriefInput,
+  input: BriefElementInput,
+  arrayIndex: number,
+): ElementInspection {
+  const issues = checkElementFields(input, arrayIndex, session.index);
+  if (issues.length > 0) return { issues, element: null, dieLine: null, planning: null };
+  const element = resolveElement(input, arrayIndex, brief, session.index);
+  if (element.processes.length === 0) {
+    return {
+      issues: [
+        {
+          pointer: `/briefElements/${arrayIndex}/wantDecoration`,
+          message: 'no printing process is available in the catalogue',
+        },
+      ],
+      element,
+      dieLine: null,
+      planning: null,
+    };
+  }
+  const dieLine = dieLineFor(session, element);
+  const geometryIssues = checkGeometry(element, dieLine, session.index);
+  if (geometryIssues.length > 0) return { issues: geometryIssues, element, dieLine, planning: null };
+  const planning = planRoutes(session, element, dieLine);
+  const planningIssues = routeIssues(planning);
+  if (planningIssues.length === 0) planningIssues.push(...unusedToolIssues(element, planning));
+  return { issues: planningIssues, element, dieLine, planning };
+}
+
+/** An existing tool (LayoutCount) must sit on a machine that runs a tooled operation of the element. */
+function unusedToolIssues(element: ResolvedElement, planning: RoutePlanning): PricingIssue[] {
+  const issues: PricingIssue[] = [];
+  (element.input.layoutCounts ?? []).forEach((layout, j) => {
+    const used = planning.plans.some((plan) =>
+      plan.steps.some(
+        (step) => step.machine.id === layout.machineId && TOOL_OPERATIONS.has(step.operation.code),
+      ),
+    );
+    if (!used) {
+      issues.push({
+        pointer: `/briefElements/${element.arrayIndex}/layoutCounts/${j}/machineId`,
+        message: `machine ${layout.machineId} runs no tooled operation (die-cutting, foil, embossing, flexo) for this element`,
+      });
+    }
+  });
+  return issues;
+}
+
+function compareRoutes(a: RouteCosting, b: RouteCosting): number {
+  // Lowest unit price first (product cost: same quantity and margin for all routes of an
+  // element); tooling is a one-off charge and breaks ties, then time, then the key.
+  const cost = at(a.productCost) - at(b.productCost);
+  if (Math.abs(cost) > 1e-9) return cost;
+  const tooling = a.toolingCost - b.toolingCost;
+  if (Math.abs(tooling) > 1e-9) return tooling;
+  const hours = at(a.productionHours) - at(b.productionHours);
+  if (Math.abs(hours) > 1e-12) return hours;
+  return a.plan.key < b.plan.key ? -1 : a.plan.key > b.plan.key ? 1 : 0;
+}
+
+export function computeElement(
+  session: PricingSession,
+  brief: BriefInput,
+  input: BriefElementInput,
+  arrayIndex: number,
+): ElementOutcome {
+  const key = JSON.stringify([
+    arrayIndex,
+    brief.commercialMargin,
+    brief.packingType,
+    brief.palletType,
+    input,
+  ]);
+  const cached = session.elements.get(key) as ElementOutcome | undefined;
+  if (cached) return cached;
+  const inspection = inspectElement(session, brief, input, arrayIndex);
+  let outcome: ElementOutcome;
+  if (inspection.issues.length > 0 || !inspection.element || !inspection.dieLine || !inspection.planning) {
+    outcome = { issues: inspection.issues, computation: null };
+  } else {
+    const { element, dieLine, planning } = inspection;
+    const packing = planPacking(
+      session.index.catalogue,
+      dieLine,
+      element.grammage,
+      element.quantity,
+      brief.packingType ?? 'SHIPPING_CASE',
+      brief.palletType ?? 'EURO',
+    );
+    const routes = planning.plans
+      .map((plan) => costRoute(session, plan, element, dieLine, packing))
+      .sort(compareRoutes);
+    const variants: RouteCosting[] = [];
+    for (const route of routes) {
+      if (!variants.some((v) => v.plan.process === route.plan.process)) variants.push(route);
+    }
+    outcome = { issues: [], computation: { element, dieLine, packing, routes, variants } };
+  }
+  session.elements.set(key, outcome);
+  return outcome;
+}
+
+export function computeBrief(
+  session: PricingSession,
+  brief: BriefInput,
+): { issues: PricingIssue[]; computation: BriefComputation | null } {
+  const issues = checkBriefFields(brief, session.index);
+  const elements: ElementComputation[] = [];
+  if (Array.isArray(brief?.briefElements)) {
+    brief.briefElements.forEach((input, i) => {
+      const outcome = computeElement(session, brief, input, i);
+      issues.push(...outcome.issues);
+      if (outcome.computation) elements.push(outcome.computation);
+    });
+  }
+  if (issues.length > 0) return { issues, computation: null };
+  elements.sort((a, b) => a.element.position - b.element.position);
+  const pallets = elements.map((e) => e.packing.pallets);
+  const delivery = quoteDelivery(
+    brief.deliveryZoneId !== undefined ? session.index.deliveryZones.get(brief.deliveryZoneId) : undefined,
+    pallets.reduce((a, b) => a + b, 0),
+  );
+  // The brief ships together; each element carries its share of the delivery by pallets.
+  const deliveryCents = allocateCents(toCents(delivery.cost), pallets);
+  return {
+    issues: [],
+    computation: {
+      brief,
+      packingType: brief.packingType ?? 'SHIPPING_CASE',
+      palletType: brief.palletType ?? 'EURO',
+      elements,
+      delivery,
+      deliveryCents,
+    },
+  };
+}
+
+/** Validation only: the same checks priceBrief makes, without costing. */
+export function validateBriefInput(brief: BriefInput, catalogue: Catalogue): PricingIssue[] {
+  const session = createSession(catalogue);
+  const issues = checkBriefFields(brief, session.index);
+  if (Array.isArray(brief?.briefElements)) {
+    brief.briefElements.forEach((input, i) => {
+      issues.push(...inspectElement(session, brief, input, i).issues);
+    });
+  }
+  return issues;
+}
+
+export const PRODUCT_CATEGORIES: Exclude<CostCategoryKey, 'tooling'>[] = [
+  'materials',
+  'printing',
+  'finishing',
+  'converting',
+  'packing',
+];
+
+/** Rounded money of one variant: every line to cents, totals as sums of cents. */
+export interface VariantMoney {
+  lineCents: number[];
+  categoryCents: Record<CostCategoryKey, number>;
+  productCostCents: number;
+  marginCents: number;
+  productPriceCents: number;
+  toolingCents: number;
+  deliveryCents: number;
+  totalCents: number;
+  /** Product price / quantity, 4 decimals (from the unrounded price, so it never rises with quantity). */
+  unitPrice: number;
+  unitPriceExact: number;
+  margin: number;
+}
+
+export function variantMoney(
+  costing: RouteCosting,
+  element: ResolvedElement,
+  deliveryCents: number,
+  k = 1,
+): VariantMoney {
+  const lineCents = costing.lines.map((line) => toCents(at(line.amount, k)));
+  const categoryCents: Record<CostCategoryKey, number> = {
+    materials: 0,
+    printing: 0,
+    finishing: 0,
+    converting: 0,
+    packing: 0,
+    tooling: 0,
+  };
+  costing.lines.forEach((line, i) => {
+    categoryCents[line.category] += lineCents[i]!;
+  });
+  const productCostCents = sumCents(PRODUCT_CATEGORIES.map((c) => categoryCents[c]));
+  const margin = element.commercialMargin;
+  const productPriceCents = Math.round(productCostCents / (1 - margin));
+  const unitPriceExact = at(costing.productCost, k) / (1 - margin) / (element.quantity * k);
+  return {
+    lineCents,
+    categoryCents,
+    productCostCents,
+    marginCents: productPriceCents - productCostCents,
+    productPriceCents,
+    toolingCents: categoryCents.tooling,
+    deliveryCents,
+    totalCents: productPriceCents + categoryCents.tooling + deliveryCents,
+    unitPrice: round4(unitPriceExact),
+    unitPriceExact,
+    margin,
+  };
+}

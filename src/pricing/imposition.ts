@@ -1,0 +1,217 @@
+/**
+ * Imposition: how many blanks ("ups") fit on a sheet, and where.
+ *
+ * The sheet's long edge (width) is the gripper edge. Usable area = sheet minus gripper margin
+ * (leading edge), tail margin and side margins. Blanks are placed as bounding boxes separated
+ * by the cutting machine's gutter, in one grid or in two grids (a main grid plus a rotated grid
+ * in the leftover strip), trying both orientations. Because placed bounding boxes never overlap
+ * and stay inside the usable area, ups <= floor(usable area / blank bounding-box area) always.
+ */
+import { type CutToSize, type Format, formatFits, normaliseFormat } from './catalogue.ts';
+
+export interface SheetMargins {
+  gripperMm: number;
+  sideMarginMm: number;
+  tailMarginMm: number;
+  gutterMm: number;
+}
+
+export interface Placement {
+  /** Top-left of the placed blank's bounding box on the sheet, mm. */
+  x: number;
+  y: number;
+  /** Placed size (swapped when rotated). */
+  width: number;
+  height: number;
+  /** Blank turned 90 degrees clockwise. */
+  rotated: boolean;
+}
+
+export interface LayoutBlock {
+  cols: number;
+  rows: number;
+  rotated: boolean;
+}
+
+export interface Imposition {
+  sheet: Format;
+  margins: SheetMargins;
+  usable: { x: number; y: number; width: number; height: number };
+  blank: { width: number; height: number; areaMm2: number };
+  ups: number;
+  placements: Placement[];
+  blocks: LayoutBlock[];
+  /** Share of the sheet covered by board of the blanks (ups x blank area / sheet area). */
+  utilisation: number;
+  /** floor(usable area / blank area): the bound ups can never exceed. */
+  areaBoundUps: number;
+  /** Guillotine cuts to free every blank from one sheet (flat items). */
+  cutsPerSheet: number;
+}
+
+function fitCount(length: number, size: number, gutter: number): number {
+  if (size <= 0 || size > length) return 0;
+  return Math.floor((length + gutter) / (size + gutter) + 1e-9);
+}
+
+function span(count: number, size: number, gutter: number): number {
+  return count > 0 ? count * size + (count - 1) * gutter : 0;
+}
+
+interface Candidate {
+  blocks: { cols: number; rows: number; rotated: boolean; dx: number; dy: number }[];
+  ups: number;
+}
+
+/** Best one- or two-block layout of a w x h blank in a usable area of uw x uh. */
+function bestLayout(uw: number, uh: number, w: number, h: number, gutter: number): Candidate {
+  let best: Candidate = { blocks: [], ups: 0 };
+  const consider = (candidate: Candidate) => {
+    // Strictly more ups wins; on a tie, fewer blocks (a simpler die) wins; else first found.
+    if (
+      candidate.ups > best.ups ||
+      (candidate.ups === best.ups && candidate.ups > 0 && candidate.blocks.length < best.blocks.length)
+    ) {
+      best = candidate;
+    }
+  };
+  for (const rotated of [false, true]) {
+    const bw = rotated ? h : w;
+    const bh = rotated ? w : h;
+    const ow = rotated ? w : h;
+    const oh = rotated ? h : w;
+    const cols = fitCount(uw, bw, gutter);
+    const rows = fitCount(uh, bh, gutter);
+    consider({ blocks: [{ cols, rows, rotated, dx: 0, dy: 0 }], ups: cols * rows });
+    // Main grid with c columns, the leftover vertical strip filled with the other orientation.
+    for (let c = 0; c < cols; c++) {
+      const used = span(c, bw, gutter) + (c > 0 ? gutter : 0);
+      const cols2 = fitCount(uw - used, ow, gutter);
+      const rows2 = fitCount(uh, oh, gutter);
+      if (cols2 * rows2 === 0) continue;
+      consider({
+        blocks: [
+          { cols: c, rows, rotated, dx: 0, dy: 0 },
+          { cols: cols2, rows: rows2, rotated: !rotated, dx: used, dy: 0 },
+        ].filter((b) => b.cols * b.rows > 0),
+        ups: c * rows + cols2 * rows2,
+      });
+    }
+    // Main grid with r rows, the leftover horizontal strip filled with the other orientation.
+    for (let r = 0; r < rows; r++) {
+      const used = span(r, bh, gutter) + (r > 0 ? gutter : 0);
+      const cols2 = fitCount(uw, ow, gutter);
+      const rows2 = fitCount(uh - used, oh, gutter);
+      if (cols2 * rows2 === 0) continue;
+      consider({
+        blocks: [
+          { cols, rows: r, rotated, dx: 0, dy: 0 },
+          { cols: cols2, rows: rows2, rotated: !rotated, dx: 0, dy: used },
+        ].filter((b) => b.cols * b.rows > 0),
+        ups: cols * r + cols2 * rows2,
+      });
+    }
+  }
+  return best;
+}
+
+/**
+ * Lays blanks out on one sheet. `upsCap` limits the count (a machine that runs one blank at a
+ * time, or an existing tool with a fixed number of ups); extra positions are dropped.
+ */
+export function impose(
+  sheetFormat: Format,
+  blank: { width: number; height: number; areaMm2: number },
+  margins: SheetMargins,
+  upsCap = Number.POSITIVE_INFINITY,
+): Imposition {
+  const sheet = normaliseFormat(sheetFormat);
+  const usable = {
+    x: margins.sideMarginMm,
+    y: margins.gripperMm,
+    width: Math.max(0, sheet.width - 2 * margins.sideMarginMm),
+    height: Math.max(0, sheet.height - margins.gripperMm - margins.tailMarginMm),
+  };
+  const g = margins.gutterMm;
+  const layout = bestLayout(usable.width, usable.height, blank.width, blank.height, g);
+  const placements: Placement[] = [];
+  // Centre the whole layout across the sheet so the die sits on the sheet's centre line.
+  let layoutWidth = 0;
+  for (const block of layout.blocks) {
+    const bw = block.rotated ? blank.height : blank.width;
+    layoutWidth = Math.max(layoutWidth, block.dx + span(block.cols, bw, g));
+  }
+  const offsetX = usable.x + Math.max(0, (usable.width - layoutWidth) / 2);
+  let cutsPerSheet = 0;
+  for (const block of layout.blocks) {
+    const bw = block.rotated ? blank.height : blank.width;
+    const bh = block.rotated ? blank.width : blank.height;
+    for (let row = 0; row < block.rows; row++) {
+      for (let col = 0; col < block.cols; col++) {
+        placements.push({
+          x: offsetX + block.dx + col * (bw + g),
+          y: usable.y + block.dy + row * (bh + g),
+          width: bw,
+          height: bh,
+          rotated: block.rotated,
+        });
+      }
+    }
+    // Strips first, then each strip across; a gutter needs two cuts, a shared edge one.
+    const stripCuts = g > 0 ? 2 * block.cols : block.cols + 1;
+    const crossCuts = g > 0 ? 2 * block.rows : block.rows + 1;
+    cutsPerSheet += stripCuts + block.cols * crossCuts;
+  }
+  const ups = Math.min(placements.length, upsCap);
+  placements.length = ups;
+  const bboxArea = blank.width * blank.height;
+  return {
+    sheet,
+    margins,
+    usable,
+    blank,
+    ups,
+    placements,
+    blocks: layout.blocks.map(({ cols, rows, rotated }) => ({ cols, rows, rotated })),
+    utilisation: (ups * blank.areaMm2) / (sheet.width * sheet.height),
+    areaBoundUps: bboxArea > 0 ? Math.floor((usable.width * usable.height) / blank.areaMm2) : 0,
+    cutsPerSheet: ups > 0 ? cutsPerSheet : 0,
+  };
+}
+
+/**
+ * Sheets ordered to size (corrugated): one candidate per small grid of blanks (1..3 x 1..3,
+ * both orientations), sized blank-tight plus the machine margins, kept when within the
+ * corrugator's limits and the machine's format.
+ */
+export function cutToSizeSheets(
+  blank: { width: number; height: number },
+  margins: SheetMargins,
+  limits: CutToSize,
+  machineMin: Format,
+  machineMax: Format,
+  maxUps: number,
+): Format[] {
+  const seen = new Set<string>();
+  const sheets: Format[] = [];
+  for (const rotated of [false, true]) {
+    const bw = rotated ? blank.height : blank.width;
+    const bh = rotated ? blank.width : blank.height;
+    for (let across = 1; across <= 3; across++) {
+      for (let down = 1; down <= 3; down++) {
+        if (across * down > maxUps) continue;
+        const sheet = normaliseFormat({
+          width: span(across, bw, margins.gutterMm) + 2 * margins.sideMarginMm,
+          height: span(down, bh, margins.gutterMm) + margins.gripperMm + margins.tailMarginMm,
+        });
+        const key = `${sheet.width}x${sheet.height}`;
+        if (seen.has(key)) continue;
+        if (!formatFits(sheet, limits.min, limits.max) || !formatFits(sheet, machineMin, machineMax))
+          continue;
+        seen.add(key);
+        sheets.push(sheet);
+      }
+    }
+  }
+  return sheets;
+}

@@ -1,0 +1,202 @@
+/**
+ * Logistics: units per shipping case (or bundle), cases per pallet layer and layers up to the
+ * pallet's height and weight limits, number of pallets, gross weight, and the delivery cost of
+ * the brief by destination zone.
+ *
+ * Units ship knocked down (folded flat): the die-line's knocked-down footprint and thickness.
+ */
+import type { Catalogue, DeliveryZone, PackingCase, Pallet } from './catalogue.ts';
+import type { DieLine } from './geometry/die-line.ts';
+import type { BriefPalletType, PackingType } from './input.ts';
+
+export interface PackingPlan {
+  packingType: PackingType;
+  package: { id: string; code: string; name: string; kind: 'SHIPPING_CASE' | 'BUNDLE' };
+  /** Weight of one unit, kg. */
+  unitWeightKg: number;
+  unitsPerPackage: number;
+  /** Outside dimensions of a full package, mm. */
+  packageLength: number;
+  packageWidth: number;
+  packageHeight: number;
+  /** Gross weight of one full package, kg. */
+  packageWeightKg: number;
+  packagePrice: number;
+  packages: number;
+  pallet: { id: string; code: string; name: string; type: BriefPalletType };
+  palletPrice: number;
+  packagesPerLayer: number;
+  layers: number;
+  packagesPerPallet: number;
+  pallets: number;
+  netWeightKg: number;
+  grossWeightKg: number;
+  notes: string[];
+}
+
+function bestStacking(item: [number, number, number], box: [number, number, number]): number {
+  const [a, b, c] = item;
+  const permutations: [number, number, number][] = [
+    [a, b, c],
+    [a, c, b],
+    [b, a, c],
+    [b, c, a],
+    [c, a, b],
+    [c, b, a],
+  ];
+  let best = 0;
+  for (const [x, y, z] of permutations) {
+    if (x <= 0 || y <= 0 || z <= 0) continue;
+    const count =
+      Math.floor(box[0] / x + 1e-9) * Math.floor(box[1] / y + 1e-9) * Math.floor(box[2] / z + 1e-9);
+    best = Math.max(best, count);
+  }
+  return best;
+}
+
+function unitsInCase(item: [number, number, number], unitWeightKg: number, packingCase: PackingCase): number {
+  const byVolume = bestStacking(item, [packingCase.length, packingCase.width, packingCase.height]);
+  const byWeight = Math.floor((packingCase.maxWeightKg - packingCase.tareKg) / unitWeightKg + 1e-9);
+  return Math.max(0, Math.min(byVolume, byWeight));
+}
+
+export function findPallet(catalogue: Catalogue, type: BriefPalletType): Pallet | undefined {
+  return catalogue.pallets.find((pallet) => pallet.type === type);
+}
+
+/**
+ * The cheapest way to pack: the shipping case with the lowest case cost per unit (bundles when
+ * asked for, or when no case holds a unit), then as many packages per pallet as fit.
+ */
+export function planPacking(
+  catalogue: Catalogue,
+  dieLine: DieLine,
+  grammage: number,
+  quantity: number,
+  packingType: PackingType,
+  palletType: BriefPalletType,
+): PackingPlan {
+  const notes: string[] = [];
+  const unitWeightKg = (dieLine.areaMm2 / 1e6) * (grammage / 1000);
+  const kd = dieLine.knockedDown;
+  const item: [number, number, number] = [kd.length, kd.width, Math.max(kd.thickness, 0.01)];
+  let chosen: {
+    packingCase: PackingCase;
+    units: number;
+    length: number;
+    width: number;
+    height: number;
+  } | null = null;
+  if (packingType === 'SHIPPING_CASE') {
+    for (const packingCase of catalogue.packingCases) {
+      if (packingCase.kind !== 'SHIPPING_CASE') continue;
+      const units = unitsInCase(item, unitWeightKg, packingCase);
+      if (units < 1) continue;
+      const perUnit = packingCase.price / units;
+      const best = chosen ? chosen.packingCase.price / chosen.units : Number.POSITIVE_INFINITY;
+      if (perUnit < best - 1e-12) {
+        chosen = {
+          packingCase,
+          units,
+          length: packingCase.length + 2 * packingCase.wallThicknessMm,
+          width: packingCase.width + 2 * packingCase.wallThicknessMm,
+          height: packingCase.height + 2 * packingCase.wallThicknessMm,
+        };
+      }
+    }
+    if (!chosen) notes.push('no shipping case holds a unit; packed in bundles');
+  }
+  if (!chosen) {
+    const bundle = catalogue.packingCases.find((c) => c.kind === 'BUNDLE');
+    const maxHeight = bundle?.maxStackHeightMm ?? 250;
+    const byHeight = Math.max(1, Math.floor(maxHeight / item[2] + 1e-9));
+    const byWeight = bundle
+      ? Math.max(1, Math.floor((bundle.maxWeightKg - bundle.tareKg) / unitWeightKg + 1e-9))
+      : byHeight;
+    const units = Math.min(byHeight, byWeight);
+    const packingCase: PackingCase = bundle ?? {
+      id: 'BUNDLE',
+      code: 'BUNDLE',
+      name: 'Strapped bundle',
+      kind: 'BUNDLE',
+      length: 0,
+      width: 0,
+      height: 0,
+      wallThicknessMm: 0,
+      maxWeightKg: 0,
+      price: 0,
+      tareKg: 0,
+    };
+    chosen = { packingCase, units, length: item[0], width: item[1], height: units * item[2] };
+  }
+  const pallet = findPallet(catalogue, palletType)!;
+  const packageWeightKg = chosen.units * unitWeightKg + chosen.packingCase.tareKg;
+  const perLayer = Math.max(
+    Math.floor(pallet.length / chosen.length + 1e-9) * Math.floor(pallet.width / chosen.width + 1e-9),
+    Math.floor(pallet.length / chosen.width + 1e-9) * Math.floor(pallet.width / chosen.length + 1e-9),
+  );
+  let packagesPerLayer = perLayer;
+  if (perLayer === 0) {
+    packagesPerLayer = 1;
+    notes.push('package larger than the pallet footprint: one per layer, overhanging');
+  }
+  let layers = Math.floor((pallet.maxLoadedHeightMm - pallet.deckHeightMm) / chosen.height + 1e-9);
+  if (layers < 1) {
+    layers = 1;
+    notes.push('package taller than the pallet height limit: one layer');
+  }
+  const byWeight = Math.max(
+    1,
+    Math.floor((pallet.maxGrossWeightKg - pallet.tareKg) / packageWeightKg + 1e-9),
+  );
+  const packagesPerPallet = Math.max(1, Math.min(packagesPerLayer * layers, byWeight));
+  const packages = Math.ceil(quantity / chosen.units);
+  const pallets = Math.ceil(packages / packagesPerPallet);
+  const netWeightKg = quantity * unitWeightKg;
+  return {
+    packingType: chosen.packingCase.kind,
+    package: {
+      id: chosen.packingCase.id,
+      code: chosen.packingCase.code,
+      name: chosen.packingCase.name,
+      kind: chosen.packingCase.kind,
+    },
+    unitWeightKg,
+    unitsPerPackage: chosen.units,
+    packageLength: chosen.length,
+    packageWidth: chosen.width,
+    packageHeight: chosen.height,
+    packageWeightKg,
+    packagePrice: chosen.packingCase.price,
+    packages,
+    pallet: { id: pallet.id, code: pallet.code, name: pallet.name, type: pallet.type },
+    palletPrice: pallet.price,
+    packagesPerLayer,
+    layers,
+    packagesPerPallet,
+    pallets,
+    netWeightKg,
+    grossWeightKg: netWeightKg + packages * chosen.packingCase.tareKg + pallets * pallet.tareKg,
+    notes,
+  };
+}
+
+export interface DeliveryQuote {
+  zone: { id: string; code: string; name: string } | null;
+  pallets: number;
+  /** Unrounded delivery cost of the whole brief. */
+  cost: number;
+  minimumApplied: boolean;
+}
+
+/** Delivery of all pallets of the brief to one zone: price per pallet, with a minimum charge. */
+export function quoteDelivery(zone: DeliveryZone | undefined, pallets: number): DeliveryQuote {
+  if (!zone) return { zone: null, pallets, cost: 0, minimumApplied: false };
+  const byPallet = pallets * zone.pricePerPallet;
+  return {
+    zone: { id: zone.id, code: zone.code, name: zone.name },
+    pallets,
+    cost: Math.max(byPallet, zone.minimumPrice),
+    minimumApplied: zone.minimumPrice > byPallet,
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * Per-call memo of the quantity-independent parts of the chain. Geometry depends only on the
+ * style, dimensions, caliper and window; an imposition only on sheet, blank and margins. Value
+ * analysis prices the same element dozens of times at other quantities, materials or finishes,
+ * so these are computed once per call and reused. Nothing is cached across calls, so an edited
+ * catalogue is always priced as given.
+ */
+import { type Catalogue, type CatalogueIndex, type Format, indexCatalogue } from './catalogue.ts';
+import type { DieLine } from './geometry/die-line.ts';
+import { buildDieLine } from './geometry/styles.ts';
+import { type Imposition, impose, type SheetMargins } from './imposition.ts';
+import type { ResolvedElement } from './resolve.ts';
+
+export interface PricingSession {
+  index: CatalogueIndex;
+  dieLines: Map<string, DieLine>;
+  impositions: Map<string, Imposition>;
+  /** Element results keyed by the element input and the brief-level settings it depends on. */
+  elements: Map<string, unknown>;
+}
+
+export function createSession(catalogue: Catalogue): PricingSession {
+  return {
+    index: indexCatalogue(catalogue),
+    dieLines: new Map(),
+    impositions: new Map(),
+    elements: new Map(),
+  };
+}
+
+export function dieLineFor(session: PricingSession, element: ResolvedElement): DieLine {
+  const { product } = element;
+  const key = [
+    product.style,
+    element.length,
+    element.width,
+    element.height,
+    element.caliperMm,
+    product.glueFlapMm,
+    product.tuckFlapMm,
+    product.dustFlapRatio,
+    product.slotWidthMm,
+    element.window ? `${element.window.width}x${element.window.height}` : '',
+  ].join('|');
+  let dieLine = session.dieLines.get(key);
+  if (!dieLine) {
+    dieLine = buildDieLine(product.style, {
+      length: element.length,
+      width: element.width,
+      height: element.height,
+      caliperMm: element.caliperMm,
+      product,
+      ...(element.window ? { window: element.window } : {}),
+    });
+    session.dieLines.set(key, dieLine);
+  }
+  return dieLine;
+}
+
+export function impositionFor(
+  session: PricingSession,
+  sheet: Format,
+  dieLine: DieLine,
+  margins: SheetMargins,
+  upsCap: number,
+): Imposition {
+  const key = [
+    sheet.width,
+    sheet.height,
+    dieLine.width,
+    dieLine.height,
+    dieLine.areaMm2,
+    margins.gripperMm,
+    margins.sideMarginMm,
+    margins.tailMarginMm,
+    margins.gutterMm,
+    upsCap,
+  ].join('|');
+  let imposition = session.impositions.get(key);
+  if (!imposition) {
+    imposition = impose(
+      sheet,
+      { width: dieLine.width, height: dieLine.height, areaMm2: dieLine.areaMm2 },
+      margins,
+      upsCap,
+    );
+    session.impositions.set(key, imposition);
+  }
+  return imposition;
+}

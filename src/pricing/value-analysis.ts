@@ -1,0 +1,618 @@
+/**
+ * Value analysis: explains where an element's cost goes and proposes four savings, each priced
+ * by the same engine on a changed copy of the brief:
+ *
+ * - INCREASE_QUANTITY: the unit-price curve and the next price break (the smallest quantity
+ *   whose unit price is at least `priceBreakSaving` lower).
+ * - CHANGE_MATERIAL: a board of the same matter, comparable grammage and caliper, cheaper per m2.
+ * - SIMPLIFY_FINISHING: drop a finish (or swap lamination for varnish).
+ * - ADJUST_DIMENSIONS: the smallest reduction of one dimension that fits more ups on the sheet.
+ *
+ * Because every route's product cost is linear in the quantity scale (fixed + variable * k, see
+ * costing.ts), the price break is found exactly: route r reaches the target unit price t at
+ * k = fixed / (t (1 - m) Q - variable), and the element at the smallest such k over its routes.
+ */
+import { type Catalogue, type MaterialReference, normaliseFormat } from './catalogue.ts';
+import { at, type RouteCosting } from './costing.ts';
+import { type BriefComputation, computeBrief, type ElementComputation, variantMoney } from './engine.ts';
+import { PricingError } from './errors.ts';
+import { buildDieLine } from './geometry/styles.ts';
+import type { BriefElementInput, BriefInput, DecorationCount } from './input.ts';
+import { fromCents, round1, round4 } from './money.ts';
+import type { CostSummaryGroup, OptimisationType } from './output.ts';
+import type { ResolvedElement } from './resolve.ts';
+import { createSession, impositionFor, type PricingSession } from './session.ts';
+
+export interface InputChange {
+  pointer: string;
+  field: string;
+  from: unknown;
+  to: unknown;
+}
+
+export interface PricedChange {
+  description: string;
+  changes: InputChange[];
+  quantity: number;
+  unitPrice: number;
+  /** Element total after the change (product price + tooling + its delivery share). */
+  totalPrice: number;
+  briefTotalPrice: number;
+  unitPriceSaving: number;
+  totalSaving: number;
+  /** Saving on the unit price (INCREASE_QUANTITY) or on the element total (others), percent. */
+  savingPercent: number;
+}
+
+export interface OptimisationProposal extends Partial<PricedChange> {
+  type: OptimisationType;
+  applies: boolean;
+  description: string;
+  changes: InputChange[];
+  /** Other changes of the same kind that were priced, best first. */
+  alternatives: PricedChange[];
+}
+
+export interface QuantityPoint {
+  quantity: number;
+  unitPrice: number;
+  totalPrice: number;
+  printingProcess: string;
+  variantKey: string;
+  layoutCount: number;
+}
+
+export interface ElementValueAnalysis {
+  position: number;
+  quantity: number;
+  unitPrice: number;
+  totalPrice: number;
+  /** Where the element's money goes (stage groups of its cost summary). */
+  costShares: CostSummaryGroup[];
+  optimisations: OptimisationProposal[];
+  quantityCurve: QuantityPoint[];
+  nextPriceBreak: {
+    quantity: number;
+    unitPrice: number;
+    unitSavingPercent: number;
+    decorationsCount: DecorationCount[];
+  } | null;
+  optimisationQuantity: number;
+  optimiseProductQuantityPerDecoration: DecorationCount[];
+}
+
+export interface ValueAnalysis {
+  currency: string;
+  totalPrice: number;
+  elements: ElementValueAnalysis[];
+  /** The single change that saves the most on the brief total. */
+  bestSaving: { position: number; type: OptimisationType; totalSaving: number } | null;
+}
+
+export interface OptimisationHints {
+  optimisations: OptimisationType[];
+  optimisationQuantity: number;
+  optimiseProductQuantityPerDecoration: DecorationCount[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Candidate changes (shared by the quick hints in priceBrief and the full analysis).
+
+/** Price break on the linear cost model of every route; null when none within the curve. */
+export function priceBreak(
+  computation: ElementComputation,
+  catalogue: Catalogue,
+): { scale: number; route: RouteCosting; decorations: DecorationCount[] } | null {
+  const { element } = computation;
+  const settings = catalogue.settings.valueAnalysis;
+  const selected = computation.variants[0]!;
+  const m = element.commercialMargin;
+  const q = element.quantity;
+  const target = (1 - settings.priceBreakSaving) * (at(selected.productCost) / (1 - m) / q);
+  const maxScale = Math.max(...settings.quantityCurveFactors);
+  let best: { scale: number; route: RouteCosting } | null = null;
+  for (const route of computation.routes) {
+    const denominator = target * (1 - m) * q - route.productCost.variable;
+    if (denominator <= 0) continue;
+    const scale = route.productCost.fixed / denominator;
+    if (scale > 1 && scale <= maxScale && (!best || scale < best.scale)) best = { scale, route };
+  }
+  if (!best) return null;
+  // Round each variant up to whole sheets of that route: the extra blanks come at no extra board.
+  const ups = best.route.plan.imposition.ups;
+  const decorations = element.decorations.map((d) => ({
+    decorationIndex: d.decorationIndex,
+    quantity: Math.ceil((d.quantity * best.scale - 1e-9) / ups) * ups,
+  }));
+  return { ...best, decorations };
+}
+
+function pricePerM2(reference: MaterialReference): number {
+  return reference.pricePerSquareMetre ?? (reference.grammage / 1e6) * reference.pricePerTonne;
+}
+
+/** Boards of the same matter, within grammage/caliper tolerance, cheaper per m2; cheapest first. */
+export function comparableBoards(catalogue: Catalogue, element: ResolvedElement): MaterialReference[] {
+  const t = catalogue.settings.valueAnalysis;
+  return catalogue.materialReferences
+    .filter(
+      (r) =>
+        r.id !== element.reference.id &&
+        r.matterId === element.reference.matterId &&
+        element.product.allowedMatterIds.includes(r.matterId) &&
+        Math.abs(r.grammage - element.grammage) <= t.grammageTolerance * element.grammage &&
+        Math.abs(r.caliperMm - element.caliperMm) <= t.caliperTolerance * element.caliperMm &&
+        pricePerM2(r) < element.boardPricePerM2 - 1e-9,
+    )
+    .sort((a, b) => pricePerM2(a) - pricePerM2(b) || (a.code < b.code ? -1 : 1));
+}
+
+interface Candidate {
+  description: string;
+  changes: InputChange[];
+  apply: (input: BriefElementInput) => BriefElementInput;
+}
+
+function materialCandidate(element: ResolvedElement, reference: MaterialReference): Candidate {
+  const base = `/briefElements/${element.arrayIndex}`;
+  const input = element.input;
+  const changes: InputChange[] = [
+    {
+      pointer: `${base}/materialReferenceId`,
+      field: 'materialReferenceId',
+      from: input.materialReferenceId,
+      to: reference.id,
+    },
+  ];
+  if (input.materialTypeId !== undefined && input.materialTypeId !== reference.materialTypeId) {
+    changes.push({
+      pointer: `${base}/materialTypeId`,
+      field: 'materialTypeId',
+      from: input.materialTypeId,
+      to: reference.materialTypeId,
+    });
+  }
+  if (input.grammage !== undefined && input.grammage !== reference.grammage) {
+    changes.push({
+      pointer: `${base}/grammage`,
+      field: 'grammage',
+      from: input.grammage,
+      to: reference.grammage,
+    });
+  }
+  if (input.corrugatedMaterialId !== undefined) {
+    changes.push({
+      pointer: `${base}/corrugatedMaterialId`,
+      field: 'corrugatedMaterialId',
+      from: input.corrugatedMaterialId,
+      to: null,
+    });
+  }
+  return {
+    description: `use ${reference.name} (${reference.code}) instead of ${element.reference.name} (${element.reference.code})`,
+    changes,
+    apply: (current) => {
+      const next: BriefElementInput = { ...current, materialReferenceId: reference.id };
+      if (next.materialTypeId !== undefined) next.materialTypeId = reference.materialTypeId;
+      if (next.grammage !== undefined) next.grammage = reference.grammage;
+      delete next.corrugatedMaterialId;
+      return next;
+    },
+  };
+}
+
+export function finishingCandidates(element: ResolvedElement): Candidate[] {
+  const base = `/briefElements/${element.arrayIndex}`;
+  const change = (field: string, from: unknown, to: unknown): InputChange => ({
+    pointer: `${base}/${field}`,
+    field,
+    from,
+    to,
+  });
+  const out: Candidate[] = [];
+  if (element.lamination) {
+    out.push({
+      description: 'drop the lamination',
+      changes: [change('wantLaminationRecto', true, false)],
+      apply: (e) => ({ ...e, wantLaminationRecto: false }),
+    });
+    if (!element.varnish) {
+      out.push({
+        description: 'replace the lamination with a varnish',
+        changes: [change('wantLaminationRecto', true, false), change('wantVarnishRecto', false, true)],
+        apply: (e) => ({ ...e, wantLaminationRecto: false, wantVarnishRecto: true }),
+      });
+    }
+  }
+  if (element.varnish) {
+    out.push({
+      description: 'drop the varnish',
+      changes: [change('wantVarnishRecto', true, false)],
+      apply: (e) => ({ ...e, wantVarnishRecto: false }),
+    });
+  }
+  if (element.stampings.length > 0) {
+    out.push({
+      description: 'drop the hot-foil stamping',
+      changes: [change('wantStampingRecto', true, false), change('hotStampings', element.stampings, [])],
+      apply: (e) => ({ ...e, wantStampingRecto: false, hotStampings: [] }),
+    });
+  }
+  if (element.embossings.length > 0) {
+    out.push({
+      description: 'drop the embossing',
+      changes: [
+        change('wantEmbossingDebossingRecto', true, false),
+        change('embossings', element.embossings, []),
+      ],
+      apply: (e) => ({ ...e, wantEmbossingDebossingRecto: false, embossings: [] }),
+    });
+  }
+  if (element.window) {
+    out.push({
+      description: 'drop the window',
+      changes: [change('wantWindow', true, false)],
+      apply: (e) => {
+        const next = { ...e, wantWindow: false };
+        delete next.windowWidth;
+        delete next.windowHeight;
+        return next;
+      },
+    });
+  }
+  return out;
+}
+
+const DIMENSIONS = [
+  ['lengthDimension', 'length'],
+  ['widthDimension', 'width'],
+  ['heightDimension', 'height'],
+] as const;
+
+/**
+ * Ups of the selected route's sheet when one dimension is reduced by `reduction` mm, or null
+ * when that is not allowed (below the product minimum, or the layout is fixed).
+ */
+function upsAfterReduction(
+  session: PricingSession,
+  computation: ElementComputation,
+  key: 'length' | 'width' | 'height',
+  reduction: number,
+): number | null {
+  const { element } = computation;
+  const route = computation.variants[0]!;
+  const value = element[key] - reduction;
+  if (value < element.product.minDimensions[key] || value <= 0) return null;
+  const dieLine = buildDieLine(element.product.style, {
+    length: key === 'length' ? value : element.length,
+    width: key === 'width' ? value : element.width,
+    height: key === 'height' ? value : element.height,
+    caliperMm: element.caliperMm,
+    product: element.product,
+    ...(element.window ? { window: element.window } : {}),
+  });
+  const cap = Math.min(...route.plan.steps.map((s) => s.machine.maxUps ?? Number.POSITIVE_INFINITY));
+  return impositionFor(session, route.plan.sheet, dieLine, route.plan.imposition.margins, cap).ups;
+}
+
+function dimensionKeys(element: ResolvedElement) {
+  return DIMENSIONS.filter(([, key]) => !(key === 'height' && element.product.style === 'FLAT'));
+}
+
+/** Smallest whole-mm reduction per dimension that adds ups on the selected sheet. */
+export function dimensionCandidates(
+  session: PricingSession,
+  computation: ElementComputation,
+  exhaustive: boolean,
+): Candidate[] {
+  const { element } = computation;
+  if (element.existingTools.size > 0) return [];
+  const currentUps = computation.variants[0]!.plan.imposition.ups;
+  const maxReduction = session.index.catalogue.settings.valueAnalysis.maxDimensionReductionMm;
+  const out: Candidate[] = [];
+  for (const [field, key] of dimensionKeys(element)) {
+    // Ups never fall as the blank shrinks, so if the largest reduction gains nothing, none does.
+    const atMax = upsAfterReduction(session, computation, key, maxReduction);
+    if (atMax === null || atMax <= currentUps) continue;
+    let reduction = maxReduction;
+    if (exhaustive) {
+      for (let r = 1; r <= maxReduction; r++) {
+        const ups = upsAfterReduction(session, computation, key, r);
+        if (ups !== null && ups > currentUps) {
+          reduction = r;
+          break;
+        }
+      }
+    }
+    const from = element.input[field];
+    const to = from - reduction;
+    out.push({
+      description: `reduce the ${key} from ${from} to ${to} mm to fit ${upsAfterReduction(session, computation, key, reduction)} ups instead of ${currentUps}`,
+      changes: [{ pointer: `/briefElements/${element.arrayIndex}/${field}`, field, from, to }],
+      apply: (e) => ({ ...e, [field]: to }),
+    });
+  }
+  return out;
+}
+
+/** The quick version priceBrief reports: which levers have a candidate change, and the break. */
+export function optimisationHints(
+  session: PricingSession,
+  computation: ElementComputation,
+): OptimisationHints {
+  const catalogue = session.index.catalogue;
+  const { element } = computation;
+  const optimisations: OptimisationType[] = [];
+  const found = priceBreak(computation, catalogue);
+  if (found) optimisations.push('INCREASE_QUANTITY');
+  const sheet = computation.variants[0]!.plan.sheet;
+  const boards = comparableBoards(catalogue, element).filter(
+    (r) =>
+      r.cutToSize !== undefined ||
+      r.sheetFormats.some((f) => {
+        const n = normaliseFormat(f);
+        return n.width === sheet.width && n.height === sheet.height;
+      }),
+  );
+  if (boards.length > 0) optimisations.push('CHANGE_MATERIAL');
+  if (finishingCandidates(element).length > 0) optimisations.push('SIMPLIFY_FINISHING');
+  if (dimensionCandidates(session, computation, false).length > 0) optimisations.push('ADJUST_DIMENSIONS');
+  const decorations = found?.decorations ?? element.decorations.map((d) => ({ ...d }));
+  return {
+    optimisations,
+    optimisationQuantity: decorations.reduce((sum, d) => sum + d.quantity, 0),
+    optimiseProductQuantityPerDecoration: decorations,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Full analysis.
+
+interface Baseline {
+  computation: BriefComputation;
+  totalCents: number;
+}
+
+function briefTotalCents(computation: BriefComputation): number {
+  return computation.elements.reduce(
+    (sum, e, i) => sum + variantMoney(e.variants[0]!, e.element, computation.deliveryCents[i]!).totalCents,
+    0,
+  );
+}
+
+function elementPriceIn(computation: BriefComputation, position: number) {
+  const i = computation.elements.findIndex((e) => e.element.position === position);
+  const element = computation.elements[i]!;
+  const money = variantMoney(element.variants[0]!, element.element, computation.deliveryCents[i]!);
+  return { element, money };
+}
+
+function repriceWith(
+  session: PricingSession,
+  brief: BriefInput,
+  arrayIndex: number,
+  change: (input: BriefElementInput) => BriefElementInput,
+): BriefComputation | null {
+  const changed: BriefInput = {
+    ...brief,
+    briefElements: brief.briefElements.map((e, i) => (i === arrayIndex ? change(e) : e)),
+  };
+  return computeBrief(session, changed).computation;
+}
+
+function priceCandidate(
+  session: PricingSession,
+  brief: BriefInput,
+  baseline: Baseline,
+  element: ResolvedElement,
+  candidate: Candidate,
+  savingOn: 'unit' | 'total',
+): PricedChange | null {
+  const changed = repriceWith(session, brief, element.arrayIndex, candidate.apply);
+  if (!changed) return null;
+  const before = elementPriceIn(baseline.computation, element.position);
+  const after = elementPriceIn(changed, element.position);
+  const totalSaving = fromCents(before.money.totalCents - after.money.totalCents);
+  const unitPriceSaving = round4(before.money.unitPrice - after.money.unitPrice);
+  const savingPercent =
+    savingOn === 'unit'
+      ? round1((unitPriceSaving / before.money.unitPrice) * 100)
+      : round1(((before.money.totalCents - after.money.totalCents) / before.money.totalCents) * 100);
+  return {
+    description: candidate.description,
+    changes: candidate.changes,
+    quantity: after.element.element.quantity,
+    unitPrice: after.money.unitPrice,
+    totalPrice: fromCents(after.money.totalCents),
+    briefTotalPrice: fromCents(briefTotalCents(changed)),
+    unitPriceSaving,
+    totalSaving,
+    savingPercent,
+  };
+}
+
+function proposal(
+  type: OptimisationType,
+  priced: PricedChange[],
+  savingOn: 'unit' | 'total',
+  none: string,
+): OptimisationProposal {
+  const key = (p: PricedChange) => (savingOn === 'unit' ? p.unitPriceSaving : p.totalSaving);
+  const sorted = [...priced].sort((a, b) => key(b) - key(a));
+  const best = sorted[0];
+  if (!best || key(best) <= 0) {
+    return {
+      type,
+      applies: false,
+      description: best ? `${none}; best tried: ${best.description}` : none,
+      changes: [],
+      alternatives: sorted,
+    };
+  }
+  return { type, applies: true, ...best, alternatives: sorted.slice(1) };
+}
+
+function scaledDecorations(element: ResolvedElement, factor: number): DecorationCount[] {
+  return element.decorations.map((d) => ({
+    decorationIndex: d.decorationIndex,
+    quantity: Math.max(1, Math.round(d.quantity * factor)),
+  }));
+}
+
+function withDecorations(decorations: DecorationCount[]) {
+  return (e: BriefElementInput): BriefElementInput => ({ ...e, decorationsCount: decorations });
+}
+
+function analyseElement(
+  session: PricingSession,
+  brief: BriefInput,
+  baseline: Baseline,
+  elementComputation: ElementComputation,
+  deliveryCents: number,
+): ElementValueAnalysis {
+  const catalogue = session.index.catalogue;
+  const { element } = elementComputation;
+  const selected = elementComputation.variants[0]!;
+  const money = variantMoney(selected, element, deliveryCents);
+  const base = `/briefElements/${element.arrayIndex}`;
+
+  // Cost shares by stage (same grouping as costSummary).
+  const groups: [string, string, number][] = [
+    ['materials', 'Board & materials', money.categoryCents.materials],
+    ['printing', 'Printing', money.categoryCents.printing],
+    ['finishing', 'Finishing', money.categoryCents.finishing],
+    ['converting', 'Cutting & converting', money.categoryCents.converting],
+    ['packing', 'Packing', money.categoryCents.packing],
+    ['margin', 'Margin', money.marginCents],
+    ['tooling', 'Tooling', money.toolingCents],
+    ['delivery', 'Delivery', money.deliveryCents],
+  ];
+  const costShares = groups.map(([key, label, cents]) => ({
+    key,
+    label,
+    amount: fromCents(cents),
+    sharePercent: money.totalCents > 0 ? round1((cents / money.totalCents) * 100) : 0,
+  }));
+
+  // Unit-price curve.
+  const quantityCurve: QuantityPoint[] = [];
+  for (const factor of [...catalogue.settings.valueAnalysis.quantityCurveFactors].sort((a, b) => a - b)) {
+    const decorations = scaledDecorations(element, factor);
+    const changed =
+      factor === 1
+        ? baseline.computation
+        : repriceWith(session, brief, element.arrayIndex, withDecorations(decorations));
+    if (!changed) continue;
+    const point = elementPriceIn(changed, element.position);
+    const route = point.element.variants[0]!;
+    quantityCurve.push({
+      quantity: point.element.element.quantity,
+      unitPrice: point.money.unitPrice,
+      totalPrice: fromCents(point.money.totalCents),
+      printingProcess: route.plan.process,
+      variantKey: route.plan.key,
+      layoutCount: route.plan.imposition.ups,
+    });
+  }
+
+  // INCREASE_QUANTITY: the exact break, priced.
+  const found = priceBreak(elementComputation, catalogue);
+  const quantityPriced: PricedChange[] = [];
+  if (found) {
+    const priced = priceCandidate(
+      session,
+      brief,
+      baseline,
+      element,
+      {
+        description: `order ${found.decorations.reduce((s, d) => s + d.quantity, 0)} instead of ${element.quantity} (each variant rounded up to whole sheets)`,
+        changes: [
+          {
+            pointer: `${base}/decorationsCount`,
+            field: 'decorationsCount',
+            from: element.decorations,
+            to: found.decorations,
+          },
+        ],
+        apply: withDecorations(found.decorations),
+      },
+      'unit',
+    );
+    if (priced) quantityPriced.push(priced);
+  }
+  const quantityProposal = proposal(
+    'INCREASE_QUANTITY',
+    quantityPriced,
+    'unit',
+    'no price break within the quantity curve',
+  );
+  const nextPriceBreak =
+    found && quantityProposal.applies
+      ? {
+          quantity: quantityProposal.quantity!,
+          unitPrice: quantityProposal.unitPrice!,
+          unitSavingPercent: quantityProposal.savingPercent!,
+          decorationsCount: found.decorations,
+        }
+      : null;
+
+  const materials = comparableBoards(catalogue, element)
+    .slice(0, 5)
+    .map((r) => priceCandidate(session, brief, baseline, element, materialCandidate(element, r), 'total'))
+    .filter((p): p is PricedChange => p !== null);
+  const finishing = finishingCandidates(element)
+    .map((c) => priceCandidate(session, brief, baseline, element, c, 'total'))
+    .filter((p): p is PricedChange => p !== null);
+  const dimensions = dimensionCandidates(session, elementComputation, true)
+    .map((c) => priceCandidate(session, brief, baseline, element, c, 'total'))
+    .filter((p): p is PricedChange => p !== null);
+
+  const decorations = nextPriceBreak?.decorationsCount ?? element.decorations.map((d) => ({ ...d }));
+  return {
+    position: element.position,
+    quantity: element.quantity,
+    unitPrice: money.unitPrice,
+    totalPrice: fromCents(money.totalCents),
+    costShares,
+    optimisations: [
+      quantityProposal,
+      proposal('CHANGE_MATERIAL', materials, 'total', 'no cheaper comparable board in the catalogue'),
+      proposal('SIMPLIFY_FINISHING', finishing, 'total', 'no finish to simplify'),
+      proposal(
+        'ADJUST_DIMENSIONS',
+        dimensions,
+        'total',
+        'no small dimension change fits more ups on the sheet',
+      ),
+    ],
+    quantityCurve,
+    nextPriceBreak,
+    optimisationQuantity: decorations.reduce((s, d) => s + d.quantity, 0),
+    optimiseProductQuantityPerDecoration: decorations,
+  };
+}
+
+export function analyseBriefValue(brief: BriefInput, catalogue: Catalogue): ValueAnalysis {
+  const session = createSession(catalogue);
+  const { issues, computation } = computeBrief(session, brief);
+  if (!computation) throw new PricingError('INVALID_BRIEF', issues);
+  const baseline: Baseline = { computation, totalCents: briefTotalCents(computation) };
+  const elements = computation.elements.map((e, i) =>
+    analyseElement(session, brief, baseline, e, computation.deliveryCents[i]!),
+  );
+  let bestSaving: ValueAnalysis['bestSaving'] = null;
+  for (const element of elements) {
+    for (const o of element.optimisations) {
+      if (!o.applies || o.type === 'INCREASE_QUANTITY' || o.totalSaving === undefined) continue;
+      if (!bestSaving || o.totalSaving > bestSaving.totalSaving) {
+        bestSaving = { position: element.position, type: o.type, totalSaving: o.totalSaving };
+      }
+    }
+  }
+  return {
+    currency: catalogue.settings.currency,
+    totalPrice: fromCents(baseline.totalCents),
+    elements,
+    bestSaving,
+  };
+}

@@ -1,0 +1,301 @@
+/** Properties that must hold for every valid brief (default catalogue, random briefs). */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { defaultCatalogue } from '../../src/pricing/default-catalogue.ts';
+import {
+  type BriefElementInput,
+  type BriefInput,
+  type BriefPrediction,
+  type CostBreakdown,
+  type CostSummary,
+  priceBrief,
+} from '../../src/pricing/index.ts';
+import { anyBrief, oneElementBrief } from './arbitraries.ts';
+
+const catalogue = defaultCatalogue();
+const cents = (amount: number) => Math.round(amount * 100);
+const sumCents = (amounts: number[]) => amounts.reduce((s, a) => s + cents(a), 0);
+const RUNS = { numRuns: Number(process.env.PRICING_RUNS ?? 60) };
+
+function withElement(brief: BriefInput, change: (e: BriefElementInput) => BriefElementInput): BriefInput {
+  return { ...brief, briefElements: brief.briefElements.map((e, i) => (i === 0 ? change(e) : e)) };
+}
+
+function selected(prediction: BriefPrediction, position = 0) {
+  return prediction.briefPrice.predictionRequestsComputed.find((v) => v.position === position && v.selected)!;
+}
+
+function expectBreakdownAddsUp(breakdown: CostBreakdown) {
+  for (const key of [
+    'materials',
+    'printing',
+    'finishing',
+    'converting',
+    'packing',
+    'tooling',
+    'delivery',
+  ] as const) {
+    expect(cents(breakdown[key].total), key).toBe(sumCents(breakdown[key].lines.map((l) => l.amount)));
+  }
+  const productCost = sumCents([
+    breakdown.materials.total,
+    breakdown.printing.total,
+    breakdown.finishing.total,
+    breakdown.converting.total,
+    breakdown.packing.total,
+  ]);
+  expect(cents(breakdown.productCost)).toBe(productCost);
+  expect(cents(breakdown.productPrice)).toBe(productCost + cents(breakdown.margin.amount));
+  expect(cents(breakdown.toolingCost)).toBe(cents(breakdown.tooling.total));
+  expect(cents(breakdown.deliveryCost)).toBe(cents(breakdown.delivery.total));
+  expect(cents(breakdown.totalPrice)).toBe(
+    cents(breakdown.productPrice) + cents(breakdown.toolingCost) + cents(breakdown.deliveryCost),
+  );
+}
+
+function expectSummaryAddsUp(summary: CostSummary) {
+  expect(sumCents(summary.groups.map((g) => g.amount))).toBe(cents(summary.totalPrice));
+  expect(sumCents(summary.natures.map((g) => g.amount))).toBe(cents(summary.totalPrice));
+  expect(cents(summary.totalPrice)).toBe(
+    cents(summary.productPrice) + cents(summary.toolingCost) + cents(summary.deliveryCost),
+  );
+}
+
+describe('pricing properties', () => {
+  it('never raises the unit price when a quantity rises', () => {
+    fc.assert(
+      fc.property(
+        oneElementBrief,
+        fc.nat({ max: 20 }),
+        fc.integer({ min: 1, max: 30_000 }),
+        (brief, which, extra) => {
+          const before = priceBrief(brief, catalogue);
+          const more = withElement(brief, (e) => {
+            const i = which % e.decorationsCount.length;
+            return {
+              ...e,
+              decorationsCount: e.decorationsCount.map((d, j) =>
+                j === i ? { ...d, quantity: d.quantity + extra } : d,
+              ),
+            };
+          });
+          const after = priceBrief(more, catalogue);
+          expect(after.briefElementPrices[0]!.unitPrice).toBeLessThanOrEqual(
+            before.briefElementPrices[0]!.unitPrice,
+          );
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('never raises the unit price when every variant is scaled up', () => {
+    fc.assert(
+      fc.property(oneElementBrief, fc.double({ min: 1, max: 8, noNaN: true }), (brief, factor) => {
+        const before = priceBrief(brief, catalogue);
+        const after = priceBrief(
+          withElement(brief, (e) => ({
+            ...e,
+            decorationsCount: e.decorationsCount.map((d) => ({
+              ...d,
+              quantity: Math.ceil(d.quantity * factor),
+            })),
+          })),
+          catalogue,
+        );
+        expect(after.briefElementPrices[0]!.unitPrice).toBeLessThanOrEqual(
+          before.briefElementPrices[0]!.unitPrice,
+        );
+      }),
+      RUNS,
+    );
+  });
+
+  it('never lowers the cost when a finish is added', () => {
+    const finishes: {
+      name: string;
+      applies: (e: BriefElementInput) => boolean;
+      add: (e: BriefElementInput) => BriefElementInput;
+    }[] = [
+      {
+        name: 'lamination',
+        applies: (e) => !e.wantLaminationRecto,
+        add: (e) => ({ ...e, wantLaminationRecto: true }),
+      },
+      {
+        name: 'varnish',
+        applies: (e) => !e.wantVarnishRecto,
+        add: (e) => ({ ...e, wantVarnishRecto: true }),
+      },
+      {
+        name: 'stamping',
+        applies: (e) => !e.wantStampingRecto,
+        add: (e) => ({
+          ...e,
+          wantStampingRecto: true,
+          hotStampings: [{ color: 'silver', coverage: 0.3, width: 20, height: 10 }],
+        }),
+      },
+      {
+        name: 'embossing',
+        applies: (e) => !e.wantEmbossingDebossingRecto,
+        add: (e) => ({
+          ...e,
+          wantEmbossingDebossingRecto: true,
+          embossings: [{ type: 'DEBOSSING', width: 20, height: 10, depth: 0.4 }],
+        }),
+      },
+      {
+        name: 'window',
+        applies: (e) => !e.wantWindow && ['STE', 'RTE', 'CLB', 'SLEEVE'].includes(e.productId),
+        add: (e) => ({ ...e, wantWindow: true, windowWidth: 25, windowHeight: 15 }),
+      },
+    ];
+    fc.assert(
+      fc.property(oneElementBrief, fc.constantFrom(...finishes), (brief, finish) => {
+        const element = brief.briefElements[0]!;
+        fc.pre(!['0201', '0427'].includes(element.productId) && finish.applies(element));
+        if (element.productId === 'FLAT') fc.pre(finish.name === 'lamination' || finish.name === 'varnish');
+        const before = priceBrief(brief, catalogue);
+        const after = priceBrief(withElement(brief, finish.add), catalogue);
+        expect(selected(after).productCost).toBeGreaterThanOrEqual(selected(before).productCost);
+        for (const variant of before.briefPrice.predictionRequestsComputed) {
+          const same = after.briefPrice.predictionRequestsComputed.find(
+            (v) => v.variantKey === variant.variantKey,
+          );
+          if (!same) continue;
+          expect(same.productCost, variant.variantKey).toBeGreaterThanOrEqual(variant.productCost);
+          expect(same.toolingCost, variant.variantKey).toBeGreaterThanOrEqual(variant.toolingCost);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('never puts more ups on a sheet than the usable area allows', () => {
+    fc.assert(
+      fc.property(anyBrief, (brief) => {
+        const prediction = priceBrief(brief, catalogue);
+        for (const variant of prediction.briefPrice.predictionRequestsComputed) {
+          const { usable, blank } = variant.imposition;
+          const bound = Math.floor((usable.width * usable.height) / blank.areaMm2 + 1e-9);
+          expect(variant.layoutCount).toBeGreaterThanOrEqual(1);
+          expect(variant.layoutCount).toBeLessThanOrEqual(bound);
+          expect(variant.imposition.placements).toHaveLength(variant.layoutCount);
+          for (const p of variant.imposition.placements) {
+            expect(p.x).toBeGreaterThanOrEqual(usable.x - 0.01);
+            expect(p.y).toBeGreaterThanOrEqual(usable.y - 0.01);
+            expect(p.x + p.width).toBeLessThanOrEqual(usable.x + usable.width + 0.01);
+            expect(p.y + p.height).toBeLessThanOrEqual(usable.y + usable.height + 0.01);
+          }
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('makes every total the sum of its rounded parts', () => {
+    fc.assert(
+      fc.property(anyBrief, (brief) => {
+        const prediction = priceBrief(brief, catalogue);
+        const price = prediction.briefPrice;
+        for (const variant of price.predictionRequestsComputed) {
+          expectBreakdownAddsUp(variant.costBreakdown);
+          expectSummaryAddsUp(variant.costSummary);
+          expect(variant.totalPrice).toBe(variant.costBreakdown.totalPrice);
+          expect(cents(variant.totalPrixMachinePredis)).toBe(sumCents(variant.operations.map((o) => o.cost)));
+        }
+        expectBreakdownAddsUp(price.costBreakdown);
+        expectSummaryAddsUp(price.costSummary);
+        const chosen = price.predictionRequestsComputed.filter((v) => v.selected);
+        expect(chosen).toHaveLength(brief.briefElements.length);
+        expect(cents(price.totalPrice)).toBe(sumCents(chosen.map((v) => v.totalPrice)));
+        expect(cents(price.totalPrice)).toBe(
+          cents(price.productPrice) + cents(price.toolingCost) + cents(price.deliveryCost),
+        );
+        expect(cents(price.deliveryCost)).toBe(cents(prediction.briefComputed.delivery.cost));
+        expect(cents(price.totalPrice)).toBe(
+          sumCents(prediction.briefElementPrices.map((e) => e.totalPrice)),
+        );
+      }),
+      RUNS,
+    );
+  });
+
+  it('gives the same output for the same input', () => {
+    fc.assert(
+      fc.property(anyBrief, (brief) => {
+        const first = priceBrief(brief, catalogue);
+        const second = priceBrief(structuredClone(brief), defaultCatalogue());
+        expect(second).toEqual(first);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('never has a negative operation time, quantity or cost', () => {
+    fc.assert(
+      fc.property(anyBrief, (brief) => {
+        const prediction = priceBrief(brief, catalogue);
+        for (const variant of prediction.briefPrice.predictionRequestsComputed) {
+          expect(variant.productionTime).toBeGreaterThan(0);
+          for (const o of variant.operations) {
+            expect(o.setupTime).toBeGreaterThanOrEqual(0);
+            expect(o.rollingTime).toBeGreaterThanOrEqual(0);
+            expect(o.sheetQuantity).toBeGreaterThanOrEqual(0);
+            expect(o.cost).toBeGreaterThanOrEqual(0);
+          }
+          const lines = Object.values(variant.costBreakdown).flatMap((v) =>
+            typeof v === 'object' && v && 'lines' in v ? v.lines : [],
+          );
+          for (const l of lines) expect(l.amount).toBeGreaterThanOrEqual(0);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('prices the product at cost / (1 - margin)', () => {
+    fc.assert(
+      fc.property(oneElementBrief, fc.double({ min: 0, max: 0.99, noNaN: true }), (brief, margin) => {
+        const prediction = priceBrief({ ...brief, commercialMargin: margin }, catalogue);
+        for (const variant of prediction.briefPrice.predictionRequestsComputed) {
+          expect(variant.commercialMargin).toBe(margin);
+          expect(Math.abs(variant.productPrice - variant.productCost / (1 - margin))).toBeLessThanOrEqual(
+            0.005 + 1e-9,
+          );
+          // The unit price comes from the unrounded price: it differs from productPrice / quantity
+          // only by the rounding of each product line (half a cent each) and its own 4 decimals.
+          const b = variant.costBreakdown;
+          const lines = [b.materials, b.printing, b.finishing, b.converting, b.packing].flatMap(
+            (c) => c.lines,
+          ).length;
+          const tolerance =
+            (lines * 0.005) / (1 - margin) / variant.quantity + 0.005 / variant.quantity + 0.00005;
+          expect(Math.abs(variant.unitPrice - variant.productPrice / variant.quantity)).toBeLessThanOrEqual(
+            tolerance + 1e-9,
+          );
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('lists variants cheapest first with exactly one selected per element', () => {
+    fc.assert(
+      fc.property(anyBrief, (brief) => {
+        const prediction = priceBrief(brief, catalogue);
+        for (const element of brief.briefElements) {
+          const variants = prediction.briefPrice.predictionRequestsComputed.filter(
+            (v) => v.position === element.position,
+          );
+          expect(variants[0]!.selected).toBe(true);
+          expect(variants.filter((v) => v.selected)).toHaveLength(1);
+          for (let i = 1; i < variants.length; i++)
+            expect(variants[i]!.unitPrice).toBeGreaterThanOrEqual(variants[i - 1]!.unitPrice);
+        }
+      }),
+      RUNS,
+    );
+  });
+});
