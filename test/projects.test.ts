@@ -2,13 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customFieldDefinitions, statuses } from '../src/db/schema/organisation-data.ts';
 import { companyUsers, events } from '../src/db/schema/platform.ts';
-import {
-  buildTestApp,
-  type Credentials,
-  makeOrganisation,
-  makeUser,
-  type TestApp,
-} from './helpers/app.ts';
+import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from './helpers/app.ts';
 import { caller, created, type Json } from './helpers/http.ts';
 
 let t: TestApp;
