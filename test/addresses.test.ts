@@ -1,8 +1,14 @@
-import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companyUsers, events } from '../src/db/schema/platform.ts';
 import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from './helpers/app.ts';
-import { caller, created, type Json } from './helpers/http.ts';
+import {
+  caller,
+  companyMaker,
+  created,
+  eventReader,
+  expectProblem,
+  type Json,
+  linker,
+} from './helpers/http.ts';
 
 let t: TestApp;
 let admin: Credentials;
@@ -16,35 +22,15 @@ let globex: Json;
 
 const call = caller(() => t);
 
-const createCompany = async (who: Credentials, name: string) =>
-  created(await call(who, 'POST', '/api/companies', { name }));
+const createCompany = companyMaker(call);
 
 const base = { street1: '1 rue de la Paix', city: 'Paris', postcode: '75002', countryCode: 'FR' };
 const createAddress = async (who: Credentials, payload: Json) =>
   created(await call(who, 'POST', '/api/addresses', { ...base, ...payload }));
 
-const link = (user: Credentials, companyId: unknown) =>
-  t.app.ctx.db
-    .insert(companyUsers)
-    .values({ companyId: companyId as string, userId: user.userId, organisationId: user.organisationId });
+const link = linker(() => t);
 
-const eventsOf = (entityId: unknown) =>
-  t.app.ctx.db
-    .select()
-    .from(events)
-    .where(eq(events.entityId, entityId as string))
-    .orderBy(asc(events.code));
-
-function expectProblem(
-  response: { statusCode: number; json(): Json; headers: Json },
-  status: number,
-  code?: string,
-) {
-  expect(response.statusCode, JSON.stringify(response.json())).toBe(status);
-  expect(response.headers['content-type']).toContain('application/problem+json');
-  if (code) expect(response.json().code).toBe(code);
-  return response.json() as { errors?: { pointer: string; message: string }[]; code: string };
-}
+const eventsOf = eventReader(() => t);
 
 beforeAll(async () => {
   t = await buildTestApp();

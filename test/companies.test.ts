@@ -1,10 +1,10 @@
 import { RequestQueryBuilder } from '@nestjsx/crud-request';
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customFieldDefinitions } from '../src/db/schema/organisation-data.ts';
-import { companies, companyUsers, events } from '../src/db/schema/platform.ts';
+import { companies } from '../src/db/schema/platform.ts';
 import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from './helpers/app.ts';
-import { caller } from './helpers/http.ts';
+import { caller, eventReader, expectProblem, linker } from './helpers/http.ts';
 
 let t: TestApp;
 let admin: Credentials;
@@ -24,28 +24,9 @@ async function createCompany(who: Credentials, payload: Json): Promise<Json> {
   return response.json();
 }
 
-const link = (user: Credentials, companyId: unknown) =>
-  t.app.ctx.db
-    .insert(companyUsers)
-    .values({ companyId: companyId as string, userId: user.userId, organisationId: user.organisationId });
+const link = linker(() => t);
 
-const eventsOf = (entityId: unknown) =>
-  t.app.ctx.db
-    .select()
-    .from(events)
-    .where(eq(events.entityId, entityId as string))
-    .orderBy(asc(events.code));
-
-function expectProblem(
-  response: { statusCode: number; json(): Json; headers: Json },
-  status: number,
-  code?: string,
-) {
-  expect(response.statusCode, JSON.stringify(response.json())).toBe(status);
-  expect(response.headers['content-type']).toContain('application/problem+json');
-  if (code) expect(response.json().code).toBe(code);
-  return response.json() as { errors?: { pointer: string; message: string }[]; code: string };
-}
+const eventsOf = eventReader(() => t);
 
 const names = (rows: Json[]) => rows.map((r) => r.name as string).sort();
 

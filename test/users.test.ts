@@ -1,6 +1,6 @@
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events, users } from '../src/db/schema/platform.ts';
+import { users } from '../src/db/schema/platform.ts';
 import {
   buildTestApp,
   type Credentials,
@@ -10,7 +10,7 @@ import {
   signIn,
   type TestApp,
 } from './helpers/app.ts';
-import { caller, type Json } from './helpers/http.ts';
+import { caller, eventReader, expectProblem, type Json } from './helpers/http.ts';
 
 let t: TestApp;
 let admin: Credentials;
@@ -36,26 +36,10 @@ async function createCompany(who: Credentials, name: string): Promise<Json> {
   return response.json();
 }
 
-const eventsOf = (entityId: unknown) =>
-  t.app.ctx.db
-    .select()
-    .from(events)
-    .where(eq(events.entityId, entityId as string))
-    .orderBy(asc(events.code));
+const eventsOf = eventReader(() => t);
 
 const trySignIn = (username: string, password = PASSWORD) =>
   t.app.inject({ method: 'POST', url: '/api/sign-in', payload: { username, password } });
-
-function expectProblem(
-  response: { statusCode: number; json(): Json; headers: Json },
-  status: number,
-  code?: string,
-) {
-  expect(response.statusCode, JSON.stringify(response.json())).toBe(status);
-  expect(response.headers['content-type']).toContain('application/problem+json');
-  if (code) expect(response.json().code).toBe(code);
-  return response.json() as { errors?: { pointer: string; message: string }[]; code: string };
-}
 
 beforeAll(async () => {
   t = await buildTestApp();
