@@ -293,17 +293,23 @@ describe('brief element link modes', () => {
     const plugged = briefElementLinkerOf(t.app.ctx);
     const calls: { input: Record<string, unknown>; inTransaction: boolean }[] = [];
     const stub: BriefElementLinker = {
-      exists: async () => true,
-      createStandalone: async (tx, _actor, input) => {
+      exists: plugged.exists,
+      // Records the call, then writes the element with the real linker in the same transaction
+      // (articles.brief_element_id is a foreign key: an invented id would be refused).
+      createStandalone: async (tx, actor, input, record) => {
         calls.push({ input, inTransaction: typeof (tx as { rollback?: unknown }).rollback === 'function' });
-        return { id: '0190a0a0-0000-7000-8000-0000000000e2' };
+        const created = await plugged.createStandalone(tx, actor, input, record);
+        createdIds.push(created.id);
+        return created;
       },
     };
+    const createdIds: string[] = [];
     registerBriefElementLinker(t.app.ctx, stub);
     try {
-      const article = await createArticle({ briefElement: { productId: missingElement } });
-      expect(article.briefElementId).toBe('0190a0a0-0000-7000-8000-0000000000e2');
-      expect(calls).toEqual([{ input: { productId: missingElement }, inTransaction: true }]);
+      const article = await createArticle({ briefElement: { lengthDimension: 120 } });
+      expect(createdIds).toHaveLength(1);
+      expect(article.briefElementId).toBe(createdIds[0]);
+      expect(calls).toEqual([{ input: { lengthDimension: 120 }, inTransaction: true }]);
     } finally {
       registerBriefElementLinker(t.app.ctx, plugged);
     }

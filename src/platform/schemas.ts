@@ -1,4 +1,5 @@
 import {
+  type Static,
   type TArray,
   type TBoolean,
   type TNull,
@@ -33,6 +34,32 @@ export const StringEnum = <T extends string>(
   options: { description?: string; default?: T } = {},
 ) => Type.Unsafe<T>({ type: 'string', enum: [...values], ...options }) as TypedUnsafe<T>;
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/**
+ * A nullable request value, written `type: [T, 'null']` when the schema has a single type rather
+ * than an anyOf: with the app's `coerceTypes`, an anyOf of string and null coerces a sent null to
+ * "" on its first branch, while ajv leaves a value alone when one of the listed types matches.
+ * Other schemas get an anyOf with null first, for the same reason. Typed as the union it stands for.
+ */
+export function NullableInput<T extends TSchema>(schema: T): TUnion<[T, TNull]> {
+  const { type } = schema as { type?: unknown };
+  if (typeof type !== 'string') return Type.Union([Type.Null(), schema]) as unknown as TUnion<[T, TNull]>;
+  return { ...schema, type: [type, 'null'] } as unknown as TUnion<[T, TNull]>;
+}
+
+/**
+ * A nullable value in a response, as a JSON Schema type list (`type: ['string', 'null']`) rather
+ * than an anyOf where the schema allows it: fast-json-stringify serializes a type list with a
+ * typeof check, while an anyOf makes it run a schema validator on every value of every row.
+ */
+export const NullableOutput = <T extends TSchema>(schema: T) => {
+  const { type } = schema as { type?: unknown };
+  if (typeof type !== 'string') return Type.Union([schema, Type.Null()]);
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+};
+
+/** Custom field values as the route hands them over (checked against the definitions by the service). */
+export type WithCustomFields<T> = Omit<T, 'customFields'> & { customFields?: Record<string, unknown> };
 export const IdParams = Type.Object({ id: Uuid });
 /** One custom field value: boolean, string, number, string[] (multi-select), or null to remove it. */
 export type CustomFieldValue = boolean | string | number | string[] | null;

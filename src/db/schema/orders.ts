@@ -12,6 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { briefElements } from './briefs.ts';
 import { deletedAt, id, organisationId, timestamps } from './columns.ts';
 import { addresses, comments, currencies, files, projects, statuses } from './organisation-data.ts';
 import { companies, organisations } from './platform.ts';
@@ -42,7 +43,7 @@ export const articles = pgTable(
     unit: text('unit'),
     enabled: boolean('enabled').notNull().default(true),
     externalId: text('external_id'),
-    briefElementId: uuid('brief_element_id'),
+    briefElementId: uuid('brief_element_id').references(() => briefElements.id),
     currencyId: uuid('currency_id').references(() => currencies.id),
     previewFileId: uuid('preview_file_id').references(() => files.id),
     customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
@@ -88,11 +89,17 @@ export const orders = pgTable(
     // and ends with id, the tie-breaker of every sort, so a page (and its offset) can be read from
     // the index alone. status_id rides at the end of the others: the status filter, the usual
     // companion of any other filter, is then checked in the index too, without reading rows.
+    // Creation and update times are stored newest first, the default sort (forward scans skip
+    // offsets faster than backward ones).
     uniqueIndex('orders_external_id_live_uq')
       .on(t.organisationId, t.externalId)
       .where(sql`${t.deletedAt} is null and ${t.externalId} is not null`),
-    index('orders_org_created_idx').on(t.organisationId, t.createdAt, t.id, t.statusId).where(live(t)),
-    index('orders_org_updated_idx').on(t.organisationId, t.updatedAt, t.id, t.statusId).where(live(t)),
+    index('orders_org_created_idx')
+      .on(t.organisationId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst(), t.statusId)
+      .where(live(t)),
+    index('orders_org_updated_idx')
+      .on(t.organisationId, t.updatedAt.desc().nullsFirst(), t.id.desc().nullsFirst(), t.statusId)
+      .where(live(t)),
     index('orders_org_order_date_idx').on(t.organisationId, t.orderDate, t.id, t.statusId).where(live(t)),
     index('orders_org_expected_idx')
       .on(t.organisationId, t.expectedDeliveryDate, t.id, t.statusId)
@@ -102,14 +109,34 @@ export const orders = pgTable(
       .where(live(t)),
     index('orders_org_billed_idx').on(t.organisationId, t.billedAmount, t.id, t.statusId).where(live(t)),
     index('orders_org_company_created_idx')
-      .on(t.organisationId, t.companyId, t.createdAt, t.id, t.statusId)
+      .on(
+        t.organisationId,
+        t.companyId,
+        t.createdAt.desc().nullsFirst(),
+        t.id.desc().nullsFirst(),
+        t.statusId,
+      )
       .where(live(t)),
     index('orders_org_project_created_idx')
-      .on(t.organisationId, t.projectId, t.createdAt, t.id, t.statusId)
+      .on(
+        t.organisationId,
+        t.projectId,
+        t.createdAt.desc().nullsFirst(),
+        t.id.desc().nullsFirst(),
+        t.statusId,
+      )
       .where(live(t)),
-    index('orders_org_status_created_idx').on(t.organisationId, t.statusId, t.createdAt, t.id).where(live(t)),
+    index('orders_org_status_created_idx')
+      .on(t.organisationId, t.statusId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(live(t)),
     index('orders_org_creator_created_idx')
-      .on(t.organisationId, t.createdById, t.createdAt, t.id, t.statusId)
+      .on(
+        t.organisationId,
+        t.createdById,
+        t.createdAt.desc().nullsFirst(),
+        t.id.desc().nullsFirst(),
+        t.statusId,
+      )
       .where(live(t)),
     // Soft-deleted rows, for purges and audits.
     index('orders_org_deleted_idx').on(t.organisationId, t.deletedAt).where(sql`${t.deletedAt} is not null`),

@@ -1,7 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ADDRESS_TYPES, type AddressType } from '../../db/schema/organisation-data.ts';
-import { DateTime, Nullable, StringEnum, Uuid } from '../../platform/schemas.ts';
-import { NullableInput } from '../companies/schemas.ts';
+import { DateTime, Nullable, NullableInput, StringEnum, Uuid } from '../../platform/schemas.ts';
 
 export const AddressTypeSchema = StringEnum(ADDRESS_TYPES, { description: 'What the address is used for' });
 

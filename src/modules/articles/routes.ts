@@ -3,9 +3,16 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
-import { DeletedResponse, IdParams, Paginated, problemResponses, Uuid } from '../../platform/schemas.ts';
+import {
+  DeletedResponse,
+  IdParams,
+  NullableInput,
+  Paginated,
+  problemResponses,
+  Uuid,
+} from '../../platform/schemas.ts';
 import { registerAttachmentRoutes } from '../files/attachments.ts';
-import { NullableInput } from '../orders/common-schemas.ts';
+
 import { ArticleSchema, CreateArticleBody, UpdateArticleBody } from './schemas.ts';
 import { ARTICLE_PAGE, createArticleService } from './service.ts';
 

@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { CustomFieldValues, DateTime, Uuid } from '../../platform/schemas.ts';
-import { NullableInput, NullableOutput } from '../orders/common-schemas.ts';
+import { CustomFieldValues, DateTime, NullableInput, NullableOutput, Uuid } from '../../platform/schemas.ts';
 
 const Price = Type.Number({
   minimum: 0,

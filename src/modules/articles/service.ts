@@ -12,9 +12,10 @@ import {
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import type { WithCustomFields } from '../../platform/schemas.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
 import { findFile } from '../files/repository.ts';
-import type { WithCustomFields } from '../orders/common-schemas.ts';
+
 import { likeEscape } from '../orders/common-schemas.ts';
 import { roundUnitPrice } from '../orders/money.ts';
 import { invalidReference, liveCompany, liveCurrency } from '../orders/references.ts';

@@ -1,7 +1,6 @@
 import { type Static, type TOptional, type TSchema, Type } from '@sinclair/typebox';
 import { PREDICTION_STATUSES } from '../../db/schema/briefs.ts';
-import { DateTime, Nullable, StringEnum, Uuid } from '../../platform/schemas.ts';
-import { NullableInput } from '../orders/common-schemas.ts';
+import { DateTime, Nullable, NullableInput, StringEnum, Uuid } from '../../platform/schemas.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Requests. Strict (unknown properties refused); the engine's own checks (catalogue references,

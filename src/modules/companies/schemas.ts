@@ -1,18 +1,14 @@
-import { type Static, type TNull, type TSchema, type TUnion, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { CustomFieldValues, DateTime, Nullable, Paginated, Uuid } from '../../platform/schemas.ts';
-
-/**
- * A nullable request value written `type: [T, 'null']` rather than an anyOf: with the app's
- * `coerceTypes`, an anyOf of string and null coerces a sent null to "" on its first branch, while
- * ajv leaves a value alone when one of the listed types matches. Typed as the union it stands for.
- */
-export function NullableInput<T extends TSchema & { type: string }>(schema: T): TUnion<[T, TNull]> {
-  return { ...schema, type: [schema.type, 'null'] } as unknown as TUnion<[T, TNull]>;
-}
-
-/** Custom field values as the route hands them over (checked against the definitions by the service). */
-export type WithCustomFields<T> = Omit<T, 'customFields'> & { customFields?: Record<string, unknown> };
+import {
+  CustomFieldValues,
+  DateTime,
+  Nullable,
+  NullableInput,
+  Paginated,
+  Uuid,
+  type WithCustomFields,
+} from '../../platform/schemas.ts';
 
 export const CompanySchema = Type.Object(
   {

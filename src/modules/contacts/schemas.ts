@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { CustomFieldValues, Uuid } from '../../platform/schemas.ts';
-import { NullableInput, type WithCustomFields } from '../companies/schemas.ts';
+import { CustomFieldValues, NullableInput, Uuid, type WithCustomFields } from '../../platform/schemas.ts';
+
 import { personFields, userProperties } from '../users/schemas.ts';
 
 export const ContactSchema = Type.Object(

@@ -1,4 +1,4 @@
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { badRequest } from '../../platform/errors.ts';
 
 /** A date filter or date field in a request: `YYYY-MM-DD` (midnight UTC) or an ISO 8601 timestamp. */
@@ -47,21 +47,3 @@ export const likeEscape = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${
  * Custom field values as route handlers receive them (the Fastify type provider infers the value
  * union as unknown); validateCustomFields checks them against the definitions.
  */
-export type WithCustomFields<T> = Omit<T, 'customFields'> & { customFields?: Record<string, unknown> };
-
-/**
- * A nullable value in a request body. Null comes first in the union: with Ajv's `coerceTypes`, a
- * `[schema, null]` union would coerce a sent null into "" or 0 through the first branch.
- */
-export const NullableInput = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
-
-/**
- * A nullable value in a response, as a JSON Schema type list (`type: ['string', 'null']`) rather
- * than the platform's `anyOf`: fast-json-stringify serializes a type list with a typeof check,
- * while an `anyOf` makes it run a schema validator on every value of every row.
- */
-export const NullableOutput = <T extends TSchema>(schema: T) => {
-  const { type } = schema as { type?: unknown };
-  if (typeof type !== 'string') return Type.Union([schema, Type.Null()]);
-  return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
-};

@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Uuid } from '../../platform/schemas.ts';
-import { NullableInput } from './common-schemas.ts';
+import { NullableInput, Uuid } from '../../platform/schemas.ts';
 
 const Quantity = Type.Number({ exclusiveMinimum: 0, description: 'Quantity ordered; must be positive' });
 const UnitPrice = Type.Number({

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { CustomFieldValues, DateTime, Uuid } from '../../platform/schemas.ts';
-import { dateInput, NullableInput, NullableOutput } from './common-schemas.ts';
+import { CustomFieldValues, DateTime, NullableInput, NullableOutput, Uuid } from '../../platform/schemas.ts';
+import { dateInput } from './common-schemas.ts';
 
 const Amount = Type.Number({
   minimum: 0,

@@ -12,8 +12,9 @@ import {
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import type { WithCustomFields } from '../../platform/schemas.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
-import type { WithCustomFields } from './common-schemas.ts';
+
 import { rangeEnd, toDate, uuidList } from './common-schemas.ts';
 import { roundCents } from './money.ts';
 import {

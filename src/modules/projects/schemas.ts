@@ -1,6 +1,12 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { CustomFieldValues, DateTime, Nullable, Uuid } from '../../platform/schemas.ts';
-import { NullableInput, type WithCustomFields } from '../companies/schemas.ts';
+import {
+  CustomFieldValues,
+  DateTime,
+  Nullable,
+  NullableInput,
+  Uuid,
+  type WithCustomFields,
+} from '../../platform/schemas.ts';
 
 export const ProjectSchema = Type.Object(
   {

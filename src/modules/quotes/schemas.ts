@@ -1,7 +1,14 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PRICE_SOURCES, QUOTE_STATES } from '../../db/schema/quotes.ts';
-import { CustomFieldValues, DateTime, Nullable, StringEnum, Uuid } from '../../platform/schemas.ts';
-import { dateInput, NullableInput } from '../orders/common-schemas.ts';
+import {
+  CustomFieldValues,
+  DateTime,
+  Nullable,
+  NullableInput,
+  StringEnum,
+  Uuid,
+} from '../../platform/schemas.ts';
+import { dateInput } from '../orders/common-schemas.ts';
 import { OrderItemSchema, OrderSchema } from '../orders/schemas.ts';
 import { SUPPORTED_LANGUAGES } from './i18n.ts';
 

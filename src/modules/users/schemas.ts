@@ -1,7 +1,13 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ROLES } from '../../db/schema/platform.ts';
-import { CustomFieldValues, DateTime, Nullable, StringEnum, Uuid } from '../../platform/schemas.ts';
-import { NullableInput } from '../companies/schemas.ts';
+import {
+  CustomFieldValues,
+  DateTime,
+  Nullable,
+  NullableInput,
+  StringEnum,
+  Uuid,
+} from '../../platform/schemas.ts';
 
 export const RoleSchema = StringEnum(ROLES, { description: 'User role' });
 
