@@ -27,7 +27,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
-import { BENCH_DATABASE_URL, createScratchDatabase, machine } from './lib.ts';
+import { BENCH_DATABASE_URL, compile, createScratchDatabase, machine } from './lib.ts';
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
 
@@ -227,9 +227,11 @@ async function childImport(file: string, backend: 'pglite' | 'postgres', url?: s
 // ---------------------------------------------------------------------------------------------
 // Parent.
 
-function runChild(args: string[]): Promise<Result[]> {
+async function runChild(args: string[]): Promise<Result[]> {
+  // This file compiled as `npm start` compiles the service, so the child's memory is production's.
+  const script = await compile(new URL(import.meta.url).pathname);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, ...args], {
+    const child = spawn(process.execPath, [script, ...args], {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: process.env,
     });

@@ -16,7 +16,9 @@
  * BENCH_ROUND_SECONDS (3) at BENCH_CONNECTIONS (10) connections, over a warmed working set of
  * BENCH_HOT_ORDERS (2,000) orders, authenticated with an access token (X-ACCESS-TOKEN) as the
  * specification's examples are; the ratio is the median of the rounds. Each list combination runs
- * BENCH_SECONDS (8) at BENCH_LIST_CONNECTIONS (4) after a 2 s warm-up: its target is a latency.
+ * BENCH_SECONDS (8) on one connection after a 2 s warm-up (its target is a latency: the p95 of a
+ * page), then BENCH_SECONDS at BENCH_LIST_CONNECTIONS (4) to show the same pages with the cores
+ * saturated.
  *
  * Other environment: DATABASE_URL, BENCH_ORDERS (1,000,000), BENCH_ITEMS_PER_ORDER (5),
  * BENCH_KEEP_DB=1 keeps the database, BENCH_DB_URL measures a kept one again, BENCH_ONLY=nested
@@ -35,12 +37,13 @@ import { openDatabase } from '../src/db/client.ts';
 import { runMigrations } from '../src/db/migrate.ts';
 import { createOrganisationService } from '../src/modules/organisations/service.ts';
 import { systemActor } from '../src/platform/actor.ts';
+import { type LoopResult as LoadResult, loopLoad, mergeRuns as merge, send } from './lib.ts';
 
 const ROOT_URL = process.env.DATABASE_URL || 'postgres://root@127.0.0.1:5432/test';
 const JWT_SECRET = 'bench-orders-secret-bench-orders-secret-0123456789';
 const SECONDS = Number(process.env.BENCH_SECONDS || 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
-/** Concurrency of the list runs, whose target is a latency (p95) rather than a throughput. */
+/** Concurrency of the second run of each list (the first, the latency, runs on one connection). */
 const LIST_CONNECTIONS = Number(process.env.BENCH_LIST_CONNECTIONS || 4);
 /**
  * The nested reads rotate over this many orders of the measured tenant (the same ones for the
@@ -105,90 +108,15 @@ function startServer(mode: 'app' | 'bare', url: string): Promise<{ port: number;
   });
 }
 
-// ---------------------------------------------------------------------------------------------
-// Load loop: CONNECTIONS concurrent keep-alive connections, each sending its next request when
-// the previous answer is fully read, for a bounded time and count.
-// ---------------------------------------------------------------------------------------------
-
-type LoadResult = {
-  requests: number;
-  rps: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  errors: number;
-  /** Raw figures, to merge several short runs into one. */
-  latencies: number[];
-  seconds: number;
-};
-
-function summarise(latencies: number[], seconds: number, errors: number): LoadResult {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const at = (q: number) =>
-    Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(2));
-  return {
-    requests: sorted.length,
-    rps: Math.round(sorted.length / seconds),
-    p50: at(0.5),
-    p95: at(0.95),
-    p99: at(0.99),
-    errors,
-    latencies: sorted,
-    seconds,
-  };
-}
-
-const merge = (runs: LoadResult[]) =>
-  summarise(
-    runs.flatMap((r) => r.latencies),
-    runs.reduce((sum, r) => sum + r.seconds, 0),
-    runs.reduce((sum, r) => sum + r.errors, 0),
-  );
-
-function send(agent: http.Agent, port: number, path: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const request = http.get({ host: '127.0.0.1', port, path, headers, agent }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
-      );
-      response.on('error', reject);
-    });
-    request.on('error', reject);
-  });
-}
-
-async function load(
+/** The shared keep-alive loop with this benchmark's default duration and concurrency. */
+const load = (
   port: number,
   nextPath: () => string,
   headers: Record<string, string>,
   seconds = SECONDS,
   connections = CONNECTIONS,
-  maxRequests = 1_000_000,
-): Promise<LoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  const latencies: number[] = [];
-  let errors = 0;
-  const started = performance.now();
-  const deadline = started + seconds * 1000;
-  const worker = async () => {
-    while (performance.now() < deadline && latencies.length + errors < maxRequests) {
-      const t0 = performance.now();
-      try {
-        const { status } = await send(agent, port, nextPath(), headers);
-        if (status !== 200) errors++;
-        else latencies.push(performance.now() - t0);
-      } catch {
-        errors++;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: connections }, worker));
-  const elapsed = (performance.now() - started) / 1000;
-  agent.destroy();
-  return summarise(latencies, elapsed, errors);
-}
+  maxRequests?: number,
+) => loopLoad(port, nextPath, headers, seconds, connections, maxRequests);
 
 // ---------------------------------------------------------------------------------------------
 // Seeding: set-based SQL, one statement per table, secondary indexes built after the load.
@@ -566,13 +494,20 @@ async function measure(dbUrl: string, seedSeconds: number | undefined) {
       ['no filter, default page', () => 'page=1'],
       ['no filter, sort orderDate DESC, page 1,000 (offset 9,990)', () => 'sort=orderDate,DESC&page=1000'],
     ];
+    // Each list: one connection (the latency of a page, which the target is about), then
+    // LIST_CONNECTIONS at once (the same pages while the 2 shared cores are saturated: queueing).
     const listResults: [string, LoadResult][] = [];
+    const busyResults: [string, LoadResult][] = [];
     for (const [label, query] of process.env.BENCH_ONLY === 'nested' ? [] : lists) {
-      await load(app.port, () => `/api/orders?${query()}`, headers, 2, LIST_CONNECTIONS); // warm-up
+      await load(app.port, () => `/api/orders?${query()}`, headers, 2, 1); // warm-up
       listResults.push([
         label,
+        await run(`GET /api/orders?${label}`, app.port, () => `/api/orders?${query()}`, headers, 1),
+      ]);
+      busyResults.push([
+        label,
         await run(
-          `GET /api/orders?${label}`,
+          `GET /api/orders?${label}, ${LIST_CONNECTIONS} connections`,
           app.port,
           () => `/api/orders?${query()}`,
           headers,
@@ -590,6 +525,9 @@ async function measure(dbUrl: string, seedSeconds: number | undefined) {
       ['none', { p95: 0 } as LoadResult],
     );
     const over = filtered.filter(([, r]) => r.p95 >= 25).map(([label]) => label);
+    const busyWorst = busyResults
+      .filter(([label]) => !label.startsWith('no filter'))
+      .reduce((w, r) => (r[1].p95 > w[1].p95 ? r : w), ['none', { p95: 0 } as LoadResult]);
     const lines = [
       `### ${new Date().toISOString().slice(0, 10)}`,
       '',
@@ -604,7 +542,8 @@ async function measure(dbUrl: string, seedSeconds: number | undefined) {
       ),
       '',
       `- Nested read (X-ACCESS-TOKEN): ${ratio.toFixed(0)} % of bare Fastify + 1 SQL, the median of ${ROUNDS} alternated rounds (sorted: ${ratios.map((r) => r.toFixed(0)).join(', ')} %; overall ${nestedAll.rps} vs ${bareAll.rps} req/s = ${((nestedAll.rps / bareAll.rps) * 100).toFixed(0)} %); target >= 40 %: ${ratio >= 40 ? 'met' : 'NOT met'}.`,
-      `- Worst p95 of a filtered page: ${worst[1].p95} ms (${worst[0]}); target < 25 ms: ${over.length ? `NOT met by ${over.join('; ')}` : 'met'}.`,
+      `- Worst p95 of a filtered page (one connection): ${worst[1].p95} ms (${worst[0]}); target < 25 ms: ${over.length ? `NOT met by ${over.join('; ')}` : 'met'}.`,
+      `- Worst p95 of a filtered page at ${LIST_CONNECTIONS} connections (cores saturated): ${busyWorst[1].p95} ms (${busyWorst[0]}).`,
     ];
     console.log(`\n${lines.join('\n')}\n`);
   } finally {

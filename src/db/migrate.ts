@@ -1,10 +1,10 @@
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { Database } from './client.ts';
 
-export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+// Relative to this module; the compiled bundle gets a copy next to it (scripts/build.ts).
+export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /**
  * Applies pending migrations. On PostgreSQL an advisory lock makes concurrent starts of several

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPENAPI_PATH } from '../../scripts/openapi.ts';
 import { renderPermissionsDoc } from '../../scripts/permissions-doc.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -65,6 +66,11 @@ describe('OpenAPI and docs', () => {
     const response = await t.app.inject({ method: 'GET', url: '/health' });
     expect(response.statusCode).toBe(200);
     expect(response.json().status).toBe('ok');
+  });
+
+  it('keeps docs/openapi.json in step with the served document (npm run openapi)', async () => {
+    const served = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    expect(JSON.parse(readFileSync(OPENAPI_PATH, 'utf8'))).toEqual(served);
   });
 
   it('keeps docs/permissions.md in step with the permission matrix', () => {

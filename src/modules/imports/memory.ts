@@ -6,7 +6,14 @@ const HEADROOM_BYTES = 24 * 1024 * 1024;
 
 let collect: (() => void) | null | undefined;
 
-/** V8's collector, made callable without starting node with --expose-gc; null when unavailable. */
+/**
+ * V8's collector, made callable without starting node with --expose-gc; null when unavailable.
+ * Node warns that changing V8 flags after start-up may do nothing or misbehave in general; this
+ * one only makes contexts created afterwards get a `gc` global, and V8's flags are not frozen
+ * after initialisation in Node (`--freeze-flags-after-init` defaults to off). If it ever stops
+ * working the import just runs without forced collections: nothing breaks, but the peak grows
+ * (340 MB of RSS instead of 220 MB on the 100,000-row PostgreSQL bench).
+ */
 function collector(): (() => void) | null {
   if (collect !== undefined) return collect;
   try {

@@ -8,7 +8,7 @@
  * script prints as typed.
  */
 import { readFileSync } from 'node:fs';
-import PDFDocument from 'pdfkit';
+import type PDFKitDocument from 'pdfkit';
 import type { DieLine } from '../../pricing/index.ts';
 import { type Formatter, formatterFor, type Language } from './i18n.ts';
 
@@ -72,6 +72,18 @@ export type RenderOptions = { compress?: boolean };
 
 const FONT = 'Body';
 const BOLD = 'Bold';
+
+/**
+ * pdfkit (with fontkit, its Unicode tables and a brotli decoder: about 10 MB of resident memory
+ * once loaded) is imported on the first render rather than at start, since most processes never
+ * render a PDF.
+ */
+let pdfkit: Promise<typeof PDFKitDocument> | undefined;
+function loadPdfkit() {
+  pdfkit ??= import('pdfkit').then((module) => module.default);
+  return pdfkit;
+}
+
 let fonts: { regular: Buffer; bold: Buffer } | undefined;
 function loadFonts() {
   fonts ??= {
@@ -93,7 +105,8 @@ const FOOTER = 28;
 type Doc = PDFKit.PDFDocument;
 
 /** A new document with the fonts registered, writing into `chunks`. */
-export function createDocument(options: RenderOptions & { title?: string; author?: string } = {}) {
+export async function createDocument(options: RenderOptions & { title?: string; author?: string } = {}) {
+  const PDFDocument = await loadPdfkit();
   const { regular, bold } = loadFonts();
   const doc = new PDFDocument({
     size: 'A4',
@@ -622,7 +635,7 @@ function footers(doc: Doc, quote: PdfQuote, f: Formatter) {
 /** Renders the quote in `language`. */
 export async function renderQuotePdf(quote: PdfQuote, language: Language, options: RenderOptions = {}) {
   const f = formatterFor(language, quote.currency);
-  const doc = createDocument({
+  const doc = await createDocument({
     ...options,
     title: `${f.labels.title} ${quote.code ?? ''}`.trim(),
     author: quote.organisationName,
@@ -641,7 +654,7 @@ export async function renderQuotePdf(quote: PdfQuote, language: Language, option
 
 /** A one-line document in the same fonts: the benchmark's baseline. */
 export async function renderOneLinePdf(text: string, options: RenderOptions = {}) {
-  const doc = createDocument(options);
+  const doc = await createDocument(options);
   const bytes = bytesOf(doc);
   doc.font(FONT).fontSize(10).fillColor(INK).text(text, MARGIN, MARGIN);
   doc.end();
