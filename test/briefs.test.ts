@@ -961,6 +961,73 @@ describe('GET /briefs: filters, sorting, pages', () => {
     expectProblem(await get(tenant, `/api/briefs?after=${created[0]!.briefElements[0]!.id}`), 400, '/after');
   });
 
+  it('pages through the whole organisation in every sort, the pages past the middle read from the far end', async () => {
+    for (const sort of [
+      '',
+      '&sort=name,ASC',
+      '&order=+updatedAt',
+      '&sort=code,DESC',
+      '&sort=createdAt,ASC',
+    ]) {
+      const all = (await get(tenant, `/api/briefs?limit=500${sort}`)).json();
+      expect(all.meta).toMatchObject({ total: 5, totalIsExact: true, hasNextPage: false });
+      const paged: string[] = [];
+      for (let page = 1; page <= 3; page++) {
+        const body = (await get(tenant, `/api/briefs?limit=2&page=${page}${sort}`)).json();
+        expect(body.meta, `page ${page}${sort}`).toMatchObject({
+          total: 5,
+          totalIsExact: true,
+          hasNextPage: page < 3,
+        });
+        paged.push(...body.data.map((b: { id: string }) => b.id));
+      }
+      expect(paged, sort).toEqual(all.data.map((b: { id: string }) => b.id));
+      expect((await get(tenant, `/api/briefs?limit=2&page=4${sort}`)).json()).toMatchObject({
+        data: [],
+        meta: { total: 5, hasNextPage: false },
+      });
+    }
+  });
+
+  it('keeps the exact total of the organisation through creations, refused creations and deletes', async () => {
+    const other = await makeOrganisation(t);
+    const own = await loadCatalogue(t.app.ctx.db, other.organisationId);
+    const [company] = await t.app.ctx.db
+      .insert(companies)
+      .values({ organisationId: other.organisationId, name: 'Counted' })
+      .returning();
+    const element = {
+      ...carton(),
+      productId: idOf(own.products, 'STE'),
+      materialReferenceId: idOf(own.materialReferences, 'GC1-350'),
+    };
+    const total = async () => (await get(other, '/api/briefs?limit=1')).json().meta;
+    expect(await total()).toMatchObject({ total: 0, totalIsExact: true, hasNextPage: false });
+    const ids: string[] = [];
+    for (const name of ['One', 'Two', 'Three']) {
+      const response = await post(other, '/api/briefs', {
+        name,
+        companyId: company!.id,
+        briefElements: [element],
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      ids.push(response.json().id);
+    }
+    // A refused creation writes nothing, so counts nothing.
+    const refused = await post(other, '/api/briefs', {
+      name: 'No',
+      companyId: company!.id,
+      briefElements: [],
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(await total()).toMatchObject({ total: 3, hasNextPage: true });
+    expect((await del(other, `/api/briefs/${ids[1]}`)).statusCode).toBe(200);
+    expect(await total()).toMatchObject({ total: 2, hasNextPage: true });
+    const last = (await get(other, '/api/briefs?limit=1&page=2')).json();
+    expect(last.data.map((b: { id: string }) => b.id)).toEqual([ids[0]]);
+    expect(last.meta).toMatchObject({ total: 2, hasNextPage: false });
+  });
+
   it('gives an estimated total above the count cap', async () => {
     const service = (await import('../src/modules/briefs/service.ts')).createBriefService(t.app.ctx, {
       enqueue: async () => {},
@@ -973,7 +1040,8 @@ describe('GET /briefs: filters, sorting, pages', () => {
       companyIds: [],
       credential: 'jwt' as const,
     };
-    const page = await service.list(actor, { limit: 2 });
+    // A filter (every brief here is priced): the whole organisation's total is always exact.
+    const page = await service.list(actor, { limit: 2, predictionStatus: 'COMPLETED' });
     expect(page.meta.totalIsExact).toBe(false);
     expect(page.meta.total).toBeGreaterThanOrEqual(3);
     expect(page.meta.hasNextPage).toBe(true);

@@ -58,6 +58,8 @@ export type PageRequest = {
   limit: number;
   offset: number;
   orderBy: SQL[];
+  /** The same sort, every key reversed (NULL placement too: PostgreSQL's defaults mirror). */
+  reverseOrderBy: SQL[];
   sortField: string;
   direction: SortDirection;
 };
@@ -109,14 +111,31 @@ export function resolvePage(query: PageQuery, options: PageOptions): PageRequest
     ]);
   }
   const by = direction === 'ASC' ? asc : desc;
+  const reverse = direction === 'ASC' ? desc : asc;
   return {
     page,
     limit,
     offset: (page - 1) * limit,
     orderBy: [by(column), by(options.tieBreaker)],
+    reverseOrderBy: [reverse(column), reverse(options.tieBreaker)],
     sortField: field,
     direction,
   };
+}
+
+/**
+ * Where to read a page when the total is known exactly: the rows at positions offset .. offset +
+ * limit (one more than the page, for hasNextPage). Past the middle the same rows are read from the
+ * far end, in the reverse order: an OFFSET costs what it skips, so a page never skips more than
+ * half of the rows. The caller sorts the rows it gets by `page.orderBy` again.
+ */
+export function pageWindow(
+  page: PageRequest,
+  total: number,
+): { orderBy: SQL[]; offset: number; limit: number } {
+  const limit = Math.max(0, Math.min(page.limit + 1, total - page.offset));
+  if (page.offset * 2 <= total) return { orderBy: page.orderBy, offset: page.offset, limit };
+  return { orderBy: page.reverseOrderBy, offset: Math.max(0, total - page.offset - limit), limit };
 }
 
 export type PageResult<T> = {

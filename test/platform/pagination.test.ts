@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema/platform.ts';
-import { pageResult, resolvePage } from '../../src/platform/pagination.ts';
+import { pageResult, pageWindow, resolvePage } from '../../src/platform/pagination.ts';
 
 const options = {
   defaultLimit: 25,
@@ -48,6 +48,42 @@ describe('resolvePage', () => {
     expect(() => resolvePage({ sort: 'passwordHash,ASC' }, options)).toThrow(/Cannot sort/);
     expect(() => resolvePage({ sort: 'email,UP' }, options)).toThrow(/sort must be/);
     expect(() => resolvePage({ order: '*email' }, options)).toThrow(/order must be/);
+  });
+});
+
+describe('pageWindow', () => {
+  // Rows are positions 0..total-1 in the sort order; reading "in reverse" means from the far end.
+  const read = (total: number, window: ReturnType<typeof pageWindow>, reversed: boolean) => {
+    const rows = Array.from({ length: total }, (_, i) => i);
+    const ordered = reversed ? rows.reverse() : rows;
+    return ordered.slice(window.offset, window.offset + window.limit).sort((a, b) => a - b);
+  };
+
+  it('reads the same rows as a plain offset for every page, limit and total, never skipping past the middle', () => {
+    for (let total = 0; total <= 40; total++) {
+      for (const limit of [1, 2, 3, 7, 25]) {
+        for (let pageNumber = 1; pageNumber <= Math.ceil(total / limit) + 2; pageNumber++) {
+          const page = resolvePage({ page: pageNumber, limit }, options);
+          const window = pageWindow(page, total);
+          const reversed = window.orderBy === page.reverseOrderBy;
+          const expected = Array.from({ length: total }, (_, i) => i).slice(
+            page.offset,
+            page.offset + limit + 1,
+          );
+          expect(read(total, window, reversed), `total ${total}, limit ${limit}, page ${pageNumber}`).toEqual(
+            expected,
+          );
+          expect(window.offset).toBeLessThanOrEqual(Math.ceil(total / 2));
+        }
+      }
+    }
+  });
+
+  it('reads the first half forwards and the second half from the far end', () => {
+    const deep = resolvePage({ page: 4000, limit: 25 }, options);
+    expect(pageWindow(deep, 100_000)).toEqual({ orderBy: deep.reverseOrderBy, offset: 0, limit: 25 });
+    const early = resolvePage({ page: 10, limit: 25 }, options);
+    expect(pageWindow(early, 100_000)).toEqual({ orderBy: early.orderBy, offset: 225, limit: 26 });
   });
 });
 

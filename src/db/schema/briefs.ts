@@ -128,6 +128,19 @@ export const briefCodeCounters = pgTable('brief_code_counters', {
 });
 
 /**
+ * The number of live briefs per organisation, kept by a deferred trigger on briefs (migration
+ * 0016: +1 on insert, -1 on soft or hard delete, at commit so the row is locked only while the
+ * transaction commits). Read in the same snapshot as a page, it gives unfiltered lists an exact
+ * total for free and lets a page past the middle be read from the far end of the index.
+ */
+export const briefCounts = pgTable('brief_counts', {
+  organisationId: uuid('organisation_id')
+    .primaryKey()
+    .references(() => organisations.id),
+  live: integer('live').notNull(),
+});
+
+/**
  * Elements of briefs, and standalone elements (`briefId` null) created for articles. The spec's
  * scalar fields are columns; the lists (decoration variants, hot stampings, embossings, existing
  * tools) are jsonb validated by the API schema. The latest price is copied from the prediction.

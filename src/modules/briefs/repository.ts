@@ -1,6 +1,12 @@
 import { and, asc, desc, eq, getTableColumns, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { briefCodeCounters, briefElements, briefPredictions, briefs } from '../../db/schema/briefs.ts';
+import {
+  briefCodeCounters,
+  briefCounts,
+  briefElements,
+  briefPredictions,
+  briefs,
+} from '../../db/schema/briefs.ts';
 import { articles } from '../../db/schema/orders.ts';
 import { projects, statuses } from '../../db/schema/organisation-data.ts';
 import { companies } from '../../db/schema/platform.ts';
@@ -31,6 +37,15 @@ export function visibleBriefs(actor: Actor): SQL {
     isNull(briefs.deletedAt),
     scope ? (scope.length ? inArray(briefs.companyId, scope) : sql`false`) : undefined,
   )!;
+}
+
+/** The organisation's number of live briefs (brief_counts, kept by a trigger on briefs). */
+export async function liveBriefCount(db: Executor, organisationId: string): Promise<number> {
+  const [row] = await db
+    .select({ live: briefCounts.live })
+    .from(briefCounts)
+    .where(eq(briefCounts.organisationId, organisationId));
+  return row?.live ?? 0;
 }
 
 export async function findBriefRow(

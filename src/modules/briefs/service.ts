@@ -20,7 +20,14 @@ import {
 } from '../../platform/actor.ts';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
-import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import {
+  type PageOptions,
+  type PageQuery,
+  type PageRequest,
+  pageResult,
+  pageWindow,
+  resolvePage,
+} from '../../platform/pagination.ts';
 import {
   analyseValue,
   type BriefPrediction,
@@ -74,6 +81,7 @@ import {
   findBriefWithRefs,
   findElementRow,
   findPredictionSummary,
+  liveBriefCount,
   liveBriefStatus,
   liveElementsOf,
   liveProjectWithCompany,
@@ -233,6 +241,70 @@ export function createBriefService(ctx: AppContext, options: BriefServiceOptions
       .set({ valueAnalysis: analysis })
       .where(and(eq(briefPredictions.id, row.id), isNull(briefPredictions.valueAnalysis)));
     return analysis;
+  }
+
+  /** No filter and an actor who sees every company: the list is the organisation's live briefs. */
+  function wholeOrganisation(actor: Actor, query: BriefListQuery) {
+    return (
+      !isCompanyScoped(actor) &&
+      !query.companyId &&
+      !query.projectId &&
+      !query.status &&
+      !query.predictionStatus &&
+      !query.lastupdate &&
+      !query.search
+    );
+  }
+
+  /**
+   * The briefs of a page window with their project and company, sorted by `orderBy`; `counting`
+   * (a scalar subquery) rides along as `total`.
+   */
+  function readPage(
+    executor: Executor,
+    where: SQL,
+    orderBy: SQL[],
+    window: { orderBy: SQL[]; offset: number; limit: number },
+    counting: SQL<number> = sql<number>`null`,
+  ) {
+    const ids = executor
+      .select({ id: briefs.id })
+      .from(briefs)
+      .where(where)
+      .orderBy(...window.orderBy)
+      .limit(window.limit)
+      .offset(window.offset)
+      .as('page');
+    return executor
+      .select({
+        brief: briefs,
+        project: { id: projects.id, name: projects.name, companyId: projects.companyId },
+        company: { id: companies.id, name: companies.name },
+        total: counting,
+      })
+      .from(briefs)
+      .innerJoin(ids, eq(briefs.id, ids.id))
+      .leftJoin(projects, eq(projects.id, briefs.projectId))
+      .leftJoin(companies, eq(companies.id, briefs.companyId))
+      .orderBy(...orderBy);
+  }
+
+  function listAnswer(
+    rows: Awaited<ReturnType<typeof readPage>>,
+    page: PageRequest,
+    total: number,
+    extra: { hasNextPage: boolean; totalIsExact: boolean },
+  ) {
+    const data = rows.map((r) => presentListItem(r.brief, r));
+    const last = data[data.length - 1];
+    return {
+      data,
+      meta: {
+        ...pageResult(data, total, page).meta,
+        ...extra,
+        nextCursor: extra.hasNextPage && last ? last.id : null,
+      },
+    };
   }
 
   function listConditions(actor: Actor, query: BriefListQuery): SQL {
@@ -649,12 +721,28 @@ export function createBriefService(ctx: AppContext, options: BriefServiceOptions
 
     /**
      * One page of briefs: the page's ids first (an index-only scan of the index matching the
-     * sort, so deep offsets stay cheap), then only those rows with their project and company.
-     * `after` (an id) continues after that brief in the same order (keyset: constant cost at any
-     * depth). `total` is exact up to `countCap` matches, else the planner's estimate.
+     * sort), then only those rows with their project and company.
+     * - The whole organisation (no filter, an unscoped actor): the total is brief_counts' exact
+     *   count, read in the same snapshot as the page, and a page past the middle is read from the
+     *   far end of the index, so no page skips more than half of the briefs.
+     * - Filtered: `total` is exact up to `countCap` matches, else the planner's estimate.
+     * - `after` (an id) continues after that brief in the same order (keyset: constant cost at any
+     *   depth).
      */
     async list(actor: Actor, query: BriefListQuery) {
       const page = resolvePage(query, BRIEF_PAGE);
+      if (!query.after && wholeOrganisation(actor, query)) {
+        return db.transaction(
+          async (tx) => {
+            const total = await liveBriefCount(tx, actor.organisationId);
+            const window = pageWindow(page, total);
+            const rows = window.limit ? await readPage(tx, visibleBriefs(actor), page.orderBy, window) : [];
+            const hasNextPage = page.offset + page.limit < total;
+            return listAnswer(rows.slice(0, page.limit), page, total, { hasNextPage, totalIsExact: true });
+          },
+          { isolationLevel: 'repeatable read', accessMode: 'read only' },
+        );
+      }
       let where = listConditions(actor, query);
       let offset = page.offset;
       if (query.after) {
@@ -677,14 +765,6 @@ export function createBriefService(ctx: AppContext, options: BriefServiceOptions
         )!;
         offset = 0;
       }
-      const ids = db
-        .select({ id: briefs.id })
-        .from(briefs)
-        .where(where)
-        .orderBy(...page.orderBy)
-        .limit(page.limit + 1)
-        .offset(offset)
-        .as('page');
       // The capped count rides along as a scalar subquery of the page query: one round trip.
       const countWhere = listConditions(actor, query);
       const capped = db
@@ -693,37 +773,22 @@ export function createBriefService(ctx: AppContext, options: BriefServiceOptions
         .where(countWhere)
         .limit(countCap + 1);
       const counting = sql<number>`(select count(*)::int from (${capped.getSQL()}) capped)`;
-      const rows = await db
-        .select({
-          brief: briefs,
-          project: { id: projects.id, name: projects.name, companyId: projects.companyId },
-          company: { id: companies.id, name: companies.name },
-          total: counting,
-        })
-        .from(briefs)
-        .innerJoin(ids, eq(briefs.id, ids.id))
-        .leftJoin(projects, eq(projects.id, briefs.projectId))
-        .leftJoin(companies, eq(companies.id, briefs.companyId))
-        .orderBy(...page.orderBy);
+      const rows = await readPage(
+        db,
+        where,
+        page.orderBy,
+        { orderBy: page.orderBy, offset, limit: page.limit + 1 },
+        counting,
+      );
       const counted = rows.length
         ? [{ total: rows[0]!.total }]
         : await db.select({ total: counting }).from(sql`(select 1) one`);
       const hasNextPage = rows.length > page.limit;
-      const data = (hasNextPage ? rows.slice(0, page.limit) : rows).map((r) => presentListItem(r.brief, r));
       const count = counted[0]?.total ?? 0;
       const totalIsExact = count <= countCap;
-      const seen = offset + data.length + (hasNextPage ? 1 : 0);
+      const seen = offset + Math.min(rows.length, page.limit) + (hasNextPage ? 1 : 0);
       const total = totalIsExact ? count : Math.max(countCap + 1, seen, await estimate(countWhere));
-      const meta = pageResult(data, total, page).meta;
-      return {
-        data,
-        meta: {
-          ...meta,
-          hasNextPage,
-          totalIsExact,
-          nextCursor: hasNextPage ? data[data.length - 1]!.id : null,
-        },
-      };
+      return listAnswer(rows.slice(0, page.limit), page, total, { hasNextPage, totalIsExact });
     },
 
     async details(actor: Actor, id: string, version?: number) {
