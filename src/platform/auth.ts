@@ -1,4 +1,4 @@
-import { createHash, createSecretKey, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Db } from '../db/client.ts';
@@ -15,8 +15,7 @@ export type TokenSigner = {
 };
 
 export function createTokenSigner(secret: string, expiresInSeconds: number): TokenSigner {
-  // A KeyObject made once: given raw bytes, jose imports the HMAC key again on every call.
-  const key = createSecretKey(Buffer.from(secret, 'utf8'));
+  const key = new TextEncoder().encode(secret);
   return {
     async sign(user) {
       const now = Math.floor(Date.now() / 1000);
