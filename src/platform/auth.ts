@@ -14,8 +14,16 @@ export type TokenSigner = {
   verify(token: string): Promise<{ userId: string }>;
 };
 
+/** Verified bearer tokens kept in memory (a user's client sends the same token for its whole life). */
+const VERIFIED_CACHE_SIZE = 10_000;
+
 export function createTokenSigner(secret: string, expiresInSeconds: number): TokenSigner {
   const key = new TextEncoder().encode(secret);
+  // jose verifies HS256 through WebCrypto: about 200 µs a token on the benchmark machine, a third
+  // of an authenticated read. A token that verified once is taken again from here until it
+  // expires (checked on every hit); only tokens that passed verification are ever kept, and the
+  // oldest entry goes when the map is full.
+  const verified = new Map<string, { userId: string; expiresAtMs: number }>();
   return {
     async sign(user) {
       const now = Math.floor(Date.now() / 1000);
@@ -31,6 +39,12 @@ export function createTokenSigner(secret: string, expiresInSeconds: number): Tok
       return { token, expiresAt };
     },
     async verify(token) {
+      const known = verified.get(token);
+      if (known) {
+        if (Date.now() < known.expiresAtMs) return { userId: known.userId };
+        verified.delete(token);
+        throw unauthorized('The bearer token has expired', 'token_expired');
+      }
       try {
         const { payload } = await jwtVerify(token, key, {
           issuer: ISSUER,
@@ -39,6 +53,10 @@ export function createTokenSigner(secret: string, expiresInSeconds: number): Tok
         });
         if (typeof payload.sub !== 'string')
           throw unauthorized('The bearer token has no subject', 'invalid_token');
+        if (typeof payload.exp === 'number') {
+          if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
+          verified.set(token, { userId: payload.sub, expiresAtMs: payload.exp * 1000 });
+        }
         return { userId: payload.sub };
       } catch (error) {
         if (error instanceof joseErrors.JWTExpired)

@@ -1,5 +1,6 @@
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTokenSigner } from '../../src/platform/auth.ts';
 import {
   auth,
   buildTestApp,
@@ -223,5 +224,42 @@ describe('access tokens', () => {
       headers: auth(t.root),
     });
     expect(otherTenant.statusCode).toBe(404);
+  });
+});
+
+describe('bearer token verification cache', () => {
+  const user = {
+    id: '0190a0a0-0000-7000-8000-0000000000a1',
+    organisationId: '0190a0a0-0000-7000-8000-0000000000b1',
+    role: 'admin' as const,
+  };
+
+  it('answers a token it verified from memory until the token expires, then refuses it', async () => {
+    const signer = createTokenSigner('cache-test-secret-cache-test-secret-0123', 60);
+    const { token } = await signer.sign(user);
+    expect(await signer.verify(token)).toEqual({ userId: user.id });
+    expect(await signer.verify(token)).toEqual({ userId: user.id });
+    vi.useFakeTimers({ now: Date.now() + 61_000 });
+    try {
+      await expect(signer.verify(token)).rejects.toMatchObject({ status: 401, code: 'token_expired' });
+      await expect(signer.verify(token)).rejects.toMatchObject({ status: 401, code: 'token_expired' });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('keeps nothing of a token that failed, nor of one signed with another key', async () => {
+    const signer = createTokenSigner('cache-test-secret-cache-test-secret-0123', 60);
+    const other = createTokenSigner('another-secret-another-secret-another-01', 60);
+    const { token } = await other.sign(user);
+    for (let i = 0; i < 2; i++) {
+      await expect(signer.verify(token)).rejects.toMatchObject({ status: 401, code: 'invalid_token' });
+    }
+    const good = (await signer.sign(user)).token;
+    const [header, payload] = good.split('.');
+    await expect(signer.verify(`${header}.${payload}.${'A'.repeat(43)}`)).rejects.toMatchObject({
+      code: 'invalid_token',
+    });
+    expect(await signer.verify(good)).toEqual({ userId: user.id });
   });
 });
