@@ -17,7 +17,11 @@ export async function renderOpenApi(): Promise<string> {
   const database = await openDatabase({ kind: 'pglite' });
   await runMigrations(database);
   const app = await buildApp({
-    config: loadConfig({ JWT_SECRET: 'openapi-document-only-openapi-document-only', LOG_LEVEL: 'silent' }),
+    config: loadConfig({
+      JWT_SECRET: 'openapi-document-only-openapi-document-only',
+      ENCRYPTION_KEY: 'openapi-document-only-openapi-document-only',
+      LOG_LEVEL: 'silent',
+    }),
     database,
     logger: false,
     runWorkers: false,

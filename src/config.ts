@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export type Config = {
@@ -11,6 +11,8 @@ export type Config = {
   adminEmail: string;
   adminPassword?: string;
   jwtSecret: string;
+  /** Seals stored secrets the service reads back (webhook secrets and credentials). */
+  encryptionKey: string;
   jwtExpiresInSeconds: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   bodyLimitBytes: number;
@@ -87,16 +89,26 @@ function durations(env: NodeJS.ProcessEnv, name: string, fallback: string): numb
 }
 
 /**
- * The JWT secret is generated once and kept under DATA_DIR so that tokens survive a restart.
- * Several nodes sharing one PostgreSQL must be given the same JWT_SECRET explicitly.
+ * The JWT secret and the encryption key are generated once and kept under DATA_DIR, so that tokens
+ * and sealed secrets survive a restart. Several nodes sharing one PostgreSQL must be given the same
+ * JWT_SECRET and ENCRYPTION_KEY explicitly.
  */
-function persistedSecret(dataDir: string): string {
-  const file = join(dataDir, 'jwt-secret');
+function persistedSecret(dataDir: string, name: 'jwt-secret' | 'encryption-key'): string {
+  const file = join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  // Written whole under a temporary name, then linked into place: when several processes start
+  // at once on a new DATA_DIR, the first link wins and every process reads that same secret.
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(draft, randomBytes(48).toString('base64url'), { mode: 0o600 });
+  try {
+    linkSync(draft, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    unlinkSync(draft);
+  }
+  return readFileSync(file, 'utf8').trim();
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -115,8 +127,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel))
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
-  const jwtSecret = env.JWT_SECRET || persistedSecret(dataDir);
+  const jwtSecret = env.JWT_SECRET || persistedSecret(dataDir, 'jwt-secret');
   if (jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must have at least 32 characters');
+  const encryptionKey = env.ENCRYPTION_KEY || persistedSecret(dataDir, 'encryption-key');
+  if (encryptionKey.length < 32) throw new ConfigError('ENCRYPTION_KEY must have at least 32 characters');
   const smtpUrl = env.SMTP_URL || undefined;
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl))
     throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
@@ -130,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmail,
     adminPassword,
     jwtSecret,
+    encryptionKey,
     jwtExpiresInSeconds: integer(env, 'JWT_EXPIRES_IN', 3600, 60, 30 * 24 * 3600),
     logLevel,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),

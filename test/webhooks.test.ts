@@ -398,6 +398,15 @@ describe('delivery', () => {
     expect(request!.method).toBe('PATCH');
     expect(request!.headers['x-api-key']).toBe('key-0123456789');
     expect(request!.headers.authorization).toBeUndefined();
+    // Stored sealed: the token and the signing secret are not in the database in clear.
+    const [stored] = await t.app.ctx.db.select().from(webhooks).where(eq(webhooks.id, hook.id));
+    expect(JSON.stringify(stored)).not.toContain('key-0123456789');
+    expect(JSON.stringify(stored)).not.toContain(hook.secret);
+    expect(stored!.credentials).toMatchObject({
+      name: 'X-Api-Key',
+      token: expect.stringMatching(/^sealed:v1:/),
+    });
+    expect(stored!.secret).toMatch(/^sealed:v1:/);
     expect(new Webhook(hook.secret).verify(request!.body, headersOf(request!))).toMatchObject({
       eventName: 'event.companies.created',
     });

@@ -28,6 +28,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     ...loadConfig({
       JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+      ENCRYPTION_KEY: 'test-encryption-key-test-encryption-key-0123',
       DATA_DIR: 'test/.tmp',
       LOG_LEVEL: 'silent',
       ADMIN_EMAIL: SUPERADMIN.email,

@@ -3,6 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { AppContext } from '../../context.ts';
 import type { EventType } from '../../db/schema/platform.ts';
 import type { WebhookAuthType, WebhookCredentials, WebhookMethod } from '../../db/schema/webhooks.ts';
+import { createSecretBox, type SecretBox } from '../../platform/secret-box.ts';
 import { deliveredJson } from '../events/payload.ts';
 import type { Bookkeeping } from './bookkeeping.ts';
 import type { AttemptOutcome, OutgoingRequest, Sender } from './http.ts';
@@ -190,7 +191,12 @@ type Outcome = {
 const USER_AGENT = 'packaging-quote-service-webhooks/1.0';
 
 /** Builds the HTTP request of one attempt: payload, signature and the webhook's own authentication. */
-export function buildRequest(row: ClaimedRow, timeoutMs: number, signal?: AbortSignal): OutgoingRequest {
+export function buildRequest(
+  row: ClaimedRow,
+  box: SecretBox,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): OutgoingRequest {
   const eventId = row.event_id!;
   const method = row.http_method.toUpperCase() as OutgoingRequest['method'];
   const url = new URL(row.url);
@@ -222,7 +228,8 @@ export function buildRequest(row: ClaimedRow, timeoutMs: number, signal?: AbortS
     url.searchParams.set('eventName', row.event_name);
     url.searchParams.set('eventCode', String(row.code));
   }
-  const secrets = row.previous_secret ? [row.secret, row.previous_secret] : [row.secret];
+  // Stored sealed (platform/secret-box.ts): opened only to sign and authenticate this request.
+  const secrets = (row.previous_secret ? [row.secret, row.previous_secret] : [row.secret]).map(box.open);
   const headers: Record<string, string> = {
     'user-agent': USER_AGENT,
     ...signatureHeaders(eventId, body ?? '', secrets),
@@ -230,9 +237,9 @@ export function buildRequest(row: ClaimedRow, timeoutMs: number, signal?: AbortS
   if (withBody) headers['content-type'] = 'application/json';
   const credentials = row.credentials as Record<string, string> | null;
   if (row.authentication_type === 'basic' && credentials) {
-    headers.authorization = `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
+    headers.authorization = `Basic ${Buffer.from(`${credentials.username}:${box.open(credentials.password!)}`).toString('base64')}`;
   } else if (row.authentication_type === 'header' && credentials) {
-    headers[credentials.name!.toLowerCase()] = credentials.token!;
+    headers[credentials.name!.toLowerCase()] = box.open(credentials.token!);
   }
   return { url, method, headers, body, timeoutMs, signal };
 }
@@ -329,6 +336,7 @@ export function createDeliveryRuntime(
 ): DeliveryRuntime {
   const settings = ctx.config.webhooks;
   const log = ctx.log;
+  const box = createSecretBox(ctx.config.encryptionKey);
   const DISPATCH_BATCH = 1000;
   const CLAIM_BATCH = 500;
   const RECORD_BATCH = 1000;
@@ -432,7 +440,7 @@ export function createDeliveryRuntime(
     const attempt = (async () => {
       let outcome: AttemptOutcome;
       try {
-        outcome = await sender.send(buildRequest(row, settings.timeoutMs, signal));
+        outcome = await sender.send(buildRequest(row, box, settings.timeoutMs, signal));
       } catch (error) {
         outcome = {
           startedAt: new Date(),

@@ -16,6 +16,7 @@ import { badRequest, conflict, notFound, type ProblemIssue } from '../../platfor
 import { type ChangeActor, type EventRecorder, entity } from '../../platform/events.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { createSecretBox } from '../../platform/secret-box.ts';
 import { registerEventResource } from '../events/resources.ts';
 import { compilePatterns, isValidPattern, PATTERN_DESCRIPTION } from './patterns.ts';
 import { newWebhookSecret } from './signing.ts';
@@ -208,6 +209,16 @@ export type WebhookServiceDeps = {
 
 export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServiceDeps) {
   const { db } = ctx;
+  // The signing secret and the password or token sent to receivers are stored sealed
+  // (platform/secret-box.ts); the header name and the user name stay readable for the masked view.
+  const box = createSecretBox(ctx.config.encryptionKey);
+  const seal = (credentials: WebhookCredentials | null): WebhookCredentials | null => {
+    if (credentials && 'password' in credentials)
+      return { username: String(credentials.username), password: box.seal(String(credentials.password)) };
+    if (credentials && 'token' in credentials)
+      return { name: String(credentials.name), token: box.seal(String(credentials.token)) };
+    return credentials;
+  };
 
   async function checkUrl(raw: string): Promise<string> {
     let url: URL;
@@ -301,12 +312,12 @@ export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServi
             events: patterns,
             eventsRegex: compilePatterns(patterns),
             authenticationType,
-            credentials,
+            credentials: seal(credentials),
             httpMethod: (input.httpMethod ?? 'post').toLowerCase() as WebhookMethod,
             enabled: input.enabled ?? true,
             disabledReason: input.enabled === false ? 'manual' : null,
             disabledAt: input.enabled === false ? new Date() : null,
-            secret,
+            secret: box.seal(secret),
             createdById: actor.userId,
           })
           .returning();
@@ -365,7 +376,7 @@ export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServi
             throw invalid('/credentials', `is required when authenticationType becomes ${type}`);
           if (input.credentials !== undefined || typeChanged) {
             set.authenticationType = type;
-            set.credentials = normaliseCredentials(type, input.credentials);
+            set.credentials = seal(normaliseCredentials(type, input.credentials));
           }
         }
         if (input.enabled !== undefined && input.enabled !== before.enabled) {
@@ -409,8 +420,8 @@ export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServi
       const row = await ctx.change(actor, async (tx, record) => {
         const before = await findRow(tx, actor.organisationId, id, true);
         return applyUpdate(tx, record, before, {
-          secret,
-          previousSecret: grace > 0 ? before.secret : null,
+          secret: box.seal(secret),
+          previousSecret: grace > 0 ? before.secret : null, // still sealed
           previousSecretExpiresAt: grace > 0 ? new Date(Date.now() + grace * 1000) : null,
         });
       });
