@@ -4,7 +4,7 @@ import { articles } from '../../db/schema/orders.ts';
 import type { Change } from '../../platform/events.ts';
 import { ARTICLE_ENTITY } from '../articles/repository.ts';
 import { roundUnitPrice } from '../orders/money.ts';
-import { bulkInsert, bulkUpdate, inList } from './bulk.ts';
+import { inList, type PendingUpdate, writeRows } from './bulk.ts';
 import { companiesByExternalId, unknownCompany } from './references.ts';
 import { type BatchContext, emptyOutcome, fail, type ImportType, type InputRow } from './types.ts';
 import { differences, RowReader } from './values.ts';
@@ -91,7 +91,7 @@ export const articlesImport: ImportType = {
     );
 
     const creates: Array<typeof articles.$inferInsert & { id: string }> = [];
-    const updates: Array<{ id: string; changed: string[]; values: Record<string, unknown> }> = [];
+    const updates: PendingUpdate[] = [];
     const updateFields = new Set<string>();
 
     for (const p of parsed) {
@@ -152,42 +152,16 @@ export const articlesImport: ImportType = {
       updates.push({ id: current.id, changed, values: { ...current, ...next } });
     }
 
-    for (let start = 0; start < creates.length; start += 2000) {
-      const inserted = await bulkInsert(c.tx, articles, creates.slice(start, start + 2000), {
-        returning: true,
-      });
-      for (const row of inserted) {
-        out.changes.push({ on: ARTICLE_ENTITY, type: 'CREATE', entityId: row.id, snapshot: { ...row } });
-      }
-    }
-    if (updates.length) {
-      await bulkUpdate(
-        c.tx,
-        articles,
-        c.organisationId,
-        [...updateFields],
-        updates.map((u) => ({ ...u.values, id: u.id })),
-      );
-      const changedById = new Map(updates.map((u) => [u.id, u.changed]));
-      const after = await c.tx
-        .select()
-        .from(articles)
-        .where(
-          inList(
-            articles.id,
-            updates.map((u) => u.id),
-          ),
-        );
-      for (const row of after) {
-        out.changes.push({
-          on: ARTICLE_ENTITY,
-          type: 'UPDATE',
-          entityId: row.id,
-          snapshot: { ...row },
-          updatedColumns: changedById.get(row.id),
-        });
-      }
-    }
+    out.changes.push(
+      ...(await writeRows(c.tx, {
+        table: articles,
+        on: ARTICLE_ENTITY,
+        organisationId: c.organisationId,
+        creates,
+        updates,
+        updateFields,
+      })),
+    );
     out.created += creates.length;
     out.updated += updates.length;
     return out;

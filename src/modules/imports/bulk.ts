@@ -3,7 +3,12 @@ import { type AnyPgColumn, PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.ts';
 import { events } from '../../db/schema/platform.ts';
-import { type Change, EVENT_VERSION, type EventRecorder } from '../../platform/events.ts';
+import {
+  type Change,
+  type EntityDescriptor,
+  EVENT_VERSION,
+  type EventRecorder,
+} from '../../platform/events.ts';
 
 const VERBS = { CREATE: 'created', UPDATE: 'updated', DELETE: 'deleted' } as const;
 const EVENTS_PER_INSERT = 2000;
@@ -140,4 +145,60 @@ export function inList(column: AnyPgColumn | SQL, values: readonly string[], typ
   if (values.length === 0) return sql`false`;
   const sqlType = type ?? (is(column, PgColumn) && column.getSQLType() === 'uuid' ? 'uuid' : 'text');
   return sql`${column} = any(array(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb)::${sql.raw(sqlType)}))`;
+}
+
+/** A row of a batch that changed: its id, the fields that changed and all its values after the change. */
+export type PendingUpdate = { id: string; changed: string[]; values: Record<string, unknown> };
+
+/**
+ * Writes a batch's new and changed rows with their events: inserts in statements of 2,000 rows
+ * (the CREATE events carry the inserted rows), one update of `updateFields` for the changed rows,
+ * then those rows read back by `reread` (every column by default) for the UPDATE events, with the
+ * fields that changed.
+ */
+export async function writeRows(
+  tx: Tx,
+  batch: {
+    table: PgTable & { id: AnyPgColumn };
+    on: EntityDescriptor;
+    organisationId: string;
+    creates: Array<Record<string, unknown>>;
+    updates: PendingUpdate[];
+    updateFields: Iterable<string>;
+    reread?: (ids: string[]) => Promise<Array<Record<string, unknown> & { id: string }>>;
+  },
+): Promise<Change[]> {
+  const { table, on, creates, updates } = batch;
+  const changes: Change[] = [];
+  for (let start = 0; start < creates.length; start += 2000) {
+    const inserted = await bulkInsert(tx, table, creates.slice(start, start + 2000), { returning: true });
+    for (const row of inserted as Array<Record<string, unknown> & { id: string }>) {
+      changes.push({ on, type: 'CREATE', entityId: row.id, snapshot: row });
+    }
+  }
+  if (updates.length === 0) return changes;
+  await bulkUpdate(
+    tx,
+    table,
+    batch.organisationId,
+    [...batch.updateFields],
+    updates.map((u) => ({ ...u.values, id: u.id })),
+  );
+  const ids = updates.map((u) => u.id);
+  const after = batch.reread
+    ? await batch.reread(ids)
+    : ((await tx.select().from(table).where(inList(table.id, ids))) as Array<
+        Record<string, unknown> & { id: string }
+      >);
+  const changedById = new Map(updates.map((u) => [u.id, u.changed]));
+  for (const row of after) {
+    changes.push({
+      on,
+      type: 'UPDATE',
+      entityId: row.id,
+      snapshot: row,
+      updatedColumns: changedById.get(row.id),
+    });
+  }
+  return changes;
 }

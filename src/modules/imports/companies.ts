@@ -4,7 +4,7 @@ import type { Executor } from '../../db/client.ts';
 import { companies } from '../../db/schema/platform.ts';
 import type { Change } from '../../platform/events.ts';
 import { COMPANY_ENTITY, companyColumns } from '../companies/repository.ts';
-import { bulkInsert, bulkUpdate, inList } from './bulk.ts';
+import { inList, type PendingUpdate, writeRows } from './bulk.ts';
 import { dryRunReferences } from './keys.ts';
 import { type BatchContext, emptyOutcome, fail, type ImportType, type InputRow } from './types.ts';
 import { differences, RowReader } from './values.ts';
@@ -151,7 +151,7 @@ export const companiesImport: ImportType = {
     // Records of the batch by external id as they will be after it (for parents earlier in the file).
     const assigned = new Map<string, string>();
     const creates: Array<typeof companies.$inferInsert & { id: string }> = [];
-    const updates: Array<{ id: string; changed: string[]; values: Record<string, unknown> }> = [];
+    const updates: PendingUpdate[] = [];
     const updateFields = new Set<string>();
 
     for (const p of parsed) {
@@ -222,43 +222,19 @@ export const companiesImport: ImportType = {
       updates.push({ id: current.id, changed, values: { ...current, ...next } });
     }
 
-    if (creates.length) {
-      for (let start = 0; start < creates.length; start += 2000) {
-        const inserted = await bulkInsert(c.tx, companies, creates.slice(start, start + 2000), {
-          returning: true,
-        });
-        for (const row of inserted) {
-          out.changes.push({ on: COMPANY_ENTITY, type: 'CREATE', entityId: row.id, snapshot: row });
-        }
-      }
-      out.created += creates.length;
-    }
-    if (updates.length) {
-      await bulkUpdate(
-        c.tx,
-        companies,
-        c.organisationId,
-        [...updateFields],
-        updates.map((u) => ({ ...u.values, id: u.id })),
-      );
-      const changedById = new Map(updates.map((u) => [u.id, u.changed]));
-      const rowsAfter = await selectCompanies(c.tx).where(
-        inList(
-          companies.id,
-          updates.map((u) => u.id),
-        ),
-      );
-      for (const row of rowsAfter) {
-        out.changes.push({
-          on: COMPANY_ENTITY,
-          type: 'UPDATE',
-          entityId: row.id,
-          snapshot: row,
-          updatedColumns: changedById.get(row.id),
-        });
-      }
-      out.updated += updates.length;
-    }
+    out.changes.push(
+      ...(await writeRows(c.tx, {
+        table: companies,
+        on: COMPANY_ENTITY,
+        organisationId: c.organisationId,
+        creates,
+        updates,
+        updateFields,
+        reread: (ids) => selectCompanies(c.tx).where(inList(companies.id, ids)),
+      })),
+    );
+    out.created += creates.length;
+    out.updated += updates.length;
     return out;
   },
 

@@ -5,7 +5,7 @@ import { statuses } from '../../db/schema/organisation-data.ts';
 import type { Change } from '../../platform/events.ts';
 import { roundCents } from '../orders/money.ts';
 import { ORDER_ENTITY, ORDER_ITEM_ENTITY } from '../orders/repository.ts';
-import { bulkInsert, bulkUpdate, inList } from './bulk.ts';
+import { inList, type PendingUpdate, writeRows } from './bulk.ts';
 import { companiesByExternalId, unknownCompany } from './references.ts';
 import { type BatchContext, emptyOutcome, fail, type ImportType, type InputRow } from './types.ts';
 import { differences, RowReader } from './values.ts';
@@ -121,7 +121,7 @@ export const ordersImport: ImportType = {
     const defaultStatus = statusesOf ? statusesOf.defaultId : (await orderStatuses(c)).defaultId;
 
     const creates: Array<typeof orders.$inferInsert & { id: string }> = [];
-    const updates: Array<{ id: string; changed: string[]; values: Record<string, unknown> }> = [];
+    const updates: PendingUpdate[] = [];
     const updateFields = new Set<string>();
 
     for (const p of parsed) {
@@ -190,42 +190,16 @@ export const ordersImport: ImportType = {
       updates.push({ id: current.id, changed, values: { ...current, ...next } });
     }
 
-    for (let start = 0; start < creates.length; start += 2000) {
-      const inserted = await bulkInsert(c.tx, orders, creates.slice(start, start + 2000), {
-        returning: true,
-      });
-      for (const row of inserted) {
-        out.changes.push({ on: ORDER_ENTITY, type: 'CREATE', entityId: row.id, snapshot: row });
-      }
-    }
-    if (updates.length) {
-      await bulkUpdate(
-        c.tx,
-        orders,
-        c.organisationId,
-        [...updateFields],
-        updates.map((u) => ({ ...u.values, id: u.id })),
-      );
-      const changedById = new Map(updates.map((u) => [u.id, u.changed]));
-      const after = await c.tx
-        .select()
-        .from(orders)
-        .where(
-          inList(
-            orders.id,
-            updates.map((u) => u.id),
-          ),
-        );
-      for (const row of after) {
-        out.changes.push({
-          on: ORDER_ENTITY,
-          type: 'UPDATE',
-          entityId: row.id,
-          snapshot: row,
-          updatedColumns: changedById.get(row.id),
-        });
-      }
-    }
+    out.changes.push(
+      ...(await writeRows(c.tx, {
+        table: orders,
+        on: ORDER_ENTITY,
+        organisationId: c.organisationId,
+        creates,
+        updates,
+        updateFields,
+      })),
+    );
     out.created += creates.length;
     out.updated += updates.length;
     return out;
