@@ -47,6 +47,36 @@ export function issueFor(definition: Definition, value: unknown): string | undef
   }
 }
 
+export type CustomFieldDefinition = Pick<
+  typeof customFieldDefinitions.$inferSelect,
+  'key' | 'label' | 'type' | 'options' | 'required'
+>;
+
+/** The live custom field definitions of an entity of the organisation, by key. */
+export async function liveDefinitions(
+  db: Executor,
+  organisationId: string,
+  entity: CustomFieldEntity,
+): Promise<Map<string, CustomFieldDefinition>> {
+  const rows = await db
+    .select({
+      key: customFieldDefinitions.key,
+      label: customFieldDefinitions.label,
+      type: customFieldDefinitions.type,
+      options: customFieldDefinitions.options,
+      required: customFieldDefinitions.required,
+    })
+    .from(customFieldDefinitions)
+    .where(
+      and(
+        eq(customFieldDefinitions.organisationId, organisationId),
+        eq(customFieldDefinitions.entity, entity),
+        isNull(customFieldDefinitions.deletedAt),
+      ),
+    );
+  return new Map(rows.map((d) => [d.key, d]));
+}
+
 /**
  * Checks custom field values against the organisation's definitions for the entity and returns
  * the values to store: `current` merged with `incoming` (a key set to null is removed).
@@ -66,23 +96,7 @@ export async function validateCustomFields(
 ): Promise<CustomFieldValues> {
   const isCreate = current === undefined;
   if (!incoming && !isCreate) return current;
-  const definitions = await db
-    .select({
-      key: customFieldDefinitions.key,
-      label: customFieldDefinitions.label,
-      type: customFieldDefinitions.type,
-      options: customFieldDefinitions.options,
-      required: customFieldDefinitions.required,
-    })
-    .from(customFieldDefinitions)
-    .where(
-      and(
-        eq(customFieldDefinitions.organisationId, organisationId),
-        eq(customFieldDefinitions.entity, entity),
-        isNull(customFieldDefinitions.deletedAt),
-      ),
-    );
-  const byKey = new Map(definitions.map((d) => [d.key, d]));
+  const byKey = await liveDefinitions(db, organisationId, entity);
   const issues: ProblemIssue[] = [];
   const keysWithIssues = new Set<string>();
   const refuse = (key: string, message: string) => {
@@ -104,7 +118,7 @@ export async function validateCustomFields(
     else result[key] = value;
   }
   if (isCreate) {
-    for (const definition of definitions) {
+    for (const definition of byKey.values()) {
       if (
         definition.required &&
         !Object.hasOwn(result, definition.key) &&

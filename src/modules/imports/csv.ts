@@ -2,9 +2,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CsvError, parse } from 'csv-parse';
 import { AppError } from '../../platform/errors.ts';
+import type { CustomFieldDefinition } from '../custom-fields/validate.ts';
 import { DELIMITERS } from './catalog.ts';
 import type { ImportType, InputRow } from './types.ts';
-import type { CustomFieldDefinition } from './values.ts';
 
 /** Longest accepted record, in characters (a runaway quote stops here instead of eating memory). */
 const MAX_RECORD_SIZE = 1_000_000;

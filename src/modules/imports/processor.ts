@@ -7,6 +7,7 @@ import { IMPORT_STATUS, type ImportStats, type ImportStatus, imports } from '../
 import { users } from '../../db/schema/platform.ts';
 import type { ChangeActor } from '../../platform/events.ts';
 import type { Mailer } from '../../platform/mailer.ts';
+import { type CustomFieldDefinition, liveDefinitions } from '../custom-fields/validate.ts';
 import type { ChunkedFileStore } from '../files/chunks.ts';
 import { recordAll } from './bulk.ts';
 import { importTypeOf } from './catalog.ts';
@@ -23,7 +24,6 @@ import {
   type ImportType,
   type InputRow,
 } from './types.ts';
-import { type CustomFieldDefinition, loadDefinitions } from './values.ts';
 
 export const IMPORT_JOB = 'imports.process';
 export type ImportJob = { importId: string };
@@ -518,7 +518,7 @@ export function createImportProcessor(ctx: AppContext, deps: { store: ChunkedFil
       const run: Run = {
         row,
         type,
-        definitions: await loadDefinitions(ctx.db, row.organisationId, type.customFieldEntity),
+        definitions: await liveDefinitions(ctx.db, row.organisationId, type.customFieldEntity),
         cache: new Map(),
         heap: heapGuard(),
         nextAnalyse: Math.max(FIRST_ANALYSE, row.processedRows * 4),

@@ -2,7 +2,8 @@ import type { Tx } from '../../db/client.ts';
 import type { ImportError } from '../../db/schema/imports.ts';
 import type { CustomFieldEntity } from '../../db/schema/organisation-data.ts';
 import type { Change, EntityDescriptor } from '../../platform/events.ts';
-import type { CustomFieldDefinition, RowReader } from './values.ts';
+import type { CustomFieldDefinition } from '../custom-fields/validate.ts';
+import type { RowReader } from './values.ts';
 
 /** A data row of the file: its line, and its cells by column (only columns of the header). */
 export type InputRow = {

@@ -1,38 +1,6 @@
-import { and, eq, isNull } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
 import type { ImportError } from '../../db/schema/imports.ts';
-import { type CustomFieldEntity, customFieldDefinitions } from '../../db/schema/organisation-data.ts';
-import { issueFor } from '../custom-fields/validate.ts';
+import { type CustomFieldDefinition, issueFor } from '../custom-fields/validate.ts';
 import type { InputRow } from './types.ts';
-
-export type CustomFieldDefinition = Pick<
-  typeof customFieldDefinitions.$inferSelect,
-  'key' | 'label' | 'type' | 'options' | 'required'
->;
-
-export async function loadDefinitions(
-  db: Executor,
-  organisationId: string,
-  entity: CustomFieldEntity,
-): Promise<Map<string, CustomFieldDefinition>> {
-  const rows = await db
-    .select({
-      key: customFieldDefinitions.key,
-      label: customFieldDefinitions.label,
-      type: customFieldDefinitions.type,
-      options: customFieldDefinitions.options,
-      required: customFieldDefinitions.required,
-    })
-    .from(customFieldDefinitions)
-    .where(
-      and(
-        eq(customFieldDefinitions.organisationId, organisationId),
-        eq(customFieldDefinitions.entity, entity),
-        isNull(customFieldDefinitions.deletedAt),
-      ),
-    );
-  return new Map(rows.map((d) => [d.key, d]));
-}
 
 /**
  * Reads the cells of one row, collecting its errors: each reader returns the converted value,
