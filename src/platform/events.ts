@@ -37,6 +37,32 @@ export type ChangeActor = { organisationId: string; userId: string | null } | nu
 
 const VERBS: Record<EventType, string> = { CREATE: 'created', UPDATE: 'updated', DELETE: 'deleted' };
 
+/**
+ * The events row of a change, its payload the snapshot as it is: the recorder makes it JSON-safe,
+ * the imports' bulk insert serialises it with the whole batch.
+ */
+export function eventRow(change: Change, organisationId: string, actorId: string | null) {
+  const verb = VERBS[change.type];
+  return {
+    organisationId,
+    eventName: `event.${change.on.plural}.${verb}`,
+    category: `${change.on.plural}.${verb}`,
+    type: change.type,
+    entity: change.on.entity,
+    tableName: change.on.tableName,
+    entityId: change.entityId,
+    relation: change.relation?.entity ?? null,
+    relationId: change.relationId ?? null,
+    fieldName: change.fieldName ?? null,
+    updatedColumns: change.updatedColumns ?? null,
+    updatedRelations: change.updatedRelations ?? null,
+    process: change.process ?? null,
+    version: EVENT_VERSION,
+    payload: change.snapshot ?? null,
+    actorId,
+  };
+}
+
 export type CommittedListener = (organisationId: string) => void;
 
 /** Records change events inside the transaction of the change itself (transactional outbox). */
@@ -67,24 +93,9 @@ export function createChangeRunner(database: Pick<Database, 'db'>): ChangeRunner
         const organisationId = change.organisationId ?? actor?.organisationId;
         if (!organisationId) throw new Error(`Event ${change.on.entity} ${change.type} has no organisation`);
         touched.add(organisationId);
-        const verb = VERBS[change.type];
         await tx.insert(events).values({
-          organisationId,
-          eventName: `event.${change.on.plural}.${verb}`,
-          category: `${change.on.plural}.${verb}`,
-          type: change.type,
-          entity: change.on.entity,
-          tableName: change.on.tableName,
-          entityId: change.entityId,
-          relation: change.relation?.entity ?? null,
-          relationId: change.relationId ?? null,
-          fieldName: change.fieldName ?? null,
-          updatedColumns: change.updatedColumns ?? null,
-          updatedRelations: change.updatedRelations ?? null,
-          process: change.process ?? null,
-          version: EVENT_VERSION,
+          ...eventRow(change, organisationId, actor?.userId ?? null),
           payload: change.snapshot ? toJsonSafe(change.snapshot) : null,
-          actorId: actor?.userId ?? null,
         });
       };
       return work(tx, record);

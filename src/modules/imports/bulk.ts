@@ -3,14 +3,8 @@ import { type AnyPgColumn, PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.ts';
 import { events } from '../../db/schema/platform.ts';
-import {
-  type Change,
-  type EntityDescriptor,
-  EVENT_VERSION,
-  type EventRecorder,
-} from '../../platform/events.ts';
+import { type Change, type EntityDescriptor, type EventRecorder, eventRow } from '../../platform/events.ts';
 
-const VERBS = { CREATE: 'created', UPDATE: 'updated', DELETE: 'deleted' } as const;
 const EVENTS_PER_INSERT = 2000;
 
 /**
@@ -32,29 +26,11 @@ export async function recordAll(
     await bulkInsert(
       tx,
       events,
-      slice.map((change) => {
-        const verb = VERBS[change.type];
-        return {
-          id: uuidv7(),
-          organisationId: change.organisationId ?? organisationId,
-          eventName: `event.${change.on.plural}.${verb}`,
-          category: `${change.on.plural}.${verb}`,
-          type: change.type,
-          entity: change.on.entity,
-          tableName: change.on.tableName,
-          entityId: change.entityId,
-          relation: change.relation?.entity ?? null,
-          relationId: change.relationId ?? null,
-          fieldName: change.fieldName ?? null,
-          updatedColumns: change.updatedColumns ?? null,
-          updatedRelations: change.updatedRelations ?? null,
-          process: change.process ?? null,
-          version: EVENT_VERSION,
-          // Serialised with JSON.stringify, like toJsonSafe: dates become ISO strings.
-          payload: change.snapshot ?? null,
-          actorId,
-        };
-      }),
+      slice.map((change) => ({
+        id: uuidv7(),
+        // Serialised with JSON.stringify, like toJsonSafe: dates become ISO strings.
+        ...eventRow(change, change.organisationId ?? organisationId, actorId),
+      })),
     );
   }
 }
