@@ -85,8 +85,8 @@ const companyIdsOf = sql<string[]>`case when ${users.role} in ('external_sales',
   (select array_agg(cu.company_id) from company_users cu join companies c on c.id = cu.company_id
    and c.deleted_at is null where cu.user_id = "users"."id"), '{}') else '{}' end`;
 
-/** The user as the API shows it (never the password hash), loaded with the credential check. */
-export const currentUserColumns = {
+/** The columns of a user that the API shows; never the password hash. */
+export const userColumns = {
   id: users.id,
   organisationId: users.organisationId,
   role: users.role,
@@ -104,8 +104,10 @@ export const currentUserColumns = {
   createdAt: users.createdAt,
   updatedAt: users.updatedAt,
   deletedAt: users.deletedAt,
-  companyIds: companyIdsOf,
 };
+
+/** The user as the API shows it, loaded with the credential check (with its companies when scoped). */
+export const currentUserColumns = { ...userColumns, companyIds: companyIdsOf };
 
 const selectCurrentUser = (db: Db) => db.select(currentUserColumns).from(users);
 export type CurrentUser = Awaited<ReturnType<typeof selectCurrentUser>>[number];

@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, ne, notInArray, or, type SQL, sql } from 'dri
 import type { Executor } from '../../db/client.ts';
 import { companies, companyUsers, type Role, users } from '../../db/schema/platform.ts';
 import { type Actor, companyScope } from '../../platform/actor.ts';
+import { userColumns } from '../../platform/auth.ts';
 import { AppError, conflict, type ProblemIssue, unprocessable } from '../../platform/errors.ts';
 import { entity } from '../../platform/events.ts';
 
@@ -20,27 +21,6 @@ export const linkedCompanyIds = sql<
 >`coalesce((select array_agg(cu.company_id order by cu.created_at, cu.company_id)
   from company_users cu join companies c on c.id = cu.company_id and c.deleted_at is null
   where cu.user_id = "users"."id"), '{}')`.mapWith((value: unknown) => (Array.isArray(value) ? value : []));
-
-/** The columns of a user that the API shows; never the password hash. */
-export const userColumns = {
-  id: users.id,
-  organisationId: users.organisationId,
-  role: users.role,
-  username: users.username,
-  email: users.email,
-  firstName: users.firstName,
-  lastName: users.lastName,
-  phoneNumber: users.phoneNumber,
-  jobTitle: users.jobTitle,
-  language: users.language,
-  externalId: users.externalId,
-  customFields: users.customFields,
-  lastSignInAt: users.lastSignInAt,
-  createdById: users.createdById,
-  createdAt: users.createdAt,
-  updatedAt: users.updatedAt,
-  deletedAt: users.deletedAt,
-};
 
 export const userWithCompaniesColumns = { ...userColumns, companyIds: linkedCompanyIds };
 
