@@ -5,13 +5,13 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.ts';
-import { orderItems, orders } from '../../db/schema/orders.ts';
+import { orders } from '../../db/schema/orders.ts';
 import type { EventRecorder } from '../../platform/events.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
 import { priceItem } from './items-service.ts';
 import { roundCents } from './money.ts';
 import { defaultOrderStatus } from './references.ts';
-import { ORDER_ENTITY, ORDER_ITEM_ENTITY, refreshItemsTotal } from './repository.ts';
+import { insertItemsWithEvents, ORDER_ENTITY } from './repository.ts';
 
 export type OrderActor = { organisationId: string; userId: string | null };
 
@@ -96,17 +96,6 @@ export async function insertOrderItemsInTransaction(
     position: item.position,
     createdById: actor.userId,
   }));
-  const inserted = await tx.insert(orderItems).values(rows).returning();
-  await refreshItemsTotal(tx, orderId);
-  for (const item of inserted) {
-    await record({
-      on: ORDER_ITEM_ENTITY,
-      type: 'CREATE',
-      entityId: item.id,
-      snapshot: item,
-      relation: ORDER_ENTITY,
-      relationId: orderId,
-    });
-  }
+  const inserted = await insertItemsWithEvents(tx, record, orderId, rows);
   return inserted;
 }

@@ -25,7 +25,13 @@ import {
 import type { BulkOrderItemsBody, CreateOrderItemBody, UpdateOrderItemBody } from './items-schemas.ts';
 import { roundCents, roundUnitPrice, totalsMatch } from './money.ts';
 import { invalidReference, liveComment } from './references.ts';
-import { findOrderRow, ORDER_ENTITY, ORDER_ITEM_ENTITY, refreshItemsTotal } from './repository.ts';
+import {
+  findOrderRow,
+  insertItemsWithEvents,
+  ORDER_ENTITY,
+  ORDER_ITEM_ENTITY,
+  refreshItemsTotal,
+} from './repository.ts';
 
 export type CreateOrderItemInput = Static<typeof CreateOrderItemBody>;
 export type UpdateOrderItemInput = Static<typeof UpdateOrderItemBody>;
@@ -216,18 +222,7 @@ export function createOrderItemService(ctx: AppContext) {
         createdById: actor.userId,
       };
     });
-    const inserted = await tx.insert(orderItems).values(rows).returning();
-    await refreshItemsTotal(tx, orderId);
-    for (const item of inserted) {
-      await record({
-        on: ORDER_ITEM_ENTITY,
-        type: 'CREATE',
-        entityId: item.id,
-        snapshot: item,
-        relation: ORDER_ENTITY,
-        relationId: orderId,
-      });
-    }
+    const _inserted = await insertItemsWithEvents(tx, record, orderId, rows);
     return ids;
   }
 

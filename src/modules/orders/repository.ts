@@ -1,7 +1,7 @@
 import { and, eq, getTableColumns, isNull, ne, sql } from 'drizzle-orm';
-import type { Db, Executor } from '../../db/client.ts';
-import { orders } from '../../db/schema/orders.ts';
-import { entity } from '../../platform/events.ts';
+import type { Db, Executor, Tx } from '../../db/client.ts';
+import { orderItems, orders } from '../../db/schema/orders.ts';
+import { type EventRecorder, entity } from '../../platform/events.ts';
 
 export const ORDER_ENTITY = entity('ORDER', 'orders');
 export const ORDER_ITEM_ENTITY = entity('ORDER_ITEM', 'order_items');
@@ -87,6 +87,31 @@ export function prepareOrderDetail(db: Db) {
 export type OrderDetailQuery = ReturnType<typeof prepareOrderDetail>;
 
 export type OrderDetail = Awaited<ReturnType<OrderDetailQuery['execute']>>[number];
+
+/**
+ * Inserts items into an order with one CREATE event each (related to the order), then refreshes
+ * the order's total. Answers the inserted rows.
+ */
+export async function insertItemsWithEvents(
+  tx: Tx,
+  record: EventRecorder,
+  orderId: string,
+  rows: Array<typeof orderItems.$inferInsert>,
+) {
+  const inserted = await tx.insert(orderItems).values(rows).returning();
+  await refreshItemsTotal(tx, orderId);
+  for (const item of inserted) {
+    await record({
+      on: ORDER_ITEM_ENTITY,
+      type: 'CREATE',
+      entityId: item.id,
+      snapshot: item,
+      relation: ORDER_ENTITY,
+      relationId: orderId,
+    });
+  }
+  return inserted;
+}
 
 /**
  * Recomputes the order's `items_total` (sum of its live items' totalPrice, rounded to cents).
