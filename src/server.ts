@@ -56,6 +56,7 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  app.log.info({ node: process.version, database: database.kind }, 'service started');
 }
 
 main().catch((error) => {

@@ -66,6 +66,11 @@ describe('OpenAPI and docs', () => {
     const response = await t.app.inject({ method: 'GET', url: '/health' });
     expect(response.statusCode).toBe(200);
     expect(response.json().status).toBe('ok');
+    expect(response.json().node).toBe(process.version);
+  });
+
+  it('runs on the Node.js the project brings (>= 24), not an end-of-life one', () => {
+    expect(Number(process.versions.node.split('.')[0])).toBeGreaterThanOrEqual(24);
   });
 
   it('keeps docs/openapi.json in step with the served document (npm run openapi)', async () => {
