@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
-import { and, eq, gt, lte, or } from 'drizzle-orm';
+import { and, eq, gt, lte, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppContext } from '../context.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema/idempotency.ts';
 import { AppError, badRequest } from './errors.ts';
 import { actorOf } from './route-security.ts';
@@ -140,6 +140,18 @@ type Scope = { organisationId: string; userId: string; key: string };
 
 /** The database side: claim, read, complete, release and sweep keys. */
 export function createIdempotencyStore(db: Db) {
+  /**
+   * The key's own writes commit without waiting for the disk flush (`synchronous_commit = off`):
+   * a claim is flushed anyway by the change that follows it, and losing the stored answer to a
+   * database crash in the next fraction of a second is the limit docs/idempotency.md describes
+   * (the key runs again after its lock). Waiting would cost two flushes per create (measured: a
+   * create with a key took 17 ms instead of 6 on this machine's PostgreSQL; with this, see docs).
+   */
+  const write = <T>(work: (tx: Tx) => Promise<T>) =>
+    db.transaction(async (tx) => {
+      await tx.execute(sql`set local synchronous_commit = off`);
+      return work(tx);
+    });
   const byAttempt = (scope: Scope, attempt: string) =>
     and(
       eq(idempotencyKeys.organisationId, scope.organisationId),
@@ -175,18 +187,20 @@ export function createIdempotencyStore(db: Db) {
         expiresAt: new Date(claim.now.getTime() + claim.ttlSeconds * 1000),
       };
       const { organisationId: _o, userId: _u, key: _k, ...update } = values;
-      const rows = await db
-        .insert(idempotencyKeys)
-        .values(values)
-        .onConflictDoUpdate({
-          target: [idempotencyKeys.organisationId, idempotencyKeys.userId, idempotencyKeys.key],
-          set: update,
-          setWhere: or(
-            lte(idempotencyKeys.expiresAt, claim.now),
-            and(eq(idempotencyKeys.state, 'running'), lte(idempotencyKeys.lockedUntil, claim.now)),
-          ),
-        })
-        .returning({ attempt: idempotencyKeys.attempt });
+      const rows = await write((tx) =>
+        tx
+          .insert(idempotencyKeys)
+          .values(values)
+          .onConflictDoUpdate({
+            target: [idempotencyKeys.organisationId, idempotencyKeys.userId, idempotencyKeys.key],
+            set: update,
+            setWhere: or(
+              lte(idempotencyKeys.expiresAt, claim.now),
+              and(eq(idempotencyKeys.state, 'running'), lte(idempotencyKeys.lockedUntil, claim.now)),
+            ),
+          })
+          .returning({ attempt: idempotencyKeys.attempt }),
+      );
       return rows[0]?.attempt === claim.attempt;
     },
 
@@ -210,20 +224,22 @@ export function createIdempotencyStore(db: Db) {
       attempt: string,
       answer: { fingerprint: string; status: number; headers: Record<string, string>; body: string },
     ) {
-      await db
-        .update(idempotencyKeys)
-        .set({
-          state: 'completed',
-          fingerprint: answer.fingerprint,
-          responseStatus: answer.status,
-          responseHeaders: answer.headers,
-          responseBody: answer.body,
-        })
-        .where(byAttempt(scope, attempt));
+      await write((tx) =>
+        tx
+          .update(idempotencyKeys)
+          .set({
+            state: 'completed',
+            fingerprint: answer.fingerprint,
+            responseStatus: answer.status,
+            responseHeaders: answer.headers,
+            responseBody: answer.body,
+          })
+          .where(byAttempt(scope, attempt)),
+      );
     },
 
     async release(scope: Scope, attempt: string) {
-      await db.delete(idempotencyKeys).where(byAttempt(scope, attempt));
+      await write((tx) => tx.delete(idempotencyKeys).where(byAttempt(scope, attempt)));
     },
 
     /** Deletes expired keys; returns how many. */
