@@ -1,12 +1,17 @@
 import { PassThrough } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
 import { briefs } from '../src/db/schema/briefs.ts';
 import { idempotencyKeys } from '../src/db/schema/idempotency.ts';
 import { imports } from '../src/db/schema/imports.ts';
 import { companies, events } from '../src/db/schema/platform.ts';
 import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
-import { createIdempotencyStore, MultipartHasher } from '../src/platform/idempotency.ts';
+import {
+  createIdempotencyStore,
+  IDEMPOTENCY_SWEEP_JOB,
+  MultipartHasher,
+} from '../src/platform/idempotency.ts';
 import { multipart, until } from './fixtures/imports.ts';
 import {
   auth,
@@ -15,6 +20,7 @@ import {
   makeOrganisation,
   makeUser,
   type TestApp,
+  testConfig,
 } from './helpers/app.ts';
 import { expectProblem, type Json } from './helpers/http.ts';
 import { TEST_DATABASE_URL } from './helpers/pg-admin.ts';
@@ -484,6 +490,33 @@ describe('which operations', () => {
       expect(hasHeader(id), id).toBe(false);
   });
 
+  it('ignores the header where the answer carries a secret kept as a hash (access tokens)', async () => {
+    const key = newKey();
+    const url = `/api/access-token/user/${admin.userId}`;
+    const first = await post(admin, url, { name: 'ERP' }, key);
+    const second = await post(admin, url, { name: 'ERP' }, key);
+    expect(first.statusCode).toBe(201);
+    expect(second.statusCode).toBe(201);
+    expect(second.headers['idempotent-replayed']).toBeUndefined();
+    expect(second.json().id).not.toBe(first.json().id);
+    expect(await keyRow(admin, key)).toBeUndefined();
+  });
+
+  it('serves the unprefixed aliases too (POST /orders)', async () => {
+    const key = newKey();
+    const body = { externalId: `alias-${key}`, billedAmount: 10 };
+    const first = await post(admin, '/orders', body, key);
+    const second = await post(admin, '/orders', body, key);
+    expect(first.statusCode, first.body).toBe(201);
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(second.json().id).toBe(first.json().id);
+  });
+
+  it('schedules the sweep of expired keys', async () => {
+    const schedules = await t.app.ctx.jobs.boss.getSchedules();
+    expect(schedules.map((s) => s.name)).toContain(IDEMPOTENCY_SWEEP_JOB);
+  });
+
   it('replays the 202 of POST /briefs/async: one brief, priced once', async () => {
     const catalogue = await loadCatalogue(t.app.ctx.db, admin.organisationId);
     const idOf = (list: { id: string; code: string }[], code: string) =>
@@ -520,6 +553,35 @@ describe('which operations', () => {
     expect(second.json().id).toBe(first.json().id);
     const rows = await t.app.ctx.db.select().from(briefs).where(eq(briefs.name, body.name));
     expect(rows).toHaveLength(1);
+  });
+});
+
+describe('several nodes', () => {
+  it('answers a retry on another node (another app on the same database) from the stored answer', async () => {
+    const other = await buildApp({
+      config: testConfig(),
+      database: t.app.ctx.database,
+      runWorkers: false,
+      logger: false,
+      now: () => clock,
+    });
+    try {
+      const key = newKey();
+      const first = await post(admin, '/api/companies', { name: 'Two Nodes Co' }, key);
+      expect(first.statusCode).toBe(201);
+      const retried = await other.inject({
+        method: 'POST',
+        url: '/api/companies',
+        headers: { ...auth(admin), 'idempotency-key': key },
+        payload: { name: 'Two Nodes Co' },
+      });
+      expect(retried.statusCode).toBe(201);
+      expect(retried.headers['idempotent-replayed']).toBe('true');
+      expect(retried.body).toBe(first.body);
+      expect(await companiesNamed(admin.organisationId, 'Two Nodes Co')).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
   });
 });
 

@@ -268,6 +268,9 @@ type Held = {
 /** Whether a route takes Idempotency-Key: see the module comment. */
 export function isIdempotentRoute(route: RouteOptions): boolean {
   const config = (route.config ?? {}) as { idempotent?: boolean; permission?: string; public?: boolean };
+  if (config.idempotent && (config.public || !config.permission)) {
+    throw new Error(`Route ${String(route.method)} ${route.url} is idempotent but not authenticated`);
+  }
   if (config.idempotent !== undefined) return config.idempotent;
   const methods = [route.method].flat().map(String);
   if (!methods.includes('POST') || config.public || !config.permission) return false;
