@@ -338,9 +338,20 @@ export function registerIdempotency(
     return reply.send(Buffer.from(box.open(row.responseBody ?? ''), 'base64'));
   }
 
+  /** No upload the service accepts is larger: a body beyond this cannot match a stored request. */
+  const streamedLimit =
+    Math.max(ctx.config.imports.sizeLimitBytes, ctx.config.fileSizeLimitBytes) + 1024 * 1024;
+
   /** Reads a body the handler will not read (the request is answered from the store). */
   async function hashUnreadBody(request: FastifyRequest, hasher: MultipartHasher): Promise<string> {
-    for await (const chunk of request.raw as AsyncIterable<Buffer>) hasher.push(chunk);
+    let size = 0;
+    for await (const chunk of request.raw as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > streamedLimit) {
+        throw new AppError(413, 'payload_too_large', `The body is larger than ${streamedLimit} bytes`);
+      }
+      hasher.push(chunk);
+    }
     return hasher.digest();
   }
 
@@ -358,7 +369,7 @@ export function registerIdempotency(
           .update(`${prefix}json\n${canonicalJson(request.body)}`)
           .digest('hex');
 
-    // Two rounds: a key released by its holder between our claim and our read is claimed again.
+    // A key released by its holder between our claim and our read is claimed again (a few rounds).
     for (let round = 0; round < 3; round++) {
       const attempt = randomUUID();
       const at = now();
