@@ -30,6 +30,7 @@ import { startWebhookDelivery, webhookRoutes } from './modules/webhooks/routes.t
 import { createAuthenticator, createTokenSigner } from './platform/auth.ts';
 import { registerErrorHandling } from './platform/errors.ts';
 import { createChangeRunner } from './platform/events.ts';
+import { registerIdempotency } from './platform/idempotency.ts';
 import { createJobs } from './platform/jobs.ts';
 import { registerPgliteMaintenance } from './platform/maintenance.ts';
 import { type ProtectedRoute, registerRouteSecurity } from './platform/route-security.ts';
@@ -42,6 +43,8 @@ export type BuildOptions = {
   runWorkers?: boolean;
   /** Pino logger options override, e.g. `false` in tests. */
   logger?: boolean | object;
+  /** The clock of idempotency keys (tests move it forward to expire keys). */
+  now?: () => Date;
 };
 
 export type App = FastifyInstance & { ctx: AppContext; protectedRoutes: ProtectedRoute[] };
@@ -159,6 +162,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   );
 
   const protectedRoutes = registerRouteSecurity(app, ctx.authenticator);
+  registerIdempotency(app, ctx, { now: options.now });
 
   for (const module of MODULES) {
     const plugin = module.routes(ctx);

@@ -45,6 +45,13 @@ export type Config = {
     /** An import whose worker has not shown signs of life for this long is resumed by another. */
     staleAfterSeconds: number;
   };
+  /** Idempotency keys on create operations (docs/idempotency.md). */
+  idempotency: {
+    /** How long a key and its stored answer are kept; afterwards the key counts as new. */
+    ttlSeconds: number;
+    /** A request that holds a key for longer than this (a crashed node) loses it to a retry. */
+    lockSeconds: number;
+  };
   /** Start the background job workers in this process. */
   runWorkers: boolean;
   signInThrottle: { maxFailures: number; windowSeconds: number; lockSeconds: number };
@@ -168,6 +175,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sizeLimitBytes: integer(env, 'IMPORT_SIZE_LIMIT_BYTES', 100 * 1024 * 1024, 1024, 2 ** 31 - 1),
       batchSize: integer(env, 'IMPORT_BATCH_SIZE', 1000, 1, 5000),
       staleAfterSeconds: integer(env, 'IMPORT_STALE_AFTER_SECONDS', 120, 10, 86_400),
+    },
+    idempotency: {
+      ttlSeconds: integer(env, 'IDEMPOTENCY_KEY_TTL_SECONDS', 86_400, 60, 30 * 86_400),
+      lockSeconds: integer(env, 'IDEMPOTENCY_LOCK_SECONDS', 300, 5, 86_400),
     },
     runWorkers: bool(env, 'RUN_WORKERS', true),
     signInThrottle: {

@@ -41,7 +41,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 
 /** The real app on a fresh database copied from the migrated template, with its superadmin. */
 export async function buildTestApp(
-  options: { config?: Partial<Config>; runWorkers?: boolean } = {},
+  options: { config?: Partial<Config>; runWorkers?: boolean; now?: () => Date } = {},
 ): Promise<TestApp> {
   const { database, drop } = await openTestDatabase();
   const app = await buildApp({
@@ -49,6 +49,7 @@ export async function buildTestApp(
     database,
     runWorkers: options.runWorkers ?? false,
     logger: false,
+    now: options.now,
   });
   await createOrganisationService(app.ctx).bootstrap();
   const root = await signIn(app, SUPERADMIN.email, SUPERADMIN.password);

@@ -57,7 +57,8 @@ export const authRoutes =
     app.post(
       '/access-token/user/:userId',
       {
-        config: { permission: 'access_tokens:manage' },
+        // The answer carries the token, which is kept only as a hash: never stored for replay.
+        config: { permission: 'access_tokens:manage', idempotent: false },
         schema: {
           tags,
           operationId: 'createAccessToken',
@@ -96,7 +97,8 @@ export const authRoutes =
     app.get(
       '/access-token/user/:userId',
       {
-        config: { permission: 'access_tokens:manage' },
+        // The answer carries the token, which is kept only as a hash: never stored for replay.
+        config: { permission: 'access_tokens:manage', idempotent: false },
         schema: {
           tags,
           operationId: 'listAccessTokens',

@@ -393,7 +393,8 @@ export const quotesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.post(
       '/quotes/:id/guest-links',
       {
-        config: { permission: 'quotes:write' },
+        // The answer carries the link's token, which is kept only as a hash: never stored for replay.
+        config: { permission: 'quotes:write', idempotent: false },
         schema: {
           tags,
           operationId: 'createQuoteGuestLink',
