@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import { badRequest, type ProblemIssue } from './errors.ts';
+import { badRequest, type ProblemIssue, unprocessable } from './errors.ts';
 
 /**
  * Input safety that holds for every route without each schema repeating it (issue 14, defects
@@ -160,4 +160,21 @@ export function registerInputSafety(app: FastifyInstance) {
   app.addHook('preValidation', async (request) => assertSafe(request, true));
   // After validation: what type coercion made of "Infinity", "1e309" or "1e400".
   app.addHook('preHandler', async (request) => assertSafe(request, false));
+}
+
+/** Largest amount of money (price, unit price, amount, computed line total) the API accepts: 10^12. */
+export const MONEY_MAX = 1e12;
+/** Largest quantity the API accepts: 10^9. */
+export const QUANTITY_MAX = 1e9;
+/** Bound of every money and quantity column (CHECK constraints, migration 0017), aggregates included. */
+export const STORED_NUMBER_MAX = 1e15;
+
+/** A total computed from accepted values (quantity x unit price, sums) beyond MONEY_MAX: 422. */
+export function assertTotalInRange(total: number, pointer: string) {
+  if (Number.isFinite(total) && Math.abs(total) <= MONEY_MAX) return;
+  throw unprocessable(
+    `The computed total ${total} is beyond the supported ${MONEY_MAX.toExponential()}`,
+    'total_out_of_range',
+    [{ pointer, message: `the computed total must not exceed ${MONEY_MAX}`, in: 'body' }],
+  );
 }

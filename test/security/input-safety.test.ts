@@ -1,3 +1,7 @@
+/**
+ * Malformed input found by the hostile probe (issue 14, defects 4-6): each answers 400 with a
+ * pointer and changes nothing.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies } from '../../src/db/schema/index.ts';
 import { auth, buildTestApp, type Credentials, makeOrganisation, type TestApp } from '../helpers/app.ts';
