@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { accessTokens, users } from '../../db/schema/platform.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { newAccessToken } from '../../platform/auth.ts';
-import { forbidden, notFound, unauthorized } from '../../platform/errors.ts';
+import { forbidden, notFound, unauthorized, unprocessable } from '../../platform/errors.ts';
 import { entity } from '../../platform/events.ts';
 import { verifyDecoy, verifyPassword } from '../../platform/passwords.ts';
 import { mayActFor } from '../../platform/permissions.ts';
@@ -57,6 +57,7 @@ export function createAuthService(ctx: AppContext) {
           id: users.id,
           organisationId: users.organisationId,
           role: users.role,
+          tokenVersion: users.tokenVersion,
           passwordHash: users.passwordHash,
         })
         .from(users)
@@ -76,6 +77,11 @@ export function createAuthService(ctx: AppContext) {
 
     async createAccessToken(actor: Actor, userId: string, input: { name: string; expiresAt?: string }) {
       const owner = await tokenOwner(actor, userId);
+      if (input.expiresAt && new Date(input.expiresAt).getTime() <= Date.now()) {
+        throw unprocessable('The access token would already have expired', 'already_expired', [
+          { pointer: '/expiresAt', message: 'must be in the future', in: 'body' },
+        ]);
+      }
       const { token, hash, prefix } = newAccessToken();
       const created = await ctx.change(actor, async (tx, record) => {
         const [row] = await tx

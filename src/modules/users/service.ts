@@ -232,7 +232,8 @@ export function createUserService(ctx: AppContext) {
             role,
             email,
             username,
-            ...(passwordHash ? { passwordHash } : {}),
+            // A new password revokes the bearer tokens signed before it (platform/auth.ts).
+            ...(passwordHash ? { passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
             updatedAt: new Date(),
           })
           .where(eq(users.id, id));
