@@ -95,7 +95,7 @@ function list(value: unknown, type: CrudFieldType, field: string): Primitive[] {
 }
 
 function condition(field: string, operator: string, value: unknown, fields: CrudFields): SQL {
-  const spec = fields[field];
+  const spec = Object.hasOwn(fields, field) ? fields[field] : undefined;
   if (typeof value === 'string' && value.includes('\u0000'))
     throw invalid(`${field} must not be compared with a NUL character (U+0000)`);
   if (!spec) throw invalid(`Unknown field "${field}"; searchable fields: ${Object.keys(fields).join(', ')}`);
@@ -253,7 +253,7 @@ export function parseCrudQuery(query: Record<string, unknown>, options: CrudOpti
   at = '/sort';
   const orderBy = parsed.sort.length
     ? parsed.sort.map((s) => {
-        const spec = options.fields[s.field];
+        const spec = Object.hasOwn(options.fields, s.field) ? options.fields[s.field] : undefined;
         if (!spec) throw invalid(`Cannot sort by "${s.field}"`);
         return s.order === 'DESC' ? desc(spec.column) : asc(spec.column);
       })

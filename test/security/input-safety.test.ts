@@ -114,3 +114,21 @@ describe('defect 6: bounded integers', () => {
     expect(failures).toEqual([]);
   });
 });
+
+describe('found by the fuzz run (test/fuzz/openapi-fuzz.test.ts)', () => {
+  it('refuses sort and search field names that are Object.prototype members with 400', async () => {
+    const urls = [
+      '/api/addresses?order=toString',
+      '/api/quotes?order=__proto__',
+      '/api/briefs?sort=constructor,ASC',
+      `/api/users/contacts?s=${encodeURIComponent('{"toString":"x"}')}`,
+      '/api/users/contacts?sort=hasOwnProperty,ASC',
+    ];
+    const failures: string[] = [];
+    for (const url of urls) {
+      const response = await inject('GET', url);
+      if (response.statusCode !== 400) failures.push(`${url}: ${response.statusCode}`);
+    }
+    expect(failures).toEqual([]);
+  });
+});
