@@ -59,6 +59,19 @@ describe('defect 4: NUL characters', () => {
   });
 });
 
+describe('defect 4: NUL characters in the credentials', () => {
+  it('answers 401, never 5xx, for a NUL in an access token or a bearer token', async () => {
+    for (const headers of [
+      { 'x-access-token': 'pqs_\u0000abc' },
+      { authorization: 'Bearer abc\u0000def' },
+      { authorization: `Bearer ${admin.token}\u0000` },
+    ]) {
+      const response = await t.app.inject({ method: 'GET', url: '/api/users/me', headers });
+      expect(response.statusCode, JSON.stringify(headers)).toBe(401);
+    }
+  });
+});
+
 describe('defect 5: dates outside the supported range', () => {
   it('answers 400 with a pointer for years outside 1900-9999', async () => {
     const orderId = await newOrder();
