@@ -3,21 +3,28 @@
 -- leaves room for aggregates (an order's items total) while refusing NaN and +-Infinity, which a
 -- double precision column otherwise stores and no JSON answer can carry. abs(NaN) <= x is false in
 -- PostgreSQL (NaN sorts above every number), so one comparison refuses all three.
--- Rows written before these checks are repaired first: a nullable value becomes NULL, a required
--- one 0.
+-- Rows written before these checks are repaired first, so no list meets a bad row: a nullable
+-- value becomes NULL, a required one 0, except an order item's total (quantity x unit price again
+-- when both are sound) and an order's items total (the sum of its live items again).
 UPDATE "articles" SET "price" = NULL WHERE NOT (abs("price") <= 1e15);
 --> statement-breakpoint
 UPDATE "articles" SET "quantity" = 0 WHERE NOT (abs("quantity") <= 1e15);
 --> statement-breakpoint
 UPDATE "orders" SET "billed_amount" = 0 WHERE NOT (abs("billed_amount") <= 1e15);
 --> statement-breakpoint
-UPDATE "orders" SET "items_total" = 0 WHERE NOT (abs("items_total") <= 1e15);
---> statement-breakpoint
 UPDATE "order_items" SET "quantity" = 0 WHERE NOT (abs("quantity") <= 1e15);
 --> statement-breakpoint
 UPDATE "order_items" SET "unit_price" = NULL WHERE NOT (abs("unit_price") <= 1e15);
 --> statement-breakpoint
-UPDATE "order_items" SET "total_price" = 0 WHERE NOT (abs("total_price") <= 1e15);
+UPDATE "order_items" SET "total_price" = CASE
+    WHEN "unit_price" IS NOT NULL AND abs("quantity" * "unit_price") <= 1e15
+    THEN round(("quantity" * "unit_price")::numeric, 2)::float8 ELSE 0 END
+  WHERE NOT (abs("total_price") <= 1e15);
+--> statement-breakpoint
+UPDATE "orders" o SET "items_total" = coalesce((
+    SELECT CASE WHEN abs(sum(oi."total_price")) <= 1e15 THEN round(sum(oi."total_price")::numeric, 2)::float8 END
+    FROM "order_items" oi WHERE oi."order_id" = o."id" AND oi."deleted_at" IS NULL), 0)
+  WHERE NOT (abs(o."items_total") <= 1e15);
 --> statement-breakpoint
 UPDATE "quotes" SET "total_price" = 0 WHERE NOT (abs("total_price") <= 1e15);
 --> statement-breakpoint
@@ -59,13 +66,13 @@ ALTER TABLE "articles" ADD CONSTRAINT "articles_quantity_in_range" CHECK (abs("q
 --> statement-breakpoint
 ALTER TABLE "orders" ADD CONSTRAINT "orders_billed_amount_in_range" CHECK (abs("billed_amount") <= 1e15);
 --> statement-breakpoint
-ALTER TABLE "orders" ADD CONSTRAINT "orders_items_total_in_range" CHECK (abs("items_total") <= 1e15);
---> statement-breakpoint
 ALTER TABLE "order_items" ADD CONSTRAINT "order_items_quantity_in_range" CHECK (abs("quantity") <= 1e15);
 --> statement-breakpoint
 ALTER TABLE "order_items" ADD CONSTRAINT "order_items_unit_price_in_range" CHECK (abs("unit_price") <= 1e15);
 --> statement-breakpoint
 ALTER TABLE "order_items" ADD CONSTRAINT "order_items_total_price_in_range" CHECK (abs("total_price") <= 1e15);
+--> statement-breakpoint
+ALTER TABLE "orders" ADD CONSTRAINT "orders_items_total_in_range" CHECK (abs("items_total") <= 1e15);
 --> statement-breakpoint
 ALTER TABLE "quotes" ADD CONSTRAINT "quotes_total_price_in_range" CHECK (abs("total_price") <= 1e15);
 --> statement-breakpoint
