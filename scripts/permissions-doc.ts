@@ -33,8 +33,12 @@ ${header}${rows}
 - **contact** is a client: it reads its companies' data, may create briefs for them, attach files
   and comments, and accepts or declines published quotes; it cannot change orders or quotes.
 - **guest** reads only.
-- **Access tokens**: every user may manage their own; admins manage those of any user of their
-  organisation.
+- **Role hierarchy** (superadmin > admin > sales > external_sales > contact > guest): nobody acts
+  as a stronger or equal user. Access tokens (mint, list, revoke) and passwords of others follow
+  it: every user manages their own; an admin those of users below admin; a superadmin those of any
+  user of the organisation (403 otherwise). Only a superadmin creates, changes, archives or
+  promotes to superadmin. \`test/platform/permissions.test.ts\` ("the role hierarchy") sweeps
+  every such path.
 - **superadmin** is an admin of the first organisation who may also create organisations.
 `;
 }

@@ -3,7 +3,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
 import type { AppContext, OrganisationSeeder } from './context.ts';
 import type { Database } from './db/client.ts';
@@ -31,6 +31,7 @@ import { createAuthenticator, createTokenSigner } from './platform/auth.ts';
 import { registerErrorHandling } from './platform/errors.ts';
 import { createChangeRunner } from './platform/events.ts';
 import { registerIdempotency } from './platform/idempotency.ts';
+import { registerInputSafety, restrictDateFormats } from './platform/input-safety.ts';
 import { createJobs } from './platform/jobs.ts';
 import { registerPgliteMaintenance } from './platform/maintenance.ts';
 import { type ProtectedRoute, registerRouteSecurity } from './platform/route-security.ts';
@@ -105,7 +106,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
         useDefaults: true,
         allErrors: true,
       },
-    },
+      // After ajv-formats: dates are refused outside the supported years (platform/input-safety.ts).
+      onCreate: restrictDateFormats,
+    } as FastifyServerOptions['ajv'],
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const signer = createTokenSigner(config.jwtSecret, config.jwtExpiresInSeconds);
@@ -128,6 +131,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
+  registerInputSafety(app);
   app.addSchema(ProblemSchema);
 
   await app.register(fastifySwagger, {

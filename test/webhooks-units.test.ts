@@ -59,8 +59,38 @@ describe('SSRF policy', () => {
     ['93.184.216.34', true],
     ['2606:4700:4700::1111', true],
     ['::ffff:8.8.8.8', true],
+    // Issue 14, defect 8: IPv4-compatible (deprecated ::/96) and other IPv4-carrying IPv6 forms.
+    ['::127.0.0.1', false],
+    ['::7f00:1', false],
+    ['::a00:1', false],
+    ['::a9fe:a9fe', false],
+    ['::ffff:0:7f00:1', false],
+    ['64:ff9b:1::7f00:1', false],
+    ['64:ff9b::7f00:1', false],
+    ['2002:7f00:1::1', false],
+    ['2002:a9fe:a9fe::1', false],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', false],
+    ['fe80::1%eth0', false],
+    ['2001:db8::1', false],
+    ['5f00::1', false],
+    ['64:ff9b::808:808', true],
   ])('%s is public: %s', (address, expected) => {
     expect(isPublicAddress(address)).toBe(expected);
+  });
+
+  it('refuses webhook URLs to IPv4-compatible and mapped IPv6 forms of private addresses', async () => {
+    const policy = createTargetPolicy([]);
+    for (const url of [
+      'http://[::127.0.0.1]/',
+      'http://[::7f00:1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://[::ffff:a9fe:a9fe]/',
+      'http://[64:ff9b::127.0.0.1]/',
+      'http://[2002:7f00:1::]/',
+      'http://[0:0:0:0:0:0:127.0.0.1]/',
+    ]) {
+      await expect(policy.check(new URL(url)), url).rejects.toBeInstanceOf(BlockedTargetError);
+    }
   });
 
   it('allows listed hosts, addresses and ranges only', async () => {

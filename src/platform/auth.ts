@@ -10,8 +10,14 @@ const ISSUER = 'packaging-quote-service';
 const AUDIENCE = 'api';
 
 export type TokenSigner = {
-  sign(user: { id: string; organisationId: string; role: Role }): Promise<{ token: string; expiresAt: Date }>;
-  verify(token: string): Promise<{ userId: string }>;
+  sign(user: {
+    id: string;
+    organisationId: string;
+    role: Role;
+    tokenVersion: number;
+  }): Promise<{ token: string; expiresAt: Date }>;
+  /** The token's user and the token version it was signed with (`ver`; 0 for tokens without it). */
+  verify(token: string): Promise<{ userId: string; version: number }>;
 };
 
 /** Verified bearer tokens kept in memory (a user's client sends the same token for its whole life). */
@@ -23,12 +29,14 @@ export function createTokenSigner(secret: string, expiresInSeconds: number): Tok
   // of an authenticated read. A token that verified once is taken again from here until it
   // expires (checked on every hit); only tokens that passed verification are ever kept, and the
   // oldest entry goes when the map is full.
-  const verified = new Map<string, { userId: string; expiresAtMs: number }>();
+  // The cache keeps what the signature proves (subject, version, expiry); whether the version is
+  // still current is checked against the user row on every request (createAuthenticator).
+  const verified = new Map<string, { userId: string; version: number; expiresAtMs: number }>();
   return {
     async sign(user) {
       const now = Math.floor(Date.now() / 1000);
       const expiresAt = new Date((now + expiresInSeconds) * 1000);
-      const token = await new SignJWT({ org: user.organisationId, role: user.role })
+      const token = await new SignJWT({ org: user.organisationId, role: user.role, ver: user.tokenVersion })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(user.id)
         .setIssuer(ISSUER)
@@ -41,7 +49,7 @@ export function createTokenSigner(secret: string, expiresInSeconds: number): Tok
     async verify(token) {
       const known = verified.get(token);
       if (known) {
-        if (Date.now() < known.expiresAtMs) return { userId: known.userId };
+        if (Date.now() < known.expiresAtMs) return { userId: known.userId, version: known.version };
         verified.delete(token);
         throw unauthorized('The bearer token has expired', 'token_expired');
       }
@@ -50,14 +58,17 @@ export function createTokenSigner(secret: string, expiresInSeconds: number): Tok
           issuer: ISSUER,
           audience: AUDIENCE,
           algorithms: ['HS256'],
+          // A token without an expiry would be valid forever (issue 14, defect 9).
+          requiredClaims: ['sub', 'exp'],
         });
-        if (typeof payload.sub !== 'string')
-          throw unauthorized('The bearer token has no subject', 'invalid_token');
-        if (typeof payload.exp === 'number') {
-          if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
-          verified.set(token, { userId: payload.sub, expiresAtMs: payload.exp * 1000 });
-        }
-        return { userId: payload.sub };
+        if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number')
+          throw unauthorized('The bearer token has no subject or expiry', 'invalid_token');
+        const version = payload.ver ?? 0;
+        if (typeof version !== 'number' || !Number.isSafeInteger(version))
+          throw unauthorized('The bearer token is not valid', 'invalid_token');
+        if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
+        verified.set(token, { userId: payload.sub, version, expiresAtMs: payload.exp * 1000 });
+        return { userId: payload.sub, version };
       } catch (error) {
         if (error instanceof joseErrors.JWTExpired)
           throw unauthorized('The bearer token has expired', 'token_expired');
@@ -133,7 +144,9 @@ export function createAuthenticator(db: Db, signer: TokenSigner) {
 
   // Prepared once: every authenticated request runs one of these two statements, so building
   // their SQL per request would be wasted work on the hottest path of the service.
-  const userById = selectCurrentUser(db)
+  const userById = db
+    .select({ ...currentUserColumns, tokenVersion: users.tokenVersion })
+    .from(users)
     .where(and(eq(users.id, sql.placeholder('userId')), isNull(users.deletedAt)))
     .limit(1)
     .prepare('auth_user_by_id');
@@ -153,10 +166,14 @@ export function createAuthenticator(db: Db, signer: TokenSigner) {
     .prepare('auth_user_by_access_token');
 
   async function fromBearer(token: string): Promise<Authenticated> {
-    const { userId } = await signer.verify(token);
+    const { userId, version } = await signer.verify(token);
     const [row] = await userById.execute({ userId });
     if (!row) throw unauthorized('The user of this token no longer exists', 'invalid_token');
-    return toActor(row, 'jwt');
+    const { tokenVersion, ...user } = row;
+    // The password changed after this token was signed: sign in again (issue 14, defect 7).
+    if (version !== tokenVersion)
+      throw unauthorized('The bearer token was revoked by a password change; sign in again', 'token_revoked');
+    return toActor(user, 'jwt');
   }
 
   async function fromAccessToken(token: string): Promise<Authenticated> {

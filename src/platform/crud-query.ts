@@ -1,6 +1,7 @@
 import { RequestQueryException, RequestQueryParser } from '@nestjsx/crud-request';
 import { type AnyColumn, and, asc, desc, not, or, type SQL, sql } from 'drizzle-orm';
 import { badRequest } from './errors.ts';
+import { isSupportedDate, SUPPORTED_DATE_MESSAGE } from './input-safety.ts';
 
 /**
  * The @nestjsx/crud request grammar (`s`, `filter`, `or`, `sort`, `limit`, `offset`, `page`),
@@ -48,8 +49,10 @@ const OPERATORS = new Set([
   '$notinL',
 ]);
 
+/** The query parameter being read (`/s`, `/filter`, `/or`, `/sort`): parsing is synchronous. */
+let at = '/s';
 const invalid = (message: string) =>
-  badRequest(message, [{ pointer: '/s', message, in: 'query' }], 'invalid_query');
+  badRequest(message, [{ pointer: at, message, in: 'query' }], 'invalid_query');
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -74,10 +77,13 @@ function coerce(value: unknown, type: CrudFieldType, field: string): Primitive {
     case 'date': {
       const d = new Date(String(value));
       if (Number.isNaN(d.getTime())) throw invalid(`${field} must be compared with a date`);
+      if (!isSupportedDate(d)) throw invalid(`${field}: the date ${SUPPORTED_DATE_MESSAGE}`);
       return d.toISOString();
     }
     default:
       if (typeof value === 'object') throw invalid(`${field} must be compared with a plain value`);
+      if (String(value).includes('\u0000'))
+        throw invalid(`${field} must not be compared with a NUL character (U+0000)`);
       return String(value);
   }
 }
@@ -89,7 +95,9 @@ function list(value: unknown, type: CrudFieldType, field: string): Primitive[] {
 }
 
 function condition(field: string, operator: string, value: unknown, fields: CrudFields): SQL {
-  const spec = fields[field];
+  const spec = Object.hasOwn(fields, field) ? fields[field] : undefined;
+  if (typeof value === 'string' && value.includes('\u0000'))
+    throw invalid(`${field} must not be compared with a NUL character (U+0000)`);
   if (!spec) throw invalid(`Unknown field "${field}"; searchable fields: ${Object.keys(fields).join(', ')}`);
   const op = operator.startsWith('$') ? operator : `$${operator}`;
   if (!OPERATORS.has(op)) throw invalid(`Unknown operator "${operator}"`);
@@ -220,6 +228,7 @@ export type CrudOptions = {
 
 export function parseCrudQuery(query: Record<string, unknown>, options: CrudOptions): CrudQuery {
   let parsed: RequestQueryParser;
+  at = '/s';
   try {
     parsed = RequestQueryParser.create().parseQuery(query);
   } catch (error) {
@@ -228,9 +237,12 @@ export function parseCrudQuery(query: Record<string, unknown>, options: CrudOpti
   }
   let where: SQL | undefined;
   if (parsed.search !== undefined) {
+    at = '/s';
     where = searchToSql(parsed.search, options.fields);
   } else {
+    at = '/filter';
     const filters = parsed.filter.map((f) => condition(f.field, f.operator, f.value, options.fields));
+    at = '/or';
     const ors = parsed.or.map((f) => condition(f.field, f.operator, f.value, options.fields));
     // Same combination rules as @nestjsx/crud: filters are ANDed, `or` conditions ORed, and when
     // both are present the two groups are ORed with each other.
@@ -238,9 +250,10 @@ export function parseCrudQuery(query: Record<string, unknown>, options: CrudOpti
     else if (ors.length) where = joinAll(ors, or);
     else if (filters.length) where = joinAll(filters, and);
   }
+  at = '/sort';
   const orderBy = parsed.sort.length
     ? parsed.sort.map((s) => {
-        const spec = options.fields[s.field];
+        const spec = Object.hasOwn(options.fields, s.field) ? options.fields[s.field] : undefined;
         if (!spec) throw invalid(`Cannot sort by "${s.field}"`);
         return s.order === 'DESC' ? desc(spec.column) : asc(spec.column);
       })

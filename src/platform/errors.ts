@@ -108,8 +108,28 @@ const PG_ERRORS: Record<string, { status: number; code: string; detail: string }
     code: 'reference_conflict',
     detail: 'A referenced record does not exist or is in use',
   },
-  '22P02': { status: 400, code: 'invalid_value', detail: 'A value has an invalid format' },
   '22003': { status: 400, code: 'value_out_of_range', detail: 'A numeric value is out of range' },
+  // Backstops behind the request checks of platform/input-safety.ts: characters PostgreSQL cannot
+  // store (NUL), dates outside its range, and CHECK constraints (money and quantities finite and
+  // in range, computed totals included).
+  '22021': {
+    status: 400,
+    code: 'invalid_character',
+    detail: 'A text value contains a character that cannot be stored',
+  },
+  '22P05': {
+    status: 400,
+    code: 'invalid_character',
+    detail: 'A text value contains a character that cannot be stored',
+  },
+  '22008': { status: 400, code: 'date_out_of_range', detail: 'A date is out of the supported range' },
+  '22007': { status: 400, code: 'invalid_value', detail: 'A date has an invalid format' },
+  '22P02': { status: 400, code: 'invalid_value', detail: 'A value has an invalid format' },
+  '23514': {
+    status: 422,
+    code: 'value_out_of_range',
+    detail: 'A value (or a total computed from it) is outside its allowed range',
+  },
   '40001': { status: 409, code: 'serialization_failure', detail: 'A concurrent change conflicted; retry' },
 };
 

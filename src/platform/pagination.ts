@@ -100,7 +100,8 @@ export function resolvePage(query: PageQuery, options: PageOptions): PageRequest
       field = match[2]!;
     }
   }
-  const column = options.sortFields[field];
+  // Own keys only: `order=toString` or `sort=__proto__` must not find Object.prototype members.
+  const column = Object.hasOwn(options.sortFields, field) ? options.sortFields[field] : undefined;
   if (!column) {
     throw badRequest(`Cannot sort by "${field}"`, [
       {

@@ -18,7 +18,8 @@ export const PERMISSIONS = {
   'profile:read': { roles: EVERYONE, description: 'Read one’s own user record' },
   'access_tokens:manage': {
     roles: EVERYONE,
-    description: 'Create, list and revoke access tokens (one’s own; admins: any user of the organisation)',
+    description:
+      'Create, list and revoke access tokens (one’s own; admins: users below admin; superadmins: any user of the organisation)',
   },
   'roles:read': { roles: EVERYONE, description: 'List the roles' },
   'users:read': {
@@ -68,3 +69,28 @@ export function isAllowed(role: Role, permission: Permission): boolean {
 
 /** Roles whose access is limited to the companies they are linked to. */
 export const COMPANY_SCOPED_ROLES: readonly Role[] = ['external_sales', 'contact'];
+
+/** The role hierarchy, strongest first: no role may act as (or reach above) a stronger one. */
+export const ROLE_RANK: Record<Role, number> = {
+  superadmin: 5,
+  admin: 4,
+  sales: 3,
+  external_sales: 2,
+  contact: 1,
+  guest: 0,
+};
+
+/**
+ * Whether `actor` may act for `target`, i.e. hold a credential of theirs (mint, list or revoke their
+ * access tokens, set their password): a user for themself; an admin for users below admin; a
+ * superadmin for anyone. Equal rank is refused too: an admin taking over another admin's
+ * credentials would act under a name that is not theirs.
+ */
+export function mayActFor(
+  actor: { userId: string; role: Role },
+  target: { id: string; role: Role },
+): boolean {
+  if (actor.userId === target.id) return true;
+  if (actor.role === 'superadmin') return true;
+  return actor.role === 'admin' && ROLE_RANK[target.role] < ROLE_RANK.admin;
+}

@@ -10,6 +10,7 @@ import {
   type TUnsafe,
   Type,
 } from '@sinclair/typebox';
+import { MONEY_MAX, QUANTITY_MAX } from './input-safety.ts';
 
 /**
  * An Unsafe schema whose static type both TypeBox 0.34 (`Static`) and the Fastify type provider
@@ -18,6 +19,17 @@ import {
  * `~unsafe` and `const` members give it T at the top level and inside objects.
  */
 export type TypedUnsafe<T> = TUnsafe<T> & { '~unsafe': T; const: T };
+
+/** An amount of money in a request: 0 to MONEY_MAX (10^12), finite (platform/input-safety.ts). */
+export const Money = (options: { description?: string; minimum?: number } = {}) =>
+  Type.Number({ minimum: 0, maximum: MONEY_MAX, ...options });
+/** A quantity in a request: above 0 (or from `minimum`) up to QUANTITY_MAX (10^9), finite. */
+export const Quantity = (options: { description?: string; minimum?: number } = {}) =>
+  Type.Number({
+    ...(options.minimum === undefined ? { exclusiveMinimum: 0 } : {}),
+    maximum: QUANTITY_MAX,
+    ...options,
+  });
 
 export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
 /** A timestamp in responses: services hand Date objects, serialised as ISO 8601 UTC strings. */

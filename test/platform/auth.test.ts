@@ -9,6 +9,7 @@ import {
   makeUser,
   PASSWORD,
   SUPERADMIN,
+  signIn,
   type TestApp,
 } from '../helpers/app.ts';
 
@@ -154,6 +155,75 @@ describe('bearer tokens', () => {
   });
 });
 
+describe('token lifetimes (issue 14, defects 7 and 9)', () => {
+  const key = () => new TextEncoder().encode(t.app.ctx.config.jwtSecret);
+
+  it('refuses a JWT without exp even when signed with the real key', async () => {
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(admin.userId)
+      .setIssuer('packaging-quote-service')
+      .setAudience('api')
+      .setIssuedAt()
+      .sign(key());
+    const response = await me({ authorization: `Bearer ${token}` });
+    expect(response.statusCode).toBe(401);
+    expect(response.json().code).toBe('invalid_token');
+  });
+
+  it('refuses to create an access token that has already expired', async () => {
+    const owner = await makeUser(t, admin, 'sales');
+    for (const expiresAt of [new Date(Date.now() - 60_000).toISOString(), new Date().toISOString()]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/api/access-token/user/${owner.userId}`,
+        headers: auth(owner),
+        payload: { name: 'late', expiresAt },
+      });
+      expect(response.statusCode, response.body).toBe(422);
+      expect(response.json().errors[0].pointer).toBe('/expiresAt');
+    }
+    const future = await t.app.inject({
+      method: 'POST',
+      url: `/api/access-token/user/${owner.userId}`,
+      headers: auth(owner),
+      payload: { name: 'fine', expiresAt: new Date(Date.now() + 3_600_000).toISOString() },
+    });
+    expect(future.statusCode).toBe(201);
+  });
+
+  it('revokes the bearer tokens issued before a password change, and keeps access tokens', async () => {
+    const user = await makeUser(t, admin, 'sales');
+    const second = await signIn(t.app, user.email, PASSWORD);
+    const accessToken = await t.app.inject({
+      method: 'POST',
+      url: `/api/access-token/user/${user.userId}`,
+      headers: auth(user),
+      payload: { name: 'integration' },
+    });
+    expect(accessToken.statusCode).toBe(201);
+    // Both bearer tokens work (and are in the verified-token cache) before the change.
+    expect((await me(auth(user))).statusCode).toBe(200);
+    expect((await me(auth(second))).statusCode).toBe(200);
+
+    const changed = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${user.userId}`,
+      headers: auth(admin),
+      payload: { password: 'a-brand-new-password' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    for (const old of [user, second]) {
+      const response = await me(auth(old));
+      expect(response.statusCode).toBe(401);
+      expect(response.json().code).toBe('token_revoked');
+    }
+    const fresh = await signIn(t.app, user.email, 'a-brand-new-password');
+    expect((await me(auth(fresh))).statusCode).toBe(200);
+    expect((await me({ 'x-access-token': accessToken.json().token })).statusCode).toBe(200);
+  });
+});
+
 describe('access tokens', () => {
   it('are shown once, work as X-ACCESS-TOKEN, are listed without the secret, and stop working when revoked', async () => {
     const created = await t.app.inject({
@@ -232,13 +302,14 @@ describe('bearer token verification cache', () => {
     id: '0190a0a0-0000-7000-8000-0000000000a1',
     organisationId: '0190a0a0-0000-7000-8000-0000000000b1',
     role: 'admin' as const,
+    tokenVersion: 0,
   };
 
   it('answers a token it verified from memory until the token expires, then refuses it', async () => {
     const signer = createTokenSigner('cache-test-secret-cache-test-secret-0123', 60);
     const { token } = await signer.sign(user);
-    expect(await signer.verify(token)).toEqual({ userId: user.id });
-    expect(await signer.verify(token)).toEqual({ userId: user.id });
+    expect(await signer.verify(token)).toEqual({ userId: user.id, version: 0 });
+    expect(await signer.verify(token)).toEqual({ userId: user.id, version: 0 });
     vi.useFakeTimers({ now: Date.now() + 61_000 });
     try {
       await expect(signer.verify(token)).rejects.toMatchObject({ status: 401, code: 'token_expired' });
@@ -260,6 +331,6 @@ describe('bearer token verification cache', () => {
     await expect(signer.verify(`${header}.${payload}.${'A'.repeat(43)}`)).rejects.toMatchObject({
       code: 'invalid_token',
     });
-    expect(await signer.verify(good)).toEqual({ userId: user.id });
+    expect(await signer.verify(good)).toEqual({ userId: user.id, version: 0 });
   });
 });

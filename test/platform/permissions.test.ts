@@ -108,3 +108,165 @@ describe('the permission matrix', () => {
     expect(roles.find((r) => r.name === 'superadmin')!.permissions).toEqual(Object.keys(PERMISSIONS));
   });
 });
+
+/**
+ * Every "act as someone stronger" path (issue 14, defect 1): who may mint, list or revoke an
+ * access token for whom follows the role hierarchy (oneself; an admin for users below admin; a
+ * superadmin for anyone), and no user management path lets a role reach above itself.
+ */
+describe('the role hierarchy', () => {
+  const org = {} as Record<'admin' | 'otherAdmin' | 'superadmin' | 'sales' | 'contact', Credentials>;
+  beforeAll(async () => {
+    org.admin = await makeOrganisation(t);
+    org.otherAdmin = await makeUser(t, org.admin, 'admin');
+    org.superadmin = await makeUser(t, org.admin, 'superadmin');
+    org.sales = await makeUser(t, org.admin, 'sales');
+    org.contact = await makeUser(t, org.admin, 'contact');
+  });
+
+  const mint = (actor: Credentials, target: Credentials, payload: object = { name: 'app' }) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/access-token/user/${target.userId}`,
+      headers: auth(actor),
+      payload,
+    });
+
+  it('lets nobody mint an access token for a stronger or equal user other than themself', async () => {
+    const cases: Array<[keyof typeof org, keyof typeof org, number]> = [
+      ['admin', 'superadmin', 403],
+      ['admin', 'otherAdmin', 403],
+      ['admin', 'admin', 201],
+      ['admin', 'sales', 201],
+      ['admin', 'contact', 201],
+      ['sales', 'contact', 403],
+      ['sales', 'admin', 403],
+      ['sales', 'sales', 201],
+      ['contact', 'contact', 201],
+      ['superadmin', 'admin', 201],
+      ['superadmin', 'otherAdmin', 201],
+    ];
+    const failures: string[] = [];
+    for (const [actor, target, expected] of cases) {
+      const response = await mint(org[actor], org[target]);
+      if (response.statusCode !== expected)
+        failures.push(`${actor} -> ${target}: ${response.statusCode} (expected ${expected})`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('lets an admin neither list nor revoke the tokens of a superadmin or another admin', async () => {
+    const created = await mint(org.superadmin, org.superadmin);
+    expect(created.statusCode).toBe(201);
+    for (const target of [org.superadmin, org.otherAdmin]) {
+      const list = await t.app.inject({
+        method: 'GET',
+        url: `/api/access-token/user/${target.userId}`,
+        headers: auth(org.admin),
+      });
+      expect(list.statusCode).toBe(403);
+    }
+    const revoke = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/access-token/user/${org.superadmin.userId}/${created.json().id}`,
+      headers: auth(org.admin),
+    });
+    expect(revoke.statusCode).toBe(403);
+  });
+
+  it('keeps an admin from any user change that reaches above admin', async () => {
+    const attempts: Array<[string, 'POST' | 'PATCH' | 'DELETE', string, object | undefined]> = [
+      ['promote oneself', 'PATCH', `/api/users/${org.admin.userId}`, { role: 'superadmin' }],
+      ['promote another admin', 'PATCH', `/api/users/${org.otherAdmin.userId}`, { role: 'superadmin' }],
+      ['promote a sales user', 'PATCH', `/api/users/${org.sales.userId}`, { role: 'superadmin' }],
+      ['change a superadmin', 'PATCH', `/api/users/${org.superadmin.userId}`, { firstName: 'X' }],
+      ['demote a superadmin', 'PATCH', `/api/users/${org.superadmin.userId}`, { role: 'guest' }],
+      [
+        'set a superadmin password',
+        'PATCH',
+        `/api/users/${org.superadmin.userId}`,
+        { password: 'another-long-password' },
+      ],
+      [
+        'set another admin password',
+        'PATCH',
+        `/api/users/${org.otherAdmin.userId}`,
+        { password: 'another-long-password' },
+      ],
+      [
+        'create a superadmin',
+        'POST',
+        '/api/users',
+        { role: 'superadmin', email: `${randomUUID()}@test.local`, password: 'long-enough-password' },
+      ],
+      ['archive a superadmin', 'DELETE', `/api/users/${org.superadmin.userId}/archived`, undefined],
+      [
+        'create an organisation',
+        'POST',
+        '/api/organisations',
+        { name: 'Mine', admin: { email: `${randomUUID()}@test.local`, password: 'long-enough-password' } },
+      ],
+    ];
+    const failures: string[] = [];
+    for (const [what, method, url, payload] of attempts) {
+      const response = await t.app.inject({
+        method,
+        url,
+        headers: auth(org.admin),
+        ...(payload ? { payload } : {}),
+      });
+      if (response.statusCode !== 403) failures.push(`${what}: ${response.statusCode} ${response.body}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('keeps staff below admin from any user change or contact path that reaches above them', async () => {
+    const attempts: Array<['POST' | 'PATCH' | 'DELETE', string, object | undefined]> = [
+      ['PATCH', `/api/users/${org.sales.userId}`, { role: 'admin' }],
+      ['PATCH', `/api/users/${org.admin.userId}`, { password: 'another-long-password' }],
+      [
+        'POST',
+        '/api/users',
+        { role: 'admin', email: `${randomUUID()}@test.local`, password: 'long-password-1' },
+      ],
+      ['DELETE', `/api/users/${org.admin.userId}/archived`, undefined],
+      ['PATCH', `/api/users/contacts/${org.admin.userId}`, { firstName: 'X' }],
+      ['POST', `/api/users/${org.contact.userId}/invite`, { password: 'another-long-password' }],
+    ];
+    const failures: string[] = [];
+    for (const [method, url, payload] of attempts) {
+      for (const actor of [org.sales, org.contact]) {
+        const response = await t.app.inject({
+          method,
+          url,
+          headers: auth(actor),
+          ...(payload ? { payload } : {}),
+        });
+        if (![403, 404].includes(response.statusCode))
+          failures.push(`${actor.role} ${method} ${url}: ${response.statusCode}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('lets a superadmin of the organisation act for anyone, and an admin token cannot create organisations', async () => {
+    const promoted = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${org.otherAdmin.userId}`,
+      headers: auth(org.superadmin),
+      payload: { firstName: 'Promoted' },
+    });
+    expect(promoted.statusCode).toBe(200);
+    const own = await mint(org.admin, org.admin);
+    const organisation = await t.app.inject({
+      method: 'POST',
+      url: '/api/organisations',
+      headers: { 'x-access-token': own.json().token },
+      payload: {
+        name: 'Mine',
+        admin: { email: `${randomUUID()}@test.local`, password: 'long-enough-password' },
+      },
+    });
+    expect(organisation.statusCode).toBe(403);
+  });
+});

@@ -35,6 +35,11 @@ export const users = pgTable(
     username: text('username'),
     email: text('email'),
     passwordHash: text('password_hash'),
+    /**
+     * Raised when the password changes: bearer tokens carry the version they were signed with
+     * (claim `ver`) and an older one is refused (issue 14, defect 7).
+     */
+    tokenVersion: integer('token_version').notNull().default(0),
     firstName: text('first_name'),
     lastName: text('last_name'),
     phoneNumber: text('phone_number'),

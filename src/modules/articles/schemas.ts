@@ -1,11 +1,18 @@
 import { Type } from '@sinclair/typebox';
-import { CustomFieldValues, DateTime, NullableInput, NullableOutput, Uuid } from '../../platform/schemas.ts';
+import {
+  CustomFieldValues,
+  DateTime,
+  Money,
+  NullableInput,
+  NullableOutput,
+  Quantity,
+  Uuid,
+} from '../../platform/schemas.ts';
 
-const Price = Type.Number({
-  minimum: 0,
+const Price = Money({
   description: 'Default unit price in the article currency (4 decimals)',
 });
-const StockQuantity = Type.Number({
+const StockQuantity = Quantity({
   minimum: 0,
   description: 'Stock quantity: for a stocked article, the quantity available',
 });

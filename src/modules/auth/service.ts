@@ -3,9 +3,10 @@ import type { AppContext } from '../../context.ts';
 import { accessTokens, users } from '../../db/schema/platform.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { newAccessToken } from '../../platform/auth.ts';
-import { forbidden, notFound, unauthorized } from '../../platform/errors.ts';
+import { forbidden, notFound, unauthorized, unprocessable } from '../../platform/errors.ts';
 import { entity } from '../../platform/events.ts';
 import { verifyDecoy, verifyPassword } from '../../platform/passwords.ts';
+import { mayActFor } from '../../platform/permissions.ts';
 import { createSignInThrottle } from './throttle.ts';
 
 export const ACCESS_TOKEN_ENTITY = entity('ACCESS_TOKEN', 'access_tokens');
@@ -25,19 +26,26 @@ export function createAuthService(ctx: AppContext) {
   const { db } = ctx;
   const throttle = createSignInThrottle(db, ctx.config.signInThrottle);
 
-  /** The user whose tokens are managed: oneself, or (for admins) a user of the same organisation. */
+  /**
+   * The user whose tokens are managed: oneself; for an admin, a user of the organisation below admin;
+   * for a superadmin, any user of the organisation (the role hierarchy, platform/permissions.ts).
+   */
   async function tokenOwner(actor: Actor, userId: string) {
     const [owner] = await db
-      .select({ id: users.id })
+      .select({ id: users.id, role: users.role })
       .from(users)
       .where(
         and(eq(users.id, userId), eq(users.organisationId, actor.organisationId), isNull(users.deletedAt)),
       )
       .limit(1);
     if (!owner) throw notFound('User');
-    const isAdmin = actor.role === 'admin' || actor.role === 'superadmin';
-    if (owner.id !== actor.userId && !isAdmin)
-      throw forbidden('Only admins manage the access tokens of other users');
+    if (!mayActFor(actor, owner)) {
+      throw forbidden(
+        actor.role === 'admin'
+          ? 'An admin manages the access tokens of users below admin only'
+          : 'Only admins manage the access tokens of other users',
+      );
+    }
     return owner;
   }
 
@@ -49,6 +57,7 @@ export function createAuthService(ctx: AppContext) {
           id: users.id,
           organisationId: users.organisationId,
           role: users.role,
+          tokenVersion: users.tokenVersion,
           passwordHash: users.passwordHash,
         })
         .from(users)
@@ -68,6 +77,11 @@ export function createAuthService(ctx: AppContext) {
 
     async createAccessToken(actor: Actor, userId: string, input: { name: string; expiresAt?: string }) {
       const owner = await tokenOwner(actor, userId);
+      if (input.expiresAt && new Date(input.expiresAt).getTime() <= Date.now()) {
+        throw unprocessable('The access token would already have expired', 'already_expired', [
+          { pointer: '/expiresAt', message: 'must be in the future', in: 'body' },
+        ]);
+      }
       const { token, hash, prefix } = newAccessToken();
       const created = await ctx.change(actor, async (tx, record) => {
         const [row] = await tx

@@ -120,6 +120,15 @@ export async function readMultipartForm(
             },
           ]);
         }
+        if (value.includes('\u0000')) {
+          throw badRequest(`The field "${part.fieldname}" contains a NUL character`, [
+            {
+              pointer: `/${part.fieldname}`,
+              message: 'must not contain the NUL character (U+0000)',
+              in: 'body',
+            },
+          ]);
+        }
         fields[part.fieldname] = value;
       }
     }

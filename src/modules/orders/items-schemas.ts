@@ -1,13 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { NullableInput, Uuid } from '../../platform/schemas.ts';
+import { Money, NullableInput, Quantity as QuantityInput, Uuid } from '../../platform/schemas.ts';
 
-const Quantity = Type.Number({ exclusiveMinimum: 0, description: 'Quantity ordered; must be positive' });
-const UnitPrice = Type.Number({
-  minimum: 0,
+const Quantity = QuantityInput({ description: 'Quantity ordered; must be positive' });
+const UnitPrice = Money({
   description: 'Unit price (4 decimals); defaults to the article price when the item has an article',
 });
-const TotalPrice = Type.Number({
-  minimum: 0,
+const TotalPrice = Money({
   description:
     'quantity x unitPrice rounded to cents; computed when absent, refused (422 `inconsistent_total`) when it ' +
     'differs by more than half a cent. Without a unit price, the total as sent (default 0).',

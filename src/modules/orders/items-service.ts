@@ -12,6 +12,7 @@ import {
 } from '../../platform/actor.ts';
 import { badRequest, conflict, notFound, type ProblemIssue, unprocessable } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
+import { assertTotalInRange } from '../../platform/input-safety.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import {
   findOrderItem,
@@ -67,6 +68,7 @@ export function priceItem(
   if (input.unitPrice === null) return { unitPrice: null, totalPrice: roundCents(input.totalPrice ?? 0) };
   const unitPrice = roundUnitPrice(input.unitPrice);
   const expected = roundCents(input.quantity * unitPrice);
+  assertTotalInRange(expected, `${pointer}/quantity`);
   if (input.totalPrice != null && !totalsMatch(input.totalPrice, expected)) {
     throw unprocessable(
       `totalPrice ${input.totalPrice} is not quantity x unitPrice (${input.quantity} x ${unitPrice} = ${expected})`,

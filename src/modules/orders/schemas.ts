@@ -1,9 +1,15 @@
 import { Type } from '@sinclair/typebox';
-import { CustomFieldValues, DateTime, NullableInput, NullableOutput, Uuid } from '../../platform/schemas.ts';
+import {
+  CustomFieldValues,
+  DateTime,
+  Money,
+  NullableInput,
+  NullableOutput,
+  Uuid,
+} from '../../platform/schemas.ts';
 import { dateInput } from './common-schemas.ts';
 
-const Amount = Type.Number({
-  minimum: 0,
+const Amount = Money({
   description: 'Amount billed, in the order currency (double precision, rounded to cents)',
 });
 

@@ -3,12 +3,14 @@
  * single brief elements (placed under their brief's parent item) and catalogue articles, each
  * priced from the brief's current prediction or the article unless a price is sent.
  */
+
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Executor } from '../../db/client.ts';
 import { articles } from '../../db/schema/orders.ts';
 import { type PriceSource, quoteItems } from '../../db/schema/quotes.ts';
 import { badRequest, conflict, type ProblemIssue, unprocessable } from '../../platform/errors.ts';
+import { assertTotalInRange } from '../../platform/input-safety.ts';
 import type { Catalogue } from '../../pricing/index.ts';
 import { loadCatalogue } from '../catalogue/loader.ts';
 import { roundCents, roundUnitPrice } from '../orders/money.ts';
@@ -50,7 +52,9 @@ export type Pricing = Pick<
 /** totalPrice of a line: quantity x unit price in cents, plus tooling and delivery. */
 export function lineTotal(quantity: number, price: number | null, tooling: number, delivery: number) {
   const amount = price === null ? 0 : roundCents(quantity * price);
-  return roundCents(amount + tooling + delivery);
+  const total = roundCents(amount + tooling + delivery);
+  assertTotalInRange(total, '/items');
+  return total;
 }
 
 /**

@@ -3,8 +3,10 @@ import { PRICE_SOURCES, QUOTE_STATES } from '../../db/schema/quotes.ts';
 import {
   CustomFieldValues,
   DateTime,
+  Money as MoneyInput,
   Nullable,
   NullableInput,
+  Quantity,
   StringEnum,
   Uuid,
 } from '../../platform/schemas.ts';
@@ -161,16 +163,10 @@ const ItemInput = Type.Object(
     ),
     articleId: Type.Optional(Type.String({ format: 'uuid', description: 'A catalogue article' })),
     quantity: Type.Optional(
-      Type.Number({
-        exclusiveMinimum: 0,
-        description: 'Required for an article; an element defaults to its total quantity',
-      }),
+      Quantity({ description: 'Required for an article; an element defaults to its total quantity' }),
     ),
     price: Type.Optional(
-      Type.Number({
-        minimum: 0,
-        description: 'Unit price; default: the article price or the prediction’s unit price',
-      }),
+      MoneyInput({ description: 'Unit price; default: the article price or the prediction’s unit price' }),
     ),
     comment: Type.Optional(Type.String({ maxLength: 2000 })),
   },

@@ -7,7 +7,7 @@ import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../
 import { changedFields } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import { hashPassword } from '../../platform/passwords.ts';
-import { isAllowed } from '../../platform/permissions.ts';
+import { isAllowed, mayActFor } from '../../platform/permissions.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
 import {
   addCompanyLinks,
@@ -183,6 +183,9 @@ export function createUserService(ctx: AppContext) {
         const current = await findUserWithCompanies(tx, actor, id);
         if (!current) throw notFound('User');
         assertMaySetRole(actor, current.role);
+        if (passwordHash && !mayActFor(actor, current)) {
+          throw forbidden('Setting the password of an equal or stronger user would let you act as them');
+        }
         const credentials = (await credentialsOf(tx, id))!;
         const role = input.role ?? current.role;
         if (!isAdminRole(role)) await assertNotLastAdmin(tx, actor.organisationId, current);
@@ -229,7 +232,8 @@ export function createUserService(ctx: AppContext) {
             role,
             email,
             username,
-            ...(passwordHash ? { passwordHash } : {}),
+            // A new password revokes the bearer tokens signed before it (platform/auth.ts).
+            ...(passwordHash ? { passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
             updatedAt: new Date(),
           })
           .where(eq(users.id, id));

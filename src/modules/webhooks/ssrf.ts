@@ -1,5 +1,6 @@
 import dns, { type LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Server-side request forgery guard for outgoing webhook calls: a target must resolve only to
@@ -12,82 +13,38 @@ export class BlockedTargetError extends Error {
   readonly code = 'target_blocked';
 }
 
-const NON_PUBLIC_V4: Array<[string, number]> = [
-  ['0.0.0.0', 8], // "this" network
-  ['10.0.0.0', 8], // private
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local, cloud metadata endpoints
-  ['172.16.0.0', 12], // private
-  ['192.0.0.0', 24], // IETF protocol assignments
-  ['192.0.2.0', 24], // documentation
-  ['192.88.99.0', 24], // 6to4 relay anycast
-  ['192.168.0.0', 16], // private
-  ['198.18.0.0', 15], // benchmarking
-  ['198.51.100.0', 24], // documentation
-  ['203.0.113.0', 24], // documentation
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-];
-const NON_PUBLIC_V6: Array<[string, number]> = [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['100::', 64], // discard
-  ['2001::', 32], // Teredo
-  ['2001:db8::', 32], // documentation
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
-];
+/**
+ * IPv6 ranges that carry an IPv4 address in their last 32 bits (or, for 6to4, bits 16-48): the
+ * embedded address decides. ipaddr.js names most of them; the deprecated IPv4-compatible form
+ * (::a.b.c.d, ::/96), which it classes as unicast, is added here.
+ */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
 
-const nonPublic = new BlockList();
-for (const [net, prefix] of NON_PUBLIC_V4) nonPublic.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of NON_PUBLIC_V6) nonPublic.addSubnet(net, prefix, 'ipv6');
-
-/** The 16 bytes of an IPv6 address (valid per net.isIP). */
-function ipv6Bytes(address: string): number[] {
-  let text = address.split('%')[0]!;
-  const tail: number[] = [];
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    tail.push(...dotted[1]!.split('.').map(Number));
-    text = text.slice(0, -dotted[1]!.length);
-    if (text.endsWith(':') && !text.endsWith('::')) text = text.slice(0, -1);
-  }
-  const [head, rest] = text.includes('::') ? text.split('::') : [text, undefined];
-  const words = (part: string | undefined) => (part ? part.split(':').filter(Boolean) : []);
-  const left = words(head);
-  const right = words(rest);
-  const missing = 8 - tail.length / 2 - left.length - right.length;
-  const all = [...left, ...Array(rest === undefined ? 0 : missing).fill('0'), ...right];
-  const bytes = all.flatMap((word) => {
-    const value = Number.parseInt(word, 16);
-    return [value >> 8, value & 0xff];
-  });
-  return [...bytes, ...tail];
-}
-
-/** An IPv4 address carried inside an IPv6 one (mapped, NAT64, 6to4), which must be checked as such. */
-function embeddedIpv4(address: string): string | undefined {
-  const b = ipv6Bytes(address);
-  const zeros = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
-  const v4 = (at: number) => b.slice(at, at + 4).join('.');
-  if (zeros(0, 10) && b[10] === 0xff && b[11] === 0xff) return v4(12); // ::ffff:a.b.c.d
-  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zeros(4, 12)) return v4(12); // 64:ff9b::/96
-  if (b[0] === 0x20 && b[1] === 0x02) return v4(2); // 2002::/16
+function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const bytes = address.toByteArray();
+  const range = address.range();
+  if (range === 'ipv4Mapped' || range === 'rfc6145' || range === 'rfc6052')
+    return new ipaddr.IPv4(bytes.slice(12, 16));
+  if (range === '6to4') return new ipaddr.IPv4(bytes.slice(2, 6));
+  // ::/128 and ::1 are unspecified and loopback, not IPv4-compatible addresses.
+  if (range === 'unicast' && address.match(IPV4_COMPATIBLE)) return new ipaddr.IPv4(bytes.slice(12, 16));
   return undefined;
 }
 
+/**
+ * Whether an address is public unicast, per ipaddr.js's special-purpose ranges (IANA registries):
+ * anything it does not class as `unicast` (private, loopback, link-local, CGNAT, multicast,
+ * reserved, documentation, benchmarking, Teredo, ...) is refused, and an IPv4 address carried
+ * inside an IPv6 one (mapped, IPv4-compatible, SIIT, NAT64, 6to4) is judged as that IPv4 address.
+ */
 export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return !nonPublic.check(address, 'ipv4');
-  if (family === 6) {
-    const inner = embeddedIpv4(address);
-    if (inner !== undefined) return isPublicAddress(inner);
-    return !nonPublic.check(address.split('%')[0]!, 'ipv6');
-  }
-  return false;
+  const text = address.split('%')[0]!; // a zone index (fe80::1%eth0) names an interface, not a host
+  if (!ipaddr.isValid(text)) return false;
+  const parsed = ipaddr.parse(text);
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  const inner = embeddedIpv4(parsed as ipaddr.IPv6);
+  if (inner) return inner.range() === 'unicast';
+  return parsed.range() === 'unicast';
 }
 
 export type TargetPolicy = {
