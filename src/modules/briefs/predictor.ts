@@ -7,7 +7,7 @@
  *                                       --engine refuses / attempts exhausted--> FAILED
  */
 import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
-import type PgBoss from 'pg-boss';
+import type { JobWithMetadata } from 'pg-boss';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { briefs } from '../../db/schema/briefs.ts';
@@ -135,14 +135,18 @@ export function createPredictor(ctx: AppContext) {
   }
 
   /** One job: claim, price; an unexpected error is retried by pg-boss, and FAILED on the last try. */
-  async function run(job: PgBoss.JobWithMetadata<PredictJob> | PgBoss.Job<PredictJob>) {
+  async function run(
+    job: Pick<JobWithMetadata<PredictJob>, 'data'> &
+      Partial<
+        Pick<JobWithMetadata<PredictJob>, 'id' | 'name' | 'expireInSeconds' | 'retryCount' | 'retryLimit'>
+      >,
+  ) {
     const data = job.data;
     if (!(await claim(data))) return;
     try {
       await price(data);
     } catch (error) {
-      const meta = job as Partial<PgBoss.JobWithMetadata<PredictJob>>;
-      const last = meta.retryCount === undefined || meta.retryCount >= (meta.retryLimit ?? 0);
+      const last = job.retryCount === undefined || job.retryCount >= (job.retryLimit ?? 0);
       ctx.log.error({ err: error, briefId: data.briefId, last }, 'brief pricing failed');
       if (!last) throw error;
       await ctx.change(
