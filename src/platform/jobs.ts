@@ -203,6 +203,15 @@ export function createJobs(database: Database, log: FastifyBaseLogger): Jobs {
       started = true;
       for (const definition of definitions) {
         await boss.createQueue(definition.name, definition.queue);
+        // createQueue leaves an existing queue as it is: options changed since are applied here
+        // (the policy and partitioning of a queue are fixed at creation).
+        const {
+          policy: _policy,
+          partition: _partition,
+          deadLetter: _deadLetter,
+          ...options
+        } = definition.queue;
+        if (Object.keys(options).length) await boss.updateQueue(definition.name, options);
       }
       await moveV10Jobs(database, boss, new Set(definitions.map((d) => d.name)), log);
       for (const hook of afterStartHooks) await hook();
