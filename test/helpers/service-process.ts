@@ -102,6 +102,10 @@ export async function startService(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // A test worker that ends without cleaning up (timeout, crash) takes its services with it.
+  const reap = () => child.kill('SIGKILL');
+  process.once('exit', reap);
+  child.once('exit', () => process.off('exit', reap));
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20_000);
