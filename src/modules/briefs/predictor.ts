@@ -202,7 +202,8 @@ export function registerPredictor(ctx: AppContext, predictor: Predictor) {
       for (const job of jobs) await predictor.run(job);
     },
     {
-      queue: { policy: 'stately', retryLimit: 2, retryDelay: 1, expireInSeconds: 300 },
+      // Heartbeats: the job of a process that died is retried after about a minute, not at its expiry.
+      queue: { policy: 'stately', retryLimit: 2, retryDelay: 1, expireInSeconds: 300, heartbeatSeconds: 30 },
       work: { pollingIntervalSeconds: 0.5, includeMetadata: true },
     },
   );
