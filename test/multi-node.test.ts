@@ -1,7 +1,8 @@
 /**
  * Several nodes on one PostgreSQL: three service processes (src/server.ts in child processes,
- * workers on all, one DATA_DIR for the shared secrets) under mixed load through all three keep the
- * invariants, and when one of them is killed (kill -9) the others finish its jobs.
+ * workers on two of them, one DATA_DIR for the shared secrets) under mixed load through all three
+ * keep the invariants, and when one holding an import is killed (kill -9) the others finish its
+ * jobs.
  * PostgreSQL only: an embedded PGlite database belongs to one process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +49,10 @@ describe.skipIf(!TEST_DATABASE_URL)(
       store = await createServiceStore();
       receiver = await startReceiver();
       // Started together: each runs the migrations (a no-op after the first) and pg-boss's.
-      const started = await Promise.allSettled([0, 1, 2].map(() => startService(store, env)));
+      // Workers on two of them (RUN_WORKERS); the third only serves the API.
+      const started = await Promise.allSettled(
+        ['true', 'true', 'false'].map((workers) => startService(store, { ...env, RUN_WORKERS: workers })),
+      );
       nodes = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
       const failed = started.find((s) => s.status === 'rejected');
       if (failed) throw failed.reason;
