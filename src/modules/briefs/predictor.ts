@@ -7,7 +7,7 @@
  *                                       --engine refuses / attempts exhausted--> FAILED
  */
 import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
-import type PgBoss from 'pg-boss';
+import type { JobWithMetadata } from 'pg-boss';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { briefs } from '../../db/schema/briefs.ts';
@@ -135,14 +135,18 @@ export function createPredictor(ctx: AppContext) {
   }
 
   /** One job: claim, price; an unexpected error is retried by pg-boss, and FAILED on the last try. */
-  async function run(job: PgBoss.JobWithMetadata<PredictJob> | PgBoss.Job<PredictJob>) {
+  async function run(
+    job: Pick<JobWithMetadata<PredictJob>, 'data'> &
+      Partial<
+        Pick<JobWithMetadata<PredictJob>, 'id' | 'name' | 'expireInSeconds' | 'retryCount' | 'retryLimit'>
+      >,
+  ) {
     const data = job.data;
     if (!(await claim(data))) return;
     try {
       await price(data);
     } catch (error) {
-      const meta = job as Partial<PgBoss.JobWithMetadata<PredictJob>>;
-      const last = meta.retryCount === undefined || meta.retryCount >= (meta.retryLimit ?? 0);
+      const last = job.retryCount === undefined || job.retryCount >= (job.retryLimit ?? 0);
       ctx.log.error({ err: error, briefId: data.briefId, last }, 'brief pricing failed');
       if (!last) throw error;
       await ctx.change(
@@ -198,7 +202,8 @@ export function registerPredictor(ctx: AppContext, predictor: Predictor) {
       for (const job of jobs) await predictor.run(job);
     },
     {
-      queue: { policy: 'stately', retryLimit: 2, retryDelay: 1, expireInSeconds: 300 },
+      // Heartbeats: the job of a process that died is retried after about a minute, not at its expiry.
+      queue: { policy: 'stately', retryLimit: 2, retryDelay: 1, expireInSeconds: 300, heartbeatSeconds: 30 },
       work: { pollingIntervalSeconds: 0.5, includeMetadata: true },
     },
   );

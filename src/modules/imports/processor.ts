@@ -119,7 +119,14 @@ export function createImportProcessor(ctx: AppContext, deps: { store: ChunkedFil
   const { store, mailer } = deps;
   const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const running = new Map<string, Promise<void>>();
-  const staleMs = () => ctx.config.imports.staleAfterSeconds * 1000;
+  /**
+   * How often each process sweeps for imports left without a live worker: a quarter of the stale
+   * window, at most 30 s. A worker silent for the rest of the window is taken for dead, so a resume
+   * begins within IMPORT_STALE_AFTER_SECONDS of a crash (a live one shows a sign of life with every
+   * batch, and every 5 s while it checks a file).
+   */
+  const sweepIntervalMs = Math.max(1000, Math.min(30_000, (ctx.config.imports.staleAfterSeconds * 1000) / 4));
+  const staleMs = () => ctx.config.imports.staleAfterSeconds * 1000 - sweepIntervalMs;
   let stopping = false;
   let sweeps = 0;
 
@@ -584,6 +591,22 @@ export function createImportProcessor(ctx: AppContext, deps: { store: ChunkedFil
   }
 
   /**
+   * Frees the job slot of an import whose worker is gone: its job stays `active` in pg-boss (until
+   * a missed heartbeat or its expiry), and a stately queue runs no other job of the same import
+   * meanwhile. Failing it is safe even if its worker were alive: the import row, not the job, says
+   * who works on it (claim and checkpoints are fenced by workerId).
+   */
+  async function releaseJob(importId: string) {
+    const jobs = await ctx.jobs.boss.findJobs(IMPORT_JOB, { key: importId });
+    const active = jobs.filter((job) => job.state === 'active').map((job) => job.id);
+    if (active.length === 0) return;
+    await ctx.jobs.boss.fail(IMPORT_JOB, active, {
+      message: 'the worker of the import stopped showing signs of life',
+    });
+    ctx.log.warn({ importId, jobs: active }, 'import job of a dead worker released');
+  }
+
+  /**
    * Queues a job for every import that still has work to do and no live worker: at start-up
    * (on PGlite, which one process owns, every unfinished import), then periodically for imports
    * whose worker stopped showing signs of life.
@@ -604,7 +627,7 @@ export function createImportProcessor(ctx: AppContext, deps: { store: ChunkedFil
           inArray(imports.status, UNFINISHED),
           or(isNull(imports.workerId), lt(imports.heartbeatAt, new Date(now - staleMs()))),
           // A request just made has its job queued already.
-          startup ? undefined : lt(imports.updatedAt, new Date(now - 30_000)),
+          startup ? undefined : lt(imports.updatedAt, new Date(now - Math.min(30_000, staleMs()))),
         ),
       );
     // Uploads cut short by a stop leave hidden, never completed files: removed after a day.
@@ -612,6 +635,7 @@ export function createImportProcessor(ctx: AppContext, deps: { store: ChunkedFil
     let queued = 0;
     for (const row of rows) {
       if (row.status === DONE && row.stats.notification) continue;
+      await releaseJob(row.id);
       await enqueue(row.id);
       queued++;
     }
@@ -621,6 +645,7 @@ export function createImportProcessor(ctx: AppContext, deps: { store: ChunkedFil
 
   return {
     workerId,
+    sweepIntervalMs,
     run,
     enqueue,
     recover,

@@ -22,9 +22,6 @@ import {
 } from './schemas.ts';
 import { createImportService, type ImportService } from './service.ts';
 
-/** How often each process looks for imports left without a live worker. */
-const RECOVERY_INTERVAL_MS = 30_000;
-
 type ImportsModule = { service: ImportService; processor: ImportProcessor };
 const modules = new WeakMap<AppContext, ImportsModule>();
 
@@ -48,13 +45,17 @@ export function importsModule(ctx: AppContext): ImportsModule {
       for (const job of jobs) await processor.run(job.data.importId);
     },
     {
-      // One queued and one running job per import (singletonKey = import id).
+      // One queued and one running job per import (singletonKey = import id). The worker sends
+      // pg-boss heartbeats while it runs: a job whose process died is retried after about a
+      // minute (heartbeat + supervision), well before its expiry; the recovery sweep below,
+      // driven by the import's own heartbeat, frees it sooner (IMPORT_STALE_AFTER_SECONDS).
       queue: {
         policy: 'stately',
         retryLimit: 3,
         retryDelay: 10,
         retryBackoff: true,
         expireInSeconds: 4 * 3600,
+        heartbeatSeconds: 30,
       },
       work: { pollingIntervalSeconds: 0.5 },
     },
@@ -66,7 +67,7 @@ export function importsModule(ctx: AppContext): ImportsModule {
       processor
         .recover(false)
         .catch((error) => ctx.log.error({ err: error }, 'import recovery sweep failed'));
-    }, RECOVERY_INTERVAL_MS);
+    }, processor.sweepIntervalMs);
     sweep.unref();
   });
   ctx.onClose(async () => {

@@ -81,14 +81,21 @@ export function createOrganisationService(ctx: AppContext) {
       const generatedPassword = ctx.config.adminPassword ? undefined : randomBytes(18).toString('base64url');
       const password = ctx.config.adminPassword ?? generatedPassword!;
       const email = ctx.config.adminEmail;
-      await ctx.change(null, (tx, record) =>
-        insertOrganisation(
+      // Several nodes starting together on a new database: the first creates, the others wait for
+      // it here and then find the user (instead of failing their start on the unique e-mail).
+      const created = await ctx.change(null, async (tx, record) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext('organisations.bootstrap'))`);
+        const [again] = await tx.select({ count: sql<number>`count(*)::int` }).from(users);
+        if ((again?.count ?? 0) > 0) return false;
+        await insertOrganisation(
           tx,
           record,
           { name: 'Default organisation', admin: { email, password }, role: 'superadmin' },
           null,
-        ),
-      );
+        );
+        return true;
+      });
+      if (!created) return { created: false };
       return { created: true, email, generatedPassword };
     },
   };

@@ -104,6 +104,18 @@ from claimed c
 join webhooks w on w.id = c.webhook_id
 left join events e on e.id = c.event_id`;
 
+/**
+ * PGlite only (one process owns the database): the deliveries a previous process claimed and never
+ * recorded an outcome for ($1: when this process started) were cut short by its end, so they are
+ * due at once instead of after their lease. A delivery claimed by this process has a later
+ * `last_attempt_at`; one waiting for a retry has its attempt recorded.
+ */
+const RELEASE_ORPHANS_SQL = `
+update webhook_deliveries d set next_attempt_at = now(), updated_at = now()
+where d.status = 'pending' and d.attempts > 0 and d.next_attempt_at > now() and d.last_attempt_at < $1
+  and not exists (
+    select 1 from webhook_delivery_attempts a where a.delivery_id = d.id and a.attempt = d.attempts)`;
+
 const RECORD_SQL = `
 with r as (
   select * from jsonb_to_recordset($1::jsonb) as x(
@@ -333,7 +345,9 @@ export function createDeliveryRuntime(
   bookkeeping: Pick<Bookkeeping, 'query'>,
   service: Pick<WebhookService, 'disableBySystem'>,
   sender: Sender,
+  options: { soleProcess?: boolean } = {},
 ): DeliveryRuntime {
+  const createdAt = new Date();
   const settings = ctx.config.webhooks;
   const log = ctx.log;
   const box = createSecretBox(ctx.config.encryptionKey);
@@ -570,6 +584,14 @@ export function createDeliveryRuntime(
       setMaxListeners(0, shutdown.signal); // one listener per call in flight
       dispatcher.start();
       deliverer.start();
+      if (options.soleProcess) {
+        bookkeeping
+          .query<{ n: number }>(RELEASE_ORPHANS_SQL, [createdAt])
+          .then(() => deliverer.wake())
+          .catch((error) =>
+            log.error({ err: error }, 'webhook deliveries of a previous process not released'),
+          );
+      }
     },
     wakeDispatcher: () => running && dispatcher.wake(),
     wakeDeliverer: () => running && deliverer.wake(),

@@ -39,7 +39,9 @@ export function webhookModule(ctx: AppContext): WebhookModule {
   const bookkeeping = createBookkeeping(ctx.database);
   let runtime: DeliveryRuntime | undefined;
   const service = createWebhookService({ ctx, policy, mailer, wake: () => runtime?.wakeDeliverer() });
-  runtime = createDeliveryRuntime(ctx, bookkeeping, service, sender);
+  runtime = createDeliveryRuntime(ctx, bookkeeping, service, sender, {
+    soleProcess: ctx.database.kind === 'pglite',
+  });
   module = { service, runtime };
   modules.set(ctx, module);
   const started = runtime;
