@@ -30,6 +30,7 @@ import { startWebhookDelivery, webhookRoutes } from './modules/webhooks/routes.t
 import { createAuthenticator, createTokenSigner } from './platform/auth.ts';
 import { registerErrorHandling } from './platform/errors.ts';
 import { createChangeRunner } from './platform/events.ts';
+import { registerHipeCompatibility } from './platform/hipe.ts';
 import { createJobs } from './platform/jobs.ts';
 import { registerPgliteMaintenance } from './platform/maintenance.ts';
 import { type ProtectedRoute, registerRouteSecurity } from './platform/route-security.ts';
@@ -125,6 +126,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
+  registerHipeCompatibility(app);
   app.addSchema(ProblemSchema);
 
   await app.register(fastifySwagger, {

@@ -1,0 +1,188 @@
+/**
+ * Replays every operation of HIPE's published n8n node (Packitoo/n8n-nodes-hipe, nodes/Hipe/*,
+ * one file per operation under <Resource>/actions/) as the node builds it: method, path, query
+ * string, JSON body or multipart fields, with the node's credential header. Each test is named
+ * after its action file and checks what the node reads back from the answer.
+ *
+ * The tests run in order and share one tenant: currency, company, address, contact, project,
+ * status, article, order with items, files, import, archive, deletes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createImportService } from '../src/modules/imports/service.ts';
+import {
+  auth,
+  buildTestApp,
+  type Credentials,
+  makeOrganisation,
+  makeUser,
+  type TestApp,
+} from './helpers/app.ts';
+import { expectProblem, type Json } from './helpers/http.ts';
+
+let t: TestApp;
+let admin: Credentials;
+let sales: Credentials;
+let otherTenant: Credentials;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  admin = await makeOrganisation(t);
+  sales = await makeUser(t, admin, 'sales');
+  otherTenant = await makeOrganisation(t);
+});
+afterAll(() => t.close());
+
+type NodeRequest = {
+  /** The node's `qs`: serialised like its HTTP client does (scalars; undefined dropped). */
+  qs?: Record<string, string | number | boolean | undefined>;
+  /** The node's `body` with `json: true`. */
+  body?: unknown;
+  /** The node's `formData`: strings, and files as {value, options: {filename, contentType}}. */
+  formData?: Record<string, string | { value: Buffer; options: { filename: string; contentType: string } }>;
+  /** Extra headers (e.g. `Prefer: respond-async` of the async mode). */
+  headers?: Record<string, string>;
+  as?: Credentials;
+};
+
+/** One request as the node sends it (`requestWithAuthentication`, base URL + /api/...). */
+async function node(method: string, path: string, request: NodeRequest = {}) {
+  const who = request.as ?? admin;
+  let url = path;
+  if (request.qs) {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(request.qs)) {
+      if (value !== undefined) params.append(key, String(value));
+    }
+    const text = params.toString();
+    if (text) url += `?${text}`;
+  }
+  const headers: Record<string, string> = { ...auth(who), ...request.headers };
+  let payload: string | Buffer | undefined;
+  if (request.formData) {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(request.formData)) {
+      if (typeof value === 'string') form.append(name, value);
+      else
+        form.append(
+          name,
+          new Blob([new Uint8Array(value.value)], { type: value.options.contentType }),
+          value.options.filename,
+        );
+    }
+    const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+    payload = Buffer.from(await encoded.arrayBuffer());
+    headers['content-type'] = encoded.headers.get('content-type')!;
+  } else if (request.body !== undefined) {
+    payload = JSON.stringify(request.body);
+    headers['content-type'] = 'application/json';
+  }
+  return t.app.inject({
+    method: method as 'GET',
+    url,
+    headers,
+    ...(payload === undefined ? {} : { payload }),
+  });
+}
+
+/** The JSON answer of a 2xx (anything else fails with the status and body). */
+async function ok(response: Awaited<ReturnType<typeof node>>, status?: number): Promise<Json> {
+  if (response.statusCode >= 300 || (status && response.statusCode !== status)) {
+    throw new Error(`${response.statusCode} ${response.body}`);
+  }
+  return response.body ? response.json() : {};
+}
+
+/** What `listWithPaginationFlat` reads: an array, or the `data` array of an object. */
+const itemsOf = (answer: Json | Json[]): Json[] =>
+  Array.isArray(answer) ? answer : Array.isArray(answer.data) ? answer.data : [answer];
+
+const ids: Record<string, string> = {};
+
+describe('Currencies', () => {
+  it('create.ts: POST /api/currencies with every field, empty ones as ""', async () => {
+    const currency = await ok(
+      await node('POST', '/api/currencies', {
+        body: {
+          name: 'US Dollar',
+          code: 'USD',
+          symbol: '$',
+          countryCode: 'us',
+          externalId: 'ERP-USD',
+          enable: true,
+          default: false,
+        },
+      }),
+      201,
+    );
+    expect(currency).toMatchObject({
+      code: 'USD',
+      countryCode: 'us',
+      externalId: 'ERP-USD',
+      enabled: true,
+      enable: true,
+      isDefault: false,
+      default: false,
+    });
+    ids.currency = currency.id;
+    const blank = await ok(
+      await node('POST', '/api/currencies', {
+        body: {
+          name: 'Pound',
+          code: 'GBP',
+          symbol: '£',
+          countryCode: '',
+          externalId: '',
+          enable: true,
+          default: true,
+        },
+      }),
+      201,
+    );
+    expect(blank).toMatchObject({ countryCode: null, externalId: null, default: true, isDefault: true });
+    ids.gbp = blank.id;
+  });
+
+  it('get.ts: GET /api/currencies/{id}', async () => {
+    const currency = await ok(await node('GET', `/api/currencies/${ids.currency}`));
+    expect(currency).toMatchObject({ id: ids.currency, enable: true, default: false });
+  });
+
+  it('list.ts: GET /api/currencies?limit=50 and without limit (return all)', async () => {
+    expect(itemsOf(await ok(await node('GET', '/api/currencies', { qs: { limit: 50 } }))).length).toBe(3);
+    expect(itemsOf(await ok(await node('GET', '/api/currencies'))).map((c) => c.code)).toContain('USD');
+  });
+
+  it('search.ts: GET /api/currencies?search=&limit=', async () => {
+    const found = itemsOf(
+      await ok(await node('GET', '/api/currencies', { qs: { search: 'dollar', limit: 50 } })),
+    );
+    expect(found.map((c) => c.code)).toEqual(['USD']);
+  });
+
+  it('update.ts: PATCH /api/currencies/{id} with enable and default always sent', async () => {
+    const updated = await ok(
+      await node('PATCH', `/api/currencies/${ids.currency}`, {
+        body: { symbol: 'US$', externalId: 'ERP-USD-2', enable: true, default: true },
+      }),
+    );
+    expect(updated).toMatchObject({ symbol: 'US$', externalId: 'ERP-USD-2', default: true, isDefault: true });
+    // One default per organisation: the pound is no longer the default.
+    expect(await ok(await node('GET', `/api/currencies/${ids.gbp}`))).toMatchObject({ default: false });
+    // HIPE's name and ours with different values: refused, nothing changes.
+    expectProblem(
+      await node('PATCH', `/api/currencies/${ids.currency}`, { body: { enable: false, enabled: true } }),
+      400,
+    );
+    // A typo is still refused.
+    expectProblem(await node('PATCH', `/api/currencies/${ids.currency}`, { body: { enabel: false } }), 400);
+    // Another tenant's currency: 404; a sales user may not manage currencies: 403.
+    expectProblem(
+      await node('PATCH', `/api/currencies/${ids.currency}`, { body: { enable: false }, as: otherTenant }),
+      404,
+    );
+    expectProblem(
+      await node('PATCH', `/api/currencies/${ids.currency}`, { body: { enable: false }, as: sales }),
+      403,
+    );
+  });
+});
