@@ -186,3 +186,112 @@ describe('Currencies', () => {
     );
   });
 });
+
+describe('Companies', () => {
+  it('Create.ts: POST /api/companies with managedById, collaboratorIds and additional fields', async () => {
+    const company = await ok(
+      await node('POST', '/api/companies', {
+        body: {
+          currencyId: ids.currency,
+          customFields: '{}',
+          email: 'buyer@acme.test',
+          phone: '+33 1 23 45 67 89',
+          vat: 'FR123456789',
+          website: 'https://acme.test',
+          name: 'Acme',
+          managedById: sales.userId,
+          externalId: 'ERP-ACME',
+          collaboratorIds: [admin.userId, sales.userId],
+        },
+      }),
+      201,
+    );
+    expect(company).toMatchObject({
+      name: 'Acme',
+      phone: '+33 1 23 45 67 89',
+      phoneNumber: '+33 1 23 45 67 89',
+      vat: 'FR123456789',
+      vatNumber: 'FR123456789',
+      managedById: sales.userId,
+      collaboratorIds: [admin.userId, sales.userId],
+      currencyId: ids.currency,
+      externalId: 'ERP-ACME',
+    });
+    ids.company = company.id;
+    const child = await ok(
+      await node('POST', '/api/companies', {
+        body: { parentId: ids.company, createdAt: '2020-01-02T03:04:05.000Z', name: 'Acme Lyon' },
+      }),
+      201,
+    );
+    expect(child).toMatchObject({ parentId: ids.company, createdAt: '2020-01-02T03:04:05.000Z' });
+    ids.childCompany = child.id;
+    // Another tenant's user as manager: 422 with a pointer; nothing is created.
+    const refused = expectProblem(
+      await node('POST', '/api/companies', { body: { name: 'X', managedById: otherTenant.userId } }),
+      422,
+    );
+    expect(refused.errors?.[0]?.pointer).toBe('/managedById');
+  });
+
+  it('Get.ts: GET /api/companies/{id}', async () => {
+    expect(await ok(await node('GET', `/api/companies/${ids.company}`))).toMatchObject({
+      id: ids.company,
+      vat: 'FR123456789',
+    });
+    expectProblem(await node('GET', `/api/companies/${ids.company}`, { as: otherTenant }), 404);
+  });
+
+  it('Update.ts: PATCH /api/companies/{id} with phone, vat, managedById and collaboratorIds', async () => {
+    const company = await ok(
+      await node('PATCH', `/api/companies/${ids.company}`, {
+        body: { phone: '+33 9 99', vat: 'FR999', managedById: admin.userId, collaboratorIds: [sales.userId] },
+      }),
+    );
+    expect(company).toMatchObject({
+      phoneNumber: '+33 9 99',
+      vatNumber: 'FR999',
+      managedById: admin.userId,
+      collaboratorIds: [sales.userId],
+    });
+    expectProblem(await node('PATCH', `/api/companies/${ids.company}`, { body: { vta: 'x' } }), 400);
+  });
+
+  it('List.ts: GET /api/companies/pagination with the flat filters and sort', async () => {
+    const answer = await ok(
+      await node('GET', '/api/companies/pagination', {
+        qs: {
+          page: 1,
+          limit: 50,
+          search: 'acme',
+          manager: admin.userId,
+          createdBy: admin.userId,
+          hierarchy: 'parent',
+          createdAt: 'Today',
+          type: 'CALL',
+          sort: 'name,DESC',
+        },
+      }),
+    );
+    expect(answer.data.map((c: Json) => c.id)).toEqual([ids.company]);
+    const range = await ok(
+      await node('GET', '/api/companies/pagination', {
+        qs: { page: 1, limit: 100, start: '2019-12-31T00:00:00.000Z', end: '2020-12-31T00:00:00.000Z' },
+      }),
+    );
+    expect(range.data.map((c: Json) => c.id)).toEqual([ids.childCompany]);
+  });
+
+  it('Search.ts: GET /api/companies?limit=&s=<text>', async () => {
+    const found = await ok(await node('GET', '/api/companies', { qs: { limit: 50, s: 'lyon' } }));
+    expect(found.map((c: Json) => c.id)).toEqual([ids.childCompany]);
+    const all = await ok(await node('GET', '/api/companies', { qs: { s: '' } }));
+    expect(all).toHaveLength(2);
+    const crud = await ok(
+      await node('GET', '/api/companies', {
+        qs: { limit: 1, s: JSON.stringify({ externalId: { $eq: 'ERP-ACME' } }) },
+      }),
+    );
+    expect(crud.map((c: Json) => c.id)).toEqual([ids.company]);
+  });
+});

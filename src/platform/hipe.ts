@@ -38,6 +38,11 @@ export type HipeCompat = {
   blankAsNull?: boolean;
   /** Properties holding an object whose properties belong to the body (HIPE's `additionalFields`). */
   flatten?: readonly string[];
+  /**
+   * Properties n8n's `json` parameters may send as JSON text (`"{\"a\":1}"`): parsed before
+   * validation; "" means not sent.
+   */
+  jsonStrings?: readonly string[];
 };
 
 declare module 'fastify' {
@@ -168,6 +173,21 @@ export function registerHipeCompatibility(app: FastifyInstance) {
     const hipe = request.routeOptions.config.hipe;
     const body = request.body as Record<string, unknown> | undefined;
     if (!hipe || !body || typeof body !== 'object' || Array.isArray(body)) return;
+    for (const name of hipe.jsonStrings ?? []) {
+      const value = body[name];
+      if (typeof value !== 'string') continue;
+      if (value.trim() === '') {
+        delete body[name];
+        continue;
+      }
+      try {
+        body[name] = JSON.parse(value);
+      } catch {
+        throw badRequest(`${name} is neither JSON nor JSON text`, [
+          { pointer: `/${name}`, message: 'must be JSON', in: 'body' },
+        ]);
+      }
+    }
     if (hipe.blankAsNull === false) return;
     const schema = bodySchemaOf(request);
     if (!schema) return;
