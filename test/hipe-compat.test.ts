@@ -295,3 +295,158 @@ describe('Companies', () => {
     expect(crud.map((c: Json) => c.id)).toEqual([ids.company]);
   });
 });
+
+/** The address as the node's create.ts sends it: every field, empty ones as "". */
+const hipeAddress = (overrides: Json = {}) => ({
+  companyId: ids.company,
+  address: '1 rue de la Paix',
+  city: 'Paris',
+  country: 'France',
+  firstComplementaryAddress: 'Bâtiment B',
+  name: 'Siège',
+  position: 1,
+  secondComplementaryAddress: '',
+  state: '',
+  zipCode: '75002',
+  externalId: 'ERP-ADDR-1',
+  ...overrides,
+});
+
+describe('Addresses', () => {
+  it('create.ts: POST /api/addresses in HIPE’s shape (Prefer: respond-async is answered at once)', async () => {
+    const address = await ok(
+      await node('POST', '/api/addresses', { body: hipeAddress(), headers: { prefer: 'respond-async' } }),
+      201,
+    );
+    expect(address).toMatchObject({
+      companyId: ids.company,
+      street1: '1 rue de la Paix',
+      address: '1 rue de la Paix',
+      street2: 'Bâtiment B',
+      firstComplementaryAddress: 'Bâtiment B',
+      street3: null,
+      secondComplementaryAddress: null,
+      postcode: '75002',
+      zipCode: '75002',
+      region: null,
+      state: null,
+      countryCode: 'FR',
+      country: 'FR',
+      position: 1,
+      externalId: 'ERP-ADDR-1',
+      name: 'Siège',
+    });
+    ids.address = address.id;
+    const unknown = expectProblem(
+      await node('POST', '/api/addresses', { body: hipeAddress({ country: 'Atlantis', externalId: '' }) }),
+      400,
+    );
+    expect(unknown.errors?.[0]?.pointer).toBe('/country');
+    const missing = expectProblem(
+      await node('POST', '/api/addresses', { body: { ...hipeAddress(), address: undefined } }),
+      400,
+    );
+    expect(missing.errors?.[0]?.pointer).toBe('/street1');
+  });
+
+  it('Companies/createAddress.ts: POST /api/addresses without externalId', async () => {
+    const { externalId: _e, ...body } = hipeAddress({
+      address: '2 quai Perrache',
+      city: 'Lyon',
+      zipCode: '69002',
+    });
+    const address = await ok(await node('POST', '/api/addresses', { body }), 201);
+    expect(address).toMatchObject({ city: 'Lyon', country: 'FR', externalId: null });
+    ids.address2 = address.id;
+  });
+
+  it('createBulk.ts: POST /api/addresses/bulk {bulk: [...]} answers the created array', async () => {
+    const created = await ok(
+      await node('POST', '/api/addresses/bulk', {
+        body: {
+          bulk: [
+            hipeAddress({
+              address: '3 Main St',
+              city: 'Boston',
+              country: 'US',
+              zipCode: '02101',
+              externalId: '',
+            }),
+            hipeAddress({
+              address: '4 High St',
+              city: 'London',
+              country: 'Royaume-Uni',
+              zipCode: 'W1',
+              externalId: '',
+            }),
+          ],
+        },
+      }),
+      201,
+    );
+    expect(created.map((a: Json) => a.countryCode)).toEqual(['US', 'GB']);
+    ids.bulkAddress = created[0].id;
+    // One bad item: nothing is created.
+    const before = (await ok(await node('GET', `/api/companies/${ids.company}/addresses`))).length;
+    const refused = expectProblem(
+      await node('POST', '/api/addresses/bulk', {
+        body: {
+          bulk: [hipeAddress({ externalId: '' }), hipeAddress({ country: 'Nowhere', externalId: '' })],
+        },
+      }),
+      400,
+    );
+    expect(refused.errors?.[0]?.pointer).toBe('/bulk/1/country');
+    expect(await ok(await node('GET', `/api/companies/${ids.company}/addresses`))).toHaveLength(before);
+  });
+
+  it('get.ts: GET /api/addresses/{id}', async () => {
+    expect(await ok(await node('GET', `/api/addresses/${ids.address}`))).toMatchObject({ zipCode: '75002' });
+    expectProblem(await node('GET', `/api/addresses/${ids.address}`, { as: otherTenant }), 404);
+  });
+
+  it('list.ts: GET /api/addresses', async () => {
+    expect(itemsOf(await ok(await node('GET', '/api/addresses'))).length).toBe(4);
+  });
+
+  it('search.ts: GET /api/addresses?limit=&s=', async () => {
+    const text = await ok(await node('GET', '/api/addresses', { qs: { limit: 50, s: 'lyon' } }));
+    expect(text.map((a: Json) => a.id)).toEqual([ids.address2]);
+    const crud = await ok(
+      await node('GET', '/api/addresses', {
+        qs: { limit: 50, s: JSON.stringify({ zipCode: { $eq: '75002' } }) },
+      }),
+    );
+    expect(crud.map((a: Json) => a.id)).toEqual([ids.address]);
+    expect(await ok(await node('GET', '/api/addresses', { qs: { limit: 50, s: '' } }))).toHaveLength(4);
+  });
+
+  it('update.ts: PATCH /api/addresses/{id} with the non-empty fields', async () => {
+    const address = await ok(
+      await node('PATCH', `/api/addresses/${ids.address}`, {
+        body: {
+          companyId: ids.company,
+          state: 'Île-de-France',
+          position: 2,
+          secondComplementaryAddress: '3e étage',
+        },
+      }),
+    );
+    expect(address).toMatchObject({
+      region: 'Île-de-France',
+      state: 'Île-de-France',
+      position: 2,
+      street3: '3e étage',
+    });
+    expectProblem(
+      await node('PATCH', `/api/addresses/${ids.address}`, { body: { zipCode: '1', postcode: '2' } }),
+      400,
+    );
+  });
+
+  it('Companies/getAddresses.ts: GET /api/companies/{companyId}/addresses', async () => {
+    const list = await ok(await node('GET', `/api/companies/${ids.company}/addresses`));
+    expect(list.map((a: Json) => a.id)).toContain(ids.address);
+    expect(list[0]).toHaveProperty('zipCode');
+  });
+});

@@ -29,8 +29,6 @@ export type Alias = {
 /** What a route accepts from HIPE clients (the route's `config.hipe`). */
 export type HipeCompat = {
   aliases: readonly Alias[];
-  /** Our properties that must be present (under our name or an alias) once aliases are folded. */
-  required?: readonly string[];
   /**
    * HIPE clients send optional text fields as "" when left empty: on the properties the body schema
    * allows to be null, "" is read as null (no value). Default true.
@@ -78,19 +76,15 @@ function objectOptions(schema: TObject) {
 }
 
 /**
- * A request body schema with the HIPE aliases added (optional). Our properties that have an alias
- * become optional in the schema; list the required ones in `HipeCompat.required` so their presence
- * is checked after folding.
+ * A request body schema with the HIPE aliases added (optional). A required property of ours stays
+ * required: before validation, a value sent only under HIPE's name is copied to ours.
  */
 export function withInputAliases<T extends TObject>(
   schema: T,
   aliases: readonly Alias[],
   extra: TProperties = {},
 ) {
-  const properties: TProperties = {};
-  for (const [key, value] of Object.entries(schema.properties)) {
-    properties[key] = aliases.some((a) => a.of === key) ? Type.Optional(value) : value;
-  }
+  const properties: TProperties = { ...schema.properties };
   for (const a of aliases) {
     const ours = schema.properties[a.of];
     const source = a.input ?? ours;
@@ -164,33 +158,31 @@ function bodySchemaOf(request: FastifyRequest): TObject | undefined {
 }
 
 /**
- * The hooks of HIPE compatibility: before validation, "" on nullable properties becomes null;
- * after validation, aliases are folded into our names (both sent with different values: 400);
- * before serialisation, HIPE's names are added to answers.
+ * Before validation: JSON text parsed (`jsonStrings`), "" on nullable properties read as null.
+ * `schema` is the body's object schema (or the item schema of a bulk body).
  */
-export function registerHipeCompatibility(app: FastifyInstance) {
-  app.addHook('preValidation', async (request) => {
-    const hipe = request.routeOptions.config.hipe;
-    const body = request.body as Record<string, unknown> | undefined;
-    if (!hipe || !body || typeof body !== 'object' || Array.isArray(body)) return;
-    for (const name of hipe.jsonStrings ?? []) {
-      const value = body[name];
-      if (typeof value !== 'string') continue;
-      if (value.trim() === '') {
-        delete body[name];
-        continue;
-      }
-      try {
-        body[name] = JSON.parse(value);
-      } catch {
-        throw badRequest(`${name} is neither JSON nor JSON text`, [
-          { pointer: `/${name}`, message: 'must be JSON', in: 'body' },
-        ]);
-      }
+export function prepareHipeInput(
+  body: Record<string, unknown>,
+  hipe: HipeCompat,
+  schema: TObject,
+  prefix = '',
+) {
+  for (const name of hipe.jsonStrings ?? []) {
+    const value = body[name];
+    if (typeof value !== 'string') continue;
+    if (value.trim() === '') {
+      delete body[name];
+      continue;
     }
-    if (hipe.blankAsNull === false) return;
-    const schema = bodySchemaOf(request);
-    if (!schema) return;
+    try {
+      body[name] = JSON.parse(value);
+    } catch {
+      throw badRequest(`${name} is neither JSON nor JSON text`, [
+        { pointer: `${prefix}/${name}`, message: 'must be JSON', in: 'body' },
+      ]);
+    }
+  }
+  if (hipe.blankAsNull !== false) {
     const blank = (record: Record<string, unknown>, properties: TProperties) => {
       for (const [key, value] of Object.entries(record)) {
         if (value === '' && isNullable(properties[key])) record[key] = null;
@@ -204,52 +196,86 @@ export function registerHipeCompatibility(app: FastifyInstance) {
         blank(nested as Record<string, unknown>, nestedSchema.properties);
       }
     }
+  }
+  // A value sent only under HIPE's name is copied to ours, so that our schema (its required
+  // properties, its formats) validates it; the alias is dropped after validation.
+  const copied = new Set<string>();
+  for (const a of hipe.aliases) {
+    if (!(a.alias in body) || a.of in body) continue;
+    body[a.of] = convert(a, body[a.alias], prefix);
+    copied.add(a.alias);
+  }
+  COPIED.set(body, copied);
+}
+
+/** Aliases whose value prepareHipeInput copied to our name, per body. */
+const COPIED = new WeakMap<object, Set<string>>();
+
+function convert(a: Alias, value: unknown, prefix: string) {
+  if (!a.toOurs || value === null || value === undefined) return value;
+  try {
+    return a.toOurs(value);
+  } catch (error) {
+    if (!(error instanceof HipeValueError)) throw error;
+    throw badRequest(error.message, [
+      { pointer: `${prefix}/${a.alias}`, message: error.message, in: 'body' },
+    ]);
+  }
+}
+
+/**
+ * After validation: nested objects flattened, HIPE's names folded into ours (both sent with
+ * different values: 400). `prefix` is the JSON pointer of the record.
+ */
+export function foldHipeInput(body: Record<string, unknown>, hipe: HipeCompat, prefix = '') {
+  for (const name of hipe.flatten ?? []) {
+    const nested: unknown = body[name];
+    delete body[name];
+    if (!nested || typeof nested !== 'object') continue;
+    for (const [key, value] of Object.entries(nested as Record<string, unknown>)) {
+      if (key in body && !isDeepStrictEqual(body[key], value)) {
+        throw badRequest(`${name}.${key} and ${key} differ; send one of them`, [
+          { pointer: `${prefix}/${name}/${key}`, message: `differs from ${prefix}/${key}`, in: 'body' },
+        ]);
+      }
+      body[key] = value;
+    }
+  }
+  const copied = COPIED.get(body);
+  for (const a of hipe.aliases) {
+    if (!(a.alias in body)) continue;
+    const raw = body[a.alias];
+    delete body[a.alias];
+    if (copied?.has(a.alias)) continue;
+    const value = convert(a, raw, prefix);
+    if (a.of in body && !isDeepStrictEqual(body[a.of], value)) {
+      throw badRequest(`${a.alias} is another name of ${a.of} and their values differ; send one of them`, [
+        { pointer: `${prefix}/${a.alias}`, message: `differs from ${prefix}/${a.of}`, in: 'body' },
+      ]);
+    }
+    body[a.of] = value;
+  }
+}
+
+/**
+ * The hooks of HIPE compatibility: before validation, "" on nullable properties becomes null;
+ * after validation, aliases are folded into our names (both sent with different values: 400);
+ * before serialisation, HIPE's names are added to answers.
+ */
+export function registerHipeCompatibility(app: FastifyInstance) {
+  app.addHook('preValidation', async (request) => {
+    const hipe = request.routeOptions.config.hipe;
+    const body = request.body as Record<string, unknown> | undefined;
+    if (!hipe || !body || typeof body !== 'object' || Array.isArray(body)) return;
+    const schema = bodySchemaOf(request);
+    if (schema) prepareHipeInput(body, hipe, schema);
   });
 
   app.addHook('preHandler', async (request) => {
     const hipe = request.routeOptions.config.hipe;
     const body = request.body as Record<string, unknown> | undefined;
     if (!hipe || !body || typeof body !== 'object' || Array.isArray(body)) return;
-    for (const name of hipe.flatten ?? []) {
-      const nested: unknown = body[name];
-      delete body[name];
-      if (!nested || typeof nested !== 'object') continue;
-      for (const [key, value] of Object.entries(nested as Record<string, unknown>)) {
-        if (key in body && !isDeepStrictEqual(body[key], value)) {
-          throw badRequest(`${name}.${key} and ${key} differ; send one of them`, [
-            { pointer: `/${name}/${key}`, message: `differs from /${key}`, in: 'body' },
-          ]);
-        }
-        body[key] = value;
-      }
-    }
-    for (const a of hipe.aliases) {
-      if (!(a.alias in body)) continue;
-      let value = body[a.alias];
-      delete body[a.alias];
-      if (a.toOurs && value !== null && value !== undefined) {
-        try {
-          value = a.toOurs(value);
-        } catch (error) {
-          if (!(error instanceof HipeValueError)) throw error;
-          throw badRequest(error.message, [{ pointer: `/${a.alias}`, message: error.message, in: 'body' }]);
-        }
-      }
-      if (a.of in body && !isDeepStrictEqual(body[a.of], value)) {
-        throw badRequest(`${a.alias} is another name of ${a.of} and their values differ; send one of them`, [
-          { pointer: `/${a.alias}`, message: `differs from /${a.of}`, in: 'body' },
-        ]);
-      }
-      body[a.of] = value;
-    }
-    for (const name of hipe.required ?? []) {
-      if (body[name] === undefined) {
-        const names = [name, ...hipe.aliases.filter((a) => a.of === name).map((a) => a.alias)].join(' or ');
-        throw badRequest(`${names} is required`, [
-          { pointer: `/${name}`, message: `must have required property '${name}'`, in: 'body' },
-        ]);
-      }
-    }
+    foldHipeInput(body, hipe);
   });
 
   app.addHook('preSerialization', async (_request, reply, payload) => {
