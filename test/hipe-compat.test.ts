@@ -450,3 +450,139 @@ describe('Addresses', () => {
     expect(list[0]).toHaveProperty('zipCode');
   });
 });
+
+describe('Users (contacts)', () => {
+  it('CreateContact.ts: POST /api/users/contacts with mobilePhone, job, customFields and collaborationIds', async () => {
+    const contact = await ok(
+      await node('POST', '/api/users/contacts', {
+        body: {
+          firstName: 'Jeanne',
+          lastName: 'Martin',
+          email: 'jeanne.martin@acme.test',
+          externalId: 'ERP-C-1',
+          phoneNumber: '+33 1 00 00 00 00',
+          mobilePhone: '+33 6 00 00 00 00',
+          job: 'Buyer',
+          customFields: {},
+          collaborationIds: [ids.company],
+        },
+      }),
+      201,
+    );
+    expect(contact).toMatchObject({
+      role: 'contact',
+      mobilePhone: '+33 6 00 00 00 00',
+      job: 'Buyer',
+      jobTitle: 'Buyer',
+      collaborationIds: [ids.company],
+    });
+    ids.contact = contact.id;
+    // The node sends the fields left empty as "".
+    const blank = await ok(
+      await node('POST', '/api/users/contacts', {
+        body: {
+          firstName: 'Paul',
+          lastName: '',
+          email: '',
+          externalId: '',
+          phoneNumber: '',
+          mobilePhone: '',
+          job: '',
+          customFields: {},
+        },
+      }),
+      201,
+    );
+    expect(blank).toMatchObject({
+      firstName: 'Paul',
+      email: null,
+      externalId: null,
+      mobilePhone: null,
+      job: null,
+    });
+    ids.contact2 = blank.id;
+  });
+
+  it('Get.ts: GET /api/users/{id}', async () => {
+    expect(await ok(await node('GET', `/api/users/${ids.contact}`))).toMatchObject({ job: 'Buyer' });
+  });
+
+  it('GetMe.ts: GET /api/users/me', async () => {
+    expect(await ok(await node('GET', '/api/users/me'))).toMatchObject({ id: admin.userId });
+  });
+
+  it('List.ts: GET /api/users/pagination with search, role, filterId and sort', async () => {
+    const page = await ok(
+      await node('GET', '/api/users/pagination', {
+        qs: { page: 1, limit: 50, search: 'jeanne', role: 'contact', filterId: 'saved-1', sort: 'name,ASC' },
+      }),
+    );
+    expect(page.data.map((u: Json) => u.id)).toEqual([ids.contact]);
+    const all = await ok(
+      await node('GET', '/api/users/pagination', { qs: { page: 1, limit: 100, sort: 'status,DESC' } }),
+    );
+    expect(all.data.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('Search.ts: GET /api/users/search?s=&limit= answers an array', async () => {
+    const found = await ok(
+      await node('GET', '/api/users/search', {
+        qs: { s: JSON.stringify({ name: { $contL: 'jeanne' } }), limit: 10 },
+      }),
+    );
+    expect(found.map((u: Json) => u.id)).toEqual([ids.contact]);
+    expectProblem(await node('GET', '/api/users/search', { qs: { s: '{"nope":1}', limit: 10 } }), 400);
+  });
+
+  it('Update.ts: PATCH /api/users/{id} with collaborationIds, customFields (JSON text) and mobilePhone', async () => {
+    const updated = await ok(
+      await node('PATCH', `/api/users/${ids.contact}`, {
+        body: {
+          collaborationIds: `["${ids.childCompany}"]`,
+          customFields: '{}',
+          mobilePhone: '+33 7 11',
+          lastName: 'Martin-Durand',
+        },
+      }),
+    );
+    expect(updated).toMatchObject({
+      mobilePhone: '+33 7 11',
+      lastName: 'Martin-Durand',
+      companyIds: [ids.childCompany],
+      collaborationIds: [ids.childCompany],
+    });
+    // A staff user has no custom fields.
+    expectProblem(
+      await node('PATCH', `/api/users/${sales.userId}`, { body: { customFields: { a: 1 } } }),
+      422,
+    );
+    expectProblem(
+      await node('PATCH', `/api/users/${ids.contact}`, { body: { mobilePhone: 'x' }, as: sales }),
+      403,
+    );
+  });
+
+  it('Companies/linkContact.ts: POST /api/companies/{companyId}/contacts/{contactId}', async () => {
+    await ok(await node('POST', `/api/companies/${ids.company}/contacts/${ids.contact}`));
+    const contact = await ok(await node('GET', `/api/users/${ids.contact}`));
+    expect(contact.companyIds.sort()).toEqual([ids.company, ids.childCompany].sort());
+  });
+
+  it('Companies/unlinkContact.ts: DELETE /api/companies/{companyId}/contacts/{contactId}', async () => {
+    await ok(await node('DELETE', `/api/companies/${ids.childCompany}/contacts/${ids.contact}`));
+    expect((await ok(await node('GET', `/api/users/${ids.contact}`))).companyIds).toEqual([ids.company]);
+  });
+
+  it('Archive.ts: DELETE /api/users/{id}/archived', async () => {
+    expect(await ok(await node('DELETE', `/api/users/${ids.contact2}/archived`))).toMatchObject({
+      id: ids.contact2,
+    });
+  });
+
+  it('Unarchive.ts: GET /api/users/{id}/unarchived', async () => {
+    const back = await ok(await node('GET', `/api/users/${ids.contact2}/unarchived`));
+    expect(back).toMatchObject({ id: ids.contact2, deletedAt: null });
+    expectProblem(await node('GET', `/api/users/${ids.contact2}/unarchived`), 409);
+    expectProblem(await node('GET', `/api/users/${ids.contact2}/unarchived`, { as: sales }), 403);
+  });
+});
