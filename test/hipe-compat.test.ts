@@ -586,3 +586,114 @@ describe('Users (contacts)', () => {
     expectProblem(await node('GET', `/api/users/${ids.contact2}/unarchived`, { as: sales }), 403);
   });
 });
+
+/** A file as the node's UploadFile actions send it: the binary in the multipart field `file`. */
+const upload = (content: Buffer, filename: string, contentType: string) => ({
+  formData: { file: { value: content, options: { filename, contentType } } },
+});
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
+    '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+  'hex',
+);
+
+describe('Projects', () => {
+  it('Create.ts: POST /api/projects with managerId, dueDate, estimatedValues and the pipeline', async () => {
+    const project = await ok(
+      await node('POST', '/api/projects', {
+        body: {
+          companyId: ids.company,
+          name: 'Spring boxes',
+          managerId: sales.userId,
+          externalId: 'ERP-P-1',
+          customFields: '',
+          dueDate: '2027-03-01T00:00:00.000Z',
+          estimatedValues: 12500,
+          opportunityPipelineId: 'pipeline-1',
+          opportunityStepId: 'step-2',
+        },
+      }),
+      201,
+    );
+    expect(project).toMatchObject({
+      managerId: sales.userId,
+      dueDate: '2027-03-01T00:00:00.000Z',
+      estimatedValues: 12500,
+      opportunityPipelineId: 'pipeline-1',
+      opportunityStepId: 'step-2',
+    });
+    ids.project = project.id;
+    expectProblem(
+      await node('POST', '/api/projects', {
+        body: { companyId: ids.company, name: 'X', managerId: ids.contact, externalId: 'ERP-P-2' },
+      }),
+      422,
+    );
+  });
+
+  it('Get.ts: GET /api/projects/{id}', async () => {
+    expect(await ok(await node('GET', `/api/projects/${ids.project}`))).toMatchObject({
+      managerId: sales.userId,
+    });
+  });
+
+  it('Update.ts: PATCH /api/projects/{id} (the node sends it without its credential: 401)', async () => {
+    const body = {
+      managerId: admin.userId,
+      dueDate: '2027-04-01T00:00:00.000Z',
+      estimatedValues: 9000,
+      name: 'Spring boxes 2',
+    };
+    const anonymous = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/projects/${ids.project}`,
+      payload: body,
+    });
+    expect(anonymous.statusCode).toBe(401);
+    const project = await ok(await node('PATCH', `/api/projects/${ids.project}`, { body }));
+    expect(project).toMatchObject({
+      managerId: admin.userId,
+      dueDate: '2027-04-01T00:00:00.000Z',
+      estimatedValues: 9000,
+    });
+  });
+
+  it('List.ts: GET /api/projects/pagination with manager, createdBy, status, start/end, search', async () => {
+    const page = await ok(
+      await node('GET', '/api/projects/pagination', {
+        qs: {
+          page: 1,
+          limit: 50,
+          manager: admin.userId,
+          createdBy: admin.userId,
+          search: 'spring',
+          start: '2020-01-01T00:00:00.000Z',
+          end: '2100-01-01T00:00:00.000Z',
+          date: 'Today',
+          pipeline: 'pipeline-1',
+          sort: 'name,ASC',
+        },
+      }),
+    );
+    expect(page.data.map((p: Json) => p.id)).toEqual([ids.project]);
+    expectProblem(await node('GET', '/api/projects/pagination', { qs: { status: 'nope' } }), 400);
+  });
+
+  it('UploadFile.ts: POST /api/projects/{projectId}/files (multipart field file)', async () => {
+    const file = await ok(
+      await node(
+        'POST',
+        `/api/projects/${ids.project}/files`,
+        upload(Buffer.from('brief'), 'brief.txt', 'text/plain'),
+      ),
+      201,
+    );
+    expect(file).toMatchObject({ filename: 'brief.txt' });
+  });
+
+  it('GetFiles.ts: GET /api/projects/{projectId}/files', async () => {
+    expect(
+      itemsOf(await ok(await node('GET', `/api/projects/${ids.project}/files`))).map((f) => f.filename),
+    ).toEqual(['brief.txt']);
+  });
+});
