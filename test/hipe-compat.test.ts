@@ -697,3 +697,129 @@ describe('Projects', () => {
     ).toEqual(['brief.txt']);
   });
 });
+
+describe('Statuses', () => {
+  it('Create.ts: POST /api/statuses with HIPE’s entity, labels per language and additionalFields', async () => {
+    const status = await ok(
+      await node('POST', '/api/statuses', {
+        body: {
+          entity: 'ORDERS',
+          position: 5,
+          internalLabel: { en: 'Handed over', fr: 'Remise au transporteur' },
+          externalLabel: { en: 'On its way', fr: 'En route' },
+          externalId: 'ERP-ST-1',
+          isCompleted: true,
+          isCreation: false,
+          isOverdue: false,
+          additionalFields: { fgColor: '#ffffff', bgColor: '#00aa00' },
+        },
+      }),
+      201,
+    );
+    expect(status).toMatchObject({
+      entity: 'order',
+      internalLabel: 'Handed over',
+      internalLabels: { en: 'Handed over', fr: 'Remise au transporteur' },
+      externalLabel: 'On its way',
+      externalLabels: { en: 'On its way', fr: 'En route' },
+      color: '#00AA00',
+      bgColor: '#00AA00',
+      fgColor: '#FFFFFF',
+      isCompleted: true,
+      isCreation: false,
+      isDefault: false,
+      externalId: 'ERP-ST-1',
+      position: 5,
+    });
+    ids.status = status.id;
+    const quote = await ok(
+      await node('POST', '/api/statuses', {
+        body: {
+          entity: 'quotes',
+          position: 0,
+          internalLabel: { en: '', fr: 'Envoyé' },
+          externalLabel: { en: '', fr: 'Envoyé' },
+          externalId: '',
+          isCompleted: false,
+          isCreation: false,
+          isOverdue: true,
+          additionalFields: {},
+        },
+      }),
+      201,
+    );
+    expect(quote).toMatchObject({
+      entity: 'quote',
+      internalLabel: 'Envoyé',
+      isOverdue: true,
+      externalId: null,
+    });
+    const company = await ok(
+      await node('POST', '/api/statuses', {
+        body: {
+          entity: 'COMPANIES',
+          position: 0,
+          internalLabel: { en: 'Prospect' },
+          externalLabel: { en: 'Prospect' },
+          externalId: '',
+          isCompleted: false,
+          isCreation: true,
+          isOverdue: false,
+          additionalFields: {},
+        },
+      }),
+      201,
+    );
+    expect(company).toMatchObject({ entity: 'company', isDefault: true, isCreation: true });
+    expectProblem(
+      await node('POST', '/api/statuses', {
+        body: { entity: 'ORDERS', internalLabel: { en: '', fr: '' }, additionalFields: {} },
+      }),
+      400,
+    );
+    expectProblem(
+      await node('POST', '/api/statuses', { body: { entity: 'PLANETS', internalLabel: 'x' } }),
+      400,
+    );
+    expectProblem(
+      await node('POST', '/api/statuses', {
+        body: { entity: 'ORDERS', internalLabel: 'x', additionalFields: { size: 1 } },
+      }),
+      400,
+    );
+  });
+
+  it('List.ts: GET /api/statuses/entity?entity=ORDERS', async () => {
+    const list = await ok(await node('GET', '/api/statuses/entity?entity=ORDERS'));
+    expect(list.map((s: Json) => s.id)).toContain(ids.status);
+    expect(list.every((s: Json) => s.entity === 'order')).toBe(true);
+  });
+
+  it('Update.ts: PATCH /api/statuses/{statusId} with the flat additional fields', async () => {
+    const status = await ok(
+      await node('PATCH', `/api/statuses/${ids.status}`, {
+        body: {
+          bgColor: '#112233',
+          fgColor: '#000000',
+          entity: 'ORDERS',
+          internalLabel: { en: 'Dispatched', fr: 'Expédiée' },
+          isOverdue: true,
+          position: 6,
+        },
+      }),
+    );
+    expect(status).toMatchObject({
+      color: '#112233',
+      bgColor: '#112233',
+      fgColor: '#000000',
+      internalLabel: 'Dispatched',
+      isOverdue: true,
+      position: 6,
+    });
+    expectProblem(await node('PATCH', `/api/statuses/${ids.status}`, { body: { entity: 'QUOTES' } }), 400);
+    expectProblem(
+      await node('PATCH', `/api/statuses/${ids.status}`, { body: { isOverdue: false }, as: sales }),
+      403,
+    );
+  });
+});
