@@ -823,3 +823,162 @@ describe('Statuses', () => {
     );
   });
 });
+
+describe('Articles', () => {
+  it('Create.ts: POST /api/articles with name, code and the sanitised additional fields', async () => {
+    const article = await ok(
+      await node('POST', '/api/articles', {
+        body: {
+          name: 'Shipping box 30x20x10',
+          code: 'BOX-302010',
+          briefElementId: undefined,
+          companyId: ids.company,
+          createdAt: '2024-05-06T07:08:09.000Z',
+          createdById: sales.userId,
+          currencyId: ids.currency,
+          customFields: {},
+          description: 'Single wall',
+          enabled: true,
+          externalId: 'ERP-A-1',
+          price: 1.2345,
+          quantity: 500,
+          stocked: true,
+          unit: 'mm',
+        },
+      }),
+      201,
+    );
+    expect(article).toMatchObject({
+      code: 'BOX-302010',
+      createdById: sales.userId,
+      createdAt: '2024-05-06T07:08:09.000Z',
+      currencyId: ids.currency,
+      price: 1.2345,
+      quantity: 500,
+      stocked: true,
+      unit: 'mm',
+      previewId: null,
+      previewFileId: null,
+    });
+    ids.article = article.id;
+    const second = await ok(
+      await node('POST', '/api/articles', {
+        body: { name: 'Insert', code: 'INS-1', companyId: ids.company, price: 0.5 },
+      }),
+      201,
+    );
+    ids.article2 = second.id;
+    expectProblem(
+      await node('POST', '/api/articles', {
+        body: { name: 'X', code: 'X-1', companyId: ids.company, createdById: otherTenant.userId },
+      }),
+      422,
+    );
+  });
+
+  it('Get.ts: GET /api/articles/{id}', async () => {
+    expect(await ok(await node('GET', `/api/articles/${ids.article}`))).toMatchObject({
+      id: ids.article,
+      previewId: null,
+    });
+  });
+
+  it('Update.ts: PATCH /api/articles/{id} with createdById and the sanitised fields', async () => {
+    const article = await ok(
+      await node('PATCH', `/api/articles/${ids.article}`, {
+        body: { createdById: admin.userId, description: 'Double wall', customFields: '{}' },
+      }),
+    );
+    expect(article).toMatchObject({ createdById: admin.userId, description: 'Double wall' });
+  });
+
+  it('List.ts: GET /api/articles with createdBy, externalId, stocked, enabled, search and sort', async () => {
+    const page = await ok(
+      await node('GET', '/api/articles', {
+        qs: {
+          page: 1,
+          limit: 50,
+          companyId: ids.company,
+          createdBy: admin.userId,
+          enabled: true,
+          externalId: 'ERP-A-1',
+          search: 'box',
+          stocked: true,
+          sort: 'price,DESC',
+        },
+      }),
+    );
+    expect(page.data.map((a: Json) => a.id)).toEqual([ids.article]);
+    const notStocked = await ok(
+      await node('GET', '/api/articles', { qs: { page: 1, limit: 50, stocked: false } }),
+    );
+    expect(notStocked.data.map((a: Json) => a.id)).toEqual([ids.article2]);
+  });
+
+  it('UploadFile.ts: POST /api/articles/{articleId}/files', async () => {
+    const file = await ok(
+      await node('POST', `/api/articles/${ids.article}/files`, upload(PNG, 'box.png', 'image/png')),
+      201,
+    );
+    ids.articleFile = file.id;
+    const other = await ok(
+      await node(
+        'POST',
+        `/api/articles/${ids.article}/files`,
+        upload(Buffer.from('spec'), 'spec.txt', 'text/plain'),
+      ),
+      201,
+    );
+    ids.articleFile2 = other.id;
+  });
+
+  it('GetFiles.ts: GET /api/articles/{articleId}/files: the node reads the file ids', async () => {
+    const files = itemsOf(await ok(await node('GET', `/api/articles/${ids.article}/files`)));
+    expect(files.map((f) => f.id).sort()).toEqual([ids.articleFile, ids.articleFile2].sort());
+  });
+
+  it('SetPreview.ts: PATCH /api/articles/{articleId}/files/{fileId}/default', async () => {
+    const article = await ok(
+      await node('PATCH', `/api/articles/${ids.article}/files/${ids.articleFile}/default`),
+    );
+    expect(article).toMatchObject({ previewFileId: ids.articleFile, previewId: ids.articleFile });
+    // A file of another article is refused.
+    const otherFile = await ok(
+      await node('POST', `/api/articles/${ids.article2}/files`, upload(PNG, 'insert.png', 'image/png')),
+      201,
+    );
+    expectProblem(await node('PATCH', `/api/articles/${ids.article}/files/${otherFile.id}/default`), 422);
+    // previewId on update: the same data.
+    const back = await ok(
+      await node('PATCH', `/api/articles/${ids.article2}`, { body: { previewId: otherFile.id } }),
+    );
+    expect(back).toMatchObject({ previewFileId: otherFile.id });
+  });
+
+  it('AddBriefElement.ts: POST /api/articles/{id}/brief-element with the dimensions and their alias', async () => {
+    const article = await ok(
+      await node('POST', `/api/articles/${ids.article}/brief-element`, {
+        body: {
+          lengthDimension: 300,
+          widthDimension: 200,
+          heightDimension: 100,
+          alias: { length: 300, width: 200, height: 100 },
+        },
+      }),
+    );
+    expect(article.briefElementId).toEqual(expect.any(String));
+    expectProblem(
+      await node('POST', `/api/articles/${ids.article}/brief-element`, {
+        body: { lengthDimension: 300, alias: { length: 301 } },
+      }),
+      400,
+    );
+  });
+
+  it('DeleteFile.ts: DELETE /api/articles/{articleId}/files/{fileId}', async () => {
+    await ok(await node('DELETE', `/api/articles/${ids.article}/files/${ids.articleFile2}`));
+    expect(
+      itemsOf(await ok(await node('GET', `/api/articles/${ids.article}/files`))).map((f) => f.id),
+    ).toEqual([ids.articleFile]);
+  });
+});
