@@ -982,3 +982,211 @@ describe('Articles', () => {
     ).toEqual([ids.articleFile]);
   });
 });
+
+describe('Orders', () => {
+  it('Create.ts: POST /api/orders with billedAmount and the sanitised additional fields', async () => {
+    const order = await ok(
+      await node('POST', '/api/orders', {
+        body: {
+          billedAmount: 0,
+          actualDeliveryDate: '2027-02-10T00:00:00.000Z',
+          companyId: ids.company,
+          createdAt: '2026-01-02T00:00:00.000Z',
+          createdById: sales.userId,
+          currencyId: ids.currency,
+          customFields: '{}',
+          expectedDeliveryDate: '2027-02-01T00:00:00.000Z',
+          externalId: 'ERP-O-1',
+          orderDate: '2027-01-15T00:00:00.000Z',
+          projectId: ids.project,
+          shippingAddressId: ids.address,
+          statusId: ids.status,
+          trackingId: 'TRACK-1',
+        },
+      }),
+      201,
+    );
+    expect(order).toMatchObject({
+      createdById: sales.userId,
+      createdAt: '2026-01-02T00:00:00.000Z',
+      statusId: ids.status,
+      externalId: 'ERP-O-1',
+      trackingId: 'TRACK-1',
+    });
+    ids.order = order.id;
+  });
+
+  it('Get.ts: GET /api/orders/{id}', async () => {
+    expect(await ok(await node('GET', `/api/orders/${ids.order}`))).toMatchObject({
+      id: ids.order,
+      items: [],
+    });
+    expectProblem(await node('GET', `/api/orders/${ids.order}`, { as: otherTenant }), 404);
+  });
+
+  it('Update.ts: PATCH /api/orders/{id} with createdById and billedAmount', async () => {
+    const order = await ok(
+      await node('PATCH', `/api/orders/${ids.order}`, {
+        body: { createdById: admin.userId, billedAmount: 100, trackingId: 'TRACK-2' },
+      }),
+    );
+    expect(order).toMatchObject({ createdById: admin.userId, billedAmount: 100, trackingId: 'TRACK-2' });
+    expectProblem(
+      await node('PATCH', `/api/orders/${ids.order}`, { body: { createdById: ids.contact } }),
+      422,
+    );
+  });
+
+  it('List.ts: GET /api/orders with createdBy, search and the flat filters', async () => {
+    const page = await ok(
+      await node('GET', '/api/orders', {
+        qs: {
+          page: 1,
+          limit: 50,
+          companyId: ids.company,
+          createdBy: admin.userId,
+          externalId: 'ERP-O-1',
+          projectId: ids.project,
+          search: 'track-2',
+          statusId: ids.status,
+          sort: 'billedAmount,DESC',
+        },
+      }),
+    );
+    expect(page.data.map((o: Json) => o.id)).toEqual([ids.order]);
+  });
+
+  it('AddItems.ts: POST /api/orders/{orderId}/order-items with [{articleId}] only', async () => {
+    const items = await ok(
+      await node('POST', `/api/orders/${ids.order}/order-items`, {
+        body: [{ articleId: ids.article }, { articleId: ids.article2 }],
+      }),
+      201,
+    );
+    expect(items).toHaveLength(2);
+    expect(items[0]).toMatchObject({
+      articleId: ids.article,
+      quantity: 1,
+      unitPrice: 1.2345,
+      unit: 'mm',
+      totalPrice: 1.23,
+    });
+    expect(items[0].unitPricePerThousand).toBe(1234.5);
+    ids.item = items[0].id;
+    ids.item2 = items[1].id;
+    expectProblem(
+      await node('POST', `/api/orders/${ids.order}/order-items`, { body: [{ unit: 'pcs' }] }),
+      400,
+    );
+  });
+
+  it('UploadFile.ts: POST /api/orders/{orderId}/files', async () => {
+    const file = await ok(
+      await node(
+        'POST',
+        `/api/orders/${ids.order}/files`,
+        upload(Buffer.from('%PDF-1.4'), 'po.pdf', 'application/pdf'),
+      ),
+      201,
+    );
+    ids.orderFile = file.id;
+  });
+
+  it('GetFiles.ts: GET /api/orders/{orderId}/files', async () => {
+    expect(itemsOf(await ok(await node('GET', `/api/orders/${ids.order}/files`))).map((f) => f.id)).toEqual([
+      ids.orderFile,
+    ]);
+  });
+
+  it('DeleteFile.ts: DELETE /api/orders/{orderId}/files/{fileId}', async () => {
+    await ok(await node('DELETE', `/api/orders/${ids.order}/files/${ids.orderFile}`));
+    expect(itemsOf(await ok(await node('GET', `/api/orders/${ids.order}/files`)))).toEqual([]);
+  });
+
+  it('RemoveItem.ts: DELETE /api/orders/{orderId}/order-items/{itemId}', async () => {
+    await ok(await node('DELETE', `/api/orders/${ids.order}/order-items/${ids.item2}`));
+    expect((await ok(await node('GET', `/api/orders/${ids.order}`))).items.map((i: Json) => i.id)).toEqual([
+      ids.item,
+    ]);
+  });
+});
+
+describe('OrderItems', () => {
+  it('Create.ts: POST /api/order-items with orderId, quantity and the sanitised additional fields', async () => {
+    const item = await ok(
+      await node('POST', '/api/order-items', {
+        body: {
+          orderId: ids.order,
+          quantity: 1000,
+          articleId: ids.article2,
+          createdAt: '2026-01-03T00:00:00.000Z',
+          customFields: {},
+          externalId: 'ERP-L-1',
+          parentId: ids.item,
+          position: 2,
+          unit: 'pcs',
+          unitPricePerThousand: 450,
+        },
+      }),
+      201,
+    );
+    expect(item).toMatchObject({
+      quantity: 1000,
+      unitPrice: 0.45,
+      unitPricePerThousand: 450,
+      totalPrice: 450,
+      externalId: 'ERP-L-1',
+      parentId: ids.item,
+      unit: 'pcs',
+      createdAt: '2026-01-03T00:00:00.000Z',
+    });
+    ids.item3 = item.id;
+  });
+
+  it('Get.ts: GET /api/order-items/{id}', async () => {
+    expect(await ok(await node('GET', `/api/order-items/${ids.item3}`))).toMatchObject({
+      externalId: 'ERP-L-1',
+    });
+  });
+
+  it('List.ts: GET /api/order-items with articleId, orderId, externalId (the order’s) and search', async () => {
+    const page = await ok(
+      await node('GET', '/api/order-items', {
+        qs: {
+          page: 1,
+          limit: 50,
+          articleId: ids.article2,
+          orderId: ids.order,
+          externalId: 'ERP-O-1',
+          search: 'insert',
+          sort: 'unitPrice,ASC',
+        },
+      }),
+    );
+    expect(page.data.map((i: Json) => i.id)).toEqual([ids.item3]);
+  });
+
+  it('Update.ts: PATCH /api/order-items/{id}', async () => {
+    const item = await ok(
+      await node('PATCH', `/api/order-items/${ids.item3}`, {
+        body: { quantity: 2000, unitPricePerThousand: 400, externalId: 'ERP-L-2' },
+      }),
+    );
+    expect(item).toMatchObject({ quantity: 2000, unitPrice: 0.4, totalPrice: 800, externalId: 'ERP-L-2' });
+    expectProblem(
+      await node('PATCH', `/api/order-items/${ids.item3}`, {
+        body: { unitPrice: 1, unitPricePerThousand: 400 },
+      }),
+      400,
+    );
+  });
+
+  it('Delete.ts: DELETE /api/order-items/{id}?hardDelete=true', async () => {
+    expect(
+      await ok(await node('DELETE', `/api/order-items/${ids.item3}`, { qs: { hardDelete: true } })),
+    ).toMatchObject({
+      id: ids.item3,
+      deleted: true,
+    });
+  });
+});

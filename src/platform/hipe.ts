@@ -122,7 +122,7 @@ export function registerOutputAliases(aliases: readonly Alias[]) {
   return aliases;
 }
 
-function decorate(record: unknown) {
+function decorate(record: unknown, depth = 0) {
   if (!record || typeof record !== 'object' || Array.isArray(record)) return;
   const target = record as Record<string, unknown>;
   for (const a of OUTPUT_ALIASES.values()) {
@@ -131,14 +131,20 @@ function decorate(record: unknown) {
       target[a.alias] = a.toTheirs && value !== null && value !== undefined ? a.toTheirs(value) : value;
     }
   }
+  // Nested lists of records (an order's items): one level down.
+  if (depth === 0) {
+    for (const value of Object.values(target)) {
+      if (Array.isArray(value)) for (const item of value) decorate(item, 1);
+    }
+  }
 }
 
 /** Adds HIPE's names to an answer: a record, an array of records, or a `{data: [...]}` page. */
 export function decorateAnswer(payload: unknown) {
-  if (Array.isArray(payload)) payload.forEach(decorate);
+  if (Array.isArray(payload)) for (const record of payload) decorate(record);
   else if (payload && typeof payload === 'object') {
     const data = (payload as { data?: unknown }).data;
-    if (Array.isArray(data)) data.forEach(decorate);
+    if (Array.isArray(data)) for (const record of data) decorate(record);
     decorate(payload);
   }
   return payload;

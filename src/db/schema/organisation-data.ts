@@ -169,7 +169,15 @@ export const currencies = pgTable(
   ],
 );
 
-export const CUSTOM_FIELD_ENTITIES = ['company', 'contact', 'order', 'article', 'project', 'quote'] as const;
+export const CUSTOM_FIELD_ENTITIES = [
+  'company',
+  'contact',
+  'order',
+  'article',
+  'project',
+  'quote',
+  'order_item',
+] as const;
 export type CustomFieldEntity = (typeof CUSTOM_FIELD_ENTITIES)[number];
 export const CUSTOM_FIELD_TYPES = ['boolean', 'string', 'select', 'multi-select', 'number'] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
