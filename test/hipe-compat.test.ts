@@ -8,7 +8,8 @@
  * status, article, order with items, files, import, archive, deletes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createImportService } from '../src/modules/imports/service.ts';
+import { IMPORT_STATUS } from '../src/db/schema/imports.ts';
+import { importsModule } from '../src/modules/imports/routes.ts';
 import {
   auth,
   buildTestApp,
@@ -1188,5 +1189,102 @@ describe('OrderItems', () => {
       id: ids.item3,
       deleted: true,
     });
+  });
+});
+
+/** The node's Imports/Create.ts: multipart type (a number as text), delimiter, and the file in `csv`. */
+const importForm = (type: number, delimiter: string, csv: string, filename = 'upload.csv') => ({
+  formData: {
+    type: String(type),
+    delimiter,
+    csv: { value: Buffer.from(csv), options: { filename, contentType: 'text/csv' } },
+  },
+});
+
+describe('Imports', () => {
+  it('GetTypes.ts: GET /api/imports/utils/get-types', async () => {
+    const types = await ok(await node('GET', '/api/imports/utils/get-types'));
+    expect(JSON.stringify(types)).toContain('16');
+  });
+
+  it('GetDelimiters.ts: GET /api/imports/utils/get-delimiters', async () => {
+    expect(JSON.stringify(await ok(await node('GET', '/api/imports/utils/get-delimiters')))).toContain(';');
+  });
+
+  it('GetStatus.ts: GET /api/imports/utils/get-status', async () => {
+    expect(JSON.stringify(await ok(await node('GET', '/api/imports/utils/get-status')))).toContain('CRASH');
+  });
+
+  it('Create.ts: POST /api/imports (type "16", delimiter, file in csv), processed', async () => {
+    const created = await ok(
+      await node(
+        'POST',
+        '/api/imports',
+        importForm(16, ';', 'externalId;name\nERP-IMP-1;Imported Co\n', 'companies.csv'),
+      ),
+      201,
+    );
+    expect(created).toMatchObject({ type: '16', status: IMPORT_STATUS.REQUESTED });
+    ids.import = created.id;
+    await importsModule(t.app.ctx).processor.run(created.id);
+  });
+
+  it('Get.ts: GET /api/imports/{id}', async () => {
+    const record = await ok(await node('GET', `/api/imports/${ids.import}`));
+    expect(record.status).toBeGreaterThanOrEqual(IMPORT_STATUS.SENT);
+    expect(record.stats.created).toBe(1);
+  });
+
+  it('a refused file ends in 7 CRASH with the reason in stats (clients of the specification stop polling)', async () => {
+    const created = await ok(
+      await node('POST', '/api/imports', importForm(16, ',', 'name\nNo external id\n')),
+      201,
+    );
+    await importsModule(t.app.ctx).processor.run(created.id);
+    const record = await ok(await node('GET', `/api/imports/${created.id}`));
+    expect(record).toMatchObject({ status: IMPORT_STATUS.CRASH, stats: { refused: true } });
+    expect(record.stats.reason).toContain('externalId');
+  });
+
+  it('List.ts: GET /api/imports with delimiter, start/end, s, filterId, status, type and sort', async () => {
+    const page = await ok(
+      await node('GET', '/api/imports', {
+        qs: {
+          page: 1,
+          limit: 50,
+          delimiter: ';',
+          start: '2020-01-01T00:00:00.000Z',
+          end: '2100-01-01T00:00:00.000Z',
+          s: 'companies',
+          filterId: 'saved',
+          type: '16',
+          sort: 'createdAt,DESC',
+        },
+      }),
+    );
+    expect(page.data.map((i: Json) => i.id)).toEqual([ids.import]);
+  });
+
+  it('Download.ts: GET /api/imports/{id}/download answers the file', async () => {
+    const response = await node('GET', `/api/imports/${ids.import}/download`);
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('ERP-IMP-1');
+  });
+
+  it('Archive.ts: PATCH /api/imports/{id}/archive, also at once after creating (status 1)', async () => {
+    const archived = await ok(await node('PATCH', `/api/imports/${ids.import}/archive`));
+    expect(archived).toMatchObject({ id: ids.import, fileArchived: true });
+    const fresh = await ok(
+      await node('POST', '/api/imports', importForm(16, ',', 'externalId,name\nERP-IMP-2,Later Co\n')),
+      201,
+    );
+    const early = await ok(await node('PATCH', `/api/imports/${fresh.id}/archive`));
+    expect(early).toMatchObject({ id: fresh.id, status: IMPORT_STATUS.REQUESTED, fileArchived: false });
+    // Processing goes on; the archived imports have left the list.
+    await importsModule(t.app.ctx).processor.run(fresh.id);
+    expect((await ok(await node('GET', `/api/imports/${fresh.id}`))).stats.created).toBe(1);
+    const listed = await ok(await node('GET', '/api/imports', { qs: { page: 1, limit: 50 } }));
+    expect(listed.data.map((i: Json) => i.id)).not.toContain(ids.import);
+    expect(listed.data.map((i: Json) => i.id)).not.toContain(fresh.id);
   });
 });

@@ -48,7 +48,8 @@ export async function findImport(db: Executor, organisationId: string, id: strin
   const query = db
     .select()
     .from(imports)
-    .where(and(eq(imports.id, id), eq(imports.organisationId, organisationId), isNull(imports.deletedAt)))
+    // Archived imports (deleted_at set) are left out of the list only: reachable by id.
+    .where(and(eq(imports.id, id), eq(imports.organisationId, organisationId)))
     .limit(1);
   const [row] = lock ? await query.for('update') : await query;
   return row;
