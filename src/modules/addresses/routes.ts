@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { foldHipeInput, prepareHipeInput } from '../../platform/hipe.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
-import { DeletedResponse, IdParams, Paginated, problemResponses } from '../../platform/schemas.ts';
+import { DeletedResponse, IdParams, problemResponses } from '../../platform/schemas.ts';
 import { SearchResult } from '../companies/schemas.ts';
 import {
   ADDRESS_CREATE_HIPE,

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { type ImportStats, imports } from '../../db/schema/imports.ts';
 import { entity } from '../../platform/events.ts';
