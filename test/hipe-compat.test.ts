@@ -1288,3 +1288,52 @@ describe('Imports', () => {
     expect(listed.data.map((i: Json) => i.id)).not.toContain(fresh.id);
   });
 });
+
+describe('deletes', () => {
+  it('Orders/Delete.ts: DELETE /api/orders/{id}', async () => {
+    expect(await ok(await node('DELETE', `/api/orders/${ids.order}`))).toMatchObject({
+      id: ids.order,
+      deleted: true,
+    });
+    expectProblem(await node('GET', `/api/orders/${ids.order}`), 404);
+  });
+
+  it('Articles/Delete.ts: DELETE /api/articles/{id}', async () => {
+    expect(await ok(await node('DELETE', `/api/articles/${ids.article2}`))).toMatchObject({
+      id: ids.article2,
+      deleted: true,
+    });
+  });
+
+  it('Statuses/Delete.ts: DELETE /api/statuses/{statusId}', async () => {
+    expect(await ok(await node('DELETE', `/api/statuses/${ids.status}`))).toMatchObject({ id: ids.status });
+  });
+
+  it('Users/HardDelete.ts: DELETE /api/users/{id} (contacts only)', async () => {
+    expect(await ok(await node('DELETE', `/api/users/${ids.contact2}`))).toMatchObject({ id: ids.contact2 });
+    expectProblem(await node('DELETE', `/api/users/${sales.userId}`), 409);
+    expectProblem(await node('GET', `/api/users/${ids.contact2}`), 404);
+  });
+
+  it('Addresses/remove.ts: DELETE /api/addresses/{id}', async () => {
+    expect(await ok(await node('DELETE', `/api/addresses/${ids.bulkAddress}`))).toMatchObject({
+      deleted: true,
+    });
+  });
+
+  it('Companies/HardDelete.ts: DELETE /api/companies/{id}', async () => {
+    expectProblem(await node('DELETE', `/api/companies/${ids.company}`), 409); // it has a child company
+    expect(await ok(await node('DELETE', `/api/companies/${ids.childCompany}`))).toMatchObject({
+      id: ids.childCompany,
+    });
+    expectProblem(await node('GET', `/api/companies/${ids.childCompany}`), 404);
+    expectProblem(await node('DELETE', `/api/companies/${ids.company}`, { as: otherTenant }), 404);
+  });
+
+  it('Currencies/remove.ts: DELETE /api/currencies/{id}', async () => {
+    expect(await ok(await node('DELETE', `/api/currencies/${ids.gbp}`))).toMatchObject({
+      id: ids.gbp,
+      deleted: true,
+    });
+  });
+});
