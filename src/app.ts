@@ -30,6 +30,7 @@ import { startWebhookDelivery, webhookRoutes } from './modules/webhooks/routes.t
 import { createAuthenticator, createTokenSigner } from './platform/auth.ts';
 import { registerErrorHandling } from './platform/errors.ts';
 import { createChangeRunner } from './platform/events.ts';
+import { registerHipeCompatibility } from './platform/hipe.ts';
 import { registerIdempotency } from './platform/idempotency.ts';
 import { registerInputSafety, restrictDateFormats } from './platform/input-safety.ts';
 import { createJobs } from './platform/jobs.ts';
@@ -132,6 +133,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
   registerErrorHandling(app);
   registerInputSafety(app);
+  registerHipeCompatibility(app);
   app.addSchema(ProblemSchema);
 
   await app.register(fastifySwagger, {

@@ -446,13 +446,14 @@ describe('refusals', () => {
     expect(latin1.json().detail).toContain('UTF-8');
   });
 
-  it('fails (status 6) with the reason when the header misses a required column or is not a header', async () => {
+  it('fails (status 7, refused) with the reason when the header misses a required column or is not a header', async () => {
     const missing = await runImport(t.app, admin, 'name,email\nAcme,a@example.com\n');
-    expect(missing.status).toBe(IMPORT_STATUS.FAILED);
+    expect(missing.status).toBe(IMPORT_STATUS.CRASH);
+    expect(missing.stats.refused).toBe(true);
     expect(missing.stats.reason).toContain('required column missing: externalId');
     expect(missing.stats.notification.status).toBe('stored');
     const noHeader = await runImport(t.app, admin, 'ACME-1,Acme Corp\nACME-2,Other\n');
-    expect(noHeader.status).toBe(IMPORT_STATUS.FAILED);
+    expect(noHeader.status).toBe(IMPORT_STATUS.CRASH);
     expect(noHeader.stats.reason).toContain('unknown columns: "ACME-1", "Acme Corp"');
     const unknownField = await runImport(t.app, admin, 'externalId,cf.nope\nA,1\n');
     expect(unknownField.stats.reason).toContain('"cf.nope"');
@@ -460,7 +461,7 @@ describe('refusals', () => {
 
   it('fails with a hint when the file is split by another delimiter', async () => {
     const record = await runImport(t.app, admin, 'externalId;name\nA;Alpha\n');
-    expect(record.status).toBe(IMPORT_STATUS.FAILED);
+    expect(record.status).toBe(IMPORT_STATUS.CRASH);
     expect(record.stats.reason).toContain('delimited by semicolon');
     expect(record.stats.created).toBe(0);
   });
@@ -469,7 +470,7 @@ describe('refusals', () => {
     const org = await makeOrganisation(t);
     const rows = Array.from({ length: 20 }, (_, i) => `M${i},Name ${i}`).join('\n');
     const record = await runImport(t.app, org, `externalId,name\n${rows}\nBAD,"unclosed\n`);
-    expect(record.status).toBe(IMPORT_STATUS.FAILED);
+    expect(record.status).toBe(IMPORT_STATUS.CRASH);
     expect(record.stats.reason).toContain('not valid CSV');
     expect(await liveCompanies(org)).toEqual([]);
   });
@@ -484,11 +485,11 @@ describe('the import record', () => {
     expect(list.statusCode).toBe(200);
     expect(list.json().meta).toMatchObject({ total: 2, page: 1, limit: 10, hasNextPage: false });
     expect(list.json().data.map((i: { code: number }) => i.code)).toEqual([2, 1]);
-    const failed = await t.app.inject({ method: 'GET', url: '/api/imports?status=6', headers: auth(org) });
+    const failed = await t.app.inject({ method: 'GET', url: '/api/imports?status=7', headers: auth(org) });
     expect(failed.json().data.map((i: { code: number }) => i.code)).toEqual([2]);
     const byName = await t.app.inject({
       method: 'GET',
-      url: '/api/imports?status=SENT,FAILED&type=companies&sort=code,ASC',
+      url: '/api/imports?status=SENT,CRASH&type=companies&sort=code,ASC',
       headers: auth(org),
     });
     expect(byName.json().data.map((i: { code: number }) => i.code)).toEqual([1, 2]);

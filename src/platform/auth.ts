@@ -106,6 +106,7 @@ export const userColumns = {
   firstName: users.firstName,
   lastName: users.lastName,
   phoneNumber: users.phoneNumber,
+  mobilePhone: users.mobilePhone,
   jobTitle: users.jobTitle,
   language: users.language,
   externalId: users.externalId,

@@ -71,6 +71,8 @@ export type ImportStats = {
   durationMs: number | null;
   /** Why the import ended FAILED, CRASH or ABORTED. */
   reason?: string;
+  /** The file was refused by the check pass (status 7 CRASH): nothing was written. */
+  refused?: boolean;
   /** The result e-mail: outbox id and what became of it. */
   notification?: { emailId: string; status: string; at: string; error?: string };
   /** How many times processing was resumed after an interruption. */

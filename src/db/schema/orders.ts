@@ -162,6 +162,8 @@ export const orderItems = pgTable(
     totalPrice: doublePrecision('total_price').notNull().default(0),
     unit: text('unit'),
     position: integer('position').notNull().default(1),
+    externalId: text('external_id'),
+    customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
     createdById: uuid('created_by_id'),
     ...timestamps(),
     deletedAt: deletedAt(),

@@ -2,12 +2,14 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   customType,
+  doublePrecision,
   index,
   integer,
   jsonb,
   numeric,
   pgTable,
   text,
+  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -28,6 +30,14 @@ export const projects = pgTable(
     externalId: text('external_id'),
     /** A status of entity `project` (configurable per organisation). */
     statusId: uuid('status_id').references(() => statuses.id),
+    /** The user of the organisation who manages the project (HIPE `managerId`). */
+    managerId: uuid('manager_id'),
+    dueDate: timestamp('due_date', { withTimezone: true, mode: 'date' }),
+    /** Estimated value of the project, in the organisation's base currency. */
+    estimatedValues: doublePrecision('estimated_values'),
+    /** Sales pipeline and step of a HIPE client (identifiers of its CRM, stored as given). */
+    opportunityPipelineId: text('opportunity_pipeline_id'),
+    opportunityStepId: text('opportunity_step_id'),
     customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
     createdById: uuid('created_by_id'),
     ...timestamps(),
@@ -63,6 +73,9 @@ export const addresses = pgTable(
     region: text('region'),
     countryCode: text('country_code').notNull(),
     isDefault: boolean('is_default').notNull().default(false),
+    /** Order among the company's addresses (HIPE `position`). */
+    position: integer('position'),
+    externalId: text('external_id'),
     createdById: uuid('created_by_id'),
     ...timestamps(),
     deletedAt: deletedAt(),
@@ -77,7 +90,19 @@ export const addresses = pgTable(
 );
 
 /** Entities that have configurable statuses. */
-export const STATUS_ENTITIES = ['order', 'quote', 'brief', 'article', 'project'] as const;
+export const STATUS_ENTITIES = [
+  'order',
+  'quote',
+  'brief',
+  'article',
+  'project',
+  // Entities of HIPE clients (statuses are kept for them; no record of ours uses them yet).
+  'company',
+  'task',
+  'configuration',
+  'submission',
+  'file',
+] as const;
 export type StatusEntity = (typeof STATUS_ENTITIES)[number];
 
 export const statuses = pgTable(
@@ -90,7 +115,15 @@ export const statuses = pgTable(
     externalLabel: text('external_label').notNull(),
     position: integer('position').notNull().default(0),
     color: text('color'),
+    /** Text colour (HIPE `fgColor`); `color` is the background. */
+    fgColor: text('fg_color'),
     isDefault: boolean('is_default').notNull().default(false),
+    isCompleted: boolean('is_completed').notNull().default(false),
+    isOverdue: boolean('is_overdue').notNull().default(false),
+    externalId: text('external_id'),
+    /** The labels per language (`{en, fr}`); internal_label/external_label hold the main one. */
+    internalLabels: jsonb('internal_labels').$type<Record<string, string>>().notNull().default({}),
+    externalLabels: jsonb('external_labels').$type<Record<string, string>>().notNull().default({}),
     createdById: uuid('created_by_id'),
     ...timestamps(),
     deletedAt: deletedAt(),
@@ -118,16 +151,33 @@ export const currencies = pgTable(
     symbol: text('symbol').notNull(),
     /** Units of this currency per one unit of the organisation's base currency. */
     rate: numeric('rate', { precision: 18, scale: 8, mode: 'number' }).notNull().default(1),
+    /** ISO 3166-1 alpha-2 code of the country or zone (HIPE `countryCode`, e.g. `eu`). */
+    countryCode: text('country_code'),
+    externalId: text('external_id'),
+    enabled: boolean('enabled').notNull().default(true),
+    /** The currency proposed by default for new records (at most one per organisation). */
+    isDefault: boolean('is_default').notNull().default(false),
     createdById: uuid('created_by_id'),
     ...timestamps(),
     deletedAt: deletedAt(),
   },
   (t) => [
     uniqueIndex('currencies_code_live_uq').on(t.organisationId, t.code).where(sql`${t.deletedAt} is null`),
+    uniqueIndex('currencies_default_live_uq')
+      .on(t.organisationId)
+      .where(sql`${t.isDefault} and ${t.deletedAt} is null`),
   ],
 );
 
-export const CUSTOM_FIELD_ENTITIES = ['company', 'contact', 'order', 'article', 'project', 'quote'] as const;
+export const CUSTOM_FIELD_ENTITIES = [
+  'company',
+  'contact',
+  'order',
+  'article',
+  'project',
+  'quote',
+  'order_item',
+] as const;
 export type CustomFieldEntity = (typeof CUSTOM_FIELD_ENTITIES)[number];
 export const CUSTOM_FIELD_TYPES = ['boolean', 'string', 'select', 'multi-select', 'number'] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];

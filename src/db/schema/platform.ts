@@ -43,6 +43,7 @@ export const users = pgTable(
     firstName: text('first_name'),
     lastName: text('last_name'),
     phoneNumber: text('phone_number'),
+    mobilePhone: text('mobile_phone'),
     jobTitle: text('job_title'),
     language: text('language'),
     externalId: text('external_id'),
@@ -152,6 +153,12 @@ export const companies = pgTable(
     phoneNumber: text('phone_number'),
     website: text('website'),
     vatNumber: text('vat_number'),
+    /** The user of the organisation who manages the account (HIPE `managedById`). */
+    managedById: uuid('managed_by_id'),
+    /** Users of the organisation who collaborate on the account (HIPE `collaboratorIds`). */
+    collaboratorIds: uuid('collaborator_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    /** The company's usual currency (a currency of the organisation). */
+    currencyId: uuid('currency_id'),
     customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
     enabled: boolean('enabled').notNull().default(true),
     createdById: uuid('created_by_id'),

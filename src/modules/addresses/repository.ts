@@ -21,6 +21,8 @@ export const addressColumns = {
   region: addresses.region,
   countryCode: addresses.countryCode,
   isDefault: addresses.isDefault,
+  position: addresses.position,
+  externalId: addresses.externalId,
   createdById: addresses.createdById,
   createdAt: addresses.createdAt,
   updatedAt: addresses.updatedAt,

@@ -1,18 +1,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import { foldHipeInput, prepareHipeInput } from '../../platform/hipe.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
-import { DeletedResponse, IdParams, Paginated, problemResponses } from '../../platform/schemas.ts';
+import { DeletedResponse, IdParams, problemResponses } from '../../platform/schemas.ts';
+import { SearchResult } from '../companies/schemas.ts';
 import {
+  ADDRESS_CREATE_HIPE,
+  ADDRESS_UPDATE_HIPE,
   AddressSchema,
   AddressTypeSchema,
+  BulkCreateAddressesBody,
   type CreateAddress,
   CreateAddressBody,
   type UpdateAddress,
   UpdateAddressBody,
 } from './schemas.ts';
-import { ADDRESS_PAGE, type AddressListQuery, createAddressService } from './service.ts';
+import { ADDRESS_CRUD_FIELDS, ADDRESS_PAGE, type AddressListQuery, createAddressService } from './service.ts';
 
 const Address = Type.Ref('Address');
 
@@ -28,18 +33,31 @@ export const addressesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
         schema: {
           tags: ['addresses'],
           operationId: 'listAddresses',
-          summary: 'List addresses page by page',
-          description: 'Addresses of archived companies are not listed.',
+          summary: 'List addresses page by page, or search them (`s`)',
+          description:
+            'Addresses of archived companies are not listed. With `s` (HIPE client’s search) the answer is ' +
+            'a plain array unless `page` is given: `s` is a @nestjsx/crud JSON search (fields: ' +
+            `${Object.keys(ADDRESS_CRUD_FIELDS).join(', ')}) or plain text (a "contains" on name, street, ` +
+            'postcode, city or externalId; "" matches every address).',
           querystring: pageQuerySchema(ADDRESS_PAGE, {
             companyId: Type.Optional(
               Type.String({ format: 'uuid', description: 'Only the addresses of this company' }),
             ),
             type: Type.Optional(AddressTypeSchema),
+            s: Type.Optional(
+              Type.String({ maxLength: 4000, description: 'Search: crud JSON or plain text' }),
+            ),
           }),
-          response: { 200: Paginated(Address), ...problemResponses() },
+          response: { 200: SearchResult(Address), ...problemResponses() },
         },
       },
-      async (request) => service.list(actorOf(request), request.query as AddressListQuery),
+      async (request) => {
+        const query = request.query as AddressListQuery;
+        if (query.s === undefined) return service.list(actorOf(request), query);
+        // The search answers the page envelope only when the client asked for a page.
+        const pageAsked = new URLSearchParams(request.url.split('?')[1] ?? '').has('page');
+        return service.search(actorOf(request), { ...query, page: pageAsked ? query.page : undefined });
+      },
     );
 
     app.get(
@@ -61,7 +79,7 @@ export const addressesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.post(
       '/addresses',
       {
-        config: { permission: 'addresses:write' },
+        config: { permission: 'addresses:write', hipe: ADDRESS_CREATE_HIPE },
         schema: {
           tags: ['addresses'],
           operationId: 'createAddress',
@@ -75,6 +93,46 @@ export const addressesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
       },
       async (request, reply) =>
         reply.status(201).send(await service.create(actorOf(request), request.body as CreateAddress)),
+    );
+
+    app.post(
+      '/addresses/bulk',
+      {
+        config: { permission: 'addresses:write' },
+        preValidation: async (request) => {
+          const items = (request.body as { bulk?: unknown } | undefined)?.bulk;
+          if (!Array.isArray(items)) return;
+          items.forEach((item, i) => {
+            if (item && typeof item === 'object' && !Array.isArray(item)) {
+              prepareHipeInput(
+                item as Record<string, unknown>,
+                ADDRESS_CREATE_HIPE,
+                CreateAddressBody,
+                `/bulk/${i}`,
+              );
+            }
+          });
+        },
+        preHandler: async (request) => {
+          request.body.bulk.forEach((item, i) => {
+            foldHipeInput(item as Record<string, unknown>, ADDRESS_CREATE_HIPE, `/bulk/${i}`);
+          });
+        },
+        schema: {
+          tags: ['addresses'],
+          operationId: 'createAddresses',
+          summary: 'Create several addresses at once (all or none)',
+          description:
+            'Each item is an address as POST /api/addresses takes it; the first refused item answers (with ' +
+            'a pointer such as `/bulk/2/companyId`) and nothing is created.',
+          body: BulkCreateAddressesBody,
+          response: { 201: Type.Array(Address), ...problemResponses(422) },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(await service.createMany(actorOf(request), request.body.bulk as unknown as CreateAddress[])),
     );
 
     app.get(
@@ -95,7 +153,7 @@ export const addressesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.patch(
       '/addresses/:id',
       {
-        config: { permission: 'addresses:write' },
+        config: { permission: 'addresses:write', hipe: ADDRESS_UPDATE_HIPE },
         schema: {
           tags: ['addresses'],
           operationId: 'updateAddress',

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import { badRequest } from '../../platform/errors.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import {
@@ -13,7 +14,13 @@ import {
 } from '../../platform/schemas.ts';
 import { registerAttachmentRoutes } from '../files/attachments.ts';
 
-import { ArticleSchema, CreateArticleBody, UpdateArticleBody } from './schemas.ts';
+import {
+  AddBriefElementBody,
+  ARTICLE_ALIASES,
+  ArticleSchema,
+  CreateArticleBody,
+  UpdateArticleBody,
+} from './schemas.ts';
 import { ARTICLE_PAGE, createArticleService } from './service.ts';
 
 const ListQuery = pageQuerySchema(ARTICLE_PAGE, {
@@ -23,7 +30,16 @@ const ListQuery = pageQuerySchema(ARTICLE_PAGE, {
   companyId: Type.Optional(Uuid),
   briefElementId: Type.Optional(Uuid),
   enabled: Type.Optional(Type.Boolean()),
+  createdBy: Type.Optional(
+    Type.String({ format: 'uuid', description: 'Only the articles created by this user' }),
+  ),
+  externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Exact externalId' })),
+  stocked: Type.Optional(
+    Type.Boolean({ description: 'Only stocked (true) or made-to-order (false) articles' }),
+  ),
 });
+
+const ARTICLE_HIPE = { aliases: ARTICLE_ALIASES, jsonStrings: ['customFields'] } as const;
 
 const LINK_MODES =
   'An article links to a brief element in one of three ways: `briefElementId` of an existing element (the ' +
@@ -42,7 +58,7 @@ export const articlesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.post(
       '/articles',
       {
-        config: { permission: 'articles:write' },
+        config: { permission: 'articles:write', hipe: ARTICLE_HIPE },
         schema: {
           tags,
           operationId: 'createArticle',
@@ -93,7 +109,7 @@ export const articlesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.patch(
       '/articles/:id',
       {
-        config: { permission: 'articles:write' },
+        config: { permission: 'articles:write', hipe: ARTICLE_HIPE },
         schema: {
           tags,
           operationId: 'updateArticle',
@@ -142,6 +158,63 @@ export const articlesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
         },
       },
       async (request) => service.setPreview(actorOf(request), request.params.id, request.body.fileId),
+    );
+
+    app.patch(
+      '/articles/:id/files/:fileId/default',
+      {
+        config: { permission: 'articles:write' },
+        schema: {
+          tags,
+          operationId: 'setArticlePreviewFile',
+          summary: 'Make a file of the article its preview image (HIPE client’s form)',
+          description:
+            'The same as PUT /api/articles/{id}/preview with `{"fileId": ...}`: the file must be a live file ' +
+            'of this article (422 `invalid_reference`). Answers the article.',
+          params: Type.Object({ id: Uuid, fileId: Uuid }),
+          response: { 200: Article, ...problemResponses(422) },
+        },
+      },
+      async (request) => service.setPreview(actorOf(request), request.params.id, request.params.fileId),
+    );
+
+    app.post(
+      '/articles/:id/brief-element',
+      {
+        config: { permission: 'articles:write' },
+        schema: {
+          tags,
+          operationId: 'addArticleBriefElement',
+          summary: 'Give an article a new standalone brief element with these dimensions (HIPE client)',
+          description:
+            'The same as PATCH /api/articles/{id} with `briefElement: {lengthDimension, widthDimension, ' +
+            'heightDimension}`: a standalone element is created and linked (replacing the previous link). ' +
+            '`alias.length|width|height` are the same dimensions under HIPE’s other names (400 if they differ). ' +
+            'Answers the article.',
+          params: IdParams,
+          body: AddBriefElementBody,
+          response: { 200: Article, ...problemResponses(422) },
+        },
+      },
+      async (request) => {
+        const { alias, ...dimensions } = request.body;
+        const element: Record<string, number> = { ...dimensions };
+        for (const [short, long] of [
+          ['length', 'lengthDimension'],
+          ['width', 'widthDimension'],
+          ['height', 'heightDimension'],
+        ] as const) {
+          const value = alias?.[short];
+          if (value === undefined) continue;
+          if (element[long] !== undefined && element[long] !== value) {
+            throw badRequest(`alias.${short} and ${long} differ`, [
+              { pointer: `/alias/${short}`, message: `differs from /${long}`, in: 'body' },
+            ]);
+          }
+          element[long] = value;
+        }
+        return service.update(actorOf(request), request.params.id, { briefElement: element });
+      },
     );
 
     // Files and comments: /articles/{id}/files, /articles/{id}/comments (files:read / files:write).

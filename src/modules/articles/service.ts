@@ -18,7 +18,7 @@ import { findFile } from '../files/repository.ts';
 
 import { likeEscape } from '../orders/common-schemas.ts';
 import { roundUnitPrice } from '../orders/money.ts';
-import { invalidReference, liveCompany, liveCurrency } from '../orders/references.ts';
+import { invalidReference, liveCompany, liveCurrency, liveStaffUsers } from '../orders/references.ts';
 import { type BriefElementInput, briefElementLinkerOf } from './brief-element-linker.ts';
 import {
   ARTICLE_ENTITY,
@@ -53,6 +53,9 @@ export type ArticleListQuery = PageQuery & {
   companyId?: string;
   briefElementId?: string;
   enabled?: boolean;
+  createdBy?: string;
+  externalId?: string;
+  stocked?: boolean;
 };
 
 type Row = typeof articles.$inferSelect;
@@ -108,6 +111,9 @@ export function createArticleService(ctx: AppContext) {
         query.companyId ? eq(articles.companyId, query.companyId) : undefined,
         query.briefElementId ? eq(articles.briefElementId, query.briefElementId) : undefined,
         query.enabled !== undefined ? eq(articles.enabled, query.enabled) : undefined,
+        query.createdBy ? eq(articles.createdById, query.createdBy) : undefined,
+        query.externalId ? eq(articles.externalId, query.externalId) : undefined,
+        query.stocked !== undefined ? eq(articles.stocked, query.stocked) : undefined,
       ];
       const term = query.search?.trim();
       if (term) {
@@ -134,6 +140,9 @@ export function createArticleService(ctx: AppContext) {
         if (input.currencyId) await liveCurrency(tx, org, input.currencyId);
         if (await codeTaken(tx, org, input.code)) throw duplicateCode(input.code);
         const customFields = await validateCustomFields(tx, org, 'article', input.customFields);
+        if (input.createdById) await liveStaffUsers(tx, org, [input.createdById], () => '/createdById');
+        // A new article has no file yet: no preview can be one of its files.
+        if (input.previewFileId) throw unprocessablePreview('/previewFileId');
         const briefElementId = await resolveBriefElement(tx, actor, input, record);
         const [row] = await tx
           .insert(articles)
@@ -152,7 +161,8 @@ export function createArticleService(ctx: AppContext) {
             currencyId: input.currencyId ?? null,
             briefElementId: briefElementId ?? null,
             customFields,
-            createdById: actor.userId,
+            createdById: input.createdById ?? actor.userId,
+            ...(input.createdAt ? { createdAt: new Date(input.createdAt) } : {}),
           })
           .returning();
         await record({ on: ARTICLE_ENTITY, type: 'CREATE', entityId: row!.id, snapshot: snapshotOf(row!) });
@@ -204,6 +214,20 @@ export function createArticleService(ctx: AppContext) {
         }
         const briefElementId = await resolveBriefElement(tx, actor, input, record);
         if (briefElementId !== undefined) changes.briefElementId = briefElementId;
+        if (input.createdById !== undefined && input.createdById !== current.createdById) {
+          await liveStaffUsers(tx, org, [input.createdById], () => '/createdById');
+          changes.createdById = input.createdById;
+        }
+        if (input.createdAt !== undefined) changes.createdAt = new Date(input.createdAt);
+        if (input.previewFileId !== undefined && input.previewFileId !== current.previewFileId) {
+          if (
+            input.previewFileId &&
+            !(await findFile(tx, org, input.previewFileId, { entity: 'article', entityId: id }))
+          ) {
+            throw unprocessablePreview('/previewFileId');
+          }
+          changes.previewFileId = input.previewFileId;
+        }
 
         const [row] = await tx
           .update(articles)
@@ -277,9 +301,9 @@ export function createArticleService(ctx: AppContext) {
 
 const unprocessableBriefElement = () => invalidReference('/briefElementId', 'brief element');
 
-const unprocessablePreview = () =>
+const unprocessablePreview = (pointer = '/fileId') =>
   unprocessable('The preview must be a file attached to this article', 'invalid_reference', [
-    { pointer: '/fileId', message: 'is not a live file of this article', in: 'body' },
+    { pointer, message: 'is not a live file of this article', in: 'body' },
   ]);
 
 export type ArticleService = ReturnType<typeof createArticleService>;

@@ -6,6 +6,7 @@ import { actorOf } from '../../platform/route-security.ts';
 import { IdParams, Paginated, problemResponses, Uuid } from '../../platform/schemas.ts';
 import { COMPANY_CRUD_FIELDS } from './repository.ts';
 import {
+  COMPANY_ALIASES,
   CompanySchema,
   CreateCompanyBody,
   crudQuerySchema,
@@ -16,6 +17,43 @@ import {
 import { COMPANY_PAGE, COMPANY_SEARCH, createCompanyService } from './service.ts';
 
 const Company = Type.Ref('Company');
+
+/** Filters HIPE's node offers on GET /companies/pagination that mean nothing here: accepted, ignored. */
+const HIPE_IGNORED_COMPANY_FILTERS = Object.fromEntries(
+  [
+    'category',
+    'comment',
+    'company',
+    'contact',
+    'createdAt',
+    'cursor',
+    'date',
+    'event',
+    'filterId',
+    'hierarchy',
+    'lastupdate',
+    'pipeline',
+    'price',
+    'process',
+    'product',
+    'role',
+    'status',
+    'step',
+    'tab',
+    'taskType',
+    'type',
+    'updateEnd',
+    'updateStart',
+    'updatedAt',
+    'user',
+    'version',
+  ].map((name) => [
+    name,
+    Type.Optional(Type.String({ maxLength: 200, description: 'Accepted from HIPE clients and ignored' })),
+  ]),
+);
+
+const COMPANY_HIPE = { aliases: COMPANY_ALIASES, jsonStrings: ['customFields'] } as const;
 
 export const companiesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
   const service = createCompanyService(ctx);
@@ -61,6 +99,28 @@ export const companiesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
             parentId: Type.Optional(
               Type.String({ format: 'uuid', description: 'Only children of this company' }),
             ),
+            manager: Type.Optional(
+              Type.String({
+                format: 'uuid',
+                description: 'Only the companies managed by this user (`managedById`)',
+              }),
+            ),
+            createdBy: Type.Optional(
+              Type.String({ format: 'uuid', description: 'Only the companies created by this user' }),
+            ),
+            start: Type.Optional(
+              Type.String({
+                format: 'date-time',
+                description: 'Only the companies created at or after this time',
+              }),
+            ),
+            end: Type.Optional(
+              Type.String({
+                format: 'date-time',
+                description: 'Only the companies created at or before this time',
+              }),
+            ),
+            ...HIPE_IGNORED_COMPANY_FILTERS,
           }),
           response: { 200: Paginated(Company), ...problemResponses() },
         },
@@ -71,7 +131,7 @@ export const companiesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.post(
       '/companies',
       {
-        config: { permission: 'companies:write' },
+        config: { permission: 'companies:write', hipe: COMPANY_HIPE },
         schema: {
           tags: ['companies'],
           operationId: 'createCompany',
@@ -105,7 +165,7 @@ export const companiesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.patch(
       '/companies/:id',
       {
-        config: { permission: 'companies:write' },
+        config: { permission: 'companies:write', hipe: COMPANY_HIPE },
         schema: {
           tags: ['companies'],
           operationId: 'updateCompany',
@@ -133,6 +193,24 @@ export const companiesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
             'Answers the archived company. An archived company, its projects and addresses are no longer ' +
             'visible, and its externalId is free again. A company with live child companies is refused ' +
             '(409 `company_has_children`).',
+          params: Type.Object({ id: Uuid }),
+          response: { 200: Company, ...problemResponses(409) },
+        },
+      },
+      async (request) => service.archive(actorOf(request), request.params.id),
+    );
+
+    app.delete(
+      '/companies/:id',
+      {
+        config: { permission: 'companies:write' },
+        schema: {
+          tags: ['companies'],
+          operationId: 'deleteCompany',
+          summary: "Delete a company (HIPE client's hard delete; archives it here)",
+          description:
+            'The same as DELETE /api/companies/{id}/archived: the company is archived (soft delete) rather ' +
+            'than erased, so the orders, quotes and events that refer to it keep their history.',
           params: Type.Object({ id: Uuid }),
           response: { 200: Company, ...problemResponses(409) },
         },

@@ -1,8 +1,15 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import {
+  type Alias,
+  registerOutputAliases,
+  withInputAliases,
+  withOutputAliases,
+} from '../../platform/hipe.ts';
+import {
   CustomFieldValues,
   DateTime,
+  DateTimeInput,
   Nullable,
   NullableInput,
   Paginated,
@@ -10,27 +17,45 @@ import {
   type WithCustomFields,
 } from '../../platform/schemas.ts';
 
-export const CompanySchema = Type.Object(
-  {
-    id: Uuid,
-    organisationId: Uuid,
-    name: Type.String(),
-    externalId: Nullable(
-      Type.String({ description: 'Identifier in the client’s ERP, unique per organisation' }),
-    ),
-    parentId: Nullable(Uuid),
-    email: Nullable(Type.String()),
-    phoneNumber: Nullable(Type.String()),
-    website: Nullable(Type.String()),
-    vatNumber: Nullable(Type.String()),
-    customFields: CustomFieldValues,
-    enabled: Type.Boolean(),
-    createdById: Nullable(Uuid),
-    createdAt: DateTime,
-    updatedAt: DateTime,
-    deletedAt: Nullable(DateTime),
-  },
-  { $id: 'Company', description: 'A client company; `parentId` places it in a hierarchy' },
+/** HIPE's names of company properties. */
+export const COMPANY_ALIASES: readonly Alias[] = registerOutputAliases([
+  { alias: 'phone', of: 'phoneNumber' },
+  { alias: 'vat', of: 'vatNumber' },
+]);
+
+const CollaboratorIds = Type.Array(Uuid, {
+  uniqueItems: true,
+  maxItems: 100,
+  description: 'Users of the organisation (not contacts) who collaborate on the account (replaces the set)',
+});
+
+export const CompanySchema = withOutputAliases(
+  Type.Object(
+    {
+      id: Uuid,
+      organisationId: Uuid,
+      name: Type.String(),
+      externalId: Nullable(
+        Type.String({ description: 'Identifier in the client’s ERP, unique per organisation' }),
+      ),
+      parentId: Nullable(Uuid),
+      email: Nullable(Type.String()),
+      phoneNumber: Nullable(Type.String()),
+      website: Nullable(Type.String()),
+      vatNumber: Nullable(Type.String()),
+      managedById: Nullable(Uuid),
+      collaboratorIds: Type.Array(Uuid),
+      currencyId: Nullable(Uuid),
+      customFields: CustomFieldValues,
+      enabled: Type.Boolean(),
+      createdById: Nullable(Uuid),
+      createdAt: DateTime,
+      updatedAt: DateTime,
+      deletedAt: Nullable(DateTime),
+    },
+    { $id: 'Company', description: 'A client company; `parentId` places it in a hierarchy' },
+  ),
+  COMPANY_ALIASES,
 );
 
 const companyFields = {
@@ -43,42 +68,69 @@ const companyFields = {
   phoneNumber: NullableInput(Type.String({ maxLength: 50 })),
   website: NullableInput(Type.String({ maxLength: 500 })),
   vatNumber: NullableInput(Type.String({ maxLength: 50 })),
+  managedById: NullableInput(
+    Type.String({
+      format: 'uuid',
+      description: 'The user of the organisation (not a contact) managing the account',
+    }),
+  ),
+  collaboratorIds: CollaboratorIds,
+  currencyId: NullableInput(Type.String({ format: 'uuid', description: 'A currency of the organisation' })),
+  createdAt: Type.String({
+    ...DateTimeInput,
+    description: 'When the company was created, for records brought from another system (default: now)',
+  }),
   customFields: CustomFieldValues,
   enabled: Type.Boolean({ description: 'Default true' }),
 };
 
-export const CreateCompanyBody = Type.Object(
-  {
-    name: companyFields.name,
-    externalId: Type.Optional(companyFields.externalId),
-    parentId: Type.Optional(companyFields.parentId),
-    email: Type.Optional(companyFields.email),
-    phoneNumber: Type.Optional(companyFields.phoneNumber),
-    website: Type.Optional(companyFields.website),
-    vatNumber: Type.Optional(companyFields.vatNumber),
-    customFields: Type.Optional(companyFields.customFields),
-    enabled: Type.Optional(companyFields.enabled),
-  },
-  { additionalProperties: false },
+export const CreateCompanyBody = withInputAliases(
+  Type.Object(
+    {
+      name: companyFields.name,
+      externalId: Type.Optional(companyFields.externalId),
+      parentId: Type.Optional(companyFields.parentId),
+      email: Type.Optional(companyFields.email),
+      phoneNumber: Type.Optional(companyFields.phoneNumber),
+      website: Type.Optional(companyFields.website),
+      vatNumber: Type.Optional(companyFields.vatNumber),
+      managedById: Type.Optional(companyFields.managedById),
+      collaboratorIds: Type.Optional(companyFields.collaboratorIds),
+      currencyId: Type.Optional(companyFields.currencyId),
+      createdAt: Type.Optional(companyFields.createdAt),
+      customFields: Type.Optional(companyFields.customFields),
+      enabled: Type.Optional(companyFields.enabled),
+    },
+    { additionalProperties: false },
+  ),
+  COMPANY_ALIASES,
 );
 export type CreateCompany = WithCustomFields<Static<typeof CreateCompanyBody>>;
 
-export const UpdateCompanyBody = Type.Object(
-  {
-    name: Type.Optional(companyFields.name),
-    externalId: Type.Optional(companyFields.externalId),
-    parentId: Type.Optional(companyFields.parentId),
-    email: Type.Optional(companyFields.email),
-    phoneNumber: Type.Optional(companyFields.phoneNumber),
-    website: Type.Optional(companyFields.website),
-    vatNumber: Type.Optional(companyFields.vatNumber),
-    customFields: Type.Optional(companyFields.customFields),
-    enabled: Type.Optional(companyFields.enabled),
-  },
-  {
-    additionalProperties: false,
-    description: 'Only the properties sent change; `customFields` are merged (a key set to null is removed)',
-  },
+export const UpdateCompanyBody = withInputAliases(
+  Type.Object(
+    {
+      name: Type.Optional(companyFields.name),
+      externalId: Type.Optional(companyFields.externalId),
+      parentId: Type.Optional(companyFields.parentId),
+      email: Type.Optional(companyFields.email),
+      phoneNumber: Type.Optional(companyFields.phoneNumber),
+      website: Type.Optional(companyFields.website),
+      vatNumber: Type.Optional(companyFields.vatNumber),
+      managedById: Type.Optional(companyFields.managedById),
+      collaboratorIds: Type.Optional(companyFields.collaboratorIds),
+      currencyId: Type.Optional(companyFields.currencyId),
+      createdAt: Type.Optional(companyFields.createdAt),
+      customFields: Type.Optional(companyFields.customFields),
+      enabled: Type.Optional(companyFields.enabled),
+    },
+    {
+      additionalProperties: false,
+      description:
+        'Only the properties sent change; `customFields` are merged (a key set to null is removed)',
+    },
+  ),
+  COMPANY_ALIASES,
 );
 export type UpdateCompany = WithCustomFields<Static<typeof UpdateCompanyBody>>;
 

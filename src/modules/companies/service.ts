@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { companies } from '../../db/schema/platform.ts';
@@ -8,6 +8,7 @@ import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
+import { liveCurrency, liveStaffUsers } from '../orders/references.ts';
 import { addCompanyLinks } from '../users/repository.ts';
 import {
   ancestorsOf,
@@ -37,6 +38,16 @@ export const COMPANY_PAGE = {
 };
 
 export const COMPANY_SEARCH = { defaultLimit: 25, maxLimit: 100 };
+
+/** Filters of GET /companies/pagination (HIPE's node sends more; they are accepted and ignored). */
+export type CompanyListFilters = {
+  search?: string;
+  parentId?: string;
+  manager?: string;
+  createdBy?: string;
+  start?: string;
+  end?: string;
+};
 
 const externalIdConflict = () =>
   conflict('A company with this externalId already exists in the organisation', 'external_id_taken');
@@ -77,6 +88,20 @@ export function createCompanyService(ctx: AppContext) {
     }
   }
 
+  /** The users and currency a company names must be live records of the organisation (422). */
+  async function checkReferences(
+    tx: Executor,
+    actor: Actor,
+    input: { managedById?: string | null; collaboratorIds?: string[]; currencyId?: string | null },
+  ) {
+    if (input.managedById)
+      await liveStaffUsers(tx, actor.organisationId, [input.managedById], () => '/managedById');
+    if (input.collaboratorIds?.length) {
+      await liveStaffUsers(tx, actor.organisationId, input.collaboratorIds, (i) => `/collaboratorIds/${i}`);
+    }
+    if (input.currencyId) await liveCurrency(tx, actor.organisationId, input.currencyId);
+  }
+
   return {
     async get(actor: Actor, id: string) {
       const company = await findVisibleCompany(db, actor, id);
@@ -87,6 +112,7 @@ export function createCompanyService(ctx: AppContext) {
     create(actor: Actor, input: CreateCompany) {
       return ctx.change(actor, async (tx, record) => {
         if (input.parentId) await checkParent(tx, actor, input.parentId);
+        await checkReferences(tx, actor, input);
         if (input.externalId && (await externalIdTaken(tx, actor.organisationId, input.externalId))) {
           throw externalIdConflict();
         }
@@ -107,9 +133,13 @@ export function createCompanyService(ctx: AppContext) {
             phoneNumber: input.phoneNumber ?? null,
             website: input.website ?? null,
             vatNumber: input.vatNumber ?? null,
+            managedById: input.managedById ?? null,
+            collaboratorIds: input.collaboratorIds ?? [],
+            currencyId: input.currencyId ?? null,
             customFields,
             enabled: input.enabled ?? true,
             createdById: actor.userId,
+            ...(input.createdAt ? { createdAt: new Date(input.createdAt), updatedAt: new Date() } : {}),
           })
           .returning(companyColumns);
         // A company-scoped creator is linked to its new company, or it could not see it.
@@ -127,6 +157,7 @@ export function createCompanyService(ctx: AppContext) {
         assertCompanyVisible(actor, current.id, 'Company');
         if (input.parentId && input.parentId !== current.parentId)
           await checkParent(tx, actor, input.parentId, id);
+        await checkReferences(tx, actor, input);
         if (
           input.externalId &&
           input.externalId !== current.externalId &&
@@ -141,7 +172,8 @@ export function createCompanyService(ctx: AppContext) {
           input.customFields,
           current.customFields,
         );
-        const { customFields: _ignored, ...fields } = input;
+        const { customFields: _ignored, createdAt, ...rest } = input;
+        const fields = { ...rest, ...(createdAt ? { createdAt: new Date(createdAt) } : {}) };
         const next = { ...current, ...fields, customFields };
         const changed = changedFields(current, next);
         if (changed.length === 0) return current;
@@ -194,6 +226,14 @@ export function createCompanyService(ctx: AppContext) {
 
     /** The @nestjsx/crud grammar: a plain array, or the page envelope when `page` is given. */
     async search(actor: Actor, query: CrudQueryString) {
+      // HIPE's node sends its search box as `s` as it is: "" (no filter) or plain text (a
+      // "contains" on name or externalId); JSON objects are the crud grammar.
+      const text = query.s?.trim();
+      if (query.s !== undefined && !text?.startsWith('{')) {
+        const { s: _s, ...rest } = query;
+        const contains = { $or: [{ name: { $contL: text } }, { externalId: { $contL: text } }] };
+        query = text ? { ...rest, s: JSON.stringify(contains) } : rest;
+      }
       const crud = parseCrudQuery(crudParams(query), {
         fields: COMPANY_CRUD_FIELDS,
         ...COMPANY_SEARCH,
@@ -212,12 +252,16 @@ export function createCompanyService(ctx: AppContext) {
       return pageResult(rows, count?.total ?? 0, { page: crud.page, limit: crud.limit });
     },
 
-    async paginate(actor: Actor, query: PageQuery & { search?: string; parentId?: string }) {
+    async paginate(actor: Actor, query: PageQuery & CompanyListFilters) {
       const page = resolvePage(query, COMPANY_PAGE);
       const where = and(
         visibleCompanies(actor),
         query.search ? companyTextSearch(query.search) : undefined,
         query.parentId ? eq(companies.parentId, query.parentId) : undefined,
+        query.manager ? eq(companies.managedById, query.manager) : undefined,
+        query.createdBy ? eq(companies.createdById, query.createdBy) : undefined,
+        query.start ? gte(companies.createdAt, new Date(query.start)) : undefined,
+        query.end ? lte(companies.createdAt, new Date(query.end)) : undefined,
       );
       const [rows, [count]] = await Promise.all([
         db

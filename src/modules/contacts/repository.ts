@@ -13,7 +13,13 @@ export const CONTACT_CRUD_FIELDS: CrudFields = {
   firstName: { column: users.firstName, type: 'string' },
   lastName: { column: users.lastName, type: 'string' },
   phoneNumber: { column: users.phoneNumber, type: 'string' },
+  mobilePhone: { column: users.mobilePhone, type: 'string' },
   jobTitle: { column: users.jobTitle, type: 'string' },
+  job: { column: users.jobTitle, type: 'string' },
+  name: {
+    column: sql`(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, ''))`,
+    type: 'string',
+  },
   language: { column: users.language, type: 'string' },
   username: { column: users.username, type: 'string' },
   createdAt: { column: users.createdAt, type: 'date' },

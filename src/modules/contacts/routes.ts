@@ -4,9 +4,12 @@ import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { IdParams, problemResponses } from '../../platform/schemas.ts';
 import { crudQuerySchema, foldIndexedCrudParams, SearchResult } from '../companies/schemas.ts';
+import { USER_ALIASES } from '../users/schemas.ts';
 import { CONTACT_CRUD_FIELDS } from './repository.ts';
 import { CompanyContactParams, ContactSchema, CreateContactBody, UpdateContactBody } from './schemas.ts';
 import { CONTACT_SEARCH, createContactService } from './service.ts';
+
+const CONTACT_HIPE = { aliases: USER_ALIASES, jsonStrings: ['customFields', 'collaborationIds'] } as const;
 
 const Contact = Type.Ref('Contact');
 
@@ -39,7 +42,7 @@ export const contactsRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.post(
       '/users/contacts',
       {
-        config: { permission: 'contacts:write' },
+        config: { permission: 'contacts:write', hipe: CONTACT_HIPE },
         schema: {
           tags: ['contacts'],
           operationId: 'createContact',
@@ -74,7 +77,7 @@ export const contactsRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.patch(
       '/users/contacts/:id',
       {
-        config: { permission: 'contacts:write' },
+        config: { permission: 'contacts:write', hipe: CONTACT_HIPE },
         schema: {
           tags: ['contacts'],
           operationId: 'updateContact',

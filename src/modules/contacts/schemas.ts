@@ -1,22 +1,25 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { withInputAliases, withOutputAliases } from '../../platform/hipe.ts';
 import { CustomFieldValues, NullableInput, Uuid, type WithCustomFields } from '../../platform/schemas.ts';
+import { personFields, USER_ALIASES, userProperties } from '../users/schemas.ts';
 
-import { personFields, userProperties } from '../users/schemas.ts';
-
-export const ContactSchema = Type.Object(
-  {
-    ...userProperties,
-    companyIds: Type.Array(Uuid, { description: 'The same as collaborationIds' }),
-    collaborationIds: Type.Array(Uuid, {
-      description: 'Linked companies; a company-scoped reader only sees its own companies here',
-    }),
-  },
-  {
-    $id: 'Contact',
-    description:
-      'A user with role `contact`. Without a password it has no username and cannot sign in; an admin may ' +
-      'give it one with POST /api/users/{id}/invite.',
-  },
+export const ContactSchema = withOutputAliases(
+  Type.Object(
+    {
+      ...userProperties,
+      companyIds: Type.Array(Uuid, { description: 'The same as collaborationIds' }),
+      collaborationIds: Type.Array(Uuid, {
+        description: 'Linked companies; a company-scoped reader only sees its own companies here',
+      }),
+    },
+    {
+      $id: 'Contact',
+      description:
+        'A user with role `contact`. Without a password it has no username and cannot sign in; an admin may ' +
+        'give it one with POST /api/users/{id}/invite.',
+    },
+  ),
+  USER_ALIASES,
 );
 
 const CollaborationIds = Type.Array(Uuid, {
@@ -40,11 +43,17 @@ const contactFields = {
   customFields: Type.Optional(CustomFieldValues),
 };
 
-export const CreateContactBody = Type.Object(contactFields, { additionalProperties: false });
-export const UpdateContactBody = Type.Object(contactFields, {
-  additionalProperties: false,
-  description: 'Only the properties sent change; `customFields` are merged (a key set to null is removed)',
-});
+export const CreateContactBody = withInputAliases(
+  Type.Object(contactFields, { additionalProperties: false }),
+  USER_ALIASES,
+);
+export const UpdateContactBody = withInputAliases(
+  Type.Object(contactFields, {
+    additionalProperties: false,
+    description: 'Only the properties sent change; `customFields` are merged (a key set to null is removed)',
+  }),
+  USER_ALIASES,
+);
 
 export type CreateContact = WithCustomFields<Static<typeof CreateContactBody>>;
 export type UpdateContact = WithCustomFields<Static<typeof UpdateContactBody>>;

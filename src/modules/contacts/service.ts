@@ -132,6 +132,7 @@ export function createContactService(ctx: AppContext) {
             firstName: input.firstName ?? null,
             lastName: input.lastName ?? null,
             phoneNumber: input.phoneNumber ?? null,
+            mobilePhone: input.mobilePhone ?? null,
             jobTitle: input.jobTitle ?? null,
             language: input.language ?? null,
             externalId: input.externalId ?? null,

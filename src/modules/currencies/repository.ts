@@ -14,6 +14,10 @@ export const currencyColumns = {
   symbol: currencies.symbol,
   rate: currencies.rate,
   isBase: sql<boolean>`(${currencies.code} = ${organisations.baseCurrency})`.as('is_base'),
+  countryCode: currencies.countryCode,
+  externalId: currencies.externalId,
+  enabled: currencies.enabled,
+  isDefault: currencies.isDefault,
   createdById: currencies.createdById,
   createdAt: currencies.createdAt,
   updatedAt: currencies.updatedAt,
@@ -27,6 +31,10 @@ export type CurrencyRow = {
   /** Units of this currency per one unit of the organisation's base currency. */
   rate: number;
   isBase: boolean;
+  countryCode: string | null;
+  externalId: string | null;
+  enabled: boolean;
+  isDefault: boolean;
   createdById: string | null;
   createdAt: Date;
   updatedAt: Date;

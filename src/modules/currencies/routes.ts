@@ -3,7 +3,13 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, IdParams, Paginated, problemResponses } from '../../platform/schemas.ts';
-import { CreateCurrencyBody, CurrencyListQuery, CurrencySchema, UpdateCurrencyBody } from './schemas.ts';
+import {
+  CreateCurrencyBody,
+  CURRENCY_ALIASES,
+  CurrencyListQuery,
+  CurrencySchema,
+  UpdateCurrencyBody,
+} from './schemas.ts';
 import { createCurrencyService, seedCurrencies } from './service.ts';
 
 export const currencyRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
@@ -18,7 +24,7 @@ export const currencyRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.post(
       '/currencies',
       {
-        config: { permission: 'settings:manage' },
+        config: { permission: 'settings:manage', hipe: { aliases: CURRENCY_ALIASES } },
         schema: {
           tags,
           operationId: 'createCurrency',
@@ -64,7 +70,7 @@ export const currencyRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.patch(
       '/currencies/:id',
       {
-        config: { permission: 'settings:manage' },
+        config: { permission: 'settings:manage', hipe: { aliases: CURRENCY_ALIASES } },
         schema: {
           tags,
           operationId: 'updateCurrency',

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, ilike, ne, or } from 'drizzle-orm';
 import type { AppContext, OrganisationSeeder } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { currencies } from '../../db/schema/organisation-data.ts';
@@ -7,6 +7,7 @@ import type { Actor } from '../../platform/actor.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { likeEscape } from '../orders/common-schemas.ts';
 import {
   baseCurrencyCode,
   CURRENCY_ENTITY,
@@ -52,16 +53,39 @@ async function assertCodeFree(tx: Tx, organisationId: string, code: string, self
   }
 }
 
+/** Clears the organisation's default currency (one default at most). */
+async function clearDefault(tx: Tx, organisationId: string, exceptId?: string) {
+  await tx
+    .update(currencies)
+    .set({ isDefault: false, updatedAt: new Date() })
+    .where(
+      and(
+        liveCurrencies(organisationId),
+        eq(currencies.isDefault, true),
+        exceptId ? ne(currencies.id, exceptId) : undefined,
+      ),
+    );
+}
+
 const baseRateRule = (code: string) =>
   conflict(`${code} is the organisation's base currency: its rate is always 1`, 'base_currency');
 
 export function createCurrencyService(ctx: AppContext) {
   return {
-    async list(actor: Actor, query: PageQuery & { code?: string }) {
+    async list(actor: Actor, query: PageQuery & { code?: string; search?: string }) {
       const page = resolvePage(query, CURRENCY_PAGE);
+      const term = query.search?.trim();
+      const pattern = term ? `%${likeEscape(term)}%` : undefined;
       const where = and(
         liveCurrencies(actor.organisationId),
         query.code ? eq(currencies.code, query.code) : undefined,
+        pattern
+          ? or(
+              ilike(currencies.code, pattern),
+              ilike(currencies.name, pattern),
+              ilike(currencies.symbol, pattern),
+            )
+          : undefined,
       );
       const [rows, [total]] = await Promise.all([
         selectCurrencies(ctx.db)
@@ -83,6 +107,7 @@ export function createCurrencyService(ctx: AppContext) {
     create: (actor: Actor, input: Static<typeof CreateCurrencyBody>) =>
       ctx.change(actor, async (tx, record) => {
         await assertCodeFree(tx, actor.organisationId, input.code);
+        if (input.isDefault) await clearDefault(tx, actor.organisationId);
         const rate = input.rate ?? 1;
         if (input.code === (await baseCurrencyCode(tx, actor.organisationId)) && rate !== 1) {
           throw baseRateRule(input.code);
@@ -95,6 +120,10 @@ export function createCurrencyService(ctx: AppContext) {
             name: input.name?.trim() ?? null,
             symbol: input.symbol.trim(),
             rate,
+            countryCode: input.countryCode ?? null,
+            externalId: input.externalId ?? null,
+            enabled: input.enabled ?? true,
+            isDefault: input.isDefault ?? false,
             createdById: actor.userId,
           })
           .returning({ id: currencies.id });
@@ -117,6 +146,7 @@ export function createCurrencyService(ctx: AppContext) {
         if (code !== before.code) await assertCodeFree(tx, actor.organisationId, code, id);
         const isBase = before.isBase || code === (await baseCurrencyCode(tx, actor.organisationId));
         if (isBase && (input.rate ?? before.rate) !== 1) throw baseRateRule(code);
+        if (input.isDefault && !before.isDefault) await clearDefault(tx, actor.organisationId, id);
         await tx
           .update(currencies)
           .set({
@@ -124,6 +154,10 @@ export function createCurrencyService(ctx: AppContext) {
             ...(input.name !== undefined ? { name: input.name?.trim() ?? null } : {}),
             ...(input.symbol !== undefined ? { symbol: input.symbol.trim() } : {}),
             ...(input.rate !== undefined ? { rate: input.rate } : {}),
+            ...(input.countryCode !== undefined ? { countryCode: input.countryCode } : {}),
+            ...(input.externalId !== undefined ? { externalId: input.externalId } : {}),
+            ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+            ...(input.isDefault !== undefined ? { isDefault: input.isDefault } : {}),
             updatedAt: new Date(),
           })
           .where(and(eq(currencies.id, id), liveCurrencies(actor.organisationId)));

@@ -49,8 +49,10 @@ export const STATUS_DESCRIPTIONS: Record<ImportStatusName, string> = {
   ABORTED: 'Cancelled (rows of batches committed before the cancellation stay)',
   SENT: 'Done, and the result was e-mailed to the creator (or kept in the outbox when no SMTP server is set)',
   DONE: 'Done; the result e-mail has not been sent yet, or the SMTP server refused it',
-  FAILED: 'The file was refused (header, columns, not CSV); nothing was written',
-  CRASH: 'Processing failed unexpectedly; rows of committed batches stay (see stats.reason)',
+  FAILED: 'Not used any more: a refused file ends in 7 CRASH with stats.refused (kept for older records)',
+  CRASH:
+    'Crashed or failed (see stats.reason): the file was refused (stats.refused true, nothing written), or ' +
+    'processing failed unexpectedly (rows of committed batches stay)',
 };
 
 export const STATUS_NAMES = Object.fromEntries(

@@ -15,7 +15,7 @@ export function resultMail(row: ImportRow, publicBaseUrl: string): { subject: st
     ` (${s.rowsRead} of ${s.rowsTotal ?? '?'} rows read)`;
   let subject: string;
   const lines: string[] = [];
-  if (row.status === IMPORT_STATUS.FAILED) {
+  if (row.status === IMPORT_STATUS.FAILED || (row.status === IMPORT_STATUS.CRASH && s.refused)) {
     subject = `${what}: the file was refused`;
     lines.push('The file was refused and nothing was imported.', '', `Reason: ${s.reason ?? 'unknown'}`);
   } else if (row.status === IMPORT_STATUS.CRASH) {

@@ -480,9 +480,14 @@ export function createImportProcessor(ctx: AppContext, deps: { store: ChunkedFil
     });
   }
 
-  /** Ends the import FAILED (refused file) or CRASH, and tells the creator. */
-  async function end(row: ImportRow, status: typeof FAILED | typeof CRASH, reason: string) {
-    const ended = await transition(row, status, finishedStats(row.stats, { reason }));
+  /** Ends the import CRASH (a refused file: `refused`, nothing written; or a failure), and tells the creator. */
+  async function end(
+    row: ImportRow,
+    status: typeof FAILED | typeof CRASH,
+    reason: string,
+    extra: { refused?: true } = {},
+  ) {
+    const ended = await transition(row, status, finishedStats(row.stats, { reason, ...extra }));
     await clearKeys(ctx.db, row.id);
     await notify(ended);
   }
@@ -532,7 +537,9 @@ export function createImportProcessor(ctx: AppContext, deps: { store: ChunkedFil
       };
       if (row.stats.rowsTotal === null) {
         const checked = await checkFile(run);
-        if ('reason' in checked) return await end(run.row, FAILED, checked.reason);
+        // A refused file ends in 7 CRASH, the specification's "crashed or failed" (clients that know
+        // only its codes would poll a 6 forever); `stats.refused` tells it from an unexpected failure.
+        if ('reason' in checked) return await end(run.row, CRASH, checked.reason, { refused: true });
         const stats = { ...run.row.stats, rowsTotal: checked.rowsTotal };
         await ctx.db.transaction((tx) => checkpoint(tx as Tx, run, run.row.processedRows, stats));
         run.row = { ...run.row, stats };

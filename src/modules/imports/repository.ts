@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { type ImportStats, imports } from '../../db/schema/imports.ts';
 import { entity } from '../../platform/events.ts';
@@ -48,7 +48,8 @@ export async function findImport(db: Executor, organisationId: string, id: strin
   const query = db
     .select()
     .from(imports)
-    .where(and(eq(imports.id, id), eq(imports.organisationId, organisationId), isNull(imports.deletedAt)))
+    // Archived imports (deleted_at set) are left out of the list only: reachable by id.
+    .where(and(eq(imports.id, id), eq(imports.organisationId, organisationId)))
     .limit(1);
   const [row] = lock ? await query.for('update') : await query;
   return row;

@@ -237,8 +237,12 @@ export const importsRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
         schema: {
           tags,
           operationId: 'archiveImportFile',
-          summary: 'Release the stored file of an import (the record stays, fileArchived true)',
-          description: 'Refused (409) while the import is requested or in progress.',
+          summary: 'Archive an import, whatever its status: it leaves the list, its file is released',
+          description:
+            'Answers the import; it is then absent from GET /api/imports (GET /api/imports/{id} still reads ' +
+            'it). The stored file is released (`fileArchived` true) when the import has ended; a requested or ' +
+            'running import is not stopped (cancel it first to stop it): it goes on to its end and keeps its ' +
+            'file. Archiving again changes nothing.',
           params: IdParams,
           response: { 200: ImportRef, ...problemResponses(409) },
         },

@@ -24,6 +24,12 @@ export const ImportStatsSchema = Type.Object(
     finishedAt: Nullable(Type.String({ format: 'date-time' })),
     durationMs: Nullable(Type.Integer()),
     reason: Type.Optional(Type.String({ description: 'Why the import ended FAILED, CRASH or ABORTED' })),
+    refused: Type.Optional(
+      Type.Boolean({
+        description:
+          'true when the file was refused (header, columns, not CSV): status 7 CRASH, nothing written',
+      }),
+    ),
     notification: Type.Optional(
       Type.Object({
         emailId: Uuid,
@@ -98,6 +104,17 @@ export const ImportListQuery = pageQuerySchema(IMPORT_PAGE, {
   type: Type.Optional(Type.String({ maxLength: 50, description: 'Import type code or name' })),
   status: Type.Optional(
     Type.String({ maxLength: 100, description: 'Status codes or names, comma-separated (matches any)' }),
+  ),
+  delimiter: Type.Optional(
+    Type.String({ maxLength: 20, description: 'The delimiter character or its name' }),
+  ),
+  start: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or after this time' })),
+  end: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or before this time' })),
+  s: Type.Optional(
+    Type.String({ maxLength: 200, description: 'Search: part of the import number or of the file name' }),
+  ),
+  filterId: Type.Optional(
+    Type.String({ maxLength: 200, description: 'A saved filter of HIPE clients: accepted and ignored' }),
   ),
 });
 

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
 import type { AppContext } from '../../context.ts';
@@ -10,7 +10,8 @@ import { AppError, badRequest, conflict, notFound } from '../../platform/errors.
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import type { ChunkedFileStore, PendingFile } from '../files/chunks.ts';
 import { fileTooLarge, normaliseMimeType, sanitiseFilename } from '../files/multipart.ts';
-import { delimiterOf, IMPORT_TYPES, importTypeOf } from './catalog.ts';
+import { likeEscape } from '../orders/common-schemas.ts';
+import { DELIMITERS, delimiterOf, IMPORT_TYPES, importTypeOf } from './catalog.ts';
 import { textInspector } from './csv.ts';
 import { isInfrastructureError } from './db-errors.ts';
 import { clearKeys } from './keys.ts';
@@ -30,7 +31,15 @@ export const IMPORT_PAGE: PageOptions = {
   defaultSort: { field: 'createdAt', direction: 'DESC' },
 };
 
-export type ImportListQuery = PageQuery & { type?: string; status?: string };
+export type ImportListQuery = PageQuery & {
+  type?: string;
+  status?: string;
+  delimiter?: string;
+  start?: string;
+  end?: string;
+  s?: string;
+  filterId?: string;
+};
 
 const FORM_FIELDS = ['type', 'delimiter', 'dryRun', 'allowDelete'] as const;
 type FormField = (typeof FORM_FIELDS)[number];
@@ -227,7 +236,33 @@ export function createImportService(
       const conditions: (SQL | undefined)[] = [
         eq(imports.organisationId, actor.organisationId),
         isNull(imports.deletedAt),
+        query.start ? gte(imports.createdAt, new Date(query.start)) : undefined,
+        query.end ? lte(imports.createdAt, new Date(query.end)) : undefined,
       ];
+      if (query.delimiter !== undefined) {
+        const delimiter = delimiterOf(query.delimiter);
+        if (!delimiter) {
+          throw badRequest(`Unknown delimiter "${query.delimiter}"`, [
+            {
+              pointer: '/delimiter',
+              message: `must be one of: ${DELIMITERS.map((d) => d.name).join(', ')}`,
+              in: 'query',
+            },
+          ]);
+        }
+        conditions.push(eq(imports.delimiter, delimiter.value));
+      }
+      // HIPE's search box: a "contains" on the import number or the file name.
+      const term = query.s?.trim();
+      if (term) {
+        const pattern = `%${likeEscape(term)}%`;
+        conditions.push(
+          or(
+            sql`${imports.code}::text like ${pattern}`,
+            sql`exists (select 1 from ${files} where ${files.id} = ${imports.fileId} and ${files.filename} ilike ${pattern})`,
+          ),
+        );
+      }
       if (query.type !== undefined) {
         const type = importTypeOf(query.type);
         if (!type) {
@@ -288,30 +323,36 @@ export function createImportService(
       return { file, stream: Readable.from(store.read(fileId)) };
     },
 
-    /** Releases the stored bytes of the file; the record stays (`fileArchived` true). */
+    /**
+     * Archives an import, whatever its status (HIPE's archive): the record leaves the list (still
+     * readable by id). The stored file is released when the import has ended; an import still
+     * requested or running goes on to its end (its rows are written, its result e-mail sent) and
+     * keeps its stored file (see docs/hipe-compatibility.md). Archiving again changes nothing.
+     */
     async archive(actor: Actor, id: string) {
       return ctx.change(actor, async (tx, record) => {
         const row = await findImport(tx, actor.organisationId, id, true);
         if (!row) throw notFound('Import');
-        if (row.fileArchived) return presentImport(row);
-        if (row.status === IMPORT_STATUS.REQUESTED || row.status === IMPORT_STATUS.IN_PROGRESS) {
-          throw conflict(
-            'The import is being processed: cancel it or wait for it to end',
-            'import_in_progress',
-          );
-        }
-        if (row.fileId) await store.release(tx, row.fileId, { entity: 'import', entityId: id }, record);
+        const running = row.status === IMPORT_STATUS.REQUESTED || row.status === IMPORT_STATUS.IN_PROGRESS;
+        if (row.deletedAt && (row.fileArchived || running)) return presentImport(row);
+        const release = !running && !row.fileArchived && row.fileId;
+        if (release) await store.release(tx, row.fileId!, { entity: 'import', entityId: id }, record);
+        const now = new Date();
         const [updated] = await tx
           .update(imports)
-          .set({ fileArchived: true, updatedAt: new Date() })
+          .set({
+            ...(release ? { fileArchived: true } : {}),
+            deletedAt: row.deletedAt ?? now,
+            updatedAt: now,
+          })
           .where(eq(imports.id, id))
           .returning();
         await record({
           on: IMPORT_ENTITY,
-          type: 'UPDATE',
+          type: row.deletedAt ? 'UPDATE' : 'DELETE',
           entityId: id,
           snapshot: presentImport(updated!),
-          updatedColumns: ['fileArchived'],
+          ...(row.deletedAt ? { updatedColumns: ['fileArchived'] } : {}),
         });
         return presentImport(updated!);
       });

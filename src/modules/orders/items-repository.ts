@@ -17,6 +17,8 @@ export const orderItemColumns = {
   totalPrice: orderItems.totalPrice,
   unit: orderItems.unit,
   position: orderItems.position,
+  externalId: orderItems.externalId,
+  customFields: orderItems.customFields,
   createdById: orderItems.createdById,
   createdAt: orderItems.createdAt,
   updatedAt: orderItems.updatedAt,
@@ -71,7 +73,7 @@ export async function liveItems(db: Executor, organisationId: string, ids: strin
 export async function liveArticles(db: Executor, organisationId: string, ids: string[]) {
   if (!ids.length) return [];
   return db
-    .select({ id: articles.id, price: articles.price, enabled: articles.enabled })
+    .select({ id: articles.id, price: articles.price, enabled: articles.enabled, unit: articles.unit })
     .from(articles)
     .where(
       and(inArray(articles.id, ids), eq(articles.organisationId, organisationId), isNull(articles.deletedAt)),

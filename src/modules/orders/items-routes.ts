@@ -3,7 +3,15 @@ import { Type } from '@sinclair/typebox';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { IdParams, Paginated, problemResponses, Uuid } from '../../platform/schemas.ts';
-import { BulkOrderItemsBody, CreateOrderItemBody, UpdateOrderItemBody } from './items-schemas.ts';
+import {
+  BulkOrderItemsBody,
+  CreateOrderItemBody,
+  ORDER_ITEM_ALIASES,
+  UpdateOrderItemBody,
+} from './items-schemas.ts';
+
+const ITEM_HIPE = { aliases: ORDER_ITEM_ALIASES, jsonStrings: ['customFields'] } as const;
+
 import { ORDER_ITEM_PAGE, type OrderItemService } from './items-service.ts';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
@@ -12,6 +20,20 @@ const ListQuery = pageQuerySchema(ORDER_ITEM_PAGE, {
   orderId: Type.Optional(Uuid),
   articleId: Type.Optional(Uuid),
   parentId: Type.Optional(Type.String({ format: 'uuid', description: 'Children of this item' })),
+  externalId: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'Items of the order with this externalId (HIPE)',
+    }),
+  ),
+  search: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'Case-insensitive "contains" on the article name or code, or the order externalId',
+    }),
+  ),
 });
 
 const DeleteQuery = Type.Object(
@@ -20,6 +42,12 @@ const DeleteQuery = Type.Object(
       Type.Boolean({
         default: false,
         description: 'Also delete the item’s descendants; without it an item with live children answers 409',
+      }),
+    ),
+    hardDelete: Type.Optional(
+      Type.Boolean({
+        description:
+          'HIPE client: accepted; items are always soft-deleted here (the order keeps its history and events)',
       }),
     ),
   },
@@ -45,7 +73,7 @@ export function registerOrderItemRoutes(app: App, service: OrderItemService) {
   app.post(
     '/order-items',
     {
-      config: { permission: 'orders:write' },
+      config: { permission: 'orders:write', hipe: ITEM_HIPE },
       schema: {
         tags,
         operationId: 'createOrderItem',
@@ -92,7 +120,7 @@ export function registerOrderItemRoutes(app: App, service: OrderItemService) {
   app.patch(
     '/order-items/:id',
     {
-      config: { permission: 'orders:write' },
+      config: { permission: 'orders:write', hipe: ITEM_HIPE },
       schema: {
         tags,
         operationId: 'updateOrderItem',

@@ -1,5 +1,24 @@
 import { Type } from '@sinclair/typebox';
-import { Money, NullableInput, Quantity as QuantityInput, Uuid } from '../../platform/schemas.ts';
+import { type Alias, registerOutputAliases, withInputAliases } from '../../platform/hipe.ts';
+import {
+  CustomFieldValues,
+  Money,
+  NullableInput,
+  Quantity as QuantityInput,
+  Uuid,
+} from '../../platform/schemas.ts';
+
+/** HIPE's names of order item properties: the unit price per thousand units. */
+export const ORDER_ITEM_ALIASES: readonly Alias[] = registerOutputAliases([
+  {
+    alias: 'unitPricePerThousand',
+    of: 'unitPrice',
+    input: Type.Number({ minimum: 0, description: 'The price of 1000 units: unitPrice x 1000' }),
+    output: Type.Number({ description: 'unitPrice x 1000' }),
+    toOurs: (value) => Math.round((Number(value) / 1000) * 1e8) / 1e8,
+    toTheirs: (value) => Math.round(Number(value) * 1000 * 1e4) / 1e4,
+  },
+]);
 
 const Quantity = QuantityInput({ description: 'Quantity ordered; must be positive' });
 const UnitPrice = Money({
@@ -33,11 +52,21 @@ const itemFields = {
   ),
   position: Type.Optional(Position),
   commentId: Type.Optional(Type.String({ format: 'uuid', description: 'A comment of the organisation' })),
+  externalId: Type.Optional(
+    NullableInput(Type.String({ minLength: 1, maxLength: 200, description: 'Identifier in another system' })),
+  ),
+  customFields: Type.Optional(CustomFieldValues),
+  createdAt: Type.Optional(
+    Type.String({ format: 'date-time', description: 'When it was created, for records from another system' }),
+  ),
 };
 
-export const CreateOrderItemBody = Type.Object(
-  { orderId: Type.String({ format: 'uuid', description: 'The order (required)' }), ...itemFields },
-  { additionalProperties: false },
+export const CreateOrderItemBody = withInputAliases(
+  Type.Object(
+    { orderId: Type.String({ format: 'uuid', description: 'The order (required)' }), ...itemFields },
+    { additionalProperties: false },
+  ),
+  ORDER_ITEM_ALIASES,
 );
 
 export const BulkOrderItem = Type.Object(
@@ -57,6 +86,11 @@ export const BulkOrderItem = Type.Object(
       }),
     ),
     ...itemFields,
+    quantity: Type.Optional({
+      ...Quantity,
+      description:
+        'Quantity ordered; with an article it may be left out: 1 (articles have no minimum order quantity)',
+    }),
   },
   { additionalProperties: false },
 );
@@ -67,16 +101,22 @@ export const BulkOrderItemsBody = Type.Array(BulkOrderItem, {
   description: 'Items to add, in order; a parent comes before its children',
 });
 
-export const UpdateOrderItemBody = Type.Object(
-  {
-    articleId: Type.Optional(NullableInput(Uuid)),
-    parentId: Type.Optional(NullableInput(ParentId)),
-    quantity: Type.Optional(Quantity),
-    unitPrice: Type.Optional(NullableInput(UnitPrice)),
-    totalPrice: Type.Optional(TotalPrice),
-    unit: Type.Optional(NullableInput(Type.String({ minLength: 1, maxLength: 50 }))),
-    position: Type.Optional(Position),
-    commentId: Type.Optional(NullableInput(Uuid)),
-  },
-  { additionalProperties: false, minProperties: 1 },
+export const UpdateOrderItemBody = withInputAliases(
+  Type.Object(
+    {
+      articleId: Type.Optional(NullableInput(Uuid)),
+      parentId: Type.Optional(NullableInput(ParentId)),
+      quantity: Type.Optional(Quantity),
+      unitPrice: Type.Optional(NullableInput(UnitPrice)),
+      totalPrice: Type.Optional(TotalPrice),
+      unit: Type.Optional(NullableInput(Type.String({ minLength: 1, maxLength: 50 }))),
+      position: Type.Optional(Position),
+      commentId: Type.Optional(NullableInput(Uuid)),
+      externalId: itemFields.externalId,
+      customFields: itemFields.customFields,
+      createdAt: itemFields.createdAt,
+    },
+    { additionalProperties: false, minProperties: 1 },
+  ),
+  ORDER_ITEM_ALIASES,
 );

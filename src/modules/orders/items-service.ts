@@ -1,9 +1,9 @@
 import type { Static } from '@sinclair/typebox';
-import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import { orderItems, orders } from '../../db/schema/orders.ts';
+import { articles, orderItems, orders } from '../../db/schema/orders.ts';
 import {
   type Actor,
   assertCompanyVisible,
@@ -14,6 +14,8 @@ import { badRequest, conflict, notFound, type ProblemIssue, unprocessable } from
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
 import { assertTotalInRange } from '../../platform/input-safety.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { validateCustomFields } from '../custom-fields/validate.ts';
+import { likeEscape } from './common-schemas.ts';
 import {
   findOrderItem,
   findOrderItemRow,
@@ -47,12 +49,19 @@ export const ORDER_ITEM_PAGE: PageOptions = {
     updatedAt: orderItems.updatedAt,
     quantity: orderItems.quantity,
     totalPrice: orderItems.totalPrice,
+    unitPrice: orderItems.unitPrice,
   },
   tieBreaker: orderItems.id,
   defaultSort: { field: 'position', direction: 'ASC' },
 };
 
-export type OrderItemListQuery = PageQuery & { orderId?: string; articleId?: string; parentId?: string };
+export type OrderItemListQuery = PageQuery & {
+  orderId?: string;
+  articleId?: string;
+  parentId?: string;
+  externalId?: string;
+  search?: string;
+};
 
 type Row = typeof orderItems.$inferSelect;
 
@@ -95,7 +104,11 @@ const parentInOtherOrder = (pointer: string) =>
     { pointer, message: 'is an item of another order', in: 'body' },
   ]);
 
-type NewItem = Omit<CreateOrderItemInput, 'orderId'> & { ref?: string; parentRef?: string };
+type NewItem = Omit<CreateOrderItemInput, 'orderId' | 'quantity'> & {
+  quantity?: number;
+  ref?: string;
+  parentRef?: string;
+};
 
 export function createOrderItemService(ctx: AppContext) {
   async function read(actor: Actor, id: string) {
@@ -186,10 +199,26 @@ export function createOrderItemService(ctx: AppContext) {
       await liveComment(tx, org, commentId, `${pointerOf(i)}/commentId`);
     }
 
+    const customFieldsOf: Record<string, unknown>[] = [];
+    for (const input of inputs) {
+      customFieldsOf.push(await validateCustomFields(tx, org, 'order_item', input.customFields));
+    }
     const ids = inputs.map(() => uuidv7());
     const rows = inputs.map((input, i) => {
       const pointer = pointerOf(i);
       let unitPrice = input.unitPrice ?? null;
+      let unit = input.unit ?? null;
+      if (input.quantity === undefined && !input.articleId) {
+        throw badRequest('An item without an article needs a quantity', [
+          {
+            pointer: `${pointer}/quantity`,
+            message: 'is required for an item without articleId',
+            in: 'body',
+          },
+        ]);
+      }
+      // HIPE clients add an article with nothing else: 1 of it, at its price and in its unit.
+      const quantity = input.quantity ?? 1;
       if (input.articleId) {
         const article = articlesById.get(input.articleId);
         if (!article) throw invalidReference(`${pointer}/articleId`, 'article');
@@ -199,6 +228,7 @@ export function createOrderItemService(ctx: AppContext) {
           ]);
         }
         if (input.unitPrice === undefined) unitPrice = article.price;
+        if (input.unit === undefined) unit = article.unit;
       }
       let parentId: string | null = null;
       if (input.parentId) {
@@ -209,7 +239,7 @@ export function createOrderItemService(ctx: AppContext) {
       } else if (input.parentRef !== undefined) {
         parentId = ids[refs.get(input.parentRef)!]!;
       }
-      const price = priceItem({ quantity: input.quantity, unitPrice, totalPrice: input.totalPrice }, pointer);
+      const price = priceItem({ quantity, unitPrice, totalPrice: input.totalPrice }, pointer);
       return {
         id: ids[i]!,
         organisationId: org,
@@ -217,11 +247,14 @@ export function createOrderItemService(ctx: AppContext) {
         articleId: input.articleId ?? null,
         parentId,
         commentId: input.commentId ?? null,
-        quantity: input.quantity,
+        quantity,
         ...price,
-        unit: input.unit ?? null,
+        unit,
         position: input.position ?? 1,
+        externalId: input.externalId ?? null,
+        customFields: customFieldsOf[i] ?? {},
         createdById: actor.userId,
+        ...(input.createdAt ? { createdAt: new Date(input.createdAt) } : {}),
       };
     });
     const _inserted = await insertItemsWithEvents(tx, record, orderId, rows);
@@ -274,13 +307,23 @@ export function createOrderItemService(ctx: AppContext) {
         query.orderId ? eq(orderItems.orderId, query.orderId) : undefined,
         query.articleId ? eq(orderItems.articleId, query.articleId) : undefined,
         query.parentId ? eq(orderItems.parentId, query.parentId) : undefined,
+        query.externalId ? eq(orders.externalId, query.externalId) : undefined,
       ];
+      const term = query.search?.trim();
+      if (term) {
+        const pattern = `%${likeEscape(term)}%`;
+        conditions.push(
+          or(ilike(articles.name, pattern), ilike(articles.code, pattern), ilike(orders.externalId, pattern)),
+        );
+      }
       const where = and(...conditions);
-      const countQuery = scope
+      const joined = Boolean(scope || query.externalId || term);
+      const countQuery = joined
         ? ctx.db
             .select({ total: sql<number>`count(*)::int` })
             .from(orderItems)
             .innerJoin(orders, eq(orders.id, orderItems.orderId))
+            .leftJoin(articles, eq(articles.id, orderItems.articleId))
             .where(where)
         : ctx.db.select({ total: sql<number>`count(*)::int` }).from(orderItems).where(where);
       const [rows, counted] = await Promise.all([
@@ -367,6 +410,17 @@ export function createOrderItemService(ctx: AppContext) {
         if (input.commentId !== undefined) changes.commentId = input.commentId;
         if (input.unit !== undefined) changes.unit = input.unit;
         if (input.position !== undefined) changes.position = input.position;
+        if (input.externalId !== undefined) changes.externalId = input.externalId;
+        if (input.createdAt !== undefined) changes.createdAt = new Date(input.createdAt);
+        if (input.customFields !== undefined) {
+          changes.customFields = await validateCustomFields(
+            tx,
+            org,
+            'order_item',
+            input.customFields,
+            current.customFields,
+          );
+        }
 
         const [row] = await tx
           .update(orderItems)

@@ -1,7 +1,7 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { addresses, comments, currencies, projects, statuses } from '../../db/schema/organisation-data.ts';
-import { companies } from '../../db/schema/platform.ts';
+import { companies, users } from '../../db/schema/platform.ts';
 import { unprocessable } from '../../platform/errors.ts';
 
 /**
@@ -118,4 +118,33 @@ export async function liveComment(db: Executor, organisationId: string, id: stri
     .limit(1);
   if (!row) throw invalidReference(pointer, 'comment');
   return row;
+}
+
+/**
+ * Users of the organisation's staff (live, any role but `contact`): managers, collaborators and
+ * authors named by HIPE clients. Throws 422 `invalid_reference` at the pointer of the first one missing.
+ */
+export async function liveStaffUsers(
+  db: Executor,
+  organisationId: string,
+  ids: readonly string[],
+  pointerFor: (index: number) => string,
+) {
+  if (ids.length === 0) return;
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        inArray(users.id, [...ids]),
+        eq(users.organisationId, organisationId),
+        isNull(users.deletedAt),
+        ne(users.role, 'contact'),
+      ),
+    );
+  const found = new Set(rows.map((r) => r.id));
+  const missing = ids.findIndex((id) => !found.has(id));
+  if (missing >= 0) {
+    throw invalidReference(pointerFor(missing), 'staff user');
+  }
 }

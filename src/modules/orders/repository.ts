@@ -15,7 +15,8 @@ const itemsJson = sql.raw(`coalesce((
       'id', i.id, 'organisationId', i.organisation_id, 'orderId', i.order_id, 'articleId', i.article_id,
       'article', case when a.id is null then null else json_build_object('id', a.id, 'code', a.code, 'name', a.name) end,
       'parentId', i.parent_id, 'commentId', i.comment_id, 'quantity', i.quantity, 'unitPrice', i.unit_price,
-      'totalPrice', i.total_price, 'unit', i.unit, 'position', i.position, 'createdById', i.created_by_id,
+      'totalPrice', i.total_price, 'unit', i.unit, 'position', i.position, 'externalId', i.external_id,
+      'customFields', i.custom_fields, 'createdById', i.created_by_id,
       'createdAt', ${iso('i.created_at')}, 'updatedAt', ${iso('i.updated_at')}, 'deletedAt', null
     ) order by i.position, i.id)
   from order_items i left join articles a on a.id = i.article_id
@@ -35,6 +36,8 @@ export type OrderItemJson = {
   totalPrice: number;
   unit: string | null;
   position: number;
+  externalId: string | null;
+  customFields: Record<string, string | number | boolean | string[] | null>;
   createdById: string | null;
   createdAt: string;
   updatedAt: string;

@@ -43,6 +43,14 @@ const ListQuery = pageQuerySchema(ORDER_PAGE, {
   companyId: Type.Optional(Uuid),
   projectId: Type.Optional(Uuid),
   createdById: Type.Optional(Uuid),
+  createdBy: Type.Optional({ ...Uuid, description: 'Alias of `createdById` (HIPE client)' }),
+  search: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'Case-insensitive "contains" on externalId or trackingId',
+    }),
+  ),
   statusId: Type.Optional(
     Type.String({ minLength: 1, maxLength: 2000, description: 'Comma-separated status ids; matches any' }),
   ),
@@ -60,6 +68,8 @@ type ListQueryType = {
   companyId?: string;
   projectId?: string;
   createdById?: string;
+  createdBy?: string;
+  search?: string;
   statusId?: string;
   externalId?: string;
 } & Partial<
@@ -79,7 +89,7 @@ export const ordersRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.post(
       '/orders',
       {
-        config: { permission: 'orders:write' },
+        config: { permission: 'orders:write', hipe: { aliases: [], jsonStrings: ['customFields'] } },
         schema: {
           tags,
           operationId: 'createOrder',
@@ -135,7 +145,7 @@ export const ordersRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.patch(
       '/orders/:id',
       {
-        config: { permission: 'orders:write' },
+        config: { permission: 'orders:write', hipe: { aliases: [], jsonStrings: ['customFields'] } },
         schema: {
           tags,
           operationId: 'updateOrder',
@@ -154,7 +164,7 @@ export const ordersRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.delete(
       '/orders/:id',
       {
-        config: { permission: 'orders:write' },
+        config: { permission: 'orders:write', hipe: { aliases: [], jsonStrings: ['customFields'] } },
         schema: {
           tags,
           operationId: 'deleteOrder',

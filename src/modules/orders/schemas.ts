@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { withOutputAliases } from '../../platform/hipe.ts';
 import {
   CustomFieldValues,
   DateTime,
@@ -8,6 +9,7 @@ import {
   Uuid,
 } from '../../platform/schemas.ts';
 import { dateInput } from './common-schemas.ts';
+import { ORDER_ITEM_ALIASES } from './items-schemas.ts';
 
 const Amount = Money({
   description: 'Amount billed, in the order currency (double precision, rounded to cents)',
@@ -39,6 +41,11 @@ const orderFields = {
   ),
   trackingId: NullableInput(Type.String({ maxLength: 200, description: 'Shipping tracking number' })),
   customFields: CustomFieldValues,
+  createdById: Type.String({
+    format: 'uuid',
+    description: 'Who created the order, for records brought from another system (default: the caller)',
+  }),
+  createdAt: Type.String({ format: 'date-time', description: 'When it was created (default: now)' }),
 };
 
 export const CreateOrderBody = Type.Object(
@@ -55,6 +62,8 @@ export const CreateOrderBody = Type.Object(
     shippingAddressId: Type.Optional(orderFields.shippingAddressId),
     trackingId: Type.Optional(orderFields.trackingId),
     customFields: Type.Optional(orderFields.customFields),
+    createdById: Type.Optional(orderFields.createdById),
+    createdAt: Type.Optional(orderFields.createdAt),
   },
   { additionalProperties: false },
 );
@@ -73,6 +82,8 @@ export const UpdateOrderBody = Type.Object(
     shippingAddressId: Type.Optional(orderFields.shippingAddressId),
     trackingId: Type.Optional(orderFields.trackingId),
     customFields: Type.Optional(orderFields.customFields),
+    createdById: Type.Optional(orderFields.createdById),
+    createdAt: Type.Optional(orderFields.createdAt),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -87,30 +98,35 @@ export const ItemArticleSchema = NullableOutput(
   ),
 );
 
-export const OrderItemSchema = Type.Object(
-  {
-    id: Uuid,
-    organisationId: Uuid,
-    orderId: Uuid,
-    articleId: NullableOutput(Uuid),
-    article: ItemArticleSchema,
-    parentId: NullableOutput(
-      Type.String({ format: 'uuid', description: 'The kit or group item this item belongs to' }),
-    ),
-    commentId: NullableOutput(Uuid),
-    quantity: Type.Number({ exclusiveMinimum: 0 }),
-    unitPrice: NullableOutput(
-      Type.Number({ description: 'Unit price (4 decimals); null for an item priced by its total' }),
-    ),
-    totalPrice: Type.Number({ description: 'quantity x unitPrice, rounded to cents' }),
-    unit: NullableOutput(Type.String()),
-    position: Type.Integer(),
-    createdById: NullableOutput(Uuid),
-    createdAt: DateTime,
-    updatedAt: DateTime,
-    deletedAt: NullableOutput(DateTime),
-  },
-  { $id: 'OrderItem' },
+export const OrderItemSchema = withOutputAliases(
+  Type.Object(
+    {
+      id: Uuid,
+      organisationId: Uuid,
+      orderId: Uuid,
+      articleId: NullableOutput(Uuid),
+      article: ItemArticleSchema,
+      parentId: NullableOutput(
+        Type.String({ format: 'uuid', description: 'The kit or group item this item belongs to' }),
+      ),
+      commentId: NullableOutput(Uuid),
+      quantity: Type.Number({ exclusiveMinimum: 0 }),
+      unitPrice: NullableOutput(
+        Type.Number({ description: 'Unit price (4 decimals); null for an item priced by its total' }),
+      ),
+      totalPrice: Type.Number({ description: 'quantity x unitPrice, rounded to cents' }),
+      unit: NullableOutput(Type.String()),
+      position: Type.Integer(),
+      externalId: NullableOutput(Type.String()),
+      customFields: CustomFieldValues,
+      createdById: NullableOutput(Uuid),
+      createdAt: DateTime,
+      updatedAt: DateTime,
+      deletedAt: NullableOutput(DateTime),
+    },
+    { $id: 'OrderItem' },
+  ),
+  ORDER_ITEM_ALIASES,
 );
 
 const orderProperties = {

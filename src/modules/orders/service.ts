@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { and, eq, gte, inArray, isNull, lt, lte, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, ilike, inArray, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { orderItems, orders } from '../../db/schema/orders.ts';
@@ -15,7 +15,7 @@ import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../..
 import type { WithCustomFields } from '../../platform/schemas.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
 
-import { rangeEnd, toDate, uuidList } from './common-schemas.ts';
+import { likeEscape, rangeEnd, toDate, uuidList } from './common-schemas.ts';
 import { roundCents } from './money.ts';
 import {
   defaultOrderStatus,
@@ -24,6 +24,7 @@ import {
   liveCurrency,
   liveOrderStatus,
   liveProject,
+  liveStaffUsers,
 } from './references.ts';
 import {
   externalIdTaken,
@@ -59,6 +60,8 @@ export type OrderListQuery = PageQuery & {
   companyId?: string;
   projectId?: string;
   createdById?: string;
+  createdBy?: string;
+  search?: string;
   statusId?: string;
   externalId?: string;
   orderDateStart?: string;
@@ -88,8 +91,14 @@ export function orderFilters(actor: Actor, query: OrderListQuery): SQL {
     query.companyId ? eq(orders.companyId, query.companyId) : undefined,
     query.projectId ? eq(orders.projectId, query.projectId) : undefined,
     query.createdById ? eq(orders.createdById, query.createdById) : undefined,
+    query.createdBy ? eq(orders.createdById, query.createdBy) : undefined,
     query.externalId ? eq(orders.externalId, query.externalId) : undefined,
   ];
+  const term = query.search?.trim();
+  if (term) {
+    const pattern = `%${likeEscape(term)}%`;
+    conditions.push(or(ilike(orders.externalId, pattern), ilike(orders.trackingId, pattern)));
+  }
   if (query.statusId) {
     const ids = uuidList(query.statusId, '/statusId');
     conditions.push(ids.length === 1 ? eq(orders.statusId, ids[0]!) : inArray(orders.statusId, ids));
@@ -247,6 +256,7 @@ export function createOrderService(ctx: AppContext, options: { countCap?: number
           throw duplicateExternalId(input.externalId);
         }
         const customFields = await validateCustomFields(tx, org, 'order', input.customFields);
+        if (input.createdById) await liveStaffUsers(tx, org, [input.createdById], () => '/createdById');
         const [row] = await tx
           .insert(orders)
           .values({
@@ -257,7 +267,8 @@ export function createOrderService(ctx: AppContext, options: { countCap?: number
             ...dates(input),
             trackingId: input.trackingId ?? null,
             customFields,
-            createdById: actor.userId,
+            createdById: input.createdById ?? actor.userId,
+            ...(input.createdAt ? { createdAt: new Date(input.createdAt) } : {}),
           })
           .returning();
         await record({ on: ORDER_ENTITY, type: 'CREATE', entityId: row!.id, snapshot: row! });
@@ -290,6 +301,11 @@ export function createOrderService(ctx: AppContext, options: { countCap?: number
         if (input.billedAmount !== undefined) changes.billedAmount = roundCents(input.billedAmount);
         if (input.externalId !== undefined) changes.externalId = input.externalId;
         if (input.trackingId !== undefined) changes.trackingId = input.trackingId;
+        if (input.createdById !== undefined && input.createdById !== current.createdById) {
+          await liveStaffUsers(tx, org, [input.createdById], () => '/createdById');
+          changes.createdById = input.createdById;
+        }
+        if (input.createdAt !== undefined) changes.createdAt = new Date(input.createdAt);
         if (input.customFields !== undefined) {
           changes.customFields = await validateCustomFields(
             tx,

@@ -19,6 +19,25 @@ const ProjectListQuery = pageQuerySchema(PROJECT_PAGE, {
   ),
   companyId: Type.Optional(Type.String({ format: 'uuid', description: 'Only the projects of this company' })),
   externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Exact externalId' })),
+  manager: Type.Optional(Type.String({ format: 'uuid', description: 'Only the projects this user manages' })),
+  createdBy: Type.Optional(
+    Type.String({ format: 'uuid', description: 'Only the projects this user created' }),
+  ),
+  status: Type.Optional(
+    Type.String({ maxLength: 2000, description: 'Comma-separated status ids: the projects in any of them' }),
+  ),
+  start: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Only the projects created at or after this time' }),
+  ),
+  end: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Only the projects created at or before this time' }),
+  ),
+  ...Object.fromEntries(
+    ['contact', 'date', 'filterId', 'pipeline', 'step'].map((name) => [
+      name,
+      Type.Optional(Type.String({ maxLength: 200, description: 'Accepted from HIPE clients and ignored' })),
+    ]),
+  ),
 });
 
 export const projectsRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
@@ -53,7 +72,7 @@ export const projectsRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.post(
       '/projects',
       {
-        config: { permission: 'projects:write' },
+        config: { permission: 'projects:write', hipe: { aliases: [], jsonStrings: ['customFields'] } },
         schema: {
           tags: ['projects'],
           operationId: 'createProject',
@@ -87,7 +106,7 @@ export const projectsRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.patch(
       '/projects/:id',
       {
-        config: { permission: 'projects:write' },
+        config: { permission: 'projects:write', hipe: { aliases: [], jsonStrings: ['customFields'] } },
         schema: {
           tags: ['projects'],
           operationId: 'updateProject',
@@ -105,7 +124,7 @@ export const projectsRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.delete(
       '/projects/:id',
       {
-        config: { permission: 'projects:write' },
+        config: { permission: 'projects:write', hipe: { aliases: [], jsonStrings: ['customFields'] } },
         schema: {
           tags: ['projects'],
           operationId: 'deleteProject',

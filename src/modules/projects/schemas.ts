@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import {
   CustomFieldValues,
   DateTime,
+  DateTimeInput,
   Nullable,
   NullableInput,
   Uuid,
@@ -18,6 +19,11 @@ export const ProjectSchema = Type.Object(
     description: Nullable(Type.String()),
     externalId: Nullable(Type.String()),
     statusId: Nullable(Uuid),
+    managerId: Nullable(Uuid),
+    dueDate: Nullable(DateTime),
+    estimatedValues: Nullable(Type.Number()),
+    opportunityPipelineId: Nullable(Type.String()),
+    opportunityStepId: Nullable(Type.String()),
     customFields: CustomFieldValues,
     createdById: Nullable(Uuid),
     createdAt: DateTime,
@@ -36,7 +42,36 @@ const projectFields = {
     Type.String({ minLength: 1, maxLength: 200, description: 'ERP identifier, unique per organisation' }),
   ),
   statusId: NullableInput(Type.String({ format: 'uuid', description: 'A status of entity `project`' })),
+  managerId: NullableInput(
+    Type.String({ format: 'uuid', description: 'The user of the organisation (not a contact) managing it' }),
+  ),
+  dueDate: NullableInput(Type.String({ ...DateTimeInput, description: 'When the project is due' })),
+  estimatedValues: NullableInput(
+    Type.Number({
+      minimum: 0,
+      maximum: 1e12,
+      description: 'Estimated value of the project, in the organisation’s base currency',
+    }),
+  ),
+  opportunityPipelineId: NullableInput(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'Sales pipeline of a HIPE client (kept as sent)',
+    }),
+  ),
+  opportunityStepId: NullableInput(
+    Type.String({ minLength: 1, maxLength: 200, description: 'Step of that pipeline (kept as sent)' }),
+  ),
   customFields: CustomFieldValues,
+};
+
+const hipeProjectFields = {
+  managerId: Type.Optional(projectFields.managerId),
+  dueDate: Type.Optional(projectFields.dueDate),
+  estimatedValues: Type.Optional(projectFields.estimatedValues),
+  opportunityPipelineId: Type.Optional(projectFields.opportunityPipelineId),
+  opportunityStepId: Type.Optional(projectFields.opportunityStepId),
 };
 
 export const CreateProjectBody = Type.Object(
@@ -47,6 +82,7 @@ export const CreateProjectBody = Type.Object(
     description: Type.Optional(projectFields.description),
     externalId: Type.Optional(projectFields.externalId),
     statusId: Type.Optional(projectFields.statusId),
+    ...hipeProjectFields,
     customFields: Type.Optional(projectFields.customFields),
   },
   { additionalProperties: false },
@@ -60,6 +96,7 @@ export const UpdateProjectBody = Type.Object(
     description: Type.Optional(projectFields.description),
     externalId: Type.Optional(projectFields.externalId),
     statusId: Type.Optional(projectFields.statusId),
+    ...hipeProjectFields,
     customFields: Type.Optional(projectFields.customFields),
   },
   {

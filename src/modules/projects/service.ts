@@ -1,13 +1,14 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { projects } from '../../db/schema/organisation-data.ts';
 import { type Actor, assertCompanyWritable } from '../../platform/actor.ts';
-import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
+import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import { COMPANY_ENTITY, findCompany } from '../companies/repository.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
+import { liveStaffUsers } from '../orders/references.ts';
 import {
   findVisibleProject,
   PROJECT_ENTITY,
@@ -32,7 +33,34 @@ export const PROJECT_PAGE = {
   defaultSort: { field: 'createdAt', direction: 'DESC' as const },
 };
 
-export type ProjectListQuery = PageQuery & { search?: string; companyId?: string; externalId?: string };
+export type ProjectListQuery = PageQuery & {
+  search?: string;
+  companyId?: string;
+  externalId?: string;
+  manager?: string;
+  createdBy?: string;
+  status?: string;
+  start?: string;
+  end?: string;
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `status=<uuid>,<uuid>`: any of the statuses. */
+function statusFilter(value: string | undefined) {
+  if (!value) return undefined;
+  const ids = value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  const bad = ids.find((id) => !UUID.test(id));
+  if (bad !== undefined) {
+    throw badRequest('status must be comma-separated status ids', [
+      { pointer: '/status', message: 'must be comma-separated UUIDs', in: 'query' },
+    ]);
+  }
+  return ids.length ? inArray(projects.statusId, ids) : undefined;
+}
 
 /** A company-scoped actor may only use its own companies (403); others need a live company (422). */
 export async function assertUsableCompany(
@@ -55,9 +83,11 @@ export function createProjectService(ctx: AppContext) {
   async function checkReferences(
     tx: Executor,
     actor: Actor,
-    input: { externalId?: string | null; statusId?: string | null },
+    input: { externalId?: string | null; statusId?: string | null; managerId?: string | null },
     exceptId?: string,
   ) {
+    if (input.managerId)
+      await liveStaffUsers(tx, actor.organisationId, [input.managerId], () => '/managerId');
     if (input.statusId && !(await projectStatusExists(tx, actor.organisationId, input.statusId))) {
       throw unprocessable('The status does not exist', 'unknown_status', [
         { pointer: '/statusId', message: 'is not a project status of the organisation', in: 'body' },
@@ -88,6 +118,11 @@ export function createProjectService(ctx: AppContext) {
         query.search ? projectTextSearch(query.search) : undefined,
         query.companyId ? eq(projects.companyId, query.companyId) : undefined,
         query.externalId ? eq(projects.externalId, query.externalId) : undefined,
+        query.manager ? eq(projects.managerId, query.manager) : undefined,
+        query.createdBy ? eq(projects.createdById, query.createdBy) : undefined,
+        statusFilter(query.status),
+        query.start ? gte(projects.createdAt, new Date(query.start)) : undefined,
+        query.end ? lte(projects.createdAt, new Date(query.end)) : undefined,
       );
       const [rows, [count]] = await Promise.all([
         db
@@ -122,6 +157,11 @@ export function createProjectService(ctx: AppContext) {
             description: input.description ?? null,
             externalId: input.externalId ?? null,
             statusId: input.statusId ?? null,
+            managerId: input.managerId ?? null,
+            dueDate: input.dueDate ? new Date(input.dueDate) : null,
+            estimatedValues: input.estimatedValues ?? null,
+            opportunityPipelineId: input.opportunityPipelineId ?? null,
+            opportunityStepId: input.opportunityStepId ?? null,
             customFields,
             createdById: actor.userId,
           })
@@ -151,6 +191,7 @@ export function createProjectService(ctx: AppContext) {
           {
             externalId: input.externalId !== current.externalId ? input.externalId : undefined,
             statusId: input.statusId !== current.statusId ? input.statusId : undefined,
+            managerId: input.managerId !== current.managerId ? input.managerId : undefined,
           },
           id,
         );
@@ -161,7 +202,11 @@ export function createProjectService(ctx: AppContext) {
           input.customFields,
           current.customFields,
         );
-        const { customFields: _ignored, ...fields } = input;
+        const { customFields: _ignored, dueDate, ...rest } = input;
+        const fields = {
+          ...rest,
+          ...(dueDate !== undefined ? { dueDate: dueDate === null ? null : new Date(dueDate) } : {}),
+        };
         const changed = changedFields(current, { ...current, ...fields, customFields });
         if (changed.length === 0) return current;
         const [project] = await tx

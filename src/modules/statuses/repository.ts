@@ -11,9 +11,15 @@ export const statusColumns = {
   entity: statuses.entity,
   internalLabel: statuses.internalLabel,
   externalLabel: statuses.externalLabel,
+  internalLabels: statuses.internalLabels,
+  externalLabels: statuses.externalLabels,
   position: statuses.position,
   color: statuses.color,
+  fgColor: statuses.fgColor,
   isDefault: statuses.isDefault,
+  isCompleted: statuses.isCompleted,
+  isOverdue: statuses.isOverdue,
+  externalId: statuses.externalId,
   createdById: statuses.createdById,
   createdAt: statuses.createdAt,
   updatedAt: statuses.updatedAt,
@@ -24,9 +30,15 @@ export type StatusRow = {
   entity: StatusEntity;
   internalLabel: string;
   externalLabel: string;
+  internalLabels: Record<string, string>;
+  externalLabels: Record<string, string>;
   position: number;
   color: string | null;
+  fgColor: string | null;
   isDefault: boolean;
+  isCompleted: boolean;
+  isOverdue: boolean;
+  externalId: string | null;
   createdById: string | null;
   createdAt: Date;
   updatedAt: Date;

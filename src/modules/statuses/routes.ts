@@ -1,16 +1,28 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, IdParams, Paginated, problemResponses } from '../../platform/schemas.ts';
 import {
   CreateStatusBody,
+  STATUS_ALIASES,
   StatusEntitySchema,
   StatusListQuery,
   StatusSchema,
+  statusEntityOf,
   UpdateStatusBody,
 } from './schemas.ts';
 import { createStatusService, seedStatuses } from './service.ts';
+
+const STATUS_CREATE_HIPE = { aliases: STATUS_ALIASES, flatten: ['additionalFields'] } as const;
+
+/** `entity` in HIPE's names (`QUOTES`, any case) or ours, in the body or the query: ours. */
+async function normaliseEntity(request: FastifyRequest) {
+  for (const part of [request.body, request.query] as Record<string, unknown>[]) {
+    if (part && typeof part === 'object' && 'entity' in part) part.entity = statusEntityOf(part.entity);
+  }
+}
 
 export const statusRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
   // Once per app (not per prefix): every new organisation starts with the order workflow.
@@ -24,7 +36,8 @@ export const statusRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.post(
       '/statuses',
       {
-        config: { permission: 'settings:manage' },
+        config: { permission: 'settings:manage', hipe: STATUS_CREATE_HIPE },
+        preValidation: normaliseEntity,
         schema: {
           tags,
           operationId: 'createStatus',
@@ -43,6 +56,7 @@ export const statusRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
       '/statuses',
       {
         config: { permission: 'settings:read' },
+        preValidation: normaliseEntity,
         schema: {
           tags,
           operationId: 'listStatuses',
@@ -58,6 +72,7 @@ export const statusRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
       '/statuses/entity',
       {
         config: { permission: 'settings:read' },
+        preValidation: normaliseEntity,
         schema: {
           tags,
           operationId: 'listStatusesOfEntity',
@@ -87,7 +102,8 @@ export const statusRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.patch(
       '/statuses/:id',
       {
-        config: { permission: 'settings:manage' },
+        config: { permission: 'settings:manage', hipe: { aliases: STATUS_ALIASES } },
+        preValidation: normaliseEntity,
         schema: {
           tags,
           operationId: 'updateStatus',

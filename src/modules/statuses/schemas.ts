@@ -1,7 +1,44 @@
 import { Type } from '@sinclair/typebox';
 import { STATUS_ENTITIES, statuses } from '../../db/schema/organisation-data.ts';
+import {
+  type Alias,
+  registerOutputAliases,
+  withInputAliases,
+  withOutputAliases,
+} from '../../platform/hipe.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
-import { DateTime, Nullable, StringEnum, Uuid } from '../../platform/schemas.ts';
+import { DateTime, Nullable, NullableInput, StringEnum, Uuid } from '../../platform/schemas.ts';
+
+/**
+ * HIPE's entity names (upper-case plurals, any case accepted) for ours: `QUOTES` -> `quote`.
+ * Our singular names are accepted as well.
+ */
+const HIPE_ENTITIES: Record<string, (typeof STATUS_ENTITIES)[number]> = {
+  quotes: 'quote',
+  briefs: 'brief',
+  projects: 'project',
+  companies: 'company',
+  tasks: 'task',
+  configurations: 'configuration',
+  submissions: 'submission',
+  orders: 'order',
+  articles: 'article',
+  files: 'file',
+};
+
+/** Our entity name for ours or HIPE's, in any case; the value itself when unknown (validation refuses it). */
+export function statusEntityOf(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const lower = value.trim().toLowerCase();
+  if ((STATUS_ENTITIES as readonly string[]).includes(lower)) return lower;
+  return HIPE_ENTITIES[lower] ?? value;
+}
+
+/** HIPE's names of status properties. */
+export const STATUS_ALIASES: readonly Alias[] = registerOutputAliases([
+  { alias: 'isCreation', of: 'isDefault' },
+  { alias: 'bgColor', of: 'color' },
+]);
 
 export const StatusEntitySchema = StringEnum(STATUS_ENTITIES, {
   description: 'The kind of record the status applies to',
@@ -11,52 +48,116 @@ const Label = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
 const Color = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'Colour as #RRGGBB' });
 const Position = Type.Integer({ minimum: 0, maximum: 10_000, description: 'Order in the workflow, from 0' });
 
-export const StatusSchema = Type.Object(
-  {
-    id: Uuid,
-    entity: StatusEntitySchema,
-    internalLabel: Type.String({ description: 'Label shown to the organisation’s staff' }),
-    externalLabel: Type.String({ description: 'Label shown to clients (contacts)' }),
-    position: Type.Integer(),
-    color: Nullable(Type.String()),
-    isDefault: Type.Boolean({ description: 'Given to new records of the entity without a status' }),
-    createdById: Nullable(Uuid),
-    createdAt: DateTime,
-    updatedAt: DateTime,
-  },
-  { $id: 'Status', description: 'A configurable status of orders, quotes, briefs, articles or projects' },
+const Labels = Type.Record(Type.String({ pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$' }), Type.String(), {
+  description: 'The label per language, e.g. `{"en": "Won", "fr": "Gagné"}`',
+});
+
+/**
+ * A label as text, or per language as HIPE sends it (`{"en": "...", "fr": "..."}`): the languages
+ * are kept in `internalLabels`/`externalLabels`, and the label is the English one (else the first).
+ */
+const LabelInput = Type.Union(
+  [
+    Label,
+    Type.Record(
+      Type.String({ pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$' }),
+      Type.String({ maxLength: 100 }),
+      {
+        description: 'Per language (HIPE client)',
+      },
+    ),
+  ],
+  { description: 'Text, or an object of texts per language (`{"en": "...", "fr": "..."}`)' },
 );
 
-export const CreateStatusBody = Type.Object(
-  {
-    entity: StatusEntitySchema,
-    internalLabel: Label,
-    externalLabel: Type.Optional(Label),
-    position: Type.Optional(Position),
-    color: Type.Optional(Nullable(Color)),
-    isDefault: Type.Optional(
-      Type.Boolean({
-        description: 'Makes this the default status of the entity (the previous one stops being)',
-      }),
-    ),
-  },
-  { additionalProperties: false },
+const Flag = (description: string) => Type.Boolean({ description });
+
+export const StatusSchema = withOutputAliases(
+  Type.Object(
+    {
+      id: Uuid,
+      entity: StatusEntitySchema,
+      internalLabel: Type.String({ description: 'Label shown to the organisation’s staff' }),
+      externalLabel: Type.String({ description: 'Label shown to clients (contacts)' }),
+      internalLabels: Labels,
+      externalLabels: Labels,
+      position: Type.Integer(),
+      color: Nullable(Type.String({ description: 'Background colour' })),
+      fgColor: Nullable(Type.String({ description: 'Text colour' })),
+      isDefault: Type.Boolean({ description: 'Given to new records of the entity without a status' }),
+      isCompleted: Flag('A status that ends the workflow (done, won, delivered...)'),
+      isOverdue: Flag('A status that marks records as late'),
+      externalId: Nullable(Type.String()),
+      createdById: Nullable(Uuid),
+      createdAt: DateTime,
+      updatedAt: DateTime,
+    },
+    { $id: 'Status', description: 'A configurable status of orders, quotes, briefs, articles or projects' },
+  ),
+  STATUS_ALIASES,
 );
 
-export const UpdateStatusBody = Type.Object(
+const hipeStatusFields = {
+  fgColor: Type.Optional(NullableInput({ ...Color, description: 'Text colour as #RRGGBB' })),
+  isCompleted: Type.Optional(Flag('A status that ends the workflow')),
+  isOverdue: Type.Optional(Flag('A status that marks records as late')),
+  externalId: Type.Optional(
+    NullableInput(Type.String({ minLength: 1, maxLength: 200, description: 'Identifier in another system' })),
+  ),
+};
+
+/** HIPE's create puts the colours in `additionalFields`. */
+const AdditionalFields = Type.Object(
   {
-    internalLabel: Type.Optional(Label),
-    externalLabel: Type.Optional(Label),
-    position: Type.Optional(Position),
-    color: Type.Optional(Nullable(Color)),
-    isDefault: Type.Optional(
-      Type.Boolean({
-        description:
-          'true makes this the default; false is refused on the default (mark another one instead)',
-      }),
-    ),
+    fgColor: Type.Optional(NullableInput({ ...Color, description: 'Text colour as #RRGGBB' })),
+    bgColor: Type.Optional(NullableInput({ ...Color, description: 'Alias of `color` (HIPE client)' })),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, description: 'HIPE client: the colours, as if sent at the top level' },
+);
+
+export const CreateStatusBody = withInputAliases(
+  Type.Object(
+    {
+      entity: StatusEntitySchema,
+      internalLabel: LabelInput,
+      externalLabel: Type.Optional(LabelInput),
+      position: Type.Optional(Position),
+      color: Type.Optional(NullableInput(Color)),
+      isDefault: Type.Optional(
+        Type.Boolean({
+          description: 'Makes this the default status of the entity (the previous one stops being)',
+        }),
+      ),
+      ...hipeStatusFields,
+      additionalFields: Type.Optional(AdditionalFields),
+    },
+    { additionalProperties: false },
+  ),
+  STATUS_ALIASES,
+);
+
+export const UpdateStatusBody = withInputAliases(
+  Type.Object(
+    {
+      entity: Type.Optional({
+        ...StatusEntitySchema,
+        description: 'A status keeps its entity: only its own entity is accepted (400 otherwise)',
+      }),
+      internalLabel: Type.Optional(LabelInput),
+      externalLabel: Type.Optional(LabelInput),
+      position: Type.Optional(Position),
+      color: Type.Optional(NullableInput(Color)),
+      isDefault: Type.Optional(
+        Type.Boolean({
+          description:
+            'true makes this the default; false is refused on the default (mark another one instead)',
+        }),
+      ),
+      ...hipeStatusFields,
+    },
+    { additionalProperties: false, minProperties: 1 },
+  ),
+  STATUS_ALIASES,
 );
 
 export const STATUS_PAGE = {

@@ -4,7 +4,7 @@ import type { AppContext, OrganisationSeeder } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { type StatusEntity, statuses } from '../../db/schema/organisation-data.ts';
 import type { Actor } from '../../platform/actor.ts';
-import { conflict, notFound } from '../../platform/errors.ts';
+import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import {
@@ -98,6 +98,30 @@ async function assertLabelFree(
   }
 }
 
+/**
+ * A label sent as text or per language: the label (English, else the first non-empty one) and the
+ * languages kept. Text keeps no languages ({}). Every language empty: 400.
+ */
+function labelOf(
+  value: string | Record<string, string> | undefined,
+  pointer: string,
+): { label: string; labels: Record<string, string> } | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string') return { label: value.trim(), labels: {} };
+  const labels = Object.fromEntries(
+    Object.entries(value)
+      .map(([language, text]) => [language, text.trim()] as const)
+      .filter(([, text]) => text !== ''),
+  );
+  const label = labels.en ?? Object.values(labels)[0];
+  if (!label) {
+    throw badRequest('A label needs at least one non-empty language', [
+      { pointer, message: 'needs at least one non-empty language', in: 'body' },
+    ]);
+  }
+  return { label, labels };
+}
+
 export function createStatusService(ctx: AppContext) {
   return {
     async list(actor: Actor, query: PageQuery & { entity?: StatusEntity }) {
@@ -130,7 +154,9 @@ export function createStatusService(ctx: AppContext) {
 
     create: (actor: Actor, input: Static<typeof CreateStatusBody>) =>
       ctx.change(actor, async (tx, record) => {
-        const internalLabel = input.internalLabel.trim();
+        const internal = labelOf(input.internalLabel, '/internalLabel')!;
+        const external = labelOf(input.externalLabel, '/externalLabel');
+        const internalLabel = internal.label;
         await assertLabelFree(tx, actor.organisationId, input.entity, internalLabel);
         if (input.isDefault) await clearDefault(tx, record, actor.organisationId, input.entity);
         const position = input.position ?? (await nextStatusPosition(tx, actor.organisationId, input.entity));
@@ -140,10 +166,16 @@ export function createStatusService(ctx: AppContext) {
             organisationId: actor.organisationId,
             entity: input.entity,
             internalLabel,
-            externalLabel: input.externalLabel?.trim() ?? internalLabel,
+            externalLabel: external?.label ?? internalLabel,
+            internalLabels: internal.labels,
+            externalLabels: external?.labels ?? internal.labels,
             position,
             color: input.color ? input.color.toUpperCase() : null,
+            fgColor: input.fgColor ? input.fgColor.toUpperCase() : null,
             isDefault: input.isDefault ?? false,
+            isCompleted: input.isCompleted ?? false,
+            isOverdue: input.isOverdue ?? false,
+            externalId: input.externalId ?? null,
             createdById: actor.userId,
           })
           .returning(statusColumns);
@@ -161,7 +193,14 @@ export function createStatusService(ctx: AppContext) {
             'default_status',
           );
         }
-        const internalLabel = input.internalLabel?.trim();
+        if (input.entity !== undefined && input.entity !== before.entity) {
+          throw badRequest(`The status belongs to ${before.entity}: a status keeps its entity`, [
+            { pointer: '/entity', message: `must be ${before.entity}, the entity of the status`, in: 'body' },
+          ]);
+        }
+        const internal = labelOf(input.internalLabel, '/internalLabel');
+        const external = labelOf(input.externalLabel, '/externalLabel');
+        const internalLabel = internal?.label;
         if (internalLabel !== undefined) {
           await assertLabelFree(tx, actor.organisationId, before.entity, internalLabel, id);
         }
@@ -171,11 +210,17 @@ export function createStatusService(ctx: AppContext) {
         const [row] = await tx
           .update(statuses)
           .set({
-            ...(internalLabel !== undefined ? { internalLabel } : {}),
-            ...(input.externalLabel !== undefined ? { externalLabel: input.externalLabel.trim() } : {}),
+            ...(internal ? { internalLabel: internal.label, internalLabels: internal.labels } : {}),
+            ...(external ? { externalLabel: external.label, externalLabels: external.labels } : {}),
             ...(input.position !== undefined ? { position: input.position } : {}),
             ...(input.color !== undefined ? { color: input.color ? input.color.toUpperCase() : null } : {}),
+            ...(input.fgColor !== undefined
+              ? { fgColor: input.fgColor ? input.fgColor.toUpperCase() : null }
+              : {}),
             ...(input.isDefault !== undefined ? { isDefault: input.isDefault } : {}),
+            ...(input.isCompleted !== undefined ? { isCompleted: input.isCompleted } : {}),
+            ...(input.isOverdue !== undefined ? { isOverdue: input.isOverdue } : {}),
+            ...(input.externalId !== undefined ? { externalId: input.externalId } : {}),
             updatedAt: new Date(),
           })
           .where(and(eq(statuses.id, id), live(actor.organisationId)))

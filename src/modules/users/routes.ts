@@ -6,6 +6,8 @@ import { pageQuerySchema } from '../../platform/pagination.ts';
 import { PERMISSIONS } from '../../platform/permissions.ts';
 import { actorOf, currentUserOf } from '../../platform/route-security.ts';
 import { IdParams, Paginated, problemResponses } from '../../platform/schemas.ts';
+import { crudQuerySchema, foldIndexedCrudParams, SearchResult } from '../companies/schemas.ts';
+import { CONTACT_CRUD_FIELDS } from '../contacts/repository.ts';
 import {
   type CreateUser,
   CreateUserBody,
@@ -13,7 +15,8 @@ import {
   RoleSchema,
   type UpdateUser,
   UpdateUserBody,
-  UserSchema,
+  USER_UPDATE_ALIASES,
+  UserSchemaWithAliases,
 } from './schemas.ts';
 import { createUserService, USER_PAGE } from './service.ts';
 
@@ -45,12 +48,15 @@ const UserListQuery = pageQuerySchema(USER_PAGE, {
   archived: Type.Optional(
     Type.Boolean({ description: 'true: list the archived users instead of the live ones (admins only)' }),
   ),
+  filterId: Type.Optional(
+    Type.String({ maxLength: 200, description: 'A saved filter of HIPE clients: accepted and ignored' }),
+  ),
 });
 
 export const usersRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
   const service = createUserService(ctx);
   return async (app) => {
-    app.addSchema(UserSchema);
+    app.addSchema(UserSchemaWithAliases);
     app.get(
       '/users/me',
       {
@@ -119,6 +125,29 @@ export const usersRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
       );
     }
 
+    app.get(
+      '/users/search',
+      {
+        config: { permission: 'users:read' },
+        preValidation: foldIndexedCrudParams,
+        schema: {
+          tags: ['users'],
+          operationId: 'searchUsers',
+          summary: 'Search users of every role (@nestjsx/crud grammar)',
+          description:
+            'e.g. `s={"name":{"$contL":"john"}}&limit=10`; `name` is the first and last name. A plain array ' +
+            'unless `page` is given. The visibility of GET /api/users applies.',
+          querystring: crudQuerySchema({
+            fields: [...Object.keys(CONTACT_CRUD_FIELDS), 'role'],
+            defaultLimit: 25,
+            maxLimit: 100,
+          }),
+          response: { 200: SearchResult(User), ...problemResponses() },
+        },
+      },
+      async (request) => service.search(actorOf(request), request.query),
+    );
+
     app.post(
       '/users',
       {
@@ -157,7 +186,13 @@ export const usersRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.patch(
       '/users/:id',
       {
-        config: { permission: 'users:manage' },
+        config: {
+          permission: 'users:manage',
+          hipe: {
+            aliases: USER_UPDATE_ALIASES,
+            jsonStrings: ['customFields', 'companyIds', 'collaborationIds'],
+          },
+        },
         schema: {
           tags: ['users'],
           operationId: 'updateUser',
@@ -229,6 +264,42 @@ export const usersRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
         },
       },
       async (request) => service.unarchive(actorOf(request), request.params.id),
+    );
+
+    app.get(
+      '/users/:id/unarchived',
+      {
+        config: { permission: 'users:manage' },
+        schema: {
+          tags: ['users'],
+          operationId: 'unarchiveUserHipe',
+          summary: 'Bring an archived user back (HIPE client’s form of POST /api/users/{id}/unarchive)',
+          description:
+            'The same operation as POST /api/users/{id}/unarchive, reached with GET as HIPE’s node sends it.',
+          params: IdParams,
+          response: { 200: User, ...problemResponses(409) },
+        },
+      },
+      async (request) => service.unarchive(actorOf(request), request.params.id),
+    );
+
+    app.delete(
+      '/users/:id',
+      {
+        config: { permission: 'contacts:write' },
+        schema: {
+          tags: ['users', 'contacts'],
+          operationId: 'deleteContact',
+          summary: 'Delete a contact (HIPE client’s hard delete; archives it here)',
+          description:
+            'Only contacts (409 `not_a_contact` for other users, whom DELETE /api/users/{id}/archived ' +
+            'archives). The contact is archived (soft delete), as with DELETE /api/users/{id}/archived, so ' +
+            'the quotes and events that name it keep their history.',
+          params: IdParams,
+          response: { 200: User, ...problemResponses(409) },
+        },
+      },
+      async (request) => service.archive(actorOf(request), request.params.id, { contactsOnly: true }),
     );
   };
 };

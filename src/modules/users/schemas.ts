@@ -1,6 +1,12 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ROLES } from '../../db/schema/platform.ts';
 import {
+  type Alias,
+  registerOutputAliases,
+  withInputAliases,
+  withOutputAliases,
+} from '../../platform/hipe.ts';
+import {
   CustomFieldValues,
   DateTime,
   Nullable,
@@ -22,6 +28,7 @@ export const userProperties = {
   firstName: Nullable(Type.String()),
   lastName: Nullable(Type.String()),
   phoneNumber: Nullable(Type.String()),
+  mobilePhone: Nullable(Type.String()),
   jobTitle: Nullable(Type.String()),
   language: Nullable(Type.String()),
   externalId: Nullable(Type.String()),
@@ -32,6 +39,14 @@ export const userProperties = {
   updatedAt: DateTime,
   deletedAt: Nullable(DateTime),
 };
+
+/** HIPE's names of user and contact properties. */
+export const USER_ALIASES: readonly Alias[] = registerOutputAliases([{ alias: 'job', of: 'jobTitle' }]);
+/** PATCH /users/{id}: HIPE's `collaborationIds` are the linked companies. */
+export const USER_UPDATE_ALIASES: readonly Alias[] = [
+  ...USER_ALIASES,
+  { alias: 'collaborationIds', of: 'companyIds' },
+];
 
 export const UserSchema = Type.Object(
   {
@@ -49,6 +64,7 @@ export const UserSchema = Type.Object(
   },
   { $id: 'User' },
 );
+export const UserSchemaWithAliases = withOutputAliases(UserSchema, USER_ALIASES);
 
 /** Optional text that may be cleared with null. */
 const text = (maxLength: number) => Type.Optional(NullableInput(Type.String({ maxLength })));
@@ -57,6 +73,7 @@ export const personFields = {
   firstName: text(200),
   lastName: text(200),
   phoneNumber: text(50),
+  mobilePhone: text(50),
   jobTitle: text(200),
   language: Type.Optional(
     NullableInput(
@@ -93,17 +110,27 @@ export const CreateUserBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const UpdateUserBody = Type.Object(
-  {
-    email: Type.Optional(Email),
-    password: Type.Optional(Password),
-    role: Type.Optional(RoleSchema),
-    ...personFields,
-    companyIds: Type.Optional(CompanyIds),
-  },
-  { additionalProperties: false, description: 'Only the properties sent change' },
+export const UpdateUserBody = withInputAliases(
+  Type.Object(
+    {
+      email: Type.Optional(Email),
+      password: Type.Optional(Password),
+      role: Type.Optional(RoleSchema),
+      ...personFields,
+      companyIds: Type.Optional(CompanyIds),
+      customFields: Type.Optional({
+        ...CustomFieldValues,
+        description: 'Contacts only (422 for other roles): merged, a key set to null is removed',
+      } as typeof CustomFieldValues),
+    },
+    { additionalProperties: false, description: 'Only the properties sent change' },
+  ),
+  USER_UPDATE_ALIASES,
 );
 
 type Role = (typeof ROLES)[number];
 export type CreateUser = Omit<Static<typeof CreateUserBody>, 'role'> & { role: Role };
-export type UpdateUser = Omit<Static<typeof UpdateUserBody>, 'role'> & { role?: Role };
+export type UpdateUser = Omit<Static<typeof UpdateUserBody>, 'role' | 'customFields'> & {
+  role?: Role;
+  customFields?: Record<string, unknown>;
+};

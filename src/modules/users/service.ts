@@ -1,13 +1,16 @@
-import { and, eq, ilike, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { ROLES, type Role, users } from '../../db/schema/platform.ts';
 import type { Actor } from '../../platform/actor.ts';
+import { parseCrudQuery } from '../../platform/crud-query.ts';
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import { hashPassword } from '../../platform/passwords.ts';
 import { isAllowed, mayActFor } from '../../platform/permissions.ts';
+import { type CrudQueryString, crudParams } from '../companies/schemas.ts';
+import { CONTACT_CRUD_FIELDS } from '../contacts/repository.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
 import {
   addCompanyLinks,
@@ -37,6 +40,9 @@ export const USER_PAGE = {
     lastName: users.lastName,
     role: users.role,
     lastSignInAt: users.lastSignInAt,
+    /** HIPE's sorts: the full name, and the archived state. */
+    name: sql`lower(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, ''))`,
+    status: users.deletedAt,
   },
   tieBreaker: users.id,
   defaultSort: { field: 'createdAt', direction: 'DESC' as const },
@@ -100,6 +106,33 @@ export function createUserService(ctx: AppContext) {
       const user = await findUserWithCompanies(db, actor, id);
       if (!user) throw notFound('User');
       return presentUser(user, actor);
+    },
+
+    /** HIPE's user search: the crud grammar over every visible user (roles included); an array. */
+    async search(actor: Actor, query: CrudQueryString) {
+      const crud = parseCrudQuery(crudParams(query), {
+        fields: { ...CONTACT_CRUD_FIELDS, role: { column: users.role, type: 'string' } },
+        defaultLimit: 25,
+        maxLimit: 100,
+        defaultSort: [asc(users.createdAt), asc(users.id)],
+      });
+      const where = and(
+        eq(users.organisationId, actor.organisationId),
+        isNull(users.deletedAt),
+        userVisibility(actor),
+        crud.where,
+      );
+      const rows = await db
+        .select(userWithCompaniesColumns)
+        .from(users)
+        .where(where)
+        .orderBy(...crud.orderBy)
+        .limit(crud.limit)
+        .offset(crud.offset);
+      const found = rows.map((u) => presentUser(u, actor));
+      if (!crud.page) return found;
+      const [count] = await db.select({ total: sql<number>`count(*)::int` }).from(users).where(where);
+      return pageResult(found, count?.total ?? 0, { page: crud.page, limit: crud.limit });
     },
 
     async list(actor: Actor, query: UserListQuery) {
@@ -219,7 +252,28 @@ export function createUserService(ctx: AppContext) {
           await assertLinkableCompanies(tx, actor, input.companyIds, '/companyIds');
           relationsChanged = await replaceCompanyLinks(tx, actor, id, input.companyIds);
         }
-        const { password: _password, companyIds: _companyIds, email: _email, ...fields } = input;
+        const {
+          password: _password,
+          companyIds: _companyIds,
+          email: _email,
+          customFields: customInput,
+          ...rest
+        } = input;
+        const fields: Record<string, unknown> = { ...rest };
+        if (customInput !== undefined) {
+          if (current.role !== 'contact') {
+            throw unprocessable('Only contacts have custom fields', 'custom_fields_not_supported', [
+              { pointer: '/customFields', message: 'only contacts have custom fields', in: 'body' },
+            ]);
+          }
+          fields.customFields = await validateCustomFields(
+            tx,
+            actor.organisationId,
+            'contact',
+            customInput,
+            current.customFields,
+          );
+        }
         const next = { ...userColumnValues(current), ...fields, role, email, username };
         const changed = changedFields(userColumnValues(current), next);
         if (passwordHash) changed.push('password');
@@ -254,10 +308,13 @@ export function createUserService(ctx: AppContext) {
      * Soft delete. Contacts may be archived by whoever writes contacts; other users only by admins.
      * Nobody archives themselves, and the last admin of an organisation stays.
      */
-    async archive(actor: Actor, id: string) {
+    async archive(actor: Actor, id: string, options: { contactsOnly?: boolean } = {}) {
       return ctx.change(actor, async (tx, record) => {
         const current = await findUserWithCompanies(tx, actor, id);
         if (!current) throw notFound('User');
+        if (options.contactsOnly && current.role !== 'contact') {
+          throw conflict('Only contacts are deleted this way; archive other users', 'not_a_contact');
+        }
         if (current.role !== 'contact' && !isAllowed(actor.role, 'users:manage')) {
           throw forbidden('Only admins archive users other than contacts');
         }

@@ -1,0 +1,1339 @@
+/**
+ * Replays every operation of HIPE's published n8n node (Packitoo/n8n-nodes-hipe, nodes/Hipe/*,
+ * one file per operation under <Resource>/actions/) as the node builds it: method, path, query
+ * string, JSON body or multipart fields, with the node's credential header. Each test is named
+ * after its action file and checks what the node reads back from the answer.
+ *
+ * The tests run in order and share one tenant: currency, company, address, contact, project,
+ * status, article, order with items, files, import, archive, deletes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IMPORT_STATUS } from '../src/db/schema/imports.ts';
+import { importsModule } from '../src/modules/imports/routes.ts';
+import {
+  auth,
+  buildTestApp,
+  type Credentials,
+  makeOrganisation,
+  makeUser,
+  type TestApp,
+} from './helpers/app.ts';
+import { expectProblem, type Json } from './helpers/http.ts';
+
+let t: TestApp;
+let admin: Credentials;
+let sales: Credentials;
+let otherTenant: Credentials;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  admin = await makeOrganisation(t);
+  sales = await makeUser(t, admin, 'sales');
+  otherTenant = await makeOrganisation(t);
+});
+afterAll(() => t.close());
+
+type NodeRequest = {
+  /** The node's `qs`: serialised like its HTTP client does (scalars; undefined dropped). */
+  qs?: Record<string, string | number | boolean | undefined>;
+  /** The node's `body` with `json: true`. */
+  body?: unknown;
+  /** The node's `formData`: strings, and files as {value, options: {filename, contentType}}. */
+  formData?: Record<string, string | { value: Buffer; options: { filename: string; contentType: string } }>;
+  /** Extra headers (e.g. `Prefer: respond-async` of the async mode). */
+  headers?: Record<string, string>;
+  as?: Credentials;
+};
+
+/** One request as the node sends it (`requestWithAuthentication`, base URL + /api/...). */
+async function node(method: string, path: string, request: NodeRequest = {}) {
+  const who = request.as ?? admin;
+  let url = path;
+  if (request.qs) {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(request.qs)) {
+      if (value !== undefined) params.append(key, String(value));
+    }
+    const text = params.toString();
+    if (text) url += `?${text}`;
+  }
+  const headers: Record<string, string> = { ...auth(who), ...request.headers };
+  let payload: string | Buffer | undefined;
+  if (request.formData) {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(request.formData)) {
+      if (typeof value === 'string') form.append(name, value);
+      else
+        form.append(
+          name,
+          new Blob([new Uint8Array(value.value)], { type: value.options.contentType }),
+          value.options.filename,
+        );
+    }
+    const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+    payload = Buffer.from(await encoded.arrayBuffer());
+    headers['content-type'] = encoded.headers.get('content-type')!;
+  } else if (request.body !== undefined) {
+    payload = JSON.stringify(request.body);
+    headers['content-type'] = 'application/json';
+  }
+  return t.app.inject({
+    method: method as 'GET',
+    url,
+    headers,
+    ...(payload === undefined ? {} : { payload }),
+  });
+}
+
+/** The JSON answer of a 2xx (anything else fails with the status and body). */
+async function ok(response: Awaited<ReturnType<typeof node>>, status?: number): Promise<Json> {
+  if (response.statusCode >= 300 || (status && response.statusCode !== status)) {
+    throw new Error(`${response.statusCode} ${response.body}`);
+  }
+  return response.body ? response.json() : {};
+}
+
+/** What `listWithPaginationFlat` reads: an array, or the `data` array of an object. */
+const itemsOf = (answer: Json | Json[]): Json[] =>
+  Array.isArray(answer) ? answer : Array.isArray(answer.data) ? answer.data : [answer];
+
+const ids: Record<string, string> = {};
+
+describe('Currencies', () => {
+  it('create.ts: POST /api/currencies with every field, empty ones as ""', async () => {
+    const currency = await ok(
+      await node('POST', '/api/currencies', {
+        body: {
+          name: 'US Dollar',
+          code: 'USD',
+          symbol: '$',
+          countryCode: 'us',
+          externalId: 'ERP-USD',
+          enable: true,
+          default: false,
+        },
+      }),
+      201,
+    );
+    expect(currency).toMatchObject({
+      code: 'USD',
+      countryCode: 'us',
+      externalId: 'ERP-USD',
+      enabled: true,
+      enable: true,
+      isDefault: false,
+      default: false,
+    });
+    ids.currency = currency.id;
+    const blank = await ok(
+      await node('POST', '/api/currencies', {
+        body: {
+          name: 'Pound',
+          code: 'GBP',
+          symbol: '£',
+          countryCode: '',
+          externalId: '',
+          enable: true,
+          default: true,
+        },
+      }),
+      201,
+    );
+    expect(blank).toMatchObject({ countryCode: null, externalId: null, default: true, isDefault: true });
+    ids.gbp = blank.id;
+  });
+
+  it('get.ts: GET /api/currencies/{id}', async () => {
+    const currency = await ok(await node('GET', `/api/currencies/${ids.currency}`));
+    expect(currency).toMatchObject({ id: ids.currency, enable: true, default: false });
+  });
+
+  it('list.ts: GET /api/currencies?limit=50 and without limit (return all)', async () => {
+    expect(itemsOf(await ok(await node('GET', '/api/currencies', { qs: { limit: 50 } }))).length).toBe(3);
+    expect(itemsOf(await ok(await node('GET', '/api/currencies'))).map((c) => c.code)).toContain('USD');
+  });
+
+  it('search.ts: GET /api/currencies?search=&limit=', async () => {
+    const found = itemsOf(
+      await ok(await node('GET', '/api/currencies', { qs: { search: 'dollar', limit: 50 } })),
+    );
+    expect(found.map((c) => c.code)).toEqual(['USD']);
+  });
+
+  it('update.ts: PATCH /api/currencies/{id} with enable and default always sent', async () => {
+    const updated = await ok(
+      await node('PATCH', `/api/currencies/${ids.currency}`, {
+        body: { symbol: 'US$', externalId: 'ERP-USD-2', enable: true, default: true },
+      }),
+    );
+    expect(updated).toMatchObject({ symbol: 'US$', externalId: 'ERP-USD-2', default: true, isDefault: true });
+    // One default per organisation: the pound is no longer the default.
+    expect(await ok(await node('GET', `/api/currencies/${ids.gbp}`))).toMatchObject({ default: false });
+    // HIPE's name and ours with different values: refused, nothing changes.
+    expectProblem(
+      await node('PATCH', `/api/currencies/${ids.currency}`, { body: { enable: false, enabled: true } }),
+      400,
+    );
+    // A typo is still refused.
+    expectProblem(await node('PATCH', `/api/currencies/${ids.currency}`, { body: { enabel: false } }), 400);
+    // Another tenant's currency: 404; a sales user may not manage currencies: 403.
+    expectProblem(
+      await node('PATCH', `/api/currencies/${ids.currency}`, { body: { enable: false }, as: otherTenant }),
+      404,
+    );
+    expectProblem(
+      await node('PATCH', `/api/currencies/${ids.currency}`, { body: { enable: false }, as: sales }),
+      403,
+    );
+  });
+});
+
+describe('Companies', () => {
+  it('Create.ts: POST /api/companies with managedById, collaboratorIds and additional fields', async () => {
+    const company = await ok(
+      await node('POST', '/api/companies', {
+        body: {
+          currencyId: ids.currency,
+          customFields: '{}',
+          email: 'buyer@acme.test',
+          phone: '+33 1 23 45 67 89',
+          vat: 'FR123456789',
+          website: 'https://acme.test',
+          name: 'Acme',
+          managedById: sales.userId,
+          externalId: 'ERP-ACME',
+          collaboratorIds: [admin.userId, sales.userId],
+        },
+      }),
+      201,
+    );
+    expect(company).toMatchObject({
+      name: 'Acme',
+      phone: '+33 1 23 45 67 89',
+      phoneNumber: '+33 1 23 45 67 89',
+      vat: 'FR123456789',
+      vatNumber: 'FR123456789',
+      managedById: sales.userId,
+      collaboratorIds: [admin.userId, sales.userId],
+      currencyId: ids.currency,
+      externalId: 'ERP-ACME',
+    });
+    ids.company = company.id;
+    const child = await ok(
+      await node('POST', '/api/companies', {
+        body: { parentId: ids.company, createdAt: '2020-01-02T03:04:05.000Z', name: 'Acme Lyon' },
+      }),
+      201,
+    );
+    expect(child).toMatchObject({ parentId: ids.company, createdAt: '2020-01-02T03:04:05.000Z' });
+    ids.childCompany = child.id;
+    // Another tenant's user as manager: 422 with a pointer; nothing is created.
+    const refused = expectProblem(
+      await node('POST', '/api/companies', { body: { name: 'X', managedById: otherTenant.userId } }),
+      422,
+    );
+    expect(refused.errors?.[0]?.pointer).toBe('/managedById');
+  });
+
+  it('Get.ts: GET /api/companies/{id}', async () => {
+    expect(await ok(await node('GET', `/api/companies/${ids.company}`))).toMatchObject({
+      id: ids.company,
+      vat: 'FR123456789',
+    });
+    expectProblem(await node('GET', `/api/companies/${ids.company}`, { as: otherTenant }), 404);
+  });
+
+  it('Update.ts: PATCH /api/companies/{id} with phone, vat, managedById and collaboratorIds', async () => {
+    const company = await ok(
+      await node('PATCH', `/api/companies/${ids.company}`, {
+        body: { phone: '+33 9 99', vat: 'FR999', managedById: admin.userId, collaboratorIds: [sales.userId] },
+      }),
+    );
+    expect(company).toMatchObject({
+      phoneNumber: '+33 9 99',
+      vatNumber: 'FR999',
+      managedById: admin.userId,
+      collaboratorIds: [sales.userId],
+    });
+    expectProblem(await node('PATCH', `/api/companies/${ids.company}`, { body: { vta: 'x' } }), 400);
+  });
+
+  it('List.ts: GET /api/companies/pagination with the flat filters and sort', async () => {
+    const answer = await ok(
+      await node('GET', '/api/companies/pagination', {
+        qs: {
+          page: 1,
+          limit: 50,
+          search: 'acme',
+          manager: admin.userId,
+          createdBy: admin.userId,
+          hierarchy: 'parent',
+          createdAt: 'Today',
+          type: 'CALL',
+          sort: 'name,DESC',
+        },
+      }),
+    );
+    expect(answer.data.map((c: Json) => c.id)).toEqual([ids.company]);
+    const range = await ok(
+      await node('GET', '/api/companies/pagination', {
+        qs: { page: 1, limit: 100, start: '2019-12-31T00:00:00.000Z', end: '2020-12-31T00:00:00.000Z' },
+      }),
+    );
+    expect(range.data.map((c: Json) => c.id)).toEqual([ids.childCompany]);
+  });
+
+  it('Search.ts: GET /api/companies?limit=&s=<text>', async () => {
+    const found = await ok(await node('GET', '/api/companies', { qs: { limit: 50, s: 'lyon' } }));
+    expect(found.map((c: Json) => c.id)).toEqual([ids.childCompany]);
+    const all = await ok(await node('GET', '/api/companies', { qs: { s: '' } }));
+    expect(all).toHaveLength(2);
+    const crud = await ok(
+      await node('GET', '/api/companies', {
+        qs: { limit: 1, s: JSON.stringify({ externalId: { $eq: 'ERP-ACME' } }) },
+      }),
+    );
+    expect(crud.map((c: Json) => c.id)).toEqual([ids.company]);
+  });
+});
+
+/** The address as the node's create.ts sends it: every field, empty ones as "". */
+const hipeAddress = (overrides: Json = {}) => ({
+  companyId: ids.company,
+  address: '1 rue de la Paix',
+  city: 'Paris',
+  country: 'France',
+  firstComplementaryAddress: 'Bâtiment B',
+  name: 'Siège',
+  position: 1,
+  secondComplementaryAddress: '',
+  state: '',
+  zipCode: '75002',
+  externalId: 'ERP-ADDR-1',
+  ...overrides,
+});
+
+describe('Addresses', () => {
+  it('create.ts: POST /api/addresses in HIPE’s shape (Prefer: respond-async is answered at once)', async () => {
+    const address = await ok(
+      await node('POST', '/api/addresses', { body: hipeAddress(), headers: { prefer: 'respond-async' } }),
+      201,
+    );
+    expect(address).toMatchObject({
+      companyId: ids.company,
+      street1: '1 rue de la Paix',
+      address: '1 rue de la Paix',
+      street2: 'Bâtiment B',
+      firstComplementaryAddress: 'Bâtiment B',
+      street3: null,
+      secondComplementaryAddress: null,
+      postcode: '75002',
+      zipCode: '75002',
+      region: null,
+      state: null,
+      countryCode: 'FR',
+      country: 'FR',
+      position: 1,
+      externalId: 'ERP-ADDR-1',
+      name: 'Siège',
+    });
+    ids.address = address.id;
+    const unknown = expectProblem(
+      await node('POST', '/api/addresses', { body: hipeAddress({ country: 'Atlantis', externalId: '' }) }),
+      400,
+    );
+    expect(unknown.errors?.[0]?.pointer).toBe('/country');
+    const missing = expectProblem(
+      await node('POST', '/api/addresses', { body: { ...hipeAddress(), address: undefined } }),
+      400,
+    );
+    expect(missing.errors?.[0]?.pointer).toBe('/street1');
+  });
+
+  it('Companies/createAddress.ts: POST /api/addresses without externalId', async () => {
+    const { externalId: _e, ...body } = hipeAddress({
+      address: '2 quai Perrache',
+      city: 'Lyon',
+      zipCode: '69002',
+    });
+    const address = await ok(await node('POST', '/api/addresses', { body }), 201);
+    expect(address).toMatchObject({ city: 'Lyon', country: 'FR', externalId: null });
+    ids.address2 = address.id;
+  });
+
+  it('createBulk.ts: POST /api/addresses/bulk {bulk: [...]} answers the created array', async () => {
+    const created = await ok(
+      await node('POST', '/api/addresses/bulk', {
+        body: {
+          bulk: [
+            hipeAddress({
+              address: '3 Main St',
+              city: 'Boston',
+              country: 'US',
+              zipCode: '02101',
+              externalId: '',
+            }),
+            hipeAddress({
+              address: '4 High St',
+              city: 'London',
+              country: 'Royaume-Uni',
+              zipCode: 'W1',
+              externalId: '',
+            }),
+          ],
+        },
+      }),
+      201,
+    );
+    expect(created.map((a: Json) => a.countryCode)).toEqual(['US', 'GB']);
+    ids.bulkAddress = created[0].id;
+    // One bad item: nothing is created.
+    const before = (await ok(await node('GET', `/api/companies/${ids.company}/addresses`))).length;
+    const refused = expectProblem(
+      await node('POST', '/api/addresses/bulk', {
+        body: {
+          bulk: [hipeAddress({ externalId: '' }), hipeAddress({ country: 'Nowhere', externalId: '' })],
+        },
+      }),
+      400,
+    );
+    expect(refused.errors?.[0]?.pointer).toBe('/bulk/1/country');
+    expect(await ok(await node('GET', `/api/companies/${ids.company}/addresses`))).toHaveLength(before);
+  });
+
+  it('get.ts: GET /api/addresses/{id}', async () => {
+    expect(await ok(await node('GET', `/api/addresses/${ids.address}`))).toMatchObject({ zipCode: '75002' });
+    expectProblem(await node('GET', `/api/addresses/${ids.address}`, { as: otherTenant }), 404);
+  });
+
+  it('list.ts: GET /api/addresses', async () => {
+    expect(itemsOf(await ok(await node('GET', '/api/addresses'))).length).toBe(4);
+  });
+
+  it('search.ts: GET /api/addresses?limit=&s=', async () => {
+    const text = await ok(await node('GET', '/api/addresses', { qs: { limit: 50, s: 'lyon' } }));
+    expect(text.map((a: Json) => a.id)).toEqual([ids.address2]);
+    const crud = await ok(
+      await node('GET', '/api/addresses', {
+        qs: { limit: 50, s: JSON.stringify({ zipCode: { $eq: '75002' } }) },
+      }),
+    );
+    expect(crud.map((a: Json) => a.id)).toEqual([ids.address]);
+    expect(await ok(await node('GET', '/api/addresses', { qs: { limit: 50, s: '' } }))).toHaveLength(4);
+  });
+
+  it('update.ts: PATCH /api/addresses/{id} with the non-empty fields', async () => {
+    const address = await ok(
+      await node('PATCH', `/api/addresses/${ids.address}`, {
+        body: {
+          companyId: ids.company,
+          state: 'Île-de-France',
+          position: 2,
+          secondComplementaryAddress: '3e étage',
+        },
+      }),
+    );
+    expect(address).toMatchObject({
+      region: 'Île-de-France',
+      state: 'Île-de-France',
+      position: 2,
+      street3: '3e étage',
+    });
+    expectProblem(
+      await node('PATCH', `/api/addresses/${ids.address}`, { body: { zipCode: '1', postcode: '2' } }),
+      400,
+    );
+  });
+
+  it('Companies/getAddresses.ts: GET /api/companies/{companyId}/addresses', async () => {
+    const list = await ok(await node('GET', `/api/companies/${ids.company}/addresses`));
+    expect(list.map((a: Json) => a.id)).toContain(ids.address);
+    expect(list[0]).toHaveProperty('zipCode');
+  });
+});
+
+describe('Users (contacts)', () => {
+  it('CreateContact.ts: POST /api/users/contacts with mobilePhone, job, customFields and collaborationIds', async () => {
+    const contact = await ok(
+      await node('POST', '/api/users/contacts', {
+        body: {
+          firstName: 'Jeanne',
+          lastName: 'Martin',
+          email: 'jeanne.martin@acme.test',
+          externalId: 'ERP-C-1',
+          phoneNumber: '+33 1 00 00 00 00',
+          mobilePhone: '+33 6 00 00 00 00',
+          job: 'Buyer',
+          customFields: {},
+          collaborationIds: [ids.company],
+        },
+      }),
+      201,
+    );
+    expect(contact).toMatchObject({
+      role: 'contact',
+      mobilePhone: '+33 6 00 00 00 00',
+      job: 'Buyer',
+      jobTitle: 'Buyer',
+      collaborationIds: [ids.company],
+    });
+    ids.contact = contact.id;
+    // The node sends the fields left empty as "".
+    const blank = await ok(
+      await node('POST', '/api/users/contacts', {
+        body: {
+          firstName: 'Paul',
+          lastName: '',
+          email: '',
+          externalId: '',
+          phoneNumber: '',
+          mobilePhone: '',
+          job: '',
+          customFields: {},
+        },
+      }),
+      201,
+    );
+    expect(blank).toMatchObject({
+      firstName: 'Paul',
+      email: null,
+      externalId: null,
+      mobilePhone: null,
+      job: null,
+    });
+    ids.contact2 = blank.id;
+  });
+
+  it('Get.ts: GET /api/users/{id}', async () => {
+    expect(await ok(await node('GET', `/api/users/${ids.contact}`))).toMatchObject({ job: 'Buyer' });
+  });
+
+  it('GetMe.ts: GET /api/users/me', async () => {
+    expect(await ok(await node('GET', '/api/users/me'))).toMatchObject({ id: admin.userId });
+  });
+
+  it('List.ts: GET /api/users/pagination with search, role, filterId and sort', async () => {
+    const page = await ok(
+      await node('GET', '/api/users/pagination', {
+        qs: { page: 1, limit: 50, search: 'jeanne', role: 'contact', filterId: 'saved-1', sort: 'name,ASC' },
+      }),
+    );
+    expect(page.data.map((u: Json) => u.id)).toEqual([ids.contact]);
+    const all = await ok(
+      await node('GET', '/api/users/pagination', { qs: { page: 1, limit: 100, sort: 'status,DESC' } }),
+    );
+    expect(all.data.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('Search.ts: GET /api/users/search?s=&limit= answers an array', async () => {
+    const found = await ok(
+      await node('GET', '/api/users/search', {
+        qs: { s: JSON.stringify({ name: { $contL: 'jeanne' } }), limit: 10 },
+      }),
+    );
+    expect(found.map((u: Json) => u.id)).toEqual([ids.contact]);
+    expectProblem(await node('GET', '/api/users/search', { qs: { s: '{"nope":1}', limit: 10 } }), 400);
+  });
+
+  it('Update.ts: PATCH /api/users/{id} with collaborationIds, customFields (JSON text) and mobilePhone', async () => {
+    const updated = await ok(
+      await node('PATCH', `/api/users/${ids.contact}`, {
+        body: {
+          collaborationIds: `["${ids.childCompany}"]`,
+          customFields: '{}',
+          mobilePhone: '+33 7 11',
+          lastName: 'Martin-Durand',
+        },
+      }),
+    );
+    expect(updated).toMatchObject({
+      mobilePhone: '+33 7 11',
+      lastName: 'Martin-Durand',
+      companyIds: [ids.childCompany],
+      collaborationIds: [ids.childCompany],
+    });
+    // A staff user has no custom fields.
+    expectProblem(
+      await node('PATCH', `/api/users/${sales.userId}`, { body: { customFields: { a: 1 } } }),
+      422,
+    );
+    expectProblem(
+      await node('PATCH', `/api/users/${ids.contact}`, { body: { mobilePhone: 'x' }, as: sales }),
+      403,
+    );
+  });
+
+  it('Companies/linkContact.ts: POST /api/companies/{companyId}/contacts/{contactId}', async () => {
+    await ok(await node('POST', `/api/companies/${ids.company}/contacts/${ids.contact}`));
+    const contact = await ok(await node('GET', `/api/users/${ids.contact}`));
+    expect(contact.companyIds.sort()).toEqual([ids.company, ids.childCompany].sort());
+  });
+
+  it('Companies/unlinkContact.ts: DELETE /api/companies/{companyId}/contacts/{contactId}', async () => {
+    await ok(await node('DELETE', `/api/companies/${ids.childCompany}/contacts/${ids.contact}`));
+    expect((await ok(await node('GET', `/api/users/${ids.contact}`))).companyIds).toEqual([ids.company]);
+  });
+
+  it('Archive.ts: DELETE /api/users/{id}/archived', async () => {
+    expect(await ok(await node('DELETE', `/api/users/${ids.contact2}/archived`))).toMatchObject({
+      id: ids.contact2,
+    });
+  });
+
+  it('Unarchive.ts: GET /api/users/{id}/unarchived', async () => {
+    const back = await ok(await node('GET', `/api/users/${ids.contact2}/unarchived`));
+    expect(back).toMatchObject({ id: ids.contact2, deletedAt: null });
+    expectProblem(await node('GET', `/api/users/${ids.contact2}/unarchived`), 409);
+    expectProblem(await node('GET', `/api/users/${ids.contact2}/unarchived`, { as: sales }), 403);
+  });
+});
+
+/** A file as the node's UploadFile actions send it: the binary in the multipart field `file`. */
+const upload = (content: Buffer, filename: string, contentType: string) => ({
+  formData: { file: { value: content, options: { filename, contentType } } },
+});
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
+    '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+  'hex',
+);
+
+describe('Projects', () => {
+  it('Create.ts: POST /api/projects with managerId, dueDate, estimatedValues and the pipeline', async () => {
+    const project = await ok(
+      await node('POST', '/api/projects', {
+        body: {
+          companyId: ids.company,
+          name: 'Spring boxes',
+          managerId: sales.userId,
+          externalId: 'ERP-P-1',
+          customFields: '',
+          dueDate: '2027-03-01T00:00:00.000Z',
+          estimatedValues: 12500,
+          opportunityPipelineId: 'pipeline-1',
+          opportunityStepId: 'step-2',
+        },
+      }),
+      201,
+    );
+    expect(project).toMatchObject({
+      managerId: sales.userId,
+      dueDate: '2027-03-01T00:00:00.000Z',
+      estimatedValues: 12500,
+      opportunityPipelineId: 'pipeline-1',
+      opportunityStepId: 'step-2',
+    });
+    ids.project = project.id;
+    expectProblem(
+      await node('POST', '/api/projects', {
+        body: { companyId: ids.company, name: 'X', managerId: ids.contact, externalId: 'ERP-P-2' },
+      }),
+      422,
+    );
+  });
+
+  it('Get.ts: GET /api/projects/{id}', async () => {
+    expect(await ok(await node('GET', `/api/projects/${ids.project}`))).toMatchObject({
+      managerId: sales.userId,
+    });
+  });
+
+  it('Update.ts: PATCH /api/projects/{id} (the node sends it without its credential: 401)', async () => {
+    const body = {
+      managerId: admin.userId,
+      dueDate: '2027-04-01T00:00:00.000Z',
+      estimatedValues: 9000,
+      name: 'Spring boxes 2',
+    };
+    const anonymous = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/projects/${ids.project}`,
+      payload: body,
+    });
+    expect(anonymous.statusCode).toBe(401);
+    const project = await ok(await node('PATCH', `/api/projects/${ids.project}`, { body }));
+    expect(project).toMatchObject({
+      managerId: admin.userId,
+      dueDate: '2027-04-01T00:00:00.000Z',
+      estimatedValues: 9000,
+    });
+  });
+
+  it('List.ts: GET /api/projects/pagination with manager, createdBy, status, start/end, search', async () => {
+    const page = await ok(
+      await node('GET', '/api/projects/pagination', {
+        qs: {
+          page: 1,
+          limit: 50,
+          manager: admin.userId,
+          createdBy: admin.userId,
+          search: 'spring',
+          start: '2020-01-01T00:00:00.000Z',
+          end: '2100-01-01T00:00:00.000Z',
+          date: 'Today',
+          pipeline: 'pipeline-1',
+          sort: 'name,ASC',
+        },
+      }),
+    );
+    expect(page.data.map((p: Json) => p.id)).toEqual([ids.project]);
+    expectProblem(await node('GET', '/api/projects/pagination', { qs: { status: 'nope' } }), 400);
+  });
+
+  it('UploadFile.ts: POST /api/projects/{projectId}/files (multipart field file)', async () => {
+    const file = await ok(
+      await node(
+        'POST',
+        `/api/projects/${ids.project}/files`,
+        upload(Buffer.from('brief'), 'brief.txt', 'text/plain'),
+      ),
+      201,
+    );
+    expect(file).toMatchObject({ filename: 'brief.txt' });
+  });
+
+  it('GetFiles.ts: GET /api/projects/{projectId}/files', async () => {
+    expect(
+      itemsOf(await ok(await node('GET', `/api/projects/${ids.project}/files`))).map((f) => f.filename),
+    ).toEqual(['brief.txt']);
+  });
+});
+
+describe('Statuses', () => {
+  it('Create.ts: POST /api/statuses with HIPE’s entity, labels per language and additionalFields', async () => {
+    const status = await ok(
+      await node('POST', '/api/statuses', {
+        body: {
+          entity: 'ORDERS',
+          position: 5,
+          internalLabel: { en: 'Handed over', fr: 'Remise au transporteur' },
+          externalLabel: { en: 'On its way', fr: 'En route' },
+          externalId: 'ERP-ST-1',
+          isCompleted: true,
+          isCreation: false,
+          isOverdue: false,
+          additionalFields: { fgColor: '#ffffff', bgColor: '#00aa00' },
+        },
+      }),
+      201,
+    );
+    expect(status).toMatchObject({
+      entity: 'order',
+      internalLabel: 'Handed over',
+      internalLabels: { en: 'Handed over', fr: 'Remise au transporteur' },
+      externalLabel: 'On its way',
+      externalLabels: { en: 'On its way', fr: 'En route' },
+      color: '#00AA00',
+      bgColor: '#00AA00',
+      fgColor: '#FFFFFF',
+      isCompleted: true,
+      isCreation: false,
+      isDefault: false,
+      externalId: 'ERP-ST-1',
+      position: 5,
+    });
+    ids.status = status.id;
+    const quote = await ok(
+      await node('POST', '/api/statuses', {
+        body: {
+          entity: 'quotes',
+          position: 0,
+          internalLabel: { en: '', fr: 'Envoyé' },
+          externalLabel: { en: '', fr: 'Envoyé' },
+          externalId: '',
+          isCompleted: false,
+          isCreation: false,
+          isOverdue: true,
+          additionalFields: {},
+        },
+      }),
+      201,
+    );
+    expect(quote).toMatchObject({
+      entity: 'quote',
+      internalLabel: 'Envoyé',
+      isOverdue: true,
+      externalId: null,
+    });
+    const company = await ok(
+      await node('POST', '/api/statuses', {
+        body: {
+          entity: 'COMPANIES',
+          position: 0,
+          internalLabel: { en: 'Prospect' },
+          externalLabel: { en: 'Prospect' },
+          externalId: '',
+          isCompleted: false,
+          isCreation: true,
+          isOverdue: false,
+          additionalFields: {},
+        },
+      }),
+      201,
+    );
+    expect(company).toMatchObject({ entity: 'company', isDefault: true, isCreation: true });
+    expectProblem(
+      await node('POST', '/api/statuses', {
+        body: { entity: 'ORDERS', internalLabel: { en: '', fr: '' }, additionalFields: {} },
+      }),
+      400,
+    );
+    expectProblem(
+      await node('POST', '/api/statuses', { body: { entity: 'PLANETS', internalLabel: 'x' } }),
+      400,
+    );
+    expectProblem(
+      await node('POST', '/api/statuses', {
+        body: { entity: 'ORDERS', internalLabel: 'x', additionalFields: { size: 1 } },
+      }),
+      400,
+    );
+  });
+
+  it('List.ts: GET /api/statuses/entity?entity=ORDERS', async () => {
+    const list = await ok(await node('GET', '/api/statuses/entity?entity=ORDERS'));
+    expect(list.map((s: Json) => s.id)).toContain(ids.status);
+    expect(list.every((s: Json) => s.entity === 'order')).toBe(true);
+  });
+
+  it('Update.ts: PATCH /api/statuses/{statusId} with the flat additional fields', async () => {
+    const status = await ok(
+      await node('PATCH', `/api/statuses/${ids.status}`, {
+        body: {
+          bgColor: '#112233',
+          fgColor: '#000000',
+          entity: 'ORDERS',
+          internalLabel: { en: 'Dispatched', fr: 'Expédiée' },
+          isOverdue: true,
+          position: 6,
+        },
+      }),
+    );
+    expect(status).toMatchObject({
+      color: '#112233',
+      bgColor: '#112233',
+      fgColor: '#000000',
+      internalLabel: 'Dispatched',
+      isOverdue: true,
+      position: 6,
+    });
+    expectProblem(await node('PATCH', `/api/statuses/${ids.status}`, { body: { entity: 'QUOTES' } }), 400);
+    expectProblem(
+      await node('PATCH', `/api/statuses/${ids.status}`, { body: { isOverdue: false }, as: sales }),
+      403,
+    );
+  });
+});
+
+describe('Articles', () => {
+  it('Create.ts: POST /api/articles with name, code and the sanitised additional fields', async () => {
+    const article = await ok(
+      await node('POST', '/api/articles', {
+        body: {
+          name: 'Shipping box 30x20x10',
+          code: 'BOX-302010',
+          briefElementId: undefined,
+          companyId: ids.company,
+          createdAt: '2024-05-06T07:08:09.000Z',
+          createdById: sales.userId,
+          currencyId: ids.currency,
+          customFields: {},
+          description: 'Single wall',
+          enabled: true,
+          externalId: 'ERP-A-1',
+          price: 1.2345,
+          quantity: 500,
+          stocked: true,
+          unit: 'mm',
+        },
+      }),
+      201,
+    );
+    expect(article).toMatchObject({
+      code: 'BOX-302010',
+      createdById: sales.userId,
+      createdAt: '2024-05-06T07:08:09.000Z',
+      currencyId: ids.currency,
+      price: 1.2345,
+      quantity: 500,
+      stocked: true,
+      unit: 'mm',
+      previewId: null,
+      previewFileId: null,
+    });
+    ids.article = article.id;
+    const second = await ok(
+      await node('POST', '/api/articles', {
+        body: { name: 'Insert', code: 'INS-1', companyId: ids.company, price: 0.5 },
+      }),
+      201,
+    );
+    ids.article2 = second.id;
+    expectProblem(
+      await node('POST', '/api/articles', {
+        body: { name: 'X', code: 'X-1', companyId: ids.company, createdById: otherTenant.userId },
+      }),
+      422,
+    );
+  });
+
+  it('Get.ts: GET /api/articles/{id}', async () => {
+    expect(await ok(await node('GET', `/api/articles/${ids.article}`))).toMatchObject({
+      id: ids.article,
+      previewId: null,
+    });
+  });
+
+  it('Update.ts: PATCH /api/articles/{id} with createdById and the sanitised fields', async () => {
+    const article = await ok(
+      await node('PATCH', `/api/articles/${ids.article}`, {
+        body: { createdById: admin.userId, description: 'Double wall', customFields: '{}' },
+      }),
+    );
+    expect(article).toMatchObject({ createdById: admin.userId, description: 'Double wall' });
+  });
+
+  it('List.ts: GET /api/articles with createdBy, externalId, stocked, enabled, search and sort', async () => {
+    const page = await ok(
+      await node('GET', '/api/articles', {
+        qs: {
+          page: 1,
+          limit: 50,
+          companyId: ids.company,
+          createdBy: admin.userId,
+          enabled: true,
+          externalId: 'ERP-A-1',
+          search: 'box',
+          stocked: true,
+          sort: 'price,DESC',
+        },
+      }),
+    );
+    expect(page.data.map((a: Json) => a.id)).toEqual([ids.article]);
+    const notStocked = await ok(
+      await node('GET', '/api/articles', { qs: { page: 1, limit: 50, stocked: false } }),
+    );
+    expect(notStocked.data.map((a: Json) => a.id)).toEqual([ids.article2]);
+  });
+
+  it('UploadFile.ts: POST /api/articles/{articleId}/files', async () => {
+    const file = await ok(
+      await node('POST', `/api/articles/${ids.article}/files`, upload(PNG, 'box.png', 'image/png')),
+      201,
+    );
+    ids.articleFile = file.id;
+    const other = await ok(
+      await node(
+        'POST',
+        `/api/articles/${ids.article}/files`,
+        upload(Buffer.from('spec'), 'spec.txt', 'text/plain'),
+      ),
+      201,
+    );
+    ids.articleFile2 = other.id;
+  });
+
+  it('GetFiles.ts: GET /api/articles/{articleId}/files: the node reads the file ids', async () => {
+    const files = itemsOf(await ok(await node('GET', `/api/articles/${ids.article}/files`)));
+    expect(files.map((f) => f.id).sort()).toEqual([ids.articleFile, ids.articleFile2].sort());
+  });
+
+  it('SetPreview.ts: PATCH /api/articles/{articleId}/files/{fileId}/default', async () => {
+    const article = await ok(
+      await node('PATCH', `/api/articles/${ids.article}/files/${ids.articleFile}/default`),
+    );
+    expect(article).toMatchObject({ previewFileId: ids.articleFile, previewId: ids.articleFile });
+    // A file of another article is refused.
+    const otherFile = await ok(
+      await node('POST', `/api/articles/${ids.article2}/files`, upload(PNG, 'insert.png', 'image/png')),
+      201,
+    );
+    expectProblem(await node('PATCH', `/api/articles/${ids.article}/files/${otherFile.id}/default`), 422);
+    // previewId on update: the same data.
+    const back = await ok(
+      await node('PATCH', `/api/articles/${ids.article2}`, { body: { previewId: otherFile.id } }),
+    );
+    expect(back).toMatchObject({ previewFileId: otherFile.id });
+  });
+
+  it('AddBriefElement.ts: POST /api/articles/{id}/brief-element with the dimensions and their alias', async () => {
+    const article = await ok(
+      await node('POST', `/api/articles/${ids.article}/brief-element`, {
+        body: {
+          lengthDimension: 300,
+          widthDimension: 200,
+          heightDimension: 100,
+          alias: { length: 300, width: 200, height: 100 },
+        },
+      }),
+    );
+    expect(article.briefElementId).toEqual(expect.any(String));
+    expectProblem(
+      await node('POST', `/api/articles/${ids.article}/brief-element`, {
+        body: { lengthDimension: 300, alias: { length: 301 } },
+      }),
+      400,
+    );
+  });
+
+  it('DeleteFile.ts: DELETE /api/articles/{articleId}/files/{fileId}', async () => {
+    await ok(await node('DELETE', `/api/articles/${ids.article}/files/${ids.articleFile2}`));
+    expect(
+      itemsOf(await ok(await node('GET', `/api/articles/${ids.article}/files`))).map((f) => f.id),
+    ).toEqual([ids.articleFile]);
+  });
+});
+
+describe('Orders', () => {
+  it('Create.ts: POST /api/orders with billedAmount and the sanitised additional fields', async () => {
+    const order = await ok(
+      await node('POST', '/api/orders', {
+        body: {
+          billedAmount: 0,
+          actualDeliveryDate: '2027-02-10T00:00:00.000Z',
+          companyId: ids.company,
+          createdAt: '2026-01-02T00:00:00.000Z',
+          createdById: sales.userId,
+          currencyId: ids.currency,
+          customFields: '{}',
+          expectedDeliveryDate: '2027-02-01T00:00:00.000Z',
+          externalId: 'ERP-O-1',
+          orderDate: '2027-01-15T00:00:00.000Z',
+          projectId: ids.project,
+          shippingAddressId: ids.address,
+          statusId: ids.status,
+          trackingId: 'TRACK-1',
+        },
+      }),
+      201,
+    );
+    expect(order).toMatchObject({
+      createdById: sales.userId,
+      createdAt: '2026-01-02T00:00:00.000Z',
+      statusId: ids.status,
+      externalId: 'ERP-O-1',
+      trackingId: 'TRACK-1',
+    });
+    ids.order = order.id;
+  });
+
+  it('Get.ts: GET /api/orders/{id}', async () => {
+    expect(await ok(await node('GET', `/api/orders/${ids.order}`))).toMatchObject({
+      id: ids.order,
+      items: [],
+    });
+    expectProblem(await node('GET', `/api/orders/${ids.order}`, { as: otherTenant }), 404);
+  });
+
+  it('Update.ts: PATCH /api/orders/{id} with createdById and billedAmount', async () => {
+    const order = await ok(
+      await node('PATCH', `/api/orders/${ids.order}`, {
+        body: { createdById: admin.userId, billedAmount: 100, trackingId: 'TRACK-2' },
+      }),
+    );
+    expect(order).toMatchObject({ createdById: admin.userId, billedAmount: 100, trackingId: 'TRACK-2' });
+    expectProblem(
+      await node('PATCH', `/api/orders/${ids.order}`, { body: { createdById: ids.contact } }),
+      422,
+    );
+  });
+
+  it('List.ts: GET /api/orders with createdBy, search and the flat filters', async () => {
+    const page = await ok(
+      await node('GET', '/api/orders', {
+        qs: {
+          page: 1,
+          limit: 50,
+          companyId: ids.company,
+          createdBy: admin.userId,
+          externalId: 'ERP-O-1',
+          projectId: ids.project,
+          search: 'track-2',
+          statusId: ids.status,
+          sort: 'billedAmount,DESC',
+        },
+      }),
+    );
+    expect(page.data.map((o: Json) => o.id)).toEqual([ids.order]);
+  });
+
+  it('AddItems.ts: POST /api/orders/{orderId}/order-items with [{articleId}] only', async () => {
+    const items = await ok(
+      await node('POST', `/api/orders/${ids.order}/order-items`, {
+        body: [{ articleId: ids.article }, { articleId: ids.article2 }],
+      }),
+      201,
+    );
+    expect(items).toHaveLength(2);
+    expect(items[0]).toMatchObject({
+      articleId: ids.article,
+      quantity: 1,
+      unitPrice: 1.2345,
+      unit: 'mm',
+      totalPrice: 1.23,
+    });
+    expect(items[0].unitPricePerThousand).toBe(1234.5);
+    ids.item = items[0].id;
+    ids.item2 = items[1].id;
+    expectProblem(
+      await node('POST', `/api/orders/${ids.order}/order-items`, { body: [{ unit: 'pcs' }] }),
+      400,
+    );
+  });
+
+  it('UploadFile.ts: POST /api/orders/{orderId}/files', async () => {
+    const file = await ok(
+      await node(
+        'POST',
+        `/api/orders/${ids.order}/files`,
+        upload(Buffer.from('%PDF-1.4'), 'po.pdf', 'application/pdf'),
+      ),
+      201,
+    );
+    ids.orderFile = file.id;
+  });
+
+  it('GetFiles.ts: GET /api/orders/{orderId}/files', async () => {
+    expect(itemsOf(await ok(await node('GET', `/api/orders/${ids.order}/files`))).map((f) => f.id)).toEqual([
+      ids.orderFile,
+    ]);
+  });
+
+  it('DeleteFile.ts: DELETE /api/orders/{orderId}/files/{fileId}', async () => {
+    await ok(await node('DELETE', `/api/orders/${ids.order}/files/${ids.orderFile}`));
+    expect(itemsOf(await ok(await node('GET', `/api/orders/${ids.order}/files`)))).toEqual([]);
+  });
+
+  it('RemoveItem.ts: DELETE /api/orders/{orderId}/order-items/{itemId}', async () => {
+    await ok(await node('DELETE', `/api/orders/${ids.order}/order-items/${ids.item2}`));
+    expect((await ok(await node('GET', `/api/orders/${ids.order}`))).items.map((i: Json) => i.id)).toEqual([
+      ids.item,
+    ]);
+  });
+});
+
+describe('OrderItems', () => {
+  it('Create.ts: POST /api/order-items with orderId, quantity and the sanitised additional fields', async () => {
+    const item = await ok(
+      await node('POST', '/api/order-items', {
+        body: {
+          orderId: ids.order,
+          quantity: 1000,
+          articleId: ids.article2,
+          createdAt: '2026-01-03T00:00:00.000Z',
+          customFields: {},
+          externalId: 'ERP-L-1',
+          parentId: ids.item,
+          position: 2,
+          unit: 'pcs',
+          unitPricePerThousand: 450,
+        },
+      }),
+      201,
+    );
+    expect(item).toMatchObject({
+      quantity: 1000,
+      unitPrice: 0.45,
+      unitPricePerThousand: 450,
+      totalPrice: 450,
+      externalId: 'ERP-L-1',
+      parentId: ids.item,
+      unit: 'pcs',
+      createdAt: '2026-01-03T00:00:00.000Z',
+    });
+    ids.item3 = item.id;
+  });
+
+  it('Get.ts: GET /api/order-items/{id}', async () => {
+    expect(await ok(await node('GET', `/api/order-items/${ids.item3}`))).toMatchObject({
+      externalId: 'ERP-L-1',
+    });
+  });
+
+  it('List.ts: GET /api/order-items with articleId, orderId, externalId (the order’s) and search', async () => {
+    const page = await ok(
+      await node('GET', '/api/order-items', {
+        qs: {
+          page: 1,
+          limit: 50,
+          articleId: ids.article2,
+          orderId: ids.order,
+          externalId: 'ERP-O-1',
+          search: 'insert',
+          sort: 'unitPrice,ASC',
+        },
+      }),
+    );
+    expect(page.data.map((i: Json) => i.id)).toEqual([ids.item3]);
+  });
+
+  it('Update.ts: PATCH /api/order-items/{id}', async () => {
+    const item = await ok(
+      await node('PATCH', `/api/order-items/${ids.item3}`, {
+        body: { quantity: 2000, unitPricePerThousand: 400, externalId: 'ERP-L-2' },
+      }),
+    );
+    expect(item).toMatchObject({ quantity: 2000, unitPrice: 0.4, totalPrice: 800, externalId: 'ERP-L-2' });
+    expectProblem(
+      await node('PATCH', `/api/order-items/${ids.item3}`, {
+        body: { unitPrice: 1, unitPricePerThousand: 400 },
+      }),
+      400,
+    );
+  });
+
+  it('Delete.ts: DELETE /api/order-items/{id}?hardDelete=true', async () => {
+    expect(
+      await ok(await node('DELETE', `/api/order-items/${ids.item3}`, { qs: { hardDelete: true } })),
+    ).toMatchObject({
+      id: ids.item3,
+      deleted: true,
+    });
+  });
+});
+
+/** The node's Imports/Create.ts: multipart type (a number as text), delimiter, and the file in `csv`. */
+const importForm = (type: number, delimiter: string, csv: string, filename = 'upload.csv') => ({
+  formData: {
+    type: String(type),
+    delimiter,
+    csv: { value: Buffer.from(csv), options: { filename, contentType: 'text/csv' } },
+  },
+});
+
+describe('Imports', () => {
+  it('GetTypes.ts: GET /api/imports/utils/get-types', async () => {
+    const types = await ok(await node('GET', '/api/imports/utils/get-types'));
+    expect(JSON.stringify(types)).toContain('16');
+  });
+
+  it('GetDelimiters.ts: GET /api/imports/utils/get-delimiters', async () => {
+    expect(JSON.stringify(await ok(await node('GET', '/api/imports/utils/get-delimiters')))).toContain(';');
+  });
+
+  it('GetStatus.ts: GET /api/imports/utils/get-status', async () => {
+    expect(JSON.stringify(await ok(await node('GET', '/api/imports/utils/get-status')))).toContain('CRASH');
+  });
+
+  it('Create.ts: POST /api/imports (type "16", delimiter, file in csv), processed', async () => {
+    const created = await ok(
+      await node(
+        'POST',
+        '/api/imports',
+        importForm(16, ';', 'externalId;name\nERP-IMP-1;Imported Co\n', 'companies.csv'),
+      ),
+      201,
+    );
+    expect(created).toMatchObject({ type: '16', status: IMPORT_STATUS.REQUESTED });
+    ids.import = created.id;
+    await importsModule(t.app.ctx).processor.run(created.id);
+  });
+
+  it('Get.ts: GET /api/imports/{id}', async () => {
+    const record = await ok(await node('GET', `/api/imports/${ids.import}`));
+    expect(record.status).toBeGreaterThanOrEqual(IMPORT_STATUS.SENT);
+    expect(record.stats.created).toBe(1);
+  });
+
+  it('a refused file ends in 7 CRASH with the reason in stats (clients of the specification stop polling)', async () => {
+    const created = await ok(
+      await node('POST', '/api/imports', importForm(16, ',', 'name\nNo external id\n')),
+      201,
+    );
+    await importsModule(t.app.ctx).processor.run(created.id);
+    const record = await ok(await node('GET', `/api/imports/${created.id}`));
+    expect(record).toMatchObject({ status: IMPORT_STATUS.CRASH, stats: { refused: true } });
+    expect(record.stats.reason).toContain('externalId');
+  });
+
+  it('List.ts: GET /api/imports with delimiter, start/end, s, filterId, status, type and sort', async () => {
+    const page = await ok(
+      await node('GET', '/api/imports', {
+        qs: {
+          page: 1,
+          limit: 50,
+          delimiter: ';',
+          start: '2020-01-01T00:00:00.000Z',
+          end: '2100-01-01T00:00:00.000Z',
+          s: 'companies',
+          filterId: 'saved',
+          type: '16',
+          sort: 'createdAt,DESC',
+        },
+      }),
+    );
+    expect(page.data.map((i: Json) => i.id)).toEqual([ids.import]);
+  });
+
+  it('Download.ts: GET /api/imports/{id}/download answers the file', async () => {
+    const response = await node('GET', `/api/imports/${ids.import}/download`);
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('ERP-IMP-1');
+  });
+
+  it('Archive.ts: PATCH /api/imports/{id}/archive, also at once after creating (status 1)', async () => {
+    const archived = await ok(await node('PATCH', `/api/imports/${ids.import}/archive`));
+    expect(archived).toMatchObject({ id: ids.import, fileArchived: true });
+    const fresh = await ok(
+      await node('POST', '/api/imports', importForm(16, ',', 'externalId,name\nERP-IMP-2,Later Co\n')),
+      201,
+    );
+    const early = await ok(await node('PATCH', `/api/imports/${fresh.id}/archive`));
+    expect(early).toMatchObject({ id: fresh.id, status: IMPORT_STATUS.REQUESTED, fileArchived: false });
+    // Processing goes on; the archived imports have left the list.
+    await importsModule(t.app.ctx).processor.run(fresh.id);
+    expect((await ok(await node('GET', `/api/imports/${fresh.id}`))).stats.created).toBe(1);
+    const listed = await ok(await node('GET', '/api/imports', { qs: { page: 1, limit: 50 } }));
+    expect(listed.data.map((i: Json) => i.id)).not.toContain(ids.import);
+    expect(listed.data.map((i: Json) => i.id)).not.toContain(fresh.id);
+  });
+});
+
+describe('deletes', () => {
+  it('Orders/Delete.ts: DELETE /api/orders/{id}', async () => {
+    expect(await ok(await node('DELETE', `/api/orders/${ids.order}`))).toMatchObject({
+      id: ids.order,
+      deleted: true,
+    });
+    expectProblem(await node('GET', `/api/orders/${ids.order}`), 404);
+  });
+
+  it('Articles/Delete.ts: DELETE /api/articles/{id}', async () => {
+    expect(await ok(await node('DELETE', `/api/articles/${ids.article2}`))).toMatchObject({
+      id: ids.article2,
+      deleted: true,
+    });
+  });
+
+  it('Statuses/Delete.ts: DELETE /api/statuses/{statusId}', async () => {
+    expect(await ok(await node('DELETE', `/api/statuses/${ids.status}`))).toMatchObject({ id: ids.status });
+  });
+
+  it('Users/HardDelete.ts: DELETE /api/users/{id} (contacts only)', async () => {
+    expect(await ok(await node('DELETE', `/api/users/${ids.contact2}`))).toMatchObject({ id: ids.contact2 });
+    expectProblem(await node('DELETE', `/api/users/${sales.userId}`), 409);
+    expectProblem(await node('GET', `/api/users/${ids.contact2}`), 404);
+  });
+
+  it('Addresses/remove.ts: DELETE /api/addresses/{id}', async () => {
+    expect(await ok(await node('DELETE', `/api/addresses/${ids.bulkAddress}`))).toMatchObject({
+      deleted: true,
+    });
+  });
+
+  it('Companies/HardDelete.ts: DELETE /api/companies/{id}', async () => {
+    expectProblem(await node('DELETE', `/api/companies/${ids.company}`), 409); // it has a child company
+    expect(await ok(await node('DELETE', `/api/companies/${ids.childCompany}`))).toMatchObject({
+      id: ids.childCompany,
+    });
+    expectProblem(await node('GET', `/api/companies/${ids.childCompany}`), 404);
+    expectProblem(await node('DELETE', `/api/companies/${ids.company}`, { as: otherTenant }), 404);
+  });
+
+  it('Currencies/remove.ts: DELETE /api/currencies/{id}', async () => {
+    expect(await ok(await node('DELETE', `/api/currencies/${ids.gbp}`))).toMatchObject({
+      id: ids.gbp,
+      deleted: true,
+    });
+  });
+});
