@@ -294,16 +294,46 @@ export interface PricingSettings {
   windowFilmOverlapMm: number;
   /** Minimum board margin around a window opening inside its panel, mm. */
   windowPanelMarginMm: number;
+  /**
+   * Route selection: routes are ranked by total = product price + tooling / toolingRepeats (the
+   * tooling is amortised over the orders expected to reuse it; 1 = charged to this order only).
+   * Absent fields take the defaults in `routeSelectionOf`.
+   */
+  routeSelection?: {
+    /** Orders expected to share the tooling (>= 1). */
+    toolingRepeats?: number;
+    /** Routes whose total is within this fraction of the best one are shown as variants. */
+    variantMargin?: number;
+    /** At most this many variants per element (the best route of each process always shown). */
+    maxVariants?: number;
+  };
   valueAnalysis: {
     /** A price break is a quantity where the unit price falls by at least this fraction. */
     priceBreakSaving: number;
     /** Quantity multipliers of the unit-price curve. */
     quantityCurveFactors: number[];
+    /** INCREASE_QUANTITY proposes at most this multiple of the ordered quantity (default 2). */
+    maxQuantityFactor?: number;
     /** Largest dimension reduction ADJUST_DIMENSIONS may propose, mm. */
     maxDimensionReductionMm: number;
     /** Comparable board for CHANGE_MATERIAL: relative grammage and caliper tolerance. */
     grammageTolerance: number;
     caliperTolerance: number;
+  };
+}
+
+export interface RouteSelection {
+  toolingRepeats: number;
+  variantMargin: number;
+  maxVariants: number;
+}
+
+export function routeSelectionOf(settings: PricingSettings): RouteSelection {
+  const s = settings.routeSelection ?? {};
+  return {
+    toolingRepeats: Math.max(1, s.toolingRepeats ?? 1),
+    variantMargin: Math.max(0, s.variantMargin ?? 0.15),
+    maxVariants: Math.max(1, Math.floor(s.maxVariants ?? 6)),
   };
 }
 

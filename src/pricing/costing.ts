@@ -12,7 +12,13 @@
  * exact (fractional) sheet, case and pallet counts, which is what keeps the unit price from ever
  * rising with quantity; the physical counts reported are those numbers rounded up.
  */
-import { findConsumable, findToolingRule, type OperationCategory, type ToolingRule } from './catalogue.ts';
+import {
+  findConsumable,
+  findToolingRule,
+  type OperationCategory,
+  routeSelectionOf,
+  type ToolingRule,
+} from './catalogue.ts';
 import type { DieLine } from './geometry/die-line.ts';
 import type { PackingPlan } from './logistics.ts';
 import { round1 } from './money.ts';
@@ -75,6 +81,13 @@ export interface RouteCosting {
   sheetAreaM2: number;
   sheetKg: number;
   productionHours: Lin;
+  /**
+   * What routes are ranked by: product price (cost / (1 - m)) + tooling / toolingRepeats,
+   * unrounded. Delivery is the same for every route of an element, so it is left out.
+   */
+  rankingTotal: number;
+  /** Tooling charged to this order in the ranking (tooling / toolingRepeats). */
+  amortisedTooling: number;
 }
 
 const CATEGORY_OF: Record<OperationCategory, CostCategoryKey> = {
@@ -409,7 +422,22 @@ export function costRoute(
     (sum, s) => plus(sum, plus(lin(s.setupHours, 0), s.rollingHours)),
     ZERO,
   );
-  return { plan, steps, lines, productCost, toolingCost, boardSheets, sheetAreaM2, sheetKg, productionHours };
+  const repeats = routeSelectionOf(settings).toolingRepeats;
+  const amortisedTooling = toolingCost / repeats;
+  const rankingTotal = at(productCost) / (1 - element.commercialMargin) + amortisedTooling;
+  return {
+    plan,
+    steps,
+    lines,
+    productCost,
+    toolingCost,
+    boardSheets,
+    sheetAreaM2,
+    sheetKg,
+    productionHours,
+    rankingTotal,
+    amortisedTooling,
+  };
 }
 
 function run(

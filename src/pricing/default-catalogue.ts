@@ -845,9 +845,11 @@ export function defaultCatalogue(): Catalogue {
       foilAllowanceMm: 5,
       windowFilmOverlapMm: 10,
       windowPanelMarginMm: 8,
+      routeSelection: { toolingRepeats: 1, variantMargin: 0.15, maxVariants: 6 },
       valueAnalysis: {
         priceBreakSaving: 0.1,
         quantityCurveFactors: [0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 7.5, 10],
+        maxQuantityFactor: 2,
         maxDimensionReductionMm: 5,
         grammageTolerance: 0.15,
         caliperTolerance: 0.2,

@@ -121,6 +121,19 @@ export interface PredictionRequestComputed {
   variantKey: string;
   rank: number;
   selected: boolean;
+  /**
+   * What variants are ranked by: product price + tooling / toolingRepeats (delivery, equal for
+   * all variants of an element, left out). The selected variant has the lowest.
+   */
+  rankingTotal: number;
+  /** Tooling charged to this order in the ranking (toolingCost / toolingRepeats). */
+  amortisedToolingCost: number;
+  toolingRepeats: number;
+  /** How much more this variant's ranking total is than the selected one's (0 when selected). */
+  lostBy: number;
+  lostByPercent: number;
+  /** Why this variant was not selected, in words (null for the selected one). */
+  whyNotSelected: string | null;
   printingProcess: RouteProcess;
   unitPrice: number;
   toolingCost: number;

