@@ -23,7 +23,7 @@ import type { DieLine } from './geometry/die-line.ts';
 import type { PackingPlan } from './logistics.ts';
 import { round1 } from './money.ts';
 import type { ResolvedElement } from './resolve.ts';
-import { cutsFor, type RoutePlan, type StepTemplate } from './routes.ts';
+import { liftsFor, type RoutePlan, type StepTemplate } from './routes.ts';
 import type { PricingSession } from './session.ts';
 
 /** A quantity as a function of the quantity scale k: fixed + variable * k. */
@@ -67,6 +67,9 @@ export interface StepRun {
   setupHours: number;
   rollingHours: Lin;
   machineCost: Lin;
+  /** Guillotine: whole lifts cut (each decoration variant's pile apart) and cuts per lift. */
+  lifts?: number;
+  cutsPerLift?: number;
 }
 
 export interface RouteCosting {
@@ -455,8 +458,28 @@ function run(
   let rollingHours: Lin;
   if (template.inline) rollingHours = ZERO;
   else if (template.operation.code === 'GUILLOTINE_CUTTING') {
-    const cutsPerSheet = cutsFor(1, element.caliperMm, template.machine, plan.imposition);
-    rollingHours = times(input, cutsPerSheet / rate.speedPerHour);
+    // Whole lifts, each decoration variant's pile cut apart; every lift takes every cut. Kept as
+    // a variable term so that it is exact at k = 1 (value analysis re-prices any other quantity).
+    const total = at(input);
+    const lifts = element.decorations.reduce(
+      (sum, d) => sum + liftsFor((total * d.quantity) / element.quantity, element.caliperMm, template.machine),
+      0,
+    );
+    const cutsPerLift = plan.imposition.cutsPerSheet;
+    rollingHours = lin(0, (lifts * cutsPerLift) / rate.speedPerHour);
+    const machineCost = times(plus(lin(setupHours, 0), rollingHours), template.machine.hourlyRate);
+    return {
+      template,
+      decorationIndex,
+      input,
+      output,
+      makeReady,
+      setupHours,
+      rollingHours,
+      machineCost,
+      lifts,
+      cutsPerLift,
+    };
   } else rollingHours = times(input, 1 / rate.speedPerHour);
   const machineCost = times(plus(lin(setupHours, 0), rollingHours), template.machine.hourlyRate);
   return { template, decorationIndex, input, output, makeReady, setupHours, rollingHours, machineCost };

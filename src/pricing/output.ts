@@ -113,6 +113,10 @@ export interface PredictionOperation {
   makeReady: number;
   /** Machine cost of the operation (set-up + rolling time x hourly rate). */
   cost: number;
+  /** Guillotine only: whole lifts cut, cuts per lift and cuts in all. */
+  lifts?: number;
+  cutsPerLift?: number;
+  cuts?: number;
 }
 
 export interface PredictionRequestComputed {

@@ -296,6 +296,9 @@ function operationsOf(costing: RouteCosting, dieLine: DieLine): PredictionOperat
       sheetHeight: round2(onSheets ? costing.plan.sheet.height : dieLine.height),
       makeReady: step.makeReady,
       cost: fromCents(toCents(at(step.machineCost))),
+      ...(step.lifts !== undefined
+        ? { lifts: step.lifts, cutsPerLift: step.cutsPerLift!, cuts: step.lifts * step.cutsPerLift! }
+        : {}),
     };
   });
 }

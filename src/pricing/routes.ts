@@ -230,7 +230,12 @@ function estimateCost(
   const colourPasses = spec.colours > 0 ? passes(spec.colours, machine.maxColours) : [0];
   const netSheets = element.quantity / imposition.ups;
   let flow = spec.input === 'SHEET' ? netSheets : element.quantity;
-  if (spec.code === 'GUILLOTINE_CUTTING') flow = cutsFor(netSheets, element.caliperMm, machine, imposition);
+  if (spec.code === 'GUILLOTINE_CUTTING') {
+    flow = element.decorations.reduce(
+      (sum, d) => sum + cutsFor(d.quantity / imposition.ups, element.caliperMm, machine, imposition),
+      0,
+    );
+  }
   let hours = 0;
   for (const colours of colourPasses) {
     hours +=
@@ -240,10 +245,19 @@ function estimateCost(
   return hours * machine.hourlyRate;
 }
 
-/** Guillotine cuts for a number of sheets: stacks of liftHeight are cut together. */
-export function cutsFor(sheets: number, caliperMm: number, machine: Machine, imposition: Imposition): number {
+/**
+ * Guillotine work for a pile of sheets: the pile is cut in whole lifts of `liftHeightMm`, and
+ * every lift takes every cut of the sheet's layout (strips first, then each strip across).
+ */
+export function liftsFor(sheets: number, caliperMm: number, machine: Machine): number {
   const lift = machine.liftHeightMm ?? 100;
-  return ((sheets * caliperMm) / lift) * imposition.cutsPerSheet;
+  const sheetsPerLift = Math.max(1, Math.floor(lift / Math.max(caliperMm, 1e-6) + 1e-9));
+  return Math.ceil(Math.ceil(sheets - 1e-9) / sheetsPerLift - 1e-9);
+}
+
+/** Guillotine cuts for a pile of sheets: whole lifts x cuts per sheet layout. */
+export function cutsFor(sheets: number, caliperMm: number, machine: Machine, imposition: Imposition): number {
+  return liftsFor(sheets, caliperMm, machine) * imposition.cutsPerSheet;
 }
 
 function cheapest<T extends { machine: Machine; rate: MachineOperationRate }>(

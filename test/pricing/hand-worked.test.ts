@@ -313,13 +313,13 @@ describe('(c) flat card 148 x 105 mm, coated 300 g/m2, 4/0 offset, 2,000 units, 
    * Board 262.769 x 0.21 = 55.1815 kg x 1.00 = 55.18
    * Press 0.5 + 4 x 0.1 = 0.9 h + 0.02628 h = 0.92628 x 200 = 185.26; plates 4 x 20 = 80;
    *   ink 262.769 x 0.7 x 0.3 x 4 x 1.5 g = 0.33109 kg x 10 = 3.31
-   * Guillotine: 61.538 sheets x 0.3 mm / 60 mm lift = 0.30769 lifts x 108 cuts = 33.231 cuts /
-   *   300 per h = 0.11077 h + 0.2 set-up = 0.31077 h x 60 = 18.65
+   * Guillotine: 61.538 -> 62 sheets; a 60 mm lift holds 60 / 0.3 = 200 sheets: 1 whole lift x 108
+   *   cuts = 108 cuts / 300 per h = 0.36 h + 0.2 set-up = 0.56 h x 60 = 33.60
    * Packing 0.25 + 2,000 / 5,000 = 0.65 h x 40 = 26.00; case holds floor(14.6 / 0.004662 kg) = 3,131:
    *   2,000 / 3,131 x 1.00 = 0.64; pallets 2,000 / (3,131 x 20) x 10 = 0.32
-   * Product cost = 55.18 + 185.26 + 80 + 3.31 + 18.65 + 26 + 0.64 + 0.32 = 369.36
-   * Price at 30 %: 369.36 / 0.7 = 527.657 -> 527.66; unit 369.3604 / 0.7 / 2,000 = 0.26382 -> 0.2638
-   * No tooling (guillotined), no delivery zone: total 527.66
+   * Product cost = 55.18 + 185.26 + 80 + 3.31 + 33.60 + 26 + 0.64 + 0.32 = 384.31
+   * Price at 30 %: 384.31 / 0.7 = 549.014 -> 549.01; unit 384.3104 / 0.7 / 2,000 = 0.27451 -> 0.2745
+   * No tooling (guillotined), no delivery zone: total 549.01
    */
   const prediction = priceBrief(
     {
@@ -370,18 +370,19 @@ describe('(c) flat card 148 x 105 mm, coated 300 g/m2, 4/0 offset, 2,000 units, 
     expect(line(variant, 'BOARD').amount).toBe(55.18);
     expect(variant.operations[0]!.cost).toBe(185.26);
     expect(line(variant, 'OFFSET_INK').amount).toBe(3.31);
-    expect(variant.operations[1]!.rollingTime).toBeCloseTo(0.1108, 4);
-    expect(variant.operations[1]!.cost).toBe(18.65);
+    expect(variant.operations[1]!.rollingTime).toBeCloseTo(0.36, 4);
+    expect(variant.operations[1]).toMatchObject({ lifts: 1, cutsPerLift: 108, cuts: 108 });
+    expect(variant.operations[1]!.cost).toBe(33.6);
     expect(line(variant, 'SHIPPING_CASES').amount).toBe(0.64);
     expect(line(variant, 'PALLETS').amount).toBe(0.32);
     expect(variant.toolingCost).toBe(0);
-    expect(variant.productCost).toBe(369.36);
-    expect(variant.productPrice).toBe(527.66);
-    expect(variant.unitPrice).toBe(0.2638);
+    expect(variant.productCost).toBe(384.31);
+    expect(variant.productPrice).toBe(549.01);
+    expect(variant.unitPrice).toBe(0.2745);
     expect(variant.commercialMargin).toBe(0.3);
     expect(variant.commercialMarginInitial).toBe(0.25);
     expect(variant.costBreakdown.marginPercentage).toBe(30);
     expect(variant.deliveryCost).toBe(0);
-    expect(variant.totalPrice).toBe(527.66);
+    expect(variant.totalPrice).toBe(549.01);
   });
 });

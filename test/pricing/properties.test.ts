@@ -74,6 +74,22 @@ function allInUnit(prediction: BriefPrediction): number {
   return v.rankingTotal / v.quantity;
 }
 
+/**
+ * Guillotine work is charged in whole lifts: one more sheet can start a new lift of every cut.
+ * That step (at most one lift per decoration variant, at price) is the only way the all-in unit
+ * price may rise with quantity.
+ */
+function liftStep(prediction: BriefPrediction): number {
+  const v = selected(prediction);
+  let step = 0;
+  for (const o of v.operations) {
+    if (!o.lifts) continue;
+    const hourly = o.cost / (o.setupTime + o.rollingTime);
+    step += ((o.rollingTime / o.lifts) * hourly * v.decorations.length) / (1 - v.commercialMargin);
+  }
+  return step;
+}
+
 describe('pricing properties', () => {
   it('never raises the all-in unit price when a quantity rises', () => {
     fc.assert(
@@ -93,7 +109,10 @@ describe('pricing properties', () => {
             };
           });
           const after = priceBrief(more, catalogue);
-          expect(allInUnit(after)).toBeLessThanOrEqual(allInUnit(before) + 0.006 / selected(after).quantity);
+          const step = Math.max(liftStep(before), liftStep(after));
+          expect(allInUnit(after)).toBeLessThanOrEqual(
+            allInUnit(before) + (0.006 + step) / selected(after).quantity,
+          );
         },
       ),
       RUNS,
@@ -114,7 +133,10 @@ describe('pricing properties', () => {
           })),
           catalogue,
         );
-        expect(allInUnit(after)).toBeLessThanOrEqual(allInUnit(before) + 0.006 / selected(after).quantity);
+        const step = Math.max(liftStep(before), liftStep(after));
+        expect(allInUnit(after)).toBeLessThanOrEqual(
+          allInUnit(before) + (0.006 + step) / selected(after).quantity,
+        );
       }),
       RUNS,
     );
@@ -375,6 +397,32 @@ describe('pricing properties', () => {
           expect(selected(after).rankingTotal).toBeGreaterThanOrEqual(selected(before).rankingTotal - 0.005);
         },
       ),
+      RUNS,
+    );
+  });
+
+  it('guillotines whole lifts, every cut of the layout on every lift', () => {
+    fc.assert(
+      fc.property(anyBrief, (brief) => {
+        const prediction = priceBrief(brief, catalogue);
+        for (const variant of prediction.briefPrice.predictionRequestsComputed) {
+          for (const o of variant.operations.filter((x) => x.operation.code === 'GUILLOTINE_CUTTING')) {
+            expect(Number.isInteger(o.lifts)).toBe(true);
+            expect(o.lifts).toBeGreaterThanOrEqual(variant.decorations.length);
+            expect(o.cutsPerLift).toBe(variant.imposition.cutsPerSheet);
+            expect(o.cuts).toBe(o.lifts! * o.cutsPerLift!);
+            const caliper = prediction.briefComputed.briefElements.find(
+              (e) => e.position === variant.position,
+            )!.material.caliperMm;
+            const perLift = Math.floor(80 / caliper + 1e-9); // GUILLOTINE-115 lifts 80 mm
+            // Enough lifts for the pile, and not one more than each variant's pile needs.
+            expect(o.lifts! * perLift).toBeGreaterThanOrEqual(o.sheetQuantity);
+            expect(o.lifts!).toBeLessThanOrEqual(
+              Math.ceil(o.sheetQuantity / perLift) + variant.decorations.length,
+            );
+          }
+        }
+      }),
       RUNS,
     );
   });
