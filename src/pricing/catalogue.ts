@@ -170,6 +170,13 @@ export interface MachineOperationRate {
   runningWasteRate: number;
   /** The operation runs in the same pass as the previous one on this machine (no own rolling time). */
   inlineWithPrevious?: boolean;
+  /**
+   * Packing only: what `speedPerHour` counts. `UNIT` (default): units packed per hour. `PACKAGE`:
+   * the labour is per case or bundle (erect, close, tape or strap, label, palletise) at the
+   * package's `packagesPerHour` (else `speedPerHour`), and packages are filled at the line speed
+   * of the last operation: the packer is busy for max(packages / packagesPerHour, line time).
+   */
+  speedBasis?: 'UNIT' | 'PACKAGE';
 }
 
 export type MachineCapability = 'STRAIGHT_LINE' | 'CRASH_LOCK' | 'FOUR_CORNER';
@@ -257,6 +264,8 @@ export interface PackingCase extends CatalogueRecord {
   wallThicknessMm: number;
   /** Bundle stack height limit, mm. */
   maxStackHeightMm?: number;
+  /** Packing labour: cases made up, closed and labelled (or bundles strapped) per hour. */
+  packagesPerHour?: number;
   maxWeightKg: number;
   price: number;
   tareKg: number;
@@ -275,6 +284,8 @@ export interface Pallet extends CatalogueRecord {
   maxGrossWeightKg: number;
   price: number;
   tareKg: number;
+  /** Pallets per full truck (13.6 m trailer); default from the footprint on a 13,600 x 2,450 mm floor. */
+  perTruck?: number;
 }
 
 export interface DeliveryZone extends CatalogueRecord {
@@ -294,6 +305,11 @@ export interface PricingSettings {
   windowFilmOverlapMm: number;
   /** Minimum board margin around a window opening inside its panel, mm. */
   windowPanelMarginMm: number;
+  /**
+   * How corrugated cases ship whatever the brief's packing type: `BUNDLE` (default, strapped
+   * bundles as corrugated plants deliver) or `AS_BRIEF`.
+   */
+  corrugatedPacking?: 'BUNDLE' | 'AS_BRIEF';
   /**
    * Route selection: routes are ranked by total = product price + tooling / toolingRepeats (the
    * tooling is amortised over the orders expected to reuse it; 1 = charged to this order only).

@@ -67,6 +67,8 @@ export interface StepRun {
   setupHours: number;
   rollingHours: Lin;
   machineCost: Lin;
+  /** Packing by the package: units per hour of the line whose delivery fills the packages. */
+  lineSpeedPerHour?: number | null;
   /** Guillotine: whole lifts cut (each decoration variant's pile apart) and cuts per lift. */
   lifts?: number;
   cutsPerLift?: number;
@@ -156,6 +158,7 @@ export function costRoute(
     variantRuns.push(...runs);
   }
   const steps = [...variantRuns, ...jobRuns];
+  packByThePackage(steps, plan, packing, quantity);
 
   // 2. Costs.
   const lines: RawCostLine[] = [];
@@ -441,6 +444,34 @@ export function costRoute(
     rankingTotal,
     amortisedTooling,
   };
+}
+
+/**
+ * Packing by the package (rate.speedBasis PACKAGE): packages are filled at the delivery of the
+ * last operation, at its line speed, and each needs its handling (make up, close, label,
+ * palletise) at the package's packagesPerHour: the packer is busy for the longer of the two.
+ */
+function packByThePackage(steps: StepRun[], plan: RoutePlan, packing: PackingPlan, quantity: number): void {
+  const index = steps.findIndex((s) => s.template.operation.code === 'PACKING');
+  if (index < 0) return;
+  const step = steps[index]!;
+  const rate = step.template.rate;
+  if (rate.speedBasis !== 'PACKAGE') return;
+  const packagesPerHour = packing.packagesPerHour ?? rate.speedPerHour;
+  const packagesPerK = quantity / packing.unitsPerPackage;
+  // The line: the last operation before packing (back to the first step of an inline group).
+  let last = index - 1;
+  while (last > 0 && steps[last]!.template.inline) last--;
+  const line = last >= 0 ? steps[last]!.template : null;
+  let lineSpeed: number | null = null;
+  if (line && line.operation.code !== 'GUILLOTINE_CUTTING' && line.operation.code !== 'PACKING') {
+    lineSpeed = line.input === 'SHEET' ? line.rate.speedPerHour * plan.imposition.ups : line.rate.speedPerHour;
+  }
+  const handlingHours = packagesPerK / packagesPerHour;
+  const lineHours = lineSpeed ? quantity / lineSpeed : 0;
+  step.rollingHours = lin(0, Math.max(handlingHours, lineHours));
+  step.machineCost = times(plus(lin(step.setupHours, 0), step.rollingHours), step.template.machine.hourlyRate);
+  step.lineSpeedPerHour = lineSpeed;
 }
 
 function run(

@@ -341,7 +341,10 @@ const machines: Machine[] = [
     maxFormat: f(10000, 10000),
     minCaliperMm: 0,
     maxCaliperMm: 20,
-    operations: [rate('PACKING', { setupHours: 0.1, speedPerHour: 4000 })],
+    // Labour per package: a case made up, filled at the line's delivery, closed, labelled and
+    // palletised (packagesPerHour of each package below); the packer is busy at least as long
+    // as the line runs.
+    operations: [rate('PACKING', { setupHours: 0.1, speedPerHour: 90, speedBasis: 'PACKAGE' })],
   }),
 ];
 
@@ -727,25 +730,33 @@ const toolingRules: ToolingRule[] = [
   },
 ];
 
+/**
+ * A case sized by its outside dimensions (modular 600 x 400 footprints fill a EUR pallet layer);
+ * inside = outside - 2 x wall across, - 4 x wall in height (the engine adds them back).
+ */
 function shippingCase(
   code: string,
-  length: number,
-  width: number,
-  height: number,
+  outsideLength: number,
+  outsideWidth: number,
+  outsideHeight: number,
   wall: number,
   price: number,
   tareKg: number,
   maxWeightKg: number,
 ): PackingCase {
+  const length = outsideLength - 2 * wall;
+  const width = outsideWidth - 2 * wall;
+  const height = outsideHeight - 4 * wall;
   return {
     id: code,
     code,
-    name: `Shipping case ${length} x ${width} x ${height} mm`,
+    name: `Shipping case ${length} x ${width} x ${height} mm (outside ${outsideLength} x ${outsideWidth} x ${outsideHeight})`,
     kind: 'SHIPPING_CASE',
     length,
     width,
     height,
     wallThicknessMm: wall,
+    packagesPerHour: 90,
     maxWeightKg,
     price,
     tareKg,
@@ -767,6 +778,7 @@ const packingCases: PackingCase[] = [
     height: 0,
     wallThicknessMm: 0,
     maxStackHeightMm: 250,
+    packagesPerHour: 240,
     maxWeightKg: 15,
     price: 0.15,
     tareKg: 0.02,
@@ -786,6 +798,7 @@ const pallets: Pallet[] = [
     maxGrossWeightKg: 1000,
     price: 9.5,
     tareKg: 25,
+    perTruck: 33,
   },
   {
     id: 'STANDARD',
@@ -799,6 +812,7 @@ const pallets: Pallet[] = [
     maxGrossWeightKg: 1200,
     price: 11.5,
     tareKg: 30,
+    perTruck: 26,
   },
   {
     id: 'CUSTOM',
@@ -812,6 +826,7 @@ const pallets: Pallet[] = [
     maxGrossWeightKg: 1000,
     price: 16,
     tareKg: 32,
+    perTruck: 22,
   },
 ];
 
@@ -845,6 +860,7 @@ export function defaultCatalogue(): Catalogue {
       foilAllowanceMm: 5,
       windowFilmOverlapMm: 10,
       windowPanelMarginMm: 8,
+      corrugatedPacking: 'BUNDLE',
       routeSelection: { toolingRepeats: 1, variantMargin: 0.15, maxVariants: 6 },
       valueAnalysis: {
         priceBreakSaving: 0.1,

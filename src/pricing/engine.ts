@@ -166,6 +166,7 @@ export function computeElement(
       element.quantity,
       brief.packingType ?? 'SHIPPING_CASE',
       brief.palletType ?? 'EURO',
+      element.category.kind === 'CORRUGATED_CASE',
     );
     const routes = planning.plans
       .map((plan) => costRoute(session, plan, element, dieLine, packing))

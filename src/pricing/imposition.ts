@@ -63,6 +63,14 @@ interface Candidate {
   ups: number;
 }
 
+/**
+ * Most w x h rectangles in a uw x uh area, both orientations and a main grid with the leftover
+ * strip in the other orientation (pallet layer patterns, trailer floors).
+ */
+export function bestCount(uw: number, uh: number, w: number, h: number, gap = 0): number {
+  return bestLayout(uw, uh, w, h, gap).ups;
+}
+
 /** Best one- or two-block layout of a w x h blank in a usable area of uw x uh. */
 function bestLayout(uw: number, uh: number, w: number, h: number, gutter: number): Candidate {
   let best: Candidate = { blocks: [], ups: 0 };

@@ -113,6 +113,15 @@ export interface PredictionOperation {
   makeReady: number;
   /** Machine cost of the operation (set-up + rolling time x hourly rate). */
   cost: number;
+  /** Packing only: packages, units each, the line speed filling them, pallets and trucks. */
+  packages?: number;
+  unitsPerPackage?: number;
+  packagingKind?: 'SHIPPING_CASE' | 'BUNDLE';
+  lineSpeedPerHour?: number | null;
+  pallets?: number;
+  packagesPerPallet?: number;
+  trucks?: number;
+  palletsPerTruck?: number;
   /** Guillotine only: whole lifts cut, cuts per lift and cuts in all. */
   lifts?: number;
   cutsPerLift?: number;
@@ -215,6 +224,10 @@ export interface PackingPlanOutput {
   layers: number;
   packagesPerPallet: number;
   pallets: number;
+  palletsPerTruck: number;
+  trucks: number;
+  palletLoadedHeightMm: number;
+  palletGrossWeightKg: number;
   netWeightKg: number;
   grossWeightKg: number;
   notes: string[];

@@ -270,13 +270,17 @@ function packingOutput(packing: PackingPlan): PackingPlanOutput {
     layers: packing.layers,
     packagesPerPallet: packing.packagesPerPallet,
     pallets: packing.pallets,
+    palletsPerTruck: packing.palletsPerTruck,
+    trucks: packing.trucks,
+    palletLoadedHeightMm: round2(packing.palletLoadedHeightMm),
+    palletGrossWeightKg: round3(packing.palletGrossWeightKg),
     netWeightKg: round3(packing.netWeightKg),
     grossWeightKg: round3(packing.grossWeightKg),
     notes: packing.notes,
   };
 }
 
-function operationsOf(costing: RouteCosting, dieLine: DieLine): PredictionOperation[] {
+function operationsOf(costing: RouteCosting, dieLine: DieLine, packing: PackingPlan): PredictionOperation[] {
   return costing.steps.map((step, position) => {
     const t = step.template;
     const onSheets = t.input === 'SHEET';
@@ -296,6 +300,18 @@ function operationsOf(costing: RouteCosting, dieLine: DieLine): PredictionOperat
       sheetHeight: round2(onSheets ? costing.plan.sheet.height : dieLine.height),
       makeReady: step.makeReady,
       cost: fromCents(toCents(at(step.machineCost))),
+      ...(t.operation.code === 'PACKING'
+        ? {
+            packages: packing.packages,
+            unitsPerPackage: packing.unitsPerPackage,
+            packagingKind: packing.package.kind,
+            lineSpeedPerHour: step.lineSpeedPerHour ?? null,
+            pallets: packing.pallets,
+            packagesPerPallet: packing.packagesPerPallet,
+            trucks: packing.trucks,
+            palletsPerTruck: packing.palletsPerTruck,
+          }
+        : {}),
       ...(step.lifts !== undefined
         ? { lifts: step.lifts, cutsPerLift: step.cutsPerLift!, cuts: step.lifts * step.cutsPerLift! }
         : {}),
@@ -491,7 +507,7 @@ function buildVariant(
     optimisations: hints.optimisations,
     optimisationQuantity: hints.optimisationQuantity,
     optimiseProductQuantityPerDecoration: hints.optimiseProductQuantityPerDecoration,
-    operations: operationsOf(costing, dieLine),
+    operations: operationsOf(costing, dieLine, packing),
     imposition: roundImposition(imposition),
   };
 }
