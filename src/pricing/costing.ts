@@ -465,12 +465,16 @@ function packByThePackage(steps: StepRun[], plan: RoutePlan, packing: PackingPla
   const line = last >= 0 ? steps[last]!.template : null;
   let lineSpeed: number | null = null;
   if (line && line.operation.code !== 'GUILLOTINE_CUTTING' && line.operation.code !== 'PACKING') {
-    lineSpeed = line.input === 'SHEET' ? line.rate.speedPerHour * plan.imposition.ups : line.rate.speedPerHour;
+    lineSpeed =
+      line.input === 'SHEET' ? line.rate.speedPerHour * plan.imposition.ups : line.rate.speedPerHour;
   }
   const handlingHours = packagesPerK / packagesPerHour;
   const lineHours = lineSpeed ? quantity / lineSpeed : 0;
   step.rollingHours = lin(0, Math.max(handlingHours, lineHours));
-  step.machineCost = times(plus(lin(step.setupHours, 0), step.rollingHours), step.template.machine.hourlyRate);
+  step.machineCost = times(
+    plus(lin(step.setupHours, 0), step.rollingHours),
+    step.template.machine.hourlyRate,
+  );
   step.lineSpeedPerHour = lineSpeed;
 }
 
@@ -493,7 +497,8 @@ function run(
     // a variable term so that it is exact at k = 1 (value analysis re-prices any other quantity).
     const total = at(input);
     const lifts = element.decorations.reduce(
-      (sum, d) => sum + liftsFor((total * d.quantity) / element.quantity, element.caliperMm, template.machine),
+      (sum, d) =>
+        sum + liftsFor((total * d.quantity) / element.quantity, element.caliperMm, template.machine),
       0,
     );
     const cutsPerLift = plan.imposition.cutsPerSheet;
