@@ -20,7 +20,19 @@ export interface CatalogueRecord {
 export interface Format {
   width: number;
   height: number;
+  /** Sheet formats only: grain along the long edge (`LONG`) or the short edge; overrides the board's. */
+  grain?: SheetGrain;
 }
+
+/** Board grain (machine direction) relative to the sheet: along its long edge or its short edge. */
+export type SheetGrain = 'LONG' | 'SHORT';
+
+/**
+ * The grain a style needs relative to its blank (the die-line's x axis is the blank width):
+ * `BLANK_WIDTH` = grain running around a tube (across the main panels' creases), `BLANK_HEIGHT`,
+ * or `ANY`.
+ */
+export type RequiredGrain = 'BLANK_WIDTH' | 'BLANK_HEIGHT' | 'ANY';
 
 export type CategoryKind = 'FOLDING_CARTON' | 'CORRUGATED_CASE' | 'FLAT_ITEM';
 
@@ -67,6 +79,20 @@ export interface Product extends CatalogueRecord {
   maxDimensions: DimensionLimits;
   /** Whether a window (PET patch) can be cut in the front panel. */
   windowAllowed: boolean;
+  /** Grain the style needs relative to its blank; default by style (see grainRuleOf). */
+  requiredGrain?: RequiredGrain;
+  /** Blanks may be laid in both orientations on one sheet (mixed grain); default only flat items. */
+  mixedGrainAllowed?: boolean;
+}
+
+const TUBE_STYLES: ReadonlySet<StyleCode> = new Set<StyleCode>(['STE', 'RTE', 'CLB', 'SLEEVE']);
+
+/** The grain rule of a product: its own fields, else the style's default. */
+export function grainRuleOf(product: Product): { required: RequiredGrain; mixedAllowed: boolean } {
+  return {
+    required: product.requiredGrain ?? (TUBE_STYLES.has(product.style) ? 'BLANK_WIDTH' : 'ANY'),
+    mixedAllowed: product.mixedGrainAllowed ?? product.style === 'FLAT',
+  };
 }
 
 export type MatterKind = 'PAPER' | 'FOLDING_BOXBOARD' | 'CORRUGATED';
@@ -99,6 +125,8 @@ export interface MaterialReference extends CatalogueRecord {
   pricePerSquareMetre?: number;
   /** Stock sheet formats the board is sold in. */
   sheetFormats: Format[];
+  /** Grain of the stock sheets (along the long edge or the short edge); absent = unknown, not constrained. */
+  grain?: SheetGrain;
   /** When set, sheets can be ordered to any size within these limits (corrugated). */
   cutToSize?: CutToSize;
   supplier?: string;
@@ -439,11 +467,13 @@ export function findToolingRule(catalogue: Catalogue, kind: ToolingKind): Toolin
   return catalogue.toolingRules.find((rule) => rule.kind === kind);
 }
 
-/** Normalise a format so the long edge comes first. */
+/** Normalise a format so the long edge comes first (a sheet's grain is relative to that edge). */
 export function normaliseFormat(format: Format): Format {
-  return format.width >= format.height
-    ? { width: format.width, height: format.height }
-    : { width: format.height, height: format.width };
+  const out =
+    format.width >= format.height
+      ? { width: format.width, height: format.height }
+      : { width: format.height, height: format.width };
+  return format.grain ? { ...out, grain: format.grain } : out;
 }
 
 export function formatFits(format: Format, min: Format, max: Format): boolean {

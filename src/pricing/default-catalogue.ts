@@ -23,8 +23,21 @@ import type {
 
 const f = (width: number, height: number): Format => ({ width, height });
 
-/** Stock formats of folding boxboard and paper, long edge first. */
-const BOARD_SHEETS = [f(1020, 720), f(1000, 700), f(920, 650), f(880, 630), f(720, 520)];
+/**
+ * Stock formats of folding boxboard and paper, long edge first: long grain (the board's grain,
+ * set on each reference) plus the three largest also in short grain, as mills and merchants
+ * sell them, so a carton can lie either way on the sheet and keep its grain.
+ */
+const BOARD_SHEETS: Format[] = [
+  f(1020, 720),
+  f(1000, 700),
+  f(920, 650),
+  f(880, 630),
+  f(720, 520),
+  { ...f(1020, 720), grain: 'SHORT' },
+  { ...f(1000, 700), grain: 'SHORT' },
+  { ...f(920, 650), grain: 'SHORT' },
+];
 
 const operations: Operation[] = (
   [
@@ -488,6 +501,8 @@ function board(
     caliperMm,
     pricePerTonne,
     sheetFormats: BOARD_SHEETS,
+    // Long-grain stock (grain along the 1,020 mm edge): tube cartons lie with their width along it.
+    grain: 'LONG',
     ...extra,
   };
 }
@@ -503,7 +518,7 @@ function corrugated(
   caliperMm: number,
   pricePerM2: number,
 ): MaterialReference {
-  return board(
+  const { grain: _stockGrain, ...reference } = board(
     code,
     name,
     materialTypeId,
@@ -517,6 +532,7 @@ function corrugated(
       cutToSize: CORRUGATOR,
     },
   );
+  return reference; // made to size on the corrugator: no stock grain
 }
 
 const materialReferences: MaterialReference[] = [

@@ -11,6 +11,7 @@
 import {
   type Format,
   formatFits,
+  grainRuleOf,
   type Machine,
   type MachineOperationRate,
   machineRate,
@@ -19,7 +20,7 @@ import {
   type OperationCode,
 } from './catalogue.ts';
 import type { DieLine } from './geometry/die-line.ts';
-import { cutToSizeSheets, type Imposition, type SheetMargins } from './imposition.ts';
+import { cutToSizeSheets, grainLayout, type Imposition, type SheetMargins } from './imposition.ts';
 import type { ResolvedElement, RouteProcess } from './resolve.ts';
 import { impositionFor, type PricingSession } from './session.ts';
 
@@ -462,12 +463,14 @@ function planSheetFed(
     }
     const machineCap = Math.min(...cuttingMachines.map((m) => m.maxUps ?? Number.POSITIVE_INFINITY));
     const cap = Math.min(machineCap, tool.ups ?? Number.POSITIVE_INFINITY);
+    const grain = grainRuleOf(element.product);
     const imposition = impositionFor(
       session,
       sheet,
       dieLine,
       marginsFor(sheetMachines, cuttingMachines),
       cap,
+      grainLayout(sheet.grain ?? element.reference.grain ?? null, grain.required, grain.mixedAllowed),
     );
     if (imposition.ups === 0) {
       planning.failures.push(blankTooBig(element, dieLine, imposition, process));
@@ -507,7 +510,7 @@ function planSheetFed(
       }
     });
     planning.plans.push({
-      key: `${process}:${sheet.width}x${sheet.height}`,
+      key: `${process}:${sheet.width}x${sheet.height}${sheet.grain ? `:${sheet.grain}` : ''}`,
       process,
       sheet,
       imposition,
@@ -598,7 +601,14 @@ function planCorrugated(
       continue;
     }
     for (const sheet of sheets) {
-      const imposition = impositionFor(session, sheet, dieLine, margins, cap);
+      const imposition = impositionFor(
+        session,
+        sheet,
+        dieLine,
+        margins,
+        cap,
+        grainLayout(null, 'ANY', grainRuleOf(element.product).mixedAllowed),
+      );
       if (imposition.ups === 0) {
         planning.failures.push(blankTooBig(element, dieLine, imposition, process));
         continue;

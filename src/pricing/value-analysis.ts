@@ -302,7 +302,15 @@ function upsAfterReduction(
     ...(element.window ? { window: element.window } : {}),
   });
   const cap = Math.min(...route.plan.steps.map((s) => s.machine.maxUps ?? Number.POSITIVE_INFINITY));
-  return impositionFor(session, route.plan.sheet, dieLine, route.plan.imposition.margins, cap).ups;
+  // Same sheet, margins and grain rule: a dimension change never buys ups by breaking the grain.
+  return impositionFor(
+    session,
+    route.plan.sheet,
+    dieLine,
+    route.plan.imposition.margins,
+    cap,
+    route.plan.imposition.grain,
+  ).ups;
 }
 
 function dimensionKeys(element: ResolvedElement) {

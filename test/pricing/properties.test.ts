@@ -426,4 +426,53 @@ describe('pricing properties', () => {
       RUNS,
     );
   });
+
+  it('keeps one grain orientation: ups never exceed the single-grain bound when mixed grain is off', () => {
+    const fit = (length: number, size: number, gutter: number) =>
+      size > length ? 0 : Math.floor((length + gutter) / (size + gutter) + 1e-9);
+    fc.assert(
+      fc.property(anyBrief, (brief) => {
+        const prediction = priceBrief(brief, catalogue);
+        for (const variant of prediction.briefPrice.predictionRequestsComputed) {
+          const { imposition } = variant;
+          if (imposition.grain.mixed) continue;
+          const { usable, blank, margins } = imposition;
+          const g = margins.gutterMm;
+          const upright = fit(usable.width, blank.width, g) * fit(usable.height, blank.height, g);
+          const turned = fit(usable.width, blank.height, g) * fit(usable.height, blank.width, g);
+          const orientation = imposition.grain.orientation;
+          const bound =
+            orientation === 'UPRIGHT'
+              ? upright
+              : orientation === 'ROTATED'
+                ? turned
+                : Math.max(upright, turned);
+          expect(variant.layoutCount).toBeLessThanOrEqual(bound);
+          const turnedCount = imposition.placements.filter((p) => p.rotated).length;
+          expect([0, imposition.placements.length]).toContain(turnedCount);
+          if (orientation === 'UPRIGHT') expect(turnedCount).toBe(0);
+          if (orientation === 'ROTATED') expect(turnedCount).toBe(imposition.placements.length);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('lays tube cartons with the grain around the tube on every sheet', () => {
+    fc.assert(
+      fc.property(anyBrief, (brief) => {
+        const prediction = priceBrief(brief, catalogue);
+        for (const variant of prediction.briefPrice.predictionRequestsComputed) {
+          const element = brief.briefElements.find((e) => e.position === variant.position)!;
+          if (!['STE', 'RTE', 'CLB', 'SLEEVE'].includes(element.productId)) continue;
+          const grain = variant.imposition.grain;
+          expect(grain.required).toBe('BLANK_WIDTH');
+          expect(grain.mixed).toBe(false);
+          // Long-grain sheets take the blank upright (width along the long edge), short-grain turned.
+          expect(grain.orientation).toBe(grain.sheetGrain === 'LONG' ? 'UPRIGHT' : 'ROTATED');
+        }
+      }),
+      RUNS,
+    );
+  });
 });
