@@ -428,7 +428,7 @@ describe('pricing properties', () => {
   });
 
   it('keeps one grain orientation: ups never exceed the single-grain bound when mixed grain is off', () => {
-    const fit = (length: number, size: number, gutter: number) =>
+    const gridFit = (length: number, size: number, gutter: number) =>
       size > length ? 0 : Math.floor((length + gutter) / (size + gutter) + 1e-9);
     fc.assert(
       fc.property(anyBrief, (brief) => {
@@ -438,8 +438,8 @@ describe('pricing properties', () => {
           if (imposition.grain.mixed) continue;
           const { usable, blank, margins } = imposition;
           const g = margins.gutterMm;
-          const upright = fit(usable.width, blank.width, g) * fit(usable.height, blank.height, g);
-          const turned = fit(usable.width, blank.height, g) * fit(usable.height, blank.width, g);
+          const upright = gridFit(usable.width, blank.width, g) * gridFit(usable.height, blank.height, g);
+          const turned = gridFit(usable.width, blank.height, g) * gridFit(usable.height, blank.width, g);
           const orientation = imposition.grain.orientation;
           const bound =
             orientation === 'UPRIGHT'
