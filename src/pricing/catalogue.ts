@@ -111,6 +111,20 @@ export interface MaterialType extends CatalogueRecord {
 export interface CutToSize {
   min: Format;
   max: Format;
+  /** Edge trim of the corrugator web across each sheet (both edges together), mm; bought, not used. */
+  trimMm?: number;
+  /** Corrugating waste (splices, start-up, rejects) as a fraction of the sheets made. */
+  wasteRate?: number;
+}
+
+/** Running waste of a run of `goodOutput` input units: the spoilage table, else the flat rate. */
+export function wasteRateFor(rate: MachineOperationRate, goodOutput: number): number {
+  const table = rate.wasteByRunLength;
+  if (table && table.length > 0) {
+    const row = [...table].sort((a, b) => a.upTo - b.upTo).find((r) => goodOutput <= r.upTo + 1e-9);
+    if (row) return row.rate;
+  }
+  return rate.runningWasteRate;
 }
 
 export interface MaterialReference extends CatalogueRecord {
@@ -196,6 +210,12 @@ export interface MachineOperationRate {
   makeReadyPerColour: number;
   /** Running waste as a fraction of the good output (0.01-0.03). */
   runningWasteRate: number;
+  /**
+   * Running waste by run length (spoilage table): the rate of the first row whose `upTo` (good
+   * output of the run, in input units) the run does not exceed; longer runs than the last row
+   * use `runningWasteRate`. Rates should not rise with the run length.
+   */
+  wasteByRunLength?: { upTo: number; rate: number }[];
   /** The operation runs in the same pass as the previous one on this machine (no own rolling time). */
   inlineWithPrevious?: boolean;
   /**

@@ -18,6 +18,7 @@ import {
   type OperationCategory,
   routeSelectionOf,
   type ToolingRule,
+  wasteRateFor,
 } from './catalogue.ts';
 import type { DieLine } from './geometry/die-line.ts';
 import type { PackingPlan } from './logistics.ts';
@@ -113,7 +114,9 @@ function stepInput(template: StepTemplate, output: Lin, ups: number): { input: L
   const outputInInputUnits =
     template.input === 'SHEET' && template.output === 'UNIT' ? times(output, 1 / ups) : output;
   const makeReady = rate.makeReady + rate.makeReadyPerColour * template.colours;
-  const running = template.inline ? outputInInputUnits : times(outputInInputUnits, 1 + rate.runningWasteRate);
+  // The spoilage table is read at the run length asked (k = 1); kept constant in k.
+  const waste = wasteRateFor(rate, at(outputInInputUnits));
+  const running = template.inline ? outputInInputUnits : times(outputInInputUnits, 1 + waste);
   return { input: plus(running, lin(makeReady, 0)), makeReady };
 }
 
@@ -165,13 +168,29 @@ export function costRoute(
   const add = (line: Omit<RawCostLine, 'existingTool'> & { existingTool?: boolean }) =>
     lines.push({ existingTool: false, ...line });
   const board = element.boardPricing;
-  const boardQuantity =
-    board.basis === 'TONNE' ? times(boardSheets, sheetKg) : times(boardSheets, sheetAreaM2);
+  // Sheets made to size on a corrugator: the web's edge trim and the corrugating waste are bought.
+  const cut = element.reference.cutToSize;
+  const trimMm = cut?.trimMm ?? 0;
+  const corrugatorWaste = cut?.wasteRate ?? 0;
+  // The web carries as many sheets across as its width allows ("outs"); they share its edge trim.
+  const webWidth = cut ? Math.max(cut.max.width, cut.max.height) : 0;
+  const outs = cut ? Math.max(1, Math.floor((webWidth - trimMm) / plan.sheet.height + 1e-9)) : 1;
+  const boughtFactor = cut
+    ? ((outs * plan.sheet.height + trimMm) / (outs * plan.sheet.height)) * (1 + corrugatorWaste)
+    : 1;
+  const boardQuantity = times(
+    board.basis === 'TONNE' ? times(boardSheets, sheetKg) : times(boardSheets, sheetAreaM2),
+    boughtFactor,
+  );
   const boardRate = board.basis === 'TONNE' ? board.pricePerTonne / 1000 : board.pricePerM2;
+  const trimNote =
+    cut && (trimMm > 0 || corrugatorWaste > 0)
+      ? ` (${outs} out on the corrugator, ${trimMm} mm edge trim shared, ${round1(corrugatorWaste * 100)} % corrugating waste)`
+      : '';
   add({
     category: 'materials',
     code: 'BOARD',
-    label: `${element.reference.name}, ${plan.sheet.width} x ${plan.sheet.height} mm sheets`,
+    label: `${element.reference.name}, ${plan.sheet.width} x ${plan.sheet.height} mm sheets${trimNote}`,
     nature: 'MATERIAL',
     quantity: boardQuantity,
     unit: board.basis === 'TONNE' ? 'kg' : 'm2',

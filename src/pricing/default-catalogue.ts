@@ -92,6 +92,23 @@ function machine(
   };
 }
 
+/**
+ * Converting spoilage of corrugated lines by run length (good sheets of the run): with the
+ * corrugator's trim and waste, 8-12 % of the board on short runs, about 7 % on long ones
+ * (published 5-10 %; see docs/pricing.md).
+ */
+const CORRUGATED_CONVERTING_WASTE = [
+  { upTo: 1000, rate: 0.06 },
+  { upTo: 5000, rate: 0.04 },
+  { upTo: 20000, rate: 0.03 },
+];
+/** Die-cut styles lose a few percent more than slotted cases (published +3-5 %). */
+const CORRUGATED_DIE_CUT_WASTE = [
+  { upTo: 1000, rate: 0.08 },
+  { upTo: 5000, rate: 0.06 },
+  { upTo: 20000, rate: 0.04 },
+];
+
 const machines: Machine[] = [
   machine({
     code: 'OFFSET-XL106',
@@ -107,13 +124,20 @@ const machines: Machine[] = [
     tailMarginMm: 5,
     maxColours: 6,
     operations: [
+      // Make-ready 0.25 h + 0.05 h per plate (4 colours: 27 min; published 15-40 min), running
+      // waste falling with the run length (see docs/pricing.md, calibration).
       rate('PRINT_OFFSET', {
-        setupHours: 0.35,
-        setupHoursPerColour: 0.1,
+        setupHours: 0.25,
+        setupHoursPerColour: 0.05,
         speedPerHour: 12000,
         makeReady: 150,
         makeReadyPerColour: 15,
         runningWasteRate: 0.015,
+        wasteByRunLength: [
+          { upTo: 2500, rate: 0.03 },
+          { upTo: 10000, rate: 0.025 },
+          { upTo: 25000, rate: 0.02 },
+        ],
       }),
     ],
   }),
@@ -121,7 +145,7 @@ const machines: Machine[] = [
     code: 'DIGITAL-B2',
     name: 'Digital press B2, 7 colours',
     kind: 'DIGITAL_PRESS',
-    hourlyRate: 95,
+    hourlyRate: 115,
     minFormat: f(420, 297),
     maxFormat: f(750, 530),
     minCaliperMm: 0.07,
@@ -295,19 +319,23 @@ const machines: Machine[] = [
     maxColours: 4,
     maxUps: 1,
     operations: [
+      // 250 boxes a minute (published 250-400/min for flexo folder-gluers); changeover 0.2 h +
+      // 0.05 h per print unit + 0.25 h slotting/folding: well under an hour.
       rate('PRINT_FLEXO', {
-        setupHours: 0.25,
-        setupHoursPerColour: 0.15,
-        speedPerHour: 8000,
+        setupHours: 0.2,
+        setupHoursPerColour: 0.05,
+        speedPerHour: 15000,
         makeReady: 40,
         makeReadyPerColour: 10,
-        runningWasteRate: 0.01,
+        runningWasteRate: 0.025,
+        wasteByRunLength: CORRUGATED_CONVERTING_WASTE,
       }),
       rate('SLOT_FOLD_GLUE', {
-        setupHours: 0.5,
-        speedPerHour: 8000,
+        setupHours: 0.25,
+        speedPerHour: 15000,
         makeReady: 30,
-        runningWasteRate: 0.01,
+        runningWasteRate: 0.025,
+        wasteByRunLength: CORRUGATED_CONVERTING_WASTE,
         inlineWithPrevious: true,
       }),
     ],
@@ -329,18 +357,20 @@ const machines: Machine[] = [
     maxUps: 9,
     operations: [
       rate('PRINT_FLEXO', {
-        setupHours: 0.25,
-        setupHoursPerColour: 0.15,
-        speedPerHour: 6000,
+        setupHours: 0.2,
+        setupHoursPerColour: 0.05,
+        speedPerHour: 8000,
         makeReady: 60,
         makeReadyPerColour: 10,
-        runningWasteRate: 0.012,
+        runningWasteRate: 0.03,
+        wasteByRunLength: CORRUGATED_DIE_CUT_WASTE,
       }),
       rate('ROTARY_DIE_CUTTING', {
-        setupHours: 0.6,
-        speedPerHour: 6000,
+        setupHours: 0.4,
+        speedPerHour: 8000,
         makeReady: 50,
-        runningWasteRate: 0.01,
+        runningWasteRate: 0.03,
+        wasteByRunLength: CORRUGATED_DIE_CUT_WASTE,
         inlineWithPrevious: true,
       }),
     ],
@@ -507,7 +537,8 @@ function board(
   };
 }
 
-const CORRUGATOR = { min: f(300, 200), max: f(2500, 1500) };
+/** Corrugator limits; 30 mm of web edge trim and 3 % corrugating waste are bought with each sheet. */
+const CORRUGATOR = { min: f(300, 200), max: f(2500, 1500), trimMm: 30, wasteRate: 0.03 };
 
 /** Corrugated is bought by area; the tonne price is for reference. */
 function corrugated(
@@ -673,7 +704,7 @@ const consumables: Consumable[] = [
     name: 'Digital click, per colour per B2 side',
     kind: 'DIGITAL_CLICK',
     unit: 'IMPRESSION',
-    price: 0.032,
+    price: 0.04,
   },
 ];
 
