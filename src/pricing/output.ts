@@ -22,7 +22,9 @@ export type OptimisationType =
   | 'INCREASE_QUANTITY'
   | 'CHANGE_MATERIAL'
   | 'SIMPLIFY_FINISHING'
-  | 'ADJUST_DIMENSIONS';
+  | 'ADJUST_DIMENSIONS'
+  | 'BUNDLE_PACKING'
+  | 'CHEAPER_TOTAL_ROUTE';
 
 /** What a cost line pays for; LOGISTICS is delivery. */
 export type CostLineNature = CostNature | 'LOGISTICS';
