@@ -120,11 +120,13 @@ export interface CutToSize {
 /** Running waste of a run of `goodOutput` input units: the spoilage table, else the flat rate. */
 export function wasteRateFor(rate: MachineOperationRate, goodOutput: number): number {
   const table = rate.wasteByRunLength;
-  if (table && table.length > 0) {
-    const row = [...table].sort((a, b) => a.upTo - b.upTo).find((r) => goodOutput <= r.upTo + 1e-9);
-    if (row) return row.rate;
+  if (!table || table.length === 0) return rate.runningWasteRate;
+  // The row with the smallest upTo the run does not exceed (rows in any order).
+  let best: { upTo: number; rate: number } | null = null;
+  for (const row of table) {
+    if (goodOutput <= row.upTo + 1e-9 && (!best || row.upTo < best.upTo)) best = row;
   }
-  return rate.runningWasteRate;
+  return best ? best.rate : rate.runningWasteRate;
 }
 
 export interface MaterialReference extends CatalogueRecord {

@@ -201,6 +201,54 @@ export function costRoute(
   });
 
   const coverage = element.print.coverage;
+  // The step whose lines are being added (one context per route: no closures per step).
+  const ctx = {
+    category: 'materials' as CostCategoryKey,
+    stepIndex: 0,
+    decorationIndex: null as number | null,
+    machineId: '',
+    machineCode: '',
+  };
+  function consumable(
+    code: string,
+    label: string,
+    kind: Parameters<typeof findConsumable>[1],
+    quantityOf: (usage: number) => Lin,
+    unit: string,
+    colour?: string,
+  ): void {
+    const item = findConsumable(catalogue, kind, colour);
+    if (!item) return;
+    const q = quantityOf(item.consumptionRate ?? 0);
+    add({
+      category: ctx.category,
+      code,
+      label: `${label}: ${item.name}`,
+      nature: 'CONSUMABLE',
+      quantity: q,
+      unit,
+      rate: item.price,
+      amount: times(q, item.price),
+      stepIndex: ctx.stepIndex,
+      decorationIndex: ctx.decorationIndex,
+    });
+  }
+  function tooling(code: string, label: string, count: number, unitPrice: number): void {
+    const existing = element.existingTools.has(ctx.machineId);
+    add({
+      category: 'tooling',
+      code,
+      label: existing ? `${label} (existing tool on ${ctx.machineCode})` : label,
+      nature: 'TOOLING',
+      quantity: lin(count, 0),
+      unit: 'tool',
+      rate: existing ? 0 : unitPrice,
+      amount: lin(existing ? 0 : count * unitPrice, 0),
+      stepIndex: ctx.stepIndex,
+      decorationIndex: ctx.decorationIndex,
+      existingTool: existing,
+    });
+  }
   steps.forEach((step, stepIndex) => {
     const t = step.template;
     const category = CATEGORY_OF[t.operation.category];
@@ -224,46 +272,11 @@ export function costRoute(
       stepIndex,
       decorationIndex,
     });
-    const consumable = (
-      code: string,
-      label: string,
-      kind: Parameters<typeof findConsumable>[1],
-      quantityOf: (usage: number) => Lin,
-      unit: string,
-      colour?: string,
-    ) => {
-      const item = findConsumable(catalogue, kind, colour);
-      if (!item) return;
-      const q = quantityOf(item.consumptionRate ?? 0);
-      add({
-        category,
-        code,
-        label: `${label}: ${item.name}`,
-        nature: 'CONSUMABLE',
-        quantity: q,
-        unit,
-        rate: item.price,
-        amount: times(q, item.price),
-        stepIndex,
-        decorationIndex,
-      });
-    };
-    const tooling = (code: string, label: string, count: number, unitPrice: number) => {
-      const existing = element.existingTools.has(t.machine.id);
-      add({
-        category: 'tooling',
-        code,
-        label: existing ? `${label} (existing tool on ${t.machine.code})` : label,
-        nature: 'TOOLING',
-        quantity: lin(count, 0),
-        unit: 'tool',
-        rate: existing ? 0 : unitPrice,
-        amount: lin(existing ? 0 : count * unitPrice, 0),
-        stepIndex,
-        decorationIndex,
-        existingTool: existing,
-      });
-    };
+    ctx.category = category;
+    ctx.stepIndex = stepIndex;
+    ctx.decorationIndex = decorationIndex;
+    ctx.machineId = t.machine.id;
+    ctx.machineCode = t.machine.code;
     switch (t.operation.code) {
       case 'PRINT_OFFSET':
         consumable('OFFSET_PLATES', 'Offset plates', 'OFFSET_PLATE', () => lin(t.colours, 0), 'plate');

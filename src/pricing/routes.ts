@@ -425,8 +425,19 @@ function planSheetFed(
       rank: 2,
     });
   }
+  // Machines for blank-fed steps do not depend on the sheet; sheet-fed ones only on its size.
+  const machineCache = new Map<string, ReturnType<typeof machinesFor>>();
+  const machinesOn = (spec: StepSpec, i: number, sheet: Format) => {
+    const key = spec.input === 'SHEET' ? `${i}|${sheet.width}x${sheet.height}` : `${i}`;
+    let found = machineCache.get(key);
+    if (!found) {
+      found = machinesFor(session, element, spec, sheet, dieLine);
+      machineCache.set(key, found);
+    }
+    return found;
+  };
   for (const sheet of sheets) {
-    const candidates = specs.map((spec) => machinesFor(session, element, spec, sheet, dieLine));
+    const candidates = specs.map((spec, i) => machinesOn(spec, i, sheet));
     // Sheet-fed machines first: whether the blank fits the sheet at all is the more basic reason.
     const missingSheetStep = specs.findIndex(
       (spec, i) => spec.input === 'SHEET' && candidates[i]!.length === 0,
