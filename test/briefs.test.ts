@@ -251,6 +251,8 @@ describe('the polling flow of the spec (synchronous POST /briefs)', () => {
       'CHANGE_MATERIAL',
       'SIMPLIFY_FINISHING',
       'ADJUST_DIMENSIONS',
+      'BUNDLE_PACKING',
+      'CHEAPER_TOTAL_ROUTE',
     ]);
     expect(a.elements[0].quantityCurve.length).toBeGreaterThan(3);
     // Kept with the version: the second read is the stored one.

@@ -20,7 +20,19 @@ export interface CatalogueRecord {
 export interface Format {
   width: number;
   height: number;
+  /** Sheet formats only: grain along the long edge (`LONG`) or the short edge; overrides the board's. */
+  grain?: SheetGrain;
 }
+
+/** Board grain (machine direction) relative to the sheet: along its long edge or its short edge. */
+export type SheetGrain = 'LONG' | 'SHORT';
+
+/**
+ * The grain a style needs relative to its blank (the die-line's x axis is the blank width):
+ * `BLANK_WIDTH` = grain running around a tube (across the main panels' creases), `BLANK_HEIGHT`,
+ * or `ANY`.
+ */
+export type RequiredGrain = 'BLANK_WIDTH' | 'BLANK_HEIGHT' | 'ANY';
 
 export type CategoryKind = 'FOLDING_CARTON' | 'CORRUGATED_CASE' | 'FLAT_ITEM';
 
@@ -67,6 +79,20 @@ export interface Product extends CatalogueRecord {
   maxDimensions: DimensionLimits;
   /** Whether a window (PET patch) can be cut in the front panel. */
   windowAllowed: boolean;
+  /** Grain the style needs relative to its blank; default by style (see grainRuleOf). */
+  requiredGrain?: RequiredGrain;
+  /** Blanks may be laid in both orientations on one sheet (mixed grain); default only flat items. */
+  mixedGrainAllowed?: boolean;
+}
+
+const TUBE_STYLES: ReadonlySet<StyleCode> = new Set<StyleCode>(['STE', 'RTE', 'CLB', 'SLEEVE']);
+
+/** The grain rule of a product: its own fields, else the style's default. */
+export function grainRuleOf(product: Product): { required: RequiredGrain; mixedAllowed: boolean } {
+  return {
+    required: product.requiredGrain ?? (TUBE_STYLES.has(product.style) ? 'BLANK_WIDTH' : 'ANY'),
+    mixedAllowed: product.mixedGrainAllowed ?? product.style === 'FLAT',
+  };
 }
 
 export type MatterKind = 'PAPER' | 'FOLDING_BOXBOARD' | 'CORRUGATED';
@@ -85,6 +111,22 @@ export interface MaterialType extends CatalogueRecord {
 export interface CutToSize {
   min: Format;
   max: Format;
+  /** Edge trim of the corrugator web across each sheet (both edges together), mm; bought, not used. */
+  trimMm?: number;
+  /** Corrugating waste (splices, start-up, rejects) as a fraction of the sheets made. */
+  wasteRate?: number;
+}
+
+/** Running waste of a run of `goodOutput` input units: the spoilage table, else the flat rate. */
+export function wasteRateFor(rate: MachineOperationRate, goodOutput: number): number {
+  const table = rate.wasteByRunLength;
+  if (!table || table.length === 0) return rate.runningWasteRate;
+  // The row with the smallest upTo the run does not exceed (rows in any order).
+  let best: { upTo: number; rate: number } | null = null;
+  for (const row of table) {
+    if (goodOutput <= row.upTo + 1e-9 && (!best || row.upTo < best.upTo)) best = row;
+  }
+  return best ? best.rate : rate.runningWasteRate;
 }
 
 export interface MaterialReference extends CatalogueRecord {
@@ -99,6 +141,8 @@ export interface MaterialReference extends CatalogueRecord {
   pricePerSquareMetre?: number;
   /** Stock sheet formats the board is sold in. */
   sheetFormats: Format[];
+  /** Grain of the stock sheets (along the long edge or the short edge); absent = unknown, not constrained. */
+  grain?: SheetGrain;
   /** When set, sheets can be ordered to any size within these limits (corrugated). */
   cutToSize?: CutToSize;
   supplier?: string;
@@ -168,8 +212,21 @@ export interface MachineOperationRate {
   makeReadyPerColour: number;
   /** Running waste as a fraction of the good output (0.01-0.03). */
   runningWasteRate: number;
+  /**
+   * Running waste by run length (spoilage table): the rate of the first row whose `upTo` (good
+   * output of the run, in input units) the run does not exceed; longer runs than the last row
+   * use `runningWasteRate`. Rates should not rise with the run length.
+   */
+  wasteByRunLength?: { upTo: number; rate: number }[];
   /** The operation runs in the same pass as the previous one on this machine (no own rolling time). */
   inlineWithPrevious?: boolean;
+  /**
+   * Packing only: what `speedPerHour` counts. `UNIT` (default): units packed per hour. `PACKAGE`:
+   * the labour is per case or bundle (erect, close, tape or strap, label, palletise) at the
+   * package's `packagesPerHour` (else `speedPerHour`), and packages are filled at the line speed
+   * of the last operation: the packer is busy for max(packages / packagesPerHour, line time).
+   */
+  speedBasis?: 'UNIT' | 'PACKAGE';
 }
 
 export type MachineCapability = 'STRAIGHT_LINE' | 'CRASH_LOCK' | 'FOUR_CORNER';
@@ -257,6 +314,8 @@ export interface PackingCase extends CatalogueRecord {
   wallThicknessMm: number;
   /** Bundle stack height limit, mm. */
   maxStackHeightMm?: number;
+  /** Packing labour: cases made up, closed and labelled (or bundles strapped) per hour. */
+  packagesPerHour?: number;
   maxWeightKg: number;
   price: number;
   tareKg: number;
@@ -275,6 +334,8 @@ export interface Pallet extends CatalogueRecord {
   maxGrossWeightKg: number;
   price: number;
   tareKg: number;
+  /** Pallets per full truck (13.6 m trailer); default from the footprint on a 13,600 x 2,450 mm floor. */
+  perTruck?: number;
 }
 
 export interface DeliveryZone extends CatalogueRecord {
@@ -294,16 +355,51 @@ export interface PricingSettings {
   windowFilmOverlapMm: number;
   /** Minimum board margin around a window opening inside its panel, mm. */
   windowPanelMarginMm: number;
+  /**
+   * How corrugated cases ship whatever the brief's packing type: `BUNDLE` (default, strapped
+   * bundles as corrugated plants deliver) or `AS_BRIEF`.
+   */
+  corrugatedPacking?: 'BUNDLE' | 'AS_BRIEF';
+  /**
+   * Route selection: routes are ranked by total = product price + tooling / toolingRepeats (the
+   * tooling is amortised over the orders expected to reuse it; 1 = charged to this order only).
+   * Absent fields take the defaults in `routeSelectionOf`.
+   */
+  routeSelection?: {
+    /** Orders expected to share the tooling (>= 1). */
+    toolingRepeats?: number;
+    /** Routes whose total is within this fraction of the best one are shown as variants. */
+    variantMargin?: number;
+    /** At most this many variants per element (the best route of each process always shown). */
+    maxVariants?: number;
+  };
   valueAnalysis: {
     /** A price break is a quantity where the unit price falls by at least this fraction. */
     priceBreakSaving: number;
     /** Quantity multipliers of the unit-price curve. */
     quantityCurveFactors: number[];
+    /** INCREASE_QUANTITY proposes at most this multiple of the ordered quantity (default 2). */
+    maxQuantityFactor?: number;
     /** Largest dimension reduction ADJUST_DIMENSIONS may propose, mm. */
     maxDimensionReductionMm: number;
     /** Comparable board for CHANGE_MATERIAL: relative grammage and caliper tolerance. */
     grammageTolerance: number;
     caliperTolerance: number;
+  };
+}
+
+export interface RouteSelection {
+  toolingRepeats: number;
+  variantMargin: number;
+  maxVariants: number;
+}
+
+export function routeSelectionOf(settings: PricingSettings): RouteSelection {
+  const s = settings.routeSelection ?? {};
+  return {
+    toolingRepeats: Math.max(1, s.toolingRepeats ?? 1),
+    variantMargin: Math.max(0, s.variantMargin ?? 0.15),
+    maxVariants: Math.max(1, Math.floor(s.maxVariants ?? 6)),
   };
 }
 
@@ -393,11 +489,13 @@ export function findToolingRule(catalogue: Catalogue, kind: ToolingKind): Toolin
   return catalogue.toolingRules.find((rule) => rule.kind === kind);
 }
 
-/** Normalise a format so the long edge comes first. */
+/** Normalise a format so the long edge comes first (a sheet's grain is relative to that edge). */
 export function normaliseFormat(format: Format): Format {
-  return format.width >= format.height
-    ? { width: format.width, height: format.height }
-    : { width: format.height, height: format.width };
+  const out =
+    format.width >= format.height
+      ? { width: format.width, height: format.height }
+      : { width: format.height, height: format.width };
+  return format.grain ? { ...out, grain: format.grain } : out;
 }
 
 export function formatFits(format: Format, min: Format, max: Format): boolean {

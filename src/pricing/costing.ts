@@ -12,12 +12,19 @@
  * exact (fractional) sheet, case and pallet counts, which is what keeps the unit price from ever
  * rising with quantity; the physical counts reported are those numbers rounded up.
  */
-import { findConsumable, findToolingRule, type OperationCategory, type ToolingRule } from './catalogue.ts';
+import {
+  findConsumable,
+  findToolingRule,
+  type OperationCategory,
+  routeSelectionOf,
+  type ToolingRule,
+  wasteRateFor,
+} from './catalogue.ts';
 import type { DieLine } from './geometry/die-line.ts';
 import type { PackingPlan } from './logistics.ts';
 import { round1 } from './money.ts';
 import type { ResolvedElement } from './resolve.ts';
-import { cutsFor, type RoutePlan, type StepTemplate } from './routes.ts';
+import { liftsFor, type RoutePlan, type StepTemplate } from './routes.ts';
 import type { PricingSession } from './session.ts';
 
 /** A quantity as a function of the quantity scale k: fixed + variable * k. */
@@ -61,6 +68,11 @@ export interface StepRun {
   setupHours: number;
   rollingHours: Lin;
   machineCost: Lin;
+  /** Packing by the package: units per hour of the line whose delivery fills the packages. */
+  lineSpeedPerHour?: number | null;
+  /** Guillotine: whole lifts cut (each decoration variant's pile apart) and cuts per lift. */
+  lifts?: number;
+  cutsPerLift?: number;
 }
 
 export interface RouteCosting {
@@ -75,6 +87,13 @@ export interface RouteCosting {
   sheetAreaM2: number;
   sheetKg: number;
   productionHours: Lin;
+  /**
+   * What routes are ranked by: product price (cost / (1 - m)) + tooling / toolingRepeats,
+   * unrounded. Delivery is the same for every route of an element, so it is left out.
+   */
+  rankingTotal: number;
+  /** Tooling charged to this order in the ranking (tooling / toolingRepeats). */
+  amortisedTooling: number;
 }
 
 const CATEGORY_OF: Record<OperationCategory, CostCategoryKey> = {
@@ -95,7 +114,9 @@ function stepInput(template: StepTemplate, output: Lin, ups: number): { input: L
   const outputInInputUnits =
     template.input === 'SHEET' && template.output === 'UNIT' ? times(output, 1 / ups) : output;
   const makeReady = rate.makeReady + rate.makeReadyPerColour * template.colours;
-  const running = template.inline ? outputInInputUnits : times(outputInInputUnits, 1 + rate.runningWasteRate);
+  // The spoilage table is read at the run length asked (k = 1); kept constant in k.
+  const waste = wasteRateFor(rate, at(outputInInputUnits));
+  const running = template.inline ? outputInInputUnits : times(outputInInputUnits, 1 + waste);
   return { input: plus(running, lin(makeReady, 0)), makeReady };
 }
 
@@ -140,19 +161,36 @@ export function costRoute(
     variantRuns.push(...runs);
   }
   const steps = [...variantRuns, ...jobRuns];
+  packByThePackage(steps, plan, packing, quantity);
 
   // 2. Costs.
   const lines: RawCostLine[] = [];
   const add = (line: Omit<RawCostLine, 'existingTool'> & { existingTool?: boolean }) =>
     lines.push({ existingTool: false, ...line });
   const board = element.boardPricing;
-  const boardQuantity =
-    board.basis === 'TONNE' ? times(boardSheets, sheetKg) : times(boardSheets, sheetAreaM2);
+  // Sheets made to size on a corrugator: the web's edge trim and the corrugating waste are bought.
+  const cut = element.reference.cutToSize;
+  const trimMm = cut?.trimMm ?? 0;
+  const corrugatorWaste = cut?.wasteRate ?? 0;
+  // The web carries as many sheets across as its width allows ("outs"); they share its edge trim.
+  const webWidth = cut ? Math.max(cut.max.width, cut.max.height) : 0;
+  const outs = cut ? Math.max(1, Math.floor((webWidth - trimMm) / plan.sheet.height + 1e-9)) : 1;
+  const boughtFactor = cut
+    ? ((outs * plan.sheet.height + trimMm) / (outs * plan.sheet.height)) * (1 + corrugatorWaste)
+    : 1;
+  const boardQuantity = times(
+    board.basis === 'TONNE' ? times(boardSheets, sheetKg) : times(boardSheets, sheetAreaM2),
+    boughtFactor,
+  );
   const boardRate = board.basis === 'TONNE' ? board.pricePerTonne / 1000 : board.pricePerM2;
+  const trimNote =
+    cut && (trimMm > 0 || corrugatorWaste > 0)
+      ? ` (${outs} out on the corrugator, ${trimMm} mm edge trim shared, ${round1(corrugatorWaste * 100)} % corrugating waste)`
+      : '';
   add({
     category: 'materials',
     code: 'BOARD',
-    label: `${element.reference.name}, ${plan.sheet.width} x ${plan.sheet.height} mm sheets`,
+    label: `${element.reference.name}, ${plan.sheet.width} x ${plan.sheet.height} mm sheets${trimNote}`,
     nature: 'MATERIAL',
     quantity: boardQuantity,
     unit: board.basis === 'TONNE' ? 'kg' : 'm2',
@@ -163,6 +201,54 @@ export function costRoute(
   });
 
   const coverage = element.print.coverage;
+  // The step whose lines are being added (one context per route: no closures per step).
+  const ctx = {
+    category: 'materials' as CostCategoryKey,
+    stepIndex: 0,
+    decorationIndex: null as number | null,
+    machineId: '',
+    machineCode: '',
+  };
+  function consumable(
+    code: string,
+    label: string,
+    kind: Parameters<typeof findConsumable>[1],
+    quantityOf: (usage: number) => Lin,
+    unit: string,
+    colour?: string,
+  ): void {
+    const item = findConsumable(catalogue, kind, colour);
+    if (!item) return;
+    const q = quantityOf(item.consumptionRate ?? 0);
+    add({
+      category: ctx.category,
+      code,
+      label: `${label}: ${item.name}`,
+      nature: 'CONSUMABLE',
+      quantity: q,
+      unit,
+      rate: item.price,
+      amount: times(q, item.price),
+      stepIndex: ctx.stepIndex,
+      decorationIndex: ctx.decorationIndex,
+    });
+  }
+  function tooling(code: string, label: string, count: number, unitPrice: number): void {
+    const existing = element.existingTools.has(ctx.machineId);
+    add({
+      category: 'tooling',
+      code,
+      label: existing ? `${label} (existing tool on ${ctx.machineCode})` : label,
+      nature: 'TOOLING',
+      quantity: lin(count, 0),
+      unit: 'tool',
+      rate: existing ? 0 : unitPrice,
+      amount: lin(existing ? 0 : count * unitPrice, 0),
+      stepIndex: ctx.stepIndex,
+      decorationIndex: ctx.decorationIndex,
+      existingTool: existing,
+    });
+  }
   steps.forEach((step, stepIndex) => {
     const t = step.template;
     const category = CATEGORY_OF[t.operation.category];
@@ -186,46 +272,11 @@ export function costRoute(
       stepIndex,
       decorationIndex,
     });
-    const consumable = (
-      code: string,
-      label: string,
-      kind: Parameters<typeof findConsumable>[1],
-      quantityOf: (usage: number) => Lin,
-      unit: string,
-      colour?: string,
-    ) => {
-      const item = findConsumable(catalogue, kind, colour);
-      if (!item) return;
-      const q = quantityOf(item.consumptionRate ?? 0);
-      add({
-        category,
-        code,
-        label: `${label}: ${item.name}`,
-        nature: 'CONSUMABLE',
-        quantity: q,
-        unit,
-        rate: item.price,
-        amount: times(q, item.price),
-        stepIndex,
-        decorationIndex,
-      });
-    };
-    const tooling = (code: string, label: string, count: number, unitPrice: number) => {
-      const existing = element.existingTools.has(t.machine.id);
-      add({
-        category: 'tooling',
-        code,
-        label: existing ? `${label} (existing tool on ${t.machine.code})` : label,
-        nature: 'TOOLING',
-        quantity: lin(count, 0),
-        unit: 'tool',
-        rate: existing ? 0 : unitPrice,
-        amount: lin(existing ? 0 : count * unitPrice, 0),
-        stepIndex,
-        decorationIndex,
-        existingTool: existing,
-      });
-    };
+    ctx.category = category;
+    ctx.stepIndex = stepIndex;
+    ctx.decorationIndex = decorationIndex;
+    ctx.machineId = t.machine.id;
+    ctx.machineCode = t.machine.code;
     switch (t.operation.code) {
       case 'PRINT_OFFSET':
         consumable('OFFSET_PLATES', 'Offset plates', 'OFFSET_PLATE', () => lin(t.colours, 0), 'plate');
@@ -409,7 +460,54 @@ export function costRoute(
     (sum, s) => plus(sum, plus(lin(s.setupHours, 0), s.rollingHours)),
     ZERO,
   );
-  return { plan, steps, lines, productCost, toolingCost, boardSheets, sheetAreaM2, sheetKg, productionHours };
+  const repeats = routeSelectionOf(settings).toolingRepeats;
+  const amortisedTooling = toolingCost / repeats;
+  const rankingTotal = at(productCost) / (1 - element.commercialMargin) + amortisedTooling;
+  return {
+    plan,
+    steps,
+    lines,
+    productCost,
+    toolingCost,
+    boardSheets,
+    sheetAreaM2,
+    sheetKg,
+    productionHours,
+    rankingTotal,
+    amortisedTooling,
+  };
+}
+
+/**
+ * Packing by the package (rate.speedBasis PACKAGE): packages are filled at the delivery of the
+ * last operation, at its line speed, and each needs its handling (make up, close, label,
+ * palletise) at the package's packagesPerHour: the packer is busy for the longer of the two.
+ */
+function packByThePackage(steps: StepRun[], plan: RoutePlan, packing: PackingPlan, quantity: number): void {
+  const index = steps.findIndex((s) => s.template.operation.code === 'PACKING');
+  if (index < 0) return;
+  const step = steps[index]!;
+  const rate = step.template.rate;
+  if (rate.speedBasis !== 'PACKAGE') return;
+  const packagesPerHour = packing.packagesPerHour ?? rate.speedPerHour;
+  const packagesPerK = quantity / packing.unitsPerPackage;
+  // The line: the last operation before packing (back to the first step of an inline group).
+  let last = index - 1;
+  while (last > 0 && steps[last]!.template.inline) last--;
+  const line = last >= 0 ? steps[last]!.template : null;
+  let lineSpeed: number | null = null;
+  if (line && line.operation.code !== 'GUILLOTINE_CUTTING' && line.operation.code !== 'PACKING') {
+    lineSpeed =
+      line.input === 'SHEET' ? line.rate.speedPerHour * plan.imposition.ups : line.rate.speedPerHour;
+  }
+  const handlingHours = packagesPerK / packagesPerHour;
+  const lineHours = lineSpeed ? quantity / lineSpeed : 0;
+  step.rollingHours = lin(0, Math.max(handlingHours, lineHours));
+  step.machineCost = times(
+    plus(lin(step.setupHours, 0), step.rollingHours),
+    step.template.machine.hourlyRate,
+  );
+  step.lineSpeedPerHour = lineSpeed;
 }
 
 function run(
@@ -427,8 +525,29 @@ function run(
   let rollingHours: Lin;
   if (template.inline) rollingHours = ZERO;
   else if (template.operation.code === 'GUILLOTINE_CUTTING') {
-    const cutsPerSheet = cutsFor(1, element.caliperMm, template.machine, plan.imposition);
-    rollingHours = times(input, cutsPerSheet / rate.speedPerHour);
+    // Whole lifts, each decoration variant's pile cut apart; every lift takes every cut. Kept as
+    // a variable term so that it is exact at k = 1 (value analysis re-prices any other quantity).
+    const total = at(input);
+    const lifts = element.decorations.reduce(
+      (sum, d) =>
+        sum + liftsFor((total * d.quantity) / element.quantity, element.caliperMm, template.machine),
+      0,
+    );
+    const cutsPerLift = plan.imposition.cutsPerSheet;
+    rollingHours = lin(0, (lifts * cutsPerLift) / rate.speedPerHour);
+    const machineCost = times(plus(lin(setupHours, 0), rollingHours), template.machine.hourlyRate);
+    return {
+      template,
+      decorationIndex,
+      input,
+      output,
+      makeReady,
+      setupHours,
+      rollingHours,
+      machineCost,
+      lifts,
+      cutsPerLift,
+    };
   } else rollingHours = times(input, 1 / rate.speedPerHour);
   const machineCost = times(plus(lin(setupHours, 0), rollingHours), template.machine.hourlyRate);
   return { template, decorationIndex, input, output, makeReady, setupHours, rollingHours, machineCost };

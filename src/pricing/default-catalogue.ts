@@ -23,8 +23,21 @@ import type {
 
 const f = (width: number, height: number): Format => ({ width, height });
 
-/** Stock formats of folding boxboard and paper, long edge first. */
-const BOARD_SHEETS = [f(1020, 720), f(1000, 700), f(920, 650), f(880, 630), f(720, 520)];
+/**
+ * Stock formats of folding boxboard and paper, long edge first: long grain (the board's grain,
+ * set on each reference) plus the three largest also in short grain, as mills and merchants
+ * sell them, so a carton can lie either way on the sheet and keep its grain.
+ */
+const BOARD_SHEETS: Format[] = [
+  f(1020, 720),
+  f(1000, 700),
+  f(920, 650),
+  f(880, 630),
+  f(720, 520),
+  { ...f(1020, 720), grain: 'SHORT' },
+  { ...f(1000, 700), grain: 'SHORT' },
+  { ...f(920, 650), grain: 'SHORT' },
+];
 
 const operations: Operation[] = (
   [
@@ -79,6 +92,23 @@ function machine(
   };
 }
 
+/**
+ * Converting spoilage of corrugated lines by run length (good sheets of the run): with the
+ * corrugator's trim and waste, 8-12 % of the board on short runs, about 7 % on long ones
+ * (published 5-10 %; see docs/pricing.md).
+ */
+const CORRUGATED_CONVERTING_WASTE = [
+  { upTo: 1000, rate: 0.06 },
+  { upTo: 5000, rate: 0.04 },
+  { upTo: 20000, rate: 0.03 },
+];
+/** Die-cut styles lose a few percent more than slotted cases (published +3-5 %). */
+const CORRUGATED_DIE_CUT_WASTE = [
+  { upTo: 1000, rate: 0.08 },
+  { upTo: 5000, rate: 0.06 },
+  { upTo: 20000, rate: 0.04 },
+];
+
 const machines: Machine[] = [
   machine({
     code: 'OFFSET-XL106',
@@ -94,13 +124,20 @@ const machines: Machine[] = [
     tailMarginMm: 5,
     maxColours: 6,
     operations: [
+      // Make-ready 0.25 h + 0.05 h per plate (4 colours: 27 min; published 15-40 min), running
+      // waste falling with the run length (see docs/pricing.md, calibration).
       rate('PRINT_OFFSET', {
-        setupHours: 0.35,
-        setupHoursPerColour: 0.1,
+        setupHours: 0.25,
+        setupHoursPerColour: 0.05,
         speedPerHour: 12000,
         makeReady: 150,
         makeReadyPerColour: 15,
         runningWasteRate: 0.015,
+        wasteByRunLength: [
+          { upTo: 2500, rate: 0.03 },
+          { upTo: 10000, rate: 0.025 },
+          { upTo: 25000, rate: 0.02 },
+        ],
       }),
     ],
   }),
@@ -108,7 +145,7 @@ const machines: Machine[] = [
     code: 'DIGITAL-B2',
     name: 'Digital press B2, 7 colours',
     kind: 'DIGITAL_PRESS',
-    hourlyRate: 95,
+    hourlyRate: 115,
     minFormat: f(420, 297),
     maxFormat: f(750, 530),
     minCaliperMm: 0.07,
@@ -282,19 +319,23 @@ const machines: Machine[] = [
     maxColours: 4,
     maxUps: 1,
     operations: [
+      // 250 boxes a minute (published 250-400/min for flexo folder-gluers); changeover 0.2 h +
+      // 0.05 h per print unit + 0.25 h slotting/folding: well under an hour.
       rate('PRINT_FLEXO', {
-        setupHours: 0.25,
-        setupHoursPerColour: 0.15,
-        speedPerHour: 8000,
+        setupHours: 0.2,
+        setupHoursPerColour: 0.05,
+        speedPerHour: 15000,
         makeReady: 40,
         makeReadyPerColour: 10,
-        runningWasteRate: 0.01,
+        runningWasteRate: 0.025,
+        wasteByRunLength: CORRUGATED_CONVERTING_WASTE,
       }),
       rate('SLOT_FOLD_GLUE', {
-        setupHours: 0.5,
-        speedPerHour: 8000,
+        setupHours: 0.25,
+        speedPerHour: 15000,
         makeReady: 30,
-        runningWasteRate: 0.01,
+        runningWasteRate: 0.025,
+        wasteByRunLength: CORRUGATED_CONVERTING_WASTE,
         inlineWithPrevious: true,
       }),
     ],
@@ -316,18 +357,20 @@ const machines: Machine[] = [
     maxUps: 9,
     operations: [
       rate('PRINT_FLEXO', {
-        setupHours: 0.25,
-        setupHoursPerColour: 0.15,
-        speedPerHour: 6000,
+        setupHours: 0.2,
+        setupHoursPerColour: 0.05,
+        speedPerHour: 8000,
         makeReady: 60,
         makeReadyPerColour: 10,
-        runningWasteRate: 0.012,
+        runningWasteRate: 0.03,
+        wasteByRunLength: CORRUGATED_DIE_CUT_WASTE,
       }),
       rate('ROTARY_DIE_CUTTING', {
-        setupHours: 0.6,
-        speedPerHour: 6000,
+        setupHours: 0.4,
+        speedPerHour: 8000,
         makeReady: 50,
-        runningWasteRate: 0.01,
+        runningWasteRate: 0.03,
+        wasteByRunLength: CORRUGATED_DIE_CUT_WASTE,
         inlineWithPrevious: true,
       }),
     ],
@@ -341,7 +384,10 @@ const machines: Machine[] = [
     maxFormat: f(10000, 10000),
     minCaliperMm: 0,
     maxCaliperMm: 20,
-    operations: [rate('PACKING', { setupHours: 0.1, speedPerHour: 4000 })],
+    // Labour per package: a case made up, filled at the line's delivery, closed, labelled and
+    // palletised (packagesPerHour of each package below); the packer is busy at least as long
+    // as the line runs.
+    operations: [rate('PACKING', { setupHours: 0.1, speedPerHour: 90, speedBasis: 'PACKAGE' })],
   }),
 ];
 
@@ -485,11 +531,14 @@ function board(
     caliperMm,
     pricePerTonne,
     sheetFormats: BOARD_SHEETS,
+    // Long-grain stock (grain along the 1,020 mm edge): tube cartons lie with their width along it.
+    grain: 'LONG',
     ...extra,
   };
 }
 
-const CORRUGATOR = { min: f(300, 200), max: f(2500, 1500) };
+/** Corrugator limits; 30 mm of web edge trim and 3 % corrugating waste are bought with each sheet. */
+const CORRUGATOR = { min: f(300, 200), max: f(2500, 1500), trimMm: 30, wasteRate: 0.03 };
 
 /** Corrugated is bought by area; the tonne price is for reference. */
 function corrugated(
@@ -500,7 +549,7 @@ function corrugated(
   caliperMm: number,
   pricePerM2: number,
 ): MaterialReference {
-  return board(
+  const { grain: _stockGrain, ...reference } = board(
     code,
     name,
     materialTypeId,
@@ -514,12 +563,14 @@ function corrugated(
       cutToSize: CORRUGATOR,
     },
   );
+  return reference; // made to size on the corrugator: no stock grain
 }
 
 const materialReferences: MaterialReference[] = [
   board('GC1-300', 'GC1 folding boxboard 300 g/m2', 'GC1', 'FBB', 300, 0.44, 1280),
   board('GC1-350', 'GC1 folding boxboard 350 g/m2', 'GC1', 'FBB', 350, 0.52, 1250),
   board('GC1-400', 'GC1 folding boxboard 400 g/m2', 'GC1', 'FBB', 400, 0.6, 1240),
+  board('GC1-340', 'GC1 folding boxboard 340 g/m2, second mill', 'GC1', 'FBB', 340, 0.5, 1215),
   board('GC2-300', 'GC2 folding boxboard 300 g/m2', 'GC2', 'FBB', 300, 0.46, 1120),
   board('GC2-350', 'GC2 folding boxboard 350 g/m2', 'GC2', 'FBB', 350, 0.54, 1100),
   board('SBS-300', 'SBS solid bleached board 300 g/m2', 'SBS', 'FBB', 300, 0.38, 1650),
@@ -654,7 +705,7 @@ const consumables: Consumable[] = [
     name: 'Digital click, per colour per B2 side',
     kind: 'DIGITAL_CLICK',
     unit: 'IMPRESSION',
-    price: 0.032,
+    price: 0.04,
   },
 ];
 
@@ -727,25 +778,33 @@ const toolingRules: ToolingRule[] = [
   },
 ];
 
+/**
+ * A case sized by its outside dimensions (modular 600 x 400 footprints fill a EUR pallet layer);
+ * inside = outside - 2 x wall across, - 4 x wall in height (the engine adds them back).
+ */
 function shippingCase(
   code: string,
-  length: number,
-  width: number,
-  height: number,
+  outsideLength: number,
+  outsideWidth: number,
+  outsideHeight: number,
   wall: number,
   price: number,
   tareKg: number,
   maxWeightKg: number,
 ): PackingCase {
+  const length = outsideLength - 2 * wall;
+  const width = outsideWidth - 2 * wall;
+  const height = outsideHeight - 4 * wall;
   return {
     id: code,
     code,
-    name: `Shipping case ${length} x ${width} x ${height} mm`,
+    name: `Shipping case ${length} x ${width} x ${height} mm (outside ${outsideLength} x ${outsideWidth} x ${outsideHeight})`,
     kind: 'SHIPPING_CASE',
     length,
     width,
     height,
     wallThicknessMm: wall,
+    packagesPerHour: 90,
     maxWeightKg,
     price,
     tareKg,
@@ -767,6 +826,7 @@ const packingCases: PackingCase[] = [
     height: 0,
     wallThicknessMm: 0,
     maxStackHeightMm: 250,
+    packagesPerHour: 240,
     maxWeightKg: 15,
     price: 0.15,
     tareKg: 0.02,
@@ -786,6 +846,7 @@ const pallets: Pallet[] = [
     maxGrossWeightKg: 1000,
     price: 9.5,
     tareKg: 25,
+    perTruck: 33,
   },
   {
     id: 'STANDARD',
@@ -799,6 +860,7 @@ const pallets: Pallet[] = [
     maxGrossWeightKg: 1200,
     price: 11.5,
     tareKg: 30,
+    perTruck: 26,
   },
   {
     id: 'CUSTOM',
@@ -812,6 +874,7 @@ const pallets: Pallet[] = [
     maxGrossWeightKg: 1000,
     price: 16,
     tareKg: 32,
+    perTruck: 22,
   },
 ];
 
@@ -845,11 +908,14 @@ export function defaultCatalogue(): Catalogue {
       foilAllowanceMm: 5,
       windowFilmOverlapMm: 10,
       windowPanelMarginMm: 8,
+      corrugatedPacking: 'BUNDLE',
+      routeSelection: { toolingRepeats: 1, variantMargin: 0.15, maxVariants: 6 },
       valueAnalysis: {
         priceBreakSaving: 0.1,
         quantityCurveFactors: [0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 7.5, 10],
+        maxQuantityFactor: 2,
         maxDimensionReductionMm: 5,
-        grammageTolerance: 0.15,
+        grammageTolerance: 0.1,
         caliperTolerance: 0.2,
       },
     },

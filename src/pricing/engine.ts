@@ -4,7 +4,7 @@
  * and quote delivery for the brief. Value analysis re-runs this with changed inputs; element
  * results are memoised in the session so unchanged elements are not recomputed.
  */
-import type { Catalogue } from './catalogue.ts';
+import { type Catalogue, type RouteSelection, routeSelectionOf } from './catalogue.ts';
 import { at, type CostCategoryKey, costRoute, type RouteCosting } from './costing.ts';
 import type { PricingIssue } from './errors.ts';
 import type { DieLine } from './geometry/die-line.ts';
@@ -27,9 +27,9 @@ export interface ElementComputation {
   element: ResolvedElement;
   dieLine: DieLine;
   packing: PackingPlan;
-  /** Every feasible route, cheapest first. */
+  /** Every feasible route, cheapest total first. */
   routes: RouteCosting[];
-  /** The cheapest route of each printing process, cheapest first: the element's variants. */
+  /** The variants shown (see pickVariants), cheapest total first; the first is selected. */
   variants: RouteCosting[];
 }
 
@@ -100,16 +100,42 @@ function unusedToolIssues(element: ResolvedElement, planning: RoutePlanning): Pr
   return issues;
 }
 
-function compareRoutes(a: RouteCosting, b: RouteCosting): number {
-  // Lowest unit price first (product cost: same quantity and margin for all routes of an
-  // element); tooling is a one-off charge and breaks ties, then time, then the key.
-  const cost = at(a.productCost) - at(b.productCost);
-  if (Math.abs(cost) > 1e-9) return cost;
+/**
+ * Routes are ranked by total: product price plus the tooling charged to this order (tooling /
+ * toolingRepeats). Delivery is the same for every route of an element. Ties: less tooling, then
+ * less time, then the key (deterministic).
+ */
+export function compareRoutes(a: RouteCosting, b: RouteCosting): number {
+  const total = a.rankingTotal - b.rankingTotal;
+  if (Math.abs(total) > 1e-9) return total;
   const tooling = a.toolingCost - b.toolingCost;
   if (Math.abs(tooling) > 1e-9) return tooling;
   const hours = at(a.productionHours) - at(b.productionHours);
   if (Math.abs(hours) > 1e-12) return hours;
   return a.plan.key < b.plan.key ? -1 : a.plan.key > b.plan.key ? 1 : 0;
+}
+
+/**
+ * The variants the user sees: the best route (selected), the best route of every other process,
+ * and every other route whose total is within `variantMargin` of the best, cheapest first, at
+ * most `maxVariants` (the best of each process always kept).
+ */
+export function pickVariants(routes: RouteCosting[], selection: RouteSelection): RouteCosting[] {
+  if (routes.length === 0) return [];
+  const best = routes[0]!;
+  const limit = best.rankingTotal * (1 + selection.variantMargin) + 1e-9;
+  const processBest = new Set<RouteCosting>();
+  const seen = new Set<string>();
+  for (const route of routes) {
+    if (!seen.has(route.plan.process)) {
+      seen.add(route.plan.process);
+      processBest.add(route);
+    }
+  }
+  const within = routes.filter((r) => !processBest.has(r) && r.rankingTotal <= limit);
+  const room = Math.max(0, selection.maxVariants - processBest.size);
+  const chosen = new Set<RouteCosting>([...processBest, ...within.slice(0, room)]);
+  return routes.filter((r) => chosen.has(r));
 }
 
 export function computeElement(
@@ -140,14 +166,12 @@ export function computeElement(
       element.quantity,
       brief.packingType ?? 'SHIPPING_CASE',
       brief.palletType ?? 'EURO',
+      element.category.kind === 'CORRUGATED_CASE',
     );
     const routes = planning.plans
       .map((plan) => costRoute(session, plan, element, dieLine, packing))
       .sort(compareRoutes);
-    const variants: RouteCosting[] = [];
-    for (const route of routes) {
-      if (!variants.some((v) => v.plan.process === route.plan.process)) variants.push(route);
-    }
+    const variants = pickVariants(routes, routeSelectionOf(session.index.catalogue.settings));
     outcome = { issues: [], computation: { element, dieLine, packing, routes, variants } };
   }
   session.elements.set(key, outcome);

@@ -33,8 +33,43 @@ export interface LayoutBlock {
   rotated: boolean;
 }
 
+/**
+ * Which orientations blanks may take on the sheet: `UPRIGHT` (blank width along the sheet's long
+ * edge), `ROTATED`, or `BOTH`; `mixed` allows both orientations on one sheet.
+ */
+export interface GrainLayout {
+  /** Sheet grain (null: unknown). */
+  sheetGrain: 'LONG' | 'SHORT' | null;
+  required: 'BLANK_WIDTH' | 'BLANK_HEIGHT' | 'ANY';
+  orientation: 'UPRIGHT' | 'ROTATED' | 'BOTH';
+  mixed: boolean;
+}
+
+export const FREE_LAYOUT: GrainLayout = {
+  sheetGrain: null,
+  required: 'ANY',
+  orientation: 'BOTH',
+  mixed: true,
+};
+
+/** Orientation rule from the sheet's grain and the style's needs. */
+export function grainLayout(
+  sheetGrain: 'LONG' | 'SHORT' | null,
+  required: 'BLANK_WIDTH' | 'BLANK_HEIGHT' | 'ANY',
+  mixedAllowed: boolean,
+): GrainLayout {
+  if (sheetGrain === null || required === 'ANY') {
+    return { sheetGrain, required, orientation: 'BOTH', mixed: mixedAllowed };
+  }
+  // Upright, the blank's width runs along the sheet's long edge.
+  const upright = (required === 'BLANK_WIDTH') === (sheetGrain === 'LONG');
+  return { sheetGrain, required, orientation: upright ? 'UPRIGHT' : 'ROTATED', mixed: false };
+}
+
 export interface Imposition {
   sheet: Format;
+  /** The grain rule the layout keeps. */
+  grain: GrainLayout;
   margins: SheetMargins;
   usable: { x: number; y: number; width: number; height: number };
   blank: { width: number; height: number; areaMm2: number };
@@ -63,8 +98,23 @@ interface Candidate {
   ups: number;
 }
 
+/**
+ * Most w x h rectangles in a uw x uh area, both orientations and a main grid with the leftover
+ * strip in the other orientation (pallet layer patterns, trailer floors).
+ */
+export function bestCount(uw: number, uh: number, w: number, h: number, gap = 0): number {
+  return bestLayout(uw, uh, w, h, gap).ups;
+}
+
 /** Best one- or two-block layout of a w x h blank in a usable area of uw x uh. */
-function bestLayout(uw: number, uh: number, w: number, h: number, gutter: number): Candidate {
+function bestLayout(
+  uw: number,
+  uh: number,
+  w: number,
+  h: number,
+  gutter: number,
+  rule: GrainLayout = FREE_LAYOUT,
+): Candidate {
   let best: Candidate = { blocks: [], ups: 0 };
   const consider = (candidate: Candidate) => {
     // Strictly more ups wins; on a tie, fewer blocks (a simpler die) wins; else first found.
@@ -75,7 +125,9 @@ function bestLayout(uw: number, uh: number, w: number, h: number, gutter: number
       best = candidate;
     }
   };
-  for (const rotated of [false, true]) {
+  const orientations =
+    rule.orientation === 'BOTH' ? [false, true] : rule.orientation === 'UPRIGHT' ? [false] : [true];
+  for (const rotated of orientations) {
     const bw = rotated ? h : w;
     const bh = rotated ? w : h;
     const ow = rotated ? w : h;
@@ -83,6 +135,8 @@ function bestLayout(uw: number, uh: number, w: number, h: number, gutter: number
     const cols = fitCount(uw, bw, gutter);
     const rows = fitCount(uh, bh, gutter);
     consider({ blocks: [{ cols, rows, rotated, dx: 0, dy: 0 }], ups: cols * rows });
+    // Mixed layouts turn part of the blanks: against the grain unless mixing is allowed.
+    if (!rule.mixed) continue;
     // Main grid with c columns, the leftover vertical strip filled with the other orientation.
     for (let c = 0; c < cols; c++) {
       const used = span(c, bw, gutter) + (c > 0 ? gutter : 0);
@@ -124,6 +178,7 @@ export function impose(
   blank: { width: number; height: number; areaMm2: number },
   margins: SheetMargins,
   upsCap = Number.POSITIVE_INFINITY,
+  rule: GrainLayout = FREE_LAYOUT,
 ): Imposition {
   const sheet = normaliseFormat(sheetFormat);
   const usable = {
@@ -133,7 +188,7 @@ export function impose(
     height: Math.max(0, sheet.height - margins.gripperMm - margins.tailMarginMm),
   };
   const g = margins.gutterMm;
-  const layout = bestLayout(usable.width, usable.height, blank.width, blank.height, g);
+  const layout = bestLayout(usable.width, usable.height, blank.width, blank.height, g, rule);
   const placements: Placement[] = [];
   // Centre the whole layout across the sheet so the die sits on the sheet's centre line.
   let layoutWidth = 0;
@@ -167,6 +222,7 @@ export function impose(
   const bboxArea = blank.width * blank.height;
   return {
     sheet,
+    grain: rule,
     margins,
     usable,
     blank,

@@ -7,6 +7,7 @@
  */
 import type { Catalogue, DeliveryZone, PackingCase, Pallet } from './catalogue.ts';
 import type { DieLine } from './geometry/die-line.ts';
+import { bestCount } from './imposition.ts';
 import type { BriefPalletType, PackingType } from './input.ts';
 
 export interface PackingPlan {
@@ -29,9 +30,25 @@ export interface PackingPlan {
   layers: number;
   packagesPerPallet: number;
   pallets: number;
+  /** Pallets per full truck and full trucks (a part load counts as one). */
+  palletsPerTruck: number;
+  trucks: number;
+  /** Loaded pallet: height (deck + layers) and gross weight of a full pallet. */
+  palletLoadedHeightMm: number;
+  palletGrossWeightKg: number;
+  /** Packing labour rate of this package (cases or bundles per hour), when the catalogue gives one. */
+  packagesPerHour: number | null;
   netWeightKg: number;
   grossWeightKg: number;
   notes: string[];
+}
+
+/** Inner floor of a 13.6 m curtain-sider, mm. */
+const TRUCK_FLOOR = { length: 13600, width: 2450 };
+
+export function palletsPerTruck(pallet: Pallet): number {
+  if (pallet.perTruck !== undefined && pallet.perTruck >= 1) return Math.floor(pallet.perTruck);
+  return Math.max(1, bestCount(TRUCK_FLOOR.length, TRUCK_FLOOR.width, pallet.length, pallet.width));
 }
 
 function bestStacking(item: [number, number, number], box: [number, number, number]): number {
@@ -66,16 +83,21 @@ export function findPallet(catalogue: Catalogue, type: BriefPalletType): Pallet 
 
 /**
  * The cheapest way to pack: the shipping case with the lowest case cost per unit (bundles when
- * asked for, or when no case holds a unit), then as many packages per pallet as fit.
+ * asked for, for corrugated cases unless the settings say otherwise, or when no case holds a
+ * unit), then as many packages per pallet as fit: per layer the best pattern of both
+ * orientations and mixed rows, layers up to the height limit, capped by the weight limit.
+ * Case outside = inside + 2 x wall in length and width, + 4 x wall in height (flaps double).
  */
 export function planPacking(
   catalogue: Catalogue,
   dieLine: DieLine,
   grammage: number,
   quantity: number,
-  packingType: PackingType,
+  requestedPackingType: PackingType,
   palletType: BriefPalletType,
+  corrugated = false,
 ): PackingPlan {
+  let packingType = requestedPackingType;
   const notes: string[] = [];
   const unitWeightKg = (dieLine.areaMm2 / 1e6) * (grammage / 1000);
   const kd = dieLine.knockedDown;
@@ -87,6 +109,12 @@ export function planPacking(
     width: number;
     height: number;
   } | null = null;
+  if (packingType === 'SHIPPING_CASE' && corrugated && catalogue.settings.corrugatedPacking !== 'AS_BRIEF') {
+    if (catalogue.packingCases.some((c) => c.kind === 'BUNDLE')) {
+      notes.push('corrugated cases ship in strapped bundles (settings.corrugatedPacking)');
+      packingType = 'BUNDLE';
+    }
+  }
   if (packingType === 'SHIPPING_CASE') {
     for (const packingCase of catalogue.packingCases) {
       if (packingCase.kind !== 'SHIPPING_CASE') continue;
@@ -100,7 +128,7 @@ export function planPacking(
           units,
           length: packingCase.length + 2 * packingCase.wallThicknessMm,
           width: packingCase.width + 2 * packingCase.wallThicknessMm,
-          height: packingCase.height + 2 * packingCase.wallThicknessMm,
+          height: packingCase.height + 4 * packingCase.wallThicknessMm,
         };
       }
     }
@@ -131,10 +159,7 @@ export function planPacking(
   }
   const pallet = findPallet(catalogue, palletType)!;
   const packageWeightKg = chosen.units * unitWeightKg + chosen.packingCase.tareKg;
-  const perLayer = Math.max(
-    Math.floor(pallet.length / chosen.length + 1e-9) * Math.floor(pallet.width / chosen.width + 1e-9),
-    Math.floor(pallet.length / chosen.width + 1e-9) * Math.floor(pallet.width / chosen.length + 1e-9),
-  );
+  const perLayer = bestCount(pallet.length, pallet.width, chosen.length, chosen.width);
   let packagesPerLayer = perLayer;
   if (perLayer === 0) {
     packagesPerLayer = 1;
@@ -153,6 +178,8 @@ export function planPacking(
   const packages = Math.ceil(quantity / chosen.units);
   const pallets = Math.ceil(packages / packagesPerPallet);
   const netWeightKg = quantity * unitWeightKg;
+  const perTruck = palletsPerTruck(pallet);
+  const layersUsed = Math.min(layers, Math.ceil(packagesPerPallet / packagesPerLayer));
   return {
     packingType: chosen.packingCase.kind,
     package: {
@@ -175,6 +202,11 @@ export function planPacking(
     layers,
     packagesPerPallet,
     pallets,
+    palletsPerTruck: perTruck,
+    trucks: Math.ceil(pallets / perTruck),
+    palletLoadedHeightMm: pallet.deckHeightMm + layersUsed * chosen.height,
+    palletGrossWeightKg: pallet.tareKg + packagesPerPallet * packageWeightKg,
+    packagesPerHour: chosen.packingCase.packagesPerHour ?? null,
     netWeightKg,
     grossWeightKg: netWeightKg + packages * chosen.packingCase.tareKg + pallets * pallet.tareKg,
     notes,

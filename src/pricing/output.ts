@@ -22,7 +22,9 @@ export type OptimisationType =
   | 'INCREASE_QUANTITY'
   | 'CHANGE_MATERIAL'
   | 'SIMPLIFY_FINISHING'
-  | 'ADJUST_DIMENSIONS';
+  | 'ADJUST_DIMENSIONS'
+  | 'BUNDLE_PACKING'
+  | 'CHEAPER_TOTAL_ROUTE';
 
 /** What a cost line pays for; LOGISTICS is delivery. */
 export type CostLineNature = CostNature | 'LOGISTICS';
@@ -113,6 +115,19 @@ export interface PredictionOperation {
   makeReady: number;
   /** Machine cost of the operation (set-up + rolling time x hourly rate). */
   cost: number;
+  /** Packing only: packages, units each, the line speed filling them, pallets and trucks. */
+  packages?: number;
+  unitsPerPackage?: number;
+  packagingKind?: 'SHIPPING_CASE' | 'BUNDLE';
+  lineSpeedPerHour?: number | null;
+  pallets?: number;
+  packagesPerPallet?: number;
+  trucks?: number;
+  palletsPerTruck?: number;
+  /** Guillotine only: whole lifts cut, cuts per lift and cuts in all. */
+  lifts?: number;
+  cutsPerLift?: number;
+  cuts?: number;
 }
 
 export interface PredictionRequestComputed {
@@ -121,6 +136,19 @@ export interface PredictionRequestComputed {
   variantKey: string;
   rank: number;
   selected: boolean;
+  /**
+   * What variants are ranked by: product price + tooling / toolingRepeats (delivery, equal for
+   * all variants of an element, left out). The selected variant has the lowest.
+   */
+  rankingTotal: number;
+  /** Tooling charged to this order in the ranking (toolingCost / toolingRepeats). */
+  amortisedToolingCost: number;
+  toolingRepeats: number;
+  /** How much more this variant's ranking total is than the selected one's (0 when selected). */
+  lostBy: number;
+  lostByPercent: number;
+  /** Why this variant was not selected, in words (null for the selected one). */
+  whyNotSelected: string | null;
   printingProcess: RouteProcess;
   unitPrice: number;
   toolingCost: number;
@@ -198,6 +226,10 @@ export interface PackingPlanOutput {
   layers: number;
   packagesPerPallet: number;
   pallets: number;
+  palletsPerTruck: number;
+  trucks: number;
+  palletLoadedHeightMm: number;
+  palletGrossWeightKg: number;
   netWeightKg: number;
   grossWeightKg: number;
   notes: string[];

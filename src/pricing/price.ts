@@ -5,6 +5,7 @@
  * product price (price = cost / (1 - m)), and the legacy `...Predis` fields are filled from the
  * same rounded lines.
  */
+import { routeSelectionOf } from './catalogue.ts';
 import { at, type CostCategoryKey, type RawCostLine, type RouteCosting } from './costing.ts';
 import {
   type BriefComputation,
@@ -269,13 +270,17 @@ function packingOutput(packing: PackingPlan): PackingPlanOutput {
     layers: packing.layers,
     packagesPerPallet: packing.packagesPerPallet,
     pallets: packing.pallets,
+    palletsPerTruck: packing.palletsPerTruck,
+    trucks: packing.trucks,
+    palletLoadedHeightMm: round2(packing.palletLoadedHeightMm),
+    palletGrossWeightKg: round3(packing.palletGrossWeightKg),
     netWeightKg: round3(packing.netWeightKg),
     grossWeightKg: round3(packing.grossWeightKg),
     notes: packing.notes,
   };
 }
 
-function operationsOf(costing: RouteCosting, dieLine: DieLine): PredictionOperation[] {
+function operationsOf(costing: RouteCosting, dieLine: DieLine, packing: PackingPlan): PredictionOperation[] {
   return costing.steps.map((step, position) => {
     const t = step.template;
     const onSheets = t.input === 'SHEET';
@@ -295,6 +300,21 @@ function operationsOf(costing: RouteCosting, dieLine: DieLine): PredictionOperat
       sheetHeight: round2(onSheets ? costing.plan.sheet.height : dieLine.height),
       makeReady: step.makeReady,
       cost: fromCents(toCents(at(step.machineCost))),
+      ...(t.operation.code === 'PACKING'
+        ? {
+            packages: packing.packages,
+            unitsPerPackage: packing.unitsPerPackage,
+            packagingKind: packing.package.kind,
+            lineSpeedPerHour: step.lineSpeedPerHour ?? null,
+            pallets: packing.pallets,
+            packagesPerPallet: packing.packagesPerPallet,
+            trucks: packing.trucks,
+            palletsPerTruck: packing.palletsPerTruck,
+          }
+        : {}),
+      ...(step.lifts !== undefined
+        ? { lifts: step.lifts, cutsPerLift: step.cutsPerLift!, cuts: step.lifts * step.cutsPerLift! }
+        : {}),
     };
   });
 }
@@ -308,6 +328,63 @@ function linesCents(costing: RouteCosting, money: VariantMoney, codes: string[])
   return total;
 }
 
+const CATEGORY_LABELS: Record<CostCategoryKey, string> = {
+  materials: 'board & materials',
+  printing: 'printing',
+  finishing: 'finishing',
+  converting: 'cutting & converting',
+  packing: 'packing',
+  tooling: 'tooling',
+};
+
+export function routeLabel(costing: RouteCosting): string {
+  const plan = costing.plan;
+  const process = plan.process === 'none' ? 'unprinted' : plan.process;
+  return `${process} on ${plan.sheet.width} x ${plan.sheet.height} mm sheets, ${plan.imposition.ups} up`;
+}
+
+/** In words: how much more a route costs in total than the selected one, and where. */
+export function whyNotSelected(
+  costing: RouteCosting,
+  selected: RouteCosting,
+  margin: number,
+  repeats: number,
+  currency: string,
+): string {
+  const byCategory = (c: RouteCosting) => {
+    const out: Record<CostCategoryKey, number> = {
+      materials: 0,
+      printing: 0,
+      finishing: 0,
+      converting: 0,
+      packing: 0,
+      tooling: 0,
+    };
+    for (const line of c.lines) out[line.category] += at(line.amount);
+    return out;
+  };
+  const mine = byCategory(costing);
+  const theirs = byCategory(selected);
+  const diffs = (Object.keys(mine) as CostCategoryKey[])
+    .map((key) => {
+      // Product categories at price (with margin), tooling as amortised in the ranking.
+      const factor = key === 'tooling' ? 1 / repeats : 1 / (1 - margin);
+      return { key, diff: (mine[key] - theirs[key]) * factor };
+    })
+    .filter((d) => Math.abs(d.diff) >= 0.005)
+    .sort((a, b) => Math.abs(b.diff) - Math.abs(a.diff))
+    .slice(0, 3);
+  const more = costing.rankingTotal - selected.rankingTotal;
+  const percent = selected.rankingTotal > 0 ? (more / selected.rankingTotal) * 100 : 0;
+  const money = (n: number) => `${n >= 0 ? '+' : '-'}${Math.abs(n).toFixed(2)}`;
+  const parts = diffs.map((d) => `${CATEGORY_LABELS[d.key]} ${money(d.diff)}`).join(', ');
+  const tooling = repeats > 1 ? ` (tooling amortised over ${repeats} orders)` : '';
+  if (more <= 1e-9) {
+    return `same total as the selected ${routeLabel(selected)}; ranked after it on tooling, time or key`;
+  }
+  return `${more.toFixed(2)} ${currency} (${percent.toFixed(1)} %) more in total than the selected ${routeLabel(selected)}${tooling}${parts ? `: ${parts}` : ''}`;
+}
+
 function buildVariant(
   computation: ElementComputation,
   costing: RouteCosting,
@@ -315,9 +392,12 @@ function buildVariant(
   delivery: DeliveryShare,
   hints: OptimisationHints,
   currency: string,
+  repeats: number,
 ): PredictionRequestComputed {
   const { element, dieLine, packing } = computation;
+  const selectedRoute = computation.variants[0]!;
   const money = variantMoney(costing, element, delivery.cents);
+  const lostBy = rank === 0 ? 0 : Math.max(0, costing.rankingTotal - selectedRoute.rankingTotal);
   const lines = costing.lines.map((line, i) => ({
     line: outputLine(line, money.lineCents[i]!),
     category: line.category,
@@ -352,6 +432,14 @@ function buildVariant(
     variantKey: costing.plan.key,
     rank,
     selected: rank === 0,
+    rankingTotal: round2(costing.rankingTotal),
+    amortisedToolingCost: round2(costing.amortisedTooling),
+    toolingRepeats: repeats,
+    lostBy: round2(lostBy),
+    lostByPercent:
+      rank === 0 || selectedRoute.rankingTotal <= 0 ? 0 : round2((lostBy / selectedRoute.rankingTotal) * 100),
+    whyNotSelected:
+      rank === 0 ? null : whyNotSelected(costing, selectedRoute, element.commercialMargin, repeats, currency),
     printingProcess: costing.plan.process,
     unitPrice: money.unitPrice,
     toolingCost: fromCents(money.toolingCents),
@@ -419,7 +507,7 @@ function buildVariant(
     optimisations: hints.optimisations,
     optimisationQuantity: hints.optimisationQuantity,
     optimiseProductQuantityPerDecoration: hints.optimiseProductQuantityPerDecoration,
-    operations: operationsOf(costing, dieLine),
+    operations: operationsOf(costing, dieLine, packing),
     imposition: roundImposition(imposition),
   };
 }
@@ -518,8 +606,9 @@ export function assemblePrediction(session: PricingSession, computation: BriefCo
         : 'Ex works (no delivery zone)',
     };
     const hints = optimisationHints(session, elementComputation);
+    const repeats = routeSelectionOf(catalogue.settings).toolingRepeats;
     const variants = elementComputation.variants.map((costing, rank) =>
-      buildVariant(elementComputation, costing, rank, delivery, hints, currency),
+      buildVariant(elementComputation, costing, rank, delivery, hints, currency, repeats),
     );
     predictions.push(...variants);
     selectedVariants.push(variants[0]!);

@@ -11,6 +11,7 @@
 import {
   type Format,
   formatFits,
+  grainRuleOf,
   type Machine,
   type MachineOperationRate,
   machineRate,
@@ -19,7 +20,7 @@ import {
   type OperationCode,
 } from './catalogue.ts';
 import type { DieLine } from './geometry/die-line.ts';
-import { cutToSizeSheets, type Imposition, type SheetMargins } from './imposition.ts';
+import { cutToSizeSheets, grainLayout, type Imposition, type SheetMargins } from './imposition.ts';
 import type { ResolvedElement, RouteProcess } from './resolve.ts';
 import { impositionFor, type PricingSession } from './session.ts';
 
@@ -230,7 +231,12 @@ function estimateCost(
   const colourPasses = spec.colours > 0 ? passes(spec.colours, machine.maxColours) : [0];
   const netSheets = element.quantity / imposition.ups;
   let flow = spec.input === 'SHEET' ? netSheets : element.quantity;
-  if (spec.code === 'GUILLOTINE_CUTTING') flow = cutsFor(netSheets, element.caliperMm, machine, imposition);
+  if (spec.code === 'GUILLOTINE_CUTTING') {
+    flow = element.decorations.reduce(
+      (sum, d) => sum + cutsFor(d.quantity / imposition.ups, element.caliperMm, machine, imposition),
+      0,
+    );
+  }
   let hours = 0;
   for (const colours of colourPasses) {
     hours +=
@@ -240,10 +246,19 @@ function estimateCost(
   return hours * machine.hourlyRate;
 }
 
-/** Guillotine cuts for a number of sheets: stacks of liftHeight are cut together. */
-export function cutsFor(sheets: number, caliperMm: number, machine: Machine, imposition: Imposition): number {
+/**
+ * Guillotine work for a pile of sheets: the pile is cut in whole lifts of `liftHeightMm`, and
+ * every lift takes every cut of the sheet's layout (strips first, then each strip across).
+ */
+export function liftsFor(sheets: number, caliperMm: number, machine: Machine): number {
   const lift = machine.liftHeightMm ?? 100;
-  return ((sheets * caliperMm) / lift) * imposition.cutsPerSheet;
+  const sheetsPerLift = Math.max(1, Math.floor(lift / Math.max(caliperMm, 1e-6) + 1e-9));
+  return Math.ceil(Math.ceil(sheets - 1e-9) / sheetsPerLift - 1e-9);
+}
+
+/** Guillotine cuts for a pile of sheets: whole lifts x cuts per sheet layout. */
+export function cutsFor(sheets: number, caliperMm: number, machine: Machine, imposition: Imposition): number {
+  return liftsFor(sheets, caliperMm, machine) * imposition.cutsPerSheet;
 }
 
 function cheapest<T extends { machine: Machine; rate: MachineOperationRate }>(
@@ -410,8 +425,19 @@ function planSheetFed(
       rank: 2,
     });
   }
+  // Machines for blank-fed steps do not depend on the sheet; sheet-fed ones only on its size.
+  const machineCache = new Map<string, ReturnType<typeof machinesFor>>();
+  const machinesOn = (spec: StepSpec, i: number, sheet: Format) => {
+    const key = spec.input === 'SHEET' ? `${i}|${sheet.width}x${sheet.height}` : `${i}`;
+    let found = machineCache.get(key);
+    if (!found) {
+      found = machinesFor(session, element, spec, sheet, dieLine);
+      machineCache.set(key, found);
+    }
+    return found;
+  };
   for (const sheet of sheets) {
-    const candidates = specs.map((spec) => machinesFor(session, element, spec, sheet, dieLine));
+    const candidates = specs.map((spec, i) => machinesOn(spec, i, sheet));
     // Sheet-fed machines first: whether the blank fits the sheet at all is the more basic reason.
     const missingSheetStep = specs.findIndex(
       (spec, i) => spec.input === 'SHEET' && candidates[i]!.length === 0,
@@ -448,12 +474,14 @@ function planSheetFed(
     }
     const machineCap = Math.min(...cuttingMachines.map((m) => m.maxUps ?? Number.POSITIVE_INFINITY));
     const cap = Math.min(machineCap, tool.ups ?? Number.POSITIVE_INFINITY);
+    const grain = grainRuleOf(element.product);
     const imposition = impositionFor(
       session,
       sheet,
       dieLine,
       marginsFor(sheetMachines, cuttingMachines),
       cap,
+      grainLayout(sheet.grain ?? element.reference.grain ?? null, grain.required, grain.mixedAllowed),
     );
     if (imposition.ups === 0) {
       planning.failures.push(blankTooBig(element, dieLine, imposition, process));
@@ -493,7 +521,7 @@ function planSheetFed(
       }
     });
     planning.plans.push({
-      key: `${process}:${sheet.width}x${sheet.height}`,
+      key: `${process}:${sheet.width}x${sheet.height}${sheet.grain ? `:${sheet.grain}` : ''}`,
       process,
       sheet,
       imposition,
@@ -584,7 +612,14 @@ function planCorrugated(
       continue;
     }
     for (const sheet of sheets) {
-      const imposition = impositionFor(session, sheet, dieLine, margins, cap);
+      const imposition = impositionFor(
+        session,
+        sheet,
+        dieLine,
+        margins,
+        cap,
+        grainLayout(null, 'ANY', grainRuleOf(element.product).mixedAllowed),
+      );
       if (imposition.ups === 0) {
         planning.failures.push(blankTooBig(element, dieLine, imposition, process));
         continue;

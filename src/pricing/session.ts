@@ -8,7 +8,7 @@
 import { type Catalogue, type CatalogueIndex, type Format, indexCatalogue } from './catalogue.ts';
 import type { DieLine } from './geometry/die-line.ts';
 import { buildDieLine } from './geometry/styles.ts';
-import { type Imposition, impose, type SheetMargins } from './imposition.ts';
+import { FREE_LAYOUT, type GrainLayout, type Imposition, impose, type SheetMargins } from './imposition.ts';
 import type { ResolvedElement } from './resolve.ts';
 
 export interface PricingSession {
@@ -63,8 +63,13 @@ export function impositionFor(
   dieLine: DieLine,
   margins: SheetMargins,
   upsCap: number,
+  rule: GrainLayout = FREE_LAYOUT,
 ): Imposition {
   const key = [
+    rule.orientation,
+    rule.mixed,
+    rule.sheetGrain,
+    rule.required,
     sheet.width,
     sheet.height,
     dieLine.width,
@@ -83,6 +88,7 @@ export function impositionFor(
       { width: dieLine.width, height: dieLine.height, areaMm2: dieLine.areaMm2 },
       margins,
       upsCap,
+      rule,
     );
     session.impositions.set(key, imposition);
   }

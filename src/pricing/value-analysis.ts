@@ -13,7 +13,7 @@
  * k = fixed / (t (1 - m) Q - variable), and the element at the smallest such k over its routes.
  */
 import { type Catalogue, type MaterialReference, normaliseFormat } from './catalogue.ts';
-import { at, type RouteCosting } from './costing.ts';
+import type { RouteCosting } from './costing.ts';
 import { type BriefComputation, computeBrief, type ElementComputation, variantMoney } from './engine.ts';
 import { PricingError } from './errors.ts';
 import { buildDieLine } from './geometry/styles.ts';
@@ -98,7 +98,11 @@ export interface OptimisationHints {
 // ---------------------------------------------------------------------------------------------
 // Candidate changes (shared by the quick hints in priceBrief and the full analysis).
 
-/** Price break on the linear cost model of every route; null when none within the curve. */
+/**
+ * Price break on the linear cost model of every route; null when none within a sane factor of
+ * the ordered quantity. The unit price compared is all-in (product price + amortised tooling per
+ * unit), the quantity routes are ranked by.
+ */
 export function priceBreak(
   computation: ElementComputation,
   catalogue: Catalogue,
@@ -108,13 +112,16 @@ export function priceBreak(
   const selected = computation.variants[0]!;
   const m = element.commercialMargin;
   const q = element.quantity;
-  const target = (1 - settings.priceBreakSaving) * (at(selected.productCost) / (1 - m) / q);
-  const maxScale = Math.max(...settings.quantityCurveFactors);
+  const target = ((1 - settings.priceBreakSaving) * selected.rankingTotal) / q;
+  const maxScale = Math.min(
+    Math.max(...settings.quantityCurveFactors),
+    settings.maxQuantityFactor ?? DEFAULT_MAX_QUANTITY_FACTOR,
+  );
   let best: { scale: number; route: RouteCosting } | null = null;
   for (const route of computation.routes) {
-    const denominator = target * (1 - m) * q - route.productCost.variable;
+    const denominator = target * q - route.productCost.variable / (1 - m);
     if (denominator <= 0) continue;
-    const scale = route.productCost.fixed / denominator;
+    const scale = (route.productCost.fixed / (1 - m) + route.amortisedTooling) / denominator;
     if (scale > 1 && scale <= maxScale && (!best || scale < best.scale)) best = { scale, route };
   }
   if (!best) return null;
@@ -127,11 +134,18 @@ export function priceBreak(
   return { ...best, decorations };
 }
 
+/** Suggest at most this multiple of the ordered quantity unless the settings say otherwise. */
+export const DEFAULT_MAX_QUANTITY_FACTOR = 2;
+
 function pricePerM2(reference: MaterialReference): number {
   return reference.pricePerSquareMetre ?? (reference.grammage / 1e6) * reference.pricePerTonne;
 }
 
-/** Boards of the same matter, within grammage/caliper tolerance, cheaper per m2; cheapest first. */
+/**
+ * Comparable boards: the same family (material type, e.g. GC1 stays GC1), grammage within the
+ * band (`grammageTolerance`, e.g. +-10 %), caliper within `caliperTolerance`, cheaper per m2;
+ * cheapest first. A lighter or lower grade board is a different specification, not a saving.
+ */
 export function comparableBoards(catalogue: Catalogue, element: ResolvedElement): MaterialReference[] {
   const t = catalogue.settings.valueAnalysis;
   return catalogue.materialReferences
@@ -139,9 +153,10 @@ export function comparableBoards(catalogue: Catalogue, element: ResolvedElement)
       (r) =>
         r.id !== element.reference.id &&
         r.matterId === element.reference.matterId &&
+        r.materialTypeId === element.reference.materialTypeId &&
         element.product.allowedMatterIds.includes(r.matterId) &&
-        Math.abs(r.grammage - element.grammage) <= t.grammageTolerance * element.grammage &&
-        Math.abs(r.caliperMm - element.caliperMm) <= t.caliperTolerance * element.caliperMm &&
+        Math.abs(r.grammage - element.grammage) <= t.grammageTolerance * element.grammage + 1e-9 &&
+        Math.abs(r.caliperMm - element.caliperMm) <= t.caliperTolerance * element.caliperMm + 1e-9 &&
         pricePerM2(r) < element.boardPricePerM2 - 1e-9,
     )
     .sort((a, b) => pricePerM2(a) - pricePerM2(b) || (a.code < b.code ? -1 : 1));
@@ -151,9 +166,15 @@ interface Candidate {
   description: string;
   changes: InputChange[];
   apply: (input: BriefElementInput) => BriefElementInput;
+  /** A change of the brief itself (packing type), applied after `apply`. */
+  applyBrief?: (brief: BriefInput) => BriefInput;
 }
 
-function materialCandidate(element: ResolvedElement, reference: MaterialReference): Candidate {
+function materialCandidate(
+  element: ResolvedElement,
+  reference: MaterialReference,
+  grammageTolerance: number,
+): Candidate {
   const base = `/briefElements/${element.arrayIndex}`;
   const input = element.input;
   const changes: InputChange[] = [
@@ -188,8 +209,9 @@ function materialCandidate(element: ResolvedElement, reference: MaterialReferenc
       to: null,
     });
   }
+  const band = Math.round(grammageTolerance * 100);
   return {
-    description: `use ${reference.name} (${reference.code}) instead of ${element.reference.name} (${element.reference.code})`,
+    description: `use ${reference.name} (${reference.code}) instead of ${element.reference.name} (${element.reference.code}): same family, ${reference.grammage} g/m2 within +-${band} % of ${element.grammage} g/m2`,
     changes,
     apply: (current) => {
       const next: BriefElementInput = { ...current, materialReferenceId: reference.id };
@@ -292,7 +314,42 @@ function upsAfterReduction(
     ...(element.window ? { window: element.window } : {}),
   });
   const cap = Math.min(...route.plan.steps.map((s) => s.machine.maxUps ?? Number.POSITIVE_INFINITY));
-  return impositionFor(session, route.plan.sheet, dieLine, route.plan.imposition.margins, cap).ups;
+  // Same sheet, margins and grain rule: a dimension change never buys ups by breaking the grain.
+  return impositionFor(
+    session,
+    route.plan.sheet,
+    dieLine,
+    route.plan.imposition.margins,
+    cap,
+    route.plan.imposition.grain,
+  ).ups;
+}
+
+/**
+ * Standard flat sizes (mm, either way round): ISO A3-A7, B5, B6, DL, square formats and business
+ * cards. A flat item is only proposed a size from this list: a leaflet cut 2 mm short of A5 is not
+ * a saving a buyer can use.
+ */
+export const STANDARD_FLAT_SIZES: [number, number][] = [
+  [420, 297],
+  [297, 210],
+  [210, 148],
+  [148, 105],
+  [105, 74],
+  [250, 176],
+  [176, 125],
+  [210, 99],
+  [210, 210],
+  [148, 148],
+  [120, 120],
+  [85, 55],
+  [90, 55],
+  [90, 50],
+];
+
+function isStandardFlat(length: number, width: number): boolean {
+  const [a, b] = length >= width ? [length, width] : [width, length];
+  return STANDARD_FLAT_SIZES.some(([x, y]) => x === a && y === b);
 }
 
 function dimensionKeys(element: ResolvedElement) {
@@ -310,13 +367,22 @@ export function dimensionCandidates(
   const currentUps = computation.variants[0]!.plan.imposition.ups;
   const maxReduction = session.index.catalogue.settings.valueAnalysis.maxDimensionReductionMm;
   const out: Candidate[] = [];
+  const flat = element.product.style === 'FLAT';
   for (const [field, key] of dimensionKeys(element)) {
     // Ups never fall as the blank shrinks, so if the largest reduction gains nothing, none does.
     const atMax = upsAfterReduction(session, computation, key, maxReduction);
     if (atMax === null || atMax <= currentUps) continue;
-    let reduction = maxReduction;
-    if (exhaustive) {
+    // Flat items: only a standard size; cartons: the smallest reduction (the sheet stays a stock one).
+    const allowed = (r: number) => {
+      if (!flat) return true;
+      const length = key === 'length' ? element.length - r : element.length;
+      const width = key === 'width' ? element.width - r : element.width;
+      return isStandardFlat(length, width);
+    };
+    let reduction: number | null = flat ? null : maxReduction;
+    if (exhaustive || flat) {
       for (let r = 1; r <= maxReduction; r++) {
+        if (!allowed(r)) continue;
         const ups = upsAfterReduction(session, computation, key, r);
         if (ups !== null && ups > currentUps) {
           reduction = r;
@@ -324,15 +390,59 @@ export function dimensionCandidates(
         }
       }
     }
+    if (reduction === null) continue;
     const from = element.input[field];
     const to = from - reduction;
     out.push({
-      description: `reduce the ${key} from ${from} to ${to} mm to fit ${upsAfterReduction(session, computation, key, reduction)} ups instead of ${currentUps}`,
+      description: `reduce the ${key} from ${from} to ${to} mm to fit ${upsAfterReduction(session, computation, key, reduction)} ups instead of ${currentUps} (same sheet, same grain${flat ? ', a standard size' : ''})`,
       changes: [{ pointer: `/briefElements/${element.arrayIndex}/${field}`, field, from, to }],
       apply: (e) => ({ ...e, [field]: to }),
     });
   }
   return out;
+}
+
+/** Bundles instead of shipping cases, when the element ships in cases and bundles exist. */
+export function bundleCandidate(
+  catalogue: Catalogue,
+  brief: BriefInput,
+  computation: ElementComputation,
+): Candidate | null {
+  if (computation.packing.package.kind !== 'SHIPPING_CASE') return null;
+  if (!catalogue.packingCases.some((c) => c.kind === 'BUNDLE')) return null;
+  return {
+    description: 'ship in strapped bundles instead of shipping cases (the whole brief)',
+    changes: [
+      {
+        pointer: '/packingType',
+        field: 'packingType',
+        from: brief.packingType ?? 'SHIPPING_CASE',
+        to: 'BUNDLE',
+      },
+    ],
+    apply: (e) => e,
+    applyBrief: (b) => ({ ...b, packingType: 'BUNDLE' }),
+  };
+}
+
+/** Other printing processes when the brief forces one: the engine picks the cheapest total itself otherwise. */
+export function routeCandidates(element: ResolvedElement): Candidate[] {
+  const forced = element.input.printingProcess;
+  if (!forced || !element.print.wanted || element.category.kind === 'CORRUGATED_CASE') return [];
+  return (['offset', 'digital'] as const)
+    .filter((p) => p !== forced)
+    .map((process) => ({
+      description: `print ${process} instead of ${forced} (the cheaper total route)`,
+      changes: [
+        {
+          pointer: `/briefElements/${element.arrayIndex}/printingProcess`,
+          field: 'printingProcess',
+          from: forced,
+          to: process,
+        },
+      ],
+      apply: (e: BriefElementInput) => ({ ...e, printingProcess: process }),
+    }));
 }
 
 /** The quick version priceBrief reports: which levers have a candidate change, and the break. */
@@ -357,6 +467,12 @@ export function optimisationHints(
   if (boards.length > 0) optimisations.push('CHANGE_MATERIAL');
   if (finishingCandidates(element).length > 0) optimisations.push('SIMPLIFY_FINISHING');
   if (dimensionCandidates(session, computation, false).length > 0) optimisations.push('ADJUST_DIMENSIONS');
+  if (
+    computation.packing.package.kind === 'SHIPPING_CASE' &&
+    catalogue.packingCases.some((c) => c.kind === 'BUNDLE')
+  )
+    optimisations.push('BUNDLE_PACKING');
+  if (routeCandidates(element).length > 0) optimisations.push('CHEAPER_TOTAL_ROUTE');
   const decorations = found?.decorations ?? element.decorations.map((d) => ({ ...d }));
   return {
     optimisations,
@@ -392,12 +508,13 @@ function repriceWith(
   brief: BriefInput,
   arrayIndex: number,
   change: (input: BriefElementInput) => BriefElementInput,
+  changeBrief?: (brief: BriefInput) => BriefInput,
 ): BriefComputation | null {
   const changed: BriefInput = {
     ...brief,
     briefElements: brief.briefElements.map((e, i) => (i === arrayIndex ? change(e) : e)),
   };
-  return computeBrief(session, changed).computation;
+  return computeBrief(session, changeBrief ? changeBrief(changed) : changed).computation;
 }
 
 function priceCandidate(
@@ -408,7 +525,7 @@ function priceCandidate(
   candidate: Candidate,
   savingOn: 'unit' | 'total',
 ): PricedChange | null {
-  const changed = repriceWith(session, brief, element.arrayIndex, candidate.apply);
+  const changed = repriceWith(session, brief, element.arrayIndex, candidate.apply, candidate.applyBrief);
   if (!changed) return null;
   const before = elementPriceIn(baseline.computation, element.position);
   const after = elementPriceIn(changed, element.position);
@@ -558,12 +675,27 @@ function analyseElement(
 
   const materials = comparableBoards(catalogue, element)
     .slice(0, 5)
-    .map((r) => priceCandidate(session, brief, baseline, element, materialCandidate(element, r), 'total'))
+    .map((r) =>
+      priceCandidate(
+        session,
+        brief,
+        baseline,
+        element,
+        materialCandidate(element, r, catalogue.settings.valueAnalysis.grammageTolerance),
+        'total',
+      ),
+    )
     .filter((p): p is PricedChange => p !== null);
   const finishing = finishingCandidates(element)
     .map((c) => priceCandidate(session, brief, baseline, element, c, 'total'))
     .filter((p): p is PricedChange => p !== null);
   const dimensions = dimensionCandidates(session, elementComputation, true)
+    .map((c) => priceCandidate(session, brief, baseline, element, c, 'total'))
+    .filter((p): p is PricedChange => p !== null);
+
+  const bundle = bundleCandidate(catalogue, brief, elementComputation);
+  const bundling = bundle ? [priceCandidate(session, brief, baseline, element, bundle, 'total')] : [];
+  const routes = routeCandidates(element)
     .map((c) => priceCandidate(session, brief, baseline, element, c, 'total'))
     .filter((p): p is PricedChange => p !== null);
 
@@ -583,6 +715,20 @@ function analyseElement(
         dimensions,
         'total',
         'no small dimension change fits more ups on the sheet',
+      ),
+      proposal(
+        'BUNDLE_PACKING',
+        bundling.filter((p): p is PricedChange => p !== null),
+        'total',
+        bundle ? 'strapped bundles cost no less than shipping cases here' : 'already packed in bundles',
+      ),
+      proposal(
+        'CHEAPER_TOTAL_ROUTE',
+        routes,
+        'total',
+        element.input.printingProcess
+          ? `no other process is cheaper in total than the ${element.input.printingProcess} the brief asks for`
+          : `the selected route is already the cheapest total of the ${elementComputation.routes.length} routes costed`,
       ),
     ],
     quantityCurve,

@@ -109,3 +109,68 @@ describe('defaultCatalogue', () => {
     }
   });
 });
+
+describe('calibration of the default catalogue (docs/pricing.md, calibration table)', () => {
+  const carton: BriefElementInput = {
+    position: 0,
+    productId: 'STE',
+    lengthDimension: 120,
+    widthDimension: 40,
+    heightDimension: 180,
+    materialReferenceId: 'GC1-350',
+    decorationsCount: [{ decorationIndex: 0, quantity: 1000 }],
+    wantDecoration: true,
+    sidePrinted: 'RECTO',
+    rectoColorCount: 4,
+    versoColorCount: 0,
+  };
+  const processAt = (quantity: number) =>
+    priceBrief(
+      { briefElements: [{ ...carton, decorationsCount: [{ decorationIndex: 0, quantity }] }] },
+      catalogue,
+    ).briefPrice.predictionRequestsComputed[0]!.printingProcess;
+
+  it('hands a 4-colour carton from digital to offset between 1,500 and 3,000 units', () => {
+    expect(processAt(1500)).toBe('digital');
+    expect(processAt(3000)).toBe('offset');
+  });
+
+  it('runs the flexo folder-gluer at 250 boxes a minute with a changeover well under an hour', () => {
+    const ffg = catalogue.machines.find((m) => m.code === 'FFG-1628')!;
+    for (const rate of ffg.operations) expect(rate.speedPerHour).toBeGreaterThanOrEqual(15000);
+    const print = ffg.operations.find((r) => r.operationId === 'PRINT_FLEXO')!;
+    const slot = ffg.operations.find((r) => r.operationId === 'SLOT_FOLD_GLUE')!;
+    expect(print.setupHours + 4 * print.setupHoursPerColour + slot.setupHours).toBeLessThan(1);
+  });
+
+  it('loses 5-10 % of the corrugated board from 10,000 cases up, more on short runs', () => {
+    const spoilage = (quantity: number) => {
+      const prediction = priceBrief(
+        {
+          briefElements: [
+            {
+              ...carton,
+              productId: '0201',
+              materialReferenceId: 'CORR-B-KK',
+              lengthDimension: 400,
+              widthDimension: 300,
+              heightDimension: 300,
+              rectoColorCount: 2,
+              decorationsCount: [{ decorationIndex: 0, quantity }],
+            },
+          ],
+        },
+        catalogue,
+      );
+      const v = prediction.briefPrice.predictionRequestsComputed[0]!;
+      const bought = v.costBreakdown.materials.lines.find((l) => l.code === 'BOARD')!.quantity;
+      const good = ((v.sheetSizeWidth * v.sheetSizeHeight) / 1e6) * (quantity / v.layoutCount);
+      return bought / good - 1;
+    };
+    for (const q of [10000, 50000]) {
+      expect(spoilage(q)).toBeGreaterThanOrEqual(0.05);
+      expect(spoilage(q)).toBeLessThanOrEqual(0.1);
+    }
+    expect(spoilage(1000)).toBeGreaterThan(spoilage(10000));
+  });
+});

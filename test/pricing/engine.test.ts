@@ -36,8 +36,11 @@ describe('process variants', () => {
     expect(short[0]!.plaqueOffsetPredis).toBe(0);
     expect(short[1]!.plaqueOffsetPredis).toBe(4 * 18.5);
     const long = variantsOf(one({ decorationsCount: [{ decorationIndex: 0, quantity: 30000 }] }));
-    expect(long.map((v) => v.printingProcess)).toEqual(['offset', 'digital']);
-    expect(long[0]!.unitPrice).toBeLessThan(long[1]!.unitPrice);
+    // Offset first; other offset sheets within the variant margin are listed too, digital last.
+    expect(long[0]!.printingProcess).toBe('offset');
+    expect(long.at(-1)!.printingProcess).toBe('digital');
+    expect(long[0]!.unitPrice).toBeLessThan(long.at(-1)!.unitPrice);
+    for (const v of long.slice(1)) expect(v.whyNotSelected).toMatch(/more in total than the selected offset/);
   });
 
   it('prices only the forced process', () => {
@@ -143,6 +146,7 @@ describe('routes', () => {
         widthDimension: 180,
         heightDimension: 60,
         rectoColorCount: 2,
+        decorationsCount: [{ decorationIndex: 0, quantity: 20000 }],
       }),
     );
     expect(variant!.operations.map((o) => [o.operation.code, o.machine.code, o.inline])).toEqual([
@@ -239,7 +243,9 @@ describe('logistics', () => {
     expect(a!.delivery.cost + b!.delivery.cost).toBeCloseTo(prediction.briefComputed.delivery.cost, 2);
     expect(a!.delivery.cost / a!.packing.pallets).toBeCloseTo(110, 1);
     expect(b!.packing.packingType).toBe('BUNDLE');
-    expect(b!.packing.notes).toEqual(['no shipping case holds a unit; packed in bundles']);
+    expect(b!.packing.notes).toEqual([
+      'corrugated cases ship in strapped bundles (settings.corrugatedPacking)',
+    ]);
   });
 
   it('charges the zone minimum for a small brief and nothing without a zone', () => {
@@ -266,6 +272,67 @@ describe('logistics', () => {
       euro.briefComputed.briefElements[0]!.packing.packagesPerLayer,
     );
     expect(standard.briefComputed.briefElements[0]!.packing.pallet.code).toBe('STANDARD');
+  });
+  it('ships corrugated cases in strapped bundles unless the settings say to follow the brief', () => {
+    const rsc = one({
+      productId: '0201',
+      materialReferenceId: 'CORR-E-WK',
+      lengthDimension: 250,
+      widthDimension: 150,
+      heightDimension: 150,
+      rectoColorCount: 1,
+      decorationsCount: [{ decorationIndex: 0, quantity: 10000 }],
+    });
+    const bundled = priceBrief(rsc, catalogue).briefComputed.briefElements[0]!.packing;
+    expect(bundled.packingType).toBe('BUNDLE');
+    const asBrief = defaultCatalogue();
+    asBrief.settings.corrugatedPacking = 'AS_BRIEF';
+    const cased = priceBrief(rsc, asBrief).briefComputed.briefElements[0]!.packing;
+    expect(cased.packingType).toBe('SHIPPING_CASE');
+    expect(bundled.pallets).toBeLessThanOrEqual(cased.pallets);
+  });
+
+  it('sizes cases from inside + board, fills a layer with mixed rows and reports pallets and trucks', () => {
+    const cases = defaultCatalogue();
+    const large = cases.packingCases.find((c) => c.code === 'CASE-L')!;
+    // 592 x 392 inside + 2 x 4 mm walls = 600 x 400 outside: 4 per EUR pallet layer.
+    expect([large.length, large.width]).toEqual([592, 392]);
+    cases.packingCases = cases.packingCases.filter((c) => c.code === 'CASE-L');
+    const prediction = priceBrief(
+      one({ decorationsCount: [{ decorationIndex: 0, quantity: 60000 }] }),
+      cases,
+    );
+    const packing = prediction.briefComputed.briefElements[0]!.packing;
+    expect([packing.packageLength, packing.packageWidth]).toEqual([600, 400]);
+    expect(packing.packagesPerLayer).toBe(4);
+    expect(packing.palletsPerTruck).toBe(33);
+    expect(packing.trucks).toBe(Math.ceil(packing.pallets / 33));
+    const step = prediction.briefPrice.predictionRequestsComputed[0]!.operations.at(-1)!;
+    expect(step).toMatchObject({
+      packages: packing.packages,
+      unitsPerPackage: packing.unitsPerPackage,
+      pallets: packing.pallets,
+      trucks: packing.trucks,
+      palletsPerTruck: 33,
+      packagingKind: 'SHIPPING_CASE',
+    });
+  });
+
+  it('packs by the package at the line speed, not by the unit', () => {
+    const prediction = priceBrief(
+      one({ decorationsCount: [{ decorationIndex: 0, quantity: 100000 }] }),
+      catalogue,
+    );
+    const v = prediction.briefPrice.predictionRequestsComputed[0]!;
+    const op = (code: string) => v.operations.find((o) => o.operation.code === code)!;
+    const packing = op('PACKING');
+    // The straight-line folder-gluer delivers 30,000/h: the packer is busy as long as it runs,
+    // or as long as the cases need handling (90 per hour), whichever is longer.
+    expect(packing.lineSpeedPerHour).toBe(30000);
+    const hours = Math.max(packing.packages! / 90, 100000 / 30000);
+    expect(packing.rollingTime).toBeCloseTo(hours, 2);
+    expect(packing.cost).toBeLessThan(op('FOLDING_GLUING').cost);
+    expect(v.costSummary.groups.find((g) => g.key === 'packing')!.sharePercent).toBeLessThan(8);
   });
 });
 

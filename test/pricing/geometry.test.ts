@@ -1,6 +1,6 @@
 /** Die-line formulas per style and the imposition search, checked against hand calculations. */
 import { describe, expect, it } from 'vitest';
-import { cutToSizeSheets, impose } from '../../src/pricing/imposition.ts';
+import { cutToSizeSheets, grainLayout, impose } from '../../src/pricing/imposition.ts';
 import { buildDieLine, type DieLine, type StyleCode } from '../../src/pricing/index.ts';
 
 const product = { glueFlapMm: 15, tuckFlapMm: 15, dustFlapRatio: 0.45, slotWidthMm: 8 };
@@ -218,5 +218,45 @@ describe('imposition', () => {
     expect(multi.every((s) => s.width <= 2400 && s.height <= 1500 && s.width >= 500 && s.height >= 300)).toBe(
       true,
     );
+  });
+});
+
+describe('grain', () => {
+  const margins = { gripperMm: 12, sideMarginMm: 5, tailMarginMm: 5, gutterMm: 4 };
+  const card = { width: 148, height: 105, areaMm2: 15540 };
+  const sheet = { width: 1000, height: 700 };
+
+  it('turns the blank to keep the grain the style needs', () => {
+    expect(grainLayout('LONG', 'BLANK_WIDTH', false).orientation).toBe('UPRIGHT');
+    expect(grainLayout('SHORT', 'BLANK_WIDTH', false).orientation).toBe('ROTATED');
+    expect(grainLayout('LONG', 'BLANK_HEIGHT', true)).toMatchObject({ orientation: 'ROTATED', mixed: false });
+    expect(grainLayout('SHORT', 'BLANK_HEIGHT', false).orientation).toBe('UPRIGHT');
+    expect(grainLayout(null, 'BLANK_WIDTH', false)).toMatchObject({ orientation: 'BOTH', mixed: false });
+    expect(grainLayout('LONG', 'ANY', true)).toMatchObject({ orientation: 'BOTH', mixed: true });
+  });
+
+  it('mixes orientations only where allowed', () => {
+    const mixed = impose(sheet, card, margins, Number.POSITIVE_INFINITY, grainLayout('LONG', 'ANY', true));
+    const single = impose(sheet, card, margins, Number.POSITIVE_INFINITY, grainLayout('LONG', 'ANY', false));
+    const upright = impose(
+      sheet,
+      card,
+      margins,
+      Number.POSITIVE_INFINITY,
+      grainLayout('LONG', 'BLANK_WIDTH', false),
+    );
+    const turned = impose(
+      sheet,
+      card,
+      margins,
+      Number.POSITIVE_INFINITY,
+      grainLayout('SHORT', 'BLANK_WIDTH', false),
+    );
+    expect(mixed.ups).toBe(39); // 12 upright + 27 turned, see hand-worked (c)
+    expect(single.ups).toBe(36);
+    expect(new Set(single.placements.map((p) => p.rotated)).size).toBe(1);
+    expect(upright.placements.every((p) => !p.rotated)).toBe(true);
+    expect(turned.placements.every((p) => p.rotated)).toBe(true);
+    expect(upright.grain).toMatchObject({ sheetGrain: 'LONG', required: 'BLANK_WIDTH', mixed: false });
   });
 });

@@ -64,13 +64,15 @@ describe('(a) 3-colour straight tuck end 120 x 40 x 180 mm, GC1 350 g/m2, 5,000 
    *   Unit weight 0.076197 m2 x 0.35 = 0.026669 kg; case 400 x 300 x 250 takes
    *   2 (161 along 400) x 1 (291.5 along 300) x 250 (1 mm thick along 250) = 500, weight cap
    *   floor(14.6 / 0.026669) = 547 -> 500 per case; 5,000 / 500 = 10 cases x 1.00 = 10.00
-   *   pallet: cases 408 x 308 x 258 outside, 2 x 2 = 4 per layer, floor(1,450/258) = 5 layers,
-   *   20 per pallet -> 1 pallet; charged pro rata 5,000 / (500 x 20) = 0.5 x 10 = 5.00
-   * Product cost = 348.76 + 183.73 + 60.00 + 11.21 + 139.34 + 70.60 + 3.72 + 50.00 + 10.00 + 5.00
-   *   = 882.36; margin 25 %: price = 882.36 / 0.75 = 1,176.48 (margin 294.12)
-   * Unit price = 882.3505 (unrounded) / 0.75 / 5,000 = 0.23529 -> 0.2353
+   *   pallet: cases 408 x 308 x 266 outside (+2 walls across, +4 in height: the flaps are double);
+   *   layer 2 x 2 = 4 along 1,200 (816 mm) and the 384 mm strip takes 1 case turned: 5 per
+   *   layer, floor(1,450/266) = 5 layers, 25 per pallet -> 1 pallet; charged pro rata
+   *   5,000 / (500 x 25) = 0.4 x 10 = 4.00
+   * Product cost = 348.76 + 183.73 + 60.00 + 11.21 + 139.34 + 70.60 + 3.72 + 50.00 + 10.00 + 4.00
+   *   = 881.36; margin 25 %: price = 881.36 / 0.75 = 1,175.15 (margin 293.79)
+   * Unit price = 881.3505 (unrounded) / 0.75 / 5,000 = 0.23503 -> 0.2350
    * Delivery zone Z1: 1 pallet x 50 = 50 < minimum 100 -> 100.00
-   * Total = 1,176.48 + 441.44 + 100.00 = 1,717.92
+   * Total = 1,175.15 + 441.44 + 100.00 = 1,716.59
    * Production time = 0.91863 + 1.16115 + 0.706 + 1.25 = 4.0358 h
    */
   const brief: BriefInput = {
@@ -144,14 +146,16 @@ describe('(a) 3-colour straight tuck end 120 x 40 x 180 mm, GC1 350 g/m2, 5,000 
     expect(line(variant, 'FOLDING_GLUE').amount).toBe(3.72);
     expect(packing!.cost).toBe(50);
     expect(line(variant, 'SHIPPING_CASES').amount).toBe(10);
-    expect(line(variant, 'PALLETS').amount).toBe(5);
+    expect(line(variant, 'PALLETS').amount).toBe(4);
     expect(line(variant, 'CUTTING_DIE').amount).toBe(441.44);
   });
 
-  it('packs 500 per case, 20 cases per pallet', () => {
+  it('packs 500 per case, 25 cases per pallet', () => {
     expect(element.packing.unitsPerPackage).toBe(500);
     expect(element.packing.packages).toBe(10);
-    expect(element.packing.packagesPerLayer).toBe(4);
+    expect(element.packing.packagesPerLayer).toBe(5);
+    expect(element.packing.packagesPerPallet).toBe(25);
+    expect(element.packing.packageHeight).toBe(266);
     expect(element.packing.layers).toBe(5);
     expect(element.packing.pallets).toBe(1);
     expect(element.packing.netWeightKg).toBe(133.345);
@@ -159,19 +163,19 @@ describe('(a) 3-colour straight tuck end 120 x 40 x 180 mm, GC1 350 g/m2, 5,000 
   });
 
   it('applies the margin and adds tooling and delivery apart', () => {
-    expect(variant.productCost).toBe(882.36);
-    expect(variant.productPrice).toBe(1176.48);
-    expect(variant.costBreakdown.margin).toEqual({ amount: 294.12, marginPercentage: 25 });
-    expect(variant.unitPrice).toBe(0.2353);
-    expect(variant.predictedThousandPrice).toBe(235.29);
+    expect(variant.productCost).toBe(881.36);
+    expect(variant.productPrice).toBe(1175.15);
+    expect(variant.costBreakdown.margin).toEqual({ amount: 293.79, marginPercentage: 25 });
+    expect(variant.unitPrice).toBe(0.235);
+    expect(variant.predictedThousandPrice).toBe(235.03);
     expect(variant.toolingCost).toBe(441.44);
     expect(variant.deliveryCost).toBe(100);
-    expect(variant.totalPrice).toBe(1717.92);
-    expect(variant.prixFinalTotalPredis).toBe(1717.92);
+    expect(variant.totalPrice).toBe(1716.59);
+    expect(variant.prixFinalTotalPredis).toBe(1716.59);
     expect(variant.productionTime).toBeCloseTo(4.0358, 4);
-    expect(prediction.briefPrice.totalPrice).toBe(1717.92);
+    expect(prediction.briefPrice.totalPrice).toBe(1716.59);
     expect(prediction.briefElementPrices).toEqual([
-      { position: 0, unitPrice: 0.2353, quantity: 5000, totalPrice: 1717.92 },
+      { position: 0, unitPrice: 0.235, quantity: 5000, totalPrice: 1716.59 },
     ]);
   });
 
@@ -181,7 +185,7 @@ describe('(a) 3-colour straight tuck end 120 x 40 x 180 mm, GC1 350 g/m2, 5,000 
     expect(variant.encrageRectoDeBasePredis).toBe(194.94); // 183.73 press + 11.21 ink
     expect(variant.decoupeCarcassePredis).toBe(139.34);
     expect(variant.caissePredis).toBe(10);
-    expect(variant.palettePredis).toBe(5);
+    expect(variant.palettePredis).toBe(4);
     expect(variant.totalPrixMachinePredis).toBe(443.67); // 183.73 + 139.34 + 70.60 + 50.00
     expect(variant.cartonStructurePredis).toBe(0);
   });
@@ -313,13 +317,13 @@ describe('(c) flat card 148 x 105 mm, coated 300 g/m2, 4/0 offset, 2,000 units, 
    * Board 262.769 x 0.21 = 55.1815 kg x 1.00 = 55.18
    * Press 0.5 + 4 x 0.1 = 0.9 h + 0.02628 h = 0.92628 x 200 = 185.26; plates 4 x 20 = 80;
    *   ink 262.769 x 0.7 x 0.3 x 4 x 1.5 g = 0.33109 kg x 10 = 3.31
-   * Guillotine: 61.538 sheets x 0.3 mm / 60 mm lift = 0.30769 lifts x 108 cuts = 33.231 cuts /
-   *   300 per h = 0.11077 h + 0.2 set-up = 0.31077 h x 60 = 18.65
+   * Guillotine: 61.538 -> 62 sheets; a 60 mm lift holds 60 / 0.3 = 200 sheets: 1 whole lift x 108
+   *   cuts = 108 cuts / 300 per h = 0.36 h + 0.2 set-up = 0.56 h x 60 = 33.60
    * Packing 0.25 + 2,000 / 5,000 = 0.65 h x 40 = 26.00; case holds floor(14.6 / 0.004662 kg) = 3,131:
-   *   2,000 / 3,131 x 1.00 = 0.64; pallets 2,000 / (3,131 x 20) x 10 = 0.32
-   * Product cost = 55.18 + 185.26 + 80 + 3.31 + 18.65 + 26 + 0.64 + 0.32 = 369.36
-   * Price at 30 %: 369.36 / 0.7 = 527.657 -> 527.66; unit 369.3604 / 0.7 / 2,000 = 0.26382 -> 0.2638
-   * No tooling (guillotined), no delivery zone: total 527.66
+   *   2,000 / 3,131 x 1.00 = 0.64; pallets (25 cases each, see (a)) 2,000 / (3,131 x 25) x 10 = 0.26
+   * Product cost = 55.18 + 185.26 + 80 + 3.31 + 33.60 + 26 + 0.64 + 0.26 = 384.25
+   * Price at 30 %: 384.25 / 0.7 = 548.929 -> 548.93; unit 384.2515 / 0.7 / 2,000 = 0.27447 -> 0.2745
+   * No tooling (guillotined), no delivery zone: total 548.93
    */
   const prediction = priceBrief(
     {
@@ -370,18 +374,19 @@ describe('(c) flat card 148 x 105 mm, coated 300 g/m2, 4/0 offset, 2,000 units, 
     expect(line(variant, 'BOARD').amount).toBe(55.18);
     expect(variant.operations[0]!.cost).toBe(185.26);
     expect(line(variant, 'OFFSET_INK').amount).toBe(3.31);
-    expect(variant.operations[1]!.rollingTime).toBeCloseTo(0.1108, 4);
-    expect(variant.operations[1]!.cost).toBe(18.65);
+    expect(variant.operations[1]!.rollingTime).toBeCloseTo(0.36, 4);
+    expect(variant.operations[1]).toMatchObject({ lifts: 1, cutsPerLift: 108, cuts: 108 });
+    expect(variant.operations[1]!.cost).toBe(33.6);
     expect(line(variant, 'SHIPPING_CASES').amount).toBe(0.64);
-    expect(line(variant, 'PALLETS').amount).toBe(0.32);
+    expect(line(variant, 'PALLETS').amount).toBe(0.26);
     expect(variant.toolingCost).toBe(0);
-    expect(variant.productCost).toBe(369.36);
-    expect(variant.productPrice).toBe(527.66);
-    expect(variant.unitPrice).toBe(0.2638);
+    expect(variant.productCost).toBe(384.25);
+    expect(variant.productPrice).toBe(548.93);
+    expect(variant.unitPrice).toBe(0.2745);
     expect(variant.commercialMargin).toBe(0.3);
     expect(variant.commercialMarginInitial).toBe(0.25);
     expect(variant.costBreakdown.marginPercentage).toBe(30);
     expect(variant.deliveryCost).toBe(0);
-    expect(variant.totalPrice).toBe(527.66);
+    expect(variant.totalPrice).toBe(548.93);
   });
 });

