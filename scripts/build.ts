@@ -70,6 +70,13 @@ export async function bundle(entryPoints: Record<string, string>, outdir: string
   return out;
 }
 
+/** Builds the web application (web/, Vite) into dist/web, which the service serves at /app. */
+export async function buildWeb(): Promise<void> {
+  const { build: viteBuild } = await import('vite');
+  await viteBuild({ configFile: join(root, 'web/vite.config.ts'), logLevel: 'warn' });
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await bundle({ server: 'src/server.ts' }, 'dist');
+  if (!process.argv.includes('--server-only')) await buildWeb();
 }

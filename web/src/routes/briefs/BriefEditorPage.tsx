@@ -1,0 +1,3 @@
+export default function BriefEditorPage() {
+  return <p>BriefEditorPage</p>;
+}

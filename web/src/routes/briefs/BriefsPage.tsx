@@ -1,0 +1,3 @@
+export default function BriefsPage() {
+  return <p>BriefsPage</p>;
+}

@@ -1,0 +1,3 @@
+export default function CompanyPage() {
+  return <p>CompanyPage</p>;
+}

@@ -1,0 +1,3 @@
+export default function ContactsPage() {
+  return <p>ContactsPage</p>;
+}

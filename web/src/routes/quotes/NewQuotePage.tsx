@@ -1,0 +1,3 @@
+export default function NewQuotePage() {
+  return <p>NewQuotePage</p>;
+}

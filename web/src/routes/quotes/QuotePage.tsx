@@ -1,0 +1,3 @@
+export default function QuotePage() {
+  return <p>QuotePage</p>;
+}

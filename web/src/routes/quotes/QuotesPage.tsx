@@ -1,0 +1,3 @@
+export default function QuotesPage() {
+  return <p>QuotesPage</p>;
+}
