@@ -143,6 +143,8 @@ export const en = {
     jobTitle: 'Job title',
     language: 'Language',
     companies: 'Companies',
+    password: 'Password for signing in',
+    invite: 'Let sign in',
   },
   quotes: {
     title: 'Quotes',

@@ -145,6 +145,8 @@ export const fr: Messages = {
     jobTitle: 'Fonction',
     language: 'Langue',
     companies: 'Sociétés',
+    password: 'Mot de passe de connexion',
+    invite: 'Autoriser la connexion',
   },
   quotes: {
     title: 'Devis',

@@ -74,7 +74,14 @@ export function AppLayout() {
       </AppShell.Header>
       <AppShell.Navbar p="xs" component="nav" aria-label="Main">
         {links.map((link) => (
-          <NavLink key={link.to} component={Link} to={link.to} label={link.label} active={active(link.to)} />
+          <NavLink
+            key={link.to}
+            component={Link}
+            to={link.to}
+            label={link.label}
+            active={active(link.to)}
+            variant="filled"
+          />
         ))}
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>

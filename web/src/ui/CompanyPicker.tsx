@@ -30,6 +30,7 @@ export function CompanyPicker({
       label={label}
       searchable
       clearable={clearable}
+      allowDeselect={!!clearable}
       required={required}
       data={options}
       value={value}

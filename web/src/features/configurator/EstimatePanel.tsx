@@ -171,7 +171,6 @@ export function EstimatePanel({
               }))}
               valueFormatter={(v) => money(v, currency)}
               chartLabel={money(estimate.breakdown.total, currency, 0)}
-              aria-label={t('configurator.costShare')}
             />
             <Stack gap={2}>
               {segments.map((s, i) => (
@@ -240,7 +239,7 @@ export function EstimatePanel({
             {estimate.optimisations.map((o) => (
               <Group key={`${o.position}-${o.type}-${o.description}`} justify="space-between" wrap="nowrap">
                 <Text size="sm" style={{ flex: 1 }}>
-                  <Badge size="sm" variant="light" mr={6}>
+                  <Badge size="sm" mr={6}>
                     {t('configurator.element', { n: o.position + 1 })}
                   </Badge>
                   {o.description} —{' '}

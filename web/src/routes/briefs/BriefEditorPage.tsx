@@ -1,7 +1,7 @@
 import { Card, Stack, Table, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
 import { Configurator } from '../../features/configurator/Configurator.tsx';
 import { elementForm, emptyBrief } from '../../features/configurator/form.ts';
@@ -12,6 +12,7 @@ import { QueryState } from '../../ui/states.tsx';
 export default function BriefEditorPage() {
   const { id } = useParams();
   const { t } = useTranslation();
+  const [params] = useSearchParams();
   const brief = useQuery({
     queryKey: ['brief', id],
     queryFn: () => unwrap(api.GET('/api/briefs/{id}', { params: { path: { id: id! } } })),
@@ -22,7 +23,14 @@ export default function BriefEditorPage() {
     queryFn: () => unwrap(api.GET('/api/briefs/{id}/predictions', { params: { path: { id: id! } } })),
     enabled: !!id && !!brief.data,
   });
-  if (!id) return <Configurator key="new" initial={emptyBrief()} title={t('configurator.title')} />;
+  if (!id)
+    return (
+      <Configurator
+        key="new"
+        initial={{ ...emptyBrief(), companyId: params.get('companyId') }}
+        title={t('configurator.title')}
+      />
+    );
   return (
     <QueryState query={brief}>
       {(b) => (

@@ -115,13 +115,12 @@ export default function BriefsPage() {
                     <Table.Td>{brief.status?.internalLabel ?? '—'}</Table.Td>
                     <Table.Td>
                       <Badge
-                        variant="light"
                         color={
                           brief.predictionStatus === 'COMPLETED'
-                            ? 'teal'
+                            ? 'teal.9'
                             : brief.predictionStatus === 'FAILED'
-                              ? 'red'
-                              : 'gray'
+                              ? 'red.9'
+                              : 'gray.7'
                         }
                       >
                         {brief.predictionStatus}
