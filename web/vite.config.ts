@@ -14,14 +14,7 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     chunkSizeWarningLimit: 1500,
-    rollupOptions: {
-      output: {
-        manualChunks(id) {
-          if (/node_modules[\\/](recharts|d3-|victory|@mantine[\\/]charts)/.test(id)) return 'charts';
-          return undefined;
-        },
-      },
-    },
+    // No manual chunks: each page is its own chunk (router.tsx), so charts load with the configurator.
   },
   server: {
     port: Number(process.env.WEB_PORT ?? 5173),

@@ -38,6 +38,8 @@ export async function registerWebApp(app: FastifyInstance, webDir: string): Prom
           prefix: '/',
           index: false,
           wildcard: true,
+          // scripts/build.ts writes .br and .gz beside each asset: sent to browsers that accept them.
+          preCompressed: true,
           // Vite names assets by content hash: they may be cached for good.
           setHeaders: (res, path) => {
             if (/[\\/]assets[\\/]/.test(path))

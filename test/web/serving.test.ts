@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, buildTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -9,6 +10,7 @@ const webDir = mkdtempSync(join(tmpdir(), 'pqs-web-'));
 mkdirSync(join(webDir, 'assets'));
 writeFileSync(join(webDir, 'index.html'), '<!doctype html><title>app shell</title><div id="root"></div>');
 writeFileSync(join(webDir, 'assets', 'main-abc123.js'), 'console.log("app")');
+writeFileSync(join(webDir, 'assets', 'main-abc123.js.gz'), gzipSync('console.log("app")'));
 
 let t: TestApp;
 beforeAll(async () => {
@@ -50,6 +52,13 @@ describe('web application serving', () => {
     expect(asset.statusCode).toBe(200);
     expect(asset.body).toContain('console.log');
     expect(asset.headers['cache-control']).toContain('immutable');
+    const compressed = await t.app.inject({
+      method: 'GET',
+      url: '/app/assets/main-abc123.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(compressed.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(compressed.rawPayload).toString()).toBe('console.log("app")');
     const missing = await get('/app/assets/main-gone.js');
     expect(missing.statusCode).toBe(404);
     expect(missing.body).not.toContain('app shell');

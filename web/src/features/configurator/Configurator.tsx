@@ -2,19 +2,25 @@ import { Alert, Button, Card, Grid, Group, Stack, Text, TextInput, Title } from 
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError, api, unwrap } from '../../api/client.ts';
 import { useCatalogue } from '../../api/queries.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { ErrorState, Loading } from '../../ui/states.tsx';
+import { ESTIMATE_DEBOUNCE_MS } from './debounce.ts';
 import { ElementFields } from './ElementFields.tsx';
-import { EstimatePanel } from './EstimatePanel.tsx';
-import { applyChanges, type BriefForm, briefBody, elementErrors, emptyElement, isPriceable } from './form.ts';
-
-/** How long the form must rest before it is priced (ms): one call per pause, not per keystroke. */
-export const ESTIMATE_DEBOUNCE_MS = 250;
+import { EstimateDetails, EstimateSummary } from './EstimatePanel.tsx';
+import {
+  applyChanges,
+  type BriefForm,
+  briefBody,
+  type Change,
+  elementErrors,
+  emptyElement,
+  isPriceable,
+} from './form.ts';
 
 type Props = { briefId?: string; initial: BriefForm; companyName?: string; title: string };
 
@@ -63,6 +69,8 @@ export function Configurator({ briefId, initial, companyName, title }: Props) {
     },
   });
 
+  const details = useDeferredValue(estimate.data);
+  const apply = useCallback((changes: Change[]) => setForm((current) => applyChanges(current, changes)), []);
   const problem = (save.error ?? estimate.error) as unknown;
   const fields = problem instanceof ApiError ? problem.fields : {};
 
@@ -136,12 +144,9 @@ export function Configurator({ briefId, initial, companyName, title }: Props) {
             {!body && !estimate.data && <Alert color="gray">{t('configurator.fillIn')}</Alert>}
             {body && !estimate.data && estimate.isFetching && <Loading label={t('configurator.pricing')} />}
             {estimate.data && (
-              <EstimatePanel
-                estimate={estimate.data}
-                pricing={estimate.isFetching || body !== debounced}
-                onApply={(changes) => setForm(applyChanges(form, changes))}
-              />
+              <EstimateSummary estimate={estimate.data} pricing={estimate.isFetching || body !== debounced} />
             )}
+            {details && <EstimateDetails estimate={details} onApply={apply} />}
             {estimate.data && (estimate.isFetching || body !== debounced) ? (
               <Text size="xs" c="dimmed" data-testid="pricing-indicator">
                 {t('configurator.pricing')}

@@ -13,6 +13,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { paths } from '../../api/schema.d.ts';
 import { money, number } from '../../ui/format.ts';
@@ -35,55 +36,64 @@ const COLOURS = [
 
 const svgSrc = (svg: string) => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
 
-/** The price and why: totals, drawings, cost shares, quantity curve, process and savings. */
-export function EstimatePanel({
+/** The price: totals, unit price, tooling, delivery, lead time (rendered first, on every estimate). */
+export function EstimateSummary({ estimate, pricing }: { estimate: Estimate; pricing: boolean }) {
+  const { t } = useTranslation();
+  const currency = estimate.currency;
+  return (
+    <Card withBorder padding="md" aria-live="polite">
+      <Group justify="space-between" align="flex-start">
+        <SimpleGrid cols={{ base: 2, md: 5 }} spacing="lg" style={{ flex: 1 }}>
+          <Stat
+            label={t('configurator.price')}
+            value={money(estimate.totals.totalPrice, currency)}
+            testId="estimate-total"
+            strong
+          />
+          <Stat
+            label={t('configurator.unitPrice')}
+            value={money(estimate.unitPrice, currency, 4)}
+            testId="estimate-unit"
+          />
+          <Stat
+            label={t('configurator.tooling')}
+            value={money(estimate.totals.toolingCost, currency)}
+            testId="estimate-tooling"
+          />
+          <Stat
+            label={t('configurator.delivery')}
+            value={money(estimate.totals.deliveryCost, currency)}
+            testId="estimate-delivery"
+          />
+          <Stat
+            label={t('configurator.leadTime')}
+            value={t('configurator.days', { count: estimate.leadTime.workingDays })}
+            testId="estimate-lead"
+          />
+        </SimpleGrid>
+        {pricing && <Loader size="xs" aria-label={t('configurator.pricing')} />}
+      </Group>
+    </Card>
+  );
+}
+
+/**
+ * Why the price is what it is: drawings, process, cost shares, quantity curve and savings. Heavier to
+ * draw than the summary, so it is memoised (the form's keystrokes do not redraw it) and fed a
+ * deferred estimate (the new price shows first).
+ */
+export const EstimateDetails = memo(function EstimateDetails({
   estimate,
-  pricing,
   onApply,
 }: {
   estimate: Estimate;
-  pricing: boolean;
   onApply: (changes: Change[]) => void;
 }) {
   const { t } = useTranslation();
   const currency = estimate.currency;
   const segments = estimate.breakdown.segments.filter((s) => s.amount > 0);
   return (
-    <Stack gap="md" aria-live="polite">
-      <Card withBorder padding="md">
-        <Group justify="space-between" align="flex-start">
-          <SimpleGrid cols={{ base: 2, md: 5 }} spacing="lg" style={{ flex: 1 }}>
-            <Stat
-              label={t('configurator.price')}
-              value={money(estimate.totals.totalPrice, currency)}
-              testId="estimate-total"
-              strong
-            />
-            <Stat
-              label={t('configurator.unitPrice')}
-              value={money(estimate.unitPrice, currency, 4)}
-              testId="estimate-unit"
-            />
-            <Stat
-              label={t('configurator.tooling')}
-              value={money(estimate.totals.toolingCost, currency)}
-              testId="estimate-tooling"
-            />
-            <Stat
-              label={t('configurator.delivery')}
-              value={money(estimate.totals.deliveryCost, currency)}
-              testId="estimate-delivery"
-            />
-            <Stat
-              label={t('configurator.leadTime')}
-              value={t('configurator.days', { count: estimate.leadTime.workingDays })}
-              testId="estimate-lead"
-            />
-          </SimpleGrid>
-          {pricing && <Loader size="xs" aria-label={t('configurator.pricing')} />}
-        </Group>
-      </Card>
-
+    <Stack gap="md">
       <Tabs defaultValue="0" keepMounted={false}>
         <Tabs.List>
           {estimate.elements.map((e) => (
@@ -264,7 +274,7 @@ export function EstimatePanel({
       </Card>
     </Stack>
   );
-}
+});
 
 function Stat({
   label,

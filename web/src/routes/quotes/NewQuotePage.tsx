@@ -1,4 +1,6 @@
+import '@mantine/dates/styles.css';
 import { Alert, Button, Card, Group, Select, Stack, TextInput, Title } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -87,11 +89,12 @@ export default function NewQuotePage() {
               disabled={!companyId}
               error={form.error('/contactId')}
             />
-            <TextInput
+            <DateInput
               label={t('quotes.validUntil')}
-              type="date"
-              value={validUntil}
-              onChange={(e) => setValidUntil(e.currentTarget.value)}
+              value={validUntil || null}
+              onChange={(value) => setValidUntil(value ?? '')}
+              valueFormat="YYYY-MM-DD"
+              clearable
               error={form.error('/validUntil')}
             />
             <LinePicker companyId={companyId} value={lines} onChange={setLines} errors={form.fields} />
