@@ -15,8 +15,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     actorOrNull: Actor | null;
     currentUserOrNull: CurrentUser | null;
-    /** The credential was the web app's session cookie (src/platform/session.ts). */
-    viaSessionCookie: boolean;
   }
 }
 
@@ -53,7 +51,6 @@ export function registerRouteSecurity(
   const protectedRoutes: ProtectedRoute[] = [];
   app.decorateRequest('actorOrNull', null);
   app.decorateRequest('currentUserOrNull', null);
-  app.decorateRequest('viaSessionCookie', false);
 
   app.addHook('onRoute', (route: RouteOptions) => {
     const config = (route.config ?? {}) as { permission?: Permission; public?: boolean };
@@ -81,7 +78,6 @@ export function registerRouteSecurity(
       const { actor, user } = await authenticator.authenticate(
         sessionToken ? { authorization: `Bearer ${sessionToken}` } : request.headers,
       );
-      request.viaSessionCookie = sessionToken !== undefined;
       request.actorOrNull = actor;
       request.currentUserOrNull = user;
       if (!isAllowed(actor.role, permission)) throw forbidden();

@@ -94,6 +94,8 @@ export async function launchBrowser(): Promise<Browser> {
 
 export async function screenshot(page: Page, name: string) {
   mkdirSync(ARTIFACTS, { recursive: true });
+  // From the top: a full-page shot of a scrolled page draws the fixed header mid-page.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 

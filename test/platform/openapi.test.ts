@@ -41,7 +41,8 @@ describe('OpenAPI and docs', () => {
         if (!statuses.some((s) => s.startsWith('2') || s.startsWith('3')))
           problems.push(`${where}: no success response`);
         const isPublic =
-          ['/api/sign-in', '/api/session', '/health'].includes(path) || path.startsWith('/api/public/');
+          ['/api/sign-in', '/api/session', '/api/session/refresh', '/health'].includes(path) ||
+          path.startsWith('/api/public/');
         if (!isPublic && !op.security) problems.push(`${where}: no security`);
         if (!isPublic && !statuses.includes('401')) problems.push(`${where}: 401 not documented`);
       }

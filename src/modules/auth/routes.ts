@@ -94,7 +94,9 @@ export const authRoutes =
     app.post(
       '/session/refresh',
       {
-        config: { permission: 'profile:read' },
+        // Served without a header credential: the session cookie is checked here (with the CSRF
+        // header), through the same authenticator as every route; any role may refresh its own.
+        config: { public: true },
         schema: {
           tags,
           operationId: 'refreshSession',
@@ -105,9 +107,10 @@ export const authRoutes =
         },
       },
       async (request, reply) => {
-        if (!request.viaSessionCookie)
+        const sessionToken = ctx.session.credentialOf(request);
+        if (!sessionToken)
           throw unauthorized('This operation is authenticated by the session cookie', 'session_required');
-        const actor = actorOf(request);
+        const { actor } = await ctx.authenticator.authenticate({ authorization: `Bearer ${sessionToken}` });
         const signed = await ctx.signer.sign({
           id: actor.userId,
           organisationId: actor.organisationId,

@@ -77,8 +77,6 @@ export interface paths {
         /**
          * A new bearer token and session cookie from the session cookie (the web app on reload)
          * @description Authenticated by the session cookie only, with `X-CSRF-Token`; 401 `session_required` for a header credential.
-         *
-         *     Permission `profile:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
          */
         post: operations["refreshSession"];
         delete?: never;
