@@ -1,6 +1,7 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import { build } from 'esbuild';
 
 /**
@@ -70,6 +71,33 @@ export async function bundle(entryPoints: Record<string, string>, outdir: string
   return out;
 }
 
+/** Builds the web application (web/, Vite) into dist/web, which the service serves at /app. */
+export async function buildWeb(): Promise<void> {
+  const { build: viteBuild } = await import('vite');
+  await viteBuild({ configFile: join(root, 'web/vite.config.ts'), logLevel: 'warn' });
+  precompress(join(root, 'dist/web'));
+}
+
+/**
+ * Writes `.br` and `.gz` beside every text asset, once at build time: the service sends them to
+ * browsers that accept them (@fastify/static `preCompressed`), with no compression per request.
+ */
+function precompress(dir: string): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = join(dir, entry.name);
+    if (entry.isDirectory()) precompress(file);
+    else if (/\.(js|css|html|svg|json)$/.test(entry.name)) {
+      const content = readFileSync(file);
+      writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+      writeFileSync(
+        `${file}.br`,
+        brotliCompressSync(content, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
+      );
+    }
+  }
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await bundle({ server: 'src/server.ts' }, 'dist');
+  if (!process.argv.includes('--server-only')) await buildWeb();
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -37,6 +38,8 @@ import { createJobs } from './platform/jobs.ts';
 import { registerPgliteMaintenance } from './platform/maintenance.ts';
 import { type ProtectedRoute, registerRouteSecurity } from './platform/route-security.ts';
 import { ProblemSchema } from './platform/schemas.ts';
+import { createSessionCookies } from './platform/session.ts';
+import { registerWebApp } from './platform/web.ts';
 
 export type BuildOptions = {
   config: Config;
@@ -89,7 +92,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
         ? false
         : {
             level: config.logLevel,
-            redact: ['req.headers.authorization', 'req.headers["x-access-token"]'],
+            redact: [
+              'req.headers.authorization',
+              'req.headers["x-access-token"]',
+              'req.headers.cookie',
+              'req.headers["x-csrf-token"]',
+            ],
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: config.bodyLimitBytes,
@@ -123,6 +131,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     jobs: createJobs(database, app.log),
     signer,
     authenticator: createAuthenticator(database.db, signer),
+    session: createSessionCookies(config.jwtSecret, config.publicBaseUrl),
     organisationSeeders: [] as OrganisationSeeder[],
     onClose: (hook) => void closeHooks.push(hook),
   };
@@ -167,7 +176,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     app.swagger(),
   );
 
-  const protectedRoutes = registerRouteSecurity(app, ctx.authenticator);
+  await app.register(fastifyCookie);
+  const protectedRoutes = registerRouteSecurity(app, ctx.authenticator, ctx.session);
   registerIdempotency(app, ctx, { now: options.now });
 
   for (const module of MODULES) {
@@ -175,6 +185,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     await app.register(plugin, { prefix: module.root ? '' : '/api' });
     if (module.aliased) await app.register(plugin, { prefix: '' });
   }
+
+  await registerWebApp(app, config.webDir);
 
   app.addHook('onClose', async () => {
     for (const hook of closeHooks.reverse()) await hook();

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export type Config = {
   port: number;
@@ -55,7 +56,12 @@ export type Config = {
   /** Start the background job workers in this process. */
   runWorkers: boolean;
   signInThrottle: { maxFailures: number; windowSeconds: number; lockSeconds: number };
+  /** The built web application (Vite's output) served at /app; absent until `npm run build`. */
+  webDir: string;
 };
+
+// dist/web at the project root, both from src/config.ts (tsx, tests) and from dist/server.js (npm start).
+const DEFAULT_WEB_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'web');
 
 export class ConfigError extends Error {}
 
@@ -181,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       lockSeconds: integer(env, 'IDEMPOTENCY_LOCK_SECONDS', 300, 5, 86_400),
     },
     runWorkers: bool(env, 'RUN_WORKERS', true),
+    webDir: resolve(env.WEB_DIR || DEFAULT_WEB_DIR),
     signInThrottle: {
       maxFailures: integer(env, 'SIGN_IN_MAX_FAILURES', 5, 1, 1000),
       windowSeconds: integer(env, 'SIGN_IN_WINDOW_SECONDS', 900, 1, 86400),

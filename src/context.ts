@@ -4,6 +4,7 @@ import type { Database, Db, Tx } from './db/client.ts';
 import type { Authenticator, TokenSigner } from './platform/auth.ts';
 import type { ChangeRunner, EventRecorder } from './platform/events.ts';
 import type { Jobs } from './platform/jobs.ts';
+import type { SessionCookies } from './platform/session.ts';
 
 /** Seeds the reference data a new organisation starts with, inside its creation transaction. */
 export type OrganisationSeeder = (
@@ -25,6 +26,8 @@ export type AppContext = {
   jobs: Jobs;
   signer: TokenSigner;
   authenticator: Authenticator;
+  /** The web app's cookie session (src/platform/session.ts). */
+  session: SessionCookies;
   /** Modules add the reference data of a new organisation here (statuses, currencies, catalogue). */
   organisationSeeders: OrganisationSeeder[];
   /** Work to run when the app closes, before the database is closed (workers, timers). */

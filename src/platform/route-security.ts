@@ -3,6 +3,7 @@ import type { Actor } from './actor.ts';
 import type { Authenticator, CurrentUser } from './auth.ts';
 import { forbidden } from './errors.ts';
 import { isAllowed, PERMISSIONS, type Permission } from './permissions.ts';
+import type { SessionCookies } from './session.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -42,7 +43,11 @@ const ALIASED_PREFIXES = ['/orders', '/order-items', '/articles', '/quotes', '/b
  * is even parsed, and writes the route's security and allowed roles into its OpenAPI operation.
  * A route that declares neither `permission` nor `public` refuses to register.
  */
-export function registerRouteSecurity(app: FastifyInstance, authenticator: Authenticator): ProtectedRoute[] {
+export function registerRouteSecurity(
+  app: FastifyInstance,
+  authenticator: Authenticator,
+  session: SessionCookies,
+): ProtectedRoute[] {
   const protectedRoutes: ProtectedRoute[] = [];
   app.decorateRequest('actorOrNull', null);
   app.decorateRequest('currentUserOrNull', null);
@@ -69,7 +74,10 @@ export function registerRouteSecurity(app: FastifyInstance, authenticator: Authe
       };
     }
     const authorize = async (request: FastifyRequest) => {
-      const { actor, user } = await authenticator.authenticate(request.headers);
+      const sessionToken = session.credentialOf(request);
+      const { actor, user } = await authenticator.authenticate(
+        sessionToken ? { authorization: `Bearer ${sessionToken}` } : request.headers,
+      );
       request.actorOrNull = actor;
       request.currentUserOrNull = user;
       if (!isAllowed(actor.role, permission)) throw forbidden();

@@ -40,7 +40,9 @@ describe('OpenAPI and docs', () => {
         const statuses = Object.keys(op.responses ?? {});
         if (!statuses.some((s) => s.startsWith('2') || s.startsWith('3')))
           problems.push(`${where}: no success response`);
-        const isPublic = ['/api/sign-in', '/health'].includes(path) || path.startsWith('/api/public/');
+        const isPublic =
+          ['/api/sign-in', '/api/session', '/api/session/refresh', '/health'].includes(path) ||
+          path.startsWith('/api/public/');
         if (!isPublic && !op.security) problems.push(`${where}: no security`);
         if (!isPublic && !statuses.includes('401')) problems.push(`${where}: 401 not documented`);
       }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import { unauthorized } from '../../platform/errors.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DateTime, DateTimeInput, Nullable, problemResponses, Uuid } from '../../platform/schemas.ts';
 import { createAuthService } from './service.ts';
@@ -52,6 +53,95 @@ export const authRoutes =
         },
       },
       async (request) => service.signIn(request.body.username, request.body.password, request.ip),
+    );
+
+    const Credentials = Type.Object(
+      {
+        username: Type.String({ minLength: 1, maxLength: 320 }),
+        password: Type.String({ minLength: 1, maxLength: 1024 }),
+      },
+      { additionalProperties: false },
+    );
+    const SessionAnswer = Type.Object({
+      token: Type.String({ description: 'A bearer token for the Authorization header, kept in memory' }),
+      expiresAt: DateTime,
+      csrfToken: Type.String({ description: 'Send as X-CSRF-Token with cookie-authenticated writes' }),
+    });
+
+    app.post(
+      '/session',
+      {
+        config: { public: true },
+        schema: {
+          tags,
+          operationId: 'createSession',
+          summary: 'Sign in a browser: a bearer token plus an httpOnly, SameSite=Strict session cookie',
+          description:
+            'The same check and throttling as POST /sign-in. Sets `pqs_session` (httpOnly) and `pqs_csrf`. A request ' +
+            'with no Authorization or X-ACCESS-TOKEN header is then authenticated by the cookie; its writes must send ' +
+            '`X-CSRF-Token` (the `pqs_csrf` value), else 403 `csrf_failed`. See docs/web.md.',
+          body: Credentials,
+          response: { 200: SessionAnswer, ...problemResponses(429) },
+        },
+      },
+      async (request, reply) => {
+        const signed = await service.signIn(request.body.username, request.body.password, request.ip);
+        const csrfToken = ctx.session.set(request, reply, signed.token, signed.expiresAt);
+        return { ...signed, csrfToken };
+      },
+    );
+
+    app.post(
+      '/session/refresh',
+      {
+        // Served without a header credential: the session cookie is checked here (with the CSRF
+        // header), through the same authenticator as every route; any role may refresh its own.
+        config: { public: true },
+        schema: {
+          tags,
+          operationId: 'refreshSession',
+          summary: 'A new bearer token and session cookie from the session cookie (the web app on reload)',
+          description:
+            'Authenticated by the session cookie only, with `X-CSRF-Token`; 401 `session_required` for a header credential.',
+          response: { 200: SessionAnswer, ...problemResponses() },
+        },
+      },
+      async (request, reply) => {
+        const sessionToken = ctx.session.credentialOf(request);
+        if (!sessionToken)
+          throw unauthorized('This operation is authenticated by the session cookie', 'session_required');
+        const { actor } = await ctx.authenticator.authenticate({ authorization: `Bearer ${sessionToken}` });
+        // The session token passed the token-version check above (a password change revokes it),
+        // so its version is the user's current one.
+        const { version } = await ctx.signer.verify(sessionToken);
+        const signed = await ctx.signer.sign({
+          id: actor.userId,
+          organisationId: actor.organisationId,
+          role: actor.role,
+          tokenVersion: version,
+        });
+        const csrfToken = ctx.session.set(request, reply, signed.token, signed.expiresAt);
+        return { ...signed, csrfToken };
+      },
+    );
+
+    app.delete(
+      '/session',
+      {
+        config: { public: true },
+        schema: {
+          tags,
+          operationId: 'deleteSession',
+          summary: 'Sign a browser out: clears the session cookies',
+          description:
+            'Bearer tokens already issued stay valid until they expire (JWT_EXPIRES_IN); the app forgets its copy.',
+          response: { 204: Type.Null(), ...problemResponses() },
+        },
+      },
+      async (request, reply) => {
+        ctx.session.clear(request, reply);
+        return reply.status(204).send(null);
+      },
     );
 
     app.post(

@@ -15,6 +15,7 @@ import { findBriefWithRefs, findElementRow, findPredictionSummary, liveElementsO
 import {
   BriefDetailsSchema,
   BriefElementSchema,
+  BriefEstimateSchema,
   BriefIdParams,
   BriefListItemSchema,
   BriefListMeta,
@@ -142,6 +143,27 @@ export const briefsRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
       },
       async (request, reply) =>
         reply.status(201).send(await service.create(actorOf(request), request.body, 'sync')),
+    );
+
+    app.post(
+      '/briefs/estimate',
+      {
+        config: { permission: 'briefs:write' },
+        schema: {
+          tags,
+          operationId: 'estimateBrief',
+          summary: "Price an unsaved brief (a configurator's live price): writes nothing",
+          description:
+            'The same body and checks as POST /briefs (400 for the shape, 422 `invalid_brief` with pointers, ' +
+            '`invalid_reference`, 403 for a company out of reach), but nothing is stored: the answer is the ' +
+            'prediction (totals, unit price, lead time, cost breakdown, quantity curve), per element its die-line ' +
+            'and imposition as SVG and its operation sequence, and the value-analysis savings, each with the ' +
+            'changes to apply to the body.',
+          body: CreateBriefBody,
+          response: { 200: BriefEstimateSchema, ...problemResponses(422) },
+        },
+      },
+      async (request) => service.estimate(actorOf(request), request.body) as never,
     );
 
     app.post(

@@ -691,3 +691,52 @@ export const BriefListQueryExtra = {
     }),
   ),
 };
+
+/** POST /briefs/estimate: the price of an unsaved brief, what a configurator shows beside its form. */
+export const BriefEstimateSchema = Type.Object(
+  {
+    ...Type.Omit(PredictionPanelSchema, [
+      'briefId',
+      'code',
+      'name',
+      'version',
+      'predictionId',
+      'pricedAt',
+      'elements',
+      'optimisations',
+    ]).properties,
+    elements: Type.Array(
+      Type.Object({
+        ...PredictionPanelSchema.properties.elements.items.properties,
+        dieLineSvg: Type.String({ description: 'The die-line (cut solid, crease dashed), SVG in mm' }),
+        impositionSvg: Type.String({
+          description: 'The imposition of the selected variant on its sheet, SVG',
+        }),
+        operations: Type.Array(Operation, { description: 'The selected variant: its operations in order' }),
+        costShares: Type.Array(
+          Loose({ key: Type.String(), amount: Type.Number() }, 'A stage of manufacture'),
+        ),
+      }),
+    ),
+    optimisations: Type.Array(
+      Type.Object({
+        position: Type.Integer(),
+        type: Type.String(),
+        description: Type.String(),
+        totalSaving: Type.Number(),
+        savingPercent: Type.Number(),
+        changes: Type.Array(
+          Type.Object({
+            pointer: Type.String({ description: 'Where in the request body the change applies' }),
+            field: Type.String(),
+            from: Type.Unknown(),
+            to: Type.Unknown(),
+          }),
+          { description: 'Apply these to the request body to get the saving' },
+        ),
+      }),
+      { description: 'Applicable savings, largest first' },
+    ),
+  },
+  { description: 'The prediction of an unsaved brief with its drawings; nothing is stored' },
+);

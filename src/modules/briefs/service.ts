@@ -370,6 +370,71 @@ export function createBriefService(ctx: AppContext, options: BriefServiceOptions
     get: read,
 
     /**
+     * POST /briefs/estimate: the same checks and pricing as POST /briefs on an unsaved brief, with
+     * its value analysis and drawings; nothing is written (no code allocated, no event).
+     */
+    async estimate(actor: Actor, input: CreateBrief) {
+      checkElementStructure(input.briefElements);
+      if (input.companyId) assertCompanyWritable(actor, input.companyId);
+      const [, , catalogue] = await Promise.all([
+        resolveOwner(db, actor, input),
+        checkStatus(db, actor, input.statusId),
+        loadCatalogue(db, actor.organisationId),
+      ]);
+      const values = valuesOf(input.briefElements);
+      const fields = {
+        name: input.name ?? 'Estimate',
+        packingType: input.packingType ?? ('SHIPPING_CASE' as const),
+        palletType: input.palletType ?? ('EURO' as const),
+        deliveryZoneId: input.deliveryZoneId ?? null,
+        commercialMargin: input.commercialMargin ?? null,
+      };
+      const engineInput = engineBrief(fields, values);
+      const output = priceOrRefuse(engineInput, catalogue, engineOrder(input.briefElements));
+      const analysis = analyseValue(engineInput, catalogue);
+      const {
+        briefId: _b,
+        code: _c,
+        name: _n,
+        version: _v,
+        predictionId: _p,
+        pricedAt: _t,
+        ...panel
+      } = presentPanel(
+        { id: '', code: '', name: fields.name },
+        { id: '', version: 0, createdAt: new Date(), output },
+        analysis,
+      );
+      const elements = panel.elements.map((element) => {
+        const computed = output.briefComputed.briefElements.find((e) => e.position === element.position)!;
+        const variants = variantsOf(output, element.position);
+        const selected = variants.find((v) => v.selected) ?? variants[0]!;
+        return {
+          ...element,
+          dieLineSvg: renderDieLineSvg(computed.dieLine),
+          impositionSvg: renderImpositionSvg(selected.imposition, computed.dieLine),
+          operations: [...selected.operations].sort((a, b) => a.position - b.position),
+          costShares: analysis.elements.find((e) => e.position === element.position)?.costShares ?? [],
+        };
+      });
+      const optimisations = analysis.elements
+        .flatMap((element) =>
+          element.optimisations
+            .filter((o) => o.applies && (o.totalSaving ?? 0) > 0)
+            .map((o) => ({
+              position: element.position,
+              type: o.type,
+              description: o.description,
+              totalSaving: o.totalSaving ?? 0,
+              savingPercent: o.savingPercent ?? 0,
+              changes: o.changes,
+            })),
+        )
+        .sort((a, b) => b.totalSaving - a.totalSaving);
+      return { ...panel, elements, optimisations };
+    },
+
+    /**
      * POST /briefs (sync: priced in the request, COMPLETED) and POST /briefs/async (PENDING; a job
      * prices it). The engine's checks run in both, so an invalid brief is refused at once (422).
      */

@@ -1,0 +1,195 @@
+/**
+ * npm run bench:web — the web app, measured in Debian's chromium against the built service
+ * (`npm run build` first) on PostgreSQL with 100,000 briefs stored:
+ *
+ *   1. JavaScript loaded before the sign-in screen is interactive: every script the browser fetched
+ *      until the sign-in button can be used, gzipped size (and the size actually sent: the
+ *      service serves precompressed brotli/gzip files). Target: <= 250 KB gzipped.
+ *   2. Configurator: from the last keystroke in a quantity to the new price on screen, minus the
+ *      debounce (ESTIMATE_DEBOUNCE_MS). Target: p95 < 150 ms. The same estimate called directly
+ *      (no browser) is the baseline: what the API itself takes.
+ *
+ * Environment: DATABASE_URL (default postgres://root@127.0.0.1:5432/test; a scratch database is
+ * created next to it and dropped), BENCH_BRIEFS (default 100,000), BENCH_SAMPLES (default 40),
+ * CHROMIUM_PATH (default /usr/bin/chromium).
+ */
+import { cpus, totalmem } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { gzipSync } from 'node:zlib';
+import pg from 'pg';
+import { ADMIN, apiCall, launchBrowser, signInApi, startService } from '../test/e2e/harness.ts';
+import { ESTIMATE_DEBOUNCE_MS } from '../web/src/features/configurator/debounce.ts';
+import { createScratchDatabase } from './lib.ts';
+
+const BRIEFS = Number(process.env.BENCH_BRIEFS || 100_000);
+const SAMPLES = Number(process.env.BENCH_SAMPLES || 40);
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+const scratch = await createScratchDatabase('bench_web');
+const service = await startService({ DATABASE_URL: scratch.url, RUN_WORKERS: 'false' });
+const browser = await launchBrowser();
+try {
+  // --- data: a company, one priced brief, then BRIEFS copies of it (set-based) -----------------
+  const token = await signInApi(service.baseUrl, ADMIN.email, ADMIN.password);
+  const company = await apiCall(service.baseUrl, token, 'POST', '/api/companies', { name: 'Bench Co' });
+  const products = await apiCall(service.baseUrl, token, 'GET', '/api/products');
+  const boards = await apiCall(service.baseUrl, token, 'GET', '/api/material-references');
+  const ste = products.find((p: { code: string }) => p.code === 'STE');
+  const gc1 = boards.find((b: { code: string }) => b.code === 'GC1-350');
+  const body = {
+    companyId: company.id,
+    briefElements: [
+      {
+        position: 0,
+        productId: ste.id,
+        materialReferenceId: gc1.id,
+        lengthDimension: 120,
+        widthDimension: 40,
+        heightDimension: 180,
+        decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
+        wantDecoration: true,
+        sidePrinted: 'RECTO',
+        rectoColorCount: 4,
+      },
+    ],
+  };
+  const template = await apiCall(service.baseUrl, token, 'POST', '/api/briefs', {
+    ...body,
+    name: 'Template',
+  });
+  const client = new pg.Client({ connectionString: scratch.url });
+  await client.connect();
+  const seedStarted = performance.now();
+  const { rows: columns } = await client.query<{ column_name: string }>(
+    `select column_name from information_schema.columns where table_name = 'briefs' order by ordinal_position`,
+  );
+  const overrides: Record<string, string> = {
+    id: 'gen_random_uuid()',
+    code: `'B-' || lpad((b.code_number + g)::text, 7, '0')`,
+    code_number: 'b.code_number + g',
+    name: `'Brief ' || g`,
+    current_prediction_id: 'null',
+    current_version: 'null',
+    has_price: 'false',
+    created_at: `now() - (g || ' minutes')::interval`,
+    updated_at: `now() - (g || ' minutes')::interval`,
+  };
+  const names = columns.map((c) => `"${c.column_name}"`).join(', ');
+  const values = columns.map((c) => overrides[c.column_name] ?? `b."${c.column_name}"`).join(', ');
+  await client.query(
+    `insert into briefs (${names}) select ${values} from briefs b cross join generate_series(1, $2::int) g where b.id = $1`,
+    [template.id, BRIEFS],
+  );
+  await client.query('vacuum analyze briefs');
+  const { rows: counted } = await client.query<{ n: number }>('select count(*)::int n from briefs');
+  const seedSeconds = (performance.now() - seedStarted) / 1000;
+  await client.end();
+
+  // --- 1. JavaScript before the sign-in screen is interactive -----------------------------------
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  const scripts: { url: string; raw: number; gzip: number; sent: number; encoding: string }[] = [];
+  const pending: Promise<void>[] = [];
+  let measuring = true;
+  page.on('response', (response) => {
+    if (!measuring || response.request().resourceType() !== 'script') return;
+    pending.push(
+      (async () => {
+        const content = await response.body();
+        const sizes = await response.request().sizes();
+        scripts.push({
+          url: new URL(response.url()).pathname,
+          raw: content.length,
+          gzip: gzipSync(content, { level: 6 }).length,
+          sent: sizes.responseBodySize,
+          encoding: (await response.allHeaders())['content-encoding'] ?? 'identity',
+        });
+      })(),
+    );
+  });
+  const loadStarted = performance.now();
+  await page.goto(`${service.baseUrl}/app/sign-in`);
+  await page.getByRole('button', { name: 'Sign in' }).waitFor({ state: 'visible' });
+  const interactiveMs = performance.now() - loadStarted;
+  await page.waitForLoadState('networkidle');
+  await Promise.all(pending);
+  measuring = false;
+  const jsGzip = scripts.reduce((s, f) => s + f.gzip, 0);
+  const jsSent = scripts.reduce((s, f) => s + f.sent, 0);
+  const jsRaw = scripts.reduce((s, f) => s + f.raw, 0);
+
+  // --- 2. configurator: last keystroke -> new price ---------------------------------------------
+  await page.getByLabel('Username or e-mail').fill(ADMIN.email);
+  await page.locator('input[name=password]').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByTestId('signed-in-user').waitFor();
+  await page.goto(`${service.baseUrl}/app/briefs/${template.id}`);
+  await page.getByTestId('estimate-total').waitFor();
+  const quantity = page.getByTestId('quantity-0-0');
+  const samples: number[] = [];
+  for (let i = 0; i < SAMPLES + 3; i++) {
+    await page.evaluate(() => {
+      const w = window as unknown as { bench: { lastInput: number; priceAt: number; price: string } };
+      const total = document.querySelector('[data-testid="estimate-total"]')!;
+      w.bench = { lastInput: 0, priceAt: 0, price: total.textContent ?? '' };
+      const input = document.querySelector('[data-testid="quantity-0-0"]')!;
+      input.addEventListener('input', () => (w.bench.lastInput = performance.now()));
+      new MutationObserver(() => {
+        const shown = document.querySelector('[data-testid="estimate-total"]')?.textContent ?? '';
+        if (shown !== w.bench.price && !w.bench.priceAt) w.bench.priceAt = performance.now();
+      }).observe(document.querySelector('main')!, { subtree: true, childList: true, characterData: true });
+    });
+    await quantity.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(String(6000 + i * 137), { delay: 30 });
+    const result = await page
+      .waitForFunction(
+        () => {
+          const w = window as unknown as { bench: { lastInput: number; priceAt: number } };
+          return w.bench.priceAt ? w.bench.priceAt - w.bench.lastInput : null;
+        },
+        undefined,
+        { timeout: 10_000 },
+      )
+      .then((handle) => handle.jsonValue() as Promise<number>);
+    if (i >= 3) samples.push(result - ESTIMATE_DEBOUNCE_MS); // the first ones warm caches up
+  }
+
+  // Baseline: the estimate call alone (same body), from Node.
+  const direct: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    const b = structuredClone(body);
+    b.briefElements[0]!.decorationsCount[0]!.quantity = 6000 + i * 137;
+    const t0 = performance.now();
+    await apiCall(service.baseUrl, token, 'POST', '/api/briefs/estimate', b);
+    direct.push(performance.now() - t0);
+  }
+
+  const report = [
+    `### Web app (bench/web.ts) — ${new Date().toISOString().slice(0, 10)}`,
+    '',
+    `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB; Node ${process.version}; Chromium (Debian), headless; the built service (\`npm run build\`) on PostgreSQL with ${counted[0]!.n.toLocaleString('en')} briefs (seeded in ${seedSeconds.toFixed(1)} s).`,
+    '',
+    '| measure | result | target |',
+    '|---|---|---|',
+    `| JS before the sign-in screen is interactive, gzipped | **${kb(jsGzip)}** in ${scripts.length} files (${kb(jsRaw)} raw; ${kb(jsSent)} sent, ${[...new Set(scripts.map((s) => s.encoding))].join('/')}) | <= 250 KB |`,
+    `| sign-in screen interactive after navigation (local) | ${ms(interactiveMs)} | — |`,
+    `| configurator: last keystroke -> new price, after the ${ESTIMATE_DEBOUNCE_MS} ms debounce, p50 / p95 / max (${samples.length} edits) | ${ms(percentile(samples, 50))} / **${ms(percentile(samples, 95))}** / ${ms(Math.max(...samples))} | p95 < 150 ms |`,
+    `| baseline: POST /api/briefs/estimate alone, p50 / p95 | ${ms(percentile(direct, 50))} / ${ms(percentile(direct, 95))} | — |`,
+    '',
+    'Scripts before sign-in:',
+    '',
+    ...scripts.map((s) => `- \`${s.url}\`: ${kb(s.gzip)} gzipped (${kb(s.raw)} raw)`),
+  ].join('\n');
+  console.log(`\n${report}\n`);
+} finally {
+  await browser.close();
+  await service.stop();
+  await scratch.drop();
+}

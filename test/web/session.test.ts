@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type Credentials, makeOrganisation, PASSWORD, type TestApp } from '../helpers/app.ts';
+import { expectProblem } from '../helpers/http.ts';
+
+let t: TestApp;
+let admin: Credentials;
+beforeAll(async () => {
+  t = await buildTestApp();
+  admin = await makeOrganisation(t);
+});
+afterAll(() => t.close());
+
+type Cookie = { name: string; value: string; httpOnly?: boolean; sameSite?: string; path?: string };
+
+async function openSession() {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/session',
+    payload: { username: admin.email, password: PASSWORD },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  const cookies = response.cookies as Cookie[];
+  const session = cookies.find((c) => c.name === 'pqs_session')!;
+  const csrf = cookies.find((c) => c.name === 'pqs_csrf')!;
+  const body = response.json() as { token: string; csrfToken: string; expiresAt: string };
+  return { session, csrf, body, cookie: `pqs_session=${session.value}; pqs_csrf=${csrf.value}` };
+}
+
+describe('browser session (cookie) beside bearer tokens', () => {
+  it('sets an httpOnly SameSite=Strict session cookie and a readable CSRF cookie', async () => {
+    const { session, csrf, body } = await openSession();
+    expect(session.httpOnly).toBe(true);
+    expect(session.sameSite).toBe('Strict');
+    expect(session.path).toBe('/');
+    expect(csrf.httpOnly).toBeFalsy();
+    expect(csrf.sameSite).toBe('Strict');
+    expect(csrf.value).toBe(body.csrfToken);
+    // The bearer token of the answer works on its own.
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/me',
+      headers: { authorization: `Bearer ${body.token}` },
+    });
+    expect(me.json().id).toBe(admin.userId);
+  });
+
+  it('refuses wrong credentials like /sign-in, setting no cookie', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/session',
+      payload: { username: admin.email, password: 'wrong-password' },
+    });
+    expectProblem(response, 401, 'invalid_credentials');
+    expect(response.cookies).toHaveLength(0);
+  });
+
+  it('authenticates reads by the cookie, through the permission matrix', async () => {
+    const { cookie } = await openSession();
+    const me = await t.app.inject({ method: 'GET', url: '/api/users/me', headers: { cookie } });
+    expect(me.statusCode).toBe(200);
+    expect(me.json().id).toBe(admin.userId);
+    const orgs = await t.app.inject({
+      method: 'POST',
+      url: '/api/organisations',
+      headers: { cookie, 'x-csrf-token': 'x' },
+      payload: {},
+    });
+    expect([403]).toContain(orgs.statusCode); // CSRF or role: either way refused
+  });
+
+  it('refuses a cookie-authenticated write without the CSRF header, or with a wrong one, and changes nothing', async () => {
+    const { cookie, csrf } = await openSession();
+    const without = await t.app.inject({
+      method: 'POST',
+      url: '/api/companies',
+      headers: { cookie },
+      payload: { name: 'Forged Ltd' },
+    });
+    expectProblem(without, 403, 'csrf_failed');
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/companies',
+      headers: { cookie, 'x-csrf-token': `${csrf.value.slice(0, -2)}xx` },
+      payload: { name: 'Forged Ltd' },
+    });
+    expectProblem(wrong, 403, 'csrf_failed');
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/companies?s={"name":"Forged Ltd"}',
+      headers: { cookie },
+    });
+    expect(JSON.stringify(list.json())).not.toContain('Forged Ltd');
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/companies',
+      headers: { cookie, 'x-csrf-token': csrf.value },
+      payload: { name: 'Real Ltd' },
+    });
+    expect(ok.statusCode, ok.body).toBe(201);
+  });
+
+  it("does not accept another session's CSRF token", async () => {
+    const first = await openSession();
+    await new Promise((r) => setTimeout(r, 1100)); // another iat, so another token
+    const second = await openSession();
+    expect(second.session.value).not.toBe(first.session.value);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/companies',
+      headers: { cookie: `pqs_session=${first.session.value}`, 'x-csrf-token': second.csrf.value },
+      payload: { name: 'Mixed Ltd' },
+    });
+    expectProblem(response, 403, 'csrf_failed');
+  });
+
+  it('refreshes the bearer token from the cookie (reload), with the CSRF header only', async () => {
+    const { cookie, csrf } = await openSession();
+    expectProblem(
+      await t.app.inject({ method: 'POST', url: '/api/session/refresh', headers: { cookie } }),
+      403,
+      'csrf_failed',
+    );
+    const refreshed = await t.app.inject({
+      method: 'POST',
+      url: '/api/session/refresh',
+      headers: { cookie, 'x-csrf-token': csrf.value },
+    });
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+    const { token } = refreshed.json();
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/me',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(me.json().id).toBe(admin.userId);
+    // A bearer token cannot be turned into a cookie session this way.
+    expectProblem(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/session/refresh',
+        headers: { authorization: `Bearer ${admin.token}` },
+      }),
+      401,
+      'session_required',
+    );
+    expectProblem(await t.app.inject({ method: 'POST', url: '/api/session/refresh' }), 401);
+  });
+
+  it('a header credential wins over the cookie (no CSRF check for bearer calls)', async () => {
+    const { cookie } = await openSession();
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/companies',
+      headers: { cookie, authorization: `Bearer ${admin.token}` },
+      payload: { name: 'Bearer Ltd' },
+    });
+    expect(response.statusCode).toBe(201);
+  });
+
+  it('signs out by clearing both cookies', async () => {
+    const response = await t.app.inject({ method: 'DELETE', url: '/api/session' });
+    expect(response.statusCode).toBe(204);
+    const cleared = response.cookies as (Cookie & { expires?: Date })[];
+    expect(cleared.map((c) => c.name).sort()).toEqual(['pqs_csrf', 'pqs_session']);
+    for (const c of cleared) expect(c.value).toBe('');
+  });
+});

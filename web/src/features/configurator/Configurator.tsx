@@ -1,0 +1,160 @@
+import { Alert, Button, Card, Grid, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { ApiError, api, unwrap } from '../../api/client.ts';
+import { useCatalogue } from '../../api/queries.ts';
+import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
+import { ErrorState, Loading } from '../../ui/states.tsx';
+import { ESTIMATE_DEBOUNCE_MS } from './debounce.ts';
+import { ElementFields } from './ElementFields.tsx';
+import { EstimateDetails, EstimateSummary } from './EstimatePanel.tsx';
+import {
+  applyChanges,
+  type BriefForm,
+  briefBody,
+  type Change,
+  elementErrors,
+  emptyElement,
+  isPriceable,
+} from './form.ts';
+
+type Props = { briefId?: string; initial: BriefForm; companyName?: string; title: string };
+
+/**
+ * The brief configurator: the form on the left; on the right the live price of the unsaved form
+ * (POST /api/briefs/estimate, debounced) with its drawings, process and savings.
+ */
+export function Configurator({ briefId, initial, companyName, title }: Props) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState<BriefForm>(initial);
+  const [companyLabel, setCompanyLabel] = useState(companyName);
+  const categories = useCatalogue('/api/product-categories');
+  const products = useCatalogue('/api/products');
+  const boards = useCatalogue('/api/material-references');
+
+  const body = useMemo(() => (isPriceable(form) ? briefBody(form) : null), [form]);
+  const [debounced] = useDebouncedValue(body, ESTIMATE_DEBOUNCE_MS);
+  const estimate = useQuery({
+    queryKey: ['estimate', debounced],
+    queryFn: ({ signal }) => unwrap(api.POST('/api/briefs/estimate', { body: debounced as never, signal })),
+    enabled: debounced !== null,
+    placeholderData: keepPreviousData,
+    retry: false,
+    staleTime: 60_000,
+  });
+
+  const save = useMutation({
+    mutationFn: async () => {
+      if (briefId) {
+        return unwrap(
+          api.PUT('/api/briefs/{id}', {
+            params: { path: { id: briefId } },
+            body: briefBody(form, { forUpdate: true }) as never,
+          }),
+        );
+      }
+      return unwrap(api.POST('/api/briefs', { body: briefBody(form) as never }));
+    },
+    onSuccess: async (brief) => {
+      notifications.show({ color: 'teal', message: `${t('common.saved')}: ${brief.code}` });
+      await queryClient.invalidateQueries({ queryKey: ['briefs'] });
+      await queryClient.invalidateQueries({ queryKey: ['brief', brief.id] });
+      if (!briefId) navigate(`/briefs/${brief.id}`);
+    },
+  });
+
+  const details = useDeferredValue(estimate.data);
+  const apply = useCallback((changes: Change[]) => setForm((current) => applyChanges(current, changes)), []);
+  const problem = (save.error ?? estimate.error) as unknown;
+  const fields = problem instanceof ApiError ? problem.fields : {};
+
+  if (categories.isPending || products.isPending || boards.isPending) return <Loading />;
+  if (categories.error || products.error || boards.error)
+    return <ErrorState error={categories.error ?? products.error ?? boards.error} />;
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>{title}</Title>
+        <Button onClick={() => save.mutate()} loading={save.isPending} data-testid="save-brief">
+          {briefId ? t('configurator.saveChanges') : t('configurator.save')}
+        </Button>
+      </Group>
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <Stack>
+            <Card withBorder>
+              <Stack gap="sm">
+                <CompanyPicker
+                  label={t('common.company')}
+                  value={form.companyId}
+                  selectedName={companyLabel}
+                  required
+                  onChange={(companyId, name) => {
+                    setCompanyLabel(name);
+                    setForm({ ...form, companyId, projectId: null });
+                  }}
+                  error={fields['/companyId'] ?? fields['/projectId']}
+                />
+                <TextInput
+                  label={t('configurator.name')}
+                  value={form.name}
+                  onChange={(e) => setForm({ ...form, name: e.currentTarget.value })}
+                  error={fields['/name']}
+                />
+              </Stack>
+            </Card>
+            {form.elements.map((element, index) => (
+              <ElementFields
+                // biome-ignore lint/suspicious/noArrayIndexKey: an element is its position in the brief
+                key={index}
+                index={index}
+                element={element}
+                categories={categories.data}
+                products={products.data}
+                boards={boards.data}
+                errors={elementErrors(fields, index)}
+                onChange={(next) =>
+                  setForm({ ...form, elements: form.elements.map((e, i) => (i === index ? next : e)) })
+                }
+                onRemove={
+                  form.elements.length > 1
+                    ? () => setForm({ ...form, elements: form.elements.filter((_, i) => i !== index) })
+                    : undefined
+                }
+              />
+            ))}
+            <Button
+              variant="default"
+              onClick={() => setForm({ ...form, elements: [...form.elements, emptyElement()] })}
+            >
+              {t('configurator.addElement')}
+            </Button>
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <Stack>
+            {problem ? <ErrorState error={problem} /> : null}
+            {!body && !estimate.data && <Alert color="gray">{t('configurator.fillIn')}</Alert>}
+            {body && !estimate.data && estimate.isFetching && <Loading label={t('configurator.pricing')} />}
+            {estimate.data && (
+              <EstimateSummary estimate={estimate.data} pricing={estimate.isFetching || body !== debounced} />
+            )}
+            {details && <EstimateDetails estimate={details} onApply={apply} />}
+            {estimate.data && (estimate.isFetching || body !== debounced) ? (
+              <Text size="xs" c="dimmed" data-testid="pricing-indicator">
+                {t('configurator.pricing')}
+              </Text>
+            ) : null}
+          </Stack>
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}

@@ -1,0 +1,300 @@
+import '@mantine/charts/styles.css';
+import { DonutChart, LineChart } from '@mantine/charts';
+import {
+  Badge,
+  Button,
+  Card,
+  Group,
+  Loader,
+  SimpleGrid,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Title,
+} from '@mantine/core';
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { paths } from '../../api/schema.d.ts';
+import { money, number } from '../../ui/format.ts';
+import type { Change } from './form.ts';
+
+export type Estimate = paths['/api/briefs/estimate']['post']['responses'][200]['content']['application/json'];
+
+const COLOURS = [
+  'indigo.7',
+  'teal.7',
+  'orange.7',
+  'grape.7',
+  'cyan.8',
+  'red.7',
+  'lime.8',
+  'pink.7',
+  'yellow.8',
+  'blue.8',
+];
+
+const svgSrc = (svg: string) => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+
+/** The price: totals, unit price, tooling, delivery, lead time (rendered first, on every estimate). */
+export function EstimateSummary({ estimate, pricing }: { estimate: Estimate; pricing: boolean }) {
+  const { t } = useTranslation();
+  const currency = estimate.currency;
+  return (
+    <Card withBorder padding="md" aria-live="polite">
+      <Group justify="space-between" align="flex-start">
+        <SimpleGrid cols={{ base: 2, md: 5 }} spacing="lg" style={{ flex: 1 }}>
+          <Stat
+            label={t('configurator.price')}
+            value={money(estimate.totals.totalPrice, currency)}
+            testId="estimate-total"
+            strong
+          />
+          <Stat
+            label={t('configurator.unitPrice')}
+            value={money(estimate.unitPrice, currency, 4)}
+            testId="estimate-unit"
+          />
+          <Stat
+            label={t('configurator.tooling')}
+            value={money(estimate.totals.toolingCost, currency)}
+            testId="estimate-tooling"
+          />
+          <Stat
+            label={t('configurator.delivery')}
+            value={money(estimate.totals.deliveryCost, currency)}
+            testId="estimate-delivery"
+          />
+          <Stat
+            label={t('configurator.leadTime')}
+            value={t('configurator.days', { count: estimate.leadTime.workingDays })}
+            testId="estimate-lead"
+          />
+        </SimpleGrid>
+        {pricing && <Loader size="xs" aria-label={t('configurator.pricing')} />}
+      </Group>
+    </Card>
+  );
+}
+
+/**
+ * Why the price is what it is: drawings, process, cost shares, quantity curve and savings. Heavier to
+ * draw than the summary, so it is memoised (the form's keystrokes do not redraw it) and fed a
+ * deferred estimate (the new price shows first).
+ */
+export const EstimateDetails = memo(function EstimateDetails({
+  estimate,
+  onApply,
+}: {
+  estimate: Estimate;
+  onApply: (changes: Change[]) => void;
+}) {
+  const { t } = useTranslation();
+  const currency = estimate.currency;
+  const segments = estimate.breakdown.segments.filter((s) => s.amount > 0);
+  return (
+    <Stack gap="md">
+      <Tabs defaultValue="0" keepMounted={false}>
+        <Tabs.List>
+          {estimate.elements.map((e) => (
+            <Tabs.Tab key={e.position} value={String(e.position)}>
+              {t('configurator.element', { n: e.position + 1 })} · {e.productCode}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        {estimate.elements.map((e) => (
+          <Tabs.Panel key={e.position} value={String(e.position)} pt="sm">
+            <SimpleGrid cols={{ base: 1, lg: 2 }}>
+              <Card withBorder className="drawing" data-testid={`die-line-${e.position}`}>
+                <Title order={3} size="h5">
+                  {t('configurator.dieLine')}
+                </Title>
+                <img
+                  src={svgSrc(e.dieLineSvg)}
+                  alt={`${t('configurator.dieLine')} ${e.productCode}`}
+                  style={{ width: '100%', maxHeight: 300, objectFit: 'contain' }}
+                />
+              </Card>
+              <Card withBorder className="drawing" data-testid={`imposition-${e.position}`}>
+                <Title order={3} size="h5">
+                  {t('configurator.imposition')} · {e.layoutCount} × · {Math.round(e.sheetUtilisation * 100)}{' '}
+                  %
+                </Title>
+                <img
+                  src={svgSrc(e.impositionSvg)}
+                  alt={`${t('configurator.imposition')} ${e.sheet.width} × ${e.sheet.height} mm`}
+                  style={{ width: '100%', maxHeight: 300, objectFit: 'contain' }}
+                />
+              </Card>
+            </SimpleGrid>
+            <Card withBorder mt="sm">
+              <Title order={3} size="h5" mb="xs">
+                {t('configurator.operations')}
+              </Title>
+              <Table.ScrollContainer minWidth={480}>
+                <Table striped data-testid={`operations-${e.position}`}>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>#</Table.Th>
+                      <Table.Th>{t('configurator.operation')}</Table.Th>
+                      <Table.Th>{t('configurator.machine')}</Table.Th>
+                      <Table.Th ta="right">{t('configurator.time')}</Table.Th>
+                      <Table.Th ta="right">{t('configurator.cost')}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {e.operations.map((op) => {
+                      const o = op as typeof op & { totalCost?: number; cost?: number };
+                      return (
+                        <Table.Tr key={`${op.partNumber}-${op.position}`}>
+                          <Table.Td>{op.position}</Table.Td>
+                          <Table.Td>{op.operation?.name}</Table.Td>
+                          <Table.Td>{op.machine?.name}</Table.Td>
+                          <Table.Td ta="right">
+                            {number(Math.round(((op.setupTime ?? 0) + (op.rollingTime ?? 0)) * 100) / 100)}
+                          </Table.Td>
+                          <Table.Td ta="right">{money(o.totalCost ?? o.cost, currency)}</Table.Td>
+                        </Table.Tr>
+                      );
+                    })}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            </Card>
+          </Tabs.Panel>
+        ))}
+      </Tabs>
+
+      <SimpleGrid cols={{ base: 1, lg: 2 }}>
+        <Card withBorder>
+          <Title order={3} size="h5" mb="xs">
+            {t('configurator.costShare')}
+          </Title>
+          <Group wrap="nowrap" align="center">
+            <DonutChart
+              size={150}
+              thickness={26}
+              data={segments.map((s, i) => ({
+                name: s.label,
+                value: s.amount,
+                color: COLOURS[i % COLOURS.length]!,
+              }))}
+              valueFormatter={(v) => money(v, currency)}
+              chartLabel={money(estimate.breakdown.total, currency, 0)}
+            />
+            <Stack gap={2}>
+              {segments.map((s, i) => (
+                <Group key={s.key} gap={6} wrap="nowrap">
+                  <Badge size="xs" circle color={COLOURS[i % COLOURS.length]} aria-hidden>
+                    {' '}
+                  </Badge>
+                  <Text size="xs">
+                    {s.label}: {money(s.amount, currency)} ({Math.round(s.sharePercent)} %)
+                  </Text>
+                </Group>
+              ))}
+            </Stack>
+          </Group>
+        </Card>
+        <Card withBorder>
+          <Title order={3} size="h5" mb="xs">
+            {t('configurator.curve')}
+          </Title>
+          <LineChart
+            h={170}
+            data={estimate.quantityCurve.map((p) => ({
+              quantity: number(p.quantity),
+              unitPrice: p.unitPrice,
+            }))}
+            dataKey="quantity"
+            series={[{ name: 'unitPrice', label: t('configurator.unitPrice'), color: 'indigo.7' }]}
+            valueFormatter={(v) => money(v, currency, 4)}
+            yAxisProps={{ domain: ['auto', 'auto'], width: 70 }}
+            referenceLines={estimate.elements
+              .flatMap((e) => (e.nextPriceBreak ? [e.nextPriceBreak] : []))
+              .slice(0, 1)
+              .map((b) => ({
+                y: b.unitPrice,
+                label: t('configurator.priceBreak', {
+                  quantity: number(b.quantity),
+                  price: money(b.unitPrice, currency, 4),
+                }),
+                color: 'red.7',
+              }))}
+          />
+          {estimate.elements.map((e) =>
+            e.nextPriceBreak ? (
+              <Text key={e.position} size="xs" data-testid={`price-break-${e.position}`}>
+                {e.productCode}:{' '}
+                {t('configurator.priceBreak', {
+                  quantity: number(e.nextPriceBreak.quantity),
+                  price: money(e.nextPriceBreak.unitPrice, currency, 4),
+                })}
+              </Text>
+            ) : null,
+          )}
+        </Card>
+      </SimpleGrid>
+
+      <Card withBorder>
+        <Title order={3} size="h5" mb="xs">
+          {t('configurator.suggestions')}
+        </Title>
+        {estimate.optimisations.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {t('configurator.noSuggestions')}
+          </Text>
+        ) : (
+          <Stack gap="xs" data-testid="suggestions">
+            {estimate.optimisations.map((o) => (
+              <Group key={`${o.position}-${o.type}-${o.description}`} justify="space-between" wrap="nowrap">
+                <Text size="sm" style={{ flex: 1 }}>
+                  <Badge size="sm" mr={6}>
+                    {t('configurator.element', { n: o.position + 1 })}
+                  </Badge>
+                  {o.description} —{' '}
+                  {t('configurator.saving', {
+                    amount: money(o.totalSaving, currency),
+                    percent: Math.round(o.savingPercent * 10) / 10,
+                  })}
+                </Text>
+                <Button
+                  size="xs"
+                  variant="light"
+                  style={{ flexShrink: 0 }}
+                  onClick={() => onApply(o.changes as Change[])}
+                  aria-label={`${t('configurator.apply')}: ${o.description}`}
+                >
+                  {t('configurator.apply')}
+                </Button>
+              </Group>
+            ))}
+          </Stack>
+        )}
+      </Card>
+    </Stack>
+  );
+});
+
+function Stat({
+  label,
+  value,
+  testId,
+  strong,
+}: {
+  label: string;
+  value: string;
+  testId: string;
+  strong?: boolean;
+}) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={strong ? 700 : 500} size={strong ? 'xl' : 'md'} data-testid={testId}>
+        {value}
+      </Text>
+    </div>
+  );
+}

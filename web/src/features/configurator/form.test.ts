@@ -1,0 +1,271 @@
+import { describe, expect, it } from 'vitest';
+import {
+  applyChanges,
+  boardsFor,
+  briefBody,
+  elementBody,
+  elementErrors,
+  elementForm,
+  emptyBrief,
+  emptyElement,
+  isPriceable,
+  withProduct,
+} from './form.ts';
+
+const boards = [
+  {
+    id: 'b1',
+    code: 'GC1-350',
+    name: 'GC1 350',
+    enabled: true,
+    matterId: 'boxboard',
+    materialTypeId: 't1',
+    grammage: 350,
+  },
+  {
+    id: 'b2',
+    code: 'CORR-B',
+    name: 'B flute',
+    enabled: true,
+    matterId: 'corrugated',
+    materialTypeId: 't2',
+    grammage: 420,
+  },
+  {
+    id: 'b3',
+    code: 'OLD',
+    name: 'Old',
+    enabled: false,
+    matterId: 'boxboard',
+    materialTypeId: 't1',
+    grammage: 300,
+  },
+];
+const ste = {
+  id: 'p1',
+  code: 'STE',
+  name: 'Straight tuck end',
+  enabled: true,
+  categoryId: 'c1',
+  allowedMatterIds: ['boxboard'],
+  windowAllowed: true,
+};
+const rsc = {
+  id: 'p2',
+  code: '0201',
+  name: 'RSC',
+  enabled: true,
+  categoryId: 'c2',
+  allowedMatterIds: ['corrugated'],
+  windowAllowed: false,
+};
+
+const filled = () => ({
+  ...emptyBrief(),
+  companyId: 'acme',
+  elements: [
+    {
+      ...emptyElement(),
+      productId: 'p1',
+      materialReferenceId: 'b1',
+      length: 120,
+      width: 40,
+      height: 180,
+    } as const,
+  ],
+});
+
+describe('configurator form logic', () => {
+  it('offers only the enabled boards the style allows', () => {
+    expect(boardsFor(ste, boards).map((b) => b.id)).toEqual(['b1']);
+    expect(boardsFor(rsc, boards).map((b) => b.id)).toEqual(['b2']);
+    expect(boardsFor(undefined, boards).map((b) => b.id)).toEqual(['b1', 'b2']);
+  });
+
+  it('clears a board the new style does not allow, and the window when the style has none', () => {
+    const element = {
+      ...emptyElement(),
+      productId: 'p1',
+      materialReferenceId: 'b1',
+      window: true,
+      extra: { grammage: 350, layoutCounts: [] },
+    };
+    const same = withProduct(element, { ...ste, id: 'p3' }, boards);
+    expect(same.materialReferenceId).toBe('b1');
+    expect(same.extra).toEqual({ grammage: 350, layoutCounts: [] });
+    const changed = withProduct(element, rsc, boards);
+    expect(changed.materialReferenceId).toBeNull();
+    expect(changed.extra).toEqual({ layoutCounts: [] });
+    expect(changed.window).toBe(false);
+    expect(changed.categoryId).toBe('c2');
+  });
+
+  it('is priceable only with a company, style, board, dimensions and a quantity', () => {
+    expect(isPriceable(emptyBrief())).toBe(false);
+    expect(isPriceable(filled())).toBe(true);
+    expect(isPriceable({ ...filled(), companyId: null })).toBe(false);
+    const noQuantity = filled();
+    noQuantity.elements[0] = { ...noQuantity.elements[0]!, quantities: [''] };
+    expect(isPriceable(noQuantity)).toBe(false);
+  });
+
+  it('builds the API body: variants, printing sides, coverage as a fraction, finishes with their sizes', () => {
+    const element = {
+      ...emptyElement(),
+      productId: 'p1',
+      materialReferenceId: 'b1',
+      length: 120,
+      width: 40,
+      height: 180,
+      quantities: [3000, '' as const, 2000],
+      sidePrinted: 'RECTO' as const,
+      rectoColorCount: 4,
+      versoColorCount: 2,
+      inkCoverage: 35,
+      foil: true,
+      foilWidth: 30,
+      foilHeight: 10,
+      window: true,
+    };
+    const body = elementBody(element, 0);
+    expect(body.decorationsCount).toEqual([
+      { decorationIndex: 0, quantity: 3000 },
+      { decorationIndex: 2, quantity: 2000 },
+    ]);
+    expect(body.versoColorCount).toBe(0);
+    expect(body.inkCoverage).toBeCloseTo(0.35);
+    expect(body.hotStampings).toEqual([{ color: 'gold', coverage: 0.5, width: 30, height: 10 }]);
+    expect(body.wantWindow).toBe(true);
+    expect(body).not.toHaveProperty('wantVarnishRecto');
+    const unprinted = elementBody({ ...element, printed: false }, 1);
+    expect(unprinted.wantDecoration).toBe(false);
+    expect(unprinted).not.toHaveProperty('rectoColorCount');
+    expect(unprinted.position).toBe(1);
+  });
+
+  it('reads a stored element back into the same form (round trip), keeping what it does not edit', () => {
+    const stored = {
+      id: 'e1',
+      briefId: 'x',
+      position: 0,
+      productCategoryId: 'c1',
+      productId: 'p1',
+      lengthDimension: 120,
+      widthDimension: 40,
+      heightDimension: 180,
+      matterId: 'boxboard',
+      materialTypeId: 't1',
+      materialReferenceId: 'b1',
+      grammage: 350,
+      corrugatedMaterialId: null,
+      decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
+      quantity: 5000,
+      wantDecoration: true,
+      sidePrinted: 'RECTO_VERSO',
+      rectoColorCount: 4,
+      versoColorCount: 1,
+      inkCoverage: 0.25,
+      printingProcess: 'offset',
+      wantLaminationRecto: true,
+      wantVarnishRecto: false,
+      wantStampingRecto: false,
+      hotStampings: [],
+      wantEmbossingDebossingRecto: false,
+      embossings: [],
+      wantWindow: false,
+      windowWidth: null,
+      windowHeight: null,
+      layoutCounts: [],
+      commercialMargin: null,
+      briefElementPrice: { unitPrice: 0.1 },
+      createdAt: 'now',
+    };
+    const form = elementForm(stored);
+    expect(form).toMatchObject({
+      id: 'e1',
+      length: 120,
+      inkCoverage: 25,
+      lamination: true,
+      sidePrinted: 'RECTO_VERSO',
+      quantities: [5000],
+    });
+    expect(form.extra).toEqual({ materialTypeId: 't1', grammage: 350, layoutCounts: [] });
+    const body = elementBody(form, 0);
+    expect(body).toMatchObject({
+      id: 'e1',
+      materialTypeId: 't1',
+      grammage: 350,
+      rectoColorCount: 4,
+      versoColorCount: 1,
+      printingProcess: 'offset',
+    });
+    expect(body).not.toHaveProperty('briefElementPrice');
+    expect(body).not.toHaveProperty('createdAt');
+  });
+
+  it('applies a value-analysis suggestion to the form', () => {
+    const form = filled();
+    form.elements[0] = {
+      ...form.elements[0]!,
+      lamination: true,
+      extra: { grammage: 350, corrugatedMaterialId: 'c' },
+    };
+    const material = applyChanges(form, [
+      { pointer: '/briefElements/0/materialReferenceId', field: 'materialReferenceId', from: 'b1', to: 'b9' },
+      { pointer: '/briefElements/0/grammage', field: 'grammage', from: 350, to: 300 },
+      {
+        pointer: '/briefElements/0/corrugatedMaterialId',
+        field: 'corrugatedMaterialId',
+        from: 'c',
+        to: null,
+      },
+    ]);
+    expect(material.elements[0]!.materialReferenceId).toBe('b9');
+    expect(material.elements[0]!.extra).toEqual({ grammage: 300 });
+    const finishing = applyChanges(form, [
+      {
+        pointer: '/briefElements/0/wantLaminationRecto',
+        field: 'wantLaminationRecto',
+        from: true,
+        to: false,
+      },
+    ]);
+    expect(finishing.elements[0]!.lamination).toBe(false);
+    const quantity = applyChanges(form, [
+      {
+        pointer: '/briefElements/0/decorationsCount',
+        field: 'decorationsCount',
+        to: [{ decorationIndex: 0, quantity: 6200 }],
+      },
+    ]);
+    expect(quantity.elements[0]!.quantities).toEqual([6200]);
+    const dimension = applyChanges(form, [
+      { pointer: '/briefElements/0/widthDimension', field: 'widthDimension', to: 36 },
+    ]);
+    expect(dimension.elements[0]!.width).toBe(36);
+    expect(form.elements[0]!.width).toBe(40); // the form given is not changed
+  });
+
+  it('sends the element ids only on update, and the project rather than the company when both are set', () => {
+    const form = filled();
+    form.elements[0] = { ...form.elements[0]!, id: 'e1' };
+    expect((briefBody(form).briefElements as { id?: string }[])[0]).not.toHaveProperty('id');
+    expect((briefBody(form, { forUpdate: true }).briefElements as { id?: string }[])[0]!.id).toBe('e1');
+    expect(briefBody({ ...form, projectId: 'p' })).toMatchObject({ projectId: 'p' });
+    expect(briefBody({ ...form, projectId: 'p' })).not.toHaveProperty('companyId');
+  });
+
+  it('puts the API pointer errors on the matching element fields', () => {
+    const fields = {
+      '/briefElements/0/lengthDimension': 'must be <= 10000',
+      '/briefElements/1/widthDimension': 'too wide',
+      '/briefElements/0/hotStampings/0/width': 'too wide for the blank',
+      '/companyId': 'is required',
+    };
+    expect(elementErrors(fields, 0)).toEqual({
+      lengthDimension: 'must be <= 10000',
+      hotStampings: 'too wide for the blank',
+    });
+    expect(elementErrors(fields, 1)).toEqual({ widthDimension: 'too wide' });
+  });
+});

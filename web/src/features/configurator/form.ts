@@ -1,0 +1,323 @@
+/**
+ * The configurator's form state and its translation to and from the API's brief body. Only shapes
+ * are handled here: every rule (ranges, what a style allows, finishes' consistency) is the API's,
+ * whose problem pointers (`/briefElements/0/lengthDimension`) are shown beside the matching field.
+ */
+
+export type Side = 'RECTO' | 'VERSO' | 'RECTO_VERSO';
+export type Process = '' | 'offset' | 'digital' | 'flexo';
+
+export type ElementForm = {
+  /** An existing element (PUT keeps it). */
+  id?: string;
+  categoryId: string | null;
+  productId: string | null;
+  length: number | '';
+  width: number | '';
+  height: number | '';
+  materialReferenceId: string | null;
+  printed: boolean;
+  printingProcess: Process;
+  sidePrinted: Side;
+  rectoColorCount: number;
+  versoColorCount: number;
+  /** Percent (the API takes a fraction); '' for the catalogue default. */
+  inkCoverage: number | '';
+  varnish: boolean;
+  lamination: boolean;
+  foil: boolean;
+  foilWidth: number | '';
+  foilHeight: number | '';
+  embossing: boolean;
+  embossWidth: number | '';
+  embossHeight: number | '';
+  window: boolean;
+  windowWidth: number | '';
+  windowHeight: number | '';
+  /** Quantity of each artwork variant (decorationIndex = array index). */
+  quantities: (number | '')[];
+  /** Properties the form does not edit, kept as they are (material type, grammage, tools...). */
+  extra: Record<string, unknown>;
+};
+
+export type BriefForm = {
+  name: string;
+  companyId: string | null;
+  projectId: string | null;
+  elements: ElementForm[];
+};
+
+export const emptyElement = (): ElementForm => ({
+  categoryId: null,
+  productId: null,
+  length: '',
+  width: '',
+  height: '',
+  materialReferenceId: null,
+  printed: true,
+  printingProcess: '',
+  sidePrinted: 'RECTO',
+  rectoColorCount: 4,
+  versoColorCount: 0,
+  inkCoverage: '',
+  varnish: false,
+  lamination: false,
+  foil: false,
+  foilWidth: 40,
+  foilHeight: 20,
+  embossing: false,
+  embossWidth: 40,
+  embossHeight: 20,
+  window: false,
+  windowWidth: 50,
+  windowHeight: 50,
+  quantities: [5000],
+  extra: {},
+});
+
+export const emptyBrief = (): BriefForm => ({
+  name: '',
+  companyId: null,
+  projectId: null,
+  elements: [emptyElement()],
+});
+
+const FOIL_DEFAULTS = { color: 'gold', coverage: 0.5 };
+const EMBOSS_DEFAULTS = { type: 'EMBOSSING', depth: 0.5 };
+
+/** Fields of the API element the form edits (everything else rides in `extra`). */
+const EDITED = new Set([
+  'id',
+  'position',
+  'productCategoryId',
+  'productId',
+  'lengthDimension',
+  'widthDimension',
+  'heightDimension',
+  'materialReferenceId',
+  'decorationsCount',
+  'wantDecoration',
+  'sidePrinted',
+  'rectoColorCount',
+  'versoColorCount',
+  'inkCoverage',
+  'printingProcess',
+  'wantLaminationRecto',
+  'wantVarnishRecto',
+  'wantStampingRecto',
+  'hotStampings',
+  'wantEmbossingDebossingRecto',
+  'embossings',
+  'wantWindow',
+  'windowWidth',
+  'windowHeight',
+]);
+
+/** Read-only and computed properties of a stored element that a request must not send back. */
+const NOT_INPUT = new Set([
+  'organisationId',
+  'briefId',
+  'unitPrice',
+  'totalPrice',
+  'predictionId',
+  'pricedAt',
+  'createdById',
+  'createdAt',
+  'updatedAt',
+  'deletedAt',
+  'price',
+  'currency',
+  'quantity',
+  'briefElementPrice',
+  'matterId',
+]);
+
+const num = (v: number | '') => (v === '' ? undefined : v);
+
+/** The API element of one form element (position = its index). */
+export function elementBody(form: ElementForm, position: number): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...form.extra, position };
+  if (form.id) body.id = form.id;
+  if (form.categoryId) body.productCategoryId = form.categoryId;
+  if (form.productId) body.productId = form.productId;
+  if (form.length !== '') body.lengthDimension = form.length;
+  if (form.width !== '') body.widthDimension = form.width;
+  if (form.height !== '') body.heightDimension = form.height;
+  if (form.materialReferenceId) body.materialReferenceId = form.materialReferenceId;
+  body.decorationsCount = form.quantities.flatMap((quantity, decorationIndex) =>
+    quantity === '' || quantity <= 0 ? [] : [{ decorationIndex, quantity }],
+  );
+  body.wantDecoration = form.printed;
+  if (form.printed) {
+    body.sidePrinted = form.sidePrinted;
+    body.rectoColorCount = form.sidePrinted === 'VERSO' ? 0 : form.rectoColorCount;
+    body.versoColorCount = form.sidePrinted === 'RECTO' ? 0 : form.versoColorCount;
+    if (form.inkCoverage !== '') body.inkCoverage = form.inkCoverage / 100;
+    if (form.printingProcess) body.printingProcess = form.printingProcess;
+  }
+  if (form.varnish) body.wantVarnishRecto = true;
+  if (form.lamination) body.wantLaminationRecto = true;
+  if (form.foil) {
+    body.wantStampingRecto = true;
+    body.hotStampings = [{ ...FOIL_DEFAULTS, width: num(form.foilWidth), height: num(form.foilHeight) }];
+  }
+  if (form.embossing) {
+    body.wantEmbossingDebossingRecto = true;
+    body.embossings = [{ ...EMBOSS_DEFAULTS, width: num(form.embossWidth), height: num(form.embossHeight) }];
+  }
+  if (form.window) {
+    body.wantWindow = true;
+    body.windowWidth = num(form.windowWidth);
+    body.windowHeight = num(form.windowHeight);
+  }
+  return body;
+}
+
+/** The form element of an API element (a stored one, or a request body after a change). */
+export function elementForm(element: Record<string, unknown>): ElementForm {
+  const base = emptyElement();
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(element)) {
+    if (!EDITED.has(key) && !NOT_INPUT.has(key) && value !== null && value !== undefined) extra[key] = value;
+  }
+  const foil = (element.hotStampings as { width?: number; height?: number }[] | undefined)?.[0];
+  const emboss = (element.embossings as { width?: number; height?: number }[] | undefined)?.[0];
+  const decorations =
+    (element.decorationsCount as { decorationIndex: number; quantity: number }[] | undefined) ?? [];
+  const quantities: (number | '')[] = [];
+  for (const d of decorations) quantities[d.decorationIndex] = d.quantity;
+  for (let i = 0; i < quantities.length; i++) if (quantities[i] === undefined) quantities[i] = '';
+  const str = (v: unknown) => (typeof v === 'string' ? v : null);
+  const n = (v: unknown, fallback: number | '') => (typeof v === 'number' ? v : fallback);
+  return {
+    id: str(element.id) ?? undefined,
+    categoryId: str(element.productCategoryId),
+    productId: str(element.productId),
+    length: n(element.lengthDimension, ''),
+    width: n(element.widthDimension, ''),
+    height: n(element.heightDimension, ''),
+    materialReferenceId: str(element.materialReferenceId),
+    printed: element.wantDecoration === true,
+    printingProcess: (str(element.printingProcess) ?? '') as Process,
+    sidePrinted: (str(element.sidePrinted) ?? 'RECTO') as Side,
+    rectoColorCount: n(element.rectoColorCount, 0) as number,
+    versoColorCount: n(element.versoColorCount, 0) as number,
+    inkCoverage: typeof element.inkCoverage === 'number' ? Math.round(element.inkCoverage * 1000) / 10 : '',
+    varnish: element.wantVarnishRecto === true,
+    lamination: element.wantLaminationRecto === true,
+    foil: element.wantStampingRecto === true,
+    foilWidth: foil?.width ?? base.foilWidth,
+    foilHeight: foil?.height ?? base.foilHeight,
+    embossing: element.wantEmbossingDebossingRecto === true,
+    embossWidth: emboss?.width ?? base.embossWidth,
+    embossHeight: emboss?.height ?? base.embossHeight,
+    window: element.wantWindow === true,
+    windowWidth: n(element.windowWidth, base.windowWidth),
+    windowHeight: n(element.windowHeight, base.windowHeight),
+    quantities: quantities.length ? quantities : [''],
+    extra,
+  };
+}
+
+/** Whether the form has what a price needs; the API checks everything else. */
+export function isPriceable(form: BriefForm): boolean {
+  return (
+    (form.companyId !== null || form.projectId !== null) &&
+    form.elements.length > 0 &&
+    form.elements.every(
+      (e) =>
+        e.productId &&
+        e.materialReferenceId &&
+        e.length !== '' &&
+        e.width !== '' &&
+        e.quantities.some((q) => q !== '' && q > 0),
+    )
+  );
+}
+
+/** The body of POST /briefs, /briefs/estimate and PUT /briefs/{id}. */
+export function briefBody(form: BriefForm, options: { forUpdate?: boolean } = {}): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    briefElements: form.elements.map((e, i) => {
+      const element = elementBody(e, i);
+      if (!options.forUpdate) delete element.id;
+      return element;
+    }),
+  };
+  if (form.name.trim()) body.name = form.name.trim();
+  if (form.projectId) body.projectId = form.projectId;
+  else if (form.companyId) body.companyId = form.companyId;
+  return body;
+}
+
+export type Change = { pointer: string; field: string; from?: unknown; to?: unknown };
+
+/**
+ * Applies a value-analysis suggestion (changes with pointers into the request body) to the form:
+ * the element is turned into its body, the changes set there, and the result read back.
+ */
+export function applyChanges(form: BriefForm, changes: Change[]): BriefForm {
+  const elements = form.elements.map((e, i) => elementBody(e, i));
+  for (const change of changes) {
+    const match = /^\/briefElements\/(\d+)\/([A-Za-z]+)$/.exec(change.pointer);
+    if (!match) continue;
+    const element = elements[Number(match[1])];
+    if (!element) continue;
+    if (change.to === null || change.to === undefined) delete element[match[2]!];
+    else element[match[2]!] = change.to;
+  }
+  return {
+    ...form,
+    elements: elements.map((element, i) => ({ ...elementForm(element), id: form.elements[i]!.id })),
+  };
+}
+
+type CatalogueEntry = { id: string; code: string; name: string; enabled: boolean; [key: string]: unknown };
+
+/** The styles of a category. */
+export const productsOf = (products: CatalogueEntry[], categoryId: string | null) =>
+  products.filter((p) => p.enabled && (!categoryId || p.categoryId === categoryId));
+
+/** The boards a style can be made of (its allowed matters), as the catalogue says. */
+export function boardsFor(product: CatalogueEntry | undefined, boards: CatalogueEntry[]): CatalogueEntry[] {
+  const allowed = product?.allowedMatterIds as string[] | undefined;
+  return boards.filter((b) => b.enabled && (!allowed || allowed.includes(b.matterId as string)));
+}
+
+/** Keeps the board when the new style allows it, else clears it (the user picks again). */
+export function withProduct(
+  element: ElementForm,
+  product: CatalogueEntry | undefined,
+  boards: CatalogueEntry[],
+): ElementForm {
+  const allowed = boardsFor(product, boards);
+  const keep = allowed.some((b) => b.id === element.materialReferenceId);
+  return {
+    ...element,
+    productId: product?.id ?? null,
+    categoryId: (product?.categoryId as string | undefined) ?? element.categoryId,
+    materialReferenceId: keep ? element.materialReferenceId : null,
+    extra: keep ? element.extra : withoutBoardDetails(element.extra),
+    window: product?.windowAllowed === false ? false : element.window,
+  };
+}
+
+/** Material type, grammage and composition belong to the board: dropped when it changes. */
+export function withoutBoardDetails(extra: Record<string, unknown>): Record<string, unknown> {
+  const { materialTypeId: _t, grammage: _g, corrugatedMaterialId: _c, matterId: _m, ...rest } = extra;
+  return rest;
+}
+
+/** A problem's field errors for one element, keyed by its body field ("lengthDimension"). */
+export function elementErrors(fields: Record<string, string>, index: number): Record<string, string> {
+  const prefix = `/briefElements/${index}/`;
+  const out: Record<string, string> = {};
+  for (const [pointer, message] of Object.entries(fields)) {
+    if (pointer === `/briefElements/${index}`) out._ = message;
+    else if (pointer.startsWith(prefix)) {
+      const field = pointer.slice(prefix.length).split('/')[0]!;
+      out[field] ??= message;
+    }
+  }
+  return out;
+}

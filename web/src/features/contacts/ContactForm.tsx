@@ -1,0 +1,139 @@
+import { Alert, Button, Group, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, unwrap } from '../../api/client.ts';
+import type { components } from '../../api/schema.d.ts';
+import { useApiForm } from '../../ui/useApiForm.ts';
+
+type Contact = components['schemas']['Contact'];
+
+/** Create a contact (linked to `companyIds`) or edit one; pointer errors on the fields. */
+export function ContactForm({
+  contact,
+  companyIds,
+  onDone,
+}: {
+  contact?: Contact;
+  companyIds?: string[];
+  onDone: (contact: Contact) => void;
+}) {
+  const { t } = useTranslation();
+  const form = useApiForm();
+  const [values, setValues] = useState({
+    firstName: contact?.firstName ?? '',
+    lastName: contact?.lastName ?? '',
+    email: contact?.email ?? '',
+    phoneNumber: contact?.phoneNumber ?? '',
+    jobTitle: contact?.jobTitle ?? '',
+    language: contact?.language ?? 'en',
+  });
+  const field = (key: Exclude<keyof typeof values, 'language'>, label: string, type = 'text') => (
+    <TextInput
+      label={label}
+      type={type}
+      value={values[key]}
+      onChange={(e) => setValues({ ...values, [key]: e.currentTarget.value })}
+      error={form.error(`/${key}`)}
+    />
+  );
+  return (
+    <form
+      noValidate
+      onSubmit={async (event) => {
+        event.preventDefault();
+        const body: Record<string, unknown> = Object.fromEntries(
+          Object.entries(values).map(([k, v]) => [k, v.trim() || null]),
+        );
+        if (!contact && companyIds) body.collaborationIds = companyIds;
+        const saved = await form.submit(
+          () =>
+            contact
+              ? unwrap(
+                  api.PATCH('/api/users/contacts/{id}', {
+                    params: { path: { id: contact.id } },
+                    body: body as never,
+                  }),
+                )
+              : unwrap(api.POST('/api/users/contacts', { body: body as never })),
+          t('common.saved'),
+        );
+        if (saved) onDone(saved as Contact);
+      }}
+    >
+      <Stack>
+        {form.formError && (
+          <Alert color="red" role="alert">
+            {form.formError}
+          </Alert>
+        )}
+        <SimpleGrid cols={2}>
+          {field('firstName', t('contacts.firstName'))}
+          {field('lastName', t('contacts.lastName'))}
+        </SimpleGrid>
+        {field('email', t('common.email'), 'email')}
+        {field('phoneNumber', t('common.phone'))}
+        {field('jobTitle', t('contacts.jobTitle'))}
+        <Select
+          label={t('contacts.language')}
+          data={[
+            { value: 'en', label: 'English' },
+            { value: 'fr', label: 'Français' },
+            { value: 'de', label: 'Deutsch' },
+          ]}
+          value={values.language}
+          onChange={(language) => setValues({ ...values, language: language ?? 'en' })}
+          error={form.error('/language')}
+        />
+        <Group justify="flex-end">
+          <Button type="submit" loading={form.busy}>
+            {contact ? t('common.save') : t('common.create')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Admins let a contact sign in by giving it a password (POST /api/users/{id}/invite). */
+export function InviteForm({ contactId, onDone }: { contactId: string; onDone: () => void }) {
+  const { t } = useTranslation();
+  const form = useApiForm();
+  const [password, setPassword] = useState('');
+  return (
+    <form
+      noValidate
+      onSubmit={async (event) => {
+        event.preventDefault();
+        const ok = await form.submit(
+          () =>
+            unwrap(
+              api.POST('/api/users/{id}/invite', { params: { path: { id: contactId } }, body: { password } }),
+            ),
+          t('common.saved'),
+        );
+        if (ok) onDone();
+      }}
+    >
+      <Stack>
+        {form.formError && (
+          <Alert color="red" role="alert">
+            {form.formError}
+          </Alert>
+        )}
+        <TextInput
+          label={t('contacts.password')}
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+          error={form.error('/password')}
+        />
+        <Group justify="flex-end">
+          <Button type="submit" loading={form.busy}>
+            {t('contacts.invite')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

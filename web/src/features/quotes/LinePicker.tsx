@@ -1,0 +1,105 @@
+import { ActionIcon, Group, MultiSelect, NumberInput, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { api, unwrap } from '../../api/client.ts';
+
+export type Lines = { briefIds: string[]; articles: { articleId: string; quantity: number | '' }[] };
+
+/** Pick briefs (each becomes a parent line with one child per element) and catalogue articles. */
+export function LinePicker({
+  companyId,
+  value,
+  onChange,
+  errors,
+}: {
+  companyId: string | null;
+  value: Lines;
+  onChange: (v: Lines) => void;
+  errors: Record<string, string>;
+}) {
+  const { t } = useTranslation();
+  const briefs = useQuery({
+    queryKey: ['briefs', 'company', companyId, 'picker'],
+    queryFn: () =>
+      unwrap(api.GET('/api/briefs', { params: { query: { companyId: companyId!, limit: 100, page: 1 } } })),
+    enabled: !!companyId,
+  });
+  const articles = useQuery({
+    queryKey: ['articles', 'company', companyId],
+    queryFn: () =>
+      unwrap(api.GET('/api/articles', { params: { query: { companyId: companyId!, limit: 100, page: 1 } } })),
+    enabled: !!companyId,
+  });
+  const articleName = (id: string) => articles.data?.data.find((a) => a.id === id);
+  const problems = Object.entries(errors).filter(
+    ([p]) => p.startsWith('/items') || p.startsWith('/briefIds'),
+  );
+  return (
+    <Stack gap="sm">
+      <MultiSelect
+        label={t('quotes.fromBriefs')}
+        data={(briefs.data?.data ?? []).map((b) => ({ value: b.id, label: `${b.code} · ${b.name}` }))}
+        value={value.briefIds}
+        onChange={(briefIds) => onChange({ ...value, briefIds })}
+        searchable
+        disabled={!companyId}
+        error={errors['/briefIds']}
+      />
+      <MultiSelect
+        label={t('quotes.fromArticles')}
+        data={(articles.data?.data ?? []).map((a) => ({ value: a.id, label: `${a.code} · ${a.name}` }))}
+        value={value.articles.map((a) => a.articleId)}
+        onChange={(ids) =>
+          onChange({
+            ...value,
+            articles: ids.map(
+              (articleId) =>
+                value.articles.find((a) => a.articleId === articleId) ?? { articleId, quantity: 1000 },
+            ),
+          })
+        }
+        searchable
+        disabled={!companyId}
+      />
+      {value.articles.map((line, i) => (
+        <Group key={line.articleId} gap="xs" align="flex-end">
+          <NumberInput
+            label={`${t('quotes.quantity')} · ${articleName(line.articleId)?.code ?? ''}`}
+            value={line.quantity}
+            min={0}
+            onChange={(q) =>
+              onChange({
+                ...value,
+                articles: value.articles.map((a, j) =>
+                  j === i ? { ...a, quantity: q === '' ? '' : Number(q) } : a,
+                ),
+              })
+            }
+            error={errors[`/items/${i}/quantity`]}
+          />
+          <ActionIcon
+            variant="subtle"
+            color="red"
+            aria-label={t('common.remove')}
+            onClick={() => onChange({ ...value, articles: value.articles.filter((_, j) => j !== i) })}
+          >
+            ×
+          </ActionIcon>
+        </Group>
+      ))}
+      {problems.map(([pointer, message]) => (
+        <Text key={pointer} c="red" size="sm" role="alert">
+          {pointer}: {message}
+        </Text>
+      ))}
+    </Stack>
+  );
+}
+
+export const linesBody = (lines: Lines) => [
+  ...lines.briefIds.map((briefId) => ({ briefId })),
+  ...lines.articles.map((a) => ({
+    articleId: a.articleId,
+    ...(a.quantity === '' ? {} : { quantity: a.quantity }),
+  })),
+];

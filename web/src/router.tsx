@@ -1,0 +1,52 @@
+import { createBrowserRouter, Navigate } from 'react-router';
+import { AppLayout } from './ui/AppLayout.tsx';
+import { RequireAuth } from './ui/RequireAuth.tsx';
+
+/**
+ * The app's routes, under /app (the API keeps every other path). Each page is its own chunk,
+ * loaded when first visited, so the sign-in screen only loads the shell (bench/web.ts measures it).
+ */
+export const paths = {
+  signIn: '/sign-in',
+  briefs: '/briefs',
+  newBrief: '/briefs/new',
+  brief: (id: string) => `/briefs/${id}`,
+  companies: '/companies',
+  company: (id: string) => `/companies/${id}`,
+  contacts: '/contacts',
+  quotes: '/quotes',
+  newQuote: '/quotes/new',
+  quote: (id: string) => `/quotes/${id}`,
+};
+
+const page = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({
+  Component: (await load()).default,
+});
+
+export const router = createBrowserRouter(
+  [
+    { path: '/sign-in', lazy: page(() => import('./routes/sign-in/SignInPage.tsx')) },
+    {
+      element: <RequireAuth />,
+      children: [
+        {
+          element: <AppLayout />,
+          children: [
+            { index: true, element: <Navigate to="/quotes" replace /> },
+            { path: 'briefs', lazy: page(() => import('./routes/briefs/BriefsPage.tsx')) },
+            { path: 'briefs/new', lazy: page(() => import('./routes/briefs/BriefEditorPage.tsx')) },
+            { path: 'briefs/:id', lazy: page(() => import('./routes/briefs/BriefEditorPage.tsx')) },
+            { path: 'companies', lazy: page(() => import('./routes/companies/CompaniesPage.tsx')) },
+            { path: 'companies/:id', lazy: page(() => import('./routes/companies/CompanyPage.tsx')) },
+            { path: 'contacts', lazy: page(() => import('./routes/contacts/ContactsPage.tsx')) },
+            { path: 'quotes', lazy: page(() => import('./routes/quotes/QuotesPage.tsx')) },
+            { path: 'quotes/new', lazy: page(() => import('./routes/quotes/NewQuotePage.tsx')) },
+            { path: 'quotes/:id', lazy: page(() => import('./routes/quotes/QuotePage.tsx')) },
+            { path: '*', lazy: page(() => import('./routes/NotFoundPage.tsx')) },
+          ],
+        },
+      ],
+    },
+  ],
+  { basename: '/app' },
+);

@@ -1,0 +1,90 @@
+import { Card, Stack, Table, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useParams, useSearchParams } from 'react-router';
+import { api, unwrap } from '../../api/client.ts';
+import { Configurator } from '../../features/configurator/Configurator.tsx';
+import { elementForm, emptyBrief } from '../../features/configurator/form.ts';
+import { date, money } from '../../ui/format.ts';
+import { QueryState } from '../../ui/states.tsx';
+
+/** /briefs/new (configure and save) and /briefs/:id (edit, re-price, versions). */
+export default function BriefEditorPage() {
+  const { id } = useParams();
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const brief = useQuery({
+    queryKey: ['brief', id],
+    queryFn: () => unwrap(api.GET('/api/briefs/{id}', { params: { path: { id: id! } } })),
+    enabled: !!id,
+  });
+  const versions = useQuery({
+    queryKey: ['brief', id, 'versions', brief.data?.currentVersion],
+    queryFn: () => unwrap(api.GET('/api/briefs/{id}/predictions', { params: { path: { id: id! } } })),
+    enabled: !!id && !!brief.data,
+  });
+  if (!id)
+    return (
+      <Configurator
+        key="new"
+        initial={{ ...emptyBrief(), companyId: params.get('companyId') }}
+        title={t('configurator.title')}
+      />
+    );
+  return (
+    <QueryState query={brief}>
+      {(b) => (
+        <Stack>
+          <Configurator
+            key={`${b.id}-${b.currentVersion}`}
+            briefId={b.id}
+            title={t('configurator.editTitle', { code: b.code })}
+            companyName={b.company?.name}
+            initial={{
+              name: b.name,
+              companyId: b.companyId,
+              projectId: b.projectId,
+              elements: [...b.briefElements]
+                .sort((x, y) => x.position - y.position)
+                .map((e) => elementForm(e as Record<string, unknown>)),
+            }}
+          />
+          <Card withBorder>
+            <Title order={3} size="h4" mb="xs">
+              {t('configurator.versions')}
+            </Title>
+            <QueryState query={versions} isEmpty={(v) => v.data.length === 0}>
+              {(v) => (
+                <Table data-testid="versions">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>#</Table.Th>
+                      <Table.Th>{t('common.updated')}</Table.Th>
+                      <Table.Th ta="right">{t('configurator.price')}</Table.Th>
+                      <Table.Th ta="right">{t('configurator.tooling')}</Table.Th>
+                      <Table.Th ta="right">{t('configurator.delivery')}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {v.data.map((p) => (
+                      <Table.Tr key={p.id}>
+                        <Table.Td>
+                          {t('configurator.version', { n: p.version })}{' '}
+                          {p.version === v.currentVersion ? `(${t('configurator.current')})` : ''}
+                        </Table.Td>
+                        <Table.Td>{date(p.createdAt)}</Table.Td>
+                        <Table.Td ta="right">{money(p.totalPrice, p.currency)}</Table.Td>
+                        <Table.Td ta="right">{money(p.toolingCost, p.currency)}</Table.Td>
+                        <Table.Td ta="right">{money(p.deliveryCost, p.currency)}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              )}
+            </QueryState>
+          </Card>
+        </Stack>
+      )}
+    </QueryState>
+  );
+}

@@ -1,0 +1,74 @@
+import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, unwrap } from '../../api/client.ts';
+import type { components } from '../../api/schema.d.ts';
+import { useApiForm } from '../../ui/useApiForm.ts';
+
+type Company = components['schemas']['Company'];
+
+/** Create (no company) or edit a company; the API's pointer errors land on the fields. */
+export function CompanyForm({ company, onDone }: { company?: Company; onDone: (company: Company) => void }) {
+  const { t } = useTranslation();
+  const form = useApiForm();
+  const [values, setValues] = useState({
+    name: company?.name ?? '',
+    email: company?.email ?? '',
+    phoneNumber: company?.phoneNumber ?? '',
+    website: company?.website ?? '',
+    vatNumber: company?.vatNumber ?? '',
+  });
+  const field = (key: keyof typeof values, label: string, type = 'text') => (
+    <TextInput
+      label={label}
+      type={type}
+      value={values[key]}
+      onChange={(e) => setValues({ ...values, [key]: e.currentTarget.value })}
+      error={form.error(`/${key}`)}
+      required={key === 'name'}
+    />
+  );
+  return (
+    <form
+      noValidate
+      onSubmit={async (event) => {
+        event.preventDefault();
+        // Empty optional fields are sent as null (cleared); the API checks the rest.
+        const body = Object.fromEntries(
+          Object.entries(values).map(([k, v]) => [k, k === 'name' ? v : v.trim() || null]),
+        );
+        const saved = await form.submit(
+          () =>
+            company
+              ? unwrap(
+                  api.PATCH('/api/companies/{id}', {
+                    params: { path: { id: company.id } },
+                    body: body as never,
+                  }),
+                )
+              : unwrap(api.POST('/api/companies', { body: body as never })),
+          t('common.saved'),
+        );
+        if (saved) onDone(saved as Company);
+      }}
+    >
+      <Stack>
+        {form.formError && (
+          <Alert color="red" role="alert">
+            {form.formError}
+          </Alert>
+        )}
+        {field('name', t('common.name'))}
+        {field('email', t('common.email'), 'email')}
+        {field('phoneNumber', t('common.phone'))}
+        {field('website', t('companies.website'))}
+        {field('vatNumber', t('companies.vat'))}
+        <Group justify="flex-end">
+          <Button type="submit" loading={form.busy}>
+            {company ? t('common.save') : t('common.create')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,262 @@
+import {
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Modal,
+  SimpleGrid,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { isStaff, useAuth } from '../../api/auth.ts';
+import { api, unwrap } from '../../api/client.ts';
+import { ContactForm, InviteForm } from '../../features/contacts/ContactForm.tsx';
+import { date, money } from '../../ui/format.ts';
+import { QueryState } from '../../ui/states.tsx';
+import { CompanyForm } from './CompanyForm.tsx';
+
+/** A company with its addresses, contacts, projects, briefs and quotes. */
+export default function CompanyPage() {
+  const { id } = useParams() as { id: string };
+  const { t } = useTranslation();
+  const { me } = useAuth();
+  const staff = isStaff(me?.role);
+  const admin = me?.role === 'admin' || me?.role === 'superadmin';
+  const queryClient = useQueryClient();
+  const [editing, edit] = useDisclosure();
+  const [adding, add] = useDisclosure();
+  const [inviting, setInviting] = useState<string>();
+  const path = { params: { path: { id } } };
+  const company = useQuery({
+    queryKey: ['company', id],
+    queryFn: () => unwrap(api.GET('/api/companies/{id}', path)),
+  });
+  const addresses = useQuery({
+    queryKey: ['company', id, 'addresses'],
+    queryFn: () => unwrap(api.GET('/api/companies/{id}/addresses', path)),
+  });
+  const contacts = useQuery({
+    queryKey: ['company', id, 'contacts'],
+    queryFn: () => unwrap(api.GET('/api/companies/{id}/contacts', path)),
+  });
+  const projects = useQuery({
+    queryKey: ['company', id, 'projects'],
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/projects/pagination', { params: { query: { companyId: id, limit: 100, page: 1 } } }),
+      ),
+  });
+  const briefs = useQuery({
+    queryKey: ['briefs', 'company', id],
+    queryFn: () =>
+      unwrap(api.GET('/api/briefs', { params: { query: { companyId: id, limit: 50, page: 1 } } })),
+    enabled: staff,
+  });
+  const quotes = useQuery({
+    queryKey: ['quotes', 'company', id],
+    queryFn: () =>
+      unwrap(api.GET('/api/quotes', { params: { query: { companyId: id, limit: 50, page: 1 } } })),
+  });
+
+  return (
+    <QueryState query={company}>
+      {(c) => (
+        <Stack>
+          <Group justify="space-between">
+            <Title order={2}>{c.name}</Title>
+            <Group>
+              {staff && (
+                <Button component={Link} to={`/briefs/new?companyId=${c.id}`} variant="default">
+                  {t('briefs.new')}
+                </Button>
+              )}
+              {staff && (
+                <Button component={Link} to={`/quotes/new?companyId=${c.id}`} variant="default">
+                  {t('quotes.new')}
+                </Button>
+              )}
+              {staff && <Button onClick={edit.open}>{t('common.edit')}</Button>}
+            </Group>
+          </Group>
+          <Card withBorder>
+            <SimpleGrid cols={{ base: 1, sm: 4 }}>
+              <Field label={t('common.email')} value={c.email} />
+              <Field label={t('common.phone')} value={c.phoneNumber} />
+              <Field label={t('companies.website')} value={c.website} />
+              <Field label={t('companies.vat')} value={c.vatNumber} />
+            </SimpleGrid>
+          </Card>
+          <Tabs defaultValue="contacts">
+            <Tabs.List>
+              <Tabs.Tab value="contacts">{t('companies.contacts')}</Tabs.Tab>
+              <Tabs.Tab value="addresses">{t('companies.addresses')}</Tabs.Tab>
+              <Tabs.Tab value="projects">{t('companies.projects')}</Tabs.Tab>
+              {staff && <Tabs.Tab value="briefs">{t('companies.briefs')}</Tabs.Tab>}
+              <Tabs.Tab value="quotes">{t('companies.quotes')}</Tabs.Tab>
+            </Tabs.List>
+            <Tabs.Panel value="contacts" pt="sm">
+              {staff && (
+                <Button size="xs" mb="sm" onClick={add.open}>
+                  {t('contacts.new')}
+                </Button>
+              )}
+              <QueryState query={contacts} isEmpty={(d) => d.length === 0}>
+                {(list) => (
+                  <Table>
+                    <Table.Thead>
+                      <Table.Tr>
+                        <Table.Th>{t('common.name')}</Table.Th>
+                        <Table.Th>{t('common.email')}</Table.Th>
+                        <Table.Th>{t('contacts.jobTitle')}</Table.Th>
+                        {admin && <Table.Th>{t('common.actions')}</Table.Th>}
+                      </Table.Tr>
+                    </Table.Thead>
+                    <Table.Tbody>
+                      {list.map((contact) => (
+                        <Table.Tr key={contact.id}>
+                          <Table.Td>
+                            {[contact.firstName, contact.lastName].filter(Boolean).join(' ') || '—'}
+                          </Table.Td>
+                          <Table.Td>{contact.email ?? '—'}</Table.Td>
+                          <Table.Td>{contact.jobTitle ?? '—'}</Table.Td>
+                          {admin && (
+                            <Table.Td>
+                              <Button size="xs" variant="light" onClick={() => setInviting(contact.id)}>
+                                {t('contacts.invite')}
+                              </Button>
+                            </Table.Td>
+                          )}
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                )}
+              </QueryState>
+            </Tabs.Panel>
+            <Tabs.Panel value="addresses" pt="sm">
+              <QueryState query={addresses} isEmpty={(d) => d.length === 0}>
+                {(list) => (
+                  <Stack gap="xs">
+                    {list.map((a) => {
+                      const address = a as unknown as Record<string, string | null>;
+                      return (
+                        <Text key={a.id} size="sm">
+                          {[address.name, address.street, address.postalCode, address.city, address.country]
+                            .filter(Boolean)
+                            .join(', ')}
+                        </Text>
+                      );
+                    })}
+                  </Stack>
+                )}
+              </QueryState>
+            </Tabs.Panel>
+            <Tabs.Panel value="projects" pt="sm">
+              <QueryState query={projects} isEmpty={(d) => d.data.length === 0}>
+                {(list) => (
+                  <Stack gap="xs">
+                    {list.data.map((p) => (
+                      <Anchor key={p.id} component={Link} to={`/briefs?companyId=${id}&projectId=${p.id}`}>
+                        {p.name}
+                      </Anchor>
+                    ))}
+                  </Stack>
+                )}
+              </QueryState>
+            </Tabs.Panel>
+            {staff && (
+              <Tabs.Panel value="briefs" pt="sm">
+                <QueryState query={briefs} isEmpty={(d) => d.data.length === 0}>
+                  {(list) => (
+                    <Table>
+                      <Table.Tbody>
+                        {list.data.map((b) => (
+                          <Table.Tr key={b.id}>
+                            <Table.Td>
+                              <Anchor component={Link} to={`/briefs/${b.id}`}>
+                                {b.code}
+                              </Anchor>
+                            </Table.Td>
+                            <Table.Td>{b.name}</Table.Td>
+                            <Table.Td ta="right">
+                              {money((b as { totalPrice?: number | null }).totalPrice)}
+                            </Table.Td>
+                          </Table.Tr>
+                        ))}
+                      </Table.Tbody>
+                    </Table>
+                  )}
+                </QueryState>
+              </Tabs.Panel>
+            )}
+            <Tabs.Panel value="quotes" pt="sm">
+              <QueryState query={quotes} isEmpty={(d) => d.data.length === 0}>
+                {(list) => (
+                  <Table>
+                    <Table.Tbody>
+                      {list.data.map((q) => (
+                        <Table.Tr key={q.id}>
+                          <Table.Td>
+                            <Anchor component={Link} to={`/quotes/${q.id}`}>
+                              {q.code ?? q.name}
+                            </Anchor>
+                          </Table.Td>
+                          <Table.Td>
+                            <Badge>{t(`quotes.states.${q.state}`)}</Badge>
+                          </Table.Td>
+                          <Table.Td>{date(q.updatedAt)}</Table.Td>
+                          <Table.Td ta="right">{money(q.totalPrice, q.currency)}</Table.Td>
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                )}
+              </QueryState>
+            </Tabs.Panel>
+          </Tabs>
+          <Modal opened={editing} onClose={edit.close} title={t('common.edit')}>
+            <CompanyForm
+              company={c}
+              onDone={async () => {
+                edit.close();
+                await queryClient.invalidateQueries({ queryKey: ['company', id] });
+              }}
+            />
+          </Modal>
+          <Modal opened={adding} onClose={add.close} title={t('contacts.new')}>
+            <ContactForm
+              companyIds={[id]}
+              onDone={async () => {
+                add.close();
+                await queryClient.invalidateQueries({ queryKey: ['company', id, 'contacts'] });
+              }}
+            />
+          </Modal>
+          <Modal opened={!!inviting} onClose={() => setInviting(undefined)} title={t('contacts.invite')}>
+            {inviting && <InviteForm contactId={inviting} onDone={() => setInviting(undefined)} />}
+          </Modal>
+        </Stack>
+      )}
+    </QueryState>
+  );
+}
+
+function Field({ label, value }: { label: string; value: string | null | undefined }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm">{value || '—'}</Text>
+    </div>
+  );
+}

@@ -1,0 +1,532 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  CopyButton,
+  Group,
+  Modal,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { auth, useAuth } from '../../api/auth.ts';
+import { ApiError, api, unwrap } from '../../api/client.ts';
+import type { components } from '../../api/schema.d.ts';
+import { type QuoteState, quoteActions } from '../../features/quotes/actions.ts';
+import { LinePicker, type Lines, linesBody } from '../../features/quotes/LinePicker.tsx';
+import { date, money, number } from '../../ui/format.ts';
+import { ErrorState, QueryState } from '../../ui/states.tsx';
+import { STATE_COLOURS } from './QuotesPage.tsx';
+
+type Quote = components['schemas']['Quote'];
+type Item = Quote['items'][number];
+
+/** One quote: lines and totals, its state and what can happen next, PDF, guest links, revisions. */
+export default function QuotePage() {
+  const { id } = useParams() as { id: string };
+  const { t } = useTranslation();
+  const { me } = useAuth();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const quote = useQuery({
+    queryKey: ['quote', id],
+    queryFn: () => unwrap(api.GET('/api/quotes/{id}', { params: { path: { id } } })),
+  });
+  const [refusal, setRefusal] = useState<unknown>();
+  const [declining, decline] = useDisclosure();
+  const [reason, setReason] = useState('');
+  const [lines, setLines] = useState<Lines>({ briefIds: [], articles: [] });
+  const path = { params: { path: { id } } };
+
+  /** A state change or edit: the quote is read again; a refusal shows the API's reason. */
+  const act = useMutation({
+    mutationFn: async (run: () => Promise<unknown>) => run(),
+    onMutate: () => setRefusal(undefined),
+    onError: (error) => setRefusal(error),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['quote', id] });
+      await queryClient.invalidateQueries({ queryKey: ['quotes'] });
+    },
+  });
+  const run = (label: string, call: () => Promise<unknown>) =>
+    act.mutate(async () => {
+      const result = await call();
+      notifications.show({ color: 'teal', message: label });
+      return result;
+    });
+
+  return (
+    <QueryState query={quote}>
+      {(q) => {
+        const actions = quoteActions(q.state as QuoteState, me?.role, !!q.orderId);
+        const can = (a: (typeof actions)[number]) => actions.includes(a);
+        return (
+          <Stack>
+            <Group justify="space-between" align="flex-start">
+              <Stack gap={4}>
+                <Title order={2} data-testid="quote-title">
+                  {q.code ?? q.name}
+                </Title>
+                <Group gap="xs">
+                  <Badge color={STATE_COLOURS[q.state]} data-testid="quote-state">
+                    {t(`quotes.states.${q.state}`)}
+                  </Badge>
+                  <Text size="sm">
+                    {q.name} · v{q.version} ·{' '}
+                    <Anchor component={Link} to={`/companies/${q.companyId}`}>
+                      {q.company?.name}
+                    </Anchor>
+                    {q.validUntil ? ` · ${t('quotes.validUntil')} ${date(q.validUntil)}` : ''}
+                  </Text>
+                </Group>
+              </Stack>
+              <Group>
+                {can('publish') && (
+                  <Button
+                    onClick={() =>
+                      run(t('quotes.publish'), () =>
+                        unwrap(api.PUT('/api/quotes/{id}', { ...path, body: { state: 'published' } })),
+                      )
+                    }
+                    loading={act.isPending}
+                  >
+                    {t('quotes.publish')}
+                  </Button>
+                )}
+                {can('accept') && (
+                  <Button
+                    color="teal.9"
+                    onClick={() =>
+                      run(t('quotes.accept'), () =>
+                        unwrap(api.POST('/api/quotes/{id}/accept', { ...path, body: {} as never })),
+                      )
+                    }
+                    loading={act.isPending}
+                  >
+                    {t('quotes.accept')}
+                  </Button>
+                )}
+                {can('decline') && (
+                  <Button color="red.9" variant="outline" onClick={decline.open}>
+                    {t('quotes.decline')}
+                  </Button>
+                )}
+                {can('convert') && (
+                  <Button
+                    onClick={() =>
+                      run(t('quotes.convert'), () =>
+                        unwrap(api.POST('/api/quotes/{id}/order', { ...path, body: {} as never })),
+                      )
+                    }
+                    loading={act.isPending}
+                  >
+                    {t('quotes.convert')}
+                  </Button>
+                )}
+                {can('revise') && (
+                  <Button
+                    variant="default"
+                    onClick={() =>
+                      act.mutate(async () => {
+                        const revision = await unwrap(api.POST('/api/quotes/{id}/revisions', path));
+                        navigate(`/quotes/${revision.id}`);
+                      })
+                    }
+                  >
+                    {t('quotes.revise')}
+                  </Button>
+                )}
+              </Group>
+            </Group>
+
+            <Alert color="gray" title={t('quotes.next')} data-testid="quote-next">
+              {t(`quotes.next${q.state.charAt(0).toUpperCase()}${q.state.slice(1)}`)}
+              {q.rejectionReason ? ` — ${q.rejectionReason}` : ''}
+              {q.orderId ? (
+                <Text size="sm" mt={4} data-testid="quote-order">
+                  {t('quotes.ordered', { code: q.orderId })}
+                </Text>
+              ) : null}
+            </Alert>
+            {refusal ? <ErrorState error={refusal} /> : null}
+
+            <Card withBorder>
+              <Title order={3} size="h4" mb="xs">
+                {t('quotes.lines')}
+              </Title>
+              <Table.ScrollContainer minWidth={640}>
+                <Table data-testid="quote-lines">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('quotes.reference')}</Table.Th>
+                      <Table.Th>{t('common.name')}</Table.Th>
+                      <Table.Th ta="right">{t('quotes.quantity')}</Table.Th>
+                      <Table.Th ta="right">{t('quotes.unitPrice')}</Table.Th>
+                      <Table.Th ta="right">{t('quotes.total')}</Table.Th>
+                      <Table.Th>{t('quotes.comment')}</Table.Th>
+                      {can('edit') && <Table.Th>{t('common.actions')}</Table.Th>}
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {q.items.flatMap((item) => [
+                      <LineRow
+                        key={item.id}
+                        item={item}
+                        currency={q.currency}
+                        depth={0}
+                        onRemove={
+                          can('edit')
+                            ? () =>
+                                run(t('common.remove'), () =>
+                                  unwrap(
+                                    api.DELETE('/api/quotes/{id}/quote-items/{itemId}', {
+                                      params: { path: { id, itemId: item.id } },
+                                    }),
+                                  ),
+                                )
+                            : undefined
+                        }
+                      />,
+                      ...(item.children ?? []).map((child) => (
+                        <LineRow key={child.id} item={child as Item} currency={q.currency} depth={1} />
+                      )),
+                    ])}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+              <SimpleGrid cols={3} mt="sm" maw={520} ml="auto">
+                <Total label={t('quotes.tooling')} value={money(q.toolingCost, q.currency)} />
+                <Total label={t('quotes.delivery')} value={money(q.deliveryCost, q.currency)} />
+                <Total
+                  label={t('quotes.total')}
+                  value={money(q.totalPrice, q.currency)}
+                  strong
+                  testId="quote-total"
+                />
+              </SimpleGrid>
+            </Card>
+
+            {can('edit') && (
+              <Card withBorder>
+                <Title order={3} size="h4" mb="xs">
+                  {t('quotes.addLines')}
+                </Title>
+                <LinePicker
+                  companyId={q.companyId}
+                  value={lines}
+                  onChange={setLines}
+                  errors={refusal instanceof ApiError ? refusal.fields : {}}
+                />
+                <Group justify="flex-end" mt="sm">
+                  <Button
+                    disabled={!lines.briefIds.length && !lines.articles.length}
+                    onClick={() =>
+                      run(t('common.saved'), async () => {
+                        await unwrap(
+                          api.POST('/api/quotes/{id}/quote-items', {
+                            ...path,
+                            body: { items: linesBody(lines) } as never,
+                          }),
+                        );
+                        setLines({ briefIds: [], articles: [] });
+                      })
+                    }
+                  >
+                    {t('quotes.addLines')}
+                  </Button>
+                </Group>
+              </Card>
+            )}
+
+            {q.state !== 'draft' && <PdfPanel quote={q} canRender={can('pdf')} />}
+            {can('guestLinks') && <GuestLinks quoteId={q.id} />}
+            {q.parentQuoteId && (
+              <Text size="sm">
+                {t('quotes.revisions')}:{' '}
+                <Anchor component={Link} to={`/quotes/${q.parentQuoteId}`}>
+                  v{q.version - 1}
+                </Anchor>
+              </Text>
+            )}
+
+            <Modal opened={declining} onClose={decline.close} title={t('quotes.decline')}>
+              <Stack>
+                <Textarea
+                  label={t('quotes.declineReason')}
+                  value={reason}
+                  onChange={(e) => setReason(e.currentTarget.value)}
+                  autosize
+                  minRows={3}
+                />
+                <Button
+                  color="red"
+                  onClick={() => {
+                    decline.close();
+                    run(t('quotes.decline'), () =>
+                      unwrap(
+                        api.POST('/api/quotes/{id}/decline', {
+                          ...path,
+                          body: (reason ? { reason } : {}) as never,
+                        }),
+                      ),
+                    );
+                  }}
+                >
+                  {t('quotes.decline')}
+                </Button>
+              </Stack>
+            </Modal>
+          </Stack>
+        );
+      }}
+    </QueryState>
+  );
+}
+
+function LineRow({
+  item,
+  currency,
+  depth,
+  onRemove,
+}: {
+  item: Item;
+  currency: string;
+  depth: number;
+  onRemove?: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Table.Tr>
+      <Table.Td pl={depth ? 32 : undefined}>{item.reference ?? '—'}</Table.Td>
+      <Table.Td>{item.name}</Table.Td>
+      <Table.Td ta="right">{number(item.quantity)}</Table.Td>
+      <Table.Td ta="right">{money(item.price, currency, 4)}</Table.Td>
+      <Table.Td ta="right">{money(item.totalPrice, currency)}</Table.Td>
+      <Table.Td>{item.comment ?? ''}</Table.Td>
+      {onRemove !== undefined || depth === 0 ? (
+        <Table.Td>
+          {onRemove && (
+            <Button
+              size="xs"
+              variant="subtle"
+              color="red"
+              onClick={onRemove}
+              aria-label={`${t('common.remove')} ${item.name}`}
+            >
+              {t('common.remove')}
+            </Button>
+          )}
+        </Table.Td>
+      ) : null}
+    </Table.Tr>
+  );
+}
+
+function Total({
+  label,
+  value,
+  strong,
+  testId,
+}: {
+  label: string;
+  value: string;
+  strong?: boolean;
+  testId?: string;
+}) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" ta="right">
+        {label}
+      </Text>
+      <Text ta="right" fw={strong ? 700 : 500} data-testid={testId}>
+        {value}
+      </Text>
+    </div>
+  );
+}
+
+/** The PDF in the page (en/fr): staff render it (POST generate-pdf); anyone may open a stored one. */
+function PdfPanel({ quote, canRender }: { quote: Quote; canRender: boolean }) {
+  const { t, i18n } = useTranslation();
+  const [language, setLanguage] = useState(i18n.language === 'fr' ? 'fr' : 'en');
+  const [url, setUrl] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const stored = quote.pdfs.find((p) => p.localisationId === language);
+  useEffect(
+    () => () => {
+      if (url) URL.revokeObjectURL(url);
+    },
+    [url],
+  );
+  const load = async () => {
+    setError(undefined);
+    const headers = { authorization: `Bearer ${auth.get().token}` };
+    const response = canRender
+      ? await fetch(`/api/quotes/${quote.id}/generate-pdf`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ localisationId: language }),
+        })
+      : await fetch(`/api/quotes/${quote.id}/localisation/${language}`, { headers });
+    if (!response.ok) {
+      setError(new ApiError({ status: response.status, ...(await response.json().catch(() => ({}))) }));
+      return;
+    }
+    setUrl(URL.createObjectURL(await response.blob()));
+  };
+  return (
+    <Card withBorder data-testid="pdf-panel">
+      <Group justify="space-between" mb="xs">
+        <Title order={3} size="h4">
+          {t('quotes.pdf')} · {quote.code}
+        </Title>
+        <Group>
+          <SegmentedControl
+            aria-label="PDF language"
+            value={language}
+            onChange={(v) => {
+              setLanguage(v);
+              setUrl(undefined);
+            }}
+            data={[
+              { value: 'en', label: 'English' },
+              { value: 'fr', label: 'Français' },
+            ]}
+          />
+          {(canRender || stored) && (
+            <Button variant="default" onClick={() => void load()} data-testid="pdf-preview">
+              {t('quotes.preview')}
+            </Button>
+          )}
+          {(stored || url) && (
+            <Button
+              component="a"
+              variant="default"
+              href={url ?? `/api/quotes/${quote.id}/localisation/${language}`}
+              download={`${quote.code ?? 'quote'}-${language}.pdf`}
+            >
+              {t('quotes.download')}
+            </Button>
+          )}
+        </Group>
+      </Group>
+      {error ? <ErrorState error={error} /> : null}
+      {url && (
+        <iframe
+          title={`${t('quotes.pdf')} ${quote.code ?? ''} (${language})`}
+          src={url}
+          style={{ width: '100%', height: 640, border: '1px solid #ddd' }}
+          data-testid="pdf-frame"
+        />
+      )}
+    </Card>
+  );
+}
+
+function GuestLinks({ quoteId }: { quoteId: string }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [created, setCreated] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const links = useQuery({
+    queryKey: ['quote', quoteId, 'guest-links'],
+    queryFn: () => unwrap(api.GET('/api/quotes/{id}/guest-links', { params: { path: { id: quoteId } } })),
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['quote', quoteId, 'guest-links'] });
+  return (
+    <Card withBorder>
+      <Group justify="space-between" mb="xs">
+        <Title order={3} size="h4">
+          {t('quotes.guestLinks')}
+        </Title>
+        <Button
+          variant="default"
+          data-testid="create-guest-link"
+          onClick={async () => {
+            setError(undefined);
+            try {
+              const link = await unwrap(
+                api.POST('/api/quotes/{id}/guest-links', {
+                  params: { path: { id: quoteId } },
+                  body: { localisationId: 'en' },
+                }),
+              );
+              setCreated(link.url);
+              await refresh();
+            } catch (e) {
+              setError(e);
+            }
+          }}
+        >
+          {t('quotes.createLink')}
+        </Button>
+      </Group>
+      {error ? <ErrorState error={error} /> : null}
+      {created && (
+        <Group mb="sm">
+          <Text size="sm" data-testid="guest-link-url" style={{ wordBreak: 'break-all' }}>
+            {created}
+          </Text>
+          <CopyButton value={created}>
+            {({ copied, copy }) => (
+              <Button size="xs" onClick={copy}>
+                {copied ? t('quotes.copied') : t('quotes.copy')}
+              </Button>
+            )}
+          </CopyButton>
+        </Group>
+      )}
+      <QueryState query={links} isEmpty={(d) => d.length === 0}>
+        {(list) => (
+          <Table>
+            <Table.Tbody>
+              {list.map((link) => (
+                <Table.Tr key={link.id}>
+                  <Table.Td>{link.localisationId}</Table.Td>
+                  <Table.Td>{date(link.createdAt)}</Table.Td>
+                  <Table.Td>{date(link.expiresAt)}</Table.Td>
+                  <Table.Td>
+                    <Badge color={link.active ? 'teal.9' : 'gray.7'}>
+                      {link.active ? t('quotes.active') : t('quotes.inactive')}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    {link.active && (
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        color="red"
+                        onClick={async () => {
+                          await unwrap(
+                            api.DELETE('/api/quotes/{id}/guest-links/{linkId}', {
+                              params: { path: { id: quoteId, linkId: link.id } },
+                            }),
+                          ).catch(setError);
+                          await refresh();
+                        }}
+                      >
+                        {t('quotes.revoke')}
+                      </Button>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </QueryState>
+    </Card>
+  );
+}

@@ -1,0 +1,79 @@
+import { Alert, Button, Center, Paper, PasswordInput, Select, Stack, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { useAuth } from '../../api/auth.ts';
+import { ApiError, signIn } from '../../api/client.ts';
+import { LANGUAGES } from '../../i18n/index.ts';
+
+export default function SignInPage() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const state = useAuth();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const from = (location.state as { from?: string } | null)?.from ?? '/';
+  if (state.status === 'signed-in' && state.me) return <Navigate to={from} replace />;
+
+  return (
+    <Center mih="100vh" p="md" component="main">
+      <Paper withBorder shadow="sm" p="xl" w={380}>
+        <form
+          onSubmit={async (event) => {
+            event.preventDefault();
+            setBusy(true);
+            setError(undefined);
+            try {
+              await signIn(username, password);
+              navigate(from, { replace: true });
+            } catch (e) {
+              setError(e instanceof ApiError ? e.message : String(e));
+            } finally {
+              setBusy(false);
+            }
+          }}
+        >
+          <Stack>
+            <Title order={1} size="h2">
+              {t('signIn.title')}
+            </Title>
+            {error && (
+              <Alert color="red" title={t('signIn.failed')} role="alert">
+                {error}
+              </Alert>
+            )}
+            <TextInput
+              label={t('signIn.username')}
+              name="username"
+              autoComplete="username"
+              required
+              value={username}
+              onChange={(e) => setUsername(e.currentTarget.value)}
+            />
+            <PasswordInput
+              label={t('signIn.password')}
+              name="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+            />
+            <Button type="submit" loading={busy}>
+              {t('signIn.submit')}
+            </Button>
+            <Select
+              label={t('nav.language')}
+              data={LANGUAGES.map((l) => ({ ...l }))}
+              value={i18n.language}
+              onChange={(value) => value && void i18n.changeLanguage(value)}
+              allowDeselect={false}
+            />
+          </Stack>
+        </form>
+      </Paper>
+    </Center>
+  );
+}
