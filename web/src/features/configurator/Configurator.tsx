@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Grid, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Grid, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -107,6 +107,25 @@ export function Configurator({ briefId, initial, companyName, title }: Props) {
                   value={form.name}
                   onChange={(e) => setForm({ ...form, name: e.currentTarget.value })}
                   error={fields['/name']}
+                />
+                <Select
+                  label={t('configurator.packing')}
+                  description={t('configurator.packingHelp')}
+                  data={[
+                    { value: 'DEFAULT', label: t('configurator.packingDefault') },
+                    { value: 'SHIPPING_CASE', label: t('configurator.packingCases') },
+                    { value: 'BUNDLE', label: t('configurator.packingBundles') },
+                  ]}
+                  value={form.packingType ?? 'DEFAULT'}
+                  allowDeselect={false}
+                  onChange={(value) =>
+                    setForm({
+                      ...form,
+                      packingType: value === 'SHIPPING_CASE' || value === 'BUNDLE' ? value : null,
+                    })
+                  }
+                  error={fields['/packingType']}
+                  data-testid="packing-type"
                 />
               </Stack>
             </Card>

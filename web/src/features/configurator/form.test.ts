@@ -246,6 +246,17 @@ describe('configurator form logic', () => {
     expect(form.elements[0]!.width).toBe(40); // the form given is not changed
   });
 
+  it('applies a brief-level suggestion (bundle packing) and sends the packing type', () => {
+    const form = filled();
+    expect(briefBody(form)).not.toHaveProperty('packingType');
+    const bundled = applyChanges(form, [
+      { pointer: '/packingType', field: 'packingType', from: 'SHIPPING_CASE', to: 'BUNDLE' },
+    ]);
+    expect(bundled.packingType).toBe('BUNDLE');
+    expect(briefBody(bundled)).toMatchObject({ packingType: 'BUNDLE' });
+    expect(form.packingType).toBeNull();
+  });
+
   it('sends the element ids only on update, and the project rather than the company when both are set', () => {
     const form = filled();
     form.elements[0] = { ...form.elements[0]!, id: 'e1' };

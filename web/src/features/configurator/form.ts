@@ -40,10 +40,14 @@ export type ElementForm = {
   extra: Record<string, unknown>;
 };
 
+/** How the brief's products are packed for shipping; null leaves it to the estimating settings. */
+export type PackingType = 'SHIPPING_CASE' | 'BUNDLE';
+
 export type BriefForm = {
   name: string;
   companyId: string | null;
   projectId: string | null;
+  packingType: PackingType | null;
   elements: ElementForm[];
 };
 
@@ -79,6 +83,7 @@ export const emptyBrief = (): BriefForm => ({
   name: '',
   companyId: null,
   projectId: null,
+  packingType: null,
   elements: [emptyElement()],
 });
 
@@ -245,6 +250,7 @@ export function briefBody(form: BriefForm, options: { forUpdate?: boolean } = {}
     }),
   };
   if (form.name.trim()) body.name = form.name.trim();
+  if (form.packingType) body.packingType = form.packingType;
   if (form.projectId) body.projectId = form.projectId;
   else if (form.companyId) body.companyId = form.companyId;
   return body;
@@ -258,7 +264,13 @@ export type Change = { pointer: string; field: string; from?: unknown; to?: unkn
  */
 export function applyChanges(form: BriefForm, changes: Change[]): BriefForm {
   const elements = form.elements.map((e, i) => elementBody(e, i));
+  let packingType = form.packingType;
   for (const change of changes) {
+    // Brief-level levers (bundle packing) point at the brief itself.
+    if (change.pointer === '/packingType') {
+      packingType = (change.to as PackingType | null | undefined) ?? null;
+      continue;
+    }
     const match = /^\/briefElements\/(\d+)\/([A-Za-z]+)$/.exec(change.pointer);
     if (!match) continue;
     const element = elements[Number(match[1])];
@@ -268,6 +280,7 @@ export function applyChanges(form: BriefForm, changes: Change[]): BriefForm {
   }
   return {
     ...form,
+    packingType,
     elements: elements.map((element, i) => ({ ...elementForm(element), id: form.elements[i]!.id })),
   };
 }

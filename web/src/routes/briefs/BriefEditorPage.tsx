@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
 import { Configurator } from '../../features/configurator/Configurator.tsx';
-import { elementForm, emptyBrief } from '../../features/configurator/form.ts';
+import { elementForm, emptyBrief, type PackingType } from '../../features/configurator/form.ts';
 import { date, money } from '../../ui/format.ts';
 import { QueryState } from '../../ui/states.tsx';
 
@@ -44,6 +44,7 @@ export default function BriefEditorPage() {
               name: b.name,
               companyId: b.companyId,
               projectId: b.projectId,
+              packingType: (b.packingType as PackingType | null | undefined) ?? null,
               elements: [...b.briefElements]
                 .sort((x, y) => x.position - y.position)
                 .map((e) => elementForm(e as Record<string, unknown>)),
