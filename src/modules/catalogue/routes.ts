@@ -7,6 +7,7 @@ import { defaultCatalogue } from '../../pricing/default-catalogue.ts';
 import type { CatalogueKind } from './repository.ts';
 import { catalogueSeeder } from './seed.ts';
 import { createCatalogueService, present } from './service.ts';
+import { upgradeCatalogues } from './upgrade.ts';
 
 /** Each collection's path and names; the spec names the first six, the others complete the model. */
 const COLLECTIONS: { path: string; kind: CatalogueKind; one: string; many: string; about: string }[] = [
@@ -139,6 +140,8 @@ export const catalogueRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
   const service = createCatalogueService(ctx);
   ctx.organisationSeeders.push(catalogueSeeder(defaultCatalogue));
   return async (app) => {
+    // Existing organisations' catalogues onto the current default version (safe on every node).
+    await upgradeCatalogues(ctx);
     app.addSchema(Entry);
     const tags = ['catalogue'];
     for (const c of COLLECTIONS) {
