@@ -129,7 +129,9 @@ const EntryPatch = Type.Object(
     position: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
     data: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {
-        description: 'Fields to change (e.g. {"hourlyRate": 180}); each keeps its type, numbers >= 0',
+        description:
+          'Fields to change or add (e.g. {"hourlyRate": 180}): the record\'s own fields and the optional ' +
+          'fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0',
       }),
     ),
   },
