@@ -159,6 +159,31 @@ describe('catalogue upgrade', () => {
     expect(after.materialReferences.some((m) => m.code === 'GC1-340')).toBe(true);
   });
 
+  it('does not bring back a record the organisation removed, and keeps an edited list whole', async () => {
+    const org = await makeOrganisation(t);
+    await seedVersion1(org.organisationId);
+    const before = await loadCatalogue(t.app.ctx.db, org.organisationId);
+    const digital = before.machines.find((m) => m.code === 'DIGITAL-B2')!;
+    await t.app.ctx.db
+      .update(catalogueEntries)
+      .set({ deletedAt: new Date() })
+      .where(eq(catalogueEntries.id, digital.id));
+    const board = before.materialReferences.find((m) => m.code === 'GC1-350')!;
+    const sheetFormats = [board.sheetFormats[0]!];
+    const edit = await patch(org, `/api/material-references/${board.id}`, { data: { sheetFormats } });
+    expect(edit.statusCode).toBe(200);
+
+    expect((await upgradeCatalogue(t.app.ctx, org.organisationId)).to).toBe(CATALOGUE_VERSION);
+
+    const after = await loadCatalogue(t.app.ctx.db, org.organisationId);
+    expect(after.machines.some((m) => m.code === 'DIGITAL-B2')).toBe(false);
+    const upgradedBoard = after.materialReferences.find((m) => m.code === 'GC1-350')!;
+    expect(upgradedBoard.sheetFormats).toEqual(sheetFormats); // edited: kept whole
+    const defaults = defaultCatalogue().materialReferences.find((m) => m.code === 'GC1-350')!;
+    expect(upgradedBoard.grain).toBe(defaults.grain); // a new field beside it
+    expect(after.settings).toEqual(defaultCatalogue().settings);
+  });
+
   it('changes nothing when run again', async () => {
     const entries = await listEntries(t.app.ctx.db, edited.organisationId);
     const since = new Date();
