@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { deletedAt, id, organisationId, timestamps } from './columns.ts';
 import { organisations } from './platform.ts';
 
@@ -32,3 +42,16 @@ export const catalogueEntries = pgTable(
     index('catalogue_entries_org_updated_idx').on(t.organisationId, t.updatedAt),
   ],
 );
+
+/**
+ * Which version of the default catalogue an organisation's entries were seeded from or last
+ * upgraded to (see src/modules/catalogue/upgrade.ts). No row = version 1, the catalogue every
+ * organisation created before versioning was seeded with.
+ */
+export const catalogueVersions = pgTable('catalogue_versions', {
+  organisationId: uuid('organisation_id')
+    .primaryKey()
+    .references(() => organisations.id),
+  version: integer('version').notNull(),
+  upgradedAt: timestamp('upgraded_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});

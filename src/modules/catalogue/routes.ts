@@ -7,6 +7,7 @@ import { defaultCatalogue } from '../../pricing/default-catalogue.ts';
 import type { CatalogueKind } from './repository.ts';
 import { catalogueSeeder } from './seed.ts';
 import { createCatalogueService, present } from './service.ts';
+import { upgradeCatalogues } from './upgrade.ts';
 
 /** Each collection's path and names; the spec names the first six, the others complete the model. */
 const COLLECTIONS: { path: string; kind: CatalogueKind; one: string; many: string; about: string }[] = [
@@ -128,7 +129,9 @@ const EntryPatch = Type.Object(
     position: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
     data: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {
-        description: 'Fields to change (e.g. {"hourlyRate": 180}); each keeps its type, numbers >= 0',
+        description:
+          'Fields to change or add (e.g. {"hourlyRate": 180}): the record\'s own fields and the optional ' +
+          'fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0',
       }),
     ),
   },
@@ -139,6 +142,8 @@ export const catalogueRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
   const service = createCatalogueService(ctx);
   ctx.organisationSeeders.push(catalogueSeeder(defaultCatalogue));
   return async (app) => {
+    // Existing organisations' catalogues onto the current default version (safe on every node).
+    await upgradeCatalogues(ctx);
     app.addSchema(Entry);
     const tags = ['catalogue'];
     for (const c of COLLECTIONS) {

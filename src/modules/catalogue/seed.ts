@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { OrganisationSeeder } from '../../context.ts';
-import { catalogueEntries } from '../../db/schema/catalogue.ts';
+import { catalogueEntries, catalogueVersions } from '../../db/schema/catalogue.ts';
 import type { Catalogue } from '../../pricing/index.ts';
 import {
   CATALOGUE_ENTITY,
@@ -10,8 +10,35 @@ import {
   SETTINGS_CODE,
   SETTINGS_KIND,
 } from './repository.ts';
+import { CATALOGUE_VERSION } from './versions.ts';
 
 type Row = typeof catalogueEntries.$inferInsert;
+
+export type IdMaps = Map<CatalogueKind, Map<string, string>>;
+
+/**
+ * Rewrites every reference field (`...Id`, `...Ids`) of a record's data from codes to row ids through
+ * the code -> id map of its collection; `missing` answers for a code the map lacks.
+ */
+export function remapReferences(
+  value: unknown,
+  path: string,
+  ids: IdMaps,
+  missing: (kind: CatalogueKind, code: string, path: string) => string,
+): unknown {
+  if (Array.isArray(value)) return value.map((v, i) => remapReferences(v, `${path}/${i}`, ids, missing));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => {
+      if (!/Ids?$/.test(key)) return [key, remapReferences(v, `${path}/${key}`, ids, missing)];
+      const kind = REFERENCE_FIELDS[key];
+      if (!kind) throw new Error(`Catalogue field ${path}/${key} refers to an unknown collection`);
+      const lookup = (code: unknown) =>
+        ids.get(kind)?.get(String(code)) ?? missing(kind, String(code), `${path}/${key}`);
+      return [key, Array.isArray(v) ? v.map(lookup) : v === null ? null : lookup(v)];
+    }),
+  );
+}
 
 /**
  * Turns a catalogue whose records refer to each other by code (the default catalogue) into rows
@@ -22,27 +49,13 @@ export function catalogueRows(
   organisationId: string,
   createdById: string | null,
 ): Row[] {
-  const ids = new Map<CatalogueKind, Map<string, string>>(
+  const ids: IdMaps = new Map(
     CATALOGUE_KINDS.map((kind) => [kind, new Map(catalogue[kind].map((record) => [record.id, uuidv7()]))]),
   );
-  const remap = (value: unknown, path: string): unknown => {
-    if (Array.isArray(value)) return value.map((v, i) => remap(v, `${path}/${i}`));
-    if (value === null || typeof value !== 'object') return value;
-    return Object.fromEntries(
-      Object.entries(value).map(([key, v]) => {
-        if (!/Ids?$/.test(key)) return [key, remap(v, `${path}/${key}`)];
-        const kind = REFERENCE_FIELDS[key];
-        if (!kind) throw new Error(`Catalogue field ${path}/${key} refers to an unknown collection`);
-        const lookup = (code: unknown) => {
-          const id = ids.get(kind)!.get(String(code));
-          if (!id)
-            throw new Error(`Catalogue field ${path}/${key} refers to a missing ${kind} "${String(code)}"`);
-          return id;
-        };
-        return [key, Array.isArray(v) ? v.map(lookup) : v === null ? null : lookup(v)];
-      }),
-    );
-  };
+  const remap = (value: unknown, path: string) =>
+    remapReferences(value, path, ids, (kind, code, at) => {
+      throw new Error(`Catalogue field ${at} refers to a missing ${kind} "${code}"`);
+    });
   const rows: Row[] = [
     {
       id: uuidv7(),
@@ -78,6 +91,9 @@ export const catalogueSeeder =
   async (tx, organisation, record) => {
     const rows = catalogueRows(catalogue(), organisation.id, organisation.adminUserId);
     await tx.insert(catalogueEntries).values(rows);
+    await tx
+      .insert(catalogueVersions)
+      .values({ organisationId: organisation.id, version: CATALOGUE_VERSION });
     for (const row of rows) {
       await record({
         on: CATALOGUE_ENTITY,

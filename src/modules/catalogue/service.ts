@@ -1,9 +1,11 @@
+import { isDeepStrictEqual } from 'node:util';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { catalogueEntries } from '../../db/schema/catalogue.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { badRequest, notFound, type ProblemIssue } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
+import { defaultCatalogue } from '../../pricing/default-catalogue.ts';
 import {
   CATALOGUE_ENTITY,
   type CatalogueEntry,
@@ -36,12 +38,69 @@ export const present = (entry: CatalogueEntry) => ({
 
 const typeOf = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
 
+/** String fields whose values the engine knows (src/pricing/catalogue.ts). */
+const ENUMS: Record<string, readonly string[]> = {
+  grain: ['LONG', 'SHORT'],
+  requiredGrain: ['BLANK_WIDTH', 'BLANK_HEIGHT', 'ANY'],
+  speedBasis: ['UNIT', 'PACKAGE'],
+  corrugatedPacking: ['BUNDLE', 'AS_BRIEF'],
+};
+
+/** Fractions (0..1) among the optional fields; other numbers only need to be >= 0. */
+const FRACTIONS = new Set(['wasteRate', 'grammageTolerance', 'rate', 'defaultCommercialMargin']);
+
 /**
- * Checks an edit against the stored record: only existing fields, each keeping its JSON type,
- * numbers finite and not negative (rates, speeds, times, prices), nested objects checked likewise.
- * Reference fields (ids) and the record's identity cannot be changed here.
+ * The shape of a record of a collection as the engine's catalogue has it: every field any record of
+ * the current default catalogue has (nested objects and array elements merged likewise), with a
+ * sample value giving its type. It lets an edit add an optional field the stored record lacks
+ * (e.g. `wasteByRunLength` on a machine rate, `grain` on a sheet format).
  */
-function checkEdit(current: unknown, incoming: unknown, pointer: string, issues: ProblemIssue[]) {
+function shapeOf(samples: unknown[]): unknown {
+  const present = samples.filter((s) => s !== undefined && s !== null);
+  if (present.length === 0) return samples[0];
+  if (present.every((s) => Array.isArray(s))) return [shapeOf((present as unknown[][]).flat())];
+  if (present.every((s) => typeOf(s) === 'object')) {
+    const keys = new Set(present.flatMap((s) => Object.keys(s as object)));
+    return Object.fromEntries(
+      [...keys].map((key) => [key, shapeOf(present.map((s) => (s as Record<string, unknown>)[key]))]),
+    );
+  }
+  return present[0];
+}
+
+/** Optional fields of the engine's records that no default record sets (samples give their types). */
+const OPTIONAL_FIELDS: Record<string, Record<string, unknown>> = {
+  products: { requiredGrain: 'ANY', mixedGrainAllowed: false },
+};
+
+const shapes = new Map<string, unknown>();
+function shapeOfKind(kind: string): unknown {
+  if (!shapes.has(kind)) {
+    const defaults = defaultCatalogue();
+    const records =
+      kind === SETTINGS_KIND
+        ? [defaults.settings]
+        : ((defaults as unknown as Record<string, unknown[]>)[kind] ?? []);
+    shapes.set(kind, shapeOf([...records, OPTIONAL_FIELDS[kind]]));
+  }
+  return shapes.get(kind);
+}
+
+/**
+ * Checks an edit against the stored record: its fields and the optional fields the engine's
+ * catalogue knows for the collection (`shape`), each keeping its JSON type, numbers finite and not
+ * negative (rates, speeds, times, prices; fractions at most 1), known enumerations, nested objects
+ * and array elements checked likewise. Reference fields (ids) and the record's identity cannot be
+ * changed here.
+ */
+function checkEdit(
+  current: unknown,
+  incoming: unknown,
+  pointer: string,
+  issues: ProblemIssue[],
+  shape: unknown,
+  key = '',
+) {
   if (typeOf(current) !== typeOf(incoming)) {
     issues.push({
       pointer,
@@ -52,18 +111,30 @@ function checkEdit(current: unknown, incoming: unknown, pointer: string, issues:
   }
   if (typeof incoming === 'number' && (!Number.isFinite(incoming) || incoming < 0)) {
     issues.push({ pointer, message: 'must be a number >= 0', in: 'body' });
+  } else if (typeof incoming === 'number' && FRACTIONS.has(key) && incoming > 1) {
+    issues.push({ pointer, message: 'must be a fraction between 0 and 1', in: 'body' });
+  } else if (typeof incoming === 'string' && ENUMS[key] && !ENUMS[key].includes(incoming)) {
+    issues.push({ pointer, message: `must be one of ${ENUMS[key].join(', ')}`, in: 'body' });
   } else if (typeOf(incoming) === 'object') {
-    for (const [key, value] of Object.entries(incoming as Record<string, unknown>)) {
-      if (/Ids?$/.test(key))
-        issues.push({ pointer: `${pointer}/${key}`, message: 'references cannot be edited', in: 'body' });
-      else if (!(key in (current as Record<string, unknown>))) {
-        issues.push({ pointer: `${pointer}/${key}`, message: 'is not a field of this record', in: 'body' });
-      } else checkEdit((current as Record<string, unknown>)[key], value, `${pointer}/${key}`, issues);
+    const known = (typeOf(shape) === 'object' ? shape : {}) as Record<string, unknown>;
+    for (const [field, value] of Object.entries(incoming as Record<string, unknown>)) {
+      const at = `${pointer}/${field}`;
+      if (/Ids?$/.test(field)) {
+        // A record's references stay as they are; resending them unchanged (a whole array of
+        // machine rates, say) is fine.
+        if (!isDeepStrictEqual((current as Record<string, unknown>)[field], value))
+          issues.push({ pointer: at, message: 'references cannot be edited', in: 'body' });
+      } else if (field in (current as Record<string, unknown>)) {
+        checkEdit((current as Record<string, unknown>)[field], value, at, issues, known[field], field);
+      } else if (known[field] !== undefined && known[field] !== null) {
+        checkEdit(known[field], value, at, issues, known[field], field);
+      } else issues.push({ pointer: at, message: 'is not a field of this record', in: 'body' });
     }
   } else if (typeOf(incoming) === 'array') {
+    const elementShape = Array.isArray(shape) ? shape[0] : undefined;
     (incoming as unknown[]).forEach((value, i) => {
-      const sample = (current as unknown[])[i] ?? (current as unknown[])[0];
-      if (sample !== undefined) checkEdit(sample, value, `${pointer}/${i}`, issues);
+      const sample = (current as unknown[])[i] ?? (current as unknown[])[0] ?? elementShape;
+      if (sample !== undefined) checkEdit(sample, value, `${pointer}/${i}`, issues, elementShape, key);
     });
   }
 }
@@ -129,7 +200,7 @@ export function createCatalogueService(ctx: AppContext) {
           .limit(1);
         if (!current) throw notFound('Catalogue entry');
         const issues: ProblemIssue[] = [];
-        if (patch.data) checkEdit(current.data, patch.data, '/data', issues);
+        if (patch.data) checkEdit(current.data, patch.data, '/data', issues, shapeOfKind(kind));
         if (issues.length) throw badRequest('Some catalogue values are not valid', issues);
         const next = {
           name: patch.name ?? current.name,
