@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_STATUS } from '../src/db/schema/imports.ts';
+import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
 import { importsModule } from '../src/modules/imports/routes.ts';
 import {
   auth,
@@ -1286,6 +1287,157 @@ describe('Imports', () => {
     const listed = await ok(await node('GET', '/api/imports', { qs: { page: 1, limit: 50 } }));
     expect(listed.data.map((i: Json) => i.id)).not.toContain(ids.import);
     expect(listed.data.map((i: Json) => i.id)).not.toContain(fresh.id);
+  });
+});
+
+describe('BriefElements', () => {
+  const codeOf = (list: { id: string; code: string }[], code: string) =>
+    list.find((r) => r.code === code)!.id;
+
+  it('Create.ts: POST /api/brief-elements with the dimensions, their alias and the decoration variants (standalone)', async () => {
+    const catalogue = await loadCatalogue(t.app.ctx.db, admin.organisationId);
+    ids.product = codeOf(catalogue.products, 'STE');
+    ids.board = codeOf(catalogue.materialReferences, 'GC1-350');
+    const element = await ok(
+      await node('POST', '/api/brief-elements', {
+        body: {
+          position: 1,
+          productId: ids.product,
+          decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
+          lengthDimension: 120,
+          widthDimension: 40,
+          heightDimension: 180,
+          alias: { length: 120, width: 40, height: 180 },
+        },
+      }),
+      201,
+    );
+    expect(element).toMatchObject({
+      id: expect.any(String),
+      briefId: null,
+      position: 0,
+      productId: ids.product,
+      lengthDimension: 120,
+      heightDimension: 180,
+      quantity: 5000,
+    });
+    // No board: stored unpriced.
+    expect(element.briefElementPrice ?? null).toBeNull();
+    ids.element = element.id;
+    // With the board (our field), it is priced at once.
+    const priced = await ok(
+      await node('POST', '/api/brief-elements', {
+        body: {
+          productId: ids.product,
+          lengthDimension: 120,
+          widthDimension: 40,
+          heightDimension: 180,
+          materialReferenceId: ids.board,
+          decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
+          wantDecoration: true,
+          sidePrinted: 'RECTO',
+          rectoColorCount: 4,
+        },
+      }),
+      201,
+    );
+    expect(priced.briefElementPrice).toMatchObject({ quantity: 5000, totalPrice: expect.any(Number) });
+    ids.pricedElement = priced.id;
+    // Unhappy paths: differing alias, unknown property, unknown catalogue record, a brief's element.
+    expectProblem(
+      await node('POST', '/api/brief-elements', { body: { lengthDimension: 120, alias: { length: 121 } } }),
+      400,
+    );
+    expectProblem(await node('POST', '/api/brief-elements', { body: { lenghtDimension: 120 } }), 400);
+    expectProblem(
+      await node('POST', '/api/brief-elements', {
+        body: { productId: '00000000-0000-4000-8000-000000000000' },
+      }),
+      422,
+    );
+    expectProblem(
+      await node('POST', '/api/brief-elements', {
+        body: { briefId: '00000000-0000-4000-8000-000000000000', lengthDimension: 120 },
+      }),
+      422,
+    );
+    expect(
+      (await node('POST', '/api/brief-elements', { body: { lengthDimension: 120 }, as: otherTenant }))
+        .statusCode,
+    ).toBe(201);
+  });
+
+  it('Get.ts: GET /api/brief-elements/{id}', async () => {
+    expect(await ok(await node('GET', `/api/brief-elements/${ids.pricedElement}`))).toMatchObject({
+      id: ids.pricedElement,
+      briefElementPrice: { quantity: 5000 },
+    });
+    expectProblem(await node('GET', `/api/brief-elements/${ids.element}`, { as: otherTenant }), 404);
+  });
+
+  it('List.ts: GET /api/brief-elements with page, limit, the filters and sort', async () => {
+    const listed = itemsOf(
+      await ok(
+        await node('GET', '/api/brief-elements', {
+          qs: { page: 1, limit: 50, productId: ids.product, sort: 'createdAt,DESC' },
+        }),
+      ),
+    ).map((e) => e.id);
+    expect(listed).toEqual([ids.pricedElement, ids.element]);
+    const mine = itemsOf(await ok(await node('GET', '/api/brief-elements', { qs: { page: 1, limit: 100 } })));
+    expect(mine.every((e) => e.id !== undefined)).toBe(true);
+    const theirs = itemsOf(await ok(await node('GET', '/api/brief-elements', { as: otherTenant })));
+    expect(theirs.map((e) => e.id)).not.toContain(ids.element);
+    expectProblem(await node('GET', '/api/brief-elements', { qs: { sort: 'price,DESC' } }), 400);
+  });
+
+  it('Update.ts: PATCH /api/brief-elements/{id} with the dimensions, alias and update fields', async () => {
+    const updated = await ok(
+      await node('PATCH', `/api/brief-elements/${ids.element}`, {
+        body: {
+          externalId: 'EL-1',
+          position: 2,
+          decorationsCount: [{ decorationIndex: 0, quantity: 2000 }],
+          lengthDimension: 130,
+          alias: { length: 130 },
+        },
+      }),
+    );
+    expect(updated).toMatchObject({
+      id: ids.element,
+      externalId: 'EL-1',
+      lengthDimension: 130,
+      widthDimension: 40,
+      productId: ids.product,
+      quantity: 2000,
+    });
+    // Adding the board reprices it.
+    const priced = await ok(
+      await node('PATCH', `/api/brief-elements/${ids.element}`, { body: { materialReferenceId: ids.board } }),
+    );
+    expect(priced.briefElementPrice).toMatchObject({ quantity: 2000 });
+    expectProblem(
+      await node('PATCH', `/api/brief-elements/${ids.element}`, { body: { lengthDimension: -1 } }),
+      400,
+    );
+    expectProblem(
+      await node('PATCH', `/api/brief-elements/${ids.element}`, {
+        body: { lengthDimension: 1 },
+        as: otherTenant,
+      }),
+      404,
+    );
+    expect((await ok(await node('GET', `/api/brief-elements/${ids.element}`))).lengthDimension).toBe(130);
+  });
+
+  it('Delete.ts: DELETE /api/brief-elements/{id}; refused while an article is made from it', async () => {
+    expect(await ok(await node('DELETE', `/api/brief-elements/${ids.pricedElement}`))).toMatchObject({
+      id: ids.pricedElement,
+    });
+    expectProblem(await node('GET', `/api/brief-elements/${ids.pricedElement}`), 404);
+    const article = await ok(await node('GET', `/api/articles/${ids.article}`));
+    expectProblem(await node('DELETE', `/api/brief-elements/${article.briefElementId}`), 409);
+    expectProblem(await node('DELETE', `/api/brief-elements/${ids.element}`, { as: otherTenant }), 404);
   });
 });
 

@@ -1,0 +1,1 @@
+ALTER TABLE "brief_elements" ADD COLUMN "external_id" text;
