@@ -22,6 +22,7 @@ import { healthRoutes } from './modules/health/routes.ts';
 import { importsRoutes } from './modules/imports/routes.ts';
 import { ordersRoutes } from './modules/orders/routes.ts';
 import { organisationRoutes } from './modules/organisations/routes.ts';
+import { pipelinesRoutes } from './modules/pipelines/routes.ts';
 import { projectsRoutes } from './modules/projects/routes.ts';
 import { quotePublicRoutes, quotesRoutes } from './modules/quotes/routes.ts';
 import { statusRoutes } from './modules/statuses/routes.ts';
@@ -65,6 +66,7 @@ const MODULES: Module[] = [
   { routes: companiesRoutes },
   { routes: contactsRoutes },
   { routes: projectsRoutes },
+  { routes: pipelinesRoutes },
   { routes: addressesRoutes },
   { routes: articlesRoutes, aliased: true },
   { routes: ordersRoutes, aliased: true },

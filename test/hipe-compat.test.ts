@@ -1290,6 +1290,51 @@ describe('Imports', () => {
   });
 });
 
+describe('Pipelines', () => {
+  it('List.ts: GET /api/pipelines?type=<entity> answers the seeded opportunity pipeline with its steps', async () => {
+    const answer = await ok(await node('GET', '/api/pipelines?type=opportunity'));
+    expect(Array.isArray(answer)).toBe(true);
+    const pipelines = answer as unknown as Json[];
+    expect(pipelines).toHaveLength(1);
+    expect(pipelines[0]).toMatchObject({
+      id: expect.any(String),
+      type: 'opportunity',
+      entity: 'opportunity',
+      name: 'Sales',
+      isDefault: true,
+    });
+    const steps = pipelines[0]!.steps as Json[];
+    expect(steps.map((s) => s.name)).toEqual(['Lead', 'Qualified', 'Proposal', 'Negotiation', 'Won', 'Lost']);
+    ids.pipeline = pipelines[0]!.id;
+    ids.pipelineStep = steps[1]!.id;
+    // Any case; another type: none; the other tenant has its own.
+    expect(await ok(await node('GET', '/api/pipelines?type=OPPORTUNITY'))).toHaveLength(1);
+    expect(await ok(await node('GET', '/api/pipelines?type=task'))).toEqual([]);
+    const theirs = (await ok(await node('GET', '/api/pipelines', { as: otherTenant }))) as unknown as Json[];
+    expect(theirs.map((p) => p.id)).not.toContain(ids.pipeline);
+    expect((await node('GET', '/api/pipelines?type=opportunity', { as: sales })).statusCode).toBe(200);
+    expectProblem(await node('GET', '/api/pipelines?kind=opportunity'), 400);
+  });
+
+  it('Get.ts: GET /api/pipelines/{id}', async () => {
+    const pipeline = await ok(await node('GET', `/api/pipelines/${ids.pipeline}`));
+    expect(pipeline).toMatchObject({ id: ids.pipeline, entity: 'opportunity' });
+    expect((pipeline.steps as Json[])[1]).toMatchObject({ id: ids.pipelineStep, pipelineId: ids.pipeline });
+    expectProblem(await node('GET', `/api/pipelines/${ids.pipeline}`, { as: otherTenant }), 404);
+    expectProblem(await node('GET', '/api/pipelines/not-an-id'), 400);
+    // A project names its pipeline and step with these ids.
+    const project = await ok(
+      await node('PATCH', `/api/projects/${ids.project}`, {
+        body: { opportunityPipelineId: ids.pipeline, opportunityStepId: ids.pipelineStep },
+      }),
+    );
+    expect(project).toMatchObject({
+      opportunityPipelineId: ids.pipeline,
+      opportunityStepId: ids.pipelineStep,
+    });
+  });
+});
+
 describe('BriefElements', () => {
   const codeOf = (list: { id: string; code: string }[], code: string) =>
     list.find((r) => r.code === code)!.id;

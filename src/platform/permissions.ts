@@ -31,6 +31,7 @@ export const PERMISSIONS = {
   'companies:read': { roles: READERS, description: 'Read companies' },
   'companies:write': { roles: STAFF, description: 'Create, change and archive companies' },
   'projects:read': { roles: READERS, description: 'Read projects' },
+  'pipelines:read': { roles: [...STAFF, 'guest'], description: 'Read the sales pipelines and their steps' },
   'projects:write': { roles: STAFF, description: 'Create, change and delete projects' },
   'addresses:read': { roles: READERS, description: 'Read addresses' },
   'addresses:write': { roles: STAFF, description: 'Create, change and delete addresses' },
