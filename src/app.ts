@@ -17,6 +17,7 @@ import { contactsRoutes } from './modules/contacts/routes.ts';
 import { currencyRoutes } from './modules/currencies/routes.ts';
 import { customFieldRoutes } from './modules/custom-fields/routes.ts';
 import { eventRoutes } from './modules/events/routes.ts';
+import { exportsRoutes } from './modules/exports/routes.ts';
 import { filesRoutes } from './modules/files/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { importsRoutes } from './modules/imports/routes.ts';
@@ -73,6 +74,7 @@ const MODULES: Module[] = [
   { routes: briefsRoutes, aliased: true },
   { routes: briefElementsRoutes },
   { routes: importsRoutes },
+  { routes: exportsRoutes },
   { routes: quotesRoutes, aliased: true },
   { routes: quotePublicRoutes },
 ];

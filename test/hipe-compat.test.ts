@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_STATUS } from '../src/db/schema/imports.ts';
 import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
+import { exportsModule } from '../src/modules/exports/routes.ts';
 import { importsModule } from '../src/modules/imports/routes.ts';
 import {
   auth,
@@ -1287,6 +1288,122 @@ describe('Imports', () => {
     const listed = await ok(await node('GET', '/api/imports', { qs: { page: 1, limit: 50 } }));
     expect(listed.data.map((i: Json) => i.id)).not.toContain(ids.import);
     expect(listed.data.map((i: Json) => i.id)).not.toContain(fresh.id);
+  });
+});
+
+describe('Exports', () => {
+  const run = (id: string) => exportsModule(t.app.ctx).service.run(id);
+
+  it('GetTypes.ts: GET /api/exports/utils/get-types', async () => {
+    const types = (await ok(await node('GET', '/api/exports/utils/get-types'))) as unknown as Json[];
+    expect(types.map((t) => t.code)).toEqual(['16', '17', '18', '19']);
+    expect(types[0]!.columns).toContain('externalId');
+  });
+
+  it('GetStatus.ts: GET /api/exports/utils/get-status', async () => {
+    const statuses = (await ok(await node('GET', '/api/exports/utils/get-status'))) as unknown as Json[];
+    expect(statuses.map((s) => s.code)).toEqual([1, 2, 5, 7]);
+  });
+
+  it('Create.ts: POST /api/exports {type, start_date, end_date, user_ids}, written by the job', async () => {
+    const created = await ok(
+      await node('POST', '/api/exports', { body: { type: 16, start_date: '', end_date: '', user_ids: [] } }),
+      201,
+    );
+    expect(created).toMatchObject({ type: '16', status: IMPORT_STATUS.REQUESTED, user_ids: [] });
+    ids.export = created.id;
+    await run(created.id);
+    // Articles created by the admin, in a date window.
+    const articles = await ok(
+      await node('POST', '/api/exports', {
+        body: {
+          type: 18,
+          start_date: '2000-01-01T00:00:00.000Z',
+          end_date: '2100-01-01T00:00:00.000Z',
+          user_ids: [admin.userId],
+        },
+      }),
+      201,
+    );
+    expect(articles.user_ids).toEqual([admin.userId]);
+    await run(articles.id);
+    ids.articleExport = articles.id;
+    // Unhappy paths: unknown type, a user of another tenant, bad date, unknown property, role.
+    expectProblem(await node('POST', '/api/exports', { body: { type: 99 } }), 400);
+    expectProblem(
+      await node('POST', '/api/exports', { body: { type: 16, user_ids: [otherTenant.userId] } }),
+      422,
+    );
+    expectProblem(await node('POST', '/api/exports', { body: { type: 16, start_date: 'yesterday' } }), 400);
+    expectProblem(await node('POST', '/api/exports', { body: { type: 16, userId: [] } }), 400);
+    expectProblem(await node('POST', '/api/exports', { body: { type: 16 }, as: sales }), 403);
+  });
+
+  it('Get.ts: GET /api/exports/{id} (done, with its row count)', async () => {
+    const record = await ok(await node('GET', `/api/exports/${ids.export}`));
+    expect(record).toMatchObject({
+      id: ids.export,
+      status: 5,
+      statusName: 'DONE',
+      fileId: expect.any(String),
+    });
+    expect(record.stats.rows).toBeGreaterThanOrEqual(1);
+    expectProblem(await node('GET', `/api/exports/${ids.export}`, { as: otherTenant }), 404);
+  });
+
+  it('List.ts: GET /api/exports with status, type, start/end, s, filterId and sort', async () => {
+    const listed = itemsOf(
+      await ok(
+        await node('GET', '/api/exports', {
+          qs: {
+            page: 1,
+            limit: 50,
+            status: '5',
+            type: '16',
+            start: '2000-01-01',
+            end: '2100-01-01',
+            filterId: 'saved-1',
+            sort: 'createdAt,DESC',
+          },
+        }),
+      ),
+    ).map((e) => e.id);
+    expect(listed).toEqual([ids.export]);
+    expect(
+      itemsOf(await ok(await node('GET', '/api/exports', { qs: { s: '18' } }))).map((e) => e.id),
+    ).toEqual([ids.articleExport]);
+  });
+
+  it('Download.ts: GET /api/exports/{id}/download answers the CSV in the import’s columns', async () => {
+    const response = await node('GET', `/api/exports/${ids.export}/download`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/csv');
+    const [header, ...lines] = response.body.trim().split('\n');
+    expect(header).toBe('externalId,name,parentExternalId,email,phoneNumber,website,vatNumber');
+    expect(lines.some((l) => l.startsWith('ERP-IMP-1,Imported Co'))).toBe(true);
+    const articles = await node('GET', `/api/exports/${ids.articleExport}/download`);
+    expect(articles.body.split('\n')[0]).toBe(
+      'code,name,description,price,stocked,quantity,unit,enabled,companyExternalId,externalId',
+    );
+    // Not written yet: 409.
+    const pending = await ok(await node('POST', '/api/exports', { body: { type: '17' } }), 201);
+    expectProblem(await node('GET', `/api/exports/${pending.id}/download`), 409);
+    ids.pendingExport = pending.id;
+  });
+
+  it('Archive.ts: PATCH /api/exports/{id}/archive, at any status', async () => {
+    expect(await ok(await node('PATCH', `/api/exports/${ids.export}/archive`))).toMatchObject({
+      id: ids.export,
+      archived: true,
+    });
+    expect(await ok(await node('PATCH', `/api/exports/${ids.pendingExport}/archive`))).toMatchObject({
+      archived: true,
+      status: 1,
+    });
+    const listed = itemsOf(await ok(await node('GET', '/api/exports'))).map((e) => e.id);
+    expect(listed).not.toContain(ids.export);
+    expect((await node('GET', `/api/exports/${ids.export}/download`)).statusCode).toBe(200);
+    expectProblem(await node('PATCH', `/api/exports/${ids.export}/archive`, { as: otherTenant }), 404);
   });
 });
 

@@ -59,6 +59,7 @@ export const PERMISSIONS = {
   'events:read': { roles: ADMINS, description: 'Read the event log and event resources' },
   'webhooks:manage': { roles: ADMINS, description: 'Manage webhooks and their deliveries' },
   'imports:manage': { roles: ADMINS, description: 'Run and read CSV imports' },
+  'exports:manage': { roles: ADMINS, description: 'Request, read and download CSV exports' },
 } as const satisfies Record<string, { roles: readonly Role[]; description: string }>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -3,6 +3,7 @@
 
 export * from './briefs.ts';
 export * from './catalogue.ts';
+export * from './exports.ts';
 export * from './imports.ts';
 export * from './mail.ts';
 export * from './orders.ts';
