@@ -1592,6 +1592,39 @@ describe('BriefElements', () => {
     expect((await ok(await node('GET', `/api/brief-elements/${ids.element}`))).lengthDimension).toBe(130);
   });
 
+  it('elements of a brief: listed by briefId, but changed and deleted through the brief (409)', async () => {
+    const brief = await ok(
+      await node('POST', '/api/briefs', {
+        body: {
+          companyId: ids.company,
+          briefElements: [
+            {
+              position: 0,
+              productId: ids.product,
+              lengthDimension: 120,
+              widthDimension: 40,
+              heightDimension: 180,
+              materialReferenceId: ids.board,
+              decorationsCount: [{ decorationIndex: 0, quantity: 1000 }],
+            },
+          ],
+        },
+      }),
+    );
+    const listed = itemsOf(await ok(await node('GET', '/api/brief-elements', { qs: { briefId: brief.id } })));
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ briefId: brief.id, position: 0 });
+    const elementId = listed[0]!.id as string;
+    expectProblem(
+      await node('PATCH', `/api/brief-elements/${elementId}`, { body: { lengthDimension: 100 } }),
+      409,
+    );
+    expectProblem(await node('DELETE', `/api/brief-elements/${elementId}`), 409);
+    expect(await ok(await node('GET', `/api/brief-elements/${elementId}`))).toMatchObject({
+      lengthDimension: 120,
+    });
+  });
+
   it('Delete.ts: DELETE /api/brief-elements/{id}; refused while an article is made from it', async () => {
     expect(await ok(await node('DELETE', `/api/brief-elements/${ids.pricedElement}`))).toMatchObject({
       id: ids.pricedElement,
