@@ -18,11 +18,13 @@ import { contactsRoutes } from './modules/contacts/routes.ts';
 import { currencyRoutes } from './modules/currencies/routes.ts';
 import { customFieldRoutes } from './modules/custom-fields/routes.ts';
 import { eventRoutes } from './modules/events/routes.ts';
+import { exportsRoutes } from './modules/exports/routes.ts';
 import { filesRoutes } from './modules/files/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { importsRoutes } from './modules/imports/routes.ts';
 import { ordersRoutes } from './modules/orders/routes.ts';
 import { organisationRoutes } from './modules/organisations/routes.ts';
+import { pipelinesRoutes } from './modules/pipelines/routes.ts';
 import { projectsRoutes } from './modules/projects/routes.ts';
 import { quotePublicRoutes, quotesRoutes } from './modules/quotes/routes.ts';
 import { statusRoutes } from './modules/statuses/routes.ts';
@@ -72,12 +74,14 @@ const MODULES: Module[] = [
   { routes: companiesRoutes },
   { routes: contactsRoutes },
   { routes: projectsRoutes },
+  { routes: pipelinesRoutes },
   { routes: addressesRoutes },
   { routes: articlesRoutes, aliased: true },
   { routes: ordersRoutes, aliased: true },
   { routes: briefsRoutes, aliased: true },
   { routes: briefElementsRoutes },
   { routes: importsRoutes },
+  { routes: exportsRoutes },
   { routes: quotesRoutes, aliased: true },
   { routes: quotePublicRoutes },
 ];

@@ -9,6 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_STATUS } from '../src/db/schema/imports.ts';
+import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
+import { exportsModule } from '../src/modules/exports/routes.ts';
 import { importsModule } from '../src/modules/imports/routes.ts';
 import {
   auth,
@@ -1286,6 +1288,351 @@ describe('Imports', () => {
     const listed = await ok(await node('GET', '/api/imports', { qs: { page: 1, limit: 50 } }));
     expect(listed.data.map((i: Json) => i.id)).not.toContain(ids.import);
     expect(listed.data.map((i: Json) => i.id)).not.toContain(fresh.id);
+  });
+});
+
+describe('Exports', () => {
+  const run = (id: string) => exportsModule(t.app.ctx).service.run(id);
+
+  it('GetTypes.ts: GET /api/exports/utils/get-types', async () => {
+    const types = (await ok(await node('GET', '/api/exports/utils/get-types'))) as unknown as Json[];
+    expect(types.map((t) => t.code)).toEqual(['16', '17', '18', '19']);
+    expect(types[0]!.columns).toContain('externalId');
+  });
+
+  it('GetStatus.ts: GET /api/exports/utils/get-status', async () => {
+    const statuses = (await ok(await node('GET', '/api/exports/utils/get-status'))) as unknown as Json[];
+    expect(statuses.map((s) => s.code)).toEqual([1, 2, 5, 7]);
+  });
+
+  it('Create.ts: POST /api/exports {type, start_date, end_date, user_ids}, written by the job', async () => {
+    const created = await ok(
+      await node('POST', '/api/exports', { body: { type: 16, start_date: '', end_date: '', user_ids: [] } }),
+      201,
+    );
+    expect(created).toMatchObject({ type: '16', status: IMPORT_STATUS.REQUESTED, user_ids: [] });
+    ids.export = created.id;
+    await run(created.id);
+    // Articles created by the admin, in a date window.
+    const articles = await ok(
+      await node('POST', '/api/exports', {
+        body: {
+          type: 18,
+          start_date: '2000-01-01T00:00:00.000Z',
+          end_date: '2100-01-01T00:00:00.000Z',
+          user_ids: [admin.userId],
+        },
+      }),
+      201,
+    );
+    expect(articles.user_ids).toEqual([admin.userId]);
+    await run(articles.id);
+    ids.articleExport = articles.id;
+    // Unhappy paths: unknown type, a user of another tenant, bad date, unknown property, role.
+    expectProblem(await node('POST', '/api/exports', { body: { type: 99 } }), 400);
+    expectProblem(
+      await node('POST', '/api/exports', { body: { type: 16, user_ids: [otherTenant.userId] } }),
+      422,
+    );
+    expectProblem(await node('POST', '/api/exports', { body: { type: 16, start_date: 'yesterday' } }), 400);
+    expectProblem(await node('POST', '/api/exports', { body: { type: 16, userId: [] } }), 400);
+    expectProblem(await node('POST', '/api/exports', { body: { type: 16 }, as: sales }), 403);
+  });
+
+  it('Get.ts: GET /api/exports/{id} (done, with its row count)', async () => {
+    const record = await ok(await node('GET', `/api/exports/${ids.export}`));
+    expect(record).toMatchObject({
+      id: ids.export,
+      status: 5,
+      statusName: 'DONE',
+      fileId: expect.any(String),
+    });
+    expect(record.stats.rows).toBeGreaterThanOrEqual(1);
+    expectProblem(await node('GET', `/api/exports/${ids.export}`, { as: otherTenant }), 404);
+  });
+
+  it('List.ts: GET /api/exports with status, type, start/end, s, filterId and sort', async () => {
+    const listed = itemsOf(
+      await ok(
+        await node('GET', '/api/exports', {
+          qs: {
+            page: 1,
+            limit: 50,
+            status: '5',
+            type: '16',
+            start: '2000-01-01',
+            end: '2100-01-01',
+            filterId: 'saved-1',
+            sort: 'createdAt,DESC',
+          },
+        }),
+      ),
+    ).map((e) => e.id);
+    expect(listed).toEqual([ids.export]);
+    expect(
+      itemsOf(await ok(await node('GET', '/api/exports', { qs: { s: '18' } }))).map((e) => e.id),
+    ).toEqual([ids.articleExport]);
+  });
+
+  it('Download.ts: GET /api/exports/{id}/download answers the CSV in the import’s columns', async () => {
+    const response = await node('GET', `/api/exports/${ids.export}/download`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/csv');
+    const [header, ...lines] = response.body.trim().split('\n');
+    expect(header).toBe('externalId,name,parentExternalId,email,phoneNumber,website,vatNumber');
+    expect(lines.some((l) => l.startsWith('ERP-IMP-1,Imported Co'))).toBe(true);
+    const articles = await node('GET', `/api/exports/${ids.articleExport}/download`);
+    expect(articles.body.split('\n')[0]).toBe(
+      'code,name,description,price,stocked,quantity,unit,enabled,companyExternalId,externalId',
+    );
+    // Not written yet: 409.
+    const pending = await ok(await node('POST', '/api/exports', { body: { type: '17' } }), 201);
+    expectProblem(await node('GET', `/api/exports/${pending.id}/download`), 409);
+    ids.pendingExport = pending.id;
+  });
+
+  it('Archive.ts: PATCH /api/exports/{id}/archive, at any status', async () => {
+    expect(await ok(await node('PATCH', `/api/exports/${ids.export}/archive`))).toMatchObject({
+      id: ids.export,
+      archived: true,
+    });
+    expect(await ok(await node('PATCH', `/api/exports/${ids.pendingExport}/archive`))).toMatchObject({
+      archived: true,
+      status: 1,
+    });
+    const listed = itemsOf(await ok(await node('GET', '/api/exports'))).map((e) => e.id);
+    expect(listed).not.toContain(ids.export);
+    expect((await node('GET', `/api/exports/${ids.export}/download`)).statusCode).toBe(200);
+    expectProblem(await node('PATCH', `/api/exports/${ids.export}/archive`, { as: otherTenant }), 404);
+  });
+});
+
+describe('Pipelines', () => {
+  it('List.ts: GET /api/pipelines?type=<entity> answers the seeded opportunity pipeline with its steps', async () => {
+    const answer = await ok(await node('GET', '/api/pipelines?type=opportunity'));
+    expect(Array.isArray(answer)).toBe(true);
+    const pipelines = answer as unknown as Json[];
+    expect(pipelines).toHaveLength(1);
+    expect(pipelines[0]).toMatchObject({
+      id: expect.any(String),
+      type: 'opportunity',
+      entity: 'opportunity',
+      name: 'Sales',
+      isDefault: true,
+    });
+    const steps = pipelines[0]!.steps as Json[];
+    expect(steps.map((s) => s.name)).toEqual(['Lead', 'Qualified', 'Proposal', 'Negotiation', 'Won', 'Lost']);
+    ids.pipeline = pipelines[0]!.id;
+    ids.pipelineStep = steps[1]!.id;
+    // Any case; another type: none; the other tenant has its own.
+    expect(await ok(await node('GET', '/api/pipelines?type=OPPORTUNITY'))).toHaveLength(1);
+    expect(await ok(await node('GET', '/api/pipelines?type=task'))).toEqual([]);
+    const theirs = (await ok(await node('GET', '/api/pipelines', { as: otherTenant }))) as unknown as Json[];
+    expect(theirs.map((p) => p.id)).not.toContain(ids.pipeline);
+    expect((await node('GET', '/api/pipelines?type=opportunity', { as: sales })).statusCode).toBe(200);
+    expectProblem(await node('GET', '/api/pipelines?kind=opportunity'), 400);
+  });
+
+  it('Get.ts: GET /api/pipelines/{id}', async () => {
+    const pipeline = await ok(await node('GET', `/api/pipelines/${ids.pipeline}`));
+    expect(pipeline).toMatchObject({ id: ids.pipeline, entity: 'opportunity' });
+    expect((pipeline.steps as Json[])[1]).toMatchObject({ id: ids.pipelineStep, pipelineId: ids.pipeline });
+    expectProblem(await node('GET', `/api/pipelines/${ids.pipeline}`, { as: otherTenant }), 404);
+    expectProblem(await node('GET', '/api/pipelines/not-an-id'), 400);
+    // A project names its pipeline and step with these ids.
+    const project = await ok(
+      await node('PATCH', `/api/projects/${ids.project}`, {
+        body: { opportunityPipelineId: ids.pipeline, opportunityStepId: ids.pipelineStep },
+      }),
+    );
+    expect(project).toMatchObject({
+      opportunityPipelineId: ids.pipeline,
+      opportunityStepId: ids.pipelineStep,
+    });
+  });
+});
+
+describe('BriefElements', () => {
+  const codeOf = (list: { id: string; code: string }[], code: string) =>
+    list.find((r) => r.code === code)!.id;
+
+  it('Create.ts: POST /api/brief-elements with the dimensions, their alias and the decoration variants (standalone)', async () => {
+    const catalogue = await loadCatalogue(t.app.ctx.db, admin.organisationId);
+    ids.product = codeOf(catalogue.products, 'STE');
+    ids.board = codeOf(catalogue.materialReferences, 'GC1-350');
+    const element = await ok(
+      await node('POST', '/api/brief-elements', {
+        body: {
+          position: 1,
+          productId: ids.product,
+          decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
+          lengthDimension: 120,
+          widthDimension: 40,
+          heightDimension: 180,
+          alias: { length: 120, width: 40, height: 180 },
+        },
+      }),
+      201,
+    );
+    expect(element).toMatchObject({
+      id: expect.any(String),
+      briefId: null,
+      position: 0,
+      productId: ids.product,
+      lengthDimension: 120,
+      heightDimension: 180,
+      quantity: 5000,
+    });
+    // No board: stored unpriced.
+    expect(element.briefElementPrice ?? null).toBeNull();
+    ids.element = element.id;
+    // With the board (our field), it is priced at once.
+    const priced = await ok(
+      await node('POST', '/api/brief-elements', {
+        body: {
+          productId: ids.product,
+          lengthDimension: 120,
+          widthDimension: 40,
+          heightDimension: 180,
+          materialReferenceId: ids.board,
+          decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
+          wantDecoration: true,
+          sidePrinted: 'RECTO',
+          rectoColorCount: 4,
+        },
+      }),
+      201,
+    );
+    expect(priced.briefElementPrice).toMatchObject({ quantity: 5000, totalPrice: expect.any(Number) });
+    ids.pricedElement = priced.id;
+    // Unhappy paths: differing alias, unknown property, unknown catalogue record, a brief's element.
+    expectProblem(
+      await node('POST', '/api/brief-elements', { body: { lengthDimension: 120, alias: { length: 121 } } }),
+      400,
+    );
+    expectProblem(await node('POST', '/api/brief-elements', { body: { lenghtDimension: 120 } }), 400);
+    expectProblem(
+      await node('POST', '/api/brief-elements', {
+        body: { productId: '00000000-0000-4000-8000-000000000000' },
+      }),
+      422,
+    );
+    expectProblem(
+      await node('POST', '/api/brief-elements', {
+        body: { briefId: '00000000-0000-4000-8000-000000000000', lengthDimension: 120 },
+      }),
+      422,
+    );
+    expect(
+      (await node('POST', '/api/brief-elements', { body: { lengthDimension: 120 }, as: otherTenant }))
+        .statusCode,
+    ).toBe(201);
+  });
+
+  it('Get.ts: GET /api/brief-elements/{id}', async () => {
+    expect(await ok(await node('GET', `/api/brief-elements/${ids.pricedElement}`))).toMatchObject({
+      id: ids.pricedElement,
+      briefElementPrice: { quantity: 5000 },
+    });
+    expectProblem(await node('GET', `/api/brief-elements/${ids.element}`, { as: otherTenant }), 404);
+  });
+
+  it('List.ts: GET /api/brief-elements with page, limit, the filters and sort', async () => {
+    const listed = itemsOf(
+      await ok(
+        await node('GET', '/api/brief-elements', {
+          qs: { page: 1, limit: 50, productId: ids.product, sort: 'createdAt,DESC' },
+        }),
+      ),
+    ).map((e) => e.id);
+    expect(listed).toEqual([ids.pricedElement, ids.element]);
+    const mine = itemsOf(await ok(await node('GET', '/api/brief-elements', { qs: { page: 1, limit: 100 } })));
+    expect(mine.every((e) => e.id !== undefined)).toBe(true);
+    const theirs = itemsOf(await ok(await node('GET', '/api/brief-elements', { as: otherTenant })));
+    expect(theirs.map((e) => e.id)).not.toContain(ids.element);
+    expectProblem(await node('GET', '/api/brief-elements', { qs: { sort: 'price,DESC' } }), 400);
+  });
+
+  it('Update.ts: PATCH /api/brief-elements/{id} with the dimensions, alias and update fields', async () => {
+    const updated = await ok(
+      await node('PATCH', `/api/brief-elements/${ids.element}`, {
+        body: {
+          externalId: 'EL-1',
+          position: 2,
+          decorationsCount: [{ decorationIndex: 0, quantity: 2000 }],
+          lengthDimension: 130,
+          alias: { length: 130 },
+        },
+      }),
+    );
+    expect(updated).toMatchObject({
+      id: ids.element,
+      externalId: 'EL-1',
+      lengthDimension: 130,
+      widthDimension: 40,
+      productId: ids.product,
+      quantity: 2000,
+    });
+    // Adding the board reprices it.
+    const priced = await ok(
+      await node('PATCH', `/api/brief-elements/${ids.element}`, { body: { materialReferenceId: ids.board } }),
+    );
+    expect(priced.briefElementPrice).toMatchObject({ quantity: 2000 });
+    expectProblem(
+      await node('PATCH', `/api/brief-elements/${ids.element}`, { body: { lengthDimension: -1 } }),
+      400,
+    );
+    expectProblem(
+      await node('PATCH', `/api/brief-elements/${ids.element}`, {
+        body: { lengthDimension: 1 },
+        as: otherTenant,
+      }),
+      404,
+    );
+    expect((await ok(await node('GET', `/api/brief-elements/${ids.element}`))).lengthDimension).toBe(130);
+  });
+
+  it('elements of a brief: listed by briefId, but changed and deleted through the brief (409)', async () => {
+    const brief = await ok(
+      await node('POST', '/api/briefs', {
+        body: {
+          companyId: ids.company,
+          briefElements: [
+            {
+              position: 0,
+              productId: ids.product,
+              lengthDimension: 120,
+              widthDimension: 40,
+              heightDimension: 180,
+              materialReferenceId: ids.board,
+              decorationsCount: [{ decorationIndex: 0, quantity: 1000 }],
+            },
+          ],
+        },
+      }),
+    );
+    const listed = itemsOf(await ok(await node('GET', '/api/brief-elements', { qs: { briefId: brief.id } })));
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ briefId: brief.id, position: 0 });
+    const elementId = listed[0]!.id as string;
+    expectProblem(
+      await node('PATCH', `/api/brief-elements/${elementId}`, { body: { lengthDimension: 100 } }),
+      409,
+    );
+    expectProblem(await node('DELETE', `/api/brief-elements/${elementId}`), 409);
+    expect(await ok(await node('GET', `/api/brief-elements/${elementId}`))).toMatchObject({
+      lengthDimension: 120,
+    });
+  });
+
+  it('Delete.ts: DELETE /api/brief-elements/{id}; refused while an article is made from it', async () => {
+    expect(await ok(await node('DELETE', `/api/brief-elements/${ids.pricedElement}`))).toMatchObject({
+      id: ids.pricedElement,
+    });
+    expectProblem(await node('GET', `/api/brief-elements/${ids.pricedElement}`), 404);
+    const article = await ok(await node('GET', `/api/articles/${ids.article}`));
+    expectProblem(await node('DELETE', `/api/brief-elements/${article.briefElementId}`), 409);
+    expectProblem(await node('DELETE', `/api/brief-elements/${ids.element}`, { as: otherTenant }), 404);
   });
 });
 

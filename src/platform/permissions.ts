@@ -32,6 +32,7 @@ export const PERMISSIONS = {
   'companies:read': { roles: READERS, description: 'Read companies' },
   'companies:write': { roles: STAFF, description: 'Create, change and archive companies' },
   'projects:read': { roles: READERS, description: 'Read projects' },
+  'pipelines:read': { roles: [...STAFF, 'guest'], description: 'Read the sales pipelines and their steps' },
   'projects:write': { roles: STAFF, description: 'Create, change and delete projects' },
   'addresses:read': { roles: READERS, description: 'Read addresses' },
   'addresses:write': { roles: STAFF, description: 'Create, change and delete addresses' },
@@ -59,6 +60,7 @@ export const PERMISSIONS = {
   'events:read': { roles: ADMINS, description: 'Read the event log and event resources' },
   'webhooks:manage': { roles: ADMINS, description: 'Manage webhooks and their deliveries' },
   'imports:manage': { roles: ADMINS, description: 'Run and read CSV imports' },
+  'exports:manage': { roles: ADMINS, description: 'Request, read and download CSV exports' },
 } as const satisfies Record<string, { roles: readonly Role[]; description: string }>;
 
 export type Permission = keyof typeof PERMISSIONS;

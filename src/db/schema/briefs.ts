@@ -183,6 +183,8 @@ export const briefElements = pgTable(
     windowHeight: doublePrecision('window_height'),
     layoutCounts: jsonb('layout_counts').$type<LayoutCount[]>().notNull().default([]),
     commercialMargin: doublePrecision('commercial_margin'),
+    /** The caller's own id for the element (HIPE's `externalId`). */
+    externalId: text('external_id'),
     /** Latest price (BriefElementPrice) from the current prediction; null while unpriced. */
     unitPrice: doublePrecision('unit_price'),
     totalPrice: doublePrecision('total_price'),

@@ -3,11 +3,13 @@
 
 export * from './briefs.ts';
 export * from './catalogue.ts';
+export * from './exports.ts';
 export * from './idempotency.ts';
 export * from './imports.ts';
 export * from './mail.ts';
 export * from './orders.ts';
 export * from './organisation-data.ts';
+export * from './pipelines.ts';
 export * from './platform.ts';
 export * from './quotes.ts';
 export * from './webhooks.ts';

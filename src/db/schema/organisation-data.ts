@@ -221,6 +221,7 @@ export const ATTACHABLE_ENTITIES = [
   'brief',
   'company',
   'import',
+  'export',
 ] as const;
 export type AttachableEntity = (typeof ATTACHABLE_ENTITIES)[number];
 

@@ -29,6 +29,8 @@ export interface BriefElementLinker {
     actor: Actor,
     input: BriefElementInput,
     record: EventRecorder,
+    /** Where the element sits in the request body, for error pointers (default `/briefElement`). */
+    base?: string,
   ): Promise<{ id: string }>;
 }
 

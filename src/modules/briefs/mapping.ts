@@ -203,6 +203,7 @@ export function presentElement(row: ElementRow, currency: string | null) {
     windowHeight: row.windowHeight,
     layoutCounts: row.layoutCounts,
     commercialMargin: row.commercialMargin,
+    externalId: row.externalId ?? null,
     briefElementPrice:
       row.unitPrice !== null && row.totalPrice !== null && row.predictionId && row.pricedAt
         ? {

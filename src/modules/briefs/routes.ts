@@ -2,11 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { badRequest } from '../../platform/errors.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
-import { DeletedResponse, IdParams, problemResponses } from '../../platform/schemas.ts';
+import { DeletedResponse, IdParams, Nullable, problemResponses } from '../../platform/schemas.ts';
 import { registerBriefElementLinker } from '../articles/brief-element-linker.ts';
 import { registerEventResource } from '../events/resources.ts';
+import { createElementService } from './elements.ts';
 import { createBriefElementLinker } from './linker.ts';
 import { presentElement } from './mapping.ts';
 import { createPredictor, type Predictor, registerPredictor } from './predictor.ts';
@@ -28,6 +30,7 @@ import {
   PredictionSummarySchema,
   PredictionVersionsSchema,
   ProcessSchema,
+  StandaloneElementSchema,
   UpdateBriefBody,
   ValueAnalysisSchema,
   VersionQuery,
@@ -385,11 +388,134 @@ export const briefsRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
   };
 };
 
-/** `/api/brief-elements/{id}`: served under /api only (the spec names no unprefixed form). */
+const ElementAlias = Type.Object(
+  {
+    length: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+    width: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+    height: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'HIPE alias: the same dimensions as lengthDimension/widthDimension/heightDimension (400 if they differ)',
+  },
+);
+const hipeElementFields = {
+  briefId: Type.Optional(
+    Nullable(
+      Type.String({
+        format: 'uuid',
+        description:
+          'HIPE: the parent brief. Refused (422 `element_of_brief`): elements of a brief are created and changed through the brief',
+      }),
+    ),
+  ),
+  position: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 99,
+      description: 'Accepted; a standalone element is always at position 0',
+    }),
+  ),
+  externalId: Type.Optional(Nullable(Type.String({ maxLength: 200, description: 'The caller’s own id' }))),
+  alias: Type.Optional(ElementAlias),
+};
+const ElementBody = Type.Object(
+  { ...StandaloneElementSchema.properties, ...hipeElementFields },
+  { additionalProperties: false },
+);
+const ElementListQuery = Type.Object(
+  {
+    page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
+    briefId: Type.Optional(Type.String({ format: 'uuid' })),
+    productId: Type.Optional(Type.String({ format: 'uuid' })),
+    productCategoryId: Type.Optional(Type.String({ format: 'uuid' })),
+    sort: Type.Optional(
+      Type.String({
+        pattern: '^(createdAt|position|updatedAt),(ASC|DESC|asc|desc)$',
+        description: '`field,ASC|DESC` (createdAt, position, updatedAt); default createdAt,DESC',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** `alias.length|width|height` folded into the dimensions (400 when both differ). */
+function foldAlias(body: Record<string, unknown>) {
+  const { alias, ...rest } = body as Record<string, unknown> & { alias?: Record<string, number> };
+  for (const [short, long] of [
+    ['length', 'lengthDimension'],
+    ['width', 'widthDimension'],
+    ['height', 'heightDimension'],
+  ] as const) {
+    const value = alias?.[short];
+    if (value === undefined) continue;
+    if (rest[long] !== undefined && rest[long] !== value) {
+      throw badRequest(`alias.${short} and ${long} differ`, [
+        { pointer: `/alias/${short}`, message: `differs from /${long}`, in: 'body' },
+      ]);
+    }
+    rest[long] = value;
+  }
+  return rest;
+}
+
+/** `/api/brief-elements`: served under /api only (the spec names no unprefixed form). */
 export const briefElementsRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
   const { service } = briefsModule(ctx);
+  const elements = createElementService(ctx);
+  const elementTags = ['briefs'];
   return async (app) => {
     app.addSchema(BriefElementSchema);
+    app.get(
+      '/brief-elements',
+      {
+        config: { permission: 'briefs:read' },
+        schema: {
+          tags: elementTags,
+          operationId: 'listBriefElements',
+          summary: 'List brief elements (of briefs, and standalone ones) page by page (HIPE client)',
+          description:
+            'Filters `briefId`, `productId`, `productCategoryId`; `sort=createdAt|position|updatedAt,ASC|DESC`. ' +
+            'Contacts see the elements of their companies’ briefs and the standalone elements of their companies’ articles.',
+          querystring: ElementListQuery,
+          response: {
+            200: Type.Object({
+              data: Type.Array(Type.Ref('BriefElement')),
+              meta: Type.Object({
+                page: Type.Integer(),
+                limit: Type.Integer(),
+                total: Type.Integer(),
+                pageCount: Type.Integer(),
+              }),
+            }),
+            ...problemResponses(),
+          },
+        },
+      },
+      async (request) => elements.list(actorOf(request), request.query),
+    );
+    app.post(
+      '/brief-elements',
+      {
+        config: { permission: 'briefs:write' },
+        schema: {
+          tags: elementTags,
+          operationId: 'createBriefElement',
+          summary: 'Create a standalone brief element, priced at once when it has enough data (HIPE client)',
+          description:
+            'The element schema of briefs, all properties optional, plus HIPE’s `alias` (dimensions), `position` ' +
+            '(ignored: 0) and `externalId`. It is priced synchronously when it has product, dimensions, board and ' +
+            'decoration variants (`briefElementPrice`), else stored unpriced. With `briefId`: 422 `element_of_brief` ' +
+            '(elements of a brief are created through the brief). Link it to an article with `briefElementId`.',
+          body: ElementBody,
+          response: { 201: Type.Ref('BriefElement'), ...problemResponses(422) },
+        },
+      },
+      async (request, reply) =>
+        reply.code(201).send(await elements.create(actorOf(request), foldAlias(request.body))),
+    );
     app.get(
       '/brief-elements/:id',
       {
@@ -404,6 +530,41 @@ export const briefElementsRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox 
         },
       },
       async (request) => service.element(actorOf(request), request.params.id),
+    );
+    app.patch(
+      '/brief-elements/:id',
+      {
+        config: { permission: 'briefs:write' },
+        schema: {
+          tags: elementTags,
+          operationId: 'updateBriefElement',
+          summary: 'Change a standalone brief element; it is validated and repriced as a whole (HIPE client)',
+          description:
+            'The properties sent replace the stored ones. An element of a brief answers 409 `element_of_brief` ' +
+            '(change it through PUT /briefs/{id}); `briefId` cannot move a standalone element into a brief (422).',
+          params: IdParams,
+          body: ElementBody,
+          response: { 200: Type.Ref('BriefElement'), ...problemResponses(409, 422) },
+        },
+      },
+      async (request) => elements.update(actorOf(request), request.params.id, foldAlias(request.body)),
+    );
+    app.delete(
+      '/brief-elements/:id',
+      {
+        config: { permission: 'briefs:write' },
+        schema: {
+          tags: elementTags,
+          operationId: 'deleteBriefElement',
+          summary: 'Delete a standalone brief element (HIPE client)',
+          description:
+            '409 `element_of_brief` for an element of a brief (delete it through PUT /briefs/{id}); 409 ' +
+            '`reference_conflict` while a live article is made from it.',
+          params: IdParams,
+          response: { 200: DeletedResponse, ...problemResponses(409) },
+        },
+      },
+      async (request) => elements.remove(actorOf(request), request.params.id),
     );
   };
 };

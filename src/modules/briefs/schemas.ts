@@ -318,6 +318,7 @@ export const BriefElementSchema = Type.Object(
     materialReferenceId: Nullable(Uuid),
     grammage: Nullable(Type.Number()),
     corrugatedMaterialId: Nullable(Uuid),
+    externalId: Type.Optional(Nullable(Type.String({ description: 'The caller’s own id (HIPE)' }))),
     decorationsCount: Type.Array(Type.Object({ decorationIndex: Type.Integer(), quantity: Type.Integer() })),
     quantity: Type.Integer({ description: 'Sum of the decoration variants' }),
     wantDecoration: Type.Boolean(),

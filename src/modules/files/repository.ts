@@ -16,6 +16,7 @@ export const PARENT_ENTITIES: Record<AttachableEntity, EntityDescriptor> = {
   brief: entity('BRIEF', 'briefs'),
   company: entity('COMPANY', 'companies'),
   import: entity('IMPORT', 'imports'),
+  export: entity('EXPORT', 'exports'),
 };
 
 /** The record a file or comment belongs to. */

@@ -1811,6 +1811,48 @@ export interface paths {
         patch: operations["updateProject"];
         trace?: never;
     };
+    "/api/pipelines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sales pipelines with their steps
+         * @description `type` (HIPE’s entity, any case, e.g. `opportunity`) keeps the pipelines of that kind. An array, ordered by type and position. Every organisation starts with a default `opportunity` pipeline; projects name theirs in `opportunityPipelineId` / `opportunityStepId`.
+         *
+         *     Permission `pipelines:read` - roles: superadmin, admin, sales, external_sales, guest.
+         */
+        get: operations["listPipelines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pipelines/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a sales pipeline with its steps
+         * @description Permission `pipelines:read` - roles: superadmin, admin, sales, external_sales, guest.
+         */
+        get: operations["getPipeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/addresses": {
         parameters: {
             query?: never;
@@ -2649,6 +2691,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/brief-elements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List brief elements (of briefs, and standalone ones) page by page (HIPE client)
+         * @description Filters `briefId`, `productId`, `productCategoryId`; `sort=createdAt|position|updatedAt,ASC|DESC`. Contacts see the elements of their companies’ briefs and the standalone elements of their companies’ articles.
+         *
+         *     Permission `briefs:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["listBriefElements"];
+        put?: never;
+        /**
+         * Create a standalone brief element, priced at once when it has enough data (HIPE client)
+         * @description The element schema of briefs, all properties optional, plus HIPE’s `alias` (dimensions), `position` (ignored: 0) and `externalId`. It is priced synchronously when it has product, dimensions, board and decoration variants (`briefElementPrice`), else stored unpriced. With `briefId`: 422 `element_of_brief` (elements of a brief are created through the brief). Link it to an article with `briefElementId`.
+         *
+         *     Permission `briefs:write` - roles: superadmin, admin, sales, external_sales, contact.
+         */
+        post: operations["createBriefElement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/brief-elements/{id}": {
         parameters: {
             query?: never;
@@ -2663,10 +2733,22 @@ export interface paths {
         get: operations["getBriefElement"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a standalone brief element (HIPE client)
+         * @description 409 `element_of_brief` for an element of a brief (delete it through PUT /briefs/{id}); 409 `reference_conflict` while a live article is made from it.
+         *
+         *     Permission `briefs:write` - roles: superadmin, admin, sales, external_sales, contact.
+         */
+        delete: operations["deleteBriefElement"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a standalone brief element; it is validated and repriced as a whole (HIPE client)
+         * @description The properties sent replace the stored ones. An element of a brief answers 409 `element_of_brief` (change it through PUT /briefs/{id}); `briefId` cannot move a standalone element into a brief (422).
+         *
+         *     Permission `briefs:write` - roles: superadmin, admin, sales, external_sales, contact.
+         */
+        patch: operations["updateBriefElement"];
         trace?: never;
     };
     "/api/imports": {
@@ -2833,6 +2915,132 @@ export interface paths {
          *     Permission `imports:manage` - roles: superadmin, admin.
          */
         post: operations["cancelImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/utils/get-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The export types: the import types, whose columns an export writes
+         * @description Permission `exports:manage` - roles: superadmin, admin.
+         */
+        get: operations["getExportTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/utils/get-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The export status codes (the imports’: 1, 2, 5 and 7 are used)
+         * @description Permission `exports:manage` - roles: superadmin, admin.
+         */
+        get: operations["getExportStatuses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the exports (archived ones left out)
+         * @description Permission `exports:manage` - roles: superadmin, admin.
+         */
+        get: operations["listExports"];
+        put?: never;
+        /**
+         * Request a CSV export; a background job writes it (poll GET /exports/{id} until status 5)
+         * @description Writes the organisation’s live records of the type in the columns its import reads, created between `start_date` and `end_date` and by `user_ids` when given (HIPE’s names; ours `startDate`, `endDate`, `userIds`).
+         *
+         *     Permission `exports:manage` - roles: superadmin, admin.
+         */
+        post: operations["createExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an export and its status
+         * @description Permission `exports:manage` - roles: superadmin, admin.
+         */
+        get: operations["getExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Archive an export: it leaves the list, stays readable and downloadable; at any status
+         * @description Permission `exports:manage` - roles: superadmin, admin.
+         */
+        patch: operations["archiveExport"];
+        trace?: never;
+    };
+    "/api/exports/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the CSV of a done export (409 export_not_ready before)
+         * @description Permission `exports:manage` - roles: superadmin, admin.
+         */
+        get: operations["downloadExport"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3647,6 +3855,39 @@ export interface components {
             updatedAt: string;
             deletedAt: string | null;
         };
+        PipelineStep: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            pipelineId: string;
+            name: string;
+            /** @description 0-indexed order in the pipeline */
+            position: number;
+            probability: number | null;
+            isWon: boolean | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        Pipeline: {
+            /** Format: uuid */
+            id: string;
+            /** @description What the pipeline is for: `opportunity` (projects) */
+            type: string;
+            /** @description HIPE alias of `type` */
+            entity: string;
+            name: string;
+            position: number;
+            /** @description The pipeline of its type proposed by default */
+            isDefault: boolean;
+            externalId: string | null;
+            steps: components["schemas"]["PipelineStep"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         /** @description A postal address of a company */
         Address: {
             /**
@@ -4084,6 +4325,7 @@ export interface components {
             materialReferenceId: string | null;
             grammage: number | null;
             corrugatedMaterialId: string | null;
+            externalId?: string | null;
             decorationsCount: {
                 decorationIndex: number;
                 quantity: number;
@@ -4428,6 +4670,40 @@ export interface components {
              * Format: date-time
              * @description ISO 8601 timestamp
              */
+            updatedAt: string;
+        };
+        Export: {
+            /** Format: uuid */
+            id: string;
+            /** @description The import type code whose columns are written: 16 companies, 17 contacts, 18 articles, 19 orders */
+            type: string;
+            typeName: string;
+            /** @description The imports’ codes: 1 requested, 2 in progress, 5 done, 7 crashed */
+            status: number;
+            statusName: string;
+            delimiter: string;
+            startDate: string | null;
+            endDate: string | null;
+            userIds: string[];
+            start_date: string | null;
+            end_date: string | null;
+            /** @description HIPE alias of userIds */
+            user_ids: string[];
+            fileId: string | null;
+            stats: {
+                rows: number | null;
+                startedAt: string | null;
+                finishedAt: string | null;
+                reason?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            archived: boolean;
+            archivedAt: string | null;
+            createdById: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
             updatedAt: string;
         };
         /** @description An item below a parent item (an element of a brief) */
@@ -5516,7 +5792,7 @@ export interface operations {
                     name?: string;
                     enabled?: boolean;
                     position?: number;
-                    /** @description Fields to change (e.g. {"hourlyRate": 180}); each keeps its type, numbers >= 0 */
+                    /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
                     data?: {
                         [key: string]: unknown;
                     };
@@ -5702,7 +5978,7 @@ export interface operations {
                     name?: string;
                     enabled?: boolean;
                     position?: number;
-                    /** @description Fields to change (e.g. {"hourlyRate": 180}); each keeps its type, numbers >= 0 */
+                    /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
                     data?: {
                         [key: string]: unknown;
                     };
@@ -5888,7 +6164,7 @@ export interface operations {
                     name?: string;
                     enabled?: boolean;
                     position?: number;
-                    /** @description Fields to change (e.g. {"hourlyRate": 180}); each keeps its type, numbers >= 0 */
+                    /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
                     data?: {
                         [key: string]: unknown;
                     };
@@ -6074,7 +6350,7 @@ export interface operations {
                     name?: string;
                     enabled?: boolean;
                     position?: number;
-                    /** @description Fields to change (e.g. {"hourlyRate": 180}); each keeps its type, numbers >= 0 */
+                    /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
                     data?: {
                         [key: string]: unknown;
                     };
@@ -6260,7 +6536,7 @@ export interface operations {
                     name?: string;
                     enabled?: boolean;
                     position?: number;
-                    /** @description Fields to change (e.g. {"hourlyRate": 180}); each keeps its type, numbers >= 0 */
+                    /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
                     data?: {
                         [key: string]: unknown;
                     };
@@ -6446,7 +6722,7 @@ export interface operations {
                     name?: string;
                     enabled?: boolean;
                     position?: number;
-                    /** @description Fields to change (e.g. {"hourlyRate": 180}); each keeps its type, numbers >= 0 */
+                    /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
                     data?: {
                         [key: string]: unknown;
                     };
@@ -6632,7 +6908,7 @@ export interface operations {
                     name?: string;
                     enabled?: boolean;
                     position?: number;
-                    /** @description Fields to change (e.g. {"hourlyRate": 180}); each keeps its type, numbers >= 0 */
+                    /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
                     data?: {
                         [key: string]: unknown;
                     };
@@ -6818,7 +7094,7 @@ export interface operations {
                     name?: string;
                     enabled?: boolean;
                     position?: number;
-                    /** @description Fields to change (e.g. {"hourlyRate": 180}); each keeps its type, numbers >= 0 */
+                    /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
                     data?: {
                         [key: string]: unknown;
                     };
@@ -7004,7 +7280,7 @@ export interface operations {
                     name?: string;
                     enabled?: boolean;
                     position?: number;
-                    /** @description Fields to change (e.g. {"hourlyRate": 180}); each keeps its type, numbers >= 0 */
+                    /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
                     data?: {
                         [key: string]: unknown;
                     };
@@ -7190,7 +7466,7 @@ export interface operations {
                     name?: string;
                     enabled?: boolean;
                     position?: number;
-                    /** @description Fields to change (e.g. {"hourlyRate": 180}); each keeps its type, numbers >= 0 */
+                    /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
                     data?: {
                         [key: string]: unknown;
                     };
@@ -7376,7 +7652,7 @@ export interface operations {
                     name?: string;
                     enabled?: boolean;
                     position?: number;
-                    /** @description Fields to change (e.g. {"hourlyRate": 180}); each keeps its type, numbers >= 0 */
+                    /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
                     data?: {
                         [key: string]: unknown;
                     };
@@ -7562,7 +7838,7 @@ export interface operations {
                     name?: string;
                     enabled?: boolean;
                     position?: number;
-                    /** @description Fields to change (e.g. {"hourlyRate": 180}); each keeps its type, numbers >= 0 */
+                    /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
                     data?: {
                         [key: string]: unknown;
                     };
@@ -7748,7 +8024,7 @@ export interface operations {
                     name?: string;
                     enabled?: boolean;
                     position?: number;
-                    /** @description Fields to change (e.g. {"hourlyRate": 180}); each keeps its type, numbers >= 0 */
+                    /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
                     data?: {
                         [key: string]: unknown;
                     };
@@ -7872,7 +8148,7 @@ export interface operations {
                     name?: string;
                     enabled?: boolean;
                     position?: number;
-                    /** @description Fields to change (e.g. {"hourlyRate": 180}); each keeps its type, numbers >= 0 */
+                    /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
                     data?: {
                         [key: string]: unknown;
                     };
@@ -11406,7 +11682,7 @@ export interface operations {
                              */
                             id: string;
                             /** @enum {string} */
-                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import";
+                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
                             /**
                              * Format: uuid
                              * @description UUID
@@ -11515,7 +11791,7 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import";
+                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
                         /**
                          * Format: uuid
                          * @description UUID
@@ -11781,7 +12057,7 @@ export interface operations {
                              */
                             id: string;
                             /** @enum {string} */
-                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import";
+                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
                             /**
                              * Format: uuid
                              * @description UUID
@@ -11890,7 +12166,7 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import";
+                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
                         /**
                          * Format: uuid
                          * @description UUID
@@ -12078,7 +12354,7 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import";
+                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
                         /**
                          * Format: uuid
                          * @description UUID
@@ -13889,6 +14165,123 @@ export interface operations {
             };
         };
     };
+    listPipelines: {
+        parameters: {
+            query?: {
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pipeline"][];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPipeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pipeline"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listAddresses: {
         parameters: {
             query?: {
@@ -15305,7 +15698,7 @@ export interface operations {
                              */
                             id: string;
                             /** @enum {string} */
-                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import";
+                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
                             /**
                              * Format: uuid
                              * @description UUID
@@ -15414,7 +15807,7 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import";
+                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
                         /**
                          * Format: uuid
                          * @description UUID
@@ -15680,7 +16073,7 @@ export interface operations {
                              */
                             id: string;
                             /** @enum {string} */
-                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import";
+                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
                             /**
                              * Format: uuid
                              * @description UUID
@@ -15789,7 +16182,7 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import";
+                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
                         /**
                          * Format: uuid
                          * @description UUID
@@ -15977,7 +16370,7 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import";
+                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
                         /**
                          * Format: uuid
                          * @description UUID
@@ -17247,7 +17640,7 @@ export interface operations {
                              */
                             id: string;
                             /** @enum {string} */
-                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import";
+                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
                             /**
                              * Format: uuid
                              * @description UUID
@@ -17356,7 +17749,7 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import";
+                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
                         /**
                          * Format: uuid
                          * @description UUID
@@ -17622,7 +18015,7 @@ export interface operations {
                              */
                             id: string;
                             /** @enum {string} */
-                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import";
+                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
                             /**
                              * Format: uuid
                              * @description UUID
@@ -17731,7 +18124,7 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import";
+                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
                         /**
                          * Format: uuid
                          * @description UUID
@@ -17919,7 +18312,7 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import";
+                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
                         /**
                          * Format: uuid
                          * @description UUID
@@ -20241,6 +20634,271 @@ export interface operations {
             };
         };
     };
+    listBriefElements: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                briefId?: string;
+                productId?: string;
+                productCategoryId?: string;
+                /** @description `field,ASC|DESC` (createdAt, position, updatedAt); default createdAt,DESC */
+                sort?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BriefElement"][];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            pageCount: number;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createBriefElement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header; docs/idempotency.md). The same key with the same method, path and body replays the stored answer (`Idempotent-Replayed: true`); with another body 422 `idempotency_key_reused`; while the first request runs 409 `idempotency_key_in_use`. Keys are kept per organisation and user for IDEMPOTENCY_KEY_TTL_SECONDS (default 24 h). Up to 255 characters among A-Z a-z 0-9 - _ . : ~ + / =, bare or as a quoted string; a UUID is recommended. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description A product category of the organisation's catalogue
+                     */
+                    productCategoryId?: string;
+                    /**
+                     * Format: uuid
+                     * @description A product (style) of the organisation's catalogue
+                     */
+                    productId?: string;
+                    /** @description Inside length, mm */
+                    lengthDimension?: number;
+                    /** @description Inside width, mm */
+                    widthDimension?: number;
+                    /** @description Inside height (0 or absent for flat items), mm */
+                    heightDimension?: number;
+                    /**
+                     * Format: uuid
+                     * @description A matter of the organisation's catalogue
+                     */
+                    matterId?: string;
+                    /**
+                     * Format: uuid
+                     * @description A material type of the organisation's catalogue
+                     */
+                    materialTypeId?: string;
+                    /**
+                     * Format: uuid
+                     * @description A material reference (board) of the organisation's catalogue
+                     */
+                    materialReferenceId?: string;
+                    /** @description g/m2; must match the material reference */
+                    grammage?: number;
+                    /**
+                     * Format: uuid
+                     * @description A corrugated composition of the organisation's catalogue
+                     */
+                    corrugatedMaterialId?: string;
+                    /** @description Decoration variants (0..11), each with its quantity */
+                    decorationsCount?: {
+                        /** @description Variant number 0..11, unique within the element */
+                        decorationIndex: number;
+                        /** @description Order quantity of the variant (units) */
+                        quantity: number;
+                    }[];
+                    /** @description Printed (default false); colour counts need it */
+                    wantDecoration?: boolean;
+                    /** @enum {string} */
+                    sidePrinted?: "RECTO" | "VERSO" | "RECTO_VERSO";
+                    rectoColorCount?: number;
+                    versoColorCount?: number;
+                    /** @description Ink coverage fraction; catalogue default when absent */
+                    inkCoverage?: number;
+                    /**
+                     * @description Forces one process; when absent every applicable process is priced (variants)
+                     * @enum {string}
+                     */
+                    printingProcess?: "offset" | "digital" | "flexo";
+                    wantLaminationRecto?: boolean;
+                    wantVarnishRecto?: boolean;
+                    /** @description Hot-foil stamping; needs `hotStampings` */
+                    wantStampingRecto?: boolean;
+                    hotStampings?: {
+                        /** @description Foil colour, e.g. gold, silver */
+                        color: string;
+                        /** @description Engraved fraction of the stamp rectangle */
+                        coverage: number;
+                        /** @description Stamp width, mm */
+                        width: number;
+                        /** @description Stamp height, mm */
+                        height: number;
+                    }[];
+                    /** @description Needs `embossings` */
+                    wantEmbossingDebossingRecto?: boolean;
+                    embossings?: {
+                        /** @enum {string} */
+                        type: "EMBOSSING" | "DEBOSSING" | "BRAILLE";
+                        /** @description Width, mm */
+                        width: number;
+                        /** @description Height, mm */
+                        height: number;
+                        /** @description Depth, mm (0..2] */
+                        depth: number;
+                    }[];
+                    /** @description A PET window in the front panel; needs its size */
+                    wantWindow?: boolean;
+                    /** @description Window width, mm */
+                    windowWidth?: number;
+                    /** @description Window height, mm */
+                    windowHeight?: number;
+                    layoutCounts?: {
+                        /** @description Blanks per sheet of the existing tool */
+                        quantity: number;
+                        /**
+                         * Format: uuid
+                         * @description A machine (die-cutter, foil press, flexo line) holding the tool of the organisation's catalogue
+                         */
+                        machineId: string;
+                    }[];
+                    /** @description Commercial margin, 0..0.99 (price = cost / (1 - m)) */
+                    commercialMargin?: number;
+                    briefId?: string | null;
+                    /** @description Accepted; a standalone element is always at position 0 */
+                    position?: number;
+                    externalId?: string | null;
+                    /** @description HIPE alias: the same dimensions as lengthDimension/widthDimension/heightDimension (400 if they differ) */
+                    alias?: {
+                        length?: number;
+                        width?: number;
+                        height?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description A brief element (or a standalone element of an article) with its latest price */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BriefElement"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getBriefElement: {
         parameters: {
             query?: never;
@@ -20291,6 +20949,275 @@ export interface operations {
             };
             /** @description RFC 9457 problem details */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteBriefElement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         */
+                        id: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateBriefElement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description A product category of the organisation's catalogue
+                     */
+                    productCategoryId?: string;
+                    /**
+                     * Format: uuid
+                     * @description A product (style) of the organisation's catalogue
+                     */
+                    productId?: string;
+                    /** @description Inside length, mm */
+                    lengthDimension?: number;
+                    /** @description Inside width, mm */
+                    widthDimension?: number;
+                    /** @description Inside height (0 or absent for flat items), mm */
+                    heightDimension?: number;
+                    /**
+                     * Format: uuid
+                     * @description A matter of the organisation's catalogue
+                     */
+                    matterId?: string;
+                    /**
+                     * Format: uuid
+                     * @description A material type of the organisation's catalogue
+                     */
+                    materialTypeId?: string;
+                    /**
+                     * Format: uuid
+                     * @description A material reference (board) of the organisation's catalogue
+                     */
+                    materialReferenceId?: string;
+                    /** @description g/m2; must match the material reference */
+                    grammage?: number;
+                    /**
+                     * Format: uuid
+                     * @description A corrugated composition of the organisation's catalogue
+                     */
+                    corrugatedMaterialId?: string;
+                    /** @description Decoration variants (0..11), each with its quantity */
+                    decorationsCount?: {
+                        /** @description Variant number 0..11, unique within the element */
+                        decorationIndex: number;
+                        /** @description Order quantity of the variant (units) */
+                        quantity: number;
+                    }[];
+                    /** @description Printed (default false); colour counts need it */
+                    wantDecoration?: boolean;
+                    /** @enum {string} */
+                    sidePrinted?: "RECTO" | "VERSO" | "RECTO_VERSO";
+                    rectoColorCount?: number;
+                    versoColorCount?: number;
+                    /** @description Ink coverage fraction; catalogue default when absent */
+                    inkCoverage?: number;
+                    /**
+                     * @description Forces one process; when absent every applicable process is priced (variants)
+                     * @enum {string}
+                     */
+                    printingProcess?: "offset" | "digital" | "flexo";
+                    wantLaminationRecto?: boolean;
+                    wantVarnishRecto?: boolean;
+                    /** @description Hot-foil stamping; needs `hotStampings` */
+                    wantStampingRecto?: boolean;
+                    hotStampings?: {
+                        /** @description Foil colour, e.g. gold, silver */
+                        color: string;
+                        /** @description Engraved fraction of the stamp rectangle */
+                        coverage: number;
+                        /** @description Stamp width, mm */
+                        width: number;
+                        /** @description Stamp height, mm */
+                        height: number;
+                    }[];
+                    /** @description Needs `embossings` */
+                    wantEmbossingDebossingRecto?: boolean;
+                    embossings?: {
+                        /** @enum {string} */
+                        type: "EMBOSSING" | "DEBOSSING" | "BRAILLE";
+                        /** @description Width, mm */
+                        width: number;
+                        /** @description Height, mm */
+                        height: number;
+                        /** @description Depth, mm (0..2] */
+                        depth: number;
+                    }[];
+                    /** @description A PET window in the front panel; needs its size */
+                    wantWindow?: boolean;
+                    /** @description Window width, mm */
+                    windowWidth?: number;
+                    /** @description Window height, mm */
+                    windowHeight?: number;
+                    layoutCounts?: {
+                        /** @description Blanks per sheet of the existing tool */
+                        quantity: number;
+                        /**
+                         * Format: uuid
+                         * @description A machine (die-cutter, foil press, flexo line) holding the tool of the organisation's catalogue
+                         */
+                        machineId: string;
+                    }[];
+                    /** @description Commercial margin, 0..0.99 (price = cost / (1 - m)) */
+                    commercialMargin?: number;
+                    briefId?: string | null;
+                    /** @description Accepted; a standalone element is always at position 0 */
+                    position?: number;
+                    externalId?: string | null;
+                    /** @description HIPE alias: the same dimensions as lengthDimension/widthDimension/heightDimension (400 if they differ) */
+                    alias?: {
+                        length?: number;
+                        width?: number;
+                        height?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description A brief element (or a standalone element of an article) with its latest price */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BriefElement"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20901,6 +21828,483 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Import"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getExportTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        name: string;
+                        columns: string[];
+                    }[];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getExportStatuses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: number;
+                        name: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listExports: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description Comma-separated status codes */
+                status?: string;
+                type?: string;
+                /** @description Created from (inclusive) */
+                start?: string;
+                /** @description Created until (exclusive) */
+                end?: string;
+                /** @description A type code */
+                s?: string;
+                /** @description Accepted and ignored (HIPE saved filters) */
+                filterId?: string;
+                sort?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Export"][];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            pageCount: number;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header; docs/idempotency.md). The same key with the same method, path and body replays the stored answer (`Idempotent-Replayed: true`); with another body 422 `idempotency_key_reused`; while the first request runs 409 `idempotency_key_in_use`. Keys are kept per organisation and user for IDEMPOTENCY_KEY_TTL_SECONDS (default 24 h). Up to 255 characters among A-Z a-z 0-9 - _ . : ~ + / =, bare or as a quoted string; a UUID is recommended. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An import type code (16 companies, 17 contacts, 18 articles, 19 orders), as a number or text, or its name */
+                    type: number | string;
+                    start_date?: string | null;
+                    end_date?: string | null;
+                    user_ids?: string[];
+                    startDate?: string | null;
+                    endDate?: string | null;
+                    userIds?: string[];
+                    /** @description `,` (default) `;` `|` tab, or their names */
+                    delimiter?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Export"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Export"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    archiveExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Export"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    downloadExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             /** @description RFC 9457 problem details */

@@ -1,0 +1,328 @@
+import { stringify } from 'csv-stringify/sync';
+import { and, asc, count, desc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import { type ExportStats, exports } from '../../db/schema/exports.ts';
+import { IMPORT_STATUS } from '../../db/schema/imports.ts';
+import { users } from '../../db/schema/platform.ts';
+import type { Actor } from '../../platform/actor.ts';
+import { AppError, badRequest, notFound, unprocessable } from '../../platform/errors.ts';
+import { entity } from '../../platform/events.ts';
+import { findFile, readFileContent } from '../files/repository.ts';
+import { createFilesService } from '../files/service.ts';
+import { delimiterOf, IMPORT_TYPES, importTypeOf, STATUS_NAMES } from '../imports/catalog.ts';
+import { exportRows } from './writers.ts';
+
+export const EXPORT_ENTITY = entity('EXPORT', 'exports');
+export const EXPORT_JOB = 'exports.run';
+export type ExportJob = { exportId: string };
+/** Attempts of the job before the export ends in 7 CRASH. */
+export const EXPORT_ATTEMPTS = 3;
+
+type ExportRow = typeof exports.$inferSelect;
+
+/** Our names, and HIPE's (`start_date`, `end_date`, `user_ids`) as aliases. */
+export function presentExport(row: ExportRow) {
+  const type = IMPORT_TYPES.find((t) => t.code === row.type);
+  return {
+    id: row.id,
+    type: row.type,
+    typeName: type?.name ?? row.type,
+    status: row.status,
+    statusName: STATUS_NAMES[row.status as keyof typeof STATUS_NAMES] ?? String(row.status),
+    delimiter: row.delimiter,
+    startDate: row.startDate,
+    endDate: row.endDate,
+    userIds: row.userIds,
+    start_date: row.startDate,
+    end_date: row.endDate,
+    user_ids: row.userIds,
+    fileId: row.fileId,
+    stats: row.stats,
+    archived: row.archivedAt !== null,
+    archivedAt: row.archivedAt,
+    createdById: row.createdById,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export type CreateExportInput = {
+  type: number | string;
+  start_date?: string | null;
+  end_date?: string | null;
+  user_ids?: string[];
+  startDate?: string | null;
+  endDate?: string | null;
+  userIds?: string[];
+  delimiter?: string;
+};
+
+export type ExportListQuery = {
+  page?: number;
+  limit?: number;
+  status?: string;
+  type?: string;
+  start?: string;
+  end?: string;
+  s?: string;
+  filterId?: string;
+  sort?: string;
+};
+
+function dateOf(value: string | null | undefined, pointer: string): Date | null {
+  if (value === undefined || value === null || value.trim() === '') return null;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) {
+    throw badRequest(`${pointer.slice(1)} is not a date`, [
+      { pointer, message: 'must be an ISO 8601 date or timestamp', in: 'body' },
+    ]);
+  }
+  return date;
+}
+
+export function createExportService(ctx: AppContext) {
+  const { db } = ctx;
+  const files = createFilesService(ctx);
+
+  async function find(actor: Actor, id: string) {
+    const [row] = await db
+      .select()
+      .from(exports)
+      .where(
+        and(eq(exports.id, id), eq(exports.organisationId, actor.organisationId), isNull(exports.deletedAt)),
+      );
+    if (!row) throw notFound('Export');
+    return row;
+  }
+
+  /** Writes the CSV of a requested export; retried by the job, 7 CRASH after the last attempt. */
+  async function run(exportId: string) {
+    const [row] = await db.select().from(exports).where(eq(exports.id, exportId));
+    if (!row || ![IMPORT_STATUS.REQUESTED, IMPORT_STATUS.IN_PROGRESS].includes(row.status as 1 | 2)) return;
+    const actor = { organisationId: row.organisationId, userId: row.createdById ?? '' };
+    const startedAt = new Date();
+    await db
+      .update(exports)
+      .set({ status: IMPORT_STATUS.IN_PROGRESS, updatedAt: startedAt })
+      .where(eq(exports.id, exportId));
+    try {
+      const { header, rows } = await exportRows(db, row.type, {
+        organisationId: row.organisationId,
+        startDate: row.startDate,
+        endDate: row.endDate,
+        userIds: row.userIds,
+      });
+      const csv = Buffer.from(stringify([header, ...rows], { delimiter: row.delimiter }), 'utf8');
+      const type = IMPORT_TYPES.find((t) => t.code === row.type)!;
+      await ctx.change(
+        { organisationId: row.organisationId, userId: row.createdById },
+        async (tx, record) => {
+          const file = await files.storeFile(
+            tx,
+            actor,
+            {
+              entity: 'export',
+              entityId: row.id,
+              filename: `export-${type.name}-${startedAt.toISOString().slice(0, 10)}.csv`,
+              mimeType: 'text/csv',
+              content: csv,
+            },
+            record,
+          );
+          const stats: ExportStats = {
+            rows: rows.length,
+            startedAt: startedAt.toISOString(),
+            finishedAt: new Date().toISOString(),
+          };
+          const [done] = await tx
+            .update(exports)
+            .set({ status: IMPORT_STATUS.DONE, fileId: file.id, stats, updatedAt: new Date() })
+            .where(eq(exports.id, exportId))
+            .returning();
+          await record({
+            on: EXPORT_ENTITY,
+            type: 'UPDATE',
+            entityId: exportId,
+            snapshot: presentExport(done!),
+          });
+        },
+      );
+    } catch (error) {
+      const attempts = row.attempts + 1;
+      const last = attempts >= EXPORT_ATTEMPTS;
+      await ctx.change(
+        { organisationId: row.organisationId, userId: row.createdById },
+        async (tx, record) => {
+          const [failed] = await tx
+            .update(exports)
+            .set({
+              attempts,
+              status: last ? IMPORT_STATUS.CRASH : IMPORT_STATUS.REQUESTED,
+              stats: { ...row.stats, reason: (error as Error).message },
+              updatedAt: new Date(),
+            })
+            .where(eq(exports.id, exportId))
+            .returning();
+          if (last) {
+            await record({
+              on: EXPORT_ENTITY,
+              type: 'UPDATE',
+              entityId: exportId,
+              snapshot: presentExport(failed!),
+            });
+          }
+        },
+      );
+      if (!last) throw error;
+      ctx.log.error({ err: error, exportId }, 'export crashed');
+    }
+  }
+
+  return {
+    run,
+
+    async create(actor: Actor, input: CreateExportInput) {
+      const type = importTypeOf(String(input.type));
+      if (!type) {
+        throw badRequest('Unknown export type', [
+          {
+            pointer: '/type',
+            message: `must be one of: ${IMPORT_TYPES.map((t) => `${t.code} (${t.name})`).join(', ')}`,
+            in: 'body',
+          },
+        ]);
+      }
+      const delimiter = input.delimiter === undefined ? ',' : delimiterOf(input.delimiter)?.value;
+      if (!delimiter) {
+        throw badRequest('Unknown delimiter', [
+          { pointer: '/delimiter', message: 'must be , ; | or tab', in: 'body' },
+        ]);
+      }
+      const startDate = dateOf(
+        input.startDate ?? input.start_date,
+        input.startDate !== undefined ? '/startDate' : '/start_date',
+      );
+      const endDate = dateOf(
+        input.endDate ?? input.end_date,
+        input.endDate !== undefined ? '/endDate' : '/end_date',
+      );
+      if (startDate && endDate && endDate < startDate) {
+        throw badRequest('The end is before the start', [
+          { pointer: '/end_date', message: 'must not be before start_date', in: 'body' },
+        ]);
+      }
+      const userIds = [...new Set(input.userIds ?? input.user_ids ?? [])];
+      if (userIds.length) {
+        const found = await db
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.organisationId, actor.organisationId), inArray(users.id, userIds)));
+        const known = new Set(found.map((u) => u.id));
+        const unknown = userIds.findIndex((id) => !known.has(id));
+        if (unknown >= 0) {
+          throw unprocessable('A user of user_ids is not a user of the organisation', 'invalid_reference', [
+            { pointer: `/user_ids/${unknown}`, message: 'is not a user of the organisation', in: 'body' },
+          ]);
+        }
+      }
+      const row = await ctx.change(actor, async (tx, record) => {
+        const [created] = await tx
+          .insert(exports)
+          .values({
+            organisationId: actor.organisationId,
+            type: type.code,
+            delimiter,
+            startDate,
+            endDate,
+            userIds,
+            stats: { rows: null, startedAt: null, finishedAt: null },
+            createdById: actor.userId,
+          })
+          .returning();
+        await record({
+          on: EXPORT_ENTITY,
+          type: 'CREATE',
+          entityId: created!.id,
+          snapshot: presentExport(created!),
+        });
+        return created!;
+      });
+      await ctx.jobs.send<ExportJob>(EXPORT_JOB, { exportId: row.id }, { singletonKey: row.id });
+      return presentExport(row);
+    },
+
+    async get(actor: Actor, id: string) {
+      return presentExport(await find(actor, id));
+    },
+
+    async list(actor: Actor, query: ExportListQuery) {
+      const page = query.page ?? 1;
+      const limit = query.limit ?? 50;
+      const statuses = (query.status ?? '')
+        .split(',')
+        .map((s) => Number(s.trim()))
+        .filter((n) => Number.isInteger(n) && n > 0);
+      const type = query.type ? (importTypeOf(query.type)?.code ?? query.type) : undefined;
+      const start = dateOf(query.start, '/start');
+      const end = dateOf(query.end, '/end');
+      const where = and(
+        eq(exports.organisationId, actor.organisationId),
+        isNull(exports.deletedAt),
+        isNull(exports.archivedAt),
+        statuses.length ? inArray(exports.status, statuses) : undefined,
+        type ? eq(exports.type, type) : undefined,
+        start ? gte(exports.createdAt, start) : undefined,
+        end ? lt(exports.createdAt, end) : undefined,
+        query.s ? sql`${exports.type} = ${query.s.trim()}` : undefined,
+      );
+      const [field = 'createdAt', dir = 'DESC'] = (query.sort ?? 'createdAt,DESC').split(',');
+      const column = field === 'updatedAt' ? exports.updatedAt : exports.createdAt;
+      const [rows, [total]] = await Promise.all([
+        db
+          .select()
+          .from(exports)
+          .where(where)
+          .orderBy(dir.toUpperCase() === 'ASC' ? asc(column) : desc(column), asc(exports.id))
+          .limit(limit)
+          .offset((page - 1) * limit),
+        db.select({ n: count() }).from(exports).where(where),
+      ]);
+      const n = Number(total?.n ?? 0);
+      return {
+        data: rows.map(presentExport),
+        meta: { page, limit, total: n, pageCount: Math.ceil(n / limit) },
+      };
+    },
+
+    async archive(actor: Actor, id: string) {
+      const row = await find(actor, id);
+      if (row.archivedAt) return presentExport(row);
+      return ctx.change(actor, async (tx, record) => {
+        const at = new Date();
+        const [archived] = await tx
+          .update(exports)
+          .set({ archivedAt: at, updatedAt: at })
+          .where(eq(exports.id, id))
+          .returning();
+        await record({ on: EXPORT_ENTITY, type: 'UPDATE', entityId: id, snapshot: presentExport(archived!) });
+        return presentExport(archived!);
+      });
+    },
+
+    async download(actor: Actor, id: string) {
+      const row = await find(actor, id);
+      if (row.status !== IMPORT_STATUS.DONE || !row.fileId) {
+        throw new AppError(
+          409,
+          'export_not_ready',
+          `The export is not done (status ${row.status}): poll GET /exports/${id}`,
+        );
+      }
+      const file = await findFile(db, actor.organisationId, row.fileId);
+      if (!file) throw notFound('File');
+      const content = await readFileContent(db, row.fileId);
+      if (!content) throw notFound('File');
+      return { file, content };
+    },
+  };
+}
