@@ -91,30 +91,31 @@ function liftStep(prediction: BriefPrediction): number {
 }
 
 describe('pricing properties', () => {
-  it('never raises the all-in unit price when a quantity rises', () => {
+  // The longest run of the element grows. A short run of a mix (100 of one artwork beside 36,000
+  // of another) carries a higher spoilage rate than the mix's average (spoilage tables by run
+  // length), so a few more units of it alone may raise the blended all-in price by a fraction of
+  // a cent per thousand (seen: 0.8596377 -> 0.8596379 EUR for 3 more of a 100-unit variant);
+  // the claim of the model is about the quantity of a run, and about scaling the whole mix (next).
+  it('never raises the all-in unit price when the quantity of a run rises', () => {
     fc.assert(
-      fc.property(
-        oneElementBrief,
-        fc.nat({ max: 20 }),
-        fc.integer({ min: 1, max: 30_000 }),
-        (brief, which, extra) => {
-          const before = priceBrief(brief, catalogue);
-          const more = withElement(brief, (e) => {
-            const i = which % e.decorationsCount.length;
-            return {
-              ...e,
-              decorationsCount: e.decorationsCount.map((d, j) =>
-                j === i ? { ...d, quantity: d.quantity + extra } : d,
-              ),
-            };
-          });
-          const after = priceBrief(more, catalogue);
-          const step = Math.max(liftStep(before), liftStep(after));
-          expect(allInUnit(after)).toBeLessThanOrEqual(
-            allInUnit(before) + (0.006 + step) / selected(after).quantity,
-          );
-        },
-      ),
+      fc.property(oneElementBrief, fc.integer({ min: 1, max: 30_000 }), (brief, extra) => {
+        const before = priceBrief(brief, catalogue);
+        const more = withElement(brief, (e) => {
+          const longest = Math.max(...e.decorationsCount.map((d) => d.quantity));
+          const i = e.decorationsCount.findIndex((d) => d.quantity === longest);
+          return {
+            ...e,
+            decorationsCount: e.decorationsCount.map((d, j) =>
+              j === i ? { ...d, quantity: d.quantity + extra } : d,
+            ),
+          };
+        });
+        const after = priceBrief(more, catalogue);
+        const step = Math.max(liftStep(before), liftStep(after));
+        expect(allInUnit(after)).toBeLessThanOrEqual(
+          allInUnit(before) + (0.006 + step) / selected(after).quantity,
+        );
+      }),
       RUNS,
     );
   });
