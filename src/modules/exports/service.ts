@@ -7,6 +7,7 @@ import { users } from '../../db/schema/platform.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, badRequest, notFound, unprocessable } from '../../platform/errors.ts';
 import { entity } from '../../platform/events.ts';
+import { isSupportedDate, SUPPORTED_DATE_MESSAGE } from '../../platform/input-safety.ts';
 import { findFile, readFileContent } from '../files/repository.ts';
 import { createFilesService } from '../files/service.ts';
 import { delimiterOf, IMPORT_TYPES, importTypeOf, STATUS_NAMES } from '../imports/catalog.ts';
@@ -69,12 +70,22 @@ export type ExportListQuery = {
   sort?: string;
 };
 
-function dateOf(value: string | null | undefined, pointer: string): Date | null {
+function dateOf(
+  value: string | null | undefined,
+  pointer: string,
+  location: 'body' | 'query' = 'body',
+): Date | null {
   if (value === undefined || value === null || value.trim() === '') return null;
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) {
     throw badRequest(`${pointer.slice(1)} is not a date`, [
-      { pointer, message: 'must be an ISO 8601 date or timestamp', in: 'body' },
+      { pointer, message: 'must be an ISO 8601 date or timestamp', in: location },
+    ]);
+  }
+  // The database compares timestamps in its own range only (issue 14, defect 5).
+  if (!isSupportedDate(date)) {
+    throw badRequest(`${pointer.slice(1)} is out of range`, [
+      { pointer, message: SUPPORTED_DATE_MESSAGE, in: location },
     ]);
   }
   return date;
@@ -263,8 +274,8 @@ export function createExportService(ctx: AppContext) {
         .map((s) => Number(s.trim()))
         .filter((n) => Number.isInteger(n) && n > 0);
       const type = query.type ? (importTypeOf(query.type)?.code ?? query.type) : undefined;
-      const start = dateOf(query.start, '/start');
-      const end = dateOf(query.end, '/end');
+      const start = dateOf(query.start, '/start', 'query');
+      const end = dateOf(query.end, '/end', 'query');
       const where = and(
         eq(exports.organisationId, actor.organisationId),
         isNull(exports.deletedAt),
