@@ -2,41 +2,11 @@
  * Malformed input found by the hostile probe (issue 14, defects 4-6): each answers 400 with a
  * pointer and changes nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companies } from '../../src/db/schema/index.ts';
-import { auth, buildTestApp, type Credentials, makeOrganisation, type TestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { securityFixture } from './fixture.ts';
 
-let t: TestApp;
-let admin: Credentials;
-let companyId: string;
-
-const inject = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown, who = admin) =>
-  t.app.inject({
-    method,
-    url,
-    headers: { ...auth(who), ...(typeof payload === 'string' ? { 'content-type': 'application/json' } : {}) },
-    ...(payload !== undefined ? { payload: payload as object } : {}),
-  });
-
-async function newOrder(): Promise<string> {
-  const response = await inject('POST', '/api/orders', { billedAmount: 10, companyId });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json().id;
-}
-
-const pointersOf = (response: { json(): { errors?: { pointer: string }[] } }) =>
-  (response.json().errors ?? []).map((e) => e.pointer);
-
-beforeAll(async () => {
-  t = await buildTestApp();
-  admin = await makeOrganisation(t);
-  const [company] = await t.app.ctx.db
-    .insert(companies)
-    .values({ organisationId: admin.organisationId, name: 'Acme' })
-    .returning();
-  companyId = company!.id;
-});
-afterAll(() => t.close());
+const fixture = securityFixture();
+const { inject, newOrder, pointersOf } = fixture;
 
 describe('defect 4: NUL characters', () => {
   it('refuses U+0000 in bodies, query strings, crud values and sign-in with 400', async () => {
@@ -64,9 +34,9 @@ describe('defect 4: NUL characters in the credentials', () => {
     for (const headers of [
       { 'x-access-token': 'pqs_\u0000abc' },
       { authorization: 'Bearer abc\u0000def' },
-      { authorization: `Bearer ${admin.token}\u0000` },
+      { authorization: `Bearer ${fixture.admin.token}\u0000` },
     ]) {
-      const response = await t.app.inject({ method: 'GET', url: '/api/users/me', headers });
+      const response = await fixture.t.app.inject({ method: 'GET', url: '/api/users/me', headers });
       expect(response.statusCode, JSON.stringify(headers)).toBe(401);
     }
   });
@@ -79,10 +49,15 @@ describe('defect 5: dates outside the supported range', () => {
       ['POST', '/api/orders', { billedAmount: 1, orderDate: '0000-01-01T00:00:00Z' }, '/orderDate'],
       ['PATCH', `/api/orders/${orderId}`, { expectedDeliveryDate: '0000-01-01' }, '/expectedDeliveryDate'],
       ['PATCH', `/api/orders/${orderId}`, { actualDeliveryDate: '1899-12-31' }, '/actualDeliveryDate'],
-      ['POST', '/api/quotes', { companyId, validUntil: '0000-01-01T00:00:00Z' }, '/validUntil'],
       [
         'POST',
-        `/api/access-token/user/${admin.userId}`,
+        '/api/quotes',
+        { companyId: fixture.companyId, validUntil: '0000-01-01T00:00:00Z' },
+        '/validUntil',
+      ],
+      [
+        'POST',
+        `/api/access-token/user/${fixture.admin.userId}`,
         { name: 'x', expiresAt: '0000-01-01T00:00:00Z' },
         '/expiresAt',
       ],

@@ -4,41 +4,12 @@
  * nothing committed that a later read could not serialise.
  */
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companies, orderItems } from '../../src/db/schema/index.ts';
-import { auth, buildTestApp, type Credentials, makeOrganisation, type TestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { orderItems } from '../../src/db/schema/index.ts';
+import { securityFixture } from './fixture.ts';
 
-let t: TestApp;
-let admin: Credentials;
-let companyId: string;
-
-const inject = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown, who = admin) =>
-  t.app.inject({
-    method,
-    url,
-    headers: { ...auth(who), ...(typeof payload === 'string' ? { 'content-type': 'application/json' } : {}) },
-    ...(payload !== undefined ? { payload: payload as object } : {}),
-  });
-
-async function newOrder(): Promise<string> {
-  const response = await inject('POST', '/api/orders', { billedAmount: 10, companyId });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json().id;
-}
-
-const pointersOf = (response: { json(): { errors?: { pointer: string }[] } }) =>
-  (response.json().errors ?? []).map((e) => e.pointer);
-
-beforeAll(async () => {
-  t = await buildTestApp();
-  admin = await makeOrganisation(t);
-  const [company] = await t.app.ctx.db
-    .insert(companies)
-    .values({ organisationId: admin.organisationId, name: 'Acme' })
-    .returning();
-  companyId = company!.id;
-});
-afterAll(() => t.close());
+const fixture = securityFixture();
+const { inject, newOrder, pointersOf } = fixture;
 
 describe('defect 3: non-finite and out-of-range numbers', () => {
   it('refuses "Infinity", "1e309", NaN and JSON 1e309 with 400 and commits nothing', async () => {
@@ -56,7 +27,10 @@ describe('defect 3: non-finite and out-of-range numbers', () => {
       expect(response.statusCode, `${JSON.stringify(payload)} -> ${response.body}`).toBe(400);
       expect(pointersOf(response)).toContain(pointer);
     }
-    const items = await t.app.ctx.db.select().from(orderItems).where(sql`${orderItems.orderId} = ${orderId}`);
+    const items = await fixture.t.app.ctx.db
+      .select()
+      .from(orderItems)
+      .where(sql`${orderItems.orderId} = ${orderId}`);
     expect(items).toEqual([]);
     for (const payload of [
       { billedAmount: 'Infinity' },
@@ -67,7 +41,11 @@ describe('defect 3: non-finite and out-of-range numbers', () => {
       expect(response.statusCode, response.body).toBe(400);
       expect(pointersOf(response)).toContain('/billedAmount');
     }
-    const article = await inject('POST', '/api/articles', { name: 'Box', companyId, price: 'Infinity' });
+    const article = await inject('POST', '/api/articles', {
+      name: 'Box',
+      companyId: fixture.companyId,
+      price: 'Infinity',
+    });
     expect(article.statusCode).toBe(400);
   });
 
@@ -94,7 +72,9 @@ describe('defect 3: non-finite and out-of-range numbers', () => {
       { quantity: 1, unitPrice: Number.NEGATIVE_INFINITY, totalPrice: 0 },
     ]) {
       await expect(
-        t.app.ctx.db.insert(orderItems).values({ organisationId: admin.organisationId, orderId, ...values }),
+        fixture.t.app.ctx.db
+          .insert(orderItems)
+          .values({ organisationId: fixture.admin.organisationId, orderId, ...values }),
       ).rejects.toThrow();
     }
   });
