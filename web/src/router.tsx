@@ -17,6 +17,10 @@ export const paths = {
   quotes: '/quotes',
   newQuote: '/quotes/new',
   quote: (id: string) => `/quotes/${id}`,
+  orders: '/orders',
+  order: (id: string) => `/orders/${id}`,
+  articles: '/articles',
+  article: (id: string) => `/articles/${id}`,
 };
 
 const page = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({
@@ -42,6 +46,10 @@ export const router = createBrowserRouter(
             { path: 'quotes', lazy: page(() => import('./routes/quotes/QuotesPage.tsx')) },
             { path: 'quotes/new', lazy: page(() => import('./routes/quotes/NewQuotePage.tsx')) },
             { path: 'quotes/:id', lazy: page(() => import('./routes/quotes/QuotePage.tsx')) },
+            { path: 'orders', lazy: page(() => import('./routes/orders/OrdersPage.tsx')) },
+            { path: 'orders/:id', lazy: page(() => import('./routes/orders/OrderPage.tsx')) },
+            { path: 'articles', lazy: page(() => import('./routes/articles/ArticlesPage.tsx')) },
+            { path: 'articles/:id', lazy: page(() => import('./routes/articles/ArticlePage.tsx')) },
             { path: '*', lazy: page(() => import('./routes/NotFoundPage.tsx')) },
           ],
         },

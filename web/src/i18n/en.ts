@@ -1,3 +1,5 @@
+import { ordersEn } from './orders.ts';
+
 export const en = {
   app: { title: 'Packaging desk', skip: 'Skip to content' },
   nav: {
@@ -200,5 +202,6 @@ export const en = {
       expired: 'Expired',
     },
   },
+  ...ordersEn,
 };
 export type Messages = typeof en;

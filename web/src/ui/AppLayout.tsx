@@ -23,8 +23,13 @@ export function AppLayout() {
         { to: '/quotes', label: t('nav.quotes') },
         { to: '/companies', label: t('nav.companies') },
         { to: '/contacts', label: t('nav.contacts') },
+        { to: '/orders', label: t('orders.nav') },
+        { to: '/articles', label: t('articles.nav') },
       ]
-    : [{ to: '/quotes', label: t('nav.myQuotes') }];
+    : [
+        { to: '/quotes', label: t('nav.myQuotes') },
+        { to: '/orders', label: t('orders.nav') },
+      ];
   const who = [me?.firstName, me?.lastName].filter(Boolean).join(' ') || me?.email || me?.username;
   const active = (to: string) =>
     to === '/briefs'

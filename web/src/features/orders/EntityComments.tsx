@@ -1,0 +1,95 @@
+import { Button, Card, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, unwrap } from '../../api/client.ts';
+import { QueryState } from '../../ui/states.tsx';
+import { useApiForm } from '../../ui/useApiForm.ts';
+
+type Owner = 'orders' | 'articles';
+
+/** The comments of an order or an article, newest first, and a box to add one (files:write). */
+export function EntityComments({ owner, id, canWrite }: { owner: Owner; id: string; canWrite: boolean }) {
+  const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const form = useApiForm();
+  const [body, setBody] = useState('');
+  const key = [owner, id, 'comments'];
+  const comments = useQuery({
+    queryKey: key,
+    queryFn: async () => {
+      const path = {
+        params: { path: { id }, query: { limit: 100, page: 1, sort: 'createdAt', order: 'DESC' } as never },
+      };
+      return (
+        owner === 'orders'
+          ? await unwrap(api.GET('/api/orders/{id}/comments', path))
+          : await unwrap(api.GET('/api/articles/{id}/comments', path))
+      ).data;
+    },
+  });
+  const when = (iso: string) =>
+    new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  return (
+    <Card withBorder data-testid="comments">
+      <Title order={3} size="h4" mb="xs">
+        {t('orders.comments.title')}
+      </Title>
+      {canWrite && (
+        <form
+          noValidate
+          onSubmit={async (event) => {
+            event.preventDefault();
+            const path = { params: { path: { id } }, body: { body } };
+            const saved = await form.submit(
+              () =>
+                owner === 'orders'
+                  ? unwrap(api.POST('/api/orders/{id}/comments', path))
+                  : unwrap(api.POST('/api/articles/{id}/comments', path)),
+              t('common.saved'),
+            );
+            if (saved) {
+              setBody('');
+              await queryClient.invalidateQueries({ queryKey: key });
+            }
+          }}
+        >
+          <Stack gap="xs" mb="sm">
+            <Textarea
+              label={t('orders.comments.new')}
+              value={body}
+              onChange={(e) => setBody(e.currentTarget.value)}
+              autosize
+              minRows={2}
+              error={
+                form.error('/body') ?? (form.formError && !form.error('/body') ? form.formError : undefined)
+              }
+            />
+            <Group justify="flex-end">
+              <Button type="submit" loading={form.busy} disabled={!body.trim()}>
+                {t('orders.comments.add')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+      <QueryState query={comments} isEmpty={(d) => d.length === 0}>
+        {(list) => (
+          <Stack gap="xs" data-testid="comment-list">
+            {list.map((c) => (
+              <Paper key={c.id} withBorder p="xs">
+                <Text size="xs" c="dimmed">
+                  {[c.author?.firstName, c.author?.lastName].filter(Boolean).join(' ') || '—'} ·{' '}
+                  {when(c.createdAt)}
+                </Text>
+                <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+                  {c.body}
+                </Text>
+              </Paper>
+            ))}
+          </Stack>
+        )}
+      </QueryState>
+    </Card>
+  );
+}

@@ -1,0 +1,218 @@
+import '@mantine/dropzone/styles.css';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Image,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { Dropzone } from '@mantine/dropzone';
+import { notifications } from '@mantine/notifications';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { auth } from '../../api/auth.ts';
+import { ApiError, api, unwrap } from '../../api/client.ts';
+import { date, number } from '../../ui/format.ts';
+import { ErrorState, QueryState } from '../../ui/states.tsx';
+
+type Owner = 'orders' | 'articles';
+type FileRow = {
+  id: string;
+  filename: string;
+  mimeType: string;
+  size: number;
+  label: string | null;
+  createdAt: string;
+};
+
+/** Uploads one file as multipart (openapi-fetch sends JSON bodies; the files routes take multipart). */
+async function upload(owner: Owner, id: string, file: File, label: string) {
+  const form = new FormData();
+  if (label) form.append('label', label);
+  form.append('file', file, file.name);
+  const response = await fetch(`/api/${owner}/${id}/files`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${auth.get().token}` },
+    body: form,
+  });
+  if (!response.ok)
+    throw new ApiError({ status: response.status, ...(await response.json().catch(() => ({}))) });
+}
+
+/**
+ * The files of an order or an article: drop to upload (with an optional label), list, download
+ * (the session cookie authenticates the link), delete; for an article, choose the preview image.
+ */
+export function EntityFiles({
+  owner,
+  id,
+  canWrite,
+  preview,
+}: {
+  owner: Owner;
+  id: string;
+  canWrite: boolean;
+  preview?: { fileId: string | null; canChoose: boolean; onChoose: (fileId: string | null) => Promise<void> };
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [label, setLabel] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const key = [owner, id, 'files'];
+  const files = useQuery({
+    queryKey: key,
+    queryFn: async () => {
+      const path = { params: { path: { id }, query: { limit: 100, page: 1 } } };
+      const result =
+        owner === 'orders'
+          ? await unwrap(api.GET('/api/orders/{id}/files', path))
+          : await unwrap(api.GET('/api/articles/{id}/files', path));
+      return result.data as FileRow[];
+    },
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: key });
+  const run = async (call: () => Promise<unknown>, message: string) => {
+    setError(undefined);
+    setBusy(true);
+    try {
+      await call();
+      notifications.show({ color: 'teal', message });
+      await refresh();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const href = (fileId: string) => `/api/${owner}/${id}/files/${fileId}`;
+  const previewFile = preview?.fileId ? files.data?.find((f) => f.id === preview.fileId) : undefined;
+  return (
+    <Card withBorder data-testid="files">
+      <Title order={3} size="h4" mb="xs">
+        {t('orders.files.title')}
+      </Title>
+      {previewFile?.mimeType.startsWith('image/') && (
+        <Image
+          src={href(previewFile.id)}
+          alt={t('articles.previewOf', { name: previewFile.filename })}
+          maw={240}
+          mb="sm"
+          radius="sm"
+          data-testid="article-preview"
+        />
+      )}
+      {canWrite && (
+        <Stack gap="xs" mb="sm">
+          <TextInput
+            label={t('orders.files.label')}
+            value={label}
+            onChange={(e) => setLabel(e.currentTarget.value)}
+            maw={320}
+          />
+          <Dropzone
+            onDrop={(dropped) =>
+              void run(async () => {
+                for (const file of dropped) await upload(owner, id, file, label);
+                setLabel('');
+              }, t('orders.files.uploaded'))
+            }
+            loading={busy}
+            maxSize={50 * 1024 * 1024}
+            onReject={(rejected) => setError(new Error(rejected.map((r) => r.file.name).join(', ')))}
+            data-testid="file-drop"
+            aria-label={t('orders.files.drop')}
+          >
+            <Group justify="center" mih={64} style={{ pointerEvents: 'none' }}>
+              <Text size="sm">{t('orders.files.drop')}</Text>
+            </Group>
+          </Dropzone>
+        </Stack>
+      )}
+      {error ? <ErrorState error={error} /> : null}
+      <QueryState query={files} isEmpty={(d) => d.length === 0}>
+        {(list) => (
+          <Table data-testid="file-list">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('orders.files.name')}</Table.Th>
+                <Table.Th>{t('orders.files.label')}</Table.Th>
+                <Table.Th ta="right">{t('orders.files.size')}</Table.Th>
+                <Table.Th>{t('orders.files.added')}</Table.Th>
+                <Table.Th>{t('common.actions')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.map((file) => (
+                <Table.Tr key={file.id}>
+                  <Table.Td>
+                    <Anchor href={href(file.id)} download={file.filename}>
+                      {file.filename}
+                    </Anchor>
+                    {preview?.fileId === file.id && (
+                      <Badge ml="xs" color="blue.9">
+                        {t('articles.preview')}
+                      </Badge>
+                    )}
+                  </Table.Td>
+                  <Table.Td>{file.label ?? ''}</Table.Td>
+                  <Table.Td ta="right">{number(Math.ceil(file.size / 1024))} KB</Table.Td>
+                  <Table.Td>{date(file.createdAt)}</Table.Td>
+                  <Table.Td>
+                    <Group gap={4} wrap="nowrap">
+                      {preview?.canChoose &&
+                        file.mimeType.startsWith('image/') &&
+                        preview.fileId !== file.id && (
+                          <Button
+                            size="xs"
+                            variant="default"
+                            onClick={() =>
+                              void run(() => preview.onChoose(file.id), t('articles.previewSet'))
+                            }
+                          >
+                            {t('articles.usePreview')}
+                          </Button>
+                        )}
+                      {canWrite && (
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          color="red"
+                          aria-label={`${t('common.remove')} ${file.filename}`}
+                          onClick={() =>
+                            void run(
+                              () =>
+                                unwrap(
+                                  owner === 'orders'
+                                    ? api.DELETE('/api/orders/{id}/files/{fileId}', {
+                                        params: { path: { id, fileId: file.id } },
+                                      })
+                                    : api.DELETE('/api/articles/{id}/files/{fileId}', {
+                                        params: { path: { id, fileId: file.id } },
+                                      }),
+                                ),
+                              t('orders.removed'),
+                            )
+                          }
+                        >
+                          {t('common.remove')}
+                        </Button>
+                      )}
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </QueryState>
+    </Card>
+  );
+}

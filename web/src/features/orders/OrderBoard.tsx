@@ -1,0 +1,183 @@
+import { Anchor, Badge, Button, Card, Group, Menu, ScrollArea, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { api, unwrap } from '../../api/client.ts';
+import { date } from '../../ui/format.ts';
+import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
+import { amount, orderName } from './format.ts';
+import { type OrderStatus, statusColours, useOrderStatuses } from './statuses.tsx';
+
+type Filters = Record<string, string>;
+const PER_COLUMN = 20;
+
+/**
+ * Orders by status, one column per status of the organisation (its order and colours). An order
+ * moves by drag and drop or, for the keyboard, by its "Move to" menu; both PATCH statusId, and a
+ * refusal shows the API's reason.
+ */
+export function OrderBoard({ filters, canMove }: { filters: Filters; canMove: boolean }) {
+  const { t } = useTranslation();
+  const statuses = useOrderStatuses();
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<unknown>();
+  const move = useMutation({
+    mutationFn: ({ id, statusId }: { id: string; statusId: string }) =>
+      unwrap(api.PATCH('/api/orders/{id}', { params: { path: { id } }, body: { statusId } })),
+    onMutate: () => setError(undefined),
+    onError: setError,
+    onSuccess: async (order) => {
+      notifications.show({ color: 'teal', message: t('orders.moved', { name: orderName(order) }) });
+      await queryClient.invalidateQueries({ queryKey: ['orders'] });
+      await queryClient.invalidateQueries({ queryKey: ['order', order.id] });
+    },
+  });
+  if (statuses.isPending) return <Loading />;
+  if (statuses.error) return <ErrorState error={statuses.error} onRetry={() => void statuses.refetch()} />;
+  if (!statuses.data?.length) return <Empty>{t('orders.noStatuses')}</Empty>;
+  return (
+    <Stack>
+      {error ? <ErrorState error={error} /> : null}
+      <ScrollArea type="auto" offsetScrollbars>
+        <Group align="flex-start" wrap="nowrap" gap="sm" data-testid="order-board">
+          {statuses.data.map((status) => (
+            <Column
+              key={status.id}
+              status={status}
+              statuses={statuses.data}
+              filters={filters}
+              canMove={canMove}
+              onMove={(id, statusId) => move.mutate({ id, statusId })}
+            />
+          ))}
+        </Group>
+      </ScrollArea>
+    </Stack>
+  );
+}
+
+function Column({
+  status,
+  statuses,
+  filters,
+  canMove,
+  onMove,
+}: {
+  status: OrderStatus;
+  statuses: OrderStatus[];
+  filters: Filters;
+  canMove: boolean;
+  onMove: (id: string, statusId: string) => void;
+}) {
+  const { t } = useTranslation();
+  const [over, setOver] = useState(false);
+  const query = useQuery({
+    queryKey: ['orders', 'board', status.id, filters],
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/orders', {
+          params: { query: { ...filters, statusId: status.id, page: 1, limit: PER_COLUMN } as never },
+        }),
+      ),
+  });
+  const colours = statusColours(status);
+  return (
+    <Card
+      withBorder
+      w={260}
+      p="xs"
+      miw={260}
+      data-testid={`board-column-${status.internalLabel}`}
+      style={over ? { outline: `3px solid ${colours.background}` } : undefined}
+      onDragOver={(e) => {
+        if (!canMove) return;
+        e.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(e) => {
+        setOver(false);
+        const id = e.dataTransfer.getData('text/order-id');
+        const from = e.dataTransfer.getData('text/status-id');
+        if (id && from !== status.id) onMove(id, status.id);
+      }}
+    >
+      <Group
+        justify="space-between"
+        mb="xs"
+        p={4}
+        style={{ background: colours.background, borderRadius: 4 }}
+      >
+        <Title order={3} size="h6" style={{ color: colours.color }}>
+          {status.internalLabel}
+        </Title>
+        {query.data && (
+          <Badge variant="white" color="dark">
+            {query.data.meta.total}
+          </Badge>
+        )}
+      </Group>
+      {query.isPending ? (
+        <Loading />
+      ) : query.error ? (
+        <ErrorState error={query.error} />
+      ) : query.data.data.length === 0 ? (
+        <Empty />
+      ) : (
+        <Stack gap="xs">
+          {query.data.data.map((o) => (
+            <Card
+              key={o.id}
+              withBorder
+              p="xs"
+              draggable={canMove}
+              onDragStart={(e) => {
+                e.dataTransfer.setData('text/order-id', o.id);
+                e.dataTransfer.setData('text/status-id', status.id);
+              }}
+              style={canMove ? { cursor: 'grab' } : undefined}
+            >
+              <Group justify="space-between" wrap="nowrap">
+                <Anchor component={Link} to={`/orders/${o.id}`} size="sm" fw={600}>
+                  {orderName(o)}
+                </Anchor>
+                {canMove && (
+                  <Menu position="bottom-end" withinPortal>
+                    <Menu.Target>
+                      <Button
+                        size="compact-xs"
+                        variant="default"
+                        aria-label={`${t('orders.moveTo')} · ${orderName(o)}`}
+                      >
+                        {t('orders.moveTo')}
+                      </Button>
+                    </Menu.Target>
+                    <Menu.Dropdown>
+                      {statuses
+                        .filter((s) => s.id !== status.id)
+                        .map((s) => (
+                          <Menu.Item key={s.id} onClick={() => onMove(o.id, s.id)}>
+                            {s.internalLabel}
+                          </Menu.Item>
+                        ))}
+                    </Menu.Dropdown>
+                  </Menu>
+                )}
+              </Group>
+              <Text size="xs">
+                {date(o.expectedDeliveryDate)} · {amount(o.billedAmount)}
+              </Text>
+            </Card>
+          ))}
+          {query.data.meta.hasNextPage && (
+            <Text size="xs" c="dimmed">
+              {t('orders.more', { count: query.data.meta.total - query.data.data.length })}
+            </Text>
+          )}
+        </Stack>
+      )}
+    </Card>
+  );
+}

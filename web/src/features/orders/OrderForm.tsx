@@ -1,0 +1,129 @@
+import '@mantine/dates/styles.css';
+import { Alert, Button, Group, NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, unwrap } from '../../api/client.ts';
+import { useProjectOptions } from '../../api/queries.ts';
+import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
+import { useApiForm } from '../../ui/useApiForm.ts';
+import { useOrderStatuses } from './statuses.tsx';
+
+/** A new order: the API checks everything (project of the company, unique external id...). */
+export function OrderForm({
+  onDone,
+  companyId: initialCompany,
+}: {
+  onDone: (id: string) => void;
+  companyId?: string;
+}) {
+  const { t } = useTranslation();
+  const form = useApiForm();
+  const statuses = useOrderStatuses();
+  const [companyId, setCompanyId] = useState<string | null>(initialCompany ?? null);
+  const projects = useProjectOptions(companyId);
+  const [v, setV] = useState({
+    projectId: null as string | null,
+    statusId: null as string | null,
+    billedAmount: 0 as number | string,
+    externalId: '',
+    orderDate: new Date().toISOString().slice(0, 10) as string | null,
+    expectedDeliveryDate: null as string | null,
+  });
+  return (
+    <form
+      noValidate
+      onSubmit={async (event) => {
+        event.preventDefault();
+        const body = {
+          billedAmount: v.billedAmount === '' ? undefined : Number(v.billedAmount),
+          ...(companyId ? { companyId } : {}),
+          ...(v.projectId ? { projectId: v.projectId } : {}),
+          ...(v.statusId ? { statusId: v.statusId } : {}),
+          ...(v.externalId.trim() ? { externalId: v.externalId.trim() } : {}),
+          ...(v.orderDate ? { orderDate: v.orderDate } : {}),
+          ...(v.expectedDeliveryDate ? { expectedDeliveryDate: v.expectedDeliveryDate } : {}),
+        };
+        const order = await form.submit(
+          () => unwrap(api.POST('/api/orders', { body: body as never })),
+          t('common.saved'),
+        );
+        if (order) onDone(order.id);
+      }}
+    >
+      <Stack>
+        {form.formError && (
+          <Alert color="red" role="alert" data-testid="error-reason">
+            {form.formError}
+          </Alert>
+        )}
+        <CompanyPicker
+          label={t('common.company')}
+          value={companyId}
+          clearable
+          onChange={(id) => {
+            setCompanyId(id);
+            setV({ ...v, projectId: null });
+          }}
+          error={form.error('/companyId')}
+        />
+        <Select
+          label={t('common.project')}
+          data={projects}
+          value={v.projectId}
+          onChange={(projectId) => setV({ ...v, projectId })}
+          clearable
+          disabled={!companyId}
+          error={form.error('/projectId')}
+        />
+        <SimpleGrid cols={2}>
+          <NumberInput
+            label={t('orders.billedAmount')}
+            value={v.billedAmount}
+            onChange={(billedAmount) => setV({ ...v, billedAmount })}
+            min={0}
+            decimalScale={2}
+            required
+            error={form.error('/billedAmount')}
+          />
+          <TextInput
+            label={t('orders.externalId')}
+            value={v.externalId}
+            onChange={(e) => setV({ ...v, externalId: e.currentTarget.value })}
+            error={form.error('/externalId')}
+          />
+          <DateInput
+            label={t('orders.orderDate')}
+            value={v.orderDate}
+            onChange={(orderDate) => setV({ ...v, orderDate })}
+            valueFormat="YYYY-MM-DD"
+            clearable
+            error={form.error('/orderDate')}
+          />
+          <DateInput
+            label={t('orders.expectedDelivery')}
+            value={v.expectedDeliveryDate}
+            onChange={(expectedDeliveryDate) => setV({ ...v, expectedDeliveryDate })}
+            valueFormat="YYYY-MM-DD"
+            clearable
+            error={form.error('/expectedDeliveryDate')}
+          />
+        </SimpleGrid>
+        <Select
+          label={t('common.status')}
+          placeholder={t('orders.defaultStatus')}
+          data={(statuses.data ?? []).map((s) => ({ value: s.id, label: s.internalLabel }))}
+          value={v.statusId}
+          onChange={(statusId) => setV({ ...v, statusId })}
+          clearable
+          error={form.error('/statusId')}
+        />
+        <Group justify="flex-end">
+          <Button type="submit" loading={form.busy}>
+            {t('common.create')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,287 @@
+import {
+  ActionIcon,
+  Button,
+  Card,
+  Group,
+  MultiSelect,
+  NumberInput,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError, api, unwrap } from '../../api/client.ts';
+import type { components } from '../../api/schema.d.ts';
+import { number } from '../../ui/format.ts';
+import { Empty, ErrorState } from '../../ui/states.tsx';
+import { amount } from './format.ts';
+import { type BulkItem, briefItems } from './fromBriefs.ts';
+
+type Order = components['schemas']['Order'];
+type Item = Order['items'][number];
+
+/** Items as a tree: roots by position, each followed by its children (kits and groups). */
+export function itemTree(items: Item[]): { item: Item; depth: number; children: number }[] {
+  const byParent = new Map<string | null, Item[]>();
+  const ids = new Set(items.map((i) => i.id));
+  for (const item of items) {
+    const parent = item.parentId && ids.has(item.parentId) ? item.parentId : null;
+    byParent.set(parent, [...(byParent.get(parent) ?? []), item]);
+  }
+  const out: { item: Item; depth: number; children: number }[] = [];
+  const walk = (parent: string | null, depth: number) => {
+    for (const item of byParent.get(parent) ?? []) {
+      out.push({ item, depth, children: byParent.get(item.id)?.length ?? 0 });
+      walk(item.id, depth + 1);
+    }
+  };
+  walk(null, 0);
+  return out;
+}
+
+/** An order's items (with their hierarchy) and, for staff, adding from articles or briefs and removing. */
+export function OrderItems({ order, canWrite }: { order: Order; canWrite: boolean }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const run = async (call: () => Promise<unknown>, message: string) => {
+    setError(undefined);
+    setBusy(true);
+    try {
+      await call();
+      notifications.show({ color: 'teal', message });
+      await queryClient.invalidateQueries({ queryKey: ['order', order.id] });
+      await queryClient.invalidateQueries({ queryKey: ['orders'] });
+      return true;
+    } catch (e) {
+      setError(e);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  const rows = itemTree(order.items);
+  return (
+    <Card withBorder>
+      <Group justify="space-between" mb="xs">
+        <Title order={3} size="h4">
+          {t('orders.items.title')}
+        </Title>
+        <Text size="sm">
+          {t('orders.itemsTotal')}: <b data-testid="items-total">{amount(order.itemsTotal)}</b>
+        </Text>
+      </Group>
+      {error && !(error instanceof ApiError && Object.keys(error.fields).length) ? (
+        <ErrorState error={error} />
+      ) : null}
+      {rows.length === 0 ? (
+        <Empty>{t('orders.items.empty')}</Empty>
+      ) : (
+        <Table.ScrollContainer minWidth={640}>
+          <Table data-testid="order-items">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('orders.items.article')}</Table.Th>
+                <Table.Th ta="right">{t('orders.items.quantity')}</Table.Th>
+                <Table.Th>{t('orders.items.unit')}</Table.Th>
+                <Table.Th ta="right">{t('orders.items.unitPrice')}</Table.Th>
+                <Table.Th ta="right">{t('common.total')}</Table.Th>
+                {canWrite && <Table.Th>{t('common.actions')}</Table.Th>}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map(({ item, depth, children }) => {
+                const label = item.article
+                  ? `${item.article.code} · ${item.article.name}`
+                  : children
+                    ? t('orders.items.kit', { count: children })
+                    : t('orders.items.custom');
+                return (
+                  <Table.Tr key={item.id}>
+                    <Table.Td pl={depth * 24 + 8}>
+                      {depth > 0 ? '└ ' : ''}
+                      {label}
+                    </Table.Td>
+                    <Table.Td ta="right">{number(item.quantity)}</Table.Td>
+                    <Table.Td>{item.unit ?? ''}</Table.Td>
+                    <Table.Td ta="right">{item.unitPrice === null ? '—' : number(item.unitPrice)}</Table.Td>
+                    <Table.Td ta="right">{amount(item.totalPrice)}</Table.Td>
+                    {canWrite && (
+                      <Table.Td>
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          color="red"
+                          disabled={busy}
+                          aria-label={`${t('common.remove')} ${label}`}
+                          onClick={() =>
+                            void run(
+                              () =>
+                                unwrap(
+                                  api.DELETE('/api/orders/{id}/order-items/{itemId}', {
+                                    params: {
+                                      path: { id: order.id, itemId: item.id },
+                                      // A kit goes with its children (the API refuses otherwise, 409).
+                                      query: children ? { cascade: true } : {},
+                                    } as never,
+                                  }),
+                                ),
+                              t('orders.removed'),
+                            )
+                          }
+                        >
+                          {children ? t('orders.items.removeKit') : t('common.remove')}
+                        </Button>
+                      </Table.Td>
+                    )}
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {canWrite && (
+        <AddItems
+          order={order}
+          busy={busy}
+          errors={error instanceof ApiError ? error.fields : {}}
+          onAdd={(build) =>
+            run(async () => {
+              const items = await build();
+              await unwrap(
+                api.POST('/api/orders/{id}/order-items', {
+                  params: { path: { id: order.id } },
+                  body: items as never,
+                }),
+              );
+            }, t('orders.items.added'))
+          }
+        />
+      )}
+    </Card>
+  );
+}
+
+type Line = { articleId: string; quantity: number | '' };
+
+function AddItems({
+  order,
+  busy,
+  errors,
+  onAdd,
+}: {
+  order: Order;
+  busy: boolean;
+  errors: Record<string, string>;
+  onAdd: (build: () => Promise<BulkItem[]>) => Promise<boolean>;
+}) {
+  const { t } = useTranslation();
+  const companyId = order.companyId ?? undefined;
+  const [lines, setLines] = useState<Line[]>([]);
+  const [briefIds, setBriefIds] = useState<string[]>([]);
+  const articles = useQuery({
+    queryKey: ['articles', 'picker', companyId],
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/articles', {
+          params: { query: { companyId, enabled: true, limit: 100, page: 1 } as never },
+        }),
+      ),
+  });
+  const briefs = useQuery({
+    queryKey: ['briefs', 'company', companyId, 'picker'],
+    queryFn: () =>
+      unwrap(api.GET('/api/briefs', { params: { query: { companyId: companyId!, limit: 100, page: 1 } } })),
+    enabled: !!companyId,
+  });
+  const code = (id: string) => articles.data?.data.find((a) => a.id === id)?.code ?? '';
+  const problems = Object.entries(errors);
+  return (
+    <Stack gap="sm" mt="md" data-testid="add-items">
+      <Title order={4} size="h5">
+        {t('orders.items.add')}
+      </Title>
+      <MultiSelect
+        label={t('orders.items.fromArticles')}
+        data={(articles.data?.data ?? []).map((a) => ({ value: a.id, label: `${a.code} · ${a.name}` }))}
+        value={lines.map((l) => l.articleId)}
+        onChange={(ids) =>
+          setLines(
+            ids.map(
+              (articleId) => lines.find((l) => l.articleId === articleId) ?? { articleId, quantity: 1 },
+            ),
+          )
+        }
+        searchable
+      />
+      {lines.map((line, i) => (
+        <Group key={line.articleId} gap="xs" align="flex-end">
+          <NumberInput
+            label={`${t('orders.items.quantity')} · ${code(line.articleId)}`}
+            value={line.quantity}
+            min={0}
+            onChange={(q) =>
+              setLines(lines.map((l, j) => (j === i ? { ...l, quantity: q === '' ? '' : Number(q) } : l)))
+            }
+            error={errors[`/${i}/quantity`]}
+          />
+          <ActionIcon
+            variant="subtle"
+            color="red"
+            aria-label={`${t('common.remove')} ${code(line.articleId)}`}
+            onClick={() => setLines(lines.filter((_, j) => j !== i))}
+          >
+            ×
+          </ActionIcon>
+        </Group>
+      ))}
+      {companyId ? (
+        <MultiSelect
+          label={t('orders.items.fromBriefs')}
+          description={t('orders.items.fromBriefsHelp')}
+          data={(briefs.data?.data ?? []).map((b) => ({ value: b.id, label: `${b.code} · ${b.name}` }))}
+          value={briefIds}
+          onChange={setBriefIds}
+          searchable
+        />
+      ) : (
+        <Text size="sm" c="dimmed">
+          {t('orders.items.briefsNeedCompany')}
+        </Text>
+      )}
+      {problems.map(([pointer, message]) => (
+        <Text key={pointer} c="red" size="sm" role="alert">
+          {pointer}: {message}
+        </Text>
+      ))}
+      <Group justify="flex-end">
+        <Button
+          loading={busy}
+          disabled={!lines.length && !briefIds.length}
+          onClick={async () => {
+            const done = await onAdd(async () => {
+              const items: BulkItem[] = lines.map((l) => ({
+                articleId: l.articleId,
+                ...(l.quantity === '' ? {} : { quantity: l.quantity }),
+              }));
+              for (const briefId of briefIds) items.push(...(await briefItems(briefId, companyId!)));
+              return items;
+            });
+            if (done) {
+              setLines([]);
+              setBriefIds([]);
+            }
+          }}
+        >
+          {t('orders.items.addSelected')}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,204 @@
+import '@mantine/dates/styles.css';
+import {
+  Anchor,
+  Button,
+  Group,
+  Modal,
+  MultiSelect,
+  SegmentedControl,
+  Select,
+  Stack,
+  Table,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { isStaff, useAuth } from '../../api/auth.ts';
+import { api, unwrap } from '../../api/client.ts';
+import { useProjectOptions } from '../../api/queries.ts';
+import { ordersQuery } from '../../features/orders/filters.ts';
+import { amount, orderName } from '../../features/orders/format.ts';
+import { OrderBoard } from '../../features/orders/OrderBoard.tsx';
+import { OrderForm } from '../../features/orders/OrderForm.tsx';
+import { StatusBadge, useOrderStatuses } from '../../features/orders/statuses.tsx';
+import { useCompanyNames } from '../../features/orders/useCompanyNames.ts';
+import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
+import { date } from '../../ui/format.ts';
+import { Pager } from '../../ui/Pager.tsx';
+import { QueryState } from '../../ui/states.tsx';
+
+/** Orders: the spec's filters, all in the URL; a table (server pages) or a board by status. */
+export default function OrdersPage() {
+  const { t } = useTranslation();
+  const { me } = useAuth();
+  const staff = isStaff(me?.role);
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const [creating, create] = useDisclosure();
+  const page = Number(params.get('page') ?? 1);
+  const view = params.get('view') === 'board' ? 'board' : 'list';
+  const statuses = useOrderStatuses();
+  const projects = useProjectOptions(params.get('companyId'));
+  // Typed text reaches the URL (and the API) once the user pauses.
+  const [text, setText] = useState({
+    search: params.get('search') ?? '',
+    externalId: params.get('externalId') ?? '',
+  });
+  const [debounced] = useDebouncedValue(text, 300);
+  const set = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) v ? next.set(k, v) : next.delete(k);
+    if (!('page' in changes)) next.delete('page');
+    setParams(next, { replace: true });
+  };
+  const typed = { search: debounced.search || null, externalId: debounced.externalId || null };
+  const stale = typed.search !== params.get('search') || typed.externalId !== params.get('externalId');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the debounced text changes
+  useEffect(() => {
+    if (stale) set(typed);
+  }, [debounced]);
+  const filters = ordersQuery(params);
+  const query = useQuery({
+    queryKey: ['orders', 'list', page, filters],
+    queryFn: () =>
+      unwrap(api.GET('/api/orders', { params: { query: { page, limit: 25, ...filters } as never } })),
+    placeholderData: (previous) => previous,
+    enabled: view === 'list',
+  });
+  const companyName = useCompanyNames(query.data?.data.map((o) => o.companyId) ?? []);
+  const statusOf = (id: string | null) => statuses.data?.find((s) => s.id === id);
+  const dateFilter = (key: string, label: string) => (
+    <DateInput
+      label={label}
+      value={params.get(key)}
+      onChange={(value) => set({ [key]: value })}
+      valueFormat="YYYY-MM-DD"
+      clearable
+      w={150}
+    />
+  );
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>{t('orders.title')}</Title>
+        <Group>
+          <SegmentedControl
+            aria-label={t('orders.view')}
+            value={view}
+            onChange={(value) => set({ view: value === 'board' ? 'board' : null })}
+            data={[
+              { value: 'list', label: t('orders.list') },
+              { value: 'board', label: t('orders.board') },
+            ]}
+          />
+          {staff && <Button onClick={create.open}>{t('orders.new')}</Button>}
+        </Group>
+      </Group>
+      <Group align="flex-end" gap="sm">
+        <TextInput
+          label={t('orders.search')}
+          value={text.search}
+          onChange={(e) => setText({ ...text, search: e.currentTarget.value })}
+          w={180}
+        />
+        <TextInput
+          label={t('orders.externalId')}
+          value={text.externalId}
+          onChange={(e) => setText({ ...text, externalId: e.currentTarget.value })}
+          w={150}
+        />
+        {staff && (
+          <CompanyPicker
+            label={t('common.company')}
+            value={params.get('companyId')}
+            clearable
+            onChange={(id) => set({ companyId: id, projectId: null })}
+          />
+        )}
+        <Select
+          label={t('common.project')}
+          data={projects}
+          value={params.get('projectId')}
+          onChange={(id) => set({ projectId: id })}
+          clearable
+          searchable
+          w={180}
+        />
+        {view === 'list' && (
+          <MultiSelect
+            label={t('orders.statuses')}
+            data={(statuses.data ?? []).map((s) => ({ value: s.id, label: s.internalLabel }))}
+            value={params.get('statusId')?.split(',') ?? []}
+            onChange={(ids) => set({ statusId: ids.join(',') || null })}
+            clearable
+            w={240}
+          />
+        )}
+        {dateFilter('orderDateStart', t('orders.orderedFrom'))}
+        {dateFilter('orderDateEnd', t('orders.orderedTo'))}
+        {dateFilter('expectedDeliveryDateStart', t('orders.deliveryFrom'))}
+        {dateFilter('expectedDeliveryDateEnd', t('orders.deliveryTo'))}
+      </Group>
+      {view === 'board' ? (
+        <OrderBoard filters={filters} canMove={staff} />
+      ) : (
+        <QueryState query={query} isEmpty={(d) => d.data.length === 0}>
+          {(data) => (
+            <>
+              <Table.ScrollContainer minWidth={760}>
+                <Table striped highlightOnHover data-testid="orders-table">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('orders.order')}</Table.Th>
+                      <Table.Th>{t('common.company')}</Table.Th>
+                      <Table.Th>{t('common.status')}</Table.Th>
+                      <Table.Th>{t('orders.orderDate')}</Table.Th>
+                      <Table.Th>{t('orders.expectedDelivery')}</Table.Th>
+                      <Table.Th ta="right">{t('orders.billedAmount')}</Table.Th>
+                      <Table.Th ta="right">{t('orders.itemsTotal')}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {data.data.map((o) => (
+                      <Table.Tr key={o.id}>
+                        <Table.Td>
+                          <Anchor component={Link} to={`/orders/${o.id}`}>
+                            {orderName(o)}
+                          </Anchor>
+                        </Table.Td>
+                        <Table.Td>{companyName(o.companyId)}</Table.Td>
+                        <Table.Td>
+                          <StatusBadge status={statusOf(o.statusId)} />
+                        </Table.Td>
+                        <Table.Td>{date(o.orderDate)}</Table.Td>
+                        <Table.Td>{date(o.expectedDeliveryDate)}</Table.Td>
+                        <Table.Td ta="right">{amount(o.billedAmount)}</Table.Td>
+                        <Table.Td ta="right">{amount(o.itemsTotal)}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+              <Pager meta={data.meta} onPage={(p) => set({ page: String(p) })} />
+            </>
+          )}
+        </QueryState>
+      )}
+      <Modal opened={creating} onClose={create.close} title={t('orders.new')} size="lg">
+        <OrderForm
+          companyId={params.get('companyId') ?? undefined}
+          onDone={(id) => {
+            create.close();
+            navigate(`/orders/${id}`);
+          }}
+        />
+      </Modal>
+    </Stack>
+  );
+}
