@@ -8,6 +8,9 @@
  *   2. Configurator: from the last keystroke in a quantity to the new price on screen, minus the
  *      debounce (ESTIMATE_DEBOUNCE_MS). Target: p95 < 150 ms. The same estimate called directly
  *      (no browser) is the baseline: what the API itself takes.
+ *   3. Orders list with BENCH_ORDERS (1,000,000) orders (bench/web-orders.ts): the first page on
+ *      screen, opened from its URL (plain and filtered) and as the next page in the app. Target:
+ *      p95 < 300 ms. Baseline: the same GET /api/orders from Node.
  *
  * Environment: DATABASE_URL (default postgres://root@127.0.0.1:5432/test; a scratch database is
  * created next to it and dropped), BENCH_BRIEFS (default 100,000), BENCH_SAMPLES (default 40),
@@ -20,6 +23,7 @@ import pg from 'pg';
 import { ADMIN, apiCall, launchBrowser, signInApi, startService } from '../test/e2e/harness.ts';
 import { ESTIMATE_DEBOUNCE_MS } from '../web/src/features/configurator/debounce.ts';
 import { createScratchDatabase } from './lib.ts';
+import { explainOrders, measureOrdersList, seedOrders, type Timing } from './web-orders.ts';
 
 const BRIEFS = Number(process.env.BENCH_BRIEFS || 100_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES || 40);
@@ -89,6 +93,9 @@ try {
   await client.query('vacuum analyze briefs');
   const { rows: counted } = await client.query<{ n: number }>('select count(*)::int n from briefs');
   const seedSeconds = (performance.now() - seedStarted) / 1000;
+  const orders = await seedOrders(client, service.baseUrl, token);
+  const me = await apiCall(service.baseUrl, token, 'GET', '/api/users/me');
+  const plans = await explainOrders(client, me.organisationId, orders.statusId, orders.companyId);
   await client.end();
 
   // --- 1. JavaScript before the sign-in screen is interactive -----------------------------------
@@ -171,6 +178,11 @@ try {
     direct.push(performance.now() - t0);
   }
 
+  // --- 3. orders list ---------------------------------------------------------------------------
+  const list = await measureOrdersList(browser, service.baseUrl, token, orders, SAMPLES);
+  const row = (label: string, t: Timing, target = '—') =>
+    `| ${label}, p50 / p95 / max (${t.n}) | ${ms(t.p50)} / **${ms(t.p95)}** / ${ms(t.max)} | ${target} |`;
+
   const report = [
     `### Web app (bench/web.ts) — ${new Date().toISOString().slice(0, 10)}`,
     '',
@@ -182,6 +194,26 @@ try {
     `| sign-in screen interactive after navigation (local) | ${ms(interactiveMs)} | — |`,
     `| configurator: last keystroke -> new price, after the ${ESTIMATE_DEBOUNCE_MS} ms debounce, p50 / p95 / max (${samples.length} edits) | ${ms(percentile(samples, 50))} / **${ms(percentile(samples, 95))}** / ${ms(Math.max(...samples))} | p95 < 150 ms |`,
     `| baseline: POST /api/briefs/estimate alone, p50 / p95 | ${ms(percentile(direct, 50))} / ${ms(percentile(direct, 95))} | — |`,
+    row(
+      `orders list (${orders.count.toLocaleString('en')} orders): /app/orders opened, navigation -> first row on screen`,
+      list.plain,
+      'p95 < 300 ms',
+    ),
+    row('orders list filtered by status + company, opened from its URL', list.filtered, 'p95 < 300 ms'),
+    row('orders list: next page in the app, click -> new first row', list.next, 'p95 < 300 ms'),
+    row('baseline: GET /api/orders?page=1&limit=25 alone (Node)', list.apiPlain),
+    row('baseline: the filtered GET /api/orders alone (Node)', list.apiFiltered),
+    '',
+    `Orders seeded in ${orders.seconds.toFixed(1)} s (one INSERT ... generate_series, then VACUUM ANALYZE).`,
+    '',
+    ...Object.entries(plans).flatMap(([name, plan]) => [
+      `EXPLAIN ANALYZE, ${name}:`,
+      '',
+      '```',
+      plan,
+      '```',
+      '',
+    ]),
     '',
     'Scripts before sign-in:',
     '',

@@ -27,6 +27,9 @@ export const ordersEn = {
     noCompany: 'No company',
     moveTo: 'Move to',
     removed: 'Removed',
+    clearDate: 'Clear {{label}}',
+    totalBound:
+      'More than {{total}} orders match: the count stops there (narrow the filters to count them all).',
     moved: 'Order {{name}} moved',
     more: '{{count}} more: use the list to see them all',
     delete: 'Delete order',
@@ -133,6 +136,9 @@ export const ordersFr: typeof ordersEn = {
     noCompany: 'Sans société',
     moveTo: 'Passer à',
     removed: 'Retiré',
+    clearDate: 'Effacer {{label}}',
+    totalBound:
+      'Plus de {{total}} commandes correspondent : le décompte s’arrête là (affinez les filtres pour tout compter).',
     moved: 'Commande {{name}} déplacée',
     more: 'Encore {{count}} : la liste les montre toutes',
     delete: 'Supprimer la commande',

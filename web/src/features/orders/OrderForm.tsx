@@ -1,12 +1,11 @@
-import '@mantine/dates/styles.css';
 import { Alert, Button, Group, NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import { useProjectOptions } from '../../api/queries.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
+import { DateField } from './DateField.tsx';
 import { useOrderStatuses } from './statuses.tsx';
 
 /** A new order: the API checks everything (project of the company, unique external id...). */
@@ -92,20 +91,16 @@ export function OrderForm({
             onChange={(e) => setV({ ...v, externalId: e.currentTarget.value })}
             error={form.error('/externalId')}
           />
-          <DateInput
+          <DateField
             label={t('orders.orderDate')}
             value={v.orderDate}
             onChange={(orderDate) => setV({ ...v, orderDate })}
-            valueFormat="YYYY-MM-DD"
-            clearable
             error={form.error('/orderDate')}
           />
-          <DateInput
+          <DateField
             label={t('orders.expectedDelivery')}
             value={v.expectedDeliveryDate}
             onChange={(expectedDeliveryDate) => setV({ ...v, expectedDeliveryDate })}
-            valueFormat="YYYY-MM-DD"
-            clearable
             error={form.error('/expectedDeliveryDate')}
           />
         </SimpleGrid>

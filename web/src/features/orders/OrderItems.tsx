@@ -18,7 +18,7 @@ import { ApiError, api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { number } from '../../ui/format.ts';
 import { Empty, ErrorState } from '../../ui/states.tsx';
-import { amount } from './format.ts';
+import { amount, unitPrice } from './format.ts';
 import { type BulkItem, briefItems } from './fromBriefs.ts';
 
 type Order = components['schemas']['Order'];
@@ -109,7 +109,7 @@ export function OrderItems({ order, canWrite }: { order: Order; canWrite: boolea
                     </Table.Td>
                     <Table.Td ta="right">{number(item.quantity)}</Table.Td>
                     <Table.Td>{item.unit ?? ''}</Table.Td>
-                    <Table.Td ta="right">{item.unitPrice === null ? '—' : number(item.unitPrice)}</Table.Td>
+                    <Table.Td ta="right">{unitPrice(item.unitPrice)}</Table.Td>
                     <Table.Td ta="right">{amount(item.totalPrice)}</Table.Td>
                     {canWrite && (
                       <Table.Td>

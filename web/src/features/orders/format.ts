@@ -11,3 +11,11 @@ export const amount = (value: number | null | undefined) =>
     : new Intl.NumberFormat(i18next.language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
         value,
       );
+
+/** A unit price: up to 4 decimals, as the API keeps them. */
+export const unitPrice = (value: number | null | undefined) =>
+  value === null || value === undefined
+    ? '—'
+    : new Intl.NumberFormat(i18next.language, { minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(
+        value,
+      );

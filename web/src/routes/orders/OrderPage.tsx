@@ -1,4 +1,3 @@
-import '@mantine/dates/styles.css';
 import {
   Alert,
   Anchor,
@@ -14,7 +13,6 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -24,6 +22,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { isStaff, useAuth } from '../../api/auth.ts';
 import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
+import { DateField } from '../../features/orders/DateField.tsx';
 import { EntityComments } from '../../features/orders/EntityComments.tsx';
 import { EntityFiles } from '../../features/orders/EntityFiles.tsx';
 import { amount, orderName } from '../../features/orders/format.ts';
@@ -185,12 +184,10 @@ function Details({ order, canWrite }: { order: Order; canWrite: boolean }) {
       .map(([k, value]) => [k, k === 'billedAmount' ? Number(value) : value === '' ? null : value]),
   );
   const dateField = (key: 'orderDate' | 'expectedDeliveryDate' | 'actualDeliveryDate', label: string) => (
-    <DateInput
+    <DateField
       label={label}
       value={v[key]}
       onChange={(value) => setV({ ...v, [key]: value })}
-      valueFormat="YYYY-MM-DD"
-      clearable
       readOnly={!canWrite}
       error={form.error(`/${key}`)}
     />

@@ -1,4 +1,3 @@
-import '@mantine/dates/styles.css';
 import {
   Anchor,
   Button,
@@ -9,10 +8,10 @@ import {
   Select,
   Stack,
   Table,
+  Text,
   TextInput,
   Title,
 } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -21,6 +20,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { isStaff, useAuth } from '../../api/auth.ts';
 import { api, unwrap } from '../../api/client.ts';
 import { useProjectOptions } from '../../api/queries.ts';
+import { DateField } from '../../features/orders/DateField.tsx';
 import { ordersQuery } from '../../features/orders/filters.ts';
 import { amount, orderName } from '../../features/orders/format.ts';
 import { OrderBoard } from '../../features/orders/OrderBoard.tsx';
@@ -73,14 +73,7 @@ export default function OrdersPage() {
   const companyName = useCompanyNames(query.data?.data.map((o) => o.companyId) ?? []);
   const statusOf = (id: string | null) => statuses.data?.find((s) => s.id === id);
   const dateFilter = (key: string, label: string) => (
-    <DateInput
-      label={label}
-      value={params.get(key)}
-      onChange={(value) => set({ [key]: value })}
-      valueFormat="YYYY-MM-DD"
-      clearable
-      w={150}
-    />
+    <DateField label={label} value={params.get(key)} onChange={(value) => set({ [key]: value })} w={150} />
   );
 
   return (
@@ -186,6 +179,11 @@ export default function OrdersPage() {
                 </Table>
               </Table.ScrollContainer>
               <Pager meta={data.meta} onPage={(p) => set({ page: String(p) })} />
+              {data.meta.totalIsExact === false && (
+                <Text size="sm" c="dimmed" data-testid="orders-total-bound">
+                  {t('orders.totalBound', { total: data.meta.total })}
+                </Text>
+              )}
             </>
           )}
         </QueryState>
