@@ -198,6 +198,50 @@ describe('orders and the catalogue, end to end', () => {
     await screenshot('05-order-shipped');
   });
 
+  it('adds a brief as a kit; its articles show the element, its drawings and its price', async () => {
+    const products = await apiCall(service.baseUrl, adminToken, 'GET', '/api/products');
+    const boards = await apiCall(service.baseUrl, adminToken, 'GET', '/api/material-references');
+    const element = (position: number, length: number) => ({
+      position,
+      productId: products.find((p: { code: string }) => p.code === 'STE').id,
+      materialReferenceId: boards.find((b: { code: string }) => b.code === 'GC1-350').id,
+      lengthDimension: length,
+      widthDimension: 40,
+      heightDimension: 180,
+      decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
+      wantDecoration: true,
+      sidePrinted: 'RECTO',
+      rectoColorCount: 4,
+    });
+    const brief = await apiCall(service.baseUrl, adminToken, 'POST', '/api/briefs', {
+      companyId: state.companyId,
+      name: 'Gift set',
+      briefElements: [element(0, 120), element(1, 90)],
+    });
+    await page.goto(url(`/orders/${state.orderId}`));
+    const add = page.getByTestId('add-items');
+    await add.getByRole('combobox', { name: 'From briefs' }).click();
+    await page.getByRole('option', { name: new RegExp(brief.code) }).click();
+    await page.keyboard.press('Escape');
+    await add.getByRole('button', { name: 'Add to the order' }).click();
+    const items = page.getByTestId('order-items');
+    await items.getByRole('cell', { name: 'Kit of 2 items', exact: true }).waitFor();
+    await items.getByRole('link', { name: `${brief.code}-1 · Gift set · 1` }).waitFor();
+    await screenshot('06-order-kit');
+    await items.getByRole('link', { name: `${brief.code}-2 · Gift set · 2` }).click();
+    await page
+      .getByTestId('article-title')
+      .filter({ hasText: `${brief.code}-2` })
+      .waitFor();
+    const dieLine = page.getByRole('img', { name: 'Die-line of the element' });
+    await dieLine.waitFor();
+    // The drawing is fetched with the session cookie and really drawn.
+    await expect.poll(() => dieLine.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    expect(await page.getByTestId('brief-element').textContent()).toContain('90 × 40 × 180 mm');
+    await screenshot('07-article-with-element');
+    await expectAccessible(page, 'article with its brief element');
+  });
+
   it('finds the order with the list filters kept in the URL, and moves it on the board', async () => {
     await apiCall(service.baseUrl, adminToken, 'POST', '/api/orders', {
       companyId: state.companyId,
@@ -212,7 +256,7 @@ describe('orders and the catalogue, end to end', () => {
     await page.getByText('Nothing here yet').waitFor();
     await page.goto(url('/orders'));
     await page.getByRole('link', { name: 'ERP-1002' }).waitFor();
-    await screenshot('06-orders');
+    await screenshot('08-orders');
     await expectAccessible(page, 'orders');
 
     await page.getByText('Board').click();
@@ -222,7 +266,7 @@ describe('orders and the catalogue, end to end', () => {
     await received.getByRole('button', { name: 'Move to · ERP-1002' }).click();
     await page.getByRole('menuitem', { name: 'Processing' }).click();
     await page.getByTestId('board-column-Processing').getByRole('link', { name: 'ERP-1002' }).waitFor();
-    await screenshot('07-board');
+    await screenshot('09-board');
     await expectAccessible(page, 'board');
   });
 
@@ -250,7 +294,7 @@ describe('orders and the catalogue, end to end', () => {
       return r.status;
     }, state.orderId);
     expect(refused).toBe(403);
-    await screenshot('08-buyer-order');
+    await screenshot('10-buyer-order');
     await expectAccessible(page, 'buyer order');
   });
 });

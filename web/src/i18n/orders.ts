@@ -55,6 +55,7 @@ export const ordersEn = {
     files: {
       title: 'Files',
       label: 'Label (optional)',
+      labelColumn: 'Label',
       drop: 'Drop files here or click to choose',
       uploaded: 'File uploaded',
       name: 'File',
@@ -164,6 +165,7 @@ export const ordersFr: typeof ordersEn = {
     files: {
       title: 'Fichiers',
       label: 'Libellé (facultatif)',
+      labelColumn: 'Libellé',
       drop: 'Déposez des fichiers ici ou cliquez pour choisir',
       uploaded: 'Fichier envoyé',
       name: 'Fichier',

@@ -143,7 +143,7 @@ export function EntityFiles({
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('orders.files.name')}</Table.Th>
-                <Table.Th>{t('orders.files.label')}</Table.Th>
+                <Table.Th>{t('orders.files.labelColumn')}</Table.Th>
                 <Table.Th ta="right">{t('orders.files.size')}</Table.Th>
                 <Table.Th>{t('orders.files.added')}</Table.Th>
                 <Table.Th>{t('common.actions')}</Table.Th>

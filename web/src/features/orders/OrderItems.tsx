@@ -1,5 +1,6 @@
 import {
   ActionIcon,
+  Anchor,
   Button,
   Card,
   Group,
@@ -14,34 +15,16 @@ import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { ApiError, api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { number } from '../../ui/format.ts';
 import { Empty, ErrorState } from '../../ui/states.tsx';
 import { amount, unitPrice } from './format.ts';
 import { type BulkItem, briefItems } from './fromBriefs.ts';
+import { itemTree } from './tree.ts';
 
 type Order = components['schemas']['Order'];
-type Item = Order['items'][number];
-
-/** Items as a tree: roots by position, each followed by its children (kits and groups). */
-export function itemTree(items: Item[]): { item: Item; depth: number; children: number }[] {
-  const byParent = new Map<string | null, Item[]>();
-  const ids = new Set(items.map((i) => i.id));
-  for (const item of items) {
-    const parent = item.parentId && ids.has(item.parentId) ? item.parentId : null;
-    byParent.set(parent, [...(byParent.get(parent) ?? []), item]);
-  }
-  const out: { item: Item; depth: number; children: number }[] = [];
-  const walk = (parent: string | null, depth: number) => {
-    for (const item of byParent.get(parent) ?? []) {
-      out.push({ item, depth, children: byParent.get(item.id)?.length ?? 0 });
-      walk(item.id, depth + 1);
-    }
-  };
-  walk(null, 0);
-  return out;
-}
 
 /** An order's items (with their hierarchy) and, for staff, adding from articles or briefs and removing. */
 export function OrderItems({ order, canWrite }: { order: Order; canWrite: boolean }) {
@@ -105,7 +88,13 @@ export function OrderItems({ order, canWrite }: { order: Order; canWrite: boolea
                   <Table.Tr key={item.id}>
                     <Table.Td pl={depth * 24 + 8}>
                       {depth > 0 ? '└ ' : ''}
-                      {label}
+                      {item.article ? (
+                        <Anchor component={Link} to={`/articles/${item.article.id}`}>
+                          {label}
+                        </Anchor>
+                      ) : (
+                        label
+                      )}
                     </Table.Td>
                     <Table.Td ta="right">{number(item.quantity)}</Table.Td>
                     <Table.Td>{item.unit ?? ''}</Table.Td>
