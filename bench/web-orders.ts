@@ -31,13 +31,14 @@ export async function seedOrders(client: pg.Client, baseUrl: string, token: stri
     '/api/statuses/entity?entity=order',
   );
   const started = performance.now();
-  // One order a minute back from now; statuses and companies in rotation; a third shipped with a
+  // One order a minute back from now; companies in rotation, statuses in rotation over blocks of
+  // COMPANIES orders (so every company has orders of every status); a third with a
   // tracking id.
   await client.query(
     `insert into orders (id, organisation_id, company_id, status_id, external_id, billed_amount, order_date,
        expected_delivery_date, tracking_id, created_by_id, created_at, updated_at)
      select gen_random_uuid(), $1, ($2::uuid[])[1 + g % cardinality($2::uuid[])],
-       ($3::uuid[])[1 + (g * 7) % cardinality($3::uuid[])], 'ERP-' || g,
+       ($3::uuid[])[1 + (g / ${COMPANIES}) % cardinality($3::uuid[])], 'ERP-' || g,
        round((20 + random() * 20000)::numeric, 2)::float8, ts - interval '6 hours',
        ts + (7 + g % 21) * interval '1 day', case when g % 3 = 0 then 'TRK' || g end, $4, ts, ts
      from (select g, now() - g * interval '1 minute' ts from generate_series(1, $5::int) g) x`,

@@ -265,7 +265,19 @@ describe('orders and the catalogue, end to end', () => {
     await received.getByRole('link', { name: 'ERP-1002' }).waitFor();
     await received.getByRole('button', { name: 'Move to · ERP-1002' }).click();
     await page.getByRole('menuitem', { name: 'Processing' }).click();
-    await page.getByTestId('board-column-Processing').getByRole('link', { name: 'ERP-1002' }).waitFor();
+    const processing = page.getByTestId('board-column-Processing');
+    await processing.getByRole('link', { name: 'ERP-1002' }).waitFor();
+    // Or by drag and drop, card onto column.
+    const shipped = page.getByTestId('board-column-Shipped');
+    await processing.getByRole('link', { name: 'ERP-1002' }).dragTo(shipped);
+    await shipped.getByRole('link', { name: 'ERP-1002' }).waitFor();
+    await expect
+      .poll(
+        async () =>
+          (await apiCall(service.baseUrl, adminToken, 'GET', '/api/orders?externalId=ERP-1002')).data[0]
+            .statusId,
+      )
+      .toBe(state.statuses.Shipped);
     await screenshot('09-board');
     await expectAccessible(page, 'board');
   });

@@ -106,43 +106,45 @@ function Header({ order, canWrite }: { order: Order; canWrite: boolean }) {
           </Group>
         </Stack>
         {canWrite && (
-          <Group align="flex-end">
-            <Select
-              label={t('orders.moveTo')}
-              data={(statuses.data ?? []).map((s) => ({ value: s.id, label: s.internalLabel }))}
-              value={order.statusId}
-              onChange={(statusId) => statusId && statusId !== order.statusId && change.mutate({ statusId })}
-              allowDeselect={false}
-              disabled={change.isPending || !statuses.data?.length}
-              placeholder={statuses.data?.length ? undefined : t('orders.noStatuses')}
-              renderOption={({ option }) => {
-                const s = statuses.data?.find((x) => x.id === option.value);
-                const c = s ? statusColours(s) : undefined;
-                return (
-                  <Group gap="xs" wrap="nowrap">
-                    <span
-                      aria-hidden
-                      style={{
-                        width: 12,
-                        height: 12,
-                        borderRadius: 6,
-                        background: c?.background,
-                        flex: 'none',
-                      }}
-                    />
-                    {option.label}
-                  </Group>
-                );
-              }}
-              w={220}
-              data-testid="order-status-select"
-            />
-            <Button color="red" variant="outline" onClick={del.open}>
-              {t('orders.delete')}
-            </Button>
-          </Group>
+          <Button color="red" variant="outline" onClick={del.open}>
+            {t('orders.delete')}
+          </Button>
         )}
       </Group>
+      {canWrite && (
+        <Group>
+          <Select
+            label={t('orders.moveTo')}
+            data={(statuses.data ?? []).map((s) => ({ value: s.id, label: s.internalLabel }))}
+            value={order.statusId}
+            onChange={(statusId) => statusId && statusId !== order.statusId && change.mutate({ statusId })}
+            allowDeselect={false}
+            disabled={change.isPending || !statuses.data?.length}
+            placeholder={statuses.data?.length ? undefined : t('orders.noStatuses')}
+            renderOption={({ option }) => {
+              const s = statuses.data?.find((x) => x.id === option.value);
+              const c = s ? statusColours(s) : undefined;
+              return (
+                <Group gap="xs" wrap="nowrap">
+                  <span
+                    aria-hidden
+                    style={{
+                      width: 12,
+                      height: 12,
+                      borderRadius: 6,
+                      background: c?.background,
+                      flex: 'none',
+                    }}
+                  />
+                  {option.label}
+                </Group>
+              );
+            }}
+            w={220}
+            data-testid="order-status-select"
+          />
+        </Group>
+      )}
       {change.error ? <ErrorState error={change.error} /> : null}
       <Modal opened={deleting} onClose={del.close} title={t('orders.delete')}>
         <Stack>
