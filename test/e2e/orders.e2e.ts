@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import {
   ADMIN,
+  ARTIFACTS,
   apiCall,
   launchBrowser,
   ROOT,
@@ -32,6 +33,9 @@ const state: { companyId?: string; orderId?: string; articleId?: string; statuse
   };
 
 beforeAll(async () => {
+  // This file's screenshots of an earlier run (the sales desk's stay).
+  for (const file of existsSync(ARTIFACTS) ? readdirSync(ARTIFACTS, { withFileTypes: true }) : [])
+    if (file.name.startsWith('orders-')) rmSync(join(ARTIFACTS, file.name));
   service = await startService();
   browser = await launchBrowser();
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-GB' });
