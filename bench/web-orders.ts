@@ -149,11 +149,13 @@ export async function measureOrdersList(
     const took = await page.evaluate(
       () =>
         new Promise<number>((resolve) => {
-          const first = () => document.querySelector('[data-testid="orders-table"] tbody tr a')?.textContent;
-          const before = first();
+          // No named inner functions here: the bundler would wrap them in a helper the page lacks.
+          const rows = '[data-testid="orders-table"] tbody tr a';
+          const before = document.querySelector(rows)?.textContent;
           const started = performance.now();
           const observer = new MutationObserver(() => {
-            if (first() && first() !== before) {
+            const shown = document.querySelector(rows)?.textContent;
+            if (shown && shown !== before) {
               observer.disconnect();
               resolve(performance.now() - started);
             }
