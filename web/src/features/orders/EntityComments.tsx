@@ -61,9 +61,7 @@ export function EntityComments({ owner, id, canWrite }: { owner: Owner; id: stri
               onChange={(e) => setBody(e.currentTarget.value)}
               autosize
               minRows={2}
-              error={
-                form.error('/body') ?? (form.formError && !form.error('/body') ? form.formError : undefined)
-              }
+              error={form.error('/body') ?? form.formError}
             />
             <Group justify="flex-end">
               <Button type="submit" loading={form.busy} disabled={!body.trim()}>
