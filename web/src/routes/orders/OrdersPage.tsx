@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { isStaff, useAuth } from '../../api/auth.ts';
@@ -23,14 +23,21 @@ import { useProjectOptions } from '../../api/queries.ts';
 import { DateField } from '../../features/orders/DateField.tsx';
 import { ordersQuery } from '../../features/orders/filters.ts';
 import { amount, orderName } from '../../features/orders/format.ts';
-import { OrderBoard } from '../../features/orders/OrderBoard.tsx';
-import { OrderForm } from '../../features/orders/OrderForm.tsx';
 import { StatusBadge, useOrderStatuses } from '../../features/orders/statuses.tsx';
 import { useCompanyNames } from '../../features/orders/useCompanyNames.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { date } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
-import { QueryState } from '../../ui/states.tsx';
+import { Loading, QueryState } from '../../ui/states.tsx';
+
+// The board and the new-order form are not needed for the list's first page: their code (and the
+// number input) loads when they are first shown, so the list's chunk stays small.
+const OrderBoard = lazy(() =>
+  import('../../features/orders/OrderBoard.tsx').then((m) => ({ default: m.OrderBoard })),
+);
+const OrderForm = lazy(() =>
+  import('../../features/orders/OrderForm.tsx').then((m) => ({ default: m.OrderForm })),
+);
 
 /** Orders: the spec's filters, all in the URL; a table (server pages) or a board by status. */
 export default function OrdersPage() {
@@ -139,7 +146,9 @@ export default function OrdersPage() {
         {dateFilter('expectedDeliveryDateEnd', t('orders.deliveryTo'))}
       </Group>
       {view === 'board' ? (
-        <OrderBoard filters={filters} canMove={staff} />
+        <Suspense fallback={<Loading />}>
+          <OrderBoard filters={filters} canMove={staff} />
+        </Suspense>
       ) : (
         <QueryState query={query} isEmpty={(d) => d.data.length === 0}>
           {(data) => (
@@ -189,13 +198,15 @@ export default function OrdersPage() {
         </QueryState>
       )}
       <Modal opened={creating} onClose={create.close} title={t('orders.new')} size="lg">
-        <OrderForm
-          companyId={params.get('companyId') ?? undefined}
-          onDone={(id) => {
-            create.close();
-            navigate(`/orders/${id}`);
-          }}
-        />
+        <Suspense fallback={<Loading />}>
+          <OrderForm
+            companyId={params.get('companyId') ?? undefined}
+            onDone={(id) => {
+              create.close();
+              navigate(`/orders/${id}`);
+            }}
+          />
+        </Suspense>
       </Modal>
     </Stack>
   );
