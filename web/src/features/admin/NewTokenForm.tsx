@@ -69,7 +69,8 @@ export function NewTokenForm({ userId, onCreated }: { userId: string; onCreated:
       </form>
       {created && (
         <Alert
-          color="teal"
+          variant="outline"
+          color="teal.9"
           title={t('admin.tokens.createdTitle', { name: created.name })}
           data-testid="new-token"
         >

@@ -1,10 +1,10 @@
 import {
   ActionIcon,
   Alert,
-  Badge,
   Button,
   Checkbox,
   ColorInput,
+  ColorSwatch,
   Group,
   Modal,
   Select,
@@ -86,12 +86,12 @@ export function StatusesPanel({ manage }: { manage: boolean }) {
                 <Table.Tr key={s.id}>
                   <Table.Td>{i + 1}</Table.Td>
                   <Table.Td>
-                    <Badge
-                      variant="filled"
-                      styles={{ root: { background: s.color ?? '#495057', color: s.fgColor ?? '#ffffff' } }}
-                    >
-                      {s.internalLabel}
-                    </Badge>
+                    {/* The organisation's colours as a swatch; the name stays in body text, which
+                        keeps its contrast whatever colours were chosen. */}
+                    <Group gap="xs" wrap="nowrap">
+                      <ColorSwatch color={s.color ?? '#ced4da'} size={16} aria-hidden />
+                      <span>{s.internalLabel}</span>
+                    </Group>
                   </Table.Td>
                   <Table.Td>{s.externalLabel}</Table.Td>
                   <Table.Td>
