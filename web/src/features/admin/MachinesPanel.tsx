@@ -32,7 +32,6 @@ export function MachinesPanel({ manage, currency }: { manage: boolean; currency:
                 <Table.Th>{t('common.name')}</Table.Th>
                 <Table.Th ta="right">{t('admin.catalogue.hourlyRate')}</Table.Th>
                 <Table.Th>{t('admin.catalogue.speeds')}</Table.Th>
-                <Table.Th>{t('common.status')}</Table.Th>
                 <Table.Th>{t('common.actions')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -44,6 +43,11 @@ export function MachinesPanel({ manage, currency }: { manage: boolean; currency:
                     <Text size="xs" c="dimmed">
                       {m.code}
                     </Text>
+                    {!m.enabled && (
+                      <Badge variant="filled" color="gray.8" size="sm">
+                        {t('admin.disabled')}
+                      </Badge>
+                    )}
                   </Table.Td>
                   <Table.Td ta="right" data-testid="hourly-rate">
                     {money(num(m, 'hourlyRate'), currency)}
@@ -57,13 +61,13 @@ export function MachinesPanel({ manage, currency }: { manage: boolean; currency:
                     ))}
                   </Table.Td>
                   <Table.Td>
-                    <Badge variant="filled" color={m.enabled ? 'teal.9' : 'gray.8'}>
-                      {m.enabled ? t('admin.enabled') : t('admin.disabled')}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>
                     {manage && (
-                      <Button size="xs" variant="subtle" onClick={() => setEditing(m)}>
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        onClick={() => setEditing(m)}
+                        aria-label={`${t('common.edit')} ${m.name}`}
+                      >
                         {t('common.edit')}
                       </Button>
                     )}

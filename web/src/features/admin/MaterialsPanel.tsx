@@ -98,7 +98,6 @@ function MaterialTable({
                     {c.label}
                   </Table.Th>
                 ))}
-                <Table.Th>{t('common.status')}</Table.Th>
                 <Table.Th>{t('common.actions')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -110,17 +109,17 @@ function MaterialTable({
                     <Text size="xs" c="dimmed">
                       {m.code}
                     </Text>
+                    {!m.enabled && (
+                      <Badge variant="filled" color="gray.8" size="sm">
+                        {t('admin.disabled')}
+                      </Badge>
+                    )}
                   </Table.Td>
                   {columns.map((c) => (
                     <Table.Td key={c.key} ta="right">
                       {c.price ? money(num(m, c.key), currency) : number(num(m, c.key))}
                     </Table.Td>
                   ))}
-                  <Table.Td>
-                    <Badge variant="filled" color={m.enabled ? 'teal.9' : 'gray.8'}>
-                      {m.enabled ? t('admin.enabled') : t('admin.disabled')}
-                    </Badge>
-                  </Table.Td>
                   <Table.Td>
                     {manage && (
                       <Button

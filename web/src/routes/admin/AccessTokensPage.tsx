@@ -42,6 +42,8 @@ export default function AccessTokensPage() {
   });
   const owners = (users.data?.data ?? []).filter((u) => me && mayActFor(me, { id: u.id, role: u.role }));
   const owner = owners.find((u) => u.id === userId);
+  // Offered for oneself and for the users the picker lists (those the actor may act for).
+  const mayCreate = !!userId && (userId === me?.id || !!owner);
   const tokens = useQuery({
     queryKey: ['access-tokens', userId],
     queryFn: () => unwrap(api.GET('/api/access-token/user/{userId}', { params: { path: { userId } } })),
@@ -73,9 +75,11 @@ export default function AccessTokensPage() {
           maw={420}
         />
       )}
-      <Card withBorder>
-        <NewTokenForm userId={userId} onCreated={refresh} />
-      </Card>
+      {mayCreate && (
+        <Card withBorder>
+          <NewTokenForm userId={userId} onCreated={refresh} />
+        </Card>
+      )}
       {action.error !== undefined && <ErrorState error={action.error} />}
       <QueryState query={tokens} isEmpty={(d) => d.length === 0}>
         {(list) => (
