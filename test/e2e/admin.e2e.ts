@@ -195,6 +195,7 @@ describe('administration, end to end', () => {
     await page.getByRole('dialog').getByLabel('Label').fill('PO number');
     await page.getByRole('dialog').getByLabel('Key').fill('poNumber');
     await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
     await page.getByTestId('custom-fields').getByText('poNumber').waitFor();
     await screenshot(page, 'admin-06-custom-fields');
     await expectAccessible(page, 'custom fields');

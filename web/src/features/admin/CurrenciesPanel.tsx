@@ -20,6 +20,7 @@ import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { ConfirmButton } from './Confirm.tsx';
 import { useAction } from './useAction.ts';
+import { useEditor } from './useEditor.ts';
 
 type Currency = components['schemas']['Currency'];
 
@@ -28,7 +29,7 @@ export function CurrenciesPanel({ manage }: { manage: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const action = useAction();
-  const [editing, setEditing] = useState<Currency | 'new'>();
+  const editor = useEditor<Currency>();
   const query = useQuery({
     queryKey: ['currencies', 'admin'],
     queryFn: () => unwrap(api.GET('/api/currencies', { params: { query: { limit: 100 } } })),
@@ -38,7 +39,7 @@ export function CurrenciesPanel({ manage }: { manage: boolean }) {
     <Stack>
       {manage && (
         <Group justify="flex-end">
-          <Button onClick={() => setEditing('new')}>{t('admin.currencies.new')}</Button>
+          <Button onClick={() => editor.open('new')}>{t('admin.currencies.new')}</Button>
         </Group>
       )}
       {action.error !== undefined && <ErrorState error={action.error} />}
@@ -84,7 +85,7 @@ export function CurrenciesPanel({ manage }: { manage: boolean }) {
                   <Table.Td>
                     {manage && (
                       <Group gap={4} wrap="nowrap">
-                        <Button size="xs" variant="subtle" onClick={() => setEditing(c)}>
+                        <Button size="xs" variant="subtle" onClick={() => editor.open(c)}>
                           {t('common.edit')}
                         </Button>
                         {!c.isBase && (
@@ -112,15 +113,16 @@ export function CurrenciesPanel({ manage }: { manage: boolean }) {
         )}
       </QueryState>
       <Modal
-        opened={!!editing}
-        onClose={() => setEditing(undefined)}
-        title={editing === 'new' ? t('admin.currencies.new') : t('common.edit')}
+        opened={editor.opened}
+        onClose={editor.close}
+        title={editor.isNew ? t('admin.currencies.new') : t('common.edit')}
       >
-        {editing && (
+        {editor.item && (
           <CurrencyForm
-            currency={editing === 'new' ? undefined : editing}
+            key={editor.key}
+            currency={editor.current}
             onDone={async () => {
-              setEditing(undefined);
+              editor.close();
               await refresh();
             }}
           />

@@ -20,6 +20,7 @@ import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { ConfirmButton } from './Confirm.tsx';
 import { useAction } from './useAction.ts';
+import { useEditor } from './useEditor.ts';
 
 type Field = components['schemas']['CustomFieldDefinition'];
 const ENTITIES = ['company', 'contact', 'order', 'order_item', 'article', 'project', 'quote'] as const;
@@ -32,7 +33,7 @@ export function CustomFieldsPanel({ manage }: { manage: boolean }) {
   const queryClient = useQueryClient();
   const action = useAction();
   const [entity, setEntity] = useState<Entity>('order');
-  const [editing, setEditing] = useState<Field | 'new'>();
+  const editor = useEditor<Field>();
   const query = useQuery({
     queryKey: ['custom-fields', entity],
     queryFn: () =>
@@ -50,7 +51,7 @@ export function CustomFieldsPanel({ manage }: { manage: boolean }) {
           allowDeselect={false}
           w={220}
         />
-        {manage && <Button onClick={() => setEditing('new')}>{t('admin.fields.new')}</Button>}
+        {manage && <Button onClick={() => editor.open('new')}>{t('admin.fields.new')}</Button>}
       </Group>
       {action.error !== undefined && <ErrorState error={action.error} />}
       <QueryState query={query} isEmpty={(d) => d.data.length === 0}>
@@ -79,7 +80,7 @@ export function CustomFieldsPanel({ manage }: { manage: boolean }) {
                   <Table.Td>
                     {manage && (
                       <Group gap={4} wrap="nowrap">
-                        <Button size="xs" variant="subtle" onClick={() => setEditing(f)}>
+                        <Button size="xs" variant="subtle" onClick={() => editor.open(f)}>
                           {t('common.edit')}
                         </Button>
                         <ConfirmButton
@@ -105,16 +106,17 @@ export function CustomFieldsPanel({ manage }: { manage: boolean }) {
         )}
       </QueryState>
       <Modal
-        opened={!!editing}
-        onClose={() => setEditing(undefined)}
-        title={editing === 'new' ? t('admin.fields.new') : t('common.edit')}
+        opened={editor.opened}
+        onClose={editor.close}
+        title={editor.isNew ? t('admin.fields.new') : t('common.edit')}
       >
-        {editing && (
+        {editor.item && (
           <FieldForm
+            key={editor.key}
             entity={entity}
-            field={editing === 'new' ? undefined : editing}
+            field={editor.current}
             onDone={async () => {
-              setEditing(undefined);
+              editor.close();
               await refresh();
             }}
           />

@@ -7,11 +7,12 @@ import { money, number } from '../../ui/format.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { type CatalogueEntry, type MachineRate, num, useCatalogueChanged } from './catalogue.ts';
+import { useEditor } from './useEditor.ts';
 
 /** Machines with their hourly rate and, per operation, speed, set-up time and make-ready. */
 export function MachinesPanel({ manage, currency }: { manage: boolean; currency: string }) {
   const { t } = useTranslation();
-  const [editing, setEditing] = useState<CatalogueEntry>();
+  const editor = useEditor<CatalogueEntry>();
   const machines = useQuery({
     queryKey: ['admin-catalogue', 'machines'],
     queryFn: async () => (await unwrap(api.GET('/api/machines'))) as CatalogueEntry[],
@@ -65,7 +66,7 @@ export function MachinesPanel({ manage, currency }: { manage: boolean; currency:
                       <Button
                         size="xs"
                         variant="subtle"
-                        onClick={() => setEditing(m)}
+                        onClick={() => editor.open(m)}
                         aria-label={`${t('common.edit')} ${m.name}`}
                       >
                         {t('common.edit')}
@@ -78,9 +79,14 @@ export function MachinesPanel({ manage, currency }: { manage: boolean; currency:
           </Table>
         )}
       </QueryState>
-      <Modal opened={!!editing} onClose={() => setEditing(undefined)} title={editing?.name} size="lg">
-        {editing && (
-          <MachineForm machine={editing} operationName={operationName} onDone={() => setEditing(undefined)} />
+      <Modal opened={editor.opened} onClose={editor.close} title={editor.current?.name} size="lg">
+        {editor.item && (
+          <MachineForm
+            key={editor.key}
+            machine={editor.current!}
+            operationName={operationName}
+            onDone={editor.close}
+          />
         )}
       </Modal>
     </>

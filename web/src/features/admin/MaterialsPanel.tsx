@@ -19,6 +19,7 @@ import { money, number } from '../../ui/format.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { type CatalogueEntry, type CataloguePath, num, useCatalogueChanged } from './catalogue.ts';
+import { useEditor } from './useEditor.ts';
 
 type Column = { key: string; label: string; price?: boolean; editable?: boolean };
 
@@ -77,7 +78,7 @@ function MaterialTable({
   currency: string;
 }) {
   const { t } = useTranslation();
-  const [editing, setEditing] = useState<CatalogueEntry>();
+  const editor = useEditor<CatalogueEntry>();
   const query = useQuery({
     queryKey: ['admin-catalogue', path],
     queryFn: async () => (await unwrap(api.GET(path))) as CatalogueEntry[],
@@ -125,7 +126,7 @@ function MaterialTable({
                       <Button
                         size="xs"
                         variant="subtle"
-                        onClick={() => setEditing(m)}
+                        onClick={() => editor.open(m)}
                         aria-label={`${t('common.edit')} ${m.name}`}
                       >
                         {t('common.edit')}
@@ -138,13 +139,14 @@ function MaterialTable({
           </Table>
         )}
       </QueryState>
-      <Modal opened={!!editing} onClose={() => setEditing(undefined)} title={editing?.name}>
-        {editing && (
+      <Modal opened={editor.opened} onClose={editor.close} title={editor.current?.name}>
+        {editor.item && (
           <PriceForm
+            key={editor.key}
             path={path}
-            entry={editing}
+            entry={editor.current!}
             fields={columns.filter((c) => c.editable)}
-            onDone={() => setEditing(undefined)}
+            onDone={editor.close}
           />
         )}
       </Modal>

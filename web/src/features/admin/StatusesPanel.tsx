@@ -22,6 +22,7 @@ import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { ConfirmButton } from './Confirm.tsx';
 import { useAction } from './useAction.ts';
+import { useEditor } from './useEditor.ts';
 
 type Status = components['schemas']['Status'];
 export const STATUS_ENTITIES = ['order', 'quote', 'brief', 'article', 'project', 'company'] as const;
@@ -33,7 +34,7 @@ export function StatusesPanel({ manage }: { manage: boolean }) {
   const queryClient = useQueryClient();
   const action = useAction();
   const [entity, setEntity] = useState<Entity>('order');
-  const [editing, setEditing] = useState<Status | 'new'>();
+  const editor = useEditor<Status>();
   const query = useQuery({
     queryKey: ['statuses', entity],
     queryFn: () => unwrap(api.GET('/api/statuses/entity', { params: { query: { entity } } })),
@@ -66,7 +67,7 @@ export function StatusesPanel({ manage }: { manage: boolean }) {
           allowDeselect={false}
           w={220}
         />
-        {manage && <Button onClick={() => setEditing('new')}>{t('admin.statuses.new')}</Button>}
+        {manage && <Button onClick={() => editor.open('new')}>{t('admin.statuses.new')}</Button>}
       </Group>
       {action.error !== undefined && <ErrorState error={action.error} />}
       <QueryState query={query} isEmpty={(d) => d.length === 0}>
@@ -122,7 +123,7 @@ export function StatusesPanel({ manage }: { manage: boolean }) {
                         >
                           ↓
                         </ActionIcon>
-                        <Button size="xs" variant="subtle" onClick={() => setEditing(s)}>
+                        <Button size="xs" variant="subtle" onClick={() => editor.open(s)}>
                           {t('common.edit')}
                         </Button>
                         <ConfirmButton
@@ -146,17 +147,18 @@ export function StatusesPanel({ manage }: { manage: boolean }) {
         )}
       </QueryState>
       <Modal
-        opened={!!editing}
-        onClose={() => setEditing(undefined)}
-        title={editing === 'new' ? t('admin.statuses.new') : t('common.edit')}
+        opened={editor.opened}
+        onClose={editor.close}
+        title={editor.isNew ? t('admin.statuses.new') : t('common.edit')}
       >
-        {editing && (
+        {editor.item && (
           <StatusForm
+            key={editor.key}
             entity={entity}
-            status={editing === 'new' ? undefined : editing}
+            status={editor.current}
             position={query.data?.length ?? 0}
             onDone={async () => {
-              setEditing(undefined);
+              editor.close();
               await refresh();
             }}
           />

@@ -23,6 +23,7 @@ import { assignableRoles, mayActFor, mayManageUser, ROLES } from '../../features
 import { type User, UserForm } from '../../features/admin/UserForm.tsx';
 import { useAction } from '../../features/admin/useAction.ts';
 import { useCan } from '../../features/admin/useCan.ts';
+import { useEditor } from '../../features/admin/useEditor.ts';
 import { date } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
@@ -41,7 +42,7 @@ export default function UsersPage() {
   const role = params.get('role');
   const archived = params.get('archived') === 'true';
   const page = Number(params.get('page') ?? 1);
-  const [editing, setEditing] = useState<User | 'new'>();
+  const editor = useEditor<User>();
   const setParam = (key: string, value: string | null) => {
     const next = new URLSearchParams(params);
     if (value) next.set(key, value);
@@ -73,7 +74,7 @@ export default function UsersPage() {
     <Stack>
       <Group justify="space-between">
         <Title order={2}>{t('admin.users.title')}</Title>
-        {manage && <Button onClick={() => setEditing('new')}>{t('admin.users.new')}</Button>}
+        {manage && <Button onClick={() => editor.open('new')}>{t('admin.users.new')}</Button>}
       </Group>
       <Group align="flex-end">
         <TextInput
@@ -134,7 +135,7 @@ export default function UsersPage() {
                       <Table.Td>
                         <Group gap={4} wrap="nowrap">
                           {actor && manage && !u.deletedAt && mayManageUser(actor, target, 'edit') && (
-                            <Button size="xs" variant="subtle" onClick={() => setEditing(u)}>
+                            <Button size="xs" variant="subtle" onClick={() => editor.open(u)}>
                               {t('common.edit')}
                             </Button>
                           )}
@@ -208,16 +209,17 @@ export default function UsersPage() {
         )}
       </QueryState>
       <Modal
-        opened={!!editing}
-        onClose={() => setEditing(undefined)}
-        title={editing === 'new' ? t('admin.users.new') : t('admin.users.edit')}
+        opened={editor.opened}
+        onClose={editor.close}
+        title={editor.isNew ? t('admin.users.new') : t('admin.users.edit')}
       >
-        {me && editing && (
+        {me && editor.item && (
           <UserForm
-            user={editing === 'new' ? undefined : editing}
+            key={editor.key}
+            user={editor.current}
             roles={assignableRoles(me.role)}
             onDone={async () => {
-              setEditing(undefined);
+              editor.close();
               await refresh();
             }}
           />
