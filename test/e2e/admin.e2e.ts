@@ -62,6 +62,12 @@ beforeAll(async () => {
     password: 'guest-password-1',
     role: 'guest',
   });
+  await api('POST', '/api/users/contacts', {
+    firstName: 'Cleo',
+    lastName: 'Contact',
+    email: 'cleo@rate-test.test',
+    collaborationIds: [company.id],
+  });
 });
 afterEach(async (context) => {
   if (context.task.result?.state === 'fail' && page)
@@ -72,6 +78,8 @@ afterAll(async () => {
   await service?.stop();
 });
 
+/** Waits for a screen to catch up with the service (re-pricing, refetches) on a shared, busy machine. */
+const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 20_000 });
 const url = (path: string) => `${service.baseUrl}/app${path}`;
 const euro = (amount: number) =>
   new Intl.NumberFormat('en', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2 }).format(
@@ -111,7 +119,7 @@ describe('administration, end to end', () => {
     await dialog.getByLabel('E-mail').fill('temp.guest@e2e.test');
     await dialog.getByLabel('First password').fill(SALES.password);
     await dialog.getByRole('button', { name: 'Create' }).click();
-    await expect.poll(() => dialog.getByRole('alert').textContent()).toMatch(/already exists/);
+    await poll(() => dialog.getByRole('alert').textContent()).toMatch(/already exists/);
     await screenshot(page, 'admin-01-user-refused');
     await dialog.getByLabel('E-mail').fill(SALES.email);
     await dialog.getByRole('combobox', { name: 'Role' }).click();
@@ -124,13 +132,20 @@ describe('administration, end to end', () => {
 
     await row('temp.guest@e2e.test').getByRole('button', { name: 'Archive' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Archive' }).click();
-    await expect.poll(() => row('temp.guest@e2e.test').count()).toBe(0);
+    await poll(() => row('temp.guest@e2e.test').count()).toBe(0);
     // The switch follows the URL (a router navigation), so it is clicked rather than checked.
     await page.getByLabel('Archived users').click();
     await row('temp.guest@e2e.test').getByRole('button', { name: 'Unarchive' }).click();
-    await expect.poll(() => row('temp.guest@e2e.test').count()).toBe(0);
+    await poll(() => row('temp.guest@e2e.test').count()).toBe(0);
     await page.getByLabel('Archived users').click();
     await row('temp.guest@e2e.test').waitFor();
+    // A contact without a password is invited to sign in from the list.
+    await row('cleo@rate-test.test').getByRole('button', { name: 'Let sign in' }).click();
+    await page.getByRole('dialog').getByLabel('Password for signing in').fill('cleo-password-1');
+    await page.getByRole('dialog').getByRole('button', { name: 'Let sign in' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await poll(() => row('cleo@rate-test.test').getByRole('button', { name: 'Let sign in' }).count()).toBe(0);
+    expect(await signInApi(service.baseUrl, 'cleo@rate-test.test', 'cleo-password-1')).toBeTruthy();
     await screenshot(page, 'admin-02-users');
     await expectAccessible(page, 'users');
   });
@@ -140,7 +155,7 @@ describe('administration, end to end', () => {
     await page.getByRole('heading', { name: 'Access tokens' }).waitFor();
     await page.getByRole('button', { name: 'Create token' }).click();
     // No name: the API's pointer lands on the field.
-    await expect.poll(() => page.locator('.mantine-TextInput-error').first().textContent()).toMatch(/\S/);
+    await poll(() => page.locator('.mantine-TextInput-error').first().textContent()).toMatch(/\S/);
     await page.getByLabel('Application name').fill('ERP sync');
     await page.getByRole('button', { name: 'Create token' }).click();
     const shown = page.getByTestId('new-token-value');
@@ -182,7 +197,7 @@ describe('administration, end to end', () => {
     const lastBefore = await statuses.getByRole('row').last().textContent();
     expect(lastBefore).toContain('In press');
     await page.getByRole('button', { name: 'Move In press up' }).click();
-    await expect.poll(() => statuses.getByRole('row').last().textContent()).not.toContain('In press');
+    await poll(() => statuses.getByRole('row').last().textContent()).not.toContain('In press');
     await screenshot(page, 'admin-05-statuses');
     await expectAccessible(page, 'statuses');
 
@@ -211,8 +226,8 @@ describe('administration, end to end', () => {
     await page.getByRole('option', { name: new RegExp(state.briefCode!) }).click();
     const stored = panel.getByTestId('reprice-stored');
     const now = panel.getByTestId('reprice-now');
-    await expect.poll(() => stored.textContent()).toBe(euro(state.storedBefore!));
-    await expect.poll(() => panel.getByTestId('reprice-difference').textContent()).toBe('No change');
+    await poll(() => stored.textContent()).toBe(euro(state.storedBefore!));
+    await poll(() => panel.getByTestId('reprice-difference').textContent()).toBe('No change');
     await screenshot(page, 'admin-07-catalogue');
     await expectAccessible(page, 'catalogue');
 
@@ -224,23 +239,23 @@ describe('administration, end to end', () => {
     await expectAccessible(page, 'machine form');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await expect.poll(() => machine.getByTestId('hourly-rate').textContent()).toBe(euro(900));
+    await poll(() => machine.getByTestId('hourly-rate').textContent()).toBe(euro(900));
     const machines = await apiCall(service.baseUrl, adminToken, 'GET', '/api/machines');
     expect(machines.find((m: { code: string }) => m.code === 'DIECUT-106').hourlyRate).toBe(900);
 
     // The preview follows the new rate; the stored price has not moved yet.
-    await expect.poll(() => panel.getByTestId('reprice-difference').textContent()).toMatch(/^\+/);
+    await poll(() => panel.getByTestId('reprice-difference').textContent()).toMatch(/^\+/);
     const preview = (await now.textContent())!;
     expect(await stored.textContent()).toBe(euro(state.storedBefore!));
     await screenshot(page, 'admin-09-reprice-preview');
 
     await panel.getByTestId('reprice-brief').click();
-    await expect.poll(() => stored.textContent()).toBe(preview);
+    await poll(() => stored.textContent()).toBe(preview);
     const brief = await apiCall(service.baseUrl, adminToken, 'GET', `/api/briefs/${state.briefId}`);
     expect(brief.currentVersion).toBe(2);
     expect(brief.totalPrice).toBeGreaterThan(state.storedBefore!);
     expect(euro(brief.totalPrice)).toBe(preview);
-    await expect.poll(() => panel.getByTestId('reprice-difference').textContent()).toBe('No change');
+    await poll(() => panel.getByTestId('reprice-difference').textContent()).toBe('No change');
     await screenshot(page, 'admin-10-repriced');
   });
 
@@ -260,7 +275,7 @@ describe('administration, end to end', () => {
 
     // What the screen does not offer can still be asked by URL: the API refuses, with its reason.
     await page.goto(url('/admin/users?archived=true'));
-    await expect.poll(() => page.getByTestId('error-reason').textContent()).toMatch(/Only admins/);
+    await poll(() => page.getByTestId('error-reason').textContent()).toMatch(/Only admins/);
     await screenshot(page, 'admin-12-sales-refused');
 
     await nav('Estimating catalogue').click();
@@ -281,8 +296,22 @@ describe('administration, end to end', () => {
     // The admin's tokens are out of a sales user's reach: the API's reason, not an empty list.
     const me = await apiCall(service.baseUrl, adminToken, 'GET', '/api/users/me');
     await page.goto(url(`/admin/access-tokens?userId=${me.id}`));
-    await expect.poll(() => page.getByTestId('error-reason').textContent()).toMatch(/Only admins/);
+    await poll(() => page.getByTestId('error-reason').textContent()).toMatch(/Only admins/);
     expect(await page.getByRole('button', { name: 'Create token' }).count()).toBe(0);
     await screenshot(page, 'admin-13-sales-tokens-refused');
+
+    // The same screens in French.
+    await page.getByRole('combobox', { name: 'Language' }).click();
+    await page.getByRole('option', { name: 'Français' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Catalogue de chiffrage' })
+      .click();
+    await page.getByRole('heading', { name: 'Catalogue de chiffrage' }).waitFor();
+    await page.getByRole('tab', { name: 'Matières' }).click();
+    await page.getByRole('heading', { name: 'Cartons' }).waitFor();
+    await page.getByText('GC1-350', { exact: true }).waitFor();
+    await screenshot(page, 'admin-14-catalogue-fr');
+    await expectAccessible(page, 'catalogue (fr)');
   });
 });

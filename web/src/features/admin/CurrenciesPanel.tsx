@@ -53,7 +53,7 @@ export function CurrenciesPanel({ manage }: { manage: boolean }) {
                 <Table.Th>{t('admin.currencies.symbol')}</Table.Th>
                 <Table.Th ta="right">{t('admin.currencies.rate')}</Table.Th>
                 <Table.Th>{t('admin.statuses.flags')}</Table.Th>
-                <Table.Th>{t('common.actions')}</Table.Th>
+                {manage && <Table.Th>{t('common.actions')}</Table.Th>}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -82,8 +82,8 @@ export function CurrenciesPanel({ manage }: { manage: boolean }) {
                       )}
                     </Group>
                   </Table.Td>
-                  <Table.Td>
-                    {manage && (
+                  {manage && (
+                    <Table.Td>
                       <Group gap={4} wrap="nowrap">
                         <Button size="xs" variant="subtle" onClick={() => editor.open(c)}>
                           {t('common.edit')}
@@ -104,8 +104,8 @@ export function CurrenciesPanel({ manage }: { manage: boolean }) {
                           />
                         )}
                       </Group>
-                    )}
-                  </Table.Td>
+                    </Table.Td>
+                  )}
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -64,7 +64,7 @@ export function CustomFieldsPanel({ manage }: { manage: boolean }) {
                 <Table.Th>{t('admin.fields.type')}</Table.Th>
                 <Table.Th>{t('admin.fields.options')}</Table.Th>
                 <Table.Th>{t('admin.fields.required')}</Table.Th>
-                <Table.Th>{t('common.actions')}</Table.Th>
+                {manage && <Table.Th>{t('common.actions')}</Table.Th>}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -77,8 +77,8 @@ export function CustomFieldsPanel({ manage }: { manage: boolean }) {
                   <Table.Td>{t(`admin.fields.types.${f.type}`)}</Table.Td>
                   <Table.Td>{f.options?.join(', ') || '—'}</Table.Td>
                   <Table.Td>{f.required ? t('admin.yes') : t('admin.no')}</Table.Td>
-                  <Table.Td>
-                    {manage && (
+                  {manage && (
+                    <Table.Td>
                       <Group gap={4} wrap="nowrap">
                         <Button size="xs" variant="subtle" onClick={() => editor.open(f)}>
                           {t('common.edit')}
@@ -97,8 +97,8 @@ export function CustomFieldsPanel({ manage }: { manage: boolean }) {
                           }
                         />
                       </Group>
-                    )}
-                  </Table.Td>
+                    </Table.Td>
+                  )}
                 </Table.Tr>
               ))}
             </Table.Tbody>

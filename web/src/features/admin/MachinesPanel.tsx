@@ -33,7 +33,7 @@ export function MachinesPanel({ manage, currency }: { manage: boolean; currency:
                 <Table.Th>{t('common.name')}</Table.Th>
                 <Table.Th ta="right">{t('admin.catalogue.hourlyRate')}</Table.Th>
                 <Table.Th>{t('admin.catalogue.speeds')}</Table.Th>
-                <Table.Th>{t('common.actions')}</Table.Th>
+                {manage && <Table.Th>{t('common.actions')}</Table.Th>}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -61,8 +61,8 @@ export function MachinesPanel({ manage, currency }: { manage: boolean; currency:
                       </Text>
                     ))}
                   </Table.Td>
-                  <Table.Td>
-                    {manage && (
+                  {manage && (
+                    <Table.Td>
                       <Button
                         size="xs"
                         variant="subtle"
@@ -71,8 +71,8 @@ export function MachinesPanel({ manage, currency }: { manage: boolean; currency:
                       >
                         {t('common.edit')}
                       </Button>
-                    )}
-                  </Table.Td>
+                    </Table.Td>
+                  )}
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -99,7 +99,7 @@ function MaterialTable({
                     {c.label}
                   </Table.Th>
                 ))}
-                <Table.Th>{t('common.actions')}</Table.Th>
+                {manage && <Table.Th>{t('common.actions')}</Table.Th>}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -121,8 +121,8 @@ function MaterialTable({
                       {c.price ? money(num(m, c.key), currency) : number(num(m, c.key))}
                     </Table.Td>
                   ))}
-                  <Table.Td>
-                    {manage && (
+                  {manage && (
+                    <Table.Td>
                       <Button
                         size="xs"
                         variant="subtle"
@@ -131,8 +131,8 @@ function MaterialTable({
                       >
                         {t('common.edit')}
                       </Button>
-                    )}
-                  </Table.Td>
+                    </Table.Td>
+                  )}
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -79,7 +79,7 @@ export function StatusesPanel({ manage }: { manage: boolean }) {
                 <Table.Th>{t('admin.statuses.internal')}</Table.Th>
                 <Table.Th>{t('admin.statuses.external')}</Table.Th>
                 <Table.Th>{t('admin.statuses.flags')}</Table.Th>
-                <Table.Th>{t('common.actions')}</Table.Th>
+                {manage && <Table.Th>{t('common.actions')}</Table.Th>}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -104,8 +104,8 @@ export function StatusesPanel({ manage }: { manage: boolean }) {
                       .filter(Boolean)
                       .join(' · ') || '—'}
                   </Table.Td>
-                  <Table.Td>
-                    {manage && (
+                  {manage && (
+                    <Table.Td>
                       <Group gap={4} wrap="nowrap">
                         <ActionIcon
                           variant="default"
@@ -138,8 +138,8 @@ export function StatusesPanel({ manage }: { manage: boolean }) {
                           }
                         />
                       </Group>
-                    )}
-                  </Table.Td>
+                    </Table.Td>
+                  )}
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -24,6 +24,7 @@ import { type User, UserForm } from '../../features/admin/UserForm.tsx';
 import { useAction } from '../../features/admin/useAction.ts';
 import { useCan } from '../../features/admin/useCan.ts';
 import { useEditor } from '../../features/admin/useEditor.ts';
+import { InviteForm } from '../../features/contacts/ContactForm.tsx';
 import { date } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
@@ -43,6 +44,7 @@ export default function UsersPage() {
   const archived = params.get('archived') === 'true';
   const page = Number(params.get('page') ?? 1);
   const editor = useEditor<User>();
+  const inviter = useEditor<User>();
   const setParam = (key: string, value: string | null) => {
     const next = new URLSearchParams(params);
     if (value) next.set(key, value);
@@ -139,6 +141,11 @@ export default function UsersPage() {
                               {t('common.edit')}
                             </Button>
                           )}
+                          {manage && !u.deletedAt && u.role === 'contact' && !u.username && (
+                            <Button size="xs" variant="subtle" onClick={() => inviter.open(u)}>
+                              {t('contacts.invite')}
+                            </Button>
+                          )}
                           {actor && !u.deletedAt && mayActFor(actor, target) && (
                             <Anchor component={Link} size="sm" to={`/admin/access-tokens?userId=${u.id}`}>
                               {t('admin.tokens.title')}
@@ -220,6 +227,18 @@ export default function UsersPage() {
             roles={assignableRoles(me.role)}
             onDone={async () => {
               editor.close();
+              await refresh();
+            }}
+          />
+        )}
+      </Modal>
+      <Modal opened={inviter.opened} onClose={inviter.close} title={t('contacts.invite')}>
+        {inviter.current && (
+          <InviteForm
+            key={inviter.key}
+            contactId={inviter.current.id}
+            onDone={async () => {
+              inviter.close();
               await refresh();
             }}
           />
