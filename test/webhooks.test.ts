@@ -642,7 +642,7 @@ describe('delivery', () => {
     const [request] = await receiver.waitFor(1, { filter: hook.calls });
     const verified = new Webhook(hook.secret).verify(request!.body, headersOf(request!)) as Record<
       string,
-      any
+      unknown
     >;
     expect(verified).toMatchObject({
       eventName: 'event.webhooks.test',

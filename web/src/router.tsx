@@ -17,6 +17,11 @@ export const paths = {
   quotes: '/quotes',
   newQuote: '/quotes/new',
   quote: (id: string) => `/quotes/${id}`,
+  imports: '/imports',
+  import: (id: string) => `/imports/${id}`,
+  webhooks: '/webhooks',
+  webhook: (id: string) => `/webhooks/${id}`,
+  events: '/events',
 };
 
 const page = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({
@@ -42,6 +47,11 @@ export const router = createBrowserRouter(
             { path: 'quotes', lazy: page(() => import('./routes/quotes/QuotesPage.tsx')) },
             { path: 'quotes/new', lazy: page(() => import('./routes/quotes/NewQuotePage.tsx')) },
             { path: 'quotes/:id', lazy: page(() => import('./routes/quotes/QuotePage.tsx')) },
+            { path: 'imports', lazy: page(() => import('./routes/imports/ImportsPage.tsx')) },
+            { path: 'imports/:id', lazy: page(() => import('./routes/imports/ImportPage.tsx')) },
+            { path: 'webhooks', lazy: page(() => import('./routes/webhooks/WebhooksPage.tsx')) },
+            { path: 'webhooks/:id', lazy: page(() => import('./routes/webhooks/WebhookPage.tsx')) },
+            { path: 'events', lazy: page(() => import('./routes/webhooks/EventsPage.tsx')) },
             { path: '*', lazy: page(() => import('./routes/NotFoundPage.tsx')) },
           ],
         },

@@ -1,3 +1,5 @@
+import { operationsEn } from './operations.ts';
+
 export const en = {
   app: { title: 'Packaging desk', skip: 'Skip to content' },
   nav: {
@@ -200,5 +202,6 @@ export const en = {
       expired: 'Expired',
     },
   },
+  ...operationsEn,
 };
 export type Messages = typeof en;

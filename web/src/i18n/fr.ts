@@ -1,4 +1,5 @@
 import type { Messages } from './en.ts';
+import { operationsFr } from './operations.ts';
 
 export const fr: Messages = {
   app: { title: 'Bureau emballage', skip: 'Aller au contenu' },
@@ -202,4 +203,5 @@ export const fr: Messages = {
       expired: 'Expiré',
     },
   },
+  ...operationsFr,
 };
