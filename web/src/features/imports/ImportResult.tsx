@@ -1,6 +1,13 @@
 import { Alert, Button, Group, Paper, Progress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { number } from '../../ui/format.ts';
+
+export const dateTime = (value: string) =>
+  new Intl.DateTimeFormat(i18next.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
+    new Date(value),
+  );
+
 import { Empty } from '../../ui/states.tsx';
 import { type ImportRecord, isRunning } from './api.ts';
 import { downloadText, errorsCsv } from './csv.ts';
@@ -91,7 +98,7 @@ export function ImportResult({ record }: { record: ImportRecord }) {
         <Text size="sm">{t('imports.firstErrors', { failed: number(stats.failed) })}</Text>
       )}
       {stats.errors.length === 0 ? (
-        <Empty>{t('imports.noErrors')}</Empty>
+        !isRunning(record.status) && <Empty>{t('imports.noErrors')}</Empty>
       ) : (
         <Table striped data-testid="import-errors">
           <Table.Thead>

@@ -35,9 +35,10 @@ export function Templates() {
             <Text size="sm" c="dimmed">
               {t('imports.templatesHint', {
                 required: data
+                  .filter((ty) => ty.requiredColumns.length > 0)
                   .map(
                     (ty) =>
-                      `${t(`imports.types.${ty.name}`, { defaultValue: ty.name })} ${ty.requiredColumns.join(' / ') || '—'}`,
+                      `${t(`imports.types.${ty.name}`, { defaultValue: ty.name })} ${ty.requiredColumns.join(', ')}`,
                   )
                   .join('; '),
               })}

@@ -16,7 +16,8 @@ export const STATUS_NAMES: Record<number, string> = {
   7: 'CRASH',
 };
 export const statusColor = (status: number) =>
-  ({ 1: 'gray', 2: 'blue', 3: 'orange', 4: 'teal', 5: 'teal', 6: 'red', 7: 'red' })[status] ?? 'gray';
+  ({ 1: 'gray.7', 2: 'blue.8', 3: 'orange.9', 4: 'teal.9', 5: 'teal.9', 6: 'red.8', 7: 'red.8' })[status] ??
+  'gray.7';
 
 /** How often a running import is read again for its progress. */
 export const PROGRESS_POLL_MS = 1000;

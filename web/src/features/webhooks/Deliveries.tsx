@@ -12,10 +12,10 @@ import { ErrorState, QueryState } from '../../ui/states.tsx';
 type Delivery = components['schemas']['WebhookDelivery'];
 const STATES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
 const COLORS: Record<Delivery['status'], string> = {
-  pending: 'blue',
-  succeeded: 'teal',
-  failed: 'red',
-  cancelled: 'gray',
+  pending: 'blue.8',
+  succeeded: 'teal.9',
+  failed: 'red.8',
+  cancelled: 'gray.7',
 };
 /** Deliveries are read again this often while one of the page is pending (retries, a replay). */
 const POLL_MS = 1500;

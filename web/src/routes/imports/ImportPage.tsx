@@ -11,9 +11,8 @@ import {
   useImport,
   useImportTypes,
 } from '../../features/imports/api.ts';
-import { ImportProgress, ImportResult } from '../../features/imports/ImportResult.tsx';
+import { dateTime, ImportProgress, ImportResult } from '../../features/imports/ImportResult.tsx';
 import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
-import { date } from '../../ui/format.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 
@@ -58,8 +57,8 @@ export default function ImportPage() {
                   <Badge color={statusColor(data.status)} size="lg" data-testid="import-status">
                     {t(`imports.statuses.${STATUS_NAMES[data.status]}`, { defaultValue: data.statusName })}
                   </Badge>
-                  {data.dryRun && <Badge color="gray">{t('imports.dryRunBadge')}</Badge>}
-                  {data.allowDelete && <Badge color="red">{t('imports.allowDeleteBadge')}</Badge>}
+                  {data.dryRun && <Badge color="gray.7">{t('imports.dryRunBadge')}</Badge>}
+                  {data.allowDelete && <Badge color="red.8">{t('imports.allowDeleteBadge')}</Badge>}
                 </Group>
                 <Group gap="xs">
                   {running && (
@@ -111,7 +110,7 @@ export default function ImportPage() {
                 <Stack gap="xs">
                   <ImportProgress record={data} />
                   <Text size="sm" c="dimmed">
-                    {t('imports.createdAt')} {date(data.createdAt)}
+                    {t('imports.createdAt')} {dateTime(data.createdAt)}
                     {data.stats.durationMs !== null &&
                       ` · ${t('imports.duration')} ${(data.stats.durationMs / 1000).toFixed(1)} s`}
                   </Text>

@@ -11,7 +11,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
@@ -22,10 +22,10 @@ import {
   statusColor,
   useImportTypes,
 } from '../../features/imports/api.ts';
-import { ImportProgress } from '../../features/imports/ImportResult.tsx';
+import { dateTime, ImportProgress } from '../../features/imports/ImportResult.tsx';
 import { Templates } from '../../features/imports/Templates.tsx';
 import { UploadForm } from '../../features/imports/UploadForm.tsx';
-import { date, number } from '../../ui/format.ts';
+import { number } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
 import { QueryState } from '../../ui/states.tsx';
 
@@ -33,6 +33,7 @@ import { QueryState } from '../../ui/states.tsx';
 export default function ImportsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const page = Number(params.get('page') ?? 1);
   const statuses = params.get('status')?.split(',').filter(Boolean) ?? [];
@@ -53,6 +54,8 @@ export default function ImportsPage() {
         }),
       ),
     placeholderData: (previous) => previous,
+    // Statuses move on their own (a worker runs them): read again whenever the page is shown.
+    staleTime: 0,
     // While an import of the page runs, the list follows it too.
     refetchInterval: (query) =>
       query.state.data?.data.some((i) => isRunning(i.status)) ? PROGRESS_POLL_MS * 2 : false,
@@ -76,7 +79,14 @@ export default function ImportsPage() {
             <Title order={3} mb="sm">
               {t('imports.upload')}
             </Title>
-            <UploadForm onDone={(record) => navigate(`/imports/${record.id}`)} />
+            <UploadForm
+              onDone={(record) => {
+                // The upload's answer is the first state the import page shows (then it polls).
+                queryClient.setQueryData(['import', record.id], record);
+                void queryClient.invalidateQueries({ queryKey: ['imports', 'list'] });
+                navigate(`/imports/${record.id}`);
+              }}
+            />
           </Card>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
@@ -92,6 +102,8 @@ export default function ImportsPage() {
           data={[1, 2, 3, 4, 5, 7].map((code) => ({ value: String(code), label: statusLabel(code) }))}
           value={statuses}
           onChange={(values) => setFilter('status', values.join(','))}
+          placeholder={statuses.length ? undefined : t('common.any')}
+          searchable
           clearable
           w={360}
         />
@@ -130,7 +142,7 @@ export default function ImportsPage() {
                     <Table.Td>
                       {typeName(record.type)}
                       {record.dryRun && (
-                        <Badge ml="xs" size="sm" color="gray">
+                        <Badge ml="xs" size="sm" color="gray.7">
                           {t('imports.dryRunBadge')}
                         </Badge>
                       )}
@@ -148,7 +160,7 @@ export default function ImportsPage() {
                       )}
                     </Table.Td>
                     <Table.Td>{number(record.stats.failed)}</Table.Td>
-                    <Table.Td>{date(record.createdAt)}</Table.Td>
+                    <Table.Td>{dateTime(record.createdAt)}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

@@ -74,7 +74,7 @@ export default function WebhookPage() {
             <Group justify="space-between">
               <Group>
                 <Title order={2}>{w.name}</Title>
-                <Badge color={w.enabled ? 'teal' : 'gray'} size="lg" data-testid="webhook-state">
+                <Badge color={w.enabled ? 'teal.9' : 'gray.7'} size="lg" data-testid="webhook-state">
                   {w.enabled
                     ? t('webhooks.enabled')
                     : w.disabledReason && w.disabledReason !== 'manual'

@@ -82,7 +82,7 @@ export default function WebhooksPage() {
                       <Text size="sm">{w.events.join(', ')}</Text>
                     </Table.Td>
                     <Table.Td>
-                      <Badge color={w.enabled ? 'teal' : 'gray'}>
+                      <Badge color={w.enabled ? 'teal.9' : 'gray.7'}>
                         {w.enabled ? t('webhooks.enabled') : t('webhooks.disabled')}
                       </Badge>
                     </Table.Td>
