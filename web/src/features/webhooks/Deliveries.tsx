@@ -1,6 +1,7 @@
 import { Badge, Button, Code, Group, Modal, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import i18next from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api, unwrap } from '../../api/client.ts';
@@ -19,10 +20,14 @@ const COLORS: Record<Delivery['status'], string> = {
 };
 /** Deliveries are read again this often while one of the page is pending (retries, a replay). */
 const POLL_MS = 1500;
+const IDLE_POLL_MS = 10_000;
 
-const when = (value: string | null) =>
+/** Date and time to the second: attempts and retries are seconds apart. */
+export const when = (value: string | null) =>
   value
-    ? new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' }).format(new Date(value))
+    ? new Intl.DateTimeFormat(i18next.language, { dateStyle: 'short', timeStyle: 'medium' }).format(
+        new Date(value),
+      )
     : '—';
 
 /** The attempts of one delivery: status code, duration, error and the response's first characters. */
@@ -105,8 +110,10 @@ export function Deliveries({ webhookId, enabled }: { webhookId: string; enabled:
         }),
       ),
     placeholderData: (previous) => previous,
+    // New events reach the webhook at any time: read on every visit, often while one is pending.
+    staleTime: 0,
     refetchInterval: (query) =>
-      query.state.data?.data.some((d) => d.status === 'pending') ? POLL_MS : false,
+      query.state.data?.data.some((d) => d.status === 'pending') ? POLL_MS : IDLE_POLL_MS,
   });
   const replay = async (delivery: Delivery) => {
     setRefusal(undefined);
@@ -195,7 +202,7 @@ export function Deliveries({ webhookId, enabled }: { webhookId: string; enabled:
                           {t('webhooks.attempts')}
                         </Button>
                         {enabled && (
-                          <Button size="xs" variant="light" onClick={() => replay(d)}>
+                          <Button size="xs" variant="default" onClick={() => replay(d)}>
                             {t('webhooks.replay')}
                           </Button>
                         )}

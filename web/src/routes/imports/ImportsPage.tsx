@@ -14,7 +14,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { api, unwrap } from '../../api/client.ts';
+import { ApiError, api, unwrap } from '../../api/client.ts';
 import {
   isRunning,
   PROGRESS_POLL_MS,
@@ -27,7 +27,7 @@ import { Templates } from '../../features/imports/Templates.tsx';
 import { UploadForm } from '../../features/imports/UploadForm.tsx';
 import { number } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
-import { QueryState } from '../../ui/states.tsx';
+import { ErrorState, QueryState } from '../../ui/states.tsx';
 
 /** Upload a CSV file, download templates, and the imports with their status (filters in the URL). */
 export default function ImportsPage() {
@@ -70,6 +70,14 @@ export default function ImportsPage() {
   const statusLabel = (code: number) =>
     t(`imports.statuses.${STATUS_NAMES[code]}`, { defaultValue: String(code) });
 
+  // imports:manage is for admins: a refused role sees the API's reason, not a form it cannot use.
+  if (list.error instanceof ApiError && list.error.problem.status === 403)
+    return (
+      <Stack>
+        <Title order={2}>{t('imports.title')}</Title>
+        <ErrorState error={list.error} />
+      </Stack>
+    );
   return (
     <Stack>
       <Title order={2}>{t('imports.title')}</Title>

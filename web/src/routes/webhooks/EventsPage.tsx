@@ -18,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
+import { when } from '../../features/webhooks/Deliveries.tsx';
 import { EVENT_ENTITIES, resourcePath } from '../../features/webhooks/events.ts';
 import { Pager } from '../../ui/Pager.tsx';
 import { QueryState } from '../../ui/states.tsx';
@@ -32,9 +33,6 @@ const ENTITY_TYPES = EVENT_ENTITIES.map((plural) =>
     .replace(/s$/, '')
     .toUpperCase(),
 );
-
-const when = (value: string) =>
-  new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' }).format(new Date(value));
 
 /** The event log (filters in the URL); each event opens its resource where the app has a page. */
 export default function EventsPage() {

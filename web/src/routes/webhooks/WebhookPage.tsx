@@ -17,11 +17,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
-import { Deliveries } from '../../features/webhooks/Deliveries.tsx';
+import { Deliveries, when } from '../../features/webhooks/Deliveries.tsx';
 import { SecretModal } from '../../features/webhooks/SecretModal.tsx';
 import { type Webhook, WebhookForm } from '../../features/webhooks/WebhookForm.tsx';
 import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
-import { date } from '../../ui/format.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 
@@ -51,6 +50,8 @@ export default function WebhookPage() {
   const webhook = useQuery({
     queryKey: ['webhook', id],
     queryFn: () => unwrap(api.GET('/api/webhooks/{id}', path)),
+    staleTime: 0,
+    refetchInterval: 10_000, // last success, or disabled by the service after failures
   });
   const refresh = () =>
     Promise.all([
@@ -155,11 +156,11 @@ export default function WebhookPage() {
                   {w.credentials?.name && ` · ${w.credentials.name}`}
                 </Field>
                 <Field label={t('webhooks.lastSuccess')}>
-                  {w.lastSuccessAt ? date(w.lastSuccessAt) : t('webhooks.never')}
+                  {w.lastSuccessAt ? when(w.lastSuccessAt) : t('webhooks.never')}
                 </Field>
                 {w.previousSecretExpiresAt && (
                   <Field label={t('webhooks.secret')}>
-                    {t('webhooks.previousUntil', { date: date(w.previousSecretExpiresAt) })}
+                    {t('webhooks.previousUntil', { date: when(w.previousSecretExpiresAt) })}
                   </Field>
                 )}
               </SimpleGrid>
