@@ -56,7 +56,10 @@ function Attempts({
       opened={!!delivery}
       onClose={onClose}
       size="xl"
-      title={t('webhooks.showAttempts', { code: delivery?.eventCode ?? '' })}
+      title={t('webhooks.showAttempts', {
+        event: delivery?.eventName ?? '',
+        code: delivery?.eventCode ?? '',
+      })}
     >
       <QueryState query={attempts} isEmpty={(d) => d.length === 0}>
         {(data) => (

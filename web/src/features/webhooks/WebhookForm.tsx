@@ -40,10 +40,10 @@ function PatternsHelp() {
           <Text size="sm">{t('webhooks.patternsIntro')}</Text>
           <Text size="sm">{t('webhooks.patternsKnown')}</Text>
           <Text size="sm">
-            {EVENT_ENTITIES.map((name, i) => (
-              <span key={name}>
+            {EVENT_ENTITIES.map(({ plural }, i) => (
+              <span key={plural}>
                 {i > 0 && ', '}
-                <Code>{name}</Code>
+                <Code>{plural}</Code>
               </span>
             ))}
           </Text>

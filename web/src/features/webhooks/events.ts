@@ -2,31 +2,32 @@
  * What the webhooks console knows of events: the entity names patterns can use (for the help), and
  * where the app shows an event's resource. The API decides what a pattern matches; this is help.
  */
-export const EVENT_ENTITIES = [
-  'addresses',
-  'articles',
-  'briefs',
-  'brief_elements',
-  'brief_predictions',
-  'comments',
-  'companies',
-  'contacts',
-  'currencies',
-  'custom_fields',
-  'exports',
-  'files',
-  'imports',
-  'orders',
-  'order_items',
-  'organisations',
-  'projects',
-  'quotes',
-  'quote_items',
-  'quote_guest_links',
-  'statuses',
-  'users',
-  'webhooks',
-] as const;
+/** Event entities: the plural of event names (`event.companies.created`) and the `entity` type. */
+export const EVENT_ENTITIES: readonly { plural: string; entity: string }[] = [
+  { plural: 'addresses', entity: 'ADDRESS' },
+  { plural: 'articles', entity: 'ARTICLE' },
+  { plural: 'briefs', entity: 'BRIEF' },
+  { plural: 'brief_elements', entity: 'BRIEF_ELEMENT' },
+  { plural: 'brief_predictions', entity: 'BRIEF_PREDICTION' },
+  { plural: 'comments', entity: 'COMMENT' },
+  { plural: 'companies', entity: 'COMPANY' },
+  { plural: 'contacts', entity: 'CONTACT' },
+  { plural: 'currencies', entity: 'CURRENCY' },
+  { plural: 'custom_fields', entity: 'CUSTOM_FIELD' },
+  { plural: 'exports', entity: 'EXPORT' },
+  { plural: 'files', entity: 'FILE' },
+  { plural: 'imports', entity: 'IMPORT' },
+  { plural: 'orders', entity: 'ORDER' },
+  { plural: 'order_items', entity: 'ORDER_ITEM' },
+  { plural: 'organisations', entity: 'ORGANISATION' },
+  { plural: 'projects', entity: 'PROJECT' },
+  { plural: 'quotes', entity: 'QUOTE' },
+  { plural: 'quote_items', entity: 'QUOTE_ITEM' },
+  { plural: 'quote_guest_links', entity: 'QUOTE_GUEST_LINK' },
+  { plural: 'statuses', entity: 'STATUS' },
+  { plural: 'users', entity: 'USER' },
+  { plural: 'webhooks', entity: 'WEBHOOK' },
+];
 
 /** The app's page of each entity that has one (orders and articles: the part-2 screens). */
 const SCREENS: Record<string, (id: string) => string> = {

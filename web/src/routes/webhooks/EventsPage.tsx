@@ -25,14 +25,7 @@ import { QueryState } from '../../ui/states.tsx';
 
 type Event = components['schemas']['Event'];
 const TYPES = ['CREATE', 'UPDATE', 'DELETE'] as const;
-/** ORDER_ITEM from order_items: the entity filter takes the upper-case singular type. */
-const ENTITY_TYPES = EVENT_ENTITIES.map((plural) =>
-  plural
-    .replace(/ies$/, 'y')
-    .replace(/(ss|sh|ch|x)es$/, '$1')
-    .replace(/s$/, '')
-    .toUpperCase(),
-);
+const ENTITY_TYPES = EVENT_ENTITIES.map((e) => e.entity).sort();
 
 /** The event log (filters in the URL); each event opens its resource where the app has a page. */
 export default function EventsPage() {
