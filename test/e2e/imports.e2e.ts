@@ -191,6 +191,26 @@ describe('CSV imports, end to end', () => {
     await screenshot(page, 'imports-05-list-filtered');
   });
 
+  it('runs a dry run: the counts say what would happen, nothing is written', async () => {
+    await page.goto(url('/imports'));
+    await dropFile('dry.csv', 'externalId,name\nERP-DRY-1,Dry Run Company\nERP-1,Renamed By Dry Run\n');
+    await page.getByLabel('Dry run (check and count, write nothing)').check();
+    await page.getByRole('button', { name: 'Start the import' }).click();
+    await page.getByText('dry run', { exact: true }).waitFor();
+    await expect
+      .poll(() => page.getByTestId('import-status').textContent(), { timeout: 60_000 })
+      .toMatch(/^Done/);
+    expect(await page.getByTestId('count-created').textContent()).toBe('1');
+    expect(await page.getByTestId('count-updated').textContent()).toBe('1');
+    const found = await apiCall(
+      service.baseUrl,
+      adminToken,
+      'GET',
+      '/api/companies/pagination?search=Dry%20Run',
+    );
+    expect(found.meta.total).toBe(0);
+  });
+
   it('refuses a file that is not CSV with the service’s reason, and archives an import', async () => {
     await page.goto(url('/imports'));
     await dropFile('photo.csv', 'GIF89a\u0000\u0001binary');
@@ -200,13 +220,17 @@ describe('CSV imports, end to end', () => {
       .toMatch(/CSV|UTF-8|binary/i);
     await screenshot(page, 'imports-06-refused-file');
 
-    const [record] = (await apiCall(service.baseUrl, adminToken, 'GET', '/api/imports')).data;
+    const [record] = (
+      await apiCall(service.baseUrl, adminToken, 'GET', '/api/imports?type=companies&sort=code,ASC')
+    ).data;
     await page.goto(url(`/imports/${record.id}`));
     await page.getByRole('button', { name: 'Archive' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Archive' }).click();
     await page.getByText('The original file was archived').waitFor();
+    // It leaves the list; the dry run stays.
     await page.goto(url('/imports'));
-    await page.getByText('Nothing here yet').waitFor();
+    const rows = page.getByTestId('imports-list').locator('tbody tr');
+    await expect.poll(() => rows.locator('td:first-child').allTextContents()).toEqual(['2']);
   });
 
   it('does not offer imports to a sales user, and shows the API’s refusal at its URL', async () => {

@@ -133,6 +133,19 @@ describe('the webhooks console, end to end', () => {
     await expectAccessible(page, 'webhook page');
   });
 
+  it('edits the webhook: a header credential is sent with the next call, and shown masked', async () => {
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('A header (name and value)').click();
+    await dialog.getByRole('textbox', { name: 'Header name' }).fill('X-Api-Key');
+    await dialog.getByLabel('Header value').fill('erp-key-123');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('A header (name and value) · X-Api-Key').waitFor();
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    const received = await receiver.waitFor(4, { filter: calls });
+    expect(received[3]!.headers['x-api-key']).toBe('erp-key-123');
+  });
+
   it('rotates the secret (shown once) and disables the webhook: test and replay are no longer offered', async () => {
     await page.getByRole('button', { name: 'Rotate the secret' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Rotate the secret' }).click();
