@@ -114,7 +114,13 @@ export function WebhookForm({
         event.preventDefault();
         const typed =
           authType === 'basic' ? credentials.password : authType === 'header' ? credentials.token : '';
-        const sendCredentials = !webhook || webhook.authenticationType !== authType || typed !== '';
+        // A changed user or header name needs its secret again (the API replaces both): sending
+        // them lets the API point at the missing one rather than ignoring the change.
+        const renamed =
+          (authType === 'basic' && credentials.username !== (webhook?.credentials?.username ?? '')) ||
+          (authType === 'header' && credentials.name !== (webhook?.credentials?.name ?? ''));
+        const sendCredentials =
+          !webhook || webhook.authenticationType !== authType || typed !== '' || renamed;
         const body = {
           name: values.name,
           url: values.url.trim(),
