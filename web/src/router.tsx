@@ -21,6 +21,11 @@ export const paths = {
   adminTokens: '/admin/access-tokens',
   adminSettings: '/admin/settings',
   adminCatalogue: '/admin/catalogue',
+  imports: '/imports',
+  import: (id: string) => `/imports/${id}`,
+  webhooks: '/webhooks',
+  webhook: (id: string) => `/webhooks/${id}`,
+  events: '/events',
 };
 
 const page = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({
@@ -50,6 +55,11 @@ export const router = createBrowserRouter(
             { path: 'admin/access-tokens', lazy: page(() => import('./routes/admin/AccessTokensPage.tsx')) },
             { path: 'admin/settings', lazy: page(() => import('./routes/admin/SettingsPage.tsx')) },
             { path: 'admin/catalogue', lazy: page(() => import('./routes/admin/CataloguePage.tsx')) },
+            { path: 'imports', lazy: page(() => import('./routes/imports/ImportsPage.tsx')) },
+            { path: 'imports/:id', lazy: page(() => import('./routes/imports/ImportPage.tsx')) },
+            { path: 'webhooks', lazy: page(() => import('./routes/webhooks/WebhooksPage.tsx')) },
+            { path: 'webhooks/:id', lazy: page(() => import('./routes/webhooks/WebhookPage.tsx')) },
+            { path: 'events', lazy: page(() => import('./routes/webhooks/EventsPage.tsx')) },
             { path: '*', lazy: page(() => import('./routes/NotFoundPage.tsx')) },
           ],
         },

@@ -1,4 +1,5 @@
 import { adminEn } from './admin.ts';
+import { operationsEn } from './operations.ts';
 
 export const en = {
   ...adminEn,
@@ -203,5 +204,6 @@ export const en = {
       expired: 'Expired',
     },
   },
+  ...operationsEn,
 };
 export type Messages = typeof en;

@@ -1,5 +1,6 @@
 import { adminFr } from './admin.ts';
 import type { Messages } from './en.ts';
+import { operationsFr } from './operations.ts';
 
 export const fr: Messages = {
   ...adminFr,
@@ -204,4 +205,5 @@ export const fr: Messages = {
       expired: 'Expiré',
     },
   },
+  ...operationsFr,
 };

@@ -27,6 +27,13 @@ export function AppLayout() {
       ]
     : [{ to: '/quotes', label: t('nav.myQuotes') }];
   const adminLinks = useAdminLinks();
+  // Imports, webhooks and the event log need imports:manage, webhooks:manage, events:read (admins).
+  if (me?.role === 'admin' || me?.role === 'superadmin')
+    links.push(
+      { to: '/imports', label: t('imports.nav') },
+      { to: '/webhooks', label: t('webhooks.nav') },
+      { to: '/events', label: t('webhooks.eventsNav') },
+    );
   const who = [me?.firstName, me?.lastName].filter(Boolean).join(' ') || me?.email || me?.username;
   const active = (to: string) =>
     to === '/briefs'
