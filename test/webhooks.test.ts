@@ -625,6 +625,59 @@ describe('delivery', () => {
     expect(unknown.statusCode).toBe(404);
   });
 
+  it('sends a test event to that webhook only, whatever its patterns', async () => {
+    const hook = await createWebhook(admin, { events: ['event.orders.created'] });
+    const bystander = await createWebhook(admin, { events: ['event.**'] });
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: `/api/webhooks/${hook.id}/test`,
+      headers: auth(admin),
+    });
+    expect(sent.statusCode, sent.body).toBe(202);
+    expect(sent.json()).toMatchObject({
+      webhookId: hook.id,
+      eventName: 'event.webhooks.test',
+      status: 'pending',
+    });
+    const [request] = await receiver.waitFor(1, { filter: hook.calls });
+    const verified = new Webhook(hook.secret).verify(request!.body, headersOf(request!)) as Record<
+      string,
+      unknown
+    >;
+    expect(verified).toMatchObject({
+      eventName: 'event.webhooks.test',
+      event: { entity: 'WEBHOOK', entityId: hook.id, category: 'webhooks.test' },
+      entity: { id: hook.id, url: hook.url },
+    });
+    expect(JSON.stringify(verified.entity)).not.toContain('whsec_');
+    await until(async () => (await deliveriesOf(admin, hook.id))[0]?.status === 'succeeded');
+    const others = await deliveriesOf(admin, bystander.id);
+    expect(others.map((d) => d.eventName)).not.toContain('event.webhooks.test');
+
+    const sales = await makeUser(t, admin, 'sales');
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `/api/webhooks/${hook.id}/test`,
+      headers: auth(sales),
+    });
+    expect(refused.statusCode).toBe(403);
+    const other = await makeOrganisation(t);
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: `/api/webhooks/${hook.id}/test`,
+      headers: auth(other),
+    });
+    expect(foreign.statusCode).toBe(404);
+    await t.app.inject({ method: 'POST', url: `/api/webhooks/${hook.id}/disable`, headers: auth(admin) });
+    const disabled = await t.app.inject({
+      method: 'POST',
+      url: `/api/webhooks/${hook.id}/test`,
+      headers: auth(admin),
+    });
+    expect(disabled.statusCode).toBe(409);
+    expect(disabled.json()).toMatchObject({ code: 'webhook_disabled' });
+  });
+
   it('rotates the secret and signs with both secrets during the grace period', async () => {
     const hook = await createWebhook(admin, { events: ['event.companies.created'] });
     const rotated = await t.app.inject({

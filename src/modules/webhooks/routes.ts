@@ -282,4 +282,19 @@ export const webhookRoutes =
           .status(202)
           .send(await service.replay(actorOf(request), request.params.id, request.params.deliveryId)),
     );
+    app.post(
+      '/webhooks/:id/test',
+      {
+        config,
+        schema: {
+          tags,
+          operationId: 'sendWebhookTest',
+          summary: 'Send a test event (`event.webhooks.test`) to this webhook only',
+          params: Params,
+          response: { 202: Type.Ref('WebhookDelivery'), ...problemResponses(409) },
+        },
+      },
+      async (request, reply) =>
+        reply.status(202).send(await service.sendTest(actorOf(request), request.params.id)),
+    );
   };

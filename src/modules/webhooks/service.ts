@@ -1,7 +1,7 @@
 import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor, Tx } from '../../db/client.ts';
-import { users } from '../../db/schema/platform.ts';
+import { events, users } from '../../db/schema/platform.ts';
 import {
   type DeliveryStatus,
   type WebhookAuthType,
@@ -13,7 +13,7 @@ import {
 } from '../../db/schema/webhooks.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { badRequest, conflict, notFound, type ProblemIssue } from '../../platform/errors.ts';
-import { type ChangeActor, type EventRecorder, entity } from '../../platform/events.ts';
+import { type ChangeActor, type EventRecorder, entity, eventRow, toJsonSafe } from '../../platform/events.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import { createSecretBox } from '../../platform/secret-box.ts';
@@ -504,6 +504,51 @@ export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServi
         .returning(deliveryColumns);
       wake();
       return publicDelivery(created!);
+    },
+
+    /**
+     * A test event (`event.webhooks.test`, the webhook's masked view as its entity) delivered to
+     * this webhook only, whatever its patterns: it is written already dispatched, so the dispatcher
+     * does not fan it out to the organisation's other webhooks. Not a change of the webhook.
+     */
+    async sendTest(actor: Actor, webhookId: string) {
+      const webhook = await findRow(db, actor.organisationId, webhookId);
+      if (!webhook.enabled)
+        throw conflict('The webhook is disabled: enable it before sending a test event', 'webhook_disabled');
+      const created = await db.transaction(async (tx) => {
+        const row = eventRow(
+          {
+            on: WEBHOOK_ENTITY,
+            type: 'UPDATE',
+            entityId: webhook.id,
+            snapshot: toJsonSafe(snapshotOf(webhook)),
+          },
+          actor.organisationId,
+          actor.userId,
+        );
+        const [event] = await tx
+          .insert(events)
+          .values({
+            ...row,
+            eventName: 'event.webhooks.test',
+            category: 'webhooks.test',
+            dispatchedAt: new Date(),
+          })
+          .returning({ id: events.id, code: events.code, eventName: events.eventName });
+        const [delivery] = await tx
+          .insert(webhookDeliveries)
+          .values({
+            organisationId: actor.organisationId,
+            webhookId,
+            eventId: event!.id,
+            eventCode: event!.code,
+            eventName: event!.eventName,
+          })
+          .returning(deliveryColumns);
+        return delivery!;
+      });
+      wake();
+      return publicDelivery(created);
     },
 
     /**

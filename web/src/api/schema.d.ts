@@ -1237,6 +1237,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event (`event.webhooks.test`) to this webhook only
+         * @description Permission `webhooks:manage` - roles: superadmin, admin.
+         */
+        post: operations["sendWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/statuses": {
         parameters: {
             query?: never;
@@ -10307,6 +10327,86 @@ export interface operations {
                 id: string;
                 /** @description UUID */
                 deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sendWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header; docs/idempotency.md). The same key with the same method, path and body replays the stored answer (`Idempotent-Replayed: true`); with another body 422 `idempotency_key_reused`; while the first request runs 409 `idempotency_key_in_use`. Keys are kept per organisation and user for IDEMPOTENCY_KEY_TTL_SECONDS (default 24 h). Up to 255 characters among A-Z a-z 0-9 - _ . : ~ + / =, bare or as a quoted string; a UUID is recommended. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description UUID */
+                id: string;
             };
             cookie?: never;
         };

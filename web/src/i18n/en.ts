@@ -1,6 +1,9 @@
+import { adminEn } from './admin.ts';
+import { operationsEn } from './operations.ts';
 import { ordersEn } from './orders.ts';
 
 export const en = {
+  ...adminEn,
   app: { title: 'Packaging desk', skip: 'Skip to content' },
   nav: {
     briefs: 'Briefs',
@@ -203,5 +206,6 @@ export const en = {
     },
   },
   ...ordersEn,
+  ...operationsEn,
 };
 export type Messages = typeof en;

@@ -1,7 +1,10 @@
+import { adminFr } from './admin.ts';
 import type { Messages } from './en.ts';
+import { operationsFr } from './operations.ts';
 import { ordersFr } from './orders.ts';
 
 export const fr: Messages = {
+  ...adminFr,
   app: { title: 'Bureau emballage', skip: 'Aller au contenu' },
   nav: {
     briefs: 'Briefs',
@@ -204,4 +207,5 @@ export const fr: Messages = {
     },
   },
   ...ordersFr,
+  ...operationsFr,
 };

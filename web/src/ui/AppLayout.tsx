@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { isStaff, useAuth } from '../api/auth.ts';
 import { signOut } from '../api/client.ts';
+import { useAdminLinks } from '../features/admin/nav.ts';
 import { LANGUAGES } from '../i18n/index.ts';
 import { Loading } from './states.tsx';
 
@@ -30,6 +31,14 @@ export function AppLayout() {
         { to: '/quotes', label: t('nav.myQuotes') },
         { to: '/orders', label: t('orders.nav') },
       ];
+  const adminLinks = useAdminLinks();
+  // Imports, webhooks and the event log need imports:manage, webhooks:manage, events:read (admins).
+  if (me?.role === 'admin' || me?.role === 'superadmin')
+    links.push(
+      { to: '/imports', label: t('imports.nav') },
+      { to: '/webhooks', label: t('webhooks.nav') },
+      { to: '/events', label: t('webhooks.eventsNav') },
+    );
   const who = [me?.firstName, me?.lastName].filter(Boolean).join(' ') || me?.email || me?.username;
   const active = (to: string) =>
     to === '/briefs'
@@ -79,6 +88,19 @@ export function AppLayout() {
       </AppShell.Header>
       <AppShell.Navbar p="xs" component="nav" aria-label="Main">
         {links.map((link) => (
+          <NavLink
+            key={link.to}
+            component={Link}
+            to={link.to}
+            label={link.label}
+            active={active(link.to)}
+            variant="filled"
+          />
+        ))}
+        <Text size="xs" fw={700} tt="uppercase" mt="md" mb={4} px="sm">
+          {t('admin.nav.title')}
+        </Text>
+        {adminLinks.map((link) => (
           <NavLink
             key={link.to}
             component={Link}

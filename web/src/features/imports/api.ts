@@ -1,0 +1,66 @@
+import { useQuery } from '@tanstack/react-query';
+import { api, unwrap } from '../../api/client.ts';
+import type { components } from '../../api/schema.d.ts';
+
+export type ImportRecord = components['schemas']['Import'];
+
+/** 1 REQUESTED and 2 IN_PROGRESS: the import still runs (the screen polls it and offers cancel). */
+export const isRunning = (status: number) => status === 1 || status === 2;
+export const STATUS_NAMES: Record<number, string> = {
+  1: 'REQUESTED',
+  2: 'IN_PROGRESS',
+  3: 'ABORTED',
+  4: 'SENT',
+  5: 'DONE',
+  6: 'FAILED',
+  7: 'CRASH',
+};
+export const statusColor = (status: number) =>
+  ({ 1: 'gray.7', 2: 'blue.8', 3: 'orange.9', 4: 'teal.9', 5: 'teal.9', 6: 'red.8', 7: 'red.8' })[status] ??
+  'gray.7';
+
+/** How often a running import is read again for its progress. */
+export const PROGRESS_POLL_MS = 1000;
+
+export function useImportTypes() {
+  return useQuery({
+    queryKey: ['imports', 'types'],
+    queryFn: () => unwrap(api.GET('/api/imports/utils/get-types')),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+export function useDelimiters() {
+  return useQuery({
+    queryKey: ['imports', 'delimiters'],
+    queryFn: () => unwrap(api.GET('/api/imports/utils/get-delimiters')),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** An import, read again every second while it runs so the progress bar follows it. */
+export function useImport(id: string) {
+  return useQuery({
+    queryKey: ['import', id],
+    queryFn: () => unwrap(api.GET('/api/imports/{id}', { params: { path: { id } } })),
+    refetchInterval: (query) =>
+      query.state.data && isRunning(query.state.data.status) ? PROGRESS_POLL_MS : false,
+  });
+}
+
+export type UploadOptions = { type: string; delimiter: string; dryRun: boolean; allowDelete: boolean };
+
+/**
+ * POST /api/imports as multipart/form-data, the fields before the file (the service reads the stream
+ * in order). openapi-fetch passes a FormData body through as it is (the browser sets the boundary),
+ * so the upload keeps the client's token refresh.
+ */
+export function uploadImport(file: File, options: UploadOptions): Promise<ImportRecord> {
+  const form = new FormData();
+  form.append('type', options.type);
+  form.append('delimiter', options.delimiter);
+  form.append('dryRun', String(options.dryRun));
+  form.append('allowDelete', String(options.allowDelete));
+  form.append('csv', file, file.name);
+  return unwrap(api.POST('/api/imports', { body: form as never })) as Promise<ImportRecord>;
+}

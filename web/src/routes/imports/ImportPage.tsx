@@ -1,0 +1,126 @@
+import { Alert, Anchor, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { api, fileUrl, unwrap } from '../../api/client.ts';
+import {
+  isRunning,
+  STATUS_NAMES,
+  statusColor,
+  useImport,
+  useImportTypes,
+} from '../../features/imports/api.ts';
+import { dateTime, ImportProgress, ImportResult } from '../../features/imports/ImportResult.tsx';
+import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
+import { QueryState } from '../../ui/states.tsx';
+import { useApiForm } from '../../ui/useApiForm.ts';
+
+/** One import: its progress while it runs (polled), then its counts and row errors; its actions. */
+export default function ImportPage() {
+  const { id } = useParams() as { id: string };
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const record = useImport(id);
+  const types = useImportTypes();
+  const action = useApiForm();
+  const [archived, setArchived] = useState(false);
+  const act = async (call: () => Promise<unknown>, done: string) => {
+    const ok = await action.submit(call, done);
+    if (ok !== undefined) {
+      await queryClient.invalidateQueries({ queryKey: ['import', id] });
+      await queryClient.invalidateQueries({ queryKey: ['imports', 'list'] });
+    }
+    return ok !== undefined;
+  };
+  const path = { params: { path: { id } } };
+
+  return (
+    <Stack>
+      <Anchor component={Link} to="/imports" size="sm">
+        ← {t('imports.back')}
+      </Anchor>
+      <QueryState query={record}>
+        {(data) => {
+          const typeName = types.data?.find((ty) => ty.code === data.type)?.name ?? data.type;
+          const running = isRunning(data.status);
+          return (
+            <>
+              <Group justify="space-between">
+                <Group>
+                  <Title order={2}>
+                    {t('imports.importTitle', {
+                      code: data.code,
+                      type: t(`imports.types.${typeName}`, { defaultValue: typeName }),
+                    })}
+                  </Title>
+                  <Badge color={statusColor(data.status)} size="lg" data-testid="import-status">
+                    {t(`imports.statuses.${STATUS_NAMES[data.status]}`, { defaultValue: data.statusName })}
+                  </Badge>
+                  {data.dryRun && <Badge color="gray.7">{t('imports.dryRunBadge')}</Badge>}
+                  {data.allowDelete && <Badge color="red.8">{t('imports.allowDeleteBadge')}</Badge>}
+                </Group>
+                <Group gap="xs">
+                  {running && (
+                    <Button
+                      color="red"
+                      variant="light"
+                      loading={action.busy}
+                      onClick={() =>
+                        act(() => unwrap(api.POST('/api/imports/{id}/cancel', path)), t('imports.cancelled'))
+                      }
+                    >
+                      {t('imports.cancel')}
+                    </Button>
+                  )}
+                  {data.fileArchived ? (
+                    <Text size="sm">{t('imports.fileArchived')}</Text>
+                  ) : (
+                    <Button
+                      component="a"
+                      variant="default"
+                      href={fileUrl(`/api/imports/${id}/download`)}
+                      download
+                    >
+                      {t('imports.download')}
+                    </Button>
+                  )}
+                  {!archived && (
+                    <ConfirmButton
+                      variant="default"
+                      label={t('imports.archive')}
+                      question={t('imports.archiveConfirm')}
+                      onConfirm={async () => {
+                        const done = await act(
+                          () => unwrap(api.PATCH('/api/imports/{id}/archive', path)),
+                          t('imports.archived'),
+                        );
+                        if (done) setArchived(true);
+                      }}
+                    />
+                  )}
+                </Group>
+              </Group>
+              {action.formError && (
+                <Alert color="red" role="alert" title={t('common.refused')}>
+                  <span data-testid="error-reason">{action.formError}</span>
+                </Alert>
+              )}
+              <Card withBorder>
+                <Stack gap="xs">
+                  <ImportProgress record={data} />
+                  <Text size="sm" c="dimmed">
+                    {t('imports.createdAt')} {dateTime(data.createdAt)}
+                    {data.stats.durationMs !== null &&
+                      ` · ${t('imports.duration')} ${(data.stats.durationMs / 1000).toFixed(1)} s`}
+                  </Text>
+                </Stack>
+              </Card>
+              <ImportResult record={data} />
+            </>
+          );
+        }}
+      </QueryState>
+    </Stack>
+  );
+}
