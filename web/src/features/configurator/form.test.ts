@@ -266,6 +266,13 @@ describe('configurator form logic', () => {
     expect(briefBody({ ...form, projectId: 'p' })).not.toHaveProperty('companyId');
   });
 
+  it('clears the project on update by sending null with the company; a new brief sends no project', () => {
+    const form = { ...filled(), projectId: null };
+    expect(briefBody(form, { forUpdate: true })).toMatchObject({ projectId: null, companyId: 'acme' });
+    expect(briefBody(form)).not.toHaveProperty('projectId');
+    expect(briefBody({ ...form, projectId: 'p' }, { forUpdate: true })).toMatchObject({ projectId: 'p' });
+  });
+
   it('puts the API pointer errors on the matching element fields', () => {
     const fields = {
       '/briefElements/0/lengthDimension': 'must be <= 10000',

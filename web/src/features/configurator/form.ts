@@ -251,8 +251,13 @@ export function briefBody(form: BriefForm, options: { forUpdate?: boolean } = {}
   };
   if (form.name.trim()) body.name = form.name.trim();
   if (form.packingType) body.packingType = form.packingType;
+  // A project implies its company; without one the brief belongs to the company directly, and an
+  // update says so explicitly (PUT changes only what is sent, so a cleared project is sent as null).
   if (form.projectId) body.projectId = form.projectId;
-  else if (form.companyId) body.companyId = form.companyId;
+  else {
+    if (options.forUpdate) body.projectId = null;
+    if (form.companyId) body.companyId = form.companyId;
+  }
   return body;
 }
 

@@ -40,6 +40,7 @@ export default function BriefEditorPage() {
             briefId={b.id}
             title={t('configurator.editTitle', { code: b.code })}
             companyName={b.company?.name}
+            project={b.project}
             initial={{
               name: b.name,
               companyId: b.companyId,

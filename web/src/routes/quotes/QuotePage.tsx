@@ -27,6 +27,7 @@ import type { components } from '../../api/schema.d.ts';
 import { type QuoteState, quoteActions } from '../../features/quotes/actions.ts';
 import { LinePicker, type Lines, linesBody } from '../../features/quotes/LinePicker.tsx';
 import { date, money, number } from '../../ui/format.ts';
+import { problemFields } from '../../ui/problem.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { STATE_COLOURS } from './QuotesPage.tsx';
 
@@ -68,7 +69,7 @@ export default function QuotePage() {
     });
 
   return (
-    <QueryState query={quote}>
+    <QueryState query={quote} back={{ to: '/quotes', label: t('quotes.title') }}>
       {(q) => {
         const actions = quoteActions(q.state as QuoteState, me?.role, !!q.orderId);
         const can = (a: (typeof actions)[number]) => actions.includes(a);
@@ -227,7 +228,7 @@ export default function QuotePage() {
                   companyId={q.companyId}
                   value={lines}
                   onChange={setLines}
-                  errors={refusal instanceof ApiError ? refusal.fields : {}}
+                  errors={problemFields(refusal, t)}
                 />
                 <Group justify="flex-end" mt="sm">
                   <Button
