@@ -169,6 +169,7 @@ export const en = {
       grammage: 'Grammage (g/m²)',
       tools: 'Existing tools',
       sheet: 'Sheet',
+      stage: 'Stage',
     },
   },
   configurator: {

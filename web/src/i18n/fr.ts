@@ -171,6 +171,7 @@ export const fr: Messages = {
       grammage: 'Grammage (g/m²)',
       tools: 'Outils existants',
       sheet: 'Feuille',
+      stage: 'Étape',
     },
   },
   configurator: {

@@ -64,6 +64,8 @@ export function elementValue(element: Record<string, unknown> | undefined, field
     case 'wantDecoration':
       return element[field] === true;
     case 'printingProcess':
+      // No process given: the engine priced every applicable one and kept the cheapest.
+      return element.wantDecoration === true ? (element.printingProcess ?? 'cheapest') : undefined;
     case 'sidePrinted':
     case 'rectoColorCount':
     case 'versoColorCount':
