@@ -48,6 +48,7 @@ export const en = {
     notFound: 'Not found',
     notFoundHelp: 'This record does not exist, was deleted, or is not visible to you.',
     pageNotFound: 'This page does not exist.',
+    noMatch: 'Nothing matches the search or filters.',
     home: 'Home',
     back: 'Back',
     problems: {
@@ -134,6 +135,7 @@ export const en = {
     priced: 'Priced',
     new: 'New brief',
     prediction: 'Prediction',
+    empty: 'No brief yet: configure one with “New brief”.',
     revisions: {
       title: 'Revisions of {{code}}',
       open: 'Revisions',

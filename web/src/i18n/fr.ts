@@ -50,6 +50,7 @@ export const fr: Messages = {
     notFound: 'Introuvable',
     notFoundHelp: "Cet enregistrement n'existe pas, a été supprimé ou ne vous est pas accessible.",
     pageNotFound: "Cette page n'existe pas.",
+    noMatch: 'Rien ne correspond à la recherche ou aux filtres.',
     home: 'Accueil',
     back: 'Retour',
     problems: {
@@ -136,6 +137,7 @@ export const fr: Messages = {
     priced: 'Chiffré',
     new: 'Nouveau brief',
     prediction: 'Chiffrage',
+    empty: 'Aucun brief pour le moment : configurez-en un avec « Nouveau brief ».',
     revisions: {
       title: 'Révisions de {{code}}',
       open: 'Révisions',

@@ -27,6 +27,8 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
   light: {
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     '--mantine-color-placeholder': 'var(--mantine-color-gray-7)',
+    // Field errors (red 6 on white is 3.3:1): red 9 passes AA for their small text.
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
   },
   dark: {},
 });

@@ -272,7 +272,7 @@ export default function QuotePage() {
                   minRows={3}
                 />
                 <Button
-                  color="red"
+                  color="red.9"
                   onClick={() => {
                     decline.close();
                     run(t('quotes.decline'), () =>
@@ -322,7 +322,8 @@ function LineRow({
             <Button
               size="xs"
               variant="subtle"
-              color="red"
+              color="red.9"
+              c="red.9"
               onClick={onRemove}
               aria-label={`${t('common.remove')} ${item.name}`}
             >
@@ -508,7 +509,8 @@ function GuestLinks({ quoteId }: { quoteId: string }) {
                       <Button
                         size="xs"
                         variant="subtle"
-                        color="red"
+                        color="red.9"
+                        c="red.9"
                         onClick={async () => {
                           await unwrap(
                             api.DELETE('/api/quotes/{id}/guest-links/{linkId}', {
