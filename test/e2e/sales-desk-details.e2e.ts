@@ -307,6 +307,8 @@ describe('the sales desk, in detail', () => {
     await page.getByRole('button', { name: 'Revoke' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Revoke' }).count()).toBe(0);
     expect(await page.getByText('revoked or expired').count()).toBe(1);
+    // The link just revoked is no longer offered to copy.
+    expect(await page.getByTestId('guest-link-url').count()).toBe(0);
     const refused = await guest.request.get(link);
     expect(refused.status()).toBe(410);
     expect((await refused.json()).code).toBe('guest_link_revoked');

@@ -32,10 +32,13 @@ export function ChangeList({ changes }: { changes: Difference[] }) {
     <List size="sm" spacing={2}>
       {changes.map((d) => (
         <List.Item key={`${d.element}-${d.field}`}>
-          {where(d)}:{' '}
-          {d.field === 'element'
-            ? `${value('element', d.from ?? d.to)} ${d.to === undefined ? t('briefs.revisions.removed') : t('briefs.revisions.added')}`
-            : `${value(d.field, d.from)} → ${value(d.field, d.to)}`}
+          {t('briefs.revisions.change', {
+            where: where(d),
+            what:
+              d.field === 'element'
+                ? `${value('element', d.from ?? d.to)} ${d.to === undefined ? t('briefs.revisions.removed') : t('briefs.revisions.added')}`
+                : `${value(d.field, d.from)} → ${value(d.field, d.to)}`,
+          })}
         </List.Item>
       ))}
     </List>

@@ -440,7 +440,7 @@ function PdfPanel({ quote, canRender }: { quote: Quote; canRender: boolean }) {
 function GuestLinks({ quoteId }: { quoteId: string }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [created, setCreated] = useState<string>();
+  const [created, setCreated] = useState<{ id: string; url: string }>();
   const [error, setError] = useState<unknown>();
   const links = useQuery({
     queryKey: ['quote', quoteId, 'guest-links'],
@@ -465,7 +465,7 @@ function GuestLinks({ quoteId }: { quoteId: string }) {
                   body: { localisationId: 'en' },
                 }),
               );
-              setCreated(link.url);
+              setCreated({ id: link.id, url: link.url });
               await refresh();
             } catch (e) {
               setError(e);
@@ -479,9 +479,9 @@ function GuestLinks({ quoteId }: { quoteId: string }) {
       {created && (
         <Group mb="sm">
           <Text size="sm" data-testid="guest-link-url" style={{ wordBreak: 'break-all' }}>
-            {created}
+            {created.url}
           </Text>
-          <CopyButton value={created}>
+          <CopyButton value={created.url}>
             {({ copied, copy }) => (
               <Button size="xs" onClick={copy}>
                 {copied ? t('quotes.copied') : t('quotes.copy')}
@@ -493,6 +493,15 @@ function GuestLinks({ quoteId }: { quoteId: string }) {
       <QueryState query={links} isEmpty={(d) => d.length === 0}>
         {(list) => (
           <Table>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('quotes.linkLanguage')}</Table.Th>
+                <Table.Th>{t('quotes.linkCreated')}</Table.Th>
+                <Table.Th>{t('quotes.linkExpires')}</Table.Th>
+                <Table.Th>{t('common.status')}</Table.Th>
+                <Table.Th>{t('common.actions')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
             <Table.Tbody>
               {list.map((link) => (
                 <Table.Tr key={link.id}>
@@ -517,6 +526,8 @@ function GuestLinks({ quoteId }: { quoteId: string }) {
                               params: { path: { id: quoteId, linkId: link.id } },
                             }),
                           ).catch(setError);
+                          // The link just created is dead now: do not keep offering it to copy.
+                          if (created?.id === link.id) setCreated(undefined);
                           await refresh();
                         }}
                       >
