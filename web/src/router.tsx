@@ -19,6 +19,10 @@ export const paths = {
   quotes: '/quotes',
   newQuote: '/quotes/new',
   quote: (id: string) => `/quotes/${id}`,
+  adminUsers: '/admin/users',
+  adminTokens: '/admin/access-tokens',
+  adminSettings: '/admin/settings',
+  adminCatalogue: '/admin/catalogue',
 };
 
 const page = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({
@@ -52,6 +56,10 @@ export const router = createBrowserRouter(
             { path: 'quotes', lazy: page(() => import('./routes/quotes/QuotesPage.tsx')) },
             { path: 'quotes/new', lazy: page(() => import('./routes/quotes/NewQuotePage.tsx')) },
             { path: 'quotes/:id', lazy: page(() => import('./routes/quotes/QuotePage.tsx')) },
+            { path: 'admin/users', lazy: page(() => import('./routes/admin/UsersPage.tsx')) },
+            { path: 'admin/access-tokens', lazy: page(() => import('./routes/admin/AccessTokensPage.tsx')) },
+            { path: 'admin/settings', lazy: page(() => import('./routes/admin/SettingsPage.tsx')) },
+            { path: 'admin/catalogue', lazy: page(() => import('./routes/admin/CataloguePage.tsx')) },
             { path: '*', lazy: page(() => import('./routes/NotFoundPage.tsx')) },
           ],
         },

@@ -223,26 +223,20 @@ export function presentElement(row: ElementRow, currency: string | null) {
 
 export type PresentedElement = ReturnType<typeof presentElement>;
 
-/**
- * A value as JSON with object keys sorted: jsonb columns (decorationsCount, hotStampings...) come
- * back with their keys in jsonb's order (shortest first), not the order a request sent them in, so
- * a plain JSON.stringify saw every resent list as changed and re-priced unchanged elements.
- */
-const canonical = (value: unknown): string =>
-  JSON.stringify(value ?? null, (_key, v) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
-
 /** The element fields compared to tell whether a PUT changed an element. */
 export function sameSpec(row: ElementRow, values: ElementValues): boolean {
-  return changedSpecFields(row, values).length === 0;
+  for (const [key, value] of Object.entries(values)) {
+    if (JSON.stringify(row[key as keyof ElementRow] ?? null) !== JSON.stringify(value ?? null)) return false;
+  }
+  return true;
 }
 
 export function changedSpecFields(row: ElementRow, values: ElementValues): string[] {
   return Object.entries(values)
-    .filter(([key, value]) => canonical(row[key as keyof ElementRow]) !== canonical(value))
+    .filter(
+      ([key, value]) =>
+        JSON.stringify(row[key as keyof ElementRow] ?? null) !== JSON.stringify(value ?? null),
+    )
     .map(([key]) => key);
 }
 

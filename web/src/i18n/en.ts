@@ -1,4 +1,7 @@
+import { adminEn } from './admin.ts';
+
 export const en = {
+  ...adminEn,
   app: { title: 'Packaging desk', skip: 'Skip to content' },
   nav: {
     briefs: 'Briefs',

@@ -1,6 +1,8 @@
+import { adminFr } from './admin.ts';
 import type { Messages } from './en.ts';
 
 export const fr: Messages = {
+  ...adminFr,
   app: { title: 'Bureau emballage', skip: 'Aller au contenu' },
   nav: {
     briefs: 'Briefs',

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { isStaff, useAuth } from '../api/auth.ts';
 import { signOut } from '../api/client.ts';
+import { useAdminLinks } from '../features/admin/nav.ts';
 import { LANGUAGES } from '../i18n/index.ts';
 import { Loading } from './states.tsx';
 
@@ -25,6 +26,7 @@ export function AppLayout() {
         { to: '/contacts', label: t('nav.contacts') },
       ]
     : [{ to: '/quotes', label: t('nav.myQuotes') }];
+  const adminLinks = useAdminLinks();
   const who = [me?.firstName, me?.lastName].filter(Boolean).join(' ') || me?.email || me?.username;
   const active = (to: string) =>
     to === '/briefs'
@@ -74,6 +76,19 @@ export function AppLayout() {
       </AppShell.Header>
       <AppShell.Navbar p="xs" component="nav" aria-label="Main">
         {links.map((link) => (
+          <NavLink
+            key={link.to}
+            component={Link}
+            to={link.to}
+            label={link.label}
+            active={active(link.to)}
+            variant="filled"
+          />
+        ))}
+        <Text size="xs" fw={700} tt="uppercase" mt="md" mb={4} px="sm">
+          {t('admin.nav.title')}
+        </Text>
+        {adminLinks.map((link) => (
           <NavLink
             key={link.to}
             component={Link}

@@ -21,6 +21,7 @@ import {
   elementErrors,
   emptyElement,
   isPriceable,
+  updateBody,
 } from './form.ts';
 
 type Props = {
@@ -68,7 +69,7 @@ export function Configurator({ briefId, initial, companyName, project, title }: 
         return unwrap(
           api.PUT('/api/briefs/{id}', {
             params: { path: { id: briefId } },
-            body: briefBody(form, { forUpdate: true }) as never,
+            body: updateBody(form, initial) as never,
           }),
         );
       }

@@ -261,6 +261,29 @@ export function briefBody(form: BriefForm, options: { forUpdate?: boolean } = {}
   return body;
 }
 
+/**
+ * The body of PUT /briefs/{id}: as briefBody, without the items when they are as loaded. The API
+ * prices again any items a PUT sends (even unchanged ones), so saving only the name or the project
+ * would add a version that changes nothing.
+ */
+export function updateBody(form: BriefForm, loaded: BriefForm): Record<string, unknown> {
+  const body = briefBody(form, { forUpdate: true });
+  const before = briefBody(loaded, { forUpdate: true });
+  if (sameJson(body.briefElements, before.briefElements)) delete body.briefElements;
+  return body;
+}
+
+/** Equal as JSON, whatever the order of object keys. */
+function sameJson(a: unknown, b: unknown): boolean {
+  const sorted = (value: unknown): string =>
+    JSON.stringify(value, (_k, v) =>
+      v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+        : v,
+    );
+  return sorted(a) === sorted(b);
+}
+
 export type Change = { pointer: string; field: string; from?: unknown; to?: unknown };
 
 /**

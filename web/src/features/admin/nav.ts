@@ -1,0 +1,20 @@
+import { useTranslation } from 'react-i18next';
+import { isStaff, useAuth } from '../../api/auth.ts';
+import { useCan } from './useCan.ts';
+
+/**
+ * The "Administration" section of the navigation: what the role may at least read (the API's
+ * matrix); the pages offer changes only to roles that may make them. Everyone manages their own
+ * access tokens; buyers (contacts) see nothing else here.
+ */
+export function useAdminLinks(): { to: string; label: string }[] {
+  const { t } = useTranslation();
+  const { me } = useAuth();
+  const can = useCan();
+  const links = [{ to: '/admin/access-tokens', label: t('admin.nav.tokens') }];
+  if (!isStaff(me?.role)) return links;
+  if (can('users:read')) links.unshift({ to: '/admin/users', label: t('admin.nav.users') });
+  if (can('settings:read')) links.push({ to: '/admin/settings', label: t('admin.nav.settings') });
+  if (can('catalogue:read')) links.push({ to: '/admin/catalogue', label: t('admin.nav.catalogue') });
+  return links;
+}
