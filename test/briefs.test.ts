@@ -664,6 +664,15 @@ describe('PUT /briefs/:id: edits, re-pricing and versions', () => {
     expect(versions.currentVersion).toBe(2);
     expect(versions.data.map((v: { version: number }) => v.version)).toEqual([2, 1]);
     expect(versions.data[1].totalPrice).toBe(v1Total);
+    // Each version says who priced it and what it priced (the configurator shows and compares them).
+    expect(versions.data[0].createdBy).toMatchObject({ id: expect.any(String), name: expect.any(String) });
+    expect(versions.data[1].input.briefElements[0].decorationsCount).toEqual([
+      { decorationIndex: 0, quantity: 5000 },
+    ]);
+    expect(versions.data[0].input.briefElements[0].decorationsCount).toEqual([
+      { decorationIndex: 0, quantity: 20000 },
+    ]);
+    expect(versions.data[0].input.briefElements[0].lengthDimension).toBe(carton().lengthDimension);
     const old = (await get(admin, `/api/briefs/${brief.id}/details?version=1`)).json();
     expect(old.prediction.version).toBe(1);
     expect(old.briefPrice.totalPrice).toBe(v1Total);

@@ -11,6 +11,8 @@ export const paths = {
   briefs: '/briefs',
   newBrief: '/briefs/new',
   brief: (id: string) => `/briefs/${id}`,
+  briefVersions: (id: string) => `/briefs/${id}/versions`,
+  briefVersion: (id: string, version: number) => `/briefs/${id}/versions/${version}`,
   companies: '/companies',
   company: (id: string) => `/companies/${id}`,
   contacts: '/contacts',
@@ -49,6 +51,14 @@ export const router = createBrowserRouter(
             { path: 'briefs', lazy: page(() => import('./routes/briefs/BriefsPage.tsx')) },
             { path: 'briefs/new', lazy: page(() => import('./routes/briefs/BriefEditorPage.tsx')) },
             { path: 'briefs/:id', lazy: page(() => import('./routes/briefs/BriefEditorPage.tsx')) },
+            {
+              path: 'briefs/:id/versions',
+              lazy: page(() => import('./routes/briefs/BriefVersionsPage.tsx')),
+            },
+            {
+              path: 'briefs/:id/versions/:version',
+              lazy: page(() => import('./routes/briefs/BriefVersionPage.tsx')),
+            },
             { path: 'companies', lazy: page(() => import('./routes/companies/CompaniesPage.tsx')) },
             { path: 'companies/:id', lazy: page(() => import('./routes/companies/CompanyPage.tsx')) },
             { path: 'contacts', lazy: page(() => import('./routes/contacts/ContactsPage.tsx')) },

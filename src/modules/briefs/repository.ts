@@ -9,7 +9,7 @@ import {
 } from '../../db/schema/briefs.ts';
 import { articles } from '../../db/schema/orders.ts';
 import { projects, statuses } from '../../db/schema/organisation-data.ts';
-import { companies } from '../../db/schema/platform.ts';
+import { companies, users } from '../../db/schema/platform.ts';
 import { type Actor, companyScope } from '../../platform/actor.ts';
 import { entity } from '../../platform/events.ts';
 import type { BriefRow, ElementRow, PredictionRow } from './mapping.ts';
@@ -212,12 +212,29 @@ export async function findBriefPrediction(
   return row;
 }
 
+/**
+ * The versions of a brief, newest first: totals, the request each priced (`input`, small beside the
+ * output, which is left out) and who priced it (a user of the organisation, by name).
+ */
 export function predictionVersions(db: Executor, briefId: string) {
   return db
-    .select(predictionSummaryColumns)
+    .select({
+      ...predictionSummaryColumns,
+      input: briefPredictions.input,
+      createdByName: sql<
+        string | null
+      >`coalesce(nullif(trim(concat_ws(' ', ${users.firstName}, ${users.lastName})), ''), ${users.email}, ${users.username})`,
+    })
     .from(briefPredictions)
+    .leftJoin(
+      users,
+      and(
+        eq(users.id, briefPredictions.createdById),
+        eq(users.organisationId, briefPredictions.organisationId),
+      ),
+    )
     .where(eq(briefPredictions.briefId, briefId))
-    .orderBy(desc(briefPredictions.version)) as Promise<PredictionSummaryRow[]>;
+    .orderBy(desc(briefPredictions.version));
 }
 
 export async function liveBriefStatus(db: Executor, organisationId: string, id: string) {

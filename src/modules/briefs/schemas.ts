@@ -654,7 +654,27 @@ export const PredictionPanelSchema = Type.Object(
 export const PredictionVersionsSchema = Type.Object({
   briefId: Uuid,
   currentVersion: Nullable(Type.Integer()),
-  data: Type.Array(Type.Ref('PredictionSummary')),
+  data: Type.Array(
+    Type.Object(
+      {
+        ...PredictionSummarySchema.properties,
+        createdBy: Nullable(
+          Type.Object(
+            { id: Uuid, name: Nullable(Type.String({ description: 'Null when the user no longer exists' })) },
+            { description: 'Who priced this version (null: priced by the system)' },
+          ),
+        ),
+        input: Loose(
+          {
+            briefElements: Type.Array(Loose({ position: Type.Integer() }, 'BriefElementInput')),
+          },
+          'The request this version priced: the brief-level levers (packingType, palletType, deliveryZoneId, ' +
+            'commercialMargin) and each element as POST /briefs names its fields; compare two versions to see what changed',
+        ),
+      },
+      { description: 'One prediction version: its totals, who priced it and what it priced' },
+    ),
+  ),
 });
 
 export const BriefListMeta = Type.Object({

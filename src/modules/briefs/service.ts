@@ -876,7 +876,16 @@ export function createBriefService(ctx: AppContext, options: BriefServiceOptions
     async versions(actor: Actor, id: string) {
       const found = await visible(actor, id);
       const rows = await predictionVersions(db, id);
-      return { briefId: id, currentVersion: found.brief.currentVersion, data: rows.map(presentSummary) };
+      return {
+        briefId: id,
+        currentVersion: found.brief.currentVersion,
+        data: rows.map((row) => ({
+          ...presentSummary(row),
+          createdBy: row.createdById ? { id: row.createdById, name: row.createdByName } : null,
+          // Loosely typed in the schema (the engine input is documented by its fields).
+          input: row.input as unknown as Record<string, unknown>,
+        })),
+      };
     },
 
     async process(actor: Actor, id: string, position: number, version?: number) {

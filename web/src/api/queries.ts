@@ -40,6 +40,11 @@ export function useCompanyOptions(search: string, selected?: { id: string; name:
 
 /** Projects of a company (or all), for filters and pickers. */
 export function useProjectOptions(companyId: string | null | undefined) {
+  return useProjects(companyId).options;
+}
+
+/** Projects of a company (first 100, by name), with the loading state, for the brief's project picker. */
+export function useProjects(companyId: string | null | undefined, options: { enabled?: boolean } = {}) {
   const query = useQuery({
     queryKey: ['projects', 'options', companyId],
     queryFn: () =>
@@ -48,8 +53,12 @@ export function useProjectOptions(companyId: string | null | undefined) {
           params: { query: { companyId: companyId ?? undefined, limit: 100, page: 1 } },
         }),
       ),
+    enabled: options.enabled ?? true,
   });
-  return (query.data?.data ?? []).map((p) => ({ value: p.id, label: p.name }));
+  return {
+    options: (query.data?.data ?? []).map((p) => ({ value: p.id, label: p.name })),
+    loading: query.isFetching,
+  };
 }
 
 export function useStatusOptions(entity: string) {

@@ -19996,7 +19996,52 @@ export interface operations {
                          */
                         briefId: string;
                         currentVersion: number | null;
-                        data: components["schemas"]["PredictionSummary"][];
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description UUID
+                             */
+                            id: string;
+                            /** @description Increments with every pricing of the brief */
+                            version: number;
+                            currency: string;
+                            /** @description productPrice + toolingCost + deliveryCost */
+                            totalPrice: number;
+                            productCost: number;
+                            productPrice: number;
+                            marginAmount: number;
+                            toolingCost: number;
+                            deliveryCost: number;
+                            /** @description Hours */
+                            productionTime: number;
+                            processCount: number;
+                            commercialMargin: number;
+                            commercialMarginInitial: number;
+                            quantity: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            createdAt: string;
+                            createdBy: {
+                                /**
+                                 * Format: uuid
+                                 * @description UUID
+                                 */
+                                id: string;
+                                name: string | null;
+                            } | null;
+                            /** @description The request this version priced: the brief-level levers (packingType, palletType, deliveryZoneId, commercialMargin) and each element as POST /briefs names its fields; compare two versions to see what changed */
+                            input: {
+                                briefElements?: ({
+                                    position?: number;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        }[];
                     };
                 };
             };

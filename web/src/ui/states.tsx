@@ -1,7 +1,9 @@
-import { Alert, Button, Center, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Loader, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { ApiError } from '../api/client.ts';
+import { isNotFound, isRetryable, problemMessage } from './problem.ts';
 
 export function Loading({ label }: { label?: string }) {
   const { t } = useTranslation();
@@ -24,11 +26,13 @@ export function Empty({ children }: { children?: ReactNode }) {
   );
 }
 
-/** A refusal or a fault, with the API's reason (problem+json detail) when there is one. */
+/**
+ * A refusal or a fault, with the API's reason in the user's language (ui/problem.ts). "Retry" is
+ * offered only where retrying can help (a fault, throttling), never for a refusal such as a 404.
+ */
 export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const { t } = useTranslation();
-  const message =
-    error instanceof ApiError ? error.message : error instanceof Error ? error.message : String(error);
+  const message = problemMessage(error, t);
   return (
     <Alert
       color="red"
@@ -41,7 +45,7 @@ export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () =>
         <Text size="sm" data-testid="error-reason">
           {message}
         </Text>
-        {onRetry && (
+        {onRetry && isRetryable(error) && (
           <Button size="xs" variant="default" onClick={onRetry}>
             {t('common.retry')}
           </Button>
@@ -51,19 +55,41 @@ export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () =>
   );
 }
 
+/** A record that does not exist (or is not visible to the user: the API answers the same 404). */
+export function NotFoundState({ error, back }: { error?: unknown; back?: { to: string; label: string } }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="xs" data-testid="not-found" role="status">
+      <Title order={2}>{t('common.notFound')}</Title>
+      <Text data-testid="error-reason">{error ? problemMessage(error, t) : t('common.pageNotFound')}</Text>
+      <Text size="sm">{t('common.notFoundHelp')}</Text>
+      <Anchor component={Link} to={back?.to ?? '/'}>
+        {back?.label ?? t('common.home')}
+      </Anchor>
+    </Stack>
+  );
+}
+
 /** Loading, error and empty states of a query around its content. */
 export function QueryState<T>({
   query,
   isEmpty,
+  empty,
+  back,
   children,
 }: {
   query: { isPending: boolean; error: unknown; data: T | undefined; refetch: () => unknown };
   isEmpty?: (data: T) => boolean;
+  /** What to say when there is nothing (default "Nothing here yet"). */
+  empty?: ReactNode;
+  /** Where a not-found state leads back to (default home). */
+  back?: { to: string; label: string };
   children: (data: T) => ReactNode;
 }) {
   if (query.isPending) return <Loading />;
+  if (isNotFound(query.error)) return <NotFoundState error={query.error} back={back} />;
   if (query.error) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   if (query.data === undefined) return <Loading />;
-  if (isEmpty?.(query.data)) return <Empty />;
+  if (isEmpty?.(query.data)) return <Empty>{empty}</Empty>;
   return <>{children(query.data)}</>;
 }

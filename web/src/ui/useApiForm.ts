@@ -1,34 +1,33 @@
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { ApiError } from '../api/client.ts';
+import { useTranslation } from 'react-i18next';
+import { problemFields, problemMessage } from './problem.ts';
 
 /**
  * Submitting a form to the API: the API validates, and its problem+json pointers ("/name",
  * "/email") come back as field errors shown under the matching input; any other reason is shown
- * as the form's error.
+ * as the form's error. Both in the user's language (ui/problem.ts), worked out at each render so a
+ * language switch translates an error already shown.
  */
 export function useApiForm() {
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string>();
+  const { t } = useTranslation();
+  const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
+  const fields = problemFields(error, t);
   return {
     busy,
-    formError,
-    error: (pointer: string) => fieldErrors[pointer],
-    fields: fieldErrors,
+    formError: error === undefined ? undefined : problemMessage(error, t),
+    error: (pointer: string) => fields[pointer],
+    fields,
     async submit<T>(call: () => Promise<T>, success?: string): Promise<T | undefined> {
       setBusy(true);
-      setFieldErrors({});
-      setFormError(undefined);
+      setError(undefined);
       try {
         const result = await call();
         if (success) notifications.show({ color: 'teal', message: success });
         return result;
-      } catch (error) {
-        if (error instanceof ApiError) {
-          setFieldErrors(error.fields);
-          setFormError(error.message);
-        } else setFormError(String(error));
+      } catch (caught) {
+        setError(caught);
         return undefined;
       } finally {
         setBusy(false);

@@ -5,9 +5,10 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { ApiError, api, unwrap } from '../../api/client.ts';
-import { useCatalogue } from '../../api/queries.ts';
+import { api, unwrap } from '../../api/client.ts';
+import { useCatalogue, useProjects } from '../../api/queries.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
+import { problemFields } from '../../ui/problem.ts';
 import { ErrorState, Loading } from '../../ui/states.tsx';
 import { ESTIMATE_DEBOUNCE_MS } from './debounce.ts';
 import { ElementFields } from './ElementFields.tsx';
@@ -20,15 +21,23 @@ import {
   elementErrors,
   emptyElement,
   isPriceable,
+  updateBody,
 } from './form.ts';
 
-type Props = { briefId?: string; initial: BriefForm; companyName?: string; title: string };
+type Props = {
+  briefId?: string;
+  initial: BriefForm;
+  companyName?: string;
+  /** The saved project, shown until the company's projects are loaded. */
+  project?: { id: string; name: string } | null;
+  title: string;
+};
 
 /**
  * The brief configurator: the form on the left; on the right the live price of the unsaved form
  * (POST /api/briefs/estimate, debounced) with its drawings, process and savings.
  */
-export function Configurator({ briefId, initial, companyName, title }: Props) {
+export function Configurator({ briefId, initial, companyName, project, title }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -37,6 +46,11 @@ export function Configurator({ briefId, initial, companyName, title }: Props) {
   const categories = useCatalogue('/api/product-categories');
   const products = useCatalogue('/api/products');
   const boards = useCatalogue('/api/material-references');
+  const projects = useProjects(form.companyId, { enabled: !!form.companyId });
+  const projectOptions =
+    project && project.id === form.projectId && !projects.options.some((o) => o.value === project.id)
+      ? [{ value: project.id, label: project.name }, ...projects.options]
+      : projects.options;
 
   const body = useMemo(() => (isPriceable(form) ? briefBody(form) : null), [form]);
   const [debounced] = useDebouncedValue(body, ESTIMATE_DEBOUNCE_MS);
@@ -55,7 +69,7 @@ export function Configurator({ briefId, initial, companyName, title }: Props) {
         return unwrap(
           api.PUT('/api/briefs/{id}', {
             params: { path: { id: briefId } },
-            body: briefBody(form, { forUpdate: true }) as never,
+            body: updateBody(form, initial) as never,
           }),
         );
       }
@@ -72,7 +86,7 @@ export function Configurator({ briefId, initial, companyName, title }: Props) {
   const details = useDeferredValue(estimate.data);
   const apply = useCallback((changes: Change[]) => setForm((current) => applyChanges(current, changes)), []);
   const problem = (save.error ?? estimate.error) as unknown;
-  const fields = problem instanceof ApiError ? problem.fields : {};
+  const fields = problemFields(problem, t);
 
   if (categories.isPending || products.isPending || boards.isPending) return <Loading />;
   if (categories.error || products.error || boards.error)
@@ -100,7 +114,23 @@ export function Configurator({ briefId, initial, companyName, title }: Props) {
                     setCompanyLabel(name);
                     setForm({ ...form, companyId, projectId: null });
                   }}
-                  error={fields['/companyId'] ?? fields['/projectId']}
+                  error={fields['/companyId']}
+                />
+                <Select
+                  label={t('configurator.project')}
+                  description={
+                    form.companyId ? t('configurator.projectHelp') : t('configurator.projectChooseCompany')
+                  }
+                  placeholder={t('configurator.projectNone')}
+                  data={projectOptions}
+                  value={form.projectId}
+                  disabled={!form.companyId}
+                  searchable
+                  clearable
+                  nothingFoundMessage={projects.loading ? t('common.loading') : t('configurator.noProjects')}
+                  onChange={(projectId) => setForm({ ...form, projectId })}
+                  error={fields['/projectId']}
+                  data-testid="brief-project"
                 />
                 <TextInput
                   label={t('configurator.name')}

@@ -315,7 +315,8 @@ export function ElementFields({
               {element.quantities.length > 1 && (
                 <ActionIcon
                   variant="subtle"
-                  color="red"
+                  color="red.9"
+                  c="red.9"
                   aria-label={`${t('common.remove')} ${t('configurator.variant', { n: i + 1 })}`}
                   onClick={() => set({ quantities: element.quantities.filter((_, j) => j !== i) })}
                 >
@@ -336,7 +337,7 @@ export function ElementFields({
             </Button>
           )}
           {onRemove && (
-            <Button variant="subtle" color="red" size="xs" onClick={onRemove}>
+            <Button variant="subtle" color="red.9" c="red.9" size="xs" onClick={onRemove}>
               {t('configurator.removeElement')}
             </Button>
           )}

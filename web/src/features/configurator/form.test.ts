@@ -9,6 +9,7 @@ import {
   emptyBrief,
   emptyElement,
   isPriceable,
+  updateBody,
   withProduct,
 } from './form.ts';
 
@@ -264,6 +265,25 @@ describe('configurator form logic', () => {
     expect((briefBody(form, { forUpdate: true }).briefElements as { id?: string }[])[0]!.id).toBe('e1');
     expect(briefBody({ ...form, projectId: 'p' })).toMatchObject({ projectId: 'p' });
     expect(briefBody({ ...form, projectId: 'p' })).not.toHaveProperty('companyId');
+  });
+
+  it('leaves the items out of an update when they are as loaded (no needless re-pricing)', () => {
+    const loaded = { ...filled(), projectId: null };
+    loaded.elements[0] = { ...loaded.elements[0]!, id: 'e1' };
+    const renamed = updateBody({ ...loaded, name: 'Renamed', projectId: 'p' }, loaded);
+    expect(renamed).toMatchObject({ name: 'Renamed', projectId: 'p' });
+    expect(renamed).not.toHaveProperty('briefElements');
+    const changed = { ...loaded, elements: [{ ...loaded.elements[0]!, width: 45 }] };
+    expect(
+      (updateBody(changed, loaded).briefElements as { widthDimension: number }[])[0]!.widthDimension,
+    ).toBe(45);
+  });
+
+  it('clears the project on update by sending null with the company; a new brief sends no project', () => {
+    const form = { ...filled(), projectId: null };
+    expect(briefBody(form, { forUpdate: true })).toMatchObject({ projectId: null, companyId: 'acme' });
+    expect(briefBody(form)).not.toHaveProperty('projectId');
+    expect(briefBody({ ...form, projectId: 'p' }, { forUpdate: true })).toMatchObject({ projectId: 'p' });
   });
 
   it('puts the API pointer errors on the matching element fields', () => {

@@ -251,9 +251,37 @@ export function briefBody(form: BriefForm, options: { forUpdate?: boolean } = {}
   };
   if (form.name.trim()) body.name = form.name.trim();
   if (form.packingType) body.packingType = form.packingType;
+  // A project implies its company; without one the brief belongs to the company directly, and an
+  // update says so explicitly (PUT changes only what is sent, so a cleared project is sent as null).
   if (form.projectId) body.projectId = form.projectId;
-  else if (form.companyId) body.companyId = form.companyId;
+  else {
+    if (options.forUpdate) body.projectId = null;
+    if (form.companyId) body.companyId = form.companyId;
+  }
   return body;
+}
+
+/**
+ * The body of PUT /briefs/{id}: as briefBody, without the items when they are as loaded. The API
+ * prices again any items a PUT sends (even unchanged ones), so saving only the name or the project
+ * would add a version that changes nothing.
+ */
+export function updateBody(form: BriefForm, loaded: BriefForm): Record<string, unknown> {
+  const body = briefBody(form, { forUpdate: true });
+  const before = briefBody(loaded, { forUpdate: true });
+  if (sameJson(body.briefElements, before.briefElements)) delete body.briefElements;
+  return body;
+}
+
+/** Equal as JSON, whatever the order of object keys. */
+function sameJson(a: unknown, b: unknown): boolean {
+  const sorted = (value: unknown): string =>
+    JSON.stringify(value, (_k, v) =>
+      v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+        : v,
+    );
+  return sorted(a) === sorted(b);
 }
 
 export type Change = { pointer: string; field: string; from?: unknown; to?: unknown };

@@ -79,7 +79,8 @@ export function LinePicker({
           />
           <ActionIcon
             variant="subtle"
-            color="red"
+            color="red.9"
+            c="red.9"
             aria-label={t('common.remove')}
             onClick={() => onChange({ ...value, articles: value.articles.filter((_, j) => j !== i) })}
           >

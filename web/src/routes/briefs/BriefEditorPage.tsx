@@ -1,11 +1,11 @@
-import { Card, Stack, Table, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Anchor, Card, Group, Stack, Table, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
-import { api, unwrap } from '../../api/client.ts';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { useBrief, useBriefVersions } from '../../features/briefs/describe.ts';
+import { when } from '../../features/briefs/VersionChanges.tsx';
 import { Configurator } from '../../features/configurator/Configurator.tsx';
 import { elementForm, emptyBrief, type PackingType } from '../../features/configurator/form.ts';
-import { date, money } from '../../ui/format.ts';
+import { money } from '../../ui/format.ts';
 import { QueryState } from '../../ui/states.tsx';
 
 /** /briefs/new (configure and save) and /briefs/:id (edit, re-price, versions). */
@@ -13,16 +13,8 @@ export default function BriefEditorPage() {
   const { id } = useParams();
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  const brief = useQuery({
-    queryKey: ['brief', id],
-    queryFn: () => unwrap(api.GET('/api/briefs/{id}', { params: { path: { id: id! } } })),
-    enabled: !!id,
-  });
-  const versions = useQuery({
-    queryKey: ['brief', id, 'versions', brief.data?.currentVersion],
-    queryFn: () => unwrap(api.GET('/api/briefs/{id}/predictions', { params: { path: { id: id! } } })),
-    enabled: !!id && !!brief.data,
-  });
+  const brief = useBrief(id);
+  const versions = useBriefVersions(id, brief.data?.currentVersion);
   if (!id)
     return (
       <Configurator
@@ -32,7 +24,7 @@ export default function BriefEditorPage() {
       />
     );
   return (
-    <QueryState query={brief}>
+    <QueryState query={brief} back={{ to: '/briefs', label: t('briefs.title') }}>
       {(b) => (
         <Stack>
           <Configurator
@@ -40,6 +32,7 @@ export default function BriefEditorPage() {
             briefId={b.id}
             title={t('configurator.editTitle', { code: b.code })}
             companyName={b.company?.name}
+            project={b.project}
             initial={{
               name: b.name,
               companyId: b.companyId,
@@ -51,9 +44,14 @@ export default function BriefEditorPage() {
             }}
           />
           <Card withBorder>
-            <Title order={3} size="h4" mb="xs">
-              {t('configurator.versions')}
-            </Title>
+            <Group justify="space-between" mb="xs">
+              <Title order={3} size="h4">
+                {t('configurator.versions')}
+              </Title>
+              <Anchor component={Link} to={`/briefs/${b.id}/versions`} data-testid="open-revisions">
+                {t('briefs.revisions.open')}
+              </Anchor>
+            </Group>
             <QueryState query={versions} isEmpty={(v) => v.data.length === 0}>
               {(v) => (
                 <Table data-testid="versions">
@@ -70,10 +68,12 @@ export default function BriefEditorPage() {
                     {v.data.map((p) => (
                       <Table.Tr key={p.id}>
                         <Table.Td>
-                          {t('configurator.version', { n: p.version })}{' '}
+                          <Anchor component={Link} to={`/briefs/${b.id}/versions/${p.version}`}>
+                            {t('configurator.version', { n: p.version })}
+                          </Anchor>{' '}
                           {p.version === v.currentVersion ? `(${t('configurator.current')})` : ''}
                         </Table.Td>
-                        <Table.Td>{date(p.createdAt)}</Table.Td>
+                        <Table.Td>{when(p.createdAt)}</Table.Td>
                         <Table.Td ta="right">{money(p.totalPrice, p.currency)}</Table.Td>
                         <Table.Td ta="right">{money(p.toolingCost, p.currency)}</Table.Td>
                         <Table.Td ta="right">{money(p.deliveryCost, p.currency)}</Table.Td>

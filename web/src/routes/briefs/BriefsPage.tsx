@@ -87,7 +87,11 @@ export default function BriefsPage() {
           onChange={(id) => set({ status: id })}
         />
       </Group>
-      <QueryState query={query} isEmpty={(d) => d.data.length === 0}>
+      <QueryState
+        query={query}
+        isEmpty={(d) => d.data.length === 0}
+        empty={companyId || projectId || status || debounced ? t('common.noMatch') : t('briefs.empty')}
+      >
         {(data) => (
           <>
             <Table striped highlightOnHover>

@@ -45,7 +45,11 @@ export default function CompaniesPage() {
         }}
         maw={360}
       />
-      <QueryState query={query} isEmpty={(d) => d.data.length === 0}>
+      <QueryState
+        query={query}
+        isEmpty={(d) => d.data.length === 0}
+        empty={debounced ? t('common.noMatch') : undefined}
+      >
         {(data) => (
           <>
             <Table striped highlightOnHover>

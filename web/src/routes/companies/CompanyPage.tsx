@@ -68,7 +68,7 @@ export default function CompanyPage() {
   });
 
   return (
-    <QueryState query={company}>
+    <QueryState query={company} back={{ to: '/companies', label: t('companies.title') }}>
       {(c) => (
         <Stack>
           <Group justify="space-between">

@@ -55,7 +55,11 @@ export default function ContactsPage() {
           setParams(e.currentTarget.value ? { search: e.currentTarget.value } : {});
         }}
       />
-      <QueryState query={query} isEmpty={(d) => d.data.length === 0}>
+      <QueryState
+        query={query}
+        isEmpty={(d) => d.data.length === 0}
+        empty={debounced ? t('common.noMatch') : undefined}
+      >
         {(data) => (
           <>
             <Table striped highlightOnHover>

@@ -27,6 +27,7 @@ import type { components } from '../../api/schema.d.ts';
 import { type QuoteState, quoteActions } from '../../features/quotes/actions.ts';
 import { LinePicker, type Lines, linesBody } from '../../features/quotes/LinePicker.tsx';
 import { date, money, number } from '../../ui/format.ts';
+import { problemFields } from '../../ui/problem.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { STATE_COLOURS } from './QuotesPage.tsx';
 
@@ -68,7 +69,7 @@ export default function QuotePage() {
     });
 
   return (
-    <QueryState query={quote}>
+    <QueryState query={quote} back={{ to: '/quotes', label: t('quotes.title') }}>
       {(q) => {
         const actions = quoteActions(q.state as QuoteState, me?.role, !!q.orderId);
         const can = (a: (typeof actions)[number]) => actions.includes(a);
@@ -227,7 +228,7 @@ export default function QuotePage() {
                   companyId={q.companyId}
                   value={lines}
                   onChange={setLines}
-                  errors={refusal instanceof ApiError ? refusal.fields : {}}
+                  errors={problemFields(refusal, t)}
                 />
                 <Group justify="flex-end" mt="sm">
                   <Button
@@ -271,7 +272,7 @@ export default function QuotePage() {
                   minRows={3}
                 />
                 <Button
-                  color="red"
+                  color="red.9"
                   onClick={() => {
                     decline.close();
                     run(t('quotes.decline'), () =>
@@ -321,7 +322,8 @@ function LineRow({
             <Button
               size="xs"
               variant="subtle"
-              color="red"
+              color="red.9"
+              c="red.9"
               onClick={onRemove}
               aria-label={`${t('common.remove')} ${item.name}`}
             >
@@ -438,7 +440,7 @@ function PdfPanel({ quote, canRender }: { quote: Quote; canRender: boolean }) {
 function GuestLinks({ quoteId }: { quoteId: string }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [created, setCreated] = useState<string>();
+  const [created, setCreated] = useState<{ id: string; url: string }>();
   const [error, setError] = useState<unknown>();
   const links = useQuery({
     queryKey: ['quote', quoteId, 'guest-links'],
@@ -463,7 +465,7 @@ function GuestLinks({ quoteId }: { quoteId: string }) {
                   body: { localisationId: 'en' },
                 }),
               );
-              setCreated(link.url);
+              setCreated({ id: link.id, url: link.url });
               await refresh();
             } catch (e) {
               setError(e);
@@ -477,9 +479,9 @@ function GuestLinks({ quoteId }: { quoteId: string }) {
       {created && (
         <Group mb="sm">
           <Text size="sm" data-testid="guest-link-url" style={{ wordBreak: 'break-all' }}>
-            {created}
+            {created.url}
           </Text>
-          <CopyButton value={created}>
+          <CopyButton value={created.url}>
             {({ copied, copy }) => (
               <Button size="xs" onClick={copy}>
                 {copied ? t('quotes.copied') : t('quotes.copy')}
@@ -491,6 +493,15 @@ function GuestLinks({ quoteId }: { quoteId: string }) {
       <QueryState query={links} isEmpty={(d) => d.length === 0}>
         {(list) => (
           <Table>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('quotes.linkLanguage')}</Table.Th>
+                <Table.Th>{t('quotes.linkCreated')}</Table.Th>
+                <Table.Th>{t('quotes.linkExpires')}</Table.Th>
+                <Table.Th>{t('common.status')}</Table.Th>
+                <Table.Th>{t('common.actions')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
             <Table.Tbody>
               {list.map((link) => (
                 <Table.Tr key={link.id}>
@@ -507,13 +518,16 @@ function GuestLinks({ quoteId }: { quoteId: string }) {
                       <Button
                         size="xs"
                         variant="subtle"
-                        color="red"
+                        color="red.9"
+                        c="red.9"
                         onClick={async () => {
                           await unwrap(
                             api.DELETE('/api/quotes/{id}/guest-links/{linkId}', {
                               params: { path: { id: quoteId, linkId: link.id } },
                             }),
                           ).catch(setError);
+                          // The link just created is dead now: do not keep offering it to copy.
+                          if (created?.id === link.id) setCreated(undefined);
                           await refresh();
                         }}
                       >

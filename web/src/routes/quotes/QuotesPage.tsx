@@ -92,7 +92,11 @@ export default function QuotesPage() {
           }))}
         />
       </Group>
-      <QueryState query={query} isEmpty={(d) => d.data.length === 0}>
+      <QueryState
+        query={query}
+        isEmpty={(d) => d.data.length === 0}
+        empty={state || companyId || debounced ? t('common.noMatch') : undefined}
+      >
         {(data) => (
           <>
             <Table striped highlightOnHover>

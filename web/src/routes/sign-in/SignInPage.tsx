@@ -3,8 +3,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { useAuth } from '../../api/auth.ts';
-import { ApiError, signIn } from '../../api/client.ts';
+import { signIn } from '../../api/client.ts';
 import { LANGUAGES } from '../../i18n/index.ts';
+import { problemMessage } from '../../ui/problem.ts';
 
 export default function SignInPage() {
   const { t, i18n } = useTranslation();
@@ -13,7 +14,7 @@ export default function SignInPage() {
   const state = useAuth();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const from = (location.state as { from?: string } | null)?.from ?? '/';
   if (state.status === 'signed-in' && state.me) return <Navigate to={from} replace />;
@@ -30,7 +31,7 @@ export default function SignInPage() {
               await signIn(username, password);
               navigate(from, { replace: true });
             } catch (e) {
-              setError(e instanceof ApiError ? e.message : String(e));
+              setError(e);
             } finally {
               setBusy(false);
             }
@@ -40,9 +41,9 @@ export default function SignInPage() {
             <Title order={1} size="h2">
               {t('signIn.title')}
             </Title>
-            {error && (
+            {error !== undefined && (
               <Alert color="red" title={t('signIn.failed')} role="alert">
-                {error}
+                {problemMessage(error, t)}
               </Alert>
             )}
             <TextInput
