@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import { SearchResult } from '../../platform/crud-search.ts';
 import { foldHipeInput, prepareHipeInput } from '../../platform/hipe.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, IdParams, problemResponses } from '../../platform/schemas.ts';
-import { SearchResult } from '../companies/schemas.ts';
 import {
   ADDRESS_CREATE_HIPE,
   ADDRESS_UPDATE_HIPE,

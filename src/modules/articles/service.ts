@@ -11,14 +11,13 @@ import {
 } from '../../platform/actor.ts';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
+import { likeEscape } from '../../platform/filters.ts';
+import { roundUnitPrice } from '../../platform/money.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { invalidReference, liveCompany, liveCurrency, liveStaffUsers } from '../../platform/references.ts';
 import type { WithCustomFields } from '../../platform/schemas.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
 import { findFile } from '../files/repository.ts';
-
-import { likeEscape } from '../orders/common-schemas.ts';
-import { roundUnitPrice } from '../orders/money.ts';
-import { invalidReference, liveCompany, liveCurrency, liveStaffUsers } from '../orders/references.ts';
 import { type BriefElementInput, briefElementLinkerOf } from './brief-element-linker.ts';
 import {
   ARTICLE_ENTITY,

@@ -20,6 +20,7 @@ import {
 } from '../../platform/actor.ts';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
+import { likeEscape, uuidList } from '../../platform/filters.ts';
 import {
   type PageOptions,
   type PageQuery,
@@ -28,6 +29,7 @@ import {
   pageWindow,
   resolvePage,
 } from '../../platform/pagination.ts';
+import { invalidReference, liveCompany } from '../../platform/references.ts';
 import {
   analyseValue,
   type BriefPrediction,
@@ -37,8 +39,6 @@ import {
   type ValueAnalysis,
 } from '../../pricing/index.ts';
 import { loadCatalogue } from '../catalogue/loader.ts';
-import { likeEscape, uuidList } from '../orders/common-schemas.ts';
-import { invalidReference, liveCompany } from '../orders/references.ts';
 import {
   type BriefRow,
   briefCode,

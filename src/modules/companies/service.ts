@@ -4,11 +4,12 @@ import type { Executor } from '../../db/client.ts';
 import { companies } from '../../db/schema/platform.ts';
 import { type Actor, assertCompanyVisible, isCompanyScoped } from '../../platform/actor.ts';
 import { parseCrudQuery } from '../../platform/crud-query.ts';
+import { type CrudQueryString, crudParams } from '../../platform/crud-search.ts';
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { liveCurrency, liveStaffUsers } from '../../platform/references.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
-import { liveCurrency, liveStaffUsers } from '../orders/references.ts';
 import { addCompanyLinks } from '../users/repository.ts';
 import {
   ancestorsOf,
@@ -22,7 +23,7 @@ import {
   hasLiveChildren,
   visibleCompanies,
 } from './repository.ts';
-import { type CreateCompany, type CrudQueryString, crudParams, type UpdateCompany } from './schemas.ts';
+import type { CreateCompany, UpdateCompany } from './schemas.ts';
 
 export const COMPANY_PAGE = {
   defaultLimit: 25,

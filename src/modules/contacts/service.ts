@@ -4,11 +4,11 @@ import type { Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/platform.ts';
 import { type Actor, isCompanyScoped } from '../../platform/actor.ts';
 import { parseCrudQuery } from '../../platform/crud-query.ts';
+import { type CrudQueryString, crudParams } from '../../platform/crud-search.ts';
 import { notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { pageResult } from '../../platform/pagination.ts';
 import { COMPANY_ENTITY, findVisibleCompany } from '../companies/repository.ts';
-import { type CrudQueryString, crudParams } from '../companies/schemas.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
 import {
   addCompanyLinks,

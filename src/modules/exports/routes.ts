@@ -4,10 +4,10 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { exports } from '../../db/schema/exports.ts';
 import { IMPORT_STATUS, type ImportStatusName } from '../../db/schema/imports.ts';
+import { contentDisposition } from '../../platform/content-disposition.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { IdParams, Nullable, problemResponses } from '../../platform/schemas.ts';
 import { registerEventResource } from '../events/resources.ts';
-import { contentDisposition } from '../files/attachments.ts';
 import { IMPORT_TYPES, STATUS_DESCRIPTIONS } from '../imports/catalog.ts';
 import { createExportService, EXPORT_JOB, type ExportJob, presentExport } from './service.ts';
 

@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { orderItems, orders } from '../../db/schema/orders.ts';
 import { statuses } from '../../db/schema/organisation-data.ts';
 import type { Change } from '../../platform/events.ts';
-import { roundCents } from '../orders/money.ts';
+import { roundCents } from '../../platform/money.ts';
 import { ORDER_ENTITY, ORDER_ITEM_ENTITY } from '../orders/repository.ts';
 import { inList, type PendingUpdate, writeRows } from './bulk.ts';
 import { companiesByExternalId, unknownCompany } from './references.ts';

@@ -12,10 +12,12 @@ import {
 } from '../../platform/actor.ts';
 import { badRequest, conflict, notFound, type ProblemIssue, unprocessable } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
+import { likeEscape } from '../../platform/filters.ts';
 import { assertTotalInRange } from '../../platform/input-safety.ts';
+import { roundCents, roundUnitPrice, totalsMatch } from '../../platform/money.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { invalidReference, liveComment } from '../../platform/references.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
-import { likeEscape } from './common-schemas.ts';
 import {
   findOrderItem,
   findOrderItemRow,
@@ -26,8 +28,6 @@ import {
   selectOrderItems,
 } from './items-repository.ts';
 import type { BulkOrderItemsBody, CreateOrderItemBody, UpdateOrderItemBody } from './items-schemas.ts';
-import { roundCents, roundUnitPrice, totalsMatch } from './money.ts';
-import { invalidReference, liveComment } from './references.ts';
 import {
   findOrderRow,
   insertItemsWithEvents,

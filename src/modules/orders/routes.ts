@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import { dateInput } from '../../platform/filters.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, IdParams, problemResponses, Uuid } from '../../platform/schemas.ts';
 import { registerAttachmentRoutes } from '../files/attachments.ts';
-import { dateInput } from './common-schemas.ts';
 import { registerOrderItemRoutes } from './items-routes.ts';
 import { createOrderItemService } from './items-service.ts';
 import {

@@ -11,12 +11,9 @@ import {
 } from '../../platform/actor.ts';
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
+import { likeEscape, rangeEnd, toDate, uuidList } from '../../platform/filters.ts';
+import { roundCents } from '../../platform/money.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
-import type { WithCustomFields } from '../../platform/schemas.ts';
-import { validateCustomFields } from '../custom-fields/validate.ts';
-
-import { likeEscape, rangeEnd, toDate, uuidList } from './common-schemas.ts';
-import { roundCents } from './money.ts';
 import {
   defaultOrderStatus,
   liveAddress,
@@ -25,7 +22,9 @@ import {
   liveOrderStatus,
   liveProject,
   liveStaffUsers,
-} from './references.ts';
+} from '../../platform/references.ts';
+import type { WithCustomFields } from '../../platform/schemas.ts';
+import { validateCustomFields } from '../custom-fields/validate.ts';
 import {
   externalIdTaken,
   findOrderRow,

@@ -2,13 +2,14 @@ import { and, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { projects } from '../../db/schema/organisation-data.ts';
-import { type Actor, assertCompanyWritable } from '../../platform/actor.ts';
+import type { Actor } from '../../platform/actor.ts';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
-import { COMPANY_ENTITY, findCompany } from '../companies/repository.ts';
+import { liveStaffUsers } from '../../platform/references.ts';
+import { assertUsableCompany } from '../companies/references.ts';
+import { COMPANY_ENTITY } from '../companies/repository.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
-import { liveStaffUsers } from '../orders/references.ts';
 import {
   findVisibleProject,
   PROJECT_ENTITY,
@@ -60,21 +61,6 @@ function statusFilter(value: string | undefined) {
     ]);
   }
   return ids.length ? inArray(projects.statusId, ids) : undefined;
-}
-
-/** A company-scoped actor may only use its own companies (403); others need a live company (422). */
-export async function assertUsableCompany(
-  db: Executor,
-  actor: Actor,
-  companyId: string,
-  pointer = '/companyId',
-) {
-  assertCompanyWritable(actor, companyId);
-  if (!(await findCompany(db, actor.organisationId, companyId))) {
-    throw unprocessable('The company does not exist', 'unknown_company', [
-      { pointer, message: 'is not a company of the organisation', in: 'body' },
-    ]);
-  }
 }
 
 export function createProjectService(ctx: AppContext) {

@@ -11,10 +11,10 @@ import { articles } from '../../db/schema/orders.ts';
 import { type PriceSource, quoteItems } from '../../db/schema/quotes.ts';
 import { badRequest, conflict, type ProblemIssue, unprocessable } from '../../platform/errors.ts';
 import { assertTotalInRange } from '../../platform/input-safety.ts';
+import { roundCents, roundUnitPrice } from '../../platform/money.ts';
+import { invalidReference } from '../../platform/references.ts';
 import type { Catalogue } from '../../pricing/index.ts';
 import { loadCatalogue } from '../catalogue/loader.ts';
-import { roundCents, roundUnitPrice } from '../orders/money.ts';
-import { invalidReference } from '../orders/references.ts';
 import {
   liveBriefs,
   liveElements,

@@ -2,11 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { contentDisposition } from '../../platform/content-disposition.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { IdParams, Paginated, problemResponses, Uuid } from '../../platform/schemas.ts';
 import { registerEventResource } from '../events/resources.ts';
-import { contentDisposition } from '../files/attachments.ts';
 import { createQuotePdfService, presentLink, type QuotePdfService } from './pdf-service.ts';
 import {
   findGuestLink,

@@ -15,16 +15,16 @@ import {
 } from '../../platform/actor.ts';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
+import { isDateOnly, likeEscape, toDate } from '../../platform/filters.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { invalidReference, liveAddress, liveCompany, liveProject } from '../../platform/references.ts';
 import type { CustomFieldValue } from '../../platform/schemas.ts';
 import { findArticleOfElement, insertArticleInTransaction } from '../articles/in-transaction.ts';
-import { isDateOnly, likeEscape, toDate } from '../orders/common-schemas.ts';
 import {
   insertOrderInTransaction,
   insertOrderItemsInTransaction,
   type NewOrderItem,
 } from '../orders/in-transaction.ts';
-import { invalidReference, liveAddress, liveCompany, liveProject } from '../orders/references.ts';
 import { createOrderService } from '../orders/service.ts';
 import { buildItems, type QuoteTarget, repriceInvalidItems } from './items.ts';
 import {

@@ -2,11 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { ROLES } from '../../db/schema/platform.ts';
+import { crudQuerySchema, foldIndexedCrudParams, SearchResult } from '../../platform/crud-search.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { PERMISSIONS } from '../../platform/permissions.ts';
 import { actorOf, currentUserOf } from '../../platform/route-security.ts';
 import { IdParams, Paginated, problemResponses } from '../../platform/schemas.ts';
-import { crudQuerySchema, foldIndexedCrudParams, SearchResult } from '../companies/schemas.ts';
 import { CONTACT_CRUD_FIELDS } from '../contacts/repository.ts';
 import {
   type CreateUser,

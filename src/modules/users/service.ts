@@ -4,12 +4,12 @@ import type { Executor } from '../../db/client.ts';
 import { ROLES, type Role, users } from '../../db/schema/platform.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { parseCrudQuery } from '../../platform/crud-query.ts';
+import { type CrudQueryString, crudParams } from '../../platform/crud-search.ts';
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import { hashPassword } from '../../platform/passwords.ts';
 import { isAllowed, mayActFor } from '../../platform/permissions.ts';
-import { type CrudQueryString, crudParams } from '../companies/schemas.ts';
 import { CONTACT_CRUD_FIELDS } from '../contacts/repository.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
 import {

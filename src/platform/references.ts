@@ -1,8 +1,8 @@
 import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
-import { addresses, comments, currencies, projects, statuses } from '../../db/schema/organisation-data.ts';
-import { companies, users } from '../../db/schema/platform.ts';
-import { unprocessable } from '../../platform/errors.ts';
+import type { Executor } from '../db/client.ts';
+import { addresses, comments, currencies, projects, statuses } from '../db/schema/organisation-data.ts';
+import { companies, users } from '../db/schema/platform.ts';
+import { unprocessable } from './errors.ts';
 
 /**
  * Checks of the ids a request body refers to. A missing, deleted or other-tenant record answers
