@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/client.ts';
 import { addresses, comments, currencies, projects, statuses } from '../db/schema/organisation-data.ts';
 import { companies, users } from '../db/schema/platform.ts';
@@ -33,28 +34,6 @@ export async function liveProject(db: Executor, organisationId: string, id: stri
     .where(and(eq(projects.id, id), eq(projects.organisationId, organisationId), isNull(projects.deletedAt)))
     .limit(1);
   if (!row) throw invalidReference(pointer, 'project');
-  return row;
-}
-
-export async function liveOrderStatus(
-  db: Executor,
-  organisationId: string,
-  id: string,
-  pointer = '/statusId',
-) {
-  const [row] = await db
-    .select({ id: statuses.id })
-    .from(statuses)
-    .where(
-      and(
-        eq(statuses.id, id),
-        eq(statuses.organisationId, organisationId),
-        eq(statuses.entity, 'order'),
-        isNull(statuses.deletedAt),
-      ),
-    )
-    .limit(1);
-  if (!row) throw invalidReference(pointer, 'order status');
   return row;
 }
 
@@ -147,4 +126,35 @@ export async function liveStaffUsers(
   if (missing >= 0) {
     throw invalidReference(pointerFor(missing), 'staff user');
   }
+}
+
+/** A tenant table with an ERP identifier unique among its live rows. */
+type ExternallyKeyed = PgTable & {
+  id: PgColumn;
+  organisationId: PgColumn;
+  externalId: PgColumn;
+  deletedAt: PgColumn;
+};
+
+/** Whether a live row of the organisation (other than `exceptId`) already has this external id. */
+export async function externalIdTaken(
+  db: Executor,
+  table: ExternallyKeyed,
+  organisationId: string,
+  externalId: string,
+  exceptId?: string,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: table.id })
+    .from(table as PgTable)
+    .where(
+      and(
+        eq(table.organisationId, organisationId),
+        eq(table.externalId, externalId),
+        isNull(table.deletedAt),
+        exceptId ? ne(table.id, exceptId) : undefined,
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
 }

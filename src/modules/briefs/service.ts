@@ -2,7 +2,7 @@ import { and, eq, gt, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-
 import { type AnyPgColumn, alias } from 'drizzle-orm/pg-core';
 import { v7 as uuidv7 } from 'uuid';
 import type { AppContext } from '../../context.ts';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, rowsOf } from '../../db/client.ts';
 import {
   briefElements,
   briefPredictions,
@@ -39,6 +39,7 @@ import {
   type ValueAnalysis,
 } from '../../pricing/index.ts';
 import { loadCatalogue } from '../catalogue/loader.ts';
+import { findLiveStatus } from '../statuses/repository.ts';
 import {
   type BriefRow,
   briefCode,
@@ -82,7 +83,6 @@ import {
   findElementRow,
   findPredictionSummary,
   liveBriefCount,
-  liveBriefStatus,
   liveElementsOf,
   liveProjectWithCompany,
   nextVersion,
@@ -187,9 +187,10 @@ export function createBriefService(ctx: AppContext, options: BriefServiceOptions
 
   async function checkStatus(tx: Executor, actor: Actor, statusId: string | null | undefined) {
     if (!statusId) return null;
-    const status = await liveBriefStatus(tx, actor.organisationId, statusId);
+    const status = await findLiveStatus(tx, actor.organisationId, 'brief', statusId);
     if (!status) throw invalidReference('/statusId', 'brief status');
-    return status;
+    // What a brief shows of its status (its answer and its event snapshots).
+    return { id: status.id, internalLabel: status.internalLabel, externalLabel: status.externalLabel };
   }
 
   /** Reads a brief the actor may see (404 otherwise). */
@@ -349,9 +350,7 @@ export function createBriefService(ctx: AppContext, options: BriefServiceOptions
     const cached = estimates.get(key);
     if (cached && Date.now() - cached.at < ESTIMATE_TTL_MS) return cached.value;
     const result = await db.execute(sql`explain (format json) ${query}`);
-    const rows =
-      (result as unknown as { rows: Record<string, unknown>[] }).rows ??
-      (result as unknown as Record<string, unknown>[]);
+    const rows = rowsOf<Record<string, unknown>>(result) ?? (result as unknown as Record<string, unknown>[]);
     const plan = (rows[0]?.['QUERY PLAN'] ?? rows[0]) as unknown;
     const parsed = typeof plan === 'string' ? JSON.parse(plan) : plan;
     const top = Array.isArray(parsed) ? parsed[0]?.Plan : undefined;

@@ -8,7 +8,7 @@ import { type CrudQueryString, crudParams } from '../../platform/crud-search.ts'
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
-import { liveCurrency, liveStaffUsers } from '../../platform/references.ts';
+import { externalIdTaken, liveCurrency, liveStaffUsers } from '../../platform/references.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
 import { addCompanyLinks } from '../users/repository.ts';
 import {
@@ -17,7 +17,6 @@ import {
   COMPANY_ENTITY,
   companyColumns,
   companyTextSearch,
-  externalIdTaken,
   findCompany,
   findVisibleCompany,
   hasLiveChildren,
@@ -114,7 +113,10 @@ export function createCompanyService(ctx: AppContext) {
       return ctx.change(actor, async (tx, record) => {
         if (input.parentId) await checkParent(tx, actor, input.parentId);
         await checkReferences(tx, actor, input);
-        if (input.externalId && (await externalIdTaken(tx, actor.organisationId, input.externalId))) {
+        if (
+          input.externalId &&
+          (await externalIdTaken(tx, companies, actor.organisationId, input.externalId))
+        ) {
           throw externalIdConflict();
         }
         const customFields = await validateCustomFields(
@@ -162,7 +164,7 @@ export function createCompanyService(ctx: AppContext) {
         if (
           input.externalId &&
           input.externalId !== current.externalId &&
-          (await externalIdTaken(tx, actor.organisationId, input.externalId, id))
+          (await externalIdTaken(tx, companies, actor.organisationId, input.externalId, id))
         ) {
           throw externalIdConflict();
         }

@@ -9,6 +9,7 @@ import {
   assertCompanyVisible,
   assertCompanyWritable,
   companyScope,
+  inCompanyScope,
 } from '../../platform/actor.ts';
 import { badRequest, conflict, notFound, type ProblemIssue, unprocessable } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
@@ -303,7 +304,7 @@ export function createOrderItemService(ctx: AppContext) {
       const conditions: (SQL | undefined)[] = [
         eq(orderItems.organisationId, actor.organisationId),
         isNull(orderItems.deletedAt),
-        scope ? inArray(orders.companyId, scope) : undefined,
+        inCompanyScope(actor, orders.companyId),
         query.orderId ? eq(orderItems.orderId, query.orderId) : undefined,
         query.articleId ? eq(orderItems.articleId, query.articleId) : undefined,
         query.parentId ? eq(orderItems.parentId, query.parentId) : undefined,

@@ -6,16 +6,15 @@ import type { Actor } from '../../platform/actor.ts';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
-import { liveStaffUsers } from '../../platform/references.ts';
+import { externalIdTaken, liveStaffUsers } from '../../platform/references.ts';
 import { assertUsableCompany } from '../companies/references.ts';
 import { COMPANY_ENTITY } from '../companies/repository.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
+import { findLiveStatus } from '../statuses/repository.ts';
 import {
   findVisibleProject,
   PROJECT_ENTITY,
   projectColumns,
-  projectExternalIdTaken,
-  projectStatusExists,
   projectTextSearch,
   visibleProjects,
 } from './repository.ts';
@@ -74,14 +73,14 @@ export function createProjectService(ctx: AppContext) {
   ) {
     if (input.managerId)
       await liveStaffUsers(tx, actor.organisationId, [input.managerId], () => '/managerId');
-    if (input.statusId && !(await projectStatusExists(tx, actor.organisationId, input.statusId))) {
+    if (input.statusId && !(await findLiveStatus(tx, actor.organisationId, 'project', input.statusId))) {
       throw unprocessable('The status does not exist', 'unknown_status', [
         { pointer: '/statusId', message: 'is not a project status of the organisation', in: 'body' },
       ]);
     }
     if (
       input.externalId &&
-      (await projectExternalIdTaken(tx, actor.organisationId, input.externalId, exceptId))
+      (await externalIdTaken(tx, projects, actor.organisationId, input.externalId, exceptId))
     ) {
       throw conflict(
         'A project with this externalId already exists in the organisation',

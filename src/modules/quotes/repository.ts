@@ -1,5 +1,5 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, lt, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, rowsOf } from '../../db/client.ts';
 import { addresses, files, projects } from '../../db/schema/organisation-data.ts';
 import { companies, companyUsers, organisations, users } from '../../db/schema/platform.ts';
 import { quoteCodeCounters, quoteGuestLinks, quoteItems, quotes } from '../../db/schema/quotes.ts';
@@ -130,8 +130,6 @@ export async function nextPosition(db: Executor, quoteId: string, parentId: stri
     );
   return row!.n;
 }
-
-const rowsOf = <T>(result: unknown): T[] => ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
 
 /**
  * Makes every parent item of the quote the sum of its live children (money rounded to cents,

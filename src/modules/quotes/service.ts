@@ -11,7 +11,7 @@ import {
   type Actor,
   assertCompanyVisible,
   assertCompanyWritable,
-  companyScope,
+  inCompanyScope,
 } from '../../platform/actor.ts';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
@@ -193,14 +193,28 @@ export function createQuoteService(ctx: AppContext) {
     }
   }
 
+  /**
+   * Expires a published quote past its validity before it is read or changed, so every answer
+   * shows its true state; whether it did. `found` spares a read when the caller has the row.
+   */
+  async function expireIfPastValidity(
+    organisationId: string,
+    id: string,
+    found?: Pick<QuoteRow, 'state' | 'validUntil'>,
+  ): Promise<boolean> {
+    const row = found ?? (await findQuoteRow(db, organisationId, id));
+    if (!row || !isPastValidity(row, new Date())) return false;
+    await expireIfDue(organisationId, id);
+    return true;
+  }
+
   /** Contacts only see quotes that were sent to them: drafts are internal. */
   const hiddenFrom = (actor: Actor, state: QuoteState) => actor.role === 'contact' && state === 'draft';
 
   /** The quote as its reader may see it, expired first if its validity has passed. */
   async function visible(actor: Actor, id: string): Promise<QuoteWithRefs> {
     let found = await findQuoteWithRefs(db, actor.organisationId, id);
-    if (found && isPastValidity(found, new Date())) {
-      await expireIfDue(actor.organisationId, id);
+    if (found && (await expireIfPastValidity(actor.organisationId, id, found))) {
       found = await findQuoteWithRefs(db, actor.organisationId, id);
     }
     if (!found) throw notFound('Quote');
@@ -500,8 +514,7 @@ export function createQuoteService(ctx: AppContext) {
     change: (tx: Tx, current: QuoteRow) => Promise<QuoteRow>,
     options: { write: boolean },
   ) {
-    const found = await findQuoteRow(db, actor.organisationId, id);
-    if (found && isPastValidity(found, new Date())) await expireIfDue(actor.organisationId, id);
+    await expireIfPastValidity(actor.organisationId, id);
     await ctx.change(actor, async (tx, record) => {
       const current = await lockForChange(tx, actor, id, options);
       const after = await change(tx, current);
@@ -537,11 +550,10 @@ export function createQuoteService(ctx: AppContext) {
       const page = resolvePage(query, QUOTE_PAGE);
       if (await hasDue(db, actor.organisationId))
         await expireAllDue({ organisationId: actor.organisationId });
-      const scope = companyScope(actor);
       const conditions: (SQL | undefined)[] = [
         eq(quotes.organisationId, actor.organisationId),
         isNull(quotes.deletedAt),
-        scope ? (scope.length ? inArray(quotes.companyId, scope) : sql`false`) : undefined,
+        inCompanyScope(actor, quotes.companyId),
         actor.role === 'contact' ? ne(quotes.state, 'draft') : undefined,
         query.companyId ? eq(quotes.companyId, query.companyId) : undefined,
         query.projectId ? eq(quotes.projectId, query.projectId) : undefined,
@@ -679,8 +691,7 @@ export function createQuoteService(ctx: AppContext) {
           },
         );
       }
-      const found = await findQuoteRow(db, actor.organisationId, id);
-      if (found && isPastValidity(found, new Date())) await expireIfDue(actor.organisationId, id);
+      await expireIfPastValidity(actor.organisationId, id);
       await ctx.change(actor, async (tx, record) => {
         const current = await lockForChange(tx, actor, id, { write: true });
         if (current.state !== 'draft') {
@@ -814,8 +825,7 @@ export function createQuoteService(ctx: AppContext) {
      * fields and items, prices as they were), version = the lineage's highest + 1.
      */
     async revise(actor: Actor, id: string) {
-      const found = await findQuoteRow(db, actor.organisationId, id);
-      if (found && isPastValidity(found, new Date())) await expireIfDue(actor.organisationId, id);
+      await expireIfPastValidity(actor.organisationId, id);
       const newId = await ctx.change(actor, async (tx, record) => {
         const source = await lockForChange(tx, actor, id, { write: true });
         if (source.state === 'draft') {
