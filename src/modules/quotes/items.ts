@@ -485,3 +485,19 @@ export async function repriceInvalidItems(
   }
   return result;
 }
+
+/** Item fields as the API shows them, children under their parent. */
+export function itemTree(rows: QuoteItemRow[]) {
+  const byPosition = (a: QuoteItemRow, b: QuoteItemRow) => a.position - b.position || (a.id < b.id ? -1 : 1);
+  const children = new Map<string, QuoteItemRow[]>();
+  for (const row of rows) {
+    if (!row.parentId) continue;
+    const list = children.get(row.parentId) ?? [];
+    list.push(row);
+    children.set(row.parentId, list);
+  }
+  return rows
+    .filter((r) => !r.parentId)
+    .sort(byPosition)
+    .map((root) => ({ ...root, children: (children.get(root.id) ?? []).sort(byPosition) }));
+}

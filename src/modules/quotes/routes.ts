@@ -7,6 +7,8 @@ import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { IdParams, Paginated, problemResponses, Uuid } from '../../platform/schemas.ts';
 import { registerEventResource } from '../events/resources.ts';
+import { createOrderService } from '../orders/service.ts';
+import { itemTree } from './items.ts';
 import { createQuotePdfService, presentLink, type QuotePdfService } from './pdf-service.ts';
 import {
   findGuestLink,
@@ -38,7 +40,7 @@ import {
   TokenParams,
   UpdateQuoteBody,
 } from './schemas.ts';
-import { createQuoteService, itemTree, QUOTE_PAGE, type QuoteService } from './service.ts';
+import { createQuoteService, QUOTE_PAGE, type QuoteService } from './service.ts';
 
 /** The pg-boss queue of the expiry sweep, and how often it runs. */
 export const EXPIRE_JOB = 'quotes.expire';
@@ -60,7 +62,7 @@ const modules = new WeakMap<AppContext, QuotesModule>();
 export function quotesModule(ctx: AppContext): QuotesModule {
   const existing = modules.get(ctx);
   if (existing) return existing;
-  const service = createQuoteService(ctx);
+  const service = createQuoteService({ db: ctx.db, change: ctx.change, orders: createOrderService(ctx) });
   const pdfs = createQuotePdfService(ctx, service);
   const module = { service, pdfs };
   modules.set(ctx, module);
