@@ -1,7 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
-import type { AppContext } from '../../context.ts';
-import type { Executor } from '../../db/client.ts';
+import type { Db, Executor } from '../../db/client.ts';
 import { briefElements, briefPredictions, briefs } from '../../db/schema/briefs.ts';
 import {
   type Actor,
@@ -10,7 +9,7 @@ import {
   isCompanyScoped,
 } from '../../platform/actor.ts';
 import { badRequest, notFound, unprocessable } from '../../platform/errors.ts';
-import { changedFields } from '../../platform/events.ts';
+import { type ChangeRunner, changedFields } from '../../platform/events.ts';
 import { invalidReference, liveCompany } from '../../platform/references.ts';
 import {
   analyseValue,
@@ -51,6 +50,7 @@ import {
   priceOrRefuse,
   validateOrRefuse,
 } from './pricing.ts';
+import { elementsChanged, type Reconciled, reconcileElements } from './reconcile.ts';
 import {
   allocateCodeNumber,
   BRIEF_ELEMENT_ENTITY,
@@ -80,10 +80,12 @@ export type BriefServiceOptions = {
   countCap?: number;
 };
 
-export function createBriefService(ctx: AppContext, options: BriefServiceOptions) {
-  const { db } = ctx;
-  const countCap = options.countCap;
-
+export function createBriefService({
+  db,
+  change,
+  enqueue,
+  countCap,
+}: { db: Db; change: ChangeRunner } & BriefServiceOptions) {
   /**
    * The brief's company and project after a change (with their names): 422 for unknown ids,
    * 403 for a company out of a scoped actor's reach.
@@ -307,7 +309,7 @@ export function createBriefService(ctx: AppContext, options: BriefServiceOptions
         : undefined;
       const refs = { project: owner.project, company: owner.company, status };
 
-      const created = await ctx.change(actor, async (tx, record) => {
+      const created = await change(actor, async (tx, record) => {
         // (getSQL(): an embedded query builder would be parenthesised, which INSERT cannot be.)
         const insertBrief = tx.insert(briefs).values(row).getSQL();
         const insertElements = tx.insert(briefElements).values(elements).getSQL();
@@ -345,7 +347,7 @@ export function createBriefService(ctx: AppContext, options: BriefServiceOptions
         }
         return presentBrief(row, refs, elements, stored);
       });
-      if (mode === 'async') await options.enqueue({ id: created.id, organisationId: org, revision: 1 });
+      if (mode === 'async') await enqueue({ id: created.id, organisationId: org, revision: 1 });
       return created;
     },
 
@@ -355,7 +357,7 @@ export function createBriefService(ctx: AppContext, options: BriefServiceOptions
      */
     async update(actor: Actor, id: string, input: UpdateBrief) {
       if (input.briefElements) checkElementStructure(input.briefElements);
-      await ctx.change(actor, async (tx, record) => {
+      await change(actor, async (tx, record) => {
         const org = actor.organisationId;
         const current = await findBriefRow(tx, org, id, { forUpdate: true });
         if (!current) throw notFound('Brief');
@@ -386,34 +388,9 @@ export function createBriefService(ctx: AppContext, options: BriefServiceOptions
           row: ElementRow;
           columns?: string[];
         }[] = [];
-        let replaced: { values: ElementValues; keep?: ElementRow }[] | undefined;
-        if (input.briefElements) {
-          const byId = new Map(existing.map((e) => [e.id, e]));
-          const claimed = new Set<string>();
-          const matches: (ElementRow | undefined)[] = input.briefElements.map((element, i) => {
-            if (!element.id) return undefined;
-            const match = byId.get(element.id);
-            if (!match) throw invalidReference(`/briefElements/${i}/id`, 'element of this brief');
-            claimed.add(match.id);
-            return match;
-          });
-          input.briefElements.forEach((element, i) => {
-            if (element.id) return;
-            const match = existing.find((e) => e.position === element.position && !claimed.has(e.id));
-            if (match) {
-              claimed.add(match.id);
-              matches[i] = match;
-            }
-          });
-          replaced = input.briefElements.map((element, i) => {
-            const { id: _id, ...spec } = element;
-            return { values: elementValues(spec), keep: matches[i] };
-          });
-        }
-        const specChanged =
-          replaced !== undefined &&
-          (replaced.length !== existing.length ||
-            replaced.some((r) => !r.keep || changedSpecFields(r.keep, r.values).length > 0));
+        let replaced: Reconciled[] | undefined;
+        if (input.briefElements) replaced = reconcileElements(existing, input.briefElements);
+        const specChanged = replaced !== undefined && elementsChanged(existing, replaced);
         const pricingChanged = PRICING_FIELDS.some((f) => input[f] !== undefined && input[f] !== current[f]);
         const reprice = specChanged || pricingChanged || (replaced !== undefined && !current.hasPrice);
 
@@ -533,7 +510,7 @@ export function createBriefService(ctx: AppContext, options: BriefServiceOptions
 
     /** Soft-deletes the brief and its elements (their events too); again -> 404. */
     async remove(actor: Actor, id: string) {
-      await ctx.change(actor, async (tx, record) => {
+      await change(actor, async (tx, record) => {
         const current = await findBriefRow(tx, actor.organisationId, id, { forUpdate: true });
         if (!current) throw notFound('Brief');
         assertCompanyVisible(actor, current.companyId, 'Brief');

@@ -7,7 +7,7 @@ import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, IdParams, problemResponses, Uuid } from '../../platform/schemas.ts';
 import { registerAttachmentRoutes } from '../files/attachments.ts';
 import { registerOrderItemRoutes } from './items-routes.ts';
-import { createOrderItemService } from './items-service.ts';
+import type { OrdersModule } from './module.ts';
 import {
   CreateOrderBody,
   OrderItemSchema,
@@ -15,7 +15,7 @@ import {
   OrderSummarySchema,
   UpdateOrderBody,
 } from './schemas.ts';
-import { createOrderService, ORDER_COUNT_CAP, ORDER_PAGE } from './service.ts';
+import { ORDER_COUNT_CAP, ORDER_PAGE } from './service.ts';
 
 const range = (field: string) => ({
   [`${field}Start`]: Type.Optional(dateInput(`${field} on or after (inclusive); ISO 8601 date or timestamp`)),
@@ -76,9 +76,7 @@ type ListQueryType = {
   Record<`${'orderDate' | 'expectedDeliveryDate' | 'actualDeliveryDate'}${'Start' | 'End'}`, string>
 >;
 
-export const ordersRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
-  const orders = createOrderService(ctx);
-  const items = createOrderItemService(ctx);
+export const ordersRoutes = (ctx: AppContext, { orders, items }: OrdersModule): FastifyPluginAsyncTypebox => {
   return async (app) => {
     app.addSchema(OrderItemSchema);
     app.addSchema(OrderSummarySchema);
