@@ -60,22 +60,6 @@ const ListQuery = pageQuerySchema(ORDER_PAGE, {
   ...range('actualDeliveryDate'),
 });
 
-type ListQueryType = {
-  page?: number;
-  limit?: number;
-  sort?: string;
-  order?: string;
-  companyId?: string;
-  projectId?: string;
-  createdById?: string;
-  createdBy?: string;
-  search?: string;
-  statusId?: string;
-  externalId?: string;
-} & Partial<
-  Record<`${'orderDate' | 'expectedDeliveryDate' | 'actualDeliveryDate'}${'Start' | 'End'}`, string>
->;
-
 export const ordersRoutes = (ctx: AppContext, { orders, items }: OrdersModule): FastifyPluginAsyncTypebox => {
   return async (app) => {
     app.addSchema(OrderItemSchema);
@@ -121,7 +105,7 @@ export const ordersRoutes = (ctx: AppContext, { orders, items }: OrdersModule): 
           response: { 200: OrderPage, ...problemResponses() },
         },
       },
-      async (request) => orders.list(actorOf(request), request.query as ListQueryType),
+      async (request) => orders.list(actorOf(request), request.query),
     );
 
     app.get(
