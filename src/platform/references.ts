@@ -9,6 +9,10 @@ import { unprocessable } from './errors.ts';
  * Checks of the ids a request body refers to. A missing, deleted or other-tenant record answers
  * 422 `invalid_reference` with a pointer to the field: the resource of the path exists, the body
  * names something that does not.
+ *
+ * Naming, here and in the modules: `live<Thing>(db, organisationId, id, pointer)` answers the live
+ * row or throws that 422; `find<Thing>` / `findLive<Thing>` answer the row or undefined and leave
+ * the answer to the caller.
  */
 export const invalidReference = (pointer: string, what: string) =>
   unprocessable(`${pointer} names no ${what} of this organisation`, 'invalid_reference', [

@@ -220,7 +220,7 @@ export function predictionVersions(db: Executor, briefId: string) {
 }
 
 /** A live project of the organisation with its company's name (null when either is gone). */
-export async function liveProjectWithCompany(db: Executor, organisationId: string, id: string) {
+export async function findLiveProjectWithCompany(db: Executor, organisationId: string, id: string) {
   const [row] = await db
     .select({
       project: { id: projects.id, name: projects.name, companyId: projects.companyId },

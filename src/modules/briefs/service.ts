@@ -33,14 +33,6 @@ import {
 } from './mapping.ts';
 import { createPredictionViews, predictionNotAvailable } from './prediction-views.ts';
 import {
-  presentBrief,
-  presentListItem,
-  presentPanel,
-  presentSummary,
-  type Refs,
-  variantsOf,
-} from './presenters.ts';
-import {
   applyBriefPrediction,
   checkElementStructure,
   completedColumns,
@@ -49,7 +41,15 @@ import {
   predictionRow,
   priceOrRefuse,
   validateOrRefuse,
-} from './pricing.ts';
+} from './prediction-writes.ts';
+import {
+  presentBrief,
+  presentListItem,
+  presentPanel,
+  presentSummary,
+  type Refs,
+  variantsOf,
+} from './presenters.ts';
 import { elementsChanged, type Reconciled, reconcileElements } from './reconcile.ts';
 import {
   allocateCodeNumber,
@@ -60,9 +60,9 @@ import {
   findBriefRow,
   findBriefWithRefs,
   findElementRow,
+  findLiveProjectWithCompany,
   findPredictionSummary,
   liveElementsOf,
-  liveProjectWithCompany,
   nextVersion,
   type PredictionSummaryRow,
 } from './repository.ts';
@@ -99,7 +99,7 @@ export function createBriefService({
     const org = actor.organisationId;
     const projectId = input.projectId === undefined ? (current?.projectId ?? null) : input.projectId;
     if (projectId) {
-      const found = await liveProjectWithCompany(tx, org, projectId);
+      const found = await findLiveProjectWithCompany(tx, org, projectId);
       if (!found) throw invalidReference('/projectId', 'project');
       const companyId = input.companyId ?? (input.projectId === undefined ? current?.companyId : undefined);
       if (companyId && companyId !== found.project.companyId) {

@@ -1,5 +1,5 @@
 import type { FeatureModule } from '../../platform/module.ts';
-import { currencyRoutes } from './routes.ts';
+import { currenciesRoutes } from './routes.ts';
 import { seedCurrencies } from './service.ts';
 
 export const currenciesModule: FeatureModule = {
@@ -7,6 +7,6 @@ export const currenciesModule: FeatureModule = {
   wire: (ctx) => {
     // Once per app (not per prefix): every new organisation starts with its base currency (EUR).
     ctx.organisationSeeders.push(seedCurrencies);
-    return [{ plugin: currencyRoutes(ctx) }];
+    return [{ plugin: currenciesRoutes(ctx) }];
   },
 };

@@ -12,7 +12,7 @@ import {
 } from './schemas.ts';
 import { createCurrencyService } from './service.ts';
 
-export const currencyRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
+export const currenciesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
   const service = createCurrencyService(ctx);
   return async (app) => {
     app.addSchema(CurrencySchema);

@@ -1,7 +1,7 @@
 import type { FeatureModule } from '../../platform/module.ts';
-import { customFieldRoutes } from './routes.ts';
+import { customFieldsRoutes } from './routes.ts';
 
 export const customFieldsModule: FeatureModule = {
   name: 'custom-fields',
-  wire: (ctx) => [{ plugin: customFieldRoutes(ctx) }],
+  wire: (ctx) => [{ plugin: customFieldsRoutes(ctx) }],
 };

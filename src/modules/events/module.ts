@@ -1,7 +1,7 @@
 import type { FeatureModule } from '../../platform/module.ts';
-import { eventRoutes } from './routes.ts';
+import { eventsRoutes } from './routes.ts';
 
 export const eventsModule: FeatureModule = {
   name: 'events',
-  wire: (ctx) => [{ plugin: eventRoutes(ctx) }],
+  wire: (ctx) => [{ plugin: eventsRoutes(ctx) }],
 };

@@ -5,7 +5,7 @@ import { IMPORT_STATUS, type ImportStatusName } from '../../db/schema/imports.ts
 import { contentDisposition } from '../../platform/content-disposition.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { IdParams, Nullable, problemResponses } from '../../platform/schemas.ts';
-import { IMPORT_TYPES, STATUS_DESCRIPTIONS } from '../imports/catalog.ts';
+import { IMPORT_TYPES, STATUS_DESCRIPTIONS } from '../imports/import-types.ts';
 import type { ExportsModule } from './module.ts';
 
 const DateTime = Type.String({ format: 'date-time' });

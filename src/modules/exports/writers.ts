@@ -5,7 +5,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../db/client.ts';
-import { IMPORT_TYPES } from '../imports/catalog.ts';
+import { IMPORT_TYPES } from '../imports/import-types.ts';
 
 export type ExportFilter = {
   organisationId: string;

@@ -5,7 +5,7 @@ import { IMPORT_STATUS, type ImportStatusName } from '../../db/schema/imports.ts
 import { contentDisposition } from '../../platform/content-disposition.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { IdParams, Paginated, problemResponses } from '../../platform/schemas.ts';
-import { DELIMITERS, IMPORT_TYPES, STATUS_DESCRIPTIONS, TERMINAL_STATUSES } from './catalog.ts';
+import { DELIMITERS, IMPORT_TYPES, STATUS_DESCRIPTIONS, TERMINAL_STATUSES } from './import-types.ts';
 import type { ImportsModule } from './module.ts';
 import {
   CreateImportBody,

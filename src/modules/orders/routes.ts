@@ -6,7 +6,7 @@ import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, IdParams, problemResponses, Uuid } from '../../platform/schemas.ts';
 import { registerAttachmentRoutes } from '../files/attachments.ts';
-import { registerOrderItemRoutes } from './items-routes.ts';
+import { registerOrderItemsRoutes } from './items-routes.ts';
 import type { OrdersModule } from './module.ts';
 import {
   CreateOrderBody,
@@ -158,7 +158,7 @@ export const ordersRoutes = (ctx: AppContext, { orders, items }: OrdersModule): 
       async (request) => orders.remove(actorOf(request), request.params.id),
     );
 
-    registerOrderItemRoutes(app, items);
+    registerOrderItemsRoutes(app, items);
 
     // Files and comments: /orders/{id}/files, /orders/{id}/comments (files:read / files:write).
     registerAttachmentRoutes(app, ctx, {

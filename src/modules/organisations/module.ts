@@ -1,7 +1,7 @@
 import type { FeatureModule } from '../../platform/module.ts';
-import { organisationRoutes } from './routes.ts';
+import { organisationsRoutes } from './routes.ts';
 
 export const organisationsModule: FeatureModule = {
   name: 'organisations',
-  wire: (ctx) => [{ plugin: organisationRoutes(ctx) }],
+  wire: (ctx) => [{ plugin: organisationsRoutes(ctx) }],
 };

@@ -12,7 +12,7 @@ import {
   pdfFilesOf,
   QUOTE_GUEST_LINK_ENTITY,
 } from './repository.ts';
-import { quotePublicRoutes, quotesRoutes } from './routes.ts';
+import { quotesPublicRoutes, quotesRoutes } from './routes.ts';
 import { createQuoteService, type QuoteService } from './service.ts';
 
 /** The pg-boss queue of the expiry sweep, and how often it runs. */
@@ -76,6 +76,6 @@ export const quotesFeature: FeatureModule = {
   aliases: ['/quotes'],
   wire: (ctx) => {
     const wired = quotesModule(ctx);
-    return [{ plugin: quotesRoutes(ctx, wired), aliased: true }, { plugin: quotePublicRoutes(ctx, wired) }];
+    return [{ plugin: quotesRoutes(ctx, wired), aliased: true }, { plugin: quotesPublicRoutes(ctx, wired) }];
   },
 };

@@ -381,7 +381,7 @@ export const quotesRoutes = (
 };
 
 /** The public route of guest links (served under /api only). */
-export const quotePublicRoutes = (_ctx: AppContext, { pdfs }: QuotesModule): FastifyPluginAsyncTypebox => {
+export const quotesPublicRoutes = (_ctx: AppContext, { pdfs }: QuotesModule): FastifyPluginAsyncTypebox => {
   return async (app) => {
     app.get(
       '/public/quotes/pdf/:token',

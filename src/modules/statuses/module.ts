@@ -1,5 +1,5 @@
 import type { FeatureModule } from '../../platform/module.ts';
-import { statusRoutes } from './routes.ts';
+import { statusesRoutes } from './routes.ts';
 import { seedStatuses } from './service.ts';
 
 export const statusesModule: FeatureModule = {
@@ -7,6 +7,6 @@ export const statusesModule: FeatureModule = {
   wire: (ctx) => {
     // Once per app (not per prefix): every new organisation starts with the order workflow.
     ctx.organisationSeeders.push(seedStatuses);
-    return [{ plugin: statusRoutes(ctx) }];
+    return [{ plugin: statusesRoutes(ctx) }];
   },
 };

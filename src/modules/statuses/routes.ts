@@ -24,7 +24,7 @@ async function normaliseEntity(request: FastifyRequest) {
   }
 }
 
-export const statusRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
+export const statusesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
   const service = createStatusService(ctx);
   return async (app) => {
     app.addSchema(StatusSchema);

@@ -4,7 +4,7 @@ import type { FeatureModule } from '../../platform/module.ts';
 import { createBookkeeping } from './bookkeeping.ts';
 import { createDeliveryRuntime, type DeliveryRuntime } from './delivery.ts';
 import { createSender } from './http.ts';
-import { webhookRoutes } from './routes.ts';
+import { webhooksRoutes } from './routes.ts';
 import { createWebhookService, registerWebhookResource, type WebhookService } from './service.ts';
 import { createTargetPolicy } from './ssrf.ts';
 
@@ -47,5 +47,5 @@ export function startWebhookDelivery(ctx: AppContext): DeliveryRuntime {
 
 export const webhooksFeature: FeatureModule = {
   name: 'webhooks',
-  wire: (ctx) => [{ plugin: webhookRoutes(ctx, webhookModule(ctx)) }],
+  wire: (ctx) => [{ plugin: webhooksRoutes(ctx, webhookModule(ctx)) }],
 };

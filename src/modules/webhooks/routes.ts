@@ -24,7 +24,7 @@ const DeliveryWithAttempts = Type.Object({
   attempts: Type.Array(Type.Ref('WebhookDeliveryAttempt'), { description: 'Latest first' }),
 });
 
-export const webhookRoutes =
+export const webhooksRoutes =
   (_ctx: AppContext, { service }: WebhookModule): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.addSchema(WebhookSchema);
