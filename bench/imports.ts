@@ -153,7 +153,7 @@ async function childImport(file: string, backend: 'pglite' | 'postgres', url?: s
   const { openDatabase } = await import('../src/db/client.ts');
   const { runMigrations } = await import('../src/db/migrate.ts');
   const { createOrganisationService } = await import('../src/modules/organisations/service.ts');
-  const { importsModule } = await import('../src/modules/imports/routes.ts');
+  const { importsModule } = await import('../src/modules/imports/module.ts');
 
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-imports-'));
   const email = 'bench@example.com';

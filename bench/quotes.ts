@@ -28,11 +28,28 @@ import { companies } from '../src/db/schema/platform.ts';
 import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
 import { createOrganisationService } from '../src/modules/organisations/service.ts';
 import { languageOf } from '../src/modules/quotes/i18n.ts';
-import { renderOneLinePdf, renderQuotePdf } from '../src/modules/quotes/pdf.ts';
+import {
+  bytesOf,
+  createDocument,
+  FONT,
+  INK,
+  MARGIN,
+  type RenderOptions,
+  renderQuotePdf,
+} from '../src/modules/quotes/pdf.ts';
 import { pdfDataOf } from '../src/modules/quotes/pdf-service.ts';
-import { extractPdfText } from '../src/modules/quotes/pdf-text.ts';
 import { findQuoteWithRefs } from '../src/modules/quotes/repository.ts';
+import { extractPdfText } from '../test/helpers/pdf-text.ts';
 import { createScratchDatabase } from './lib.ts';
+
+/** A one-line document in the quote PDF's fonts: the baseline the quote PDF is measured against. */
+async function renderOneLinePdf(text: string, options: RenderOptions = {}) {
+  const doc = await createDocument(options);
+  const bytes = bytesOf(doc);
+  doc.font(FONT).fontSize(10).fillColor(INK).text(text, MARGIN, MARGIN);
+  doc.end();
+  return bytes;
+}
 
 const RUNS = Number(process.env.BENCH_RUNS || 30);
 const WARMUP = Number(process.env.BENCH_WARMUP || 3);

@@ -28,7 +28,7 @@ import { runMigrations } from '../src/db/migrate.ts';
 import { companies } from '../src/db/schema/platform.ts';
 import { createOrganisationService } from '../src/modules/organisations/service.ts';
 import { createSender } from '../src/modules/webhooks/http.ts';
-import { webhookModule } from '../src/modules/webhooks/routes.ts';
+import { webhookModule } from '../src/modules/webhooks/module.ts';
 import { createTargetPolicy } from '../src/modules/webhooks/ssrf.ts';
 import { entity } from '../src/platform/events.ts';
 

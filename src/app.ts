@@ -4,32 +4,32 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
 import type { AppContext, OrganisationSeeder } from './context.ts';
 import type { Database } from './db/client.ts';
-import { addressesRoutes } from './modules/addresses/routes.ts';
-import { articlesRoutes } from './modules/articles/routes.ts';
-import { authRoutes } from './modules/auth/routes.ts';
-import { briefElementsRoutes, briefsRoutes } from './modules/briefs/routes.ts';
-import { catalogueRoutes } from './modules/catalogue/routes.ts';
-import { companiesRoutes } from './modules/companies/routes.ts';
-import { contactsRoutes } from './modules/contacts/routes.ts';
-import { currencyRoutes } from './modules/currencies/routes.ts';
-import { customFieldRoutes } from './modules/custom-fields/routes.ts';
-import { eventRoutes } from './modules/events/routes.ts';
-import { exportsRoutes } from './modules/exports/routes.ts';
-import { filesRoutes } from './modules/files/routes.ts';
-import { healthRoutes } from './modules/health/routes.ts';
-import { importsRoutes } from './modules/imports/routes.ts';
-import { ordersRoutes } from './modules/orders/routes.ts';
-import { organisationRoutes } from './modules/organisations/routes.ts';
-import { pipelinesRoutes } from './modules/pipelines/routes.ts';
-import { projectsRoutes } from './modules/projects/routes.ts';
-import { quotePublicRoutes, quotesRoutes } from './modules/quotes/routes.ts';
-import { statusRoutes } from './modules/statuses/routes.ts';
-import { usersRoutes } from './modules/users/routes.ts';
-import { startWebhookDelivery, webhookRoutes } from './modules/webhooks/routes.ts';
+import { addressesModule } from './modules/addresses/module.ts';
+import { articlesModule } from './modules/articles/module.ts';
+import { authModule } from './modules/auth/module.ts';
+import { briefsFeature } from './modules/briefs/module.ts';
+import { catalogueModule } from './modules/catalogue/module.ts';
+import { companiesModule } from './modules/companies/module.ts';
+import { contactsModule } from './modules/contacts/module.ts';
+import { currenciesModule } from './modules/currencies/module.ts';
+import { customFieldsModule } from './modules/custom-fields/module.ts';
+import { eventsModule } from './modules/events/module.ts';
+import { exportsFeature } from './modules/exports/module.ts';
+import { filesModule } from './modules/files/module.ts';
+import { healthModule } from './modules/health/module.ts';
+import { importsFeature } from './modules/imports/module.ts';
+import { ordersFeature } from './modules/orders/module.ts';
+import { organisationsModule } from './modules/organisations/module.ts';
+import { pipelinesModule } from './modules/pipelines/module.ts';
+import { projectsModule } from './modules/projects/module.ts';
+import { quotesFeature } from './modules/quotes/module.ts';
+import { statusesModule } from './modules/statuses/module.ts';
+import { usersModule } from './modules/users/module.ts';
+import { startWebhookDelivery, webhooksFeature } from './modules/webhooks/module.ts';
 import { createAuthenticator, createTokenSigner } from './platform/auth.ts';
 import { registerErrorHandling } from './platform/errors.ts';
 import { createChangeRunner } from './platform/events.ts';
@@ -38,6 +38,7 @@ import { registerIdempotency } from './platform/idempotency.ts';
 import { registerInputSafety, restrictDateFormats } from './platform/input-safety.ts';
 import { createJobs } from './platform/jobs.ts';
 import { registerPgliteMaintenance } from './platform/maintenance.ts';
+import { aliasPrefixes, type FeatureModule } from './platform/module.ts';
 import { type ProtectedRoute, registerRouteSecurity } from './platform/route-security.ts';
 import { ProblemSchema } from './platform/schemas.ts';
 import { createSessionCookies } from './platform/session.ts';
@@ -56,34 +57,30 @@ export type BuildOptions = {
 
 export type App = FastifyInstance & { ctx: AppContext; protectedRoutes: ProtectedRoute[] };
 
-/** A feature module: its routes, served under /api and, for `aliased` modules, unprefixed too. */
-type Module = { routes: (ctx: AppContext) => FastifyPluginAsync; aliased?: boolean; root?: boolean };
-
-const MODULES: Module[] = [
-  { routes: healthRoutes, root: true },
-  { routes: authRoutes },
-  { routes: organisationRoutes },
-  { routes: catalogueRoutes },
-  { routes: usersRoutes },
-  { routes: eventRoutes },
-  { routes: webhookRoutes },
-  { routes: statusRoutes },
-  { routes: currencyRoutes },
-  { routes: customFieldRoutes },
-  { routes: filesRoutes },
-  { routes: companiesRoutes },
-  { routes: contactsRoutes },
-  { routes: projectsRoutes },
-  { routes: pipelinesRoutes },
-  { routes: addressesRoutes },
-  { routes: articlesRoutes, aliased: true },
-  { routes: ordersRoutes, aliased: true },
-  { routes: briefsRoutes, aliased: true },
-  { routes: briefElementsRoutes },
-  { routes: importsRoutes },
-  { routes: exportsRoutes },
-  { routes: quotesRoutes, aliased: true },
-  { routes: quotePublicRoutes },
+/** The feature modules, in the order their routes are registered (and listed in OpenAPI). */
+const MODULES: FeatureModule[] = [
+  healthModule,
+  authModule,
+  organisationsModule,
+  catalogueModule,
+  usersModule,
+  eventsModule,
+  webhooksFeature,
+  statusesModule,
+  currenciesModule,
+  customFieldsModule,
+  filesModule,
+  companiesModule,
+  contactsModule,
+  projectsModule,
+  pipelinesModule,
+  addressesModule,
+  articlesModule,
+  ordersFeature,
+  briefsFeature,
+  importsFeature,
+  exportsFeature,
+  quotesFeature,
 ];
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -181,13 +178,14 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   );
 
   await app.register(fastifyCookie);
-  const protectedRoutes = registerRouteSecurity(app, ctx.authenticator, ctx.session);
+  const protectedRoutes = registerRouteSecurity(app, ctx.authenticator, ctx.session, aliasPrefixes(MODULES));
   registerIdempotency(app, ctx, { now: options.now });
 
   for (const module of MODULES) {
-    const plugin = module.routes(ctx);
-    await app.register(plugin, { prefix: module.root ? '' : '/api' });
-    if (module.aliased) await app.register(plugin, { prefix: '' });
+    for (const { plugin, root, aliased } of module.wire(ctx)) {
+      await app.register(plugin, { prefix: root ? '' : '/api' });
+      if (aliased) await app.register(plugin, { prefix: '' });
+    }
   }
 
   await registerWebApp(app, config.webDir);

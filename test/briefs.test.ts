@@ -10,7 +10,7 @@ import {
   projects,
   statuses,
 } from '../src/db/schema/index.ts';
-import { briefsModule } from '../src/modules/briefs/routes.ts';
+import { briefsModule } from '../src/modules/briefs/module.ts';
 import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
 import type { Catalogue } from '../src/pricing/index.ts';
 import {
@@ -1040,7 +1040,9 @@ describe('GET /briefs: filters, sorting, pages', () => {
   });
 
   it('gives an estimated total above the count cap', async () => {
-    const service = (await import('../src/modules/briefs/service.ts')).createBriefService(t.app.ctx, {
+    const service = (await import('../src/modules/briefs/service.ts')).createBriefService({
+      db: t.app.ctx.db,
+      change: t.app.ctx.change,
       enqueue: async () => {},
       countCap: 2,
     });

@@ -3,9 +3,9 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { files, projects } from '../src/db/schema/organisation-data.ts';
 import { companies, companyUsers, events } from '../src/db/schema/platform.ts';
-import { contentDisposition } from '../src/modules/files/attachments.ts';
 import { normaliseMimeType, sanitiseFilename } from '../src/modules/files/multipart.ts';
 import { createFilesService } from '../src/modules/files/service.ts';
+import { contentDisposition } from '../src/platform/content-disposition.ts';
 import {
   auth,
   buildTestApp,

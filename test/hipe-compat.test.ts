@@ -10,8 +10,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_STATUS } from '../src/db/schema/imports.ts';
 import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
-import { exportsModule } from '../src/modules/exports/routes.ts';
-import { importsModule } from '../src/modules/imports/routes.ts';
+import { exportsModule } from '../src/modules/exports/module.ts';
+import { importsModule } from '../src/modules/imports/module.ts';
 import {
   auth,
   buildTestApp,

@@ -8,7 +8,7 @@ import type { Database } from '../src/db/client.ts';
 import { IMPORT_STATUS, imports } from '../src/db/schema/imports.ts';
 import { emailOutbox } from '../src/db/schema/mail.ts';
 import { companies } from '../src/db/schema/platform.ts';
-import { importsModule } from '../src/modules/imports/routes.ts';
+import { importsModule } from '../src/modules/imports/module.ts';
 import { createOrganisationService } from '../src/modules/organisations/service.ts';
 import { until, upload } from './fixtures/imports.ts';
 import {

@@ -584,7 +584,7 @@ describe('the import record', () => {
     });
     expect(cancelled.statusCode).toBe(200);
     expect(cancelled.json().status).toBe(IMPORT_STATUS.ABORTED);
-    const { importsModule } = await import('../src/modules/imports/routes.ts');
+    const { importsModule } = await import('../src/modules/imports/module.ts');
     await importsModule(t.app.ctx).processor.run(id);
     expect(await liveCompanies(org)).toEqual([]);
     const twice = await t.app.inject({
@@ -603,7 +603,7 @@ describe('the import record', () => {
       `externalId,name\n${Array.from({ length: 2000 }, (_, i) => `R${i},Row ${i}`).join('\n')}\n`,
     );
     const id = created.json().id;
-    const { importsModule } = await import('../src/modules/imports/routes.ts');
+    const { importsModule } = await import('../src/modules/imports/module.ts');
     // Cancel once a few batches (4 rows each) are committed: commits are the claim, then each batch.
     let commits = 0;
     t.app.ctx.change.onCommitted((organisationId) => {

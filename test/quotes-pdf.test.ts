@@ -13,7 +13,6 @@ import {
   users,
 } from '../src/db/schema/index.ts';
 import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
-import { extractPdfText, pdfContentStreams } from '../src/modules/quotes/pdf-text.ts';
 import type { BriefPrediction, Catalogue } from '../src/pricing/index.ts';
 import {
   auth,
@@ -23,6 +22,7 @@ import {
   makeUser,
   type TestApp,
 } from './helpers/app.ts';
+import { extractPdfText, pdfContentStreams } from './helpers/pdf-text.ts';
 
 let t: TestApp;
 let admin: Credentials;

@@ -12,7 +12,7 @@ import {
   quotes,
 } from '../src/db/schema/index.ts';
 import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
-import { EXPIRE_CRON, EXPIRE_JOB, expireJobHandler, quotesModule } from '../src/modules/quotes/routes.ts';
+import { EXPIRE_CRON, EXPIRE_JOB, expireJobHandler, quotesModule } from '../src/modules/quotes/module.ts';
 import type { BriefPrediction, Catalogue, PredictionRequestComputed } from '../src/pricing/index.ts';
 import {
   auth,
@@ -996,7 +996,7 @@ describe('the state machine', () => {
 
 /** Prices a pending brief as its background job would (the test app runs no workers). */
 async function quotesModuleBriefPricing(briefId: string) {
-  const { briefsModule } = await import('../src/modules/briefs/routes.ts');
+  const { briefsModule } = await import('../src/modules/briefs/module.ts');
   const { predictor } = briefsModule(t.app.ctx);
   const [row] = await t.app.ctx.db
     .execute(sql`select revision from briefs where id = ${briefId}`)

@@ -6,7 +6,7 @@ import { type Database, openDatabase } from '../src/db/client.ts';
 import { companies } from '../src/db/schema/platform.ts';
 import { webhookDeliveries, webhookDeliveryAttempts } from '../src/db/schema/webhooks.ts';
 import { createOrganisationService } from '../src/modules/organisations/service.ts';
-import { webhookModule } from '../src/modules/webhooks/routes.ts';
+import { webhookModule } from '../src/modules/webhooks/module.ts';
 import { type ChangeActor, createChangeRunner, entity } from '../src/platform/events.ts';
 import { auth, type Credentials, SUPERADMIN, signIn, testConfig } from './helpers/app.ts';
 import { openTestDatabase } from './helpers/database.ts';

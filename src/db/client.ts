@@ -14,6 +14,14 @@ export type Executor = Db | Tx;
 
 export type SqlResult<R> = { rows: R[] };
 
+/**
+ * The rows of `db.execute(sql...)`: both drivers answer `{ rows }` (node-postgres' QueryResult,
+ * PGlite's Results), which Drizzle's shared PgDatabase type does not say; the row type is the
+ * caller's, as the SQL is.
+ */
+export const rowsOf = <T = Record<string, unknown>>(result: unknown): T[] =>
+  (result as { rows?: T[] }).rows ?? (result as T[]);
+
 export type Database = {
   kind: 'pglite' | 'postgres';
   db: Db;

@@ -1,3 +1,4 @@
+import { type Column, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Role } from '../db/schema/platform.ts';
 import { forbidden, notFound } from './errors.ts';
 import { COMPANY_SCOPED_ROLES } from './permissions.ts';
@@ -20,6 +21,17 @@ export const isCompanyScoped = (actor: Actor) => COMPANY_SCOPED_ROLES.includes(a
  */
 export const companyScope = (actor: Actor): string[] | undefined =>
   isCompanyScoped(actor) ? actor.companyIds : undefined;
+
+/**
+ * The condition that keeps a scoped actor to the rows of its companies (`companyColumn` names the
+ * row's company); undefined for actors who see every company, and no row at all for a scoped
+ * actor linked to none.
+ */
+export function inCompanyScope(actor: Actor, companyColumn: Column): SQL | undefined {
+  const scope = companyScope(actor);
+  if (!scope) return undefined;
+  return scope.length ? inArray(companyColumn, scope) : sql`false`;
+}
 
 /** A scoped actor may only read a row of a company it is linked to; others look missing. */
 export function assertCompanyVisible(actor: Actor, companyId: string | null | undefined, what = 'Resource') {

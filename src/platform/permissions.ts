@@ -2,7 +2,7 @@ import type { Role } from '../db/schema/platform.ts';
 
 /**
  * The permission matrix: which roles may perform each operation. It is the single source of truth,
- * enforced by the route hook in auth-hook.ts, written into every operation of the OpenAPI document,
+ * enforced by the route hook in route-security.ts, written into every operation of the OpenAPI document,
  * and published in docs/permissions.md (generated from this table by `npm run docs:permissions`).
  *
  * Row-level rules live in the services: `external_sales` and `contact` only ever see and change

@@ -35,9 +35,6 @@ export type ProtectedRoute = { method: string; url: string; permission: Permissi
 
 export const SECURITY: { [scheme: string]: string[] }[] = [{ bearerAuth: [] }, { accessToken: [] }];
 
-// Unprefixed paths the specification names as the same operations as their /api forms.
-const ALIASED_PREFIXES = ['/orders', '/order-items', '/articles', '/quotes', '/briefs'];
-
 /**
  * One hook for every route: authenticates the caller, checks the permission matrix before the body
  * is even parsed, and writes the route's security and allowed roles into its OpenAPI operation.
@@ -47,6 +44,8 @@ export function registerRouteSecurity(
   app: FastifyInstance,
   authenticator: Authenticator,
   session: SessionCookies,
+  /** Unprefixed paths the specification names as the same operations as their /api forms (the modules' `aliases`). */
+  aliasedPrefixes: readonly string[],
 ): ProtectedRoute[] {
   const protectedRoutes: ProtectedRoute[] = [];
   app.decorateRequest('actorOrNull', null);
@@ -55,7 +54,7 @@ export function registerRouteSecurity(
   app.addHook('onRoute', (route: RouteOptions) => {
     const config = (route.config ?? {}) as { permission?: Permission; public?: boolean };
     const url = route.url ?? '';
-    const isAlias = ALIASED_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`));
+    const isAlias = aliasedPrefixes.some((p) => url === p || url.startsWith(`${p}/`));
     if (isAlias && route.schema) route.schema = { ...route.schema, hide: true };
     if (config.public || route.method === 'HEAD') return;
     if (!url.startsWith('/api') && !isAlias) return; // framework routes such as the docs page

@@ -7,18 +7,9 @@ import {
   type TSchema,
   type TString,
   type TUnion,
-  type TUnsafe,
   Type,
 } from '@sinclair/typebox';
 import { MONEY_MAX, QUANTITY_MAX } from './input-safety.ts';
-
-/**
- * An Unsafe schema whose static type both TypeBox 0.34 (`Static`) and the Fastify type provider
- * infer as T. The provider uses TypeBox 1.x, which infers 0.34 schemas structurally as JSON
- * Schema; a plain 0.34 Unsafe is then `unknown` in request types. The phantom (type-only)
- * `~unsafe` and `const` members give it T at the top level and inside objects.
- */
-export type TypedUnsafe<T> = TUnsafe<T> & { '~unsafe': T; const: T };
 
 /** An amount of money in a request: 0 to MONEY_MAX (10^12), finite (platform/input-safety.ts). */
 export const Money = (options: { description?: string; minimum?: number } = {}) =>
@@ -32,8 +23,11 @@ export const Quantity = (options: { description?: string; minimum?: number } = {
   });
 
 export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
-/** A timestamp in responses: services hand Date objects, serialised as ISO 8601 UTC strings. */
-export const DateTime = Type.Unsafe<Date>({
+/**
+ * A timestamp in responses: services hand Date objects (or ISO strings SQL already rendered, as
+ * the nested items of an order), serialised as ISO 8601 UTC strings.
+ */
+export const DateTime = Type.Unsafe<Date | string>({
   type: 'string',
   format: 'date-time',
   description: 'ISO 8601 timestamp',
@@ -44,7 +38,7 @@ export const DateTimeInput = Type.String({ format: 'date-time', description: 'IS
 export const StringEnum = <T extends string>(
   values: readonly T[],
   options: { description?: string; default?: T } = {},
-) => Type.Unsafe<T>({ type: 'string', enum: [...values], ...options }) as TypedUnsafe<T>;
+) => Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /**

@@ -23,8 +23,8 @@ import {
 import type { DieLine } from './geometry/die-line.ts';
 import type { PackingPlan } from './logistics.ts';
 import { round1 } from './money.ts';
+import { liftsFor, type RoutePlan, type StepTemplate } from './process-planning.ts';
 import type { ResolvedElement } from './resolve.ts';
-import { liftsFor, type RoutePlan, type StepTemplate } from './routes.ts';
 import type { PricingSession } from './session.ts';
 
 /** A quantity as a function of the quantity scale k: fixed + variable * k. */

@@ -11,8 +11,8 @@ import type { DieLine } from './geometry/die-line.ts';
 import type { BriefElementInput, BriefInput, BriefPalletType, PackingType } from './input.ts';
 import { type DeliveryQuote, type PackingPlan, planPacking, quoteDelivery } from './logistics.ts';
 import { allocateCents, round4, sumCents, toCents } from './money.ts';
+import { planRoutes, type RoutePlanning, TOOL_OPERATIONS } from './process-planning.ts';
 import { type ResolvedElement, resolveElement } from './resolve.ts';
-import { planRoutes, type RoutePlanning, TOOL_OPERATIONS } from './routes.ts';
 import { createSession, dieLineFor, type PricingSession } from './session.ts';
 import { checkBriefFields, checkElementFields, checkGeometry, routeIssues } from './validate.ts';
 

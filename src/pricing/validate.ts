@@ -10,8 +10,8 @@ import type { DieLine } from './geometry/die-line.ts';
 import { frontPanel, WINDOW_STYLES } from './geometry/styles.ts';
 import type { BriefElementInput, BriefInput } from './input.ts';
 import { findPallet } from './logistics.ts';
+import type { RoutePlanning } from './process-planning.ts';
 import { digitalConsumablesPresent, offsetConsumablesPresent, type ResolvedElement } from './resolve.ts';
-import type { RoutePlanning } from './routes.ts';
 
 export const MAX_DECORATION_VARIANTS = 12;
 export const MAX_COLOURS_PER_SIDE = 8;

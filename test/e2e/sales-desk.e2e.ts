@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { extractPdfText } from '../../src/modules/quotes/pdf-text.ts';
+import { extractPdfText } from '../helpers/pdf-text.ts';
 import { expectAccessible } from './axe.ts';
 import {
   ADMIN,

@@ -1,8 +1,8 @@
-import { and, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { type AddressType, addresses } from '../../db/schema/organisation-data.ts';
 import { companies } from '../../db/schema/platform.ts';
-import { type Actor, companyScope } from '../../platform/actor.ts';
+import { type Actor, inCompanyScope } from '../../platform/actor.ts';
 import { entity } from '../../platform/events.ts';
 
 export const ADDRESS_ENTITY = entity('ADDRESS', 'addresses');
@@ -31,12 +31,11 @@ export const addressColumns = {
 
 /** Live addresses of live companies of the organisation that the actor may see. */
 export function visibleAddresses(actor: Actor): SQL {
-  const scope = companyScope(actor);
   return and(
     eq(addresses.organisationId, actor.organisationId),
     isNull(addresses.deletedAt),
     sql`exists (select 1 from ${companies} where ${companies.id} = ${addresses.companyId} and ${companies.deletedAt} is null)`,
-    scope ? (scope.length ? inArray(addresses.companyId, scope) : sql`false`) : undefined,
+    inCompanyScope(actor, addresses.companyId),
   )!;
 }
 

@@ -1,23 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import { SearchResult } from '../../platform/crud-search.ts';
 import { foldHipeInput, prepareHipeInput } from '../../platform/hipe.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, IdParams, problemResponses } from '../../platform/schemas.ts';
-import { SearchResult } from '../companies/schemas.ts';
 import {
   ADDRESS_CREATE_HIPE,
   ADDRESS_UPDATE_HIPE,
   AddressSchema,
   AddressTypeSchema,
   BulkCreateAddressesBody,
-  type CreateAddress,
   CreateAddressBody,
-  type UpdateAddress,
   UpdateAddressBody,
 } from './schemas.ts';
-import { ADDRESS_CRUD_FIELDS, ADDRESS_PAGE, type AddressListQuery, createAddressService } from './service.ts';
+import { ADDRESS_CRUD_FIELDS, ADDRESS_PAGE, createAddressService } from './service.ts';
 
 const Address = Type.Ref('Address');
 
@@ -52,7 +50,7 @@ export const addressesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
         },
       },
       async (request) => {
-        const query = request.query as AddressListQuery;
+        const query = request.query;
         if (query.s === undefined) return service.list(actorOf(request), query);
         // The search answers the page envelope only when the client asked for a page.
         const pageAsked = new URLSearchParams(request.url.split('?')[1] ?? '').has('page');
@@ -91,8 +89,7 @@ export const addressesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
           response: { 201: Address, ...problemResponses(422) },
         },
       },
-      async (request, reply) =>
-        reply.status(201).send(await service.create(actorOf(request), request.body as CreateAddress)),
+      async (request, reply) => reply.status(201).send(await service.create(actorOf(request), request.body)),
     );
 
     app.post(
@@ -130,9 +127,7 @@ export const addressesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
         },
       },
       async (request, reply) =>
-        reply
-          .status(201)
-          .send(await service.createMany(actorOf(request), request.body.bulk as unknown as CreateAddress[])),
+        reply.status(201).send(await service.createMany(actorOf(request), request.body.bulk)),
     );
 
     app.get(
@@ -163,7 +158,7 @@ export const addressesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
           response: { 200: Address, ...problemResponses(422) },
         },
       },
-      async (request) => service.update(actorOf(request), request.params.id, request.body as UpdateAddress),
+      async (request) => service.update(actorOf(request), request.params.id, request.body),
     );
 
     app.delete(

@@ -4,12 +4,12 @@ import type { Executor } from '../../db/client.ts';
 import { type AddressType, addresses } from '../../db/schema/organisation-data.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { type CrudFields, parseCrudQuery } from '../../platform/crud-query.ts';
+import { crudParams } from '../../platform/crud-search.ts';
 import { notFound } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { assertUsableCompany } from '../companies/references.ts';
 import { COMPANY_ENTITY, findVisibleCompany } from '../companies/repository.ts';
-import { crudParams } from '../companies/schemas.ts';
-import { assertUsableCompany } from '../projects/service.ts';
 import {
   ADDRESS_ENTITY,
   addressColumns,

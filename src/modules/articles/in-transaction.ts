@@ -7,7 +7,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor, Tx } from '../../db/client.ts';
 import { articles } from '../../db/schema/orders.ts';
 import type { EventRecorder } from '../../platform/events.ts';
-import { roundUnitPrice } from '../orders/money.ts';
+import { roundUnitPrice } from '../../platform/money.ts';
 import { ARTICLE_ENTITY, codeTaken } from './repository.ts';
 
 export type ArticleActor = { organisationId: string; userId: string | null };

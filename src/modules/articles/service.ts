@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { and, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { articles } from '../../db/schema/orders.ts';
@@ -7,18 +7,17 @@ import {
   type Actor,
   assertCompanyVisible,
   assertCompanyWritable,
-  companyScope,
+  inCompanyScope,
 } from '../../platform/actor.ts';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
+import { likeEscape } from '../../platform/filters.ts';
+import { roundUnitPrice } from '../../platform/money.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { invalidReference, liveCompany, liveCurrency, liveStaffUsers } from '../../platform/references.ts';
 import type { WithCustomFields } from '../../platform/schemas.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
 import { findFile } from '../files/repository.ts';
-
-import { likeEscape } from '../orders/common-schemas.ts';
-import { roundUnitPrice } from '../orders/money.ts';
-import { invalidReference, liveCompany, liveCurrency, liveStaffUsers } from '../orders/references.ts';
 import { type BriefElementInput, briefElementLinkerOf } from './brief-element-linker.ts';
 import {
   ARTICLE_ENTITY,
@@ -104,10 +103,9 @@ export function createArticleService(ctx: AppContext) {
 
     async list(actor: Actor, query: ArticleListQuery) {
       const page = resolvePage(query, ARTICLE_PAGE);
-      const scope = companyScope(actor);
       const conditions: (SQL | undefined)[] = [
         liveArticleOf(actor.organisationId),
-        scope ? inArray(articles.companyId, scope) : undefined,
+        inCompanyScope(actor, articles.companyId),
         query.companyId ? eq(articles.companyId, query.companyId) : undefined,
         query.briefElementId ? eq(articles.briefElementId, query.briefElementId) : undefined,
         query.enabled !== undefined ? eq(articles.enabled, query.enabled) : undefined,

@@ -15,8 +15,8 @@ import type { Catalogue } from '../../pricing/index.ts';
 import type { BriefElementLinker } from '../articles/brief-element-linker.ts';
 import { loadCatalogue } from '../catalogue/loader.ts';
 import { type ElementValues, elementValues, engineBrief, isPriceable, presentElement } from './mapping.ts';
+import { checkElementStructure, elementPrice, predictionRow, priceOrRefuse } from './prediction-writes.ts';
 import { presentSummary } from './presenters.ts';
-import { checkElementStructure, elementPrice, predictionRow, priceOrRefuse } from './pricing.ts';
 import {
   BRIEF_ELEMENT_ENTITY,
   BRIEF_PREDICTION_ENTITY,

@@ -15,8 +15,8 @@ import type { EventRecorder } from '../../platform/events.ts';
 import { PricingError, priceBrief } from '../../pricing/index.ts';
 import { loadCatalogue } from '../catalogue/loader.ts';
 import { type BriefRow, elementValuesOf, engineBrief } from './mapping.ts';
+import { applyBriefPrediction, failureReasonOf } from './prediction-writes.ts';
 import { presentListItem } from './presenters.ts';
-import { applyBriefPrediction, failureReasonOf } from './pricing.ts';
 import { BRIEF_ENTITY, liveElementsOf, nextVersion } from './repository.ts';
 
 export const PREDICT_JOB = 'briefs.predict';

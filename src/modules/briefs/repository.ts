@@ -10,7 +10,7 @@ import {
 import { articles } from '../../db/schema/orders.ts';
 import { projects, statuses } from '../../db/schema/organisation-data.ts';
 import { companies, users } from '../../db/schema/platform.ts';
-import { type Actor, companyScope } from '../../platform/actor.ts';
+import { type Actor, inCompanyScope } from '../../platform/actor.ts';
 import { entity } from '../../platform/events.ts';
 import type { BriefRow, ElementRow, PredictionRow } from './mapping.ts';
 
@@ -31,11 +31,10 @@ export type PredictionSummaryRow = Omit<PredictionRow, 'input' | 'output' | 'val
 
 /** Live briefs of the actor's organisation, limited to its companies for scoped roles. */
 export function visibleBriefs(actor: Actor): SQL {
-  const scope = companyScope(actor);
   return and(
     eq(briefs.organisationId, actor.organisationId),
     isNull(briefs.deletedAt),
-    scope ? (scope.length ? inArray(briefs.companyId, scope) : sql`false`) : undefined,
+    inCompanyScope(actor, briefs.companyId),
   )!;
 }
 
@@ -237,24 +236,8 @@ export function predictionVersions(db: Executor, briefId: string) {
     .orderBy(desc(briefPredictions.version));
 }
 
-export async function liveBriefStatus(db: Executor, organisationId: string, id: string) {
-  const [row] = await db
-    .select({ id: statuses.id, internalLabel: statuses.internalLabel, externalLabel: statuses.externalLabel })
-    .from(statuses)
-    .where(
-      and(
-        eq(statuses.id, id),
-        eq(statuses.organisationId, organisationId),
-        eq(statuses.entity, 'brief'),
-        isNull(statuses.deletedAt),
-      ),
-    )
-    .limit(1);
-  return row;
-}
-
 /** A live project of the organisation with its company's name (null when either is gone). */
-export async function liveProjectWithCompany(db: Executor, organisationId: string, id: string) {
+export async function findLiveProjectWithCompany(db: Executor, organisationId: string, id: string) {
   const [row] = await db
     .select({
       project: { id: projects.id, name: projects.name, companyId: projects.companyId },

@@ -6,14 +6,8 @@ import { badRequest } from '../../platform/errors.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, IdParams, Nullable, problemResponses } from '../../platform/schemas.ts';
-import { registerBriefElementLinker } from '../articles/brief-element-linker.ts';
-import { registerEventResource } from '../events/resources.ts';
 import { createElementService } from './elements.ts';
-import { createBriefElementLinker } from './linker.ts';
-import { presentElement } from './mapping.ts';
-import { createPredictor, type Predictor, registerPredictor } from './predictor.ts';
-import { presentListItem, presentSummary } from './presenters.ts';
-import { findBriefWithRefs, findElementRow, findPredictionSummary, liveElementsOf } from './repository.ts';
+import type { BriefsModule } from './module.ts';
 import {
   BriefDetailsSchema,
   BriefElementSchema,
@@ -35,45 +29,7 @@ import {
   ValueAnalysisSchema,
   VersionQuery,
 } from './schemas.ts';
-import { BRIEF_PAGE, type BriefService, createBriefService } from './service.ts';
-
-type BriefsModule = { service: BriefService; predictor: Predictor };
-const modules = new WeakMap<AppContext, BriefsModule>();
-
-/**
- * The briefs service and its background pricing, made once per app: defines the pricing job and
- * its recovery, plugs the brief-element linker into articles, registers the event resources.
- */
-export function briefsModule(ctx: AppContext): BriefsModule {
-  const existing = modules.get(ctx);
-  if (existing) return existing;
-  const predictor = createPredictor(ctx);
-  const service = createBriefService(ctx, { enqueue: predictor.enqueue });
-  const module = { service, predictor };
-  modules.set(ctx, module);
-  registerPredictor(ctx, predictor);
-  registerBriefElementLinker(ctx, createBriefElementLinker());
-  registerEventResource('briefs', async (db, organisationId, id) => {
-    const found = await findBriefWithRefs(db, organisationId, id);
-    if (!found) return undefined;
-    const elements = await liveElementsOf(db, id);
-    return {
-      ...presentListItem(found.brief, found),
-      briefElements: elements.map((e) => presentElement(e, found.brief.currency)),
-    };
-  });
-  registerEventResource('brief_elements', async (db, organisationId, id) => {
-    const row = await findElementRow(db, organisationId, id);
-    return row ? presentElement(row, null) : undefined;
-  });
-  registerEventResource('brief_predictions', async (db, organisationId, id) => {
-    const row = await findPredictionSummary(db, id);
-    return row && row.organisationId === organisationId
-      ? { ...presentSummary(row), briefId: row.briefId, briefElementId: row.briefElementId }
-      : undefined;
-  });
-  return module;
-}
+import { BRIEF_PAGE } from './service.ts';
 
 const tags = ['briefs'];
 const Brief = Type.Ref('Brief');
@@ -95,8 +51,7 @@ const sendSvg = (reply: FastifyReply, svg: string) =>
 const POLLING =
   'Poll GET /briefs/{id} until `predictionStatus` is COMPLETED and `hasPrice` is true, then read details, process and value-analysis.';
 
-export const briefsRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
-  const { service } = briefsModule(ctx);
+export const briefsRoutes = (_ctx: AppContext, { service }: BriefsModule): FastifyPluginAsyncTypebox => {
   return async (app) => {
     app.addSchema(BriefElementSchema);
     app.addSchema(PredictionSummarySchema);
@@ -462,8 +417,10 @@ function foldAlias(body: Record<string, unknown>) {
 }
 
 /** `/api/brief-elements`: served under /api only (the spec names no unprefixed form). */
-export const briefElementsRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
-  const { service } = briefsModule(ctx);
+export const briefElementsRoutes = (
+  ctx: AppContext,
+  { service }: BriefsModule,
+): FastifyPluginAsyncTypebox => {
   const elements = createElementService(ctx);
   const elementTags = ['briefs'];
   return async (app) => {

@@ -1,44 +1,25 @@
-import { and, eq, gt, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
-import { type AnyPgColumn, alias } from 'drizzle-orm/pg-core';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
-import type { AppContext } from '../../context.ts';
-import type { Executor } from '../../db/client.ts';
-import {
-  briefElements,
-  briefPredictions,
-  briefs,
-  PREDICTION_STATUSES,
-  type PredictionStatus,
-} from '../../db/schema/briefs.ts';
-import { projects } from '../../db/schema/organisation-data.ts';
-import { companies } from '../../db/schema/platform.ts';
+import type { Db, Executor } from '../../db/client.ts';
+import { briefElements, briefPredictions, briefs } from '../../db/schema/briefs.ts';
 import {
   type Actor,
   assertCompanyVisible,
   assertCompanyWritable,
   isCompanyScoped,
 } from '../../platform/actor.ts';
-import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.ts';
-import { changedFields } from '../../platform/events.ts';
-import {
-  type PageOptions,
-  type PageQuery,
-  type PageRequest,
-  pageResult,
-  pageWindow,
-  resolvePage,
-} from '../../platform/pagination.ts';
+import { badRequest, notFound, unprocessable } from '../../platform/errors.ts';
+import { type ChangeRunner, changedFields } from '../../platform/events.ts';
+import { invalidReference, liveCompany } from '../../platform/references.ts';
 import {
   analyseValue,
   type BriefPrediction,
-  PricingError,
   renderDieLineSvg,
   renderImpositionSvg,
-  type ValueAnalysis,
 } from '../../pricing/index.ts';
 import { loadCatalogue } from '../catalogue/loader.ts';
-import { likeEscape, uuidList } from '../orders/common-schemas.ts';
-import { invalidReference, liveCompany } from '../orders/references.ts';
+import { findLiveStatus } from '../statuses/repository.ts';
+import { createBriefList } from './list.ts';
 import {
   type BriefRow,
   briefCode,
@@ -48,18 +29,9 @@ import {
   elementValues,
   elementValuesOf,
   engineBrief,
-  type PredictionRow,
   presentElement,
 } from './mapping.ts';
-import {
-  presentBrief,
-  presentListItem,
-  presentPanel,
-  presentProcess,
-  presentSummary,
-  type Refs,
-  variantsOf,
-} from './presenters.ts';
+import { createPredictionViews, predictionNotAvailable } from './prediction-views.ts';
 import {
   applyBriefPrediction,
   checkElementStructure,
@@ -69,74 +41,38 @@ import {
   predictionRow,
   priceOrRefuse,
   validateOrRefuse,
-} from './pricing.ts';
+} from './prediction-writes.ts';
+import {
+  presentBrief,
+  presentListItem,
+  presentPanel,
+  presentSummary,
+  type Refs,
+  variantsOf,
+} from './presenters.ts';
+import { elementsChanged, type Reconciled, reconcileElements } from './reconcile.ts';
 import {
   allocateCodeNumber,
   BRIEF_ELEMENT_ENTITY,
   BRIEF_ENTITY,
   BRIEF_PREDICTION_ENTITY,
   elementLinkedToCompanies,
-  findBriefPrediction,
   findBriefRow,
   findBriefWithRefs,
   findElementRow,
+  findLiveProjectWithCompany,
   findPredictionSummary,
-  liveBriefCount,
-  liveBriefStatus,
   liveElementsOf,
-  liveProjectWithCompany,
   nextVersion,
   type PredictionSummaryRow,
-  predictionVersions,
-  visibleBriefs,
 } from './repository.ts';
 import type { CreateBrief, UpdateBrief } from './schemas.ts';
 
-const sortColumns = (t: {
-  updatedAt: AnyPgColumn;
-  createdAt: AnyPgColumn;
-  codeNumber: AnyPgColumn;
-  name: AnyPgColumn;
-}) => ({
-  updatedAt: t.updatedAt,
-  createdAt: t.createdAt,
-  code: t.codeNumber,
-  name: t.name,
-});
-
-export const BRIEF_PAGE: PageOptions = {
-  defaultLimit: 25,
-  maxLimit: 500,
-  sortFields: sortColumns(briefs),
-  tieBreaker: briefs.id,
-  defaultSort: { field: 'updatedAt', direction: 'DESC' },
-};
-
-/** Up to this many matching briefs, list totals are exact; beyond, the planner's estimate. */
-export const BRIEF_COUNT_CAP = 1_000;
-/** How long a planner estimate of a list total is reused. */
-const ESTIMATE_TTL_MS = 30_000;
-
-export type BriefListQuery = PageQuery & {
-  status?: string;
-  lastupdate?: string;
-  companyId?: string;
-  projectId?: string;
-  predictionStatus?: string;
-  search?: string;
-  after?: string;
-};
+export { BRIEF_COUNT_CAP, BRIEF_PAGE, type BriefListQuery } from './list.ts';
+export { predictionNotAvailable };
 
 /** The pricing fields of a brief: a change of one re-prices it. */
 const PRICING_FIELDS = ['packingType', 'palletType', 'deliveryZoneId', 'commercialMargin'] as const;
-
-export const predictionNotAvailable = (status: PredictionStatus) =>
-  conflict(
-    status === 'FAILED'
-      ? 'The brief could not be priced (see failureReason); change it to price it again'
-      : `The prediction is not available yet (predictionStatus ${status}); poll GET /briefs/:id until it is COMPLETED`,
-    'prediction_not_available',
-  );
 
 export type BriefServiceOptions = {
   /** Queues the background pricing of a brief (POST /briefs/async). */
@@ -144,10 +80,12 @@ export type BriefServiceOptions = {
   countCap?: number;
 };
 
-export function createBriefService(ctx: AppContext, options: BriefServiceOptions) {
-  const { db } = ctx;
-  const countCap = options.countCap ?? BRIEF_COUNT_CAP;
-
+export function createBriefService({
+  db,
+  change,
+  enqueue,
+  countCap,
+}: { db: Db; change: ChangeRunner } & BriefServiceOptions) {
   /**
    * The brief's company and project after a change (with their names): 422 for unknown ids,
    * 403 for a company out of a scoped actor's reach.
@@ -161,7 +99,7 @@ export function createBriefService(ctx: AppContext, options: BriefServiceOptions
     const org = actor.organisationId;
     const projectId = input.projectId === undefined ? (current?.projectId ?? null) : input.projectId;
     if (projectId) {
-      const found = await liveProjectWithCompany(tx, org, projectId);
+      const found = await findLiveProjectWithCompany(tx, org, projectId);
       if (!found) throw invalidReference('/projectId', 'project');
       const companyId = input.companyId ?? (input.projectId === undefined ? current?.companyId : undefined);
       if (companyId && companyId !== found.project.companyId) {
@@ -187,9 +125,10 @@ export function createBriefService(ctx: AppContext, options: BriefServiceOptions
 
   async function checkStatus(tx: Executor, actor: Actor, statusId: string | null | undefined) {
     if (!statusId) return null;
-    const status = await liveBriefStatus(tx, actor.organisationId, statusId);
+    const status = await findLiveStatus(tx, actor.organisationId, 'brief', statusId);
     if (!status) throw invalidReference('/statusId', 'brief status');
-    return status;
+    // What a brief shows of its status (its answer and its event snapshots).
+    return { id: status.id, internalLabel: status.internalLabel, externalLabel: status.externalLabel };
   }
 
   /** Reads a brief the actor may see (404 otherwise). */
@@ -207,158 +146,6 @@ export function createBriefService(ctx: AppContext, options: BriefServiceOptions
       found.brief.currentPredictionId ? findPredictionSummary(db, found.brief.currentPredictionId) : null,
     ]);
     return presentBrief(found.brief, found, elements, prediction);
-  }
-
-  /** A prediction of a visible brief: `version`, else the current one; 409 while there is none. */
-  async function prediction(actor: Actor, id: string, version?: number) {
-    const found = await visible(actor, id);
-    const row = await findBriefPrediction(db, found.brief, version);
-    if (!row) {
-      if (version !== undefined) throw notFound('Prediction version');
-      throw predictionNotAvailable(found.brief.predictionStatus);
-    }
-    return { found, prediction: row };
-  }
-
-  /** The value analysis of a prediction version: computed once, then kept with the version. */
-  async function analysisOf(row: PredictionRow): Promise<ValueAnalysis> {
-    if (row.valueAnalysis) return row.valueAnalysis;
-    const catalogue = await loadCatalogue(db, row.organisationId);
-    let analysis: ValueAnalysis;
-    try {
-      analysis = analyseValue(row.input, catalogue);
-    } catch (error) {
-      if (error instanceof PricingError) {
-        throw conflict(
-          `The catalogue changed since this version was priced and it cannot be analysed any more: ${error.message}`,
-          'catalogue_changed',
-        );
-      }
-      throw error;
-    }
-    await db
-      .update(briefPredictions)
-      .set({ valueAnalysis: analysis })
-      .where(and(eq(briefPredictions.id, row.id), isNull(briefPredictions.valueAnalysis)));
-    return analysis;
-  }
-
-  /** No filter and an actor who sees every company: the list is the organisation's live briefs. */
-  function wholeOrganisation(actor: Actor, query: BriefListQuery) {
-    return (
-      !isCompanyScoped(actor) &&
-      !query.companyId &&
-      !query.projectId &&
-      !query.status &&
-      !query.predictionStatus &&
-      !query.lastupdate &&
-      !query.search
-    );
-  }
-
-  /**
-   * The briefs of a page window with their project and company, sorted by `orderBy`; `counting`
-   * (a scalar subquery) rides along as `total`.
-   */
-  function readPage(
-    executor: Executor,
-    where: SQL,
-    orderBy: SQL[],
-    window: { orderBy: SQL[]; offset: number; limit: number },
-    counting: SQL<number> = sql<number>`null`,
-  ) {
-    const ids = executor
-      .select({ id: briefs.id })
-      .from(briefs)
-      .where(where)
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset)
-      .as('page');
-    return executor
-      .select({
-        brief: briefs,
-        project: { id: projects.id, name: projects.name, companyId: projects.companyId },
-        company: { id: companies.id, name: companies.name },
-        total: counting,
-      })
-      .from(briefs)
-      .innerJoin(ids, eq(briefs.id, ids.id))
-      .leftJoin(projects, eq(projects.id, briefs.projectId))
-      .leftJoin(companies, eq(companies.id, briefs.companyId))
-      .orderBy(...orderBy);
-  }
-
-  function listAnswer(
-    rows: Awaited<ReturnType<typeof readPage>>,
-    page: PageRequest,
-    total: number,
-    extra: { hasNextPage: boolean; totalIsExact: boolean },
-  ) {
-    const data = rows.map((r) => presentListItem(r.brief, r));
-    const last = data[data.length - 1];
-    return {
-      data,
-      meta: {
-        ...pageResult(data, total, page).meta,
-        ...extra,
-        nextCursor: extra.hasNextPage && last ? last.id : null,
-      },
-    };
-  }
-
-  function listConditions(actor: Actor, query: BriefListQuery): SQL {
-    const conditions: (SQL | undefined)[] = [visibleBriefs(actor)];
-    if (query.companyId) conditions.push(eq(briefs.companyId, query.companyId));
-    if (query.projectId) conditions.push(eq(briefs.projectId, query.projectId));
-    if (query.status) {
-      const ids = uuidList(query.status, '/status');
-      conditions.push(ids.length === 1 ? eq(briefs.statusId, ids[0]!) : inArray(briefs.statusId, ids));
-    }
-    if (query.predictionStatus) {
-      const values = query.predictionStatus.split(',').map((s) => s.trim().toUpperCase());
-      const bad = values.filter((v) => !PREDICTION_STATUSES.includes(v as PredictionStatus));
-      if (bad.length || !values.length) {
-        throw badRequest('predictionStatus must be a comma-separated list of prediction statuses', [
-          {
-            pointer: '/predictionStatus',
-            message: `must be among ${PREDICTION_STATUSES.join(', ')}`,
-            in: 'query',
-          },
-        ]);
-      }
-      conditions.push(inArray(briefs.predictionStatus, values as PredictionStatus[]));
-    }
-    if (query.lastupdate) conditions.push(gt(briefs.updatedAt, new Date(query.lastupdate)));
-    if (query.search) {
-      const pattern = `%${likeEscape(query.search)}%`;
-      conditions.push(or(ilike(briefs.name, pattern), ilike(briefs.code, pattern)));
-    }
-    return and(...conditions)!;
-  }
-
-  /**
-   * The planner's row estimate of a condition (no rows read), kept a little while per condition:
-   * it is an estimate anyway, and lists are read again and again with the same filters.
-   */
-  const estimates = new Map<string, { value: number; at: number }>();
-  async function estimate(where: SQL): Promise<number> {
-    const query = db.select({ id: briefs.id }).from(briefs).where(where);
-    const { sql: text, params } = query.toSQL();
-    const key = `${text}\u0000${JSON.stringify(params)}`;
-    const cached = estimates.get(key);
-    if (cached && Date.now() - cached.at < ESTIMATE_TTL_MS) return cached.value;
-    const result = await db.execute(sql`explain (format json) ${query}`);
-    const rows =
-      (result as unknown as { rows: Record<string, unknown>[] }).rows ??
-      (result as unknown as Record<string, unknown>[]);
-    const plan = (rows[0]?.['QUERY PLAN'] ?? rows[0]) as unknown;
-    const parsed = typeof plan === 'string' ? JSON.parse(plan) : plan;
-    const top = Array.isArray(parsed) ? parsed[0]?.Plan : undefined;
-    const value = Math.round(Number(top?.['Plan Rows'] ?? 0));
-    if (estimates.size >= 1000) estimates.delete(estimates.keys().next().value!);
-    estimates.set(key, { value, at: Date.now() });
-    return value;
   }
 
   /** Element rows of a create or replace, with their engine positions. */
@@ -522,7 +309,7 @@ export function createBriefService(ctx: AppContext, options: BriefServiceOptions
         : undefined;
       const refs = { project: owner.project, company: owner.company, status };
 
-      const created = await ctx.change(actor, async (tx, record) => {
+      const created = await change(actor, async (tx, record) => {
         // (getSQL(): an embedded query builder would be parenthesised, which INSERT cannot be.)
         const insertBrief = tx.insert(briefs).values(row).getSQL();
         const insertElements = tx.insert(briefElements).values(elements).getSQL();
@@ -560,7 +347,7 @@ export function createBriefService(ctx: AppContext, options: BriefServiceOptions
         }
         return presentBrief(row, refs, elements, stored);
       });
-      if (mode === 'async') await options.enqueue({ id: created.id, organisationId: org, revision: 1 });
+      if (mode === 'async') await enqueue({ id: created.id, organisationId: org, revision: 1 });
       return created;
     },
 
@@ -570,7 +357,7 @@ export function createBriefService(ctx: AppContext, options: BriefServiceOptions
      */
     async update(actor: Actor, id: string, input: UpdateBrief) {
       if (input.briefElements) checkElementStructure(input.briefElements);
-      await ctx.change(actor, async (tx, record) => {
+      await change(actor, async (tx, record) => {
         const org = actor.organisationId;
         const current = await findBriefRow(tx, org, id, { forUpdate: true });
         if (!current) throw notFound('Brief');
@@ -601,34 +388,9 @@ export function createBriefService(ctx: AppContext, options: BriefServiceOptions
           row: ElementRow;
           columns?: string[];
         }[] = [];
-        let replaced: { values: ElementValues; keep?: ElementRow }[] | undefined;
-        if (input.briefElements) {
-          const byId = new Map(existing.map((e) => [e.id, e]));
-          const claimed = new Set<string>();
-          const matches: (ElementRow | undefined)[] = input.briefElements.map((element, i) => {
-            if (!element.id) return undefined;
-            const match = byId.get(element.id);
-            if (!match) throw invalidReference(`/briefElements/${i}/id`, 'element of this brief');
-            claimed.add(match.id);
-            return match;
-          });
-          input.briefElements.forEach((element, i) => {
-            if (element.id) return;
-            const match = existing.find((e) => e.position === element.position && !claimed.has(e.id));
-            if (match) {
-              claimed.add(match.id);
-              matches[i] = match;
-            }
-          });
-          replaced = input.briefElements.map((element, i) => {
-            const { id: _id, ...spec } = element;
-            return { values: elementValues(spec), keep: matches[i] };
-          });
-        }
-        const specChanged =
-          replaced !== undefined &&
-          (replaced.length !== existing.length ||
-            replaced.some((r) => !r.keep || changedSpecFields(r.keep, r.values).length > 0));
+        let replaced: Reconciled[] | undefined;
+        if (input.briefElements) replaced = reconcileElements(existing, input.briefElements);
+        const specChanged = replaced !== undefined && elementsChanged(existing, replaced);
         const pricingChanged = PRICING_FIELDS.some((f) => input[f] !== undefined && input[f] !== current[f]);
         const reprice = specChanged || pricingChanged || (replaced !== undefined && !current.hasPrice);
 
@@ -748,7 +510,7 @@ export function createBriefService(ctx: AppContext, options: BriefServiceOptions
 
     /** Soft-deletes the brief and its elements (their events too); again -> 404. */
     async remove(actor: Actor, id: string) {
-      await ctx.change(actor, async (tx, record) => {
+      await change(actor, async (tx, record) => {
         const current = await findBriefRow(tx, actor.organisationId, id, { forUpdate: true });
         if (!current) throw notFound('Brief');
         assertCompanyVisible(actor, current.companyId, 'Brief');
@@ -794,141 +556,9 @@ export function createBriefService(ctx: AppContext, options: BriefServiceOptions
      * - `after` (an id) continues after that brief in the same order (keyset: constant cost at any
      *   depth).
      */
-    async list(actor: Actor, query: BriefListQuery) {
-      const page = resolvePage(query, BRIEF_PAGE);
-      if (!query.after && wholeOrganisation(actor, query)) {
-        return db.transaction(
-          async (tx) => {
-            const total = await liveBriefCount(tx, actor.organisationId);
-            const window = pageWindow(page, total);
-            const rows = window.limit ? await readPage(tx, visibleBriefs(actor), page.orderBy, window) : [];
-            const hasNextPage = page.offset + page.limit < total;
-            return listAnswer(rows.slice(0, page.limit), page, total, { hasNextPage, totalIsExact: true });
-          },
-          { isolationLevel: 'repeatable read', accessMode: 'read only' },
-        );
-      }
-      let where = listConditions(actor, query);
-      let offset = page.offset;
-      if (query.after) {
-        const c = alias(briefs, 'cursor');
-        const [cursor] = await db
-          .select({ id: c.id })
-          .from(c)
-          .where(and(eq(c.id, query.after), eq(c.organisationId, actor.organisationId)));
-        if (!cursor) {
-          throw badRequest('after must be the id of a brief of the previous page', [
-            { pointer: '/after', message: 'is not a brief of the organisation', in: 'query' },
-          ]);
-        }
-        const outer = sortColumns(briefs)[page.sortField as keyof ReturnType<typeof sortColumns>];
-        const inner = sortColumns(c)[page.sortField as keyof ReturnType<typeof sortColumns>];
-        const op = page.direction === 'ASC' ? sql`>` : sql`<`;
-        where = and(
-          where,
-          sql`(${outer}, ${briefs.id}) ${op} (${db.select({ value: inner, id: c.id }).from(c).where(eq(c.id, query.after))})`,
-        )!;
-        offset = 0;
-      }
-      // The capped count rides along as a scalar subquery of the page query: one round trip.
-      const countWhere = listConditions(actor, query);
-      const capped = db
-        .select({ one: sql`1` })
-        .from(briefs)
-        .where(countWhere)
-        .limit(countCap + 1);
-      const counting = sql<number>`(select count(*)::int from (${capped.getSQL()}) capped)`;
-      const rows = await readPage(
-        db,
-        where,
-        page.orderBy,
-        { orderBy: page.orderBy, offset, limit: page.limit + 1 },
-        counting,
-      );
-      const counted = rows.length
-        ? [{ total: rows[0]!.total }]
-        : await db.select({ total: counting }).from(sql`(select 1) one`);
-      const hasNextPage = rows.length > page.limit;
-      const count = counted[0]?.total ?? 0;
-      const totalIsExact = count <= countCap;
-      const seen = offset + Math.min(rows.length, page.limit) + (hasNextPage ? 1 : 0);
-      const total = totalIsExact ? count : Math.max(countCap + 1, seen, await estimate(countWhere));
-      return listAnswer(rows.slice(0, page.limit), page, total, { hasNextPage, totalIsExact });
-    },
+    list: createBriefList({ db, countCap }).list,
 
-    async details(actor: Actor, id: string, version?: number) {
-      const brief = await read(actor, id);
-      const found = await findBriefPrediction(
-        db,
-        { id, currentPredictionId: brief.prediction?.id ?? null },
-        version,
-      );
-      if (version !== undefined && !found) throw notFound('Prediction version');
-      return {
-        ...brief,
-        prediction: found ? presentSummary(found) : brief.prediction,
-        briefComputed: found?.output.briefComputed ?? null,
-        briefPrice: found?.output.briefPrice ?? null,
-        briefElementPrices: found?.output.briefElementPrices ?? brief.briefElementPrices,
-      };
-    },
-
-    async versions(actor: Actor, id: string) {
-      const found = await visible(actor, id);
-      const rows = await predictionVersions(db, id);
-      return {
-        briefId: id,
-        currentVersion: found.brief.currentVersion,
-        data: rows.map((row) => ({
-          ...presentSummary(row),
-          createdBy: row.createdById ? { id: row.createdById, name: row.createdByName } : null,
-          // Loosely typed in the schema (the engine input is documented by its fields).
-          input: row.input as unknown as Record<string, unknown>,
-        })),
-      };
-    },
-
-    async process(actor: Actor, id: string, position: number, version?: number) {
-      const { prediction: row } = await prediction(actor, id, version);
-      const variants = variantsOf(row.output, position);
-      if (!variants.length) throw notFound('Brief element');
-      return presentProcess(id, row.version, variants);
-    },
-
-    async valueAnalysis(actor: Actor, id: string, version?: number) {
-      const { prediction: row } = await prediction(actor, id, version);
-      const analysis = await analysisOf(row);
-      return { briefId: id, version: row.version, predictionId: row.id, ...analysis };
-    },
-
-    async panel(actor: Actor, id: string, version?: number) {
-      const { found, prediction: row } = await prediction(actor, id, version);
-      return presentPanel(found.brief, row, await analysisOf(row));
-    },
-
-    async dieLineSvg(actor: Actor, id: string, position: number, version?: number) {
-      const { prediction: row } = await prediction(actor, id, version);
-      const computed = row.output.briefComputed.briefElements.find((e) => e.position === position);
-      if (!computed) throw notFound('Brief element');
-      return renderDieLineSvg(computed.dieLine);
-    },
-
-    async impositionSvg(
-      actor: Actor,
-      id: string,
-      position: number,
-      query: { version?: number; variant?: string },
-    ) {
-      const { prediction: row } = await prediction(actor, id, query.version);
-      const computed = row.output.briefComputed.briefElements.find((e) => e.position === position);
-      const variants = variantsOf(row.output, position);
-      if (!computed || !variants.length) throw notFound('Brief element');
-      const variant = query.variant
-        ? variants.find((v) => v.variantKey === query.variant)
-        : (variants.find((v) => v.selected) ?? variants[0]);
-      if (!variant) throw notFound('Process variant');
-      return renderImpositionSvg(variant.imposition, computed.dieLine);
-    },
+    ...createPredictionViews({ db, visible, read }),
 
     /** GET /api/brief-elements/:id: an element of a visible brief, or a standalone element. */
     async element(actor: Actor, id: string) {

@@ -3,9 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DateTime, IdParams, problemResponses, Uuid } from '../../platform/schemas.ts';
-import { defaultCatalogue } from '../../pricing/default-catalogue.ts';
 import type { CatalogueKind } from './repository.ts';
-import { catalogueSeeder } from './seed.ts';
 import { createCatalogueService, present } from './service.ts';
 import { upgradeCatalogues } from './upgrade.ts';
 
@@ -140,7 +138,6 @@ const EntryPatch = Type.Object(
 
 export const catalogueRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
   const service = createCatalogueService(ctx);
-  ctx.organisationSeeders.push(catalogueSeeder(defaultCatalogue));
   return async (app) => {
     // Existing organisations' catalogues onto the current default version (safe on every node).
     await upgradeCatalogues(ctx);

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { AppContext } from '../../context.ts';
-import type { Tx } from '../../db/client.ts';
+import { rowsOf, type Tx } from '../../db/client.ts';
 import { catalogueEntries, catalogueVersions } from '../../db/schema/catalogue.ts';
 import type { EventRecorder } from '../../platform/events.ts';
 import type { Catalogue } from '../../pricing/index.ts';
@@ -236,9 +236,7 @@ export async function upgradeCatalogues(ctx: Pick<AppContext, 'change' | 'db' | 
     left join catalogue_versions v on v.organisation_id = e.organisation_id
     where e.kind = ${SETTINGS_KIND} and e.deleted_at is null
       and coalesce(v.version, ${FIRST_VERSION}) < ${CATALOGUE_VERSION}`);
-  for (const { organisation_id: organisationId } of (
-    behind as unknown as { rows: { organisation_id: string }[] }
-  ).rows) {
+  for (const { organisation_id: organisationId } of rowsOf<{ organisation_id: string }>(behind)) {
     try {
       const result = await upgradeCatalogue(ctx, organisationId);
       if (result.changed > 0 || result.from !== result.to)

@@ -1,7 +1,7 @@
-import { and, eq, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { and, eq, ilike, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { type Executor, rowsOf } from '../../db/client.ts';
 import { companies } from '../../db/schema/platform.ts';
-import { type Actor, companyScope } from '../../platform/actor.ts';
+import { type Actor, inCompanyScope } from '../../platform/actor.ts';
 import type { CrudFields } from '../../platform/crud-query.ts';
 import { entity } from '../../platform/events.ts';
 
@@ -51,11 +51,10 @@ export const COMPANY_CRUD_FIELDS: CrudFields = {
 
 /** Live companies of the actor's organisation that the actor may see. */
 export function visibleCompanies(actor: Actor): SQL {
-  const scope = companyScope(actor);
   return and(
     eq(companies.organisationId, actor.organisationId),
     isNull(companies.deletedAt),
-    scope ? (scope.length ? inArray(companies.id, scope) : sql`false`) : undefined,
+    inCompanyScope(actor, companies.id),
   )!;
 }
 
@@ -81,27 +80,6 @@ export async function findVisibleCompany(db: Executor, actor: Actor, id: string)
   return row;
 }
 
-export async function externalIdTaken(
-  db: Executor,
-  organisationId: string,
-  externalId: string,
-  exceptId?: string,
-): Promise<boolean> {
-  const [row] = await db
-    .select({ id: companies.id })
-    .from(companies)
-    .where(
-      and(
-        eq(companies.organisationId, organisationId),
-        eq(companies.externalId, externalId),
-        isNull(companies.deletedAt),
-        exceptId ? ne(companies.id, exceptId) : undefined,
-      ),
-    )
-    .limit(1);
-  return Boolean(row);
-}
-
 /** The company and its ancestors, nearest first (bounded, so a corrupt cycle cannot loop forever). */
 export async function ancestorsOf(db: Executor, organisationId: string, id: string): Promise<string[]> {
   const result = await db.execute<{ id: string }>(sql`
@@ -114,7 +92,7 @@ export async function ancestorsOf(db: Executor, organisationId: string, id: stri
        where c.organisation_id = ${organisationId} and chain.depth < 1000
     )
     select id from chain order by depth`);
-  return (result as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
+  return rowsOf<{ id: string }>(result).map((r) => r.id);
 }
 
 export async function hasLiveChildren(db: Executor, organisationId: string, id: string) {

@@ -1,19 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import { crudQuerySchema, foldIndexedCrudParams, SearchResult } from '../../platform/crud-search.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { IdParams, Paginated, problemResponses, Uuid } from '../../platform/schemas.ts';
 import { COMPANY_CRUD_FIELDS } from './repository.ts';
-import {
-  COMPANY_ALIASES,
-  CompanySchema,
-  CreateCompanyBody,
-  crudQuerySchema,
-  foldIndexedCrudParams,
-  SearchResult,
-  UpdateCompanyBody,
-} from './schemas.ts';
+import { COMPANY_ALIASES, CompanySchema, CreateCompanyBody, UpdateCompanyBody } from './schemas.ts';
 import { COMPANY_PAGE, COMPANY_SEARCH, createCompanyService } from './service.ts';
 
 const Company = Type.Ref('Company');

@@ -4,11 +4,12 @@ import type { Executor } from '../../db/client.ts';
 import { companies } from '../../db/schema/platform.ts';
 import { type Actor, assertCompanyVisible, isCompanyScoped } from '../../platform/actor.ts';
 import { parseCrudQuery } from '../../platform/crud-query.ts';
+import { type CrudQueryString, crudParams } from '../../platform/crud-search.ts';
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { externalIdTaken, liveCurrency, liveStaffUsers } from '../../platform/references.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
-import { liveCurrency, liveStaffUsers } from '../orders/references.ts';
 import { addCompanyLinks } from '../users/repository.ts';
 import {
   ancestorsOf,
@@ -16,13 +17,12 @@ import {
   COMPANY_ENTITY,
   companyColumns,
   companyTextSearch,
-  externalIdTaken,
   findCompany,
   findVisibleCompany,
   hasLiveChildren,
   visibleCompanies,
 } from './repository.ts';
-import { type CreateCompany, type CrudQueryString, crudParams, type UpdateCompany } from './schemas.ts';
+import type { CreateCompany, UpdateCompany } from './schemas.ts';
 
 export const COMPANY_PAGE = {
   defaultLimit: 25,
@@ -113,7 +113,10 @@ export function createCompanyService(ctx: AppContext) {
       return ctx.change(actor, async (tx, record) => {
         if (input.parentId) await checkParent(tx, actor, input.parentId);
         await checkReferences(tx, actor, input);
-        if (input.externalId && (await externalIdTaken(tx, actor.organisationId, input.externalId))) {
+        if (
+          input.externalId &&
+          (await externalIdTaken(tx, companies, actor.organisationId, input.externalId))
+        ) {
           throw externalIdConflict();
         }
         const customFields = await validateCustomFields(
@@ -161,7 +164,7 @@ export function createCompanyService(ctx: AppContext) {
         if (
           input.externalId &&
           input.externalId !== current.externalId &&
-          (await externalIdTaken(tx, actor.organisationId, input.externalId, id))
+          (await externalIdTaken(tx, companies, actor.organisationId, input.externalId, id))
         ) {
           throw externalIdConflict();
         }

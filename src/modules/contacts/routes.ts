@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import { crudQuerySchema, foldIndexedCrudParams, SearchResult } from '../../platform/crud-search.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { IdParams, problemResponses } from '../../platform/schemas.ts';
-import { crudQuerySchema, foldIndexedCrudParams, SearchResult } from '../companies/schemas.ts';
 import { USER_ALIASES } from '../users/schemas.ts';
 import { CONTACT_CRUD_FIELDS } from './repository.ts';
 import { CompanyContactParams, ContactSchema, CreateContactBody, UpdateContactBody } from './schemas.ts';

@@ -4,12 +4,18 @@ import type { Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/platform.ts';
 import { type Actor, isCompanyScoped } from '../../platform/actor.ts';
 import { parseCrudQuery } from '../../platform/crud-query.ts';
+import { type CrudQueryString, crudParams } from '../../platform/crud-search.ts';
 import { notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { pageResult } from '../../platform/pagination.ts';
 import { COMPANY_ENTITY, findVisibleCompany } from '../companies/repository.ts';
-import { type CrudQueryString, crudParams } from '../companies/schemas.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
+import {
+  assertIdentityFree,
+  relinkCompanies,
+  rereadPerson,
+  savePersonUpdate,
+} from '../users/person-update.ts';
 import {
   addCompanyLinks,
   assertLinkableCompanies,
@@ -18,7 +24,6 @@ import {
   credentialsOf,
   findUserWithCompanies,
   presentUser,
-  replaceCompanyLinks,
   userColumnValues,
   userWithCompaniesColumns,
 } from '../users/repository.ts';
@@ -39,12 +44,6 @@ function assertKeepsScope(actor: Actor, collaborationIds: string[] | undefined) 
 export function createContactService(ctx: AppContext) {
   const { db } = ctx;
 
-  async function reread(tx: Executor, actor: Actor, id: string) {
-    const contact = await findUserWithCompanies(tx, actor, id, { anyScope: true });
-    if (!contact) throw new Error(`contact ${id} vanished during its change`);
-    return contact;
-  }
-
   async function findContact(tx: Executor, actor: Actor, id: string) {
     const contact = await findUserWithCompanies(tx, actor, id, { role: 'contact' });
     if (!contact) throw notFound('Contact');
@@ -62,7 +61,7 @@ export function createContactService(ctx: AppContext) {
       if (!link && !changed) throw notFound('Link between the company and the contact');
       if (!changed) return presentUser(current, actor);
       await tx.update(users).set({ updatedAt: new Date() }).where(eq(users.id, contactId));
-      const contact = await reread(tx, actor, contactId);
+      const contact = await rereadPerson(tx, actor, contactId);
       await record({
         on: CONTACT_ENTITY,
         type: 'UPDATE',
@@ -141,7 +140,7 @@ export function createContactService(ctx: AppContext) {
           })
           .returning({ id: users.id });
         await addCompanyLinks(tx, actor.organisationId, row!.id, collaborationIds);
-        const contact = await reread(tx, actor, row!.id);
+        const contact = await rereadPerson(tx, actor, row!.id);
         await record({
           on: CONTACT_ENTITY,
           type: 'CREATE',
@@ -168,21 +167,20 @@ export function createContactService(ctx: AppContext) {
           }
           username = email.toLowerCase();
         }
-        await assertUserUnique(
+        await assertIdentityFree(
           tx,
           actor.organisationId,
-          {
-            username: username !== credentials.username ? username : undefined,
-            email: email?.toLowerCase() !== current.email?.toLowerCase() ? email : undefined,
-            externalId: input.externalId !== current.externalId ? input.externalId : undefined,
-          },
           id,
+          { ...current, username: credentials.username },
+          { username, email, externalId: input.externalId },
         );
-        let relationsChanged = false;
-        if (input.collaborationIds) {
-          await assertLinkableCompanies(tx, actor, input.collaborationIds, '/collaborationIds');
-          relationsChanged = await replaceCompanyLinks(tx, actor, id, input.collaborationIds);
-        }
+        const relationsChanged = await relinkCompanies(
+          tx,
+          actor,
+          id,
+          input.collaborationIds,
+          '/collaborationIds',
+        );
         const customFields = await validateCustomFields(
           tx,
           actor.organisationId,
@@ -194,20 +192,13 @@ export function createContactService(ctx: AppContext) {
         const values = { ...fields, email, username, customFields };
         const changed = changedFields(userColumnValues(current), { ...userColumnValues(current), ...values });
         if (changed.length === 0 && !relationsChanged) return presentUser(current, actor);
-        await tx
-          .update(users)
-          .set({ ...values, updatedAt: new Date() })
-          .where(eq(users.id, id));
-        const contact = await reread(tx, actor, id);
-        await record({
-          on: CONTACT_ENTITY,
-          type: 'UPDATE',
-          entityId: id,
-          snapshot: presentUser(contact),
-          updatedColumns: changed,
-          ...(relationsChanged ? { updatedRelations: ['companies'] } : {}),
+        return savePersonUpdate(tx, actor, record, {
+          id,
+          set: values,
+          changed,
+          relationsChanged,
+          entityOf: () => CONTACT_ENTITY,
         });
-        return presentUser(contact, actor);
       });
     },
 

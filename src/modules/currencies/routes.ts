@@ -10,11 +10,9 @@ import {
   CurrencySchema,
   UpdateCurrencyBody,
 } from './schemas.ts';
-import { createCurrencyService, seedCurrencies } from './service.ts';
+import { createCurrencyService } from './service.ts';
 
-export const currencyRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
-  // Once per app (not per prefix): every new organisation starts with its base currency (EUR).
-  ctx.organisationSeeders.push(seedCurrencies);
+export const currenciesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
   const service = createCurrencyService(ctx);
   return async (app) => {
     app.addSchema(CurrencySchema);

@@ -6,8 +6,8 @@ import { currencies } from '../../db/schema/organisation-data.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
+import { likeEscape } from '../../platform/filters.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
-import { likeEscape } from '../orders/common-schemas.ts';
 import {
   baseCurrencyCode,
   CURRENCY_ENTITY,

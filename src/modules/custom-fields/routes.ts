@@ -11,7 +11,7 @@ import {
 } from './schemas.ts';
 import { createCustomFieldService } from './service.ts';
 
-export const customFieldRoutes =
+export const customFieldsRoutes =
   (ctx: AppContext): FastifyPluginAsyncTypebox =>
   async (app) => {
     const service = createCustomFieldService(ctx);

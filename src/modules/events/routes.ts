@@ -23,7 +23,7 @@ const ListQuery = pageQuerySchema(EVENT_PAGE, {
   ),
 });
 
-export const eventRoutes =
+export const eventsRoutes =
   (ctx: AppContext): FastifyPluginAsyncTypebox =>
   async (app) => {
     const service = createEventService(ctx);

@@ -1,43 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { and, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { exports } from '../../db/schema/exports.ts';
 import { IMPORT_STATUS, type ImportStatusName } from '../../db/schema/imports.ts';
+import { contentDisposition } from '../../platform/content-disposition.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { IdParams, Nullable, problemResponses } from '../../platform/schemas.ts';
-import { registerEventResource } from '../events/resources.ts';
-import { contentDisposition } from '../files/attachments.ts';
-import { IMPORT_TYPES, STATUS_DESCRIPTIONS } from '../imports/catalog.ts';
-import { createExportService, EXPORT_JOB, type ExportJob, presentExport } from './service.ts';
-
-type ExportsModule = { service: ReturnType<typeof createExportService> };
-const modules = new WeakMap<AppContext, ExportsModule>();
-
-/** The exports service of an app, made once per context: defines the job and the event resource. */
-export function exportsModule(ctx: AppContext): ExportsModule {
-  const existing = modules.get(ctx);
-  if (existing) return existing;
-  const service = createExportService(ctx);
-  modules.set(ctx, { service });
-  ctx.jobs.define<ExportJob>(
-    EXPORT_JOB,
-    async (jobs) => {
-      for (const job of jobs) await service.run(job.data.exportId);
-    },
-    {
-      queue: { policy: 'stately', retryLimit: 3, retryDelay: 10, retryBackoff: true, expireInSeconds: 3600 },
-    },
-  );
-  registerEventResource('exports', async (db, organisationId, id) => {
-    const [row] = await db
-      .select()
-      .from(exports)
-      .where(and(eq(exports.id, id), eq(exports.organisationId, organisationId), isNull(exports.deletedAt)));
-    return row ? presentExport(row) : undefined;
-  });
-  return modules.get(ctx)!;
-}
+import { IMPORT_TYPES, STATUS_DESCRIPTIONS } from '../imports/import-types.ts';
+import type { ExportsModule } from './module.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
 const ExportSchema = Type.Object(
@@ -117,8 +86,7 @@ const ExportListQuery = Type.Object(
 );
 
 /** `/api/exports`: CSV exports in the imports' columns (HIPE client), admins like imports. */
-export const exportsRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
-  const { service } = exportsModule(ctx);
+export const exportsRoutes = (_ctx: AppContext, { service }: ExportsModule): FastifyPluginAsyncTypebox => {
   const tags = ['exports'];
   const config = { permission: 'exports:manage' as const };
   return async (app) => {

@@ -10,7 +10,7 @@ import { entity } from '../../platform/events.ts';
 import { isSupportedDate, SUPPORTED_DATE_MESSAGE } from '../../platform/input-safety.ts';
 import { findFile, readFileContent } from '../files/repository.ts';
 import { createFilesService } from '../files/service.ts';
-import { delimiterOf, IMPORT_TYPES, importTypeOf, STATUS_NAMES } from '../imports/catalog.ts';
+import { delimiterOf, IMPORT_TYPES, importTypeOf, STATUS_NAMES } from '../imports/import-types.ts';
 import { exportRows } from './writers.ts';
 
 export const EXPORT_ENTITY = entity('EXPORT', 'exports');

@@ -4,8 +4,8 @@
  * (`cf.<key>`) are not written.
  */
 import { type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
-import { IMPORT_TYPES } from '../imports/catalog.ts';
+import { type Executor, rowsOf } from '../../db/client.ts';
+import { IMPORT_TYPES } from '../imports/import-types.ts';
 
 export type ExportFilter = {
   organisationId: string;
@@ -67,8 +67,6 @@ export async function exportRows(db: Executor, type: string, filter: ExportFilte
   if (!importType || !query) throw new Error(`no export for type ${type}`);
   const header = importType.columns.map((c) => c.name);
   const result = await db.execute(query(filter));
-  const rows = (result as unknown as { rows: Record<string, unknown>[] }).rows.map((row) =>
-    header.map((column) => iso(row[column])),
-  );
+  const rows = rowsOf<Record<string, unknown>>(result).map((row) => header.map((column) => iso(row[column])));
   return { header, rows };
 }

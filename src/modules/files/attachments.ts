@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import type { AttachableEntity } from '../../db/schema/organisation-data.ts';
 import type { Actor } from '../../platform/actor.ts';
+import { contentDisposition } from '../../platform/content-disposition.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, Paginated, problemResponses, Uuid } from '../../platform/schemas.ts';
 import { PARENT_ENTITIES } from './repository.ts';
@@ -271,14 +272,4 @@ export function registerAttachmentRoutes(app: TypeboxApp, ctx: AppContext, optio
       return commentsService.remove(actor, target(request.params.id), request.params.commentId);
     },
   );
-}
-
-/** `attachment` with an ASCII fallback name and the exact UTF-8 name (RFC 6266 / RFC 8187). */
-export function contentDisposition(filename: string): string {
-  const fallback = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(filename).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { projects } from '../../db/schema/organisation-data.ts';
-import { type Actor, companyScope } from '../../platform/actor.ts';
+import { type Actor, inCompanyScope } from '../../platform/actor.ts';
 import { notFound } from '../../platform/errors.ts';
 import { registerAttachmentRoutes } from './attachments.ts';
 
@@ -18,8 +18,6 @@ export const filesRoutes =
       path: '/projects/:id',
       // Queried here rather than through the projects module to keep the modules independent.
       assertParentVisible: async (actor: Actor, id: string) => {
-        const scope = companyScope(actor);
-        if (scope && scope.length === 0) throw notFound('Project');
         const [row] = await ctx.db
           .select({ id: projects.id })
           .from(projects)
@@ -28,7 +26,7 @@ export const filesRoutes =
               eq(projects.id, id),
               eq(projects.organisationId, actor.organisationId),
               isNull(projects.deletedAt),
-              scope ? inArray(projects.companyId, scope) : undefined,
+              inCompanyScope(actor, projects.companyId),
             ),
           )
           .limit(1);

@@ -2,12 +2,19 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { articles } from '../../db/schema/orders.ts';
 import type { Change } from '../../platform/events.ts';
+import { roundUnitPrice } from '../../platform/money.ts';
 import { ARTICLE_ENTITY } from '../articles/repository.ts';
-import { roundUnitPrice } from '../orders/money.ts';
-import { inList, type PendingUpdate, writeRows } from './bulk.ts';
+import {
+  archiveAbsentRows,
+  countAbsentRows,
+  inList,
+  pendingUpdates,
+  queueUpdate,
+  writeBatch,
+} from './bulk.ts';
 import { companiesByExternalId, unknownCompany } from './references.ts';
 import { type BatchContext, emptyOutcome, fail, type ImportType, type InputRow } from './types.ts';
-import { differences, RowReader } from './values.ts';
+import { RowReader } from './values.ts';
 
 type ArticleRow = typeof articles.$inferSelect;
 
@@ -91,8 +98,7 @@ export const articlesImport: ImportType = {
     );
 
     const creates: Array<typeof articles.$inferInsert & { id: string }> = [];
-    const updates: PendingUpdate[] = [];
-    const updateFields = new Set<string>();
+    const pending = pendingUpdates();
 
     for (const p of parsed) {
       const { reader, code } = p;
@@ -143,36 +149,20 @@ export const articlesImport: ImportType = {
       }
       if (companyId) next.companyId = companyId;
       if (Object.keys(p.input.customFields).length) next.customFields = customFields;
-      const changed = differences(current, next);
-      if (changed.length === 0) {
-        out.unchanged++;
-        continue;
-      }
-      for (const field of changed) updateFields.add(field);
-      updates.push({ id: current.id, changed, values: { ...current, ...next } });
+      if (queueUpdate(pending, current, next).length === 0) out.unchanged++;
     }
 
-    out.changes.push(
-      ...(await writeRows(c.tx, {
-        table: articles,
-        on: ARTICLE_ENTITY,
-        organisationId: c.organisationId,
-        creates,
-        updates,
-        updateFields,
-      })),
-    );
-    out.created += creates.length;
-    out.updated += updates.length;
-    return out;
+    return writeBatch(c.tx, out, {
+      table: articles,
+      on: ARTICLE_ENTITY,
+      organisationId: c.organisationId,
+      creates,
+      ...pending,
+    });
   },
 
   async archiveAbsent(c, limit) {
-    const result = await c.tx.execute<{ id: string }>(sql`
-      update articles set deleted_at = now(), updated_at = now()
-       where id in (select id from (${absentArticles(c)}) absent_ids limit ${limit})
-       returning id`);
-    const ids = (result as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
+    const ids = await archiveAbsentRows(c.tx, articles, absentArticles(c), limit);
     if (ids.length === 0) return [];
     const rows = await c.tx.select().from(articles).where(inList(articles.id, ids));
     return rows.map(
@@ -180,10 +170,5 @@ export const articlesImport: ImportType = {
     );
   },
 
-  async countAbsent(c) {
-    const result = await c.tx.execute<{ count: number }>(
-      sql`select count(*)::int as count from (${absentArticles(c)}) absent_ids`,
-    );
-    return Number((result as unknown as { rows: { count: number }[] }).rows[0]?.count ?? 0);
-  },
+  countAbsent: (c) => countAbsentRows(c.tx, absentArticles(c)),
 };

@@ -1,9 +1,11 @@
 import { getTableColumns, getTableName, is, type SQL, sql } from 'drizzle-orm';
 import { type AnyPgColumn, PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { v7 as uuidv7 } from 'uuid';
-import type { Tx } from '../../db/client.ts';
+import { rowsOf, type Tx } from '../../db/client.ts';
 import { events } from '../../db/schema/platform.ts';
 import { type Change, type EntityDescriptor, type EventRecorder, eventRow } from '../../platform/events.ts';
+import type { BatchOutcome } from './types.ts';
+import { differences } from './values.ts';
 
 const EVENTS_PER_INSERT = 2000;
 
@@ -109,7 +111,7 @@ export async function bulkInsert<T extends PgTable>(
     : sql``;
   const result = await tx.execute(sql`insert into ${table} (${sql.raw(names)})
     select ${sql.raw(names)} from jsonb_to_recordset(${recordset(specs, rows)}::jsonb) as v(${sql.raw(definitions)})${returning}`);
-  return (result as unknown as { rows: T['$inferSelect'][] }).rows;
+  return rowsOf<T['$inferSelect']>(result);
 }
 
 /**
@@ -125,6 +127,61 @@ export function inList(column: AnyPgColumn | SQL, values: readonly string[], typ
 
 /** A row of a batch that changed: its id, the fields that changed and all its values after the change. */
 export type PendingUpdate = { id: string; changed: string[]; values: Record<string, unknown> };
+
+/** The changed rows of a batch and the columns their one update statement sets. */
+export type PendingUpdates = { updates: PendingUpdate[]; updateFields: Set<string> };
+
+export const pendingUpdates = (): PendingUpdates => ({ updates: [], updateFields: new Set() });
+
+/**
+ * Queues the update of an existing row to `next` when they differ, and answers the fields that
+ * changed (none: the row is unchanged). The update sets the changed fields, or every field of
+ * `next` with `setAll` (a company import writes its whole row so the parent overlay holds).
+ */
+export function queueUpdate(
+  pending: PendingUpdates,
+  current: Record<string, unknown> & { id: string },
+  next: Record<string, unknown>,
+  options: { setAll?: boolean } = {},
+): string[] {
+  const changed = differences(current, next);
+  if (changed.length === 0) return changed;
+  for (const field of options.setAll ? Object.keys(next) : changed) pending.updateFields.add(field);
+  pending.updates.push({ id: current.id, changed, values: { ...current, ...next } });
+  return changed;
+}
+
+/** Writes a batch's rows (writeRows) and adds their events and counts to the batch's outcome. */
+export async function writeBatch(
+  tx: Tx,
+  out: BatchOutcome,
+  batch: Omit<Parameters<typeof writeRows>[1], 'updates' | 'updateFields'> & PendingUpdates,
+): Promise<BatchOutcome> {
+  out.changes.push(...(await writeRows(tx, batch)));
+  out.created += batch.creates.length;
+  out.updated += batch.updates.length;
+  return out;
+}
+
+/**
+ * Archives (soft-deletes) at most `limit` of the rows `absent` selects (a query of ids: records
+ * of the organisation an import with allowDelete did not name) and answers their ids.
+ */
+export async function archiveAbsentRows(tx: Tx, table: PgTable, absent: SQL, limit: number) {
+  const result = await tx.execute<{ id: string }>(sql`
+      update ${table} set deleted_at = now(), updated_at = now()
+       where id in (select id from (${absent}) absent_ids limit ${limit})
+       returning id`);
+  return rowsOf<{ id: string }>(result).map((r) => r.id);
+}
+
+/** How many rows `absent` selects (what archiveAbsentRows would archive in all). */
+export async function countAbsentRows(tx: Tx, absent: SQL): Promise<number> {
+  const result = await tx.execute<{ count: number }>(
+    sql`select count(*)::int as count from (${absent}) absent_ids`,
+  );
+  return Number(rowsOf<{ count: number }>(result)[0]?.count ?? 0);
+}
 
 /**
  * Writes a batch's new and changed rows with their events: inserts in statements of 2,000 rows

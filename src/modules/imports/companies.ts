@@ -1,13 +1,20 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, rowsOf } from '../../db/client.ts';
 import { companies } from '../../db/schema/platform.ts';
 import type { Change } from '../../platform/events.ts';
 import { COMPANY_ENTITY, companyColumns } from '../companies/repository.ts';
-import { inList, type PendingUpdate, writeRows } from './bulk.ts';
+import {
+  archiveAbsentRows,
+  countAbsentRows,
+  inList,
+  pendingUpdates,
+  queueUpdate,
+  writeBatch,
+} from './bulk.ts';
 import { dryRunReferences } from './keys.ts';
 import { type BatchContext, emptyOutcome, fail, type ImportType, type InputRow } from './types.ts';
-import { differences, RowReader } from './values.ts';
+import { RowReader } from './values.ts';
 
 type CompanyRow = Awaited<ReturnType<typeof selectCompanies>>[number];
 
@@ -38,7 +45,7 @@ async function ancestry(
        where c.organisation_id = ${organisationId} and chain.depth < 1000
     )
     select distinct id, parent_id from chain`);
-  const rows = (result as unknown as { rows: { id: string; parent_id: string | null }[] }).rows;
+  const rows = rowsOf<{ id: string; parent_id: string | null }>(result);
   return new Map(rows.map((r) => [r.id, r.parent_id]));
 }
 
@@ -151,8 +158,7 @@ export const companiesImport: ImportType = {
     // Records of the batch by external id as they will be after it (for parents earlier in the file).
     const assigned = new Map<string, string>();
     const creates: Array<typeof companies.$inferInsert & { id: string }> = [];
-    const updates: PendingUpdate[] = [];
-    const updateFields = new Set<string>();
+    const pending = pendingUpdates();
 
     for (const p of parsed) {
       const { reader, key } = p;
@@ -212,38 +218,25 @@ export const companiesImport: ImportType = {
         continue;
       }
       assigned.set(key, current.id);
-      const changed = differences(current, next);
-      if (changed.length === 0) {
+      if (queueUpdate(pending, current, next, { setAll: true }).length === 0) {
         out.unchanged++;
         continue;
       }
       if (parentId !== undefined) overlay.set(current.id, parentId);
-      for (const field of Object.keys(next)) updateFields.add(field);
-      updates.push({ id: current.id, changed, values: { ...current, ...next } });
     }
 
-    out.changes.push(
-      ...(await writeRows(c.tx, {
-        table: companies,
-        on: COMPANY_ENTITY,
-        organisationId: c.organisationId,
-        creates,
-        updates,
-        updateFields,
-        reread: (ids) => selectCompanies(c.tx).where(inList(companies.id, ids)),
-      })),
-    );
-    out.created += creates.length;
-    out.updated += updates.length;
-    return out;
+    return writeBatch(c.tx, out, {
+      table: companies,
+      on: COMPANY_ENTITY,
+      organisationId: c.organisationId,
+      creates,
+      ...pending,
+      reread: (ids) => selectCompanies(c.tx).where(inList(companies.id, ids)),
+    });
   },
 
   async archiveAbsent(c, limit) {
-    const result = await c.tx.execute<{ id: string }>(sql`
-      update companies set deleted_at = now(), updated_at = now()
-       where id in (select id from (${absentCompanies(c)}) absent_ids limit ${limit})
-       returning id`);
-    const ids = (result as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
+    const ids = await archiveAbsentRows(c.tx, companies, absentCompanies(c), limit);
     if (ids.length === 0) return [];
     const rows = await selectCompanies(c.tx).where(inList(companies.id, ids));
     return rows.map(
@@ -251,10 +244,5 @@ export const companiesImport: ImportType = {
     );
   },
 
-  async countAbsent(c) {
-    const result = await c.tx.execute<{ count: number }>(
-      sql`select count(*)::int as count from (${absentCompanies(c)}) absent_ids`,
-    );
-    return Number((result as unknown as { rows: { count: number }[] }).rows[0]?.count ?? 0);
-  },
+  countAbsent: (c) => countAbsentRows(c.tx, absentCompanies(c)),
 };

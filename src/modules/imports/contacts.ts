@@ -4,7 +4,7 @@ import type { Executor } from '../../db/client.ts';
 import { companyUsers, users } from '../../db/schema/platform.ts';
 import type { Change } from '../../platform/events.ts';
 import { CONTACT_ENTITY, presentUser, userWithCompaniesColumns } from '../users/repository.ts';
-import { bulkInsert, bulkUpdate, inList } from './bulk.ts';
+import { archiveAbsentRows, bulkInsert, bulkUpdate, countAbsentRows, inList } from './bulk.ts';
 import { companiesByExternalId, unknownCompany } from './references.ts';
 import { type BatchContext, emptyOutcome, fail, type ImportType, type InputRow } from './types.ts';
 import { differences, RowReader } from './values.ts';
@@ -289,21 +289,12 @@ export const contactsImport: ImportType = {
   },
 
   async archiveAbsent(c, limit) {
-    const result = await c.tx.execute<{ id: string }>(sql`
-      update users set deleted_at = now(), updated_at = now()
-       where id in (select id from (${absentContacts(c)}) absent_ids limit ${limit})
-       returning id`);
-    const ids = (result as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
+    const ids = await archiveAbsentRows(c.tx, users, absentContacts(c), limit);
     const after = await snapshots(c.tx, ids);
     return ids.map(
       (id): Change => ({ on: CONTACT_ENTITY, type: 'DELETE', entityId: id, snapshot: after.get(id) }),
     );
   },
 
-  async countAbsent(c) {
-    const result = await c.tx.execute<{ count: number }>(
-      sql`select count(*)::int as count from (${absentContacts(c)}) absent_ids`,
-    );
-    return Number((result as unknown as { rows: { count: number }[] }).rows[0]?.count ?? 0);
-  },
+  countAbsent: (c) => countAbsentRows(c.tx, absentContacts(c)),
 };

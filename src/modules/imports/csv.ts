@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { CsvError, parse } from 'csv-parse';
 import { AppError } from '../../platform/errors.ts';
 import type { CustomFieldDefinition } from '../custom-fields/validate.ts';
-import { DELIMITERS } from './catalog.ts';
+import { DELIMITERS } from './import-types.ts';
 import type { ImportType, InputRow } from './types.ts';
 
 /** Longest accepted record, in characters (a runaway quote stops here instead of eating memory). */

@@ -1,5 +1,5 @@
 import { IMPORT_STATUS } from '../../db/schema/imports.ts';
-import { importTypeOf } from './catalog.ts';
+import { importTypeOf } from './import-types.ts';
 import type { ImportRow } from './repository.ts';
 
 /** Errors listed in the e-mail (the record keeps up to 100). */

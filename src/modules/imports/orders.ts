@@ -3,12 +3,19 @@ import { v7 as uuidv7 } from 'uuid';
 import { orderItems, orders } from '../../db/schema/orders.ts';
 import { statuses } from '../../db/schema/organisation-data.ts';
 import type { Change } from '../../platform/events.ts';
-import { roundCents } from '../orders/money.ts';
+import { roundCents } from '../../platform/money.ts';
 import { ORDER_ENTITY, ORDER_ITEM_ENTITY } from '../orders/repository.ts';
-import { inList, type PendingUpdate, writeRows } from './bulk.ts';
+import {
+  archiveAbsentRows,
+  countAbsentRows,
+  inList,
+  pendingUpdates,
+  queueUpdate,
+  writeBatch,
+} from './bulk.ts';
 import { companiesByExternalId, unknownCompany } from './references.ts';
 import { type BatchContext, emptyOutcome, fail, type ImportType, type InputRow } from './types.ts';
-import { differences, RowReader } from './values.ts';
+import { RowReader } from './values.ts';
 
 type OrderRow = typeof orders.$inferSelect;
 type OrderStatuses = { byLabel: Map<string, string>; defaultId: string | null };
@@ -121,8 +128,7 @@ export const ordersImport: ImportType = {
     const defaultStatus = statusesOf ? statusesOf.defaultId : (await orderStatuses(c)).defaultId;
 
     const creates: Array<typeof orders.$inferInsert & { id: string }> = [];
-    const updates: PendingUpdate[] = [];
-    const updateFields = new Set<string>();
+    const pending = pendingUpdates();
 
     for (const p of parsed) {
       const { reader, key } = p;
@@ -181,37 +187,21 @@ export const ordersImport: ImportType = {
       if (companyId !== undefined) next.companyId = companyId;
       if (p.statusId !== undefined) next.statusId = p.statusId;
       if (Object.keys(p.input.customFields).length) next.customFields = customFields;
-      const changed = differences(current, next);
-      if (changed.length === 0) {
-        out.unchanged++;
-        continue;
-      }
-      for (const field of changed) updateFields.add(field);
-      updates.push({ id: current.id, changed, values: { ...current, ...next } });
+      if (queueUpdate(pending, current, next).length === 0) out.unchanged++;
     }
 
-    out.changes.push(
-      ...(await writeRows(c.tx, {
-        table: orders,
-        on: ORDER_ENTITY,
-        organisationId: c.organisationId,
-        creates,
-        updates,
-        updateFields,
-      })),
-    );
-    out.created += creates.length;
-    out.updated += updates.length;
-    return out;
+    return writeBatch(c.tx, out, {
+      table: orders,
+      on: ORDER_ENTITY,
+      organisationId: c.organisationId,
+      creates,
+      ...pending,
+    });
   },
 
   /** Archives absent orders and their live items, with an event for each. */
   async archiveAbsent(c, limit) {
-    const result = await c.tx.execute<{ id: string }>(sql`
-      update orders set deleted_at = now(), updated_at = now()
-       where id in (select id from (${absentOrders(c)}) absent_ids limit ${limit})
-       returning id`);
-    const ids = (result as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
+    const ids = await archiveAbsentRows(c.tx, orders, absentOrders(c), limit);
     if (ids.length === 0) return [];
     const items = await c.tx
       .update(orderItems)
@@ -234,10 +224,5 @@ export const ordersImport: ImportType = {
     ];
   },
 
-  async countAbsent(c) {
-    const result = await c.tx.execute<{ count: number }>(
-      sql`select count(*)::int as count from (${absentOrders(c)}) absent_ids`,
-    );
-    return Number((result as unknown as { rows: { count: number }[] }).rows[0]?.count ?? 0);
-  },
+  countAbsent: (c) => countAbsentRows(c.tx, absentOrders(c)),
 };

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { type ImportStats, imports } from '../../db/schema/imports.ts';
 import { entity } from '../../platform/events.ts';
-import { STATUS_NAMES } from './catalog.ts';
+import { STATUS_NAMES } from './import-types.ts';
 
 export const IMPORT_ENTITY = entity('IMPORT', 'imports');
 

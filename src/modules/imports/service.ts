@@ -7,13 +7,13 @@ import { IMPORT_STATUS, type ImportStatus, imports } from '../../db/schema/impor
 import { files } from '../../db/schema/organisation-data.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { likeEscape } from '../../platform/filters.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import type { ChunkedFileStore, PendingFile } from '../files/chunks.ts';
 import { fileTooLarge, normaliseMimeType, sanitiseFilename } from '../files/multipart.ts';
-import { likeEscape } from '../orders/common-schemas.ts';
-import { DELIMITERS, delimiterOf, IMPORT_TYPES, importTypeOf } from './catalog.ts';
 import { textInspector } from './csv.ts';
 import { isInfrastructureError } from './db-errors.ts';
+import { DELIMITERS, delimiterOf, IMPORT_TYPES, importTypeOf } from './import-types.ts';
 import { clearKeys } from './keys.ts';
 import type { ImportProcessor } from './processor.ts';
 import { findImport, IMPORT_ENTITY, initialStats, presentImport } from './repository.ts';

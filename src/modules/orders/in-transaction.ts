@@ -7,10 +7,10 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.ts';
 import { orders } from '../../db/schema/orders.ts';
 import type { EventRecorder } from '../../platform/events.ts';
+import { roundCents } from '../../platform/money.ts';
+import { defaultOrderStatus } from '../../platform/references.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
 import { priceItem } from './items-service.ts';
-import { roundCents } from './money.ts';
-import { defaultOrderStatus } from './references.ts';
 import { insertItemsWithEvents, ORDER_ENTITY } from './repository.ts';
 
 export type OrderActor = { organisationId: string; userId: string | null };

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, rowsOf } from '../../db/client.ts';
 import { articles, orderItems, orders } from '../../db/schema/orders.ts';
 
 /** An order item as the API shows it: its row plus `article` {id, code, name}. */
@@ -82,26 +82,26 @@ export async function liveArticles(db: Executor, organisationId: string, ids: st
 
 /** Whether `itemId` is `candidateParentId` or one of its ancestors' (a cycle if it became its parent). */
 export async function isAncestorOrSelf(db: Executor, itemId: string, candidateParentId: string) {
-  const result = (await db.execute(sql`
+  const result = await db.execute(sql`
     with recursive chain(id, parent_id, depth) as (
       select id, parent_id, 0 from ${orderItems} where id = ${candidateParentId}
       union all
       select i.id, i.parent_id, c.depth + 1 from ${orderItems} i join chain c on i.id = c.parent_id
       where c.depth < 10000
     )
-    select 1 as found from chain where id = ${itemId} limit 1`)) as unknown as { rows: unknown[] };
-  return result.rows.length > 0;
+    select 1 as found from chain where id = ${itemId} limit 1`);
+  return rowsOf(result).length > 0;
 }
 
 /** The ids of the live descendants of an item (children, grandchildren...). */
 export async function liveDescendants(db: Executor, itemId: string): Promise<string[]> {
-  const result = (await db.execute(sql`
+  const result = await db.execute(sql`
     with recursive tree(id, depth) as (
       select id, 0 from ${orderItems} where parent_id = ${itemId} and deleted_at is null
       union all
       select i.id, t.depth + 1 from ${orderItems} i join tree t on i.parent_id = t.id
       where i.deleted_at is null and t.depth < 10000
     )
-    select id from tree`)) as unknown as { rows: { id: string }[] };
-  return result.rows.map((r) => r.id);
+    select id from tree`);
+  return rowsOf<{ id: string }>(result).map((r) => r.id);
 }

@@ -66,7 +66,7 @@ const RULES =
   'cents when absent and refused (422 `inconsistent_total`) when it differs by more than half a cent; a parent ' +
   '(`parentId`) must be a live item of the same order (422 `parent_in_other_order`).';
 
-export function registerOrderItemRoutes(app: App, service: OrderItemService) {
+export function registerOrderItemsRoutes(app: App, service: OrderItemService) {
   const OrderItem = Type.Ref('OrderItem');
   const tags = ['order items'];
 

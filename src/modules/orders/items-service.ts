@@ -9,13 +9,16 @@ import {
   assertCompanyVisible,
   assertCompanyWritable,
   companyScope,
+  inCompanyScope,
 } from '../../platform/actor.ts';
 import { badRequest, conflict, notFound, type ProblemIssue, unprocessable } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
+import { likeEscape } from '../../platform/filters.ts';
 import { assertTotalInRange } from '../../platform/input-safety.ts';
+import { roundCents, roundUnitPrice, totalsMatch } from '../../platform/money.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { invalidReference, liveComment } from '../../platform/references.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
-import { likeEscape } from './common-schemas.ts';
 import {
   findOrderItem,
   findOrderItemRow,
@@ -26,8 +29,6 @@ import {
   selectOrderItems,
 } from './items-repository.ts';
 import type { BulkOrderItemsBody, CreateOrderItemBody, UpdateOrderItemBody } from './items-schemas.ts';
-import { roundCents, roundUnitPrice, totalsMatch } from './money.ts';
-import { invalidReference, liveComment } from './references.ts';
 import {
   findOrderRow,
   insertItemsWithEvents,
@@ -303,7 +304,7 @@ export function createOrderItemService(ctx: AppContext) {
       const conditions: (SQL | undefined)[] = [
         eq(orderItems.organisationId, actor.organisationId),
         isNull(orderItems.deletedAt),
-        scope ? inArray(orders.companyId, scope) : undefined,
+        inCompanyScope(actor, orders.companyId),
         query.orderId ? eq(orderItems.orderId, query.orderId) : undefined,
         query.articleId ? eq(orderItems.articleId, query.articleId) : undefined,
         query.parentId ? eq(orderItems.parentId, query.parentId) : undefined,

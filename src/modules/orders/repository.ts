@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../../db/client.ts';
 import { orderItems, orders } from '../../db/schema/orders.ts';
 import { type EventRecorder, entity } from '../../platform/events.ts';
@@ -159,25 +159,4 @@ export async function findOrderRow(db: Executor, organisationId: string, id: str
     .limit(1);
   const [row] = lock ? await query.for('update') : await query;
   return row;
-}
-
-export async function externalIdTaken(
-  db: Executor,
-  organisationId: string,
-  externalId: string,
-  exceptId?: string,
-) {
-  const [row] = await db
-    .select({ id: orders.id })
-    .from(orders)
-    .where(
-      and(
-        eq(orders.organisationId, organisationId),
-        eq(orders.externalId, externalId),
-        isNull(orders.deletedAt),
-        exceptId ? ne(orders.id, exceptId) : undefined,
-      ),
-    )
-    .limit(1);
-  return Boolean(row);
 }

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import { dateInput } from '../../platform/filters.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, IdParams, problemResponses, Uuid } from '../../platform/schemas.ts';
 import { registerAttachmentRoutes } from '../files/attachments.ts';
-import { dateInput } from './common-schemas.ts';
-import { registerOrderItemRoutes } from './items-routes.ts';
-import { createOrderItemService } from './items-service.ts';
+import { registerOrderItemsRoutes } from './items-routes.ts';
+import type { OrdersModule } from './module.ts';
 import {
   CreateOrderBody,
   OrderItemSchema,
@@ -15,7 +15,7 @@ import {
   OrderSummarySchema,
   UpdateOrderBody,
 } from './schemas.ts';
-import { createOrderService, ORDER_COUNT_CAP, ORDER_PAGE } from './service.ts';
+import { ORDER_COUNT_CAP, ORDER_PAGE } from './service.ts';
 
 const range = (field: string) => ({
   [`${field}Start`]: Type.Optional(dateInput(`${field} on or after (inclusive); ISO 8601 date or timestamp`)),
@@ -60,25 +60,7 @@ const ListQuery = pageQuerySchema(ORDER_PAGE, {
   ...range('actualDeliveryDate'),
 });
 
-type ListQueryType = {
-  page?: number;
-  limit?: number;
-  sort?: string;
-  order?: string;
-  companyId?: string;
-  projectId?: string;
-  createdById?: string;
-  createdBy?: string;
-  search?: string;
-  statusId?: string;
-  externalId?: string;
-} & Partial<
-  Record<`${'orderDate' | 'expectedDeliveryDate' | 'actualDeliveryDate'}${'Start' | 'End'}`, string>
->;
-
-export const ordersRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
-  const orders = createOrderService(ctx);
-  const items = createOrderItemService(ctx);
+export const ordersRoutes = (ctx: AppContext, { orders, items }: OrdersModule): FastifyPluginAsyncTypebox => {
   return async (app) => {
     app.addSchema(OrderItemSchema);
     app.addSchema(OrderSummarySchema);
@@ -123,7 +105,7 @@ export const ordersRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
           response: { 200: OrderPage, ...problemResponses() },
         },
       },
-      async (request) => orders.list(actorOf(request), request.query as ListQueryType),
+      async (request) => orders.list(actorOf(request), request.query),
     );
 
     app.get(
@@ -176,7 +158,7 @@ export const ordersRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
       async (request) => orders.remove(actorOf(request), request.params.id),
     );
 
-    registerOrderItemRoutes(app, items);
+    registerOrderItemsRoutes(app, items);
 
     // Files and comments: /orders/{id}/files, /orders/{id}/comments (files:read / files:write).
     registerAttachmentRoutes(app, ctx, {

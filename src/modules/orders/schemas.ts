@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { dateInput } from '../../platform/filters.ts';
 import { withOutputAliases } from '../../platform/hipe.ts';
 import {
   CustomFieldValues,
@@ -8,7 +9,6 @@ import {
   NullableOutput,
   Uuid,
 } from '../../platform/schemas.ts';
-import { dateInput } from './common-schemas.ts';
 import { ORDER_ITEM_ALIASES } from './items-schemas.ts';
 
 const Amount = Money({

@@ -7,27 +7,27 @@ import {
   type Actor,
   assertCompanyVisible,
   assertCompanyWritable,
-  companyScope,
+  inCompanyScope,
 } from '../../platform/actor.ts';
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
+import { likeEscape, rangeEnd, toDate, uuidList } from '../../platform/filters.ts';
+import { roundCents } from '../../platform/money.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
-import type { WithCustomFields } from '../../platform/schemas.ts';
-import { validateCustomFields } from '../custom-fields/validate.ts';
-
-import { likeEscape, rangeEnd, toDate, uuidList } from './common-schemas.ts';
-import { roundCents } from './money.ts';
 import {
   defaultOrderStatus,
+  externalIdTaken,
+  invalidReference,
   liveAddress,
   liveCompany,
   liveCurrency,
-  liveOrderStatus,
   liveProject,
   liveStaffUsers,
-} from './references.ts';
+} from '../../platform/references.ts';
+import type { WithCustomFields } from '../../platform/schemas.ts';
+import { validateCustomFields } from '../custom-fields/validate.ts';
+import { findLiveStatus } from '../statuses/repository.ts';
 import {
-  externalIdTaken,
   findOrderRow,
   ORDER_ENTITY,
   ORDER_ITEM_ENTITY,
@@ -83,11 +83,10 @@ const RANGES = [
 
 /** Conditions of GET /orders (tenant, live rows, the actor's companies, then each filter). */
 export function orderFilters(actor: Actor, query: OrderListQuery): SQL {
-  const scope = companyScope(actor);
   const conditions: (SQL | undefined)[] = [
     eq(orders.organisationId, actor.organisationId),
     isNull(orders.deletedAt),
-    scope ? inArray(orders.companyId, scope) : undefined,
+    inCompanyScope(actor, orders.companyId),
     query.companyId ? eq(orders.companyId, query.companyId) : undefined,
     query.projectId ? eq(orders.projectId, query.projectId) : undefined,
     query.createdById ? eq(orders.createdById, query.createdById) : undefined,
@@ -152,7 +151,8 @@ export function createOrderService(ctx: AppContext, options: { countCap?: number
         );
       }
     }
-    if ('statusId' in sent && next.statusId) await liveOrderStatus(tx, org, next.statusId);
+    if ('statusId' in sent && next.statusId && !(await findLiveStatus(tx, org, 'order', next.statusId)))
+      throw invalidReference('/statusId', 'order status');
     if ('currencyId' in sent && next.currencyId) await liveCurrency(tx, org, next.currencyId);
     if (
       ('shippingAddressId' in sent || 'companyId' in sent || 'projectId' in sent) &&
@@ -252,7 +252,7 @@ export function createOrderService(ctx: AppContext, options: { countCap?: number
         if (!input.companyId) delete sent.companyId;
         await resolveReferences(tx, actor, next, sent);
         if (!next.statusId && input.statusId === undefined) next.statusId = await defaultOrderStatus(tx, org);
-        if (input.externalId && (await externalIdTaken(tx, org, input.externalId))) {
+        if (input.externalId && (await externalIdTaken(tx, orders, org, input.externalId))) {
           throw duplicateExternalId(input.externalId);
         }
         const customFields = await validateCustomFields(tx, org, 'order', input.customFields);
@@ -294,7 +294,7 @@ export function createOrderService(ctx: AppContext, options: { countCap?: number
         };
         await resolveReferences(tx, actor, next, input);
         if (input.externalId && input.externalId !== current.externalId) {
-          if (await externalIdTaken(tx, org, input.externalId, id))
+          if (await externalIdTaken(tx, orders, org, input.externalId, id))
             throw duplicateExternalId(input.externalId);
         }
         const changes: Partial<Row> = { ...next, ...dates(input) };

@@ -14,7 +14,7 @@ const Organisation = Type.Object({
   admin: Type.Object({ id: Uuid, email: Nullable(Type.String()), role: Type.String() }),
 });
 
-export const organisationRoutes =
+export const organisationsRoutes =
   (ctx: AppContext): FastifyPluginAsyncTypebox =>
   async (app) => {
     const service = createOrganisationService(ctx);

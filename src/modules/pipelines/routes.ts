@@ -3,8 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { IdParams, Nullable, problemResponses } from '../../platform/schemas.ts';
-import { registerEventResource } from '../events/resources.ts';
-import { createPipelineService, findPipeline, seedPipelines } from './service.ts';
+import { createPipelineService } from './service.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 const StepSchema = Type.Object(
@@ -38,9 +37,6 @@ const PipelineSchema = Type.Object(
 
 /** `/api/pipelines`: the organisation's sales pipelines and their steps (HIPE client). */
 export const pipelinesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
-  // Once per app: every new organisation starts with the default opportunity pipeline.
-  ctx.organisationSeeders.push(seedPipelines);
-  registerEventResource('pipelines', (db, organisationId, id) => findPipeline(db, organisationId, id));
   const service = createPipelineService(ctx);
   const tags = ['pipelines'];
   return async (app) => {

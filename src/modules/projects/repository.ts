@@ -1,8 +1,8 @@
-import { and, eq, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, ilike, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { projects, statuses } from '../../db/schema/organisation-data.ts';
+import { projects } from '../../db/schema/organisation-data.ts';
 import { companies } from '../../db/schema/platform.ts';
-import { type Actor, companyScope } from '../../platform/actor.ts';
+import { type Actor, inCompanyScope } from '../../platform/actor.ts';
 import { entity } from '../../platform/events.ts';
 
 export const PROJECT_ENTITY = entity('PROJECT', 'projects');
@@ -33,12 +33,11 @@ export const projectColumns = {
  * archiving a company hides its projects.
  */
 export function visibleProjects(actor: Actor): SQL {
-  const scope = companyScope(actor);
   return and(
     eq(projects.organisationId, actor.organisationId),
     isNull(projects.deletedAt),
     sql`exists (select 1 from ${companies} where ${companies.id} = ${projects.companyId} and ${companies.deletedAt} is null)`,
-    scope ? (scope.length ? inArray(projects.companyId, scope) : sql`false`) : undefined,
+    inCompanyScope(actor, projects.companyId),
   )!;
 }
 
@@ -49,43 +48,6 @@ export async function findVisibleProject(db: Executor, actor: Actor, id: string)
     .where(and(eq(projects.id, id), visibleProjects(actor)))
     .limit(1);
   return row;
-}
-
-export async function projectExternalIdTaken(
-  db: Executor,
-  organisationId: string,
-  externalId: string,
-  exceptId?: string,
-) {
-  const [row] = await db
-    .select({ id: projects.id })
-    .from(projects)
-    .where(
-      and(
-        eq(projects.organisationId, organisationId),
-        eq(projects.externalId, externalId),
-        isNull(projects.deletedAt),
-        exceptId ? ne(projects.id, exceptId) : undefined,
-      ),
-    )
-    .limit(1);
-  return Boolean(row);
-}
-
-export async function projectStatusExists(db: Executor, organisationId: string, statusId: string) {
-  const [row] = await db
-    .select({ id: statuses.id })
-    .from(statuses)
-    .where(
-      and(
-        eq(statuses.id, statusId),
-        eq(statuses.organisationId, organisationId),
-        eq(statuses.entity, 'project'),
-        isNull(statuses.deletedAt),
-      ),
-    )
-    .limit(1);
-  return Boolean(row);
 }
 
 /** Case-insensitive "contains" on name, code or external id. */

@@ -2,19 +2,19 @@ import { and, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { projects } from '../../db/schema/organisation-data.ts';
-import { type Actor, assertCompanyWritable } from '../../platform/actor.ts';
+import type { Actor } from '../../platform/actor.ts';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
-import { COMPANY_ENTITY, findCompany } from '../companies/repository.ts';
+import { externalIdTaken, liveStaffUsers } from '../../platform/references.ts';
+import { assertUsableCompany } from '../companies/references.ts';
+import { COMPANY_ENTITY } from '../companies/repository.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
-import { liveStaffUsers } from '../orders/references.ts';
+import { findLiveStatus } from '../statuses/repository.ts';
 import {
   findVisibleProject,
   PROJECT_ENTITY,
   projectColumns,
-  projectExternalIdTaken,
-  projectStatusExists,
   projectTextSearch,
   visibleProjects,
 } from './repository.ts';
@@ -62,21 +62,6 @@ function statusFilter(value: string | undefined) {
   return ids.length ? inArray(projects.statusId, ids) : undefined;
 }
 
-/** A company-scoped actor may only use its own companies (403); others need a live company (422). */
-export async function assertUsableCompany(
-  db: Executor,
-  actor: Actor,
-  companyId: string,
-  pointer = '/companyId',
-) {
-  assertCompanyWritable(actor, companyId);
-  if (!(await findCompany(db, actor.organisationId, companyId))) {
-    throw unprocessable('The company does not exist', 'unknown_company', [
-      { pointer, message: 'is not a company of the organisation', in: 'body' },
-    ]);
-  }
-}
-
 export function createProjectService(ctx: AppContext) {
   const { db } = ctx;
 
@@ -88,14 +73,14 @@ export function createProjectService(ctx: AppContext) {
   ) {
     if (input.managerId)
       await liveStaffUsers(tx, actor.organisationId, [input.managerId], () => '/managerId');
-    if (input.statusId && !(await projectStatusExists(tx, actor.organisationId, input.statusId))) {
+    if (input.statusId && !(await findLiveStatus(tx, actor.organisationId, 'project', input.statusId))) {
       throw unprocessable('The status does not exist', 'unknown_status', [
         { pointer: '/statusId', message: 'is not a project status of the organisation', in: 'body' },
       ]);
     }
     if (
       input.externalId &&
-      (await projectExternalIdTaken(tx, actor.organisationId, input.externalId, exceptId))
+      (await externalIdTaken(tx, projects, actor.organisationId, input.externalId, exceptId))
     ) {
       throw conflict(
         'A project with this externalId already exists in the organisation',

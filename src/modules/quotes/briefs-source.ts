@@ -4,7 +4,7 @@
  * predictions' jsonb is picked apart in SQL so that the large outputs never leave the database.
  */
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, rowsOf } from '../../db/client.ts';
 import { briefElements, briefs } from '../../db/schema/briefs.ts';
 import type { DieLine } from '../../pricing/index.ts';
 
@@ -75,8 +75,6 @@ export function liveElements(db: Executor, organisationId: string, ids: string[]
       ),
     );
 }
-
-const rowsOf = <T>(result: unknown): T[] => ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
 
 /** The selected variant of each element of these predictions (the prices a quote takes). */
 export async function selectedVariants(

@@ -11,10 +11,10 @@ import { articles } from '../../db/schema/orders.ts';
 import { type PriceSource, quoteItems } from '../../db/schema/quotes.ts';
 import { badRequest, conflict, type ProblemIssue, unprocessable } from '../../platform/errors.ts';
 import { assertTotalInRange } from '../../platform/input-safety.ts';
+import { roundCents, roundUnitPrice } from '../../platform/money.ts';
+import { invalidReference } from '../../platform/references.ts';
 import type { Catalogue } from '../../pricing/index.ts';
 import { loadCatalogue } from '../catalogue/loader.ts';
-import { roundCents, roundUnitPrice } from '../orders/money.ts';
-import { invalidReference } from '../orders/references.ts';
 import {
   liveBriefs,
   liveElements,
@@ -484,4 +484,20 @@ export async function repriceInvalidItems(
     if (pricing.valid) result.push({ item, pricing });
   }
   return result;
+}
+
+/** Item fields as the API shows them, children under their parent. */
+export function itemTree(rows: QuoteItemRow[]) {
+  const byPosition = (a: QuoteItemRow, b: QuoteItemRow) => a.position - b.position || (a.id < b.id ? -1 : 1);
+  const children = new Map<string, QuoteItemRow[]>();
+  for (const row of rows) {
+    if (!row.parentId) continue;
+    const list = children.get(row.parentId) ?? [];
+    list.push(row);
+    children.set(row.parentId, list);
+  }
+  return rows
+    .filter((r) => !r.parentId)
+    .sort(byPosition)
+    .map((root) => ({ ...root, children: (children.get(root.id) ?? []).sort(byPosition) }));
 }

@@ -18,6 +18,7 @@ import { readFileContent } from '../files/repository.ts';
 import { createFilesService } from '../files/service.ts';
 import { dieLinesOf } from './briefs-source.ts';
 import { type Language, requireLanguage } from './i18n.ts';
+import { itemTree } from './items.ts';
 import { type PdfQuote, type RenderOptions, renderQuotePdf } from './pdf.ts';
 import {
   findGuestLinkByHash,
@@ -29,7 +30,7 @@ import {
   QUOTE_GUEST_LINK_ENTITY,
   type QuoteWithRefs,
 } from './repository.ts';
-import { itemTree, type QuoteService } from './service.ts';
+import type { QuoteService } from './service.ts';
 
 /** How long a guest link works when the request gives no `expiresAt`. */
 export const GUEST_LINK_DAYS = 30;

@@ -70,7 +70,7 @@ export type PdfQuote = {
 
 export type RenderOptions = { compress?: boolean };
 
-const FONT = 'Body';
+export const FONT = 'Body';
 const BOLD = 'Bold';
 
 /**
@@ -93,13 +93,13 @@ function loadFonts() {
   return fonts;
 }
 
-const INK = '#1d2430';
+export const INK = '#1d2430';
 const MUTED = '#5f6b7a';
 const RULE = '#c9d1db';
 const SHADE = '#eef2f6';
 const ACCENT = '#1f4e79';
 
-const MARGIN = 42;
+export const MARGIN = 42;
 const FOOTER = 28;
 
 type Doc = PDFKit.PDFDocument;
@@ -648,15 +648,6 @@ export async function renderQuotePdf(quote: PdfQuote, language: Language, option
   y = validity(doc, quote, f, y);
   dieLines(doc, quote, f, y);
   footers(doc, quote, f);
-  doc.end();
-  return bytes;
-}
-
-/** A one-line document in the same fonts: the benchmark's baseline. */
-export async function renderOneLinePdf(text: string, options: RenderOptions = {}) {
-  const doc = await createDocument(options);
-  const bytes = bytesOf(doc);
-  doc.font(FONT).fontSize(10).fillColor(INK).text(text, MARGIN, MARGIN);
   doc.end();
   return bytes;
 }

@@ -1,6 +1,9 @@
-import { and, asc, eq, getTableColumns, inArray, isNull, lt, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
-import { addresses, files, projects } from '../../db/schema/organisation-data.ts';
+import { and, asc, eq, getTableColumns, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { type Executor, rowsOf } from '../../db/client.ts';
+import { briefElements, briefs } from '../../db/schema/briefs.ts';
+import { articles } from '../../db/schema/orders.ts';
+import { addresses, currencies, files, projects } from '../../db/schema/organisation-data.ts';
 import { companies, companyUsers, organisations, users } from '../../db/schema/platform.ts';
 import { quoteCodeCounters, quoteGuestLinks, quoteItems, quotes } from '../../db/schema/quotes.ts';
 import { entity } from '../../platform/events.ts';
@@ -130,8 +133,6 @@ export async function nextPosition(db: Executor, quoteId: string, parentId: stri
     );
   return row!.n;
 }
-
-const rowsOf = <T>(result: unknown): T[] => ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
 
 /**
  * Makes every parent item of the quote the sum of its live children (money rounded to cents,
@@ -325,4 +326,88 @@ export async function findGuestLink(db: Executor, organisationId: string, id: st
     .where(and(eq(quoteGuestLinks.id, id), eq(quoteGuestLinks.organisationId, organisationId)))
     .limit(1);
   return row;
+}
+
+/** Sets columns of a quote and answers the row as it is now. */
+export async function setQuote(tx: Executor, id: string, values: PgUpdateSetSource<typeof quotes>) {
+  const [row] = await tx.update(quotes).set(values).where(eq(quotes.id, id)).returning();
+  return row;
+}
+
+/** Sets columns of a quote item and answers the row as it is now. */
+export async function setQuoteItem(tx: Executor, id: string, values: PgUpdateSetSource<typeof quoteItems>) {
+  const [row] = await tx.update(quoteItems).set(values).where(eq(quoteItems.id, id)).returning();
+  return row;
+}
+
+/** A live currency of the organisation by its ISO code, if it has one. */
+export async function findCurrencyByCode(db: Executor, organisationId: string, code: string) {
+  const [row] = await db
+    .select({ id: currencies.id })
+    .from(currencies)
+    .where(
+      and(
+        eq(currencies.organisationId, organisationId),
+        eq(currencies.code, code),
+        isNull(currencies.deletedAt),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+/** The brief of each of these brief elements of the organisation. */
+export async function briefsOfElements(db: Executor, organisationId: string, elementIds: string[]) {
+  if (!elementIds.length) return new Map<string, string>();
+  const rows = await db
+    .select({ id: briefElements.id, briefId: briefElements.briefId })
+    .from(briefElements)
+    .where(and(inArray(briefElements.id, elementIds), eq(briefElements.organisationId, organisationId)));
+  return new Map(rows.map((e) => [e.id, e.briefId]));
+}
+
+/** The currency of each of these live briefs of the organisation whose prediction is COMPLETED. */
+export async function currenciesOfPricedBriefs(db: Executor, organisationId: string, briefIds: string[]) {
+  const rows = await db
+    .select({ id: briefs.id, currency: briefs.currency })
+    .from(briefs)
+    .where(
+      and(
+        inArray(briefs.id, briefIds),
+        eq(briefs.organisationId, organisationId),
+        eq(briefs.predictionStatus, 'COMPLETED'),
+        isNull(briefs.deletedAt),
+      ),
+    );
+  return new Map(rows.map((b) => [b.id, b.currency]));
+}
+
+/** The organisation's base currency. */
+export async function baseCurrencyOf(db: Executor, organisationId: string) {
+  const [org] = await db
+    .select({ currency: organisations.baseCurrency })
+    .from(organisations)
+    .where(eq(organisations.id, organisationId));
+  return org?.currency;
+}
+
+/** Whether a live item of the quote is a brief or an article of another company than this one. */
+export async function hasItemOfOtherCompany(db: Executor, quoteId: string, companyId: string) {
+  const [other] = await db
+    .select({ id: quoteItems.id })
+    .from(quoteItems)
+    .leftJoin(briefs, eq(briefs.id, quoteItems.briefId))
+    .leftJoin(articles, eq(articles.id, quoteItems.articleId))
+    .where(
+      and(
+        eq(quoteItems.quoteId, quoteId),
+        isNull(quoteItems.deletedAt),
+        or(
+          and(sql`${briefs.id} is not null`, ne(briefs.companyId, companyId)),
+          and(sql`${articles.id} is not null`, ne(articles.companyId, companyId)),
+        ),
+      ),
+    )
+    .limit(1);
+  return Boolean(other);
 }

@@ -2,20 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { contentDisposition } from '../../platform/content-disposition.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { IdParams, Paginated, problemResponses, Uuid } from '../../platform/schemas.ts';
-import { registerEventResource } from '../events/resources.ts';
-import { contentDisposition } from '../files/attachments.ts';
-import { createQuotePdfService, presentLink, type QuotePdfService } from './pdf-service.ts';
-import {
-  findGuestLink,
-  findItemRow,
-  findQuoteWithRefs,
-  liveItemsOf,
-  pdfFilesOf,
-  QUOTE_GUEST_LINK_ENTITY,
-} from './repository.ts';
+import type { QuotesModule } from './module.ts';
 import {
   AcceptBody,
   AddItemsBody,
@@ -38,63 +29,7 @@ import {
   TokenParams,
   UpdateQuoteBody,
 } from './schemas.ts';
-import { createQuoteService, itemTree, QUOTE_PAGE, type QuoteService } from './service.ts';
-
-/** The pg-boss queue of the expiry sweep, and how often it runs. */
-export const EXPIRE_JOB = 'quotes.expire';
-export const EXPIRE_CRON = '*/5 * * * *';
-
-/** The handler of the expiry job: expires every published quote past its validity. */
-export const expireJobHandler = (ctx: AppContext, service: QuoteService) => async () => {
-  const expired = await service.expireDue();
-  if (expired) ctx.log.info({ expired }, 'quotes past their validity expired');
-};
-
-type QuotesModule = { service: QuoteService; pdfs: QuotePdfService };
-const modules = new WeakMap<AppContext, QuotesModule>();
-
-/**
- * The quote services, made once per app: defines the expiry job and its schedule, registers the
- * event resources of the quote tables.
- */
-export function quotesModule(ctx: AppContext): QuotesModule {
-  const existing = modules.get(ctx);
-  if (existing) return existing;
-  const service = createQuoteService(ctx);
-  const pdfs = createQuotePdfService(ctx, service);
-  const module = { service, pdfs };
-  modules.set(ctx, module);
-
-  ctx.jobs.define(EXPIRE_JOB, expireJobHandler(ctx, service), {
-    queue: { policy: 'singleton', retryLimit: 1, expireInSeconds: 600 },
-  });
-  ctx.jobs.afterStart(async () => {
-    await ctx.jobs.schedule(EXPIRE_JOB, EXPIRE_CRON);
-  });
-
-  registerEventResource('quotes', async (db, organisationId, id) => {
-    const found = await findQuoteWithRefs(db, organisationId, id);
-    if (!found) return undefined;
-    const [items, files] = await Promise.all([liveItemsOf(db, id), pdfFilesOf(db, organisationId, id)]);
-    const { organisationName: _name, ...quote } = found;
-    return {
-      ...quote,
-      items: itemTree(items),
-      pdfs: files.map((file) => ({ ...file, localisationId: file.label })),
-    };
-  });
-  registerEventResource('quote_items', async (db, organisationId, id) => {
-    const row = await findItemRow(db, organisationId, id);
-    if (!row) return undefined;
-    const { deletedAt: _deleted, ...item } = row;
-    return item;
-  });
-  registerEventResource(QUOTE_GUEST_LINK_ENTITY.tableName, async (db, organisationId, id) => {
-    const row = await findGuestLink(db, organisationId, id);
-    return row ? presentLink(row) : undefined;
-  });
-  return module;
-}
+import { QUOTE_PAGE } from './service.ts';
 
 const PDF_RESPONSE = {
   description: 'The PDF (application/pdf)',
@@ -139,8 +74,10 @@ const STATES_NOTE =
   'signed | rejected (accept / decline, or PUT state) | expired (automatic once validUntil has passed). ' +
   'Any other transition answers 409 `invalid_transition`; a change of a quote that is not a draft 409 `quote_locked`.';
 
-export const quotesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
-  const { service, pdfs } = quotesModule(ctx);
+export const quotesRoutes = (
+  _ctx: AppContext,
+  { service, pdfs }: QuotesModule,
+): FastifyPluginAsyncTypebox => {
   return async (app) => {
     app.addSchema(QuoteItemChildSchema);
     app.addSchema(QuoteItemSchema);
@@ -444,8 +381,7 @@ export const quotesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
 };
 
 /** The public route of guest links (served under /api only). */
-export const quotePublicRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
-  const { pdfs } = quotesModule(ctx);
+export const quotesPublicRoutes = (_ctx: AppContext, { pdfs }: QuotesModule): FastifyPluginAsyncTypebox => {
   return async (app) => {
     app.get(
       '/public/quotes/pdf/:token',

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PRICE_SOURCES, QUOTE_STATES } from '../../db/schema/quotes.ts';
+import { dateInput } from '../../platform/filters.ts';
 import {
   CustomFieldValues,
   DateTime,
@@ -10,7 +11,6 @@ import {
   StringEnum,
   Uuid,
 } from '../../platform/schemas.ts';
-import { dateInput } from '../orders/common-schemas.ts';
 import { OrderItemSchema, OrderSchema } from '../orders/schemas.ts';
 import { SUPPORTED_LANGUAGES } from './i18n.ts';
 

@@ -13,7 +13,7 @@ import {
   statusEntityOf,
   UpdateStatusBody,
 } from './schemas.ts';
-import { createStatusService, seedStatuses } from './service.ts';
+import { createStatusService } from './service.ts';
 
 const STATUS_CREATE_HIPE = { aliases: STATUS_ALIASES, flatten: ['additionalFields'] } as const;
 
@@ -24,9 +24,7 @@ async function normaliseEntity(request: FastifyRequest) {
   }
 }
 
-export const statusRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
-  // Once per app (not per prefix): every new organisation starts with the order workflow.
-  ctx.organisationSeeders.push(seedStatuses);
+export const statusesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
   const service = createStatusService(ctx);
   return async (app) => {
     app.addSchema(StatusSchema);

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, ne, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { companies, companyUsers, type Role, users } from '../../db/schema/platform.ts';
-import { type Actor, companyScope } from '../../platform/actor.ts';
+import { type Actor, companyScope, inCompanyScope } from '../../platform/actor.ts';
 import { userColumns } from '../../platform/auth.ts';
 import { AppError, conflict, type ProblemIssue, unprocessable } from '../../platform/errors.ts';
 import { entity } from '../../platform/events.ts';
@@ -219,7 +219,6 @@ export async function replaceCompanyLinks(
   userId: string,
   companyIds: string[],
 ): Promise<boolean> {
-  const scope = companyScope(actor);
   const liveCompanies = db
     .select({ id: companies.id })
     .from(companies)
@@ -227,7 +226,7 @@ export async function replaceCompanyLinks(
       and(
         eq(companies.organisationId, actor.organisationId),
         isNull(companies.deletedAt),
-        scope ? (scope.length ? inArray(companies.id, scope) : sql`false`) : undefined,
+        inCompanyScope(actor, companies.id),
       ),
     );
   const removed = await db

@@ -2,18 +2,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { ROLES } from '../../db/schema/platform.ts';
+import { crudQuerySchema, foldIndexedCrudParams, SearchResult } from '../../platform/crud-search.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { PERMISSIONS } from '../../platform/permissions.ts';
 import { actorOf, currentUserOf } from '../../platform/route-security.ts';
 import { IdParams, Paginated, problemResponses } from '../../platform/schemas.ts';
-import { crudQuerySchema, foldIndexedCrudParams, SearchResult } from '../companies/schemas.ts';
 import { CONTACT_CRUD_FIELDS } from '../contacts/repository.ts';
 import {
-  type CreateUser,
   CreateUserBody,
   Password,
   RoleSchema,
-  type UpdateUser,
   UpdateUserBody,
   USER_UPDATE_ALIASES,
   UserSchemaWithAliases,
@@ -164,8 +162,7 @@ export const usersRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
           response: { 201: User, ...problemResponses(409, 422) },
         },
       },
-      async (request, reply) =>
-        reply.status(201).send(await service.create(actorOf(request), request.body as CreateUser)),
+      async (request, reply) => reply.status(201).send(await service.create(actorOf(request), request.body)),
     );
 
     app.get(
@@ -206,7 +203,7 @@ export const usersRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
           response: { 200: User, ...problemResponses(409, 422) },
         },
       },
-      async (request) => service.update(actorOf(request), request.params.id, request.body as UpdateUser),
+      async (request) => service.update(actorOf(request), request.params.id, request.body),
     );
 
     app.delete(

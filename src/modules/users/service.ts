@@ -4,14 +4,15 @@ import type { Executor } from '../../db/client.ts';
 import { ROLES, type Role, users } from '../../db/schema/platform.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { parseCrudQuery } from '../../platform/crud-query.ts';
+import { type CrudQueryString, crudParams } from '../../platform/crud-search.ts';
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import { hashPassword } from '../../platform/passwords.ts';
 import { isAllowed, mayActFor } from '../../platform/permissions.ts';
-import { type CrudQueryString, crudParams } from '../companies/schemas.ts';
 import { CONTACT_CRUD_FIELDS } from '../contacts/repository.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
+import { assertIdentityFree, relinkCompanies, rereadPerson, savePersonUpdate } from './person-update.ts';
 import {
   addCompanyLinks,
   assertLinkableCompanies,
@@ -21,7 +22,6 @@ import {
   entityOfRole,
   findUserWithCompanies,
   presentUser,
-  replaceCompanyLinks,
   type UserWithCompanies,
   userColumnValues,
   userVisibility,
@@ -93,13 +93,6 @@ export function userTextSearch(text: string): SQL {
 
 export function createUserService(ctx: AppContext) {
   const { db } = ctx;
-
-  /** Re-reads a user after a change, whatever the actor's scope, for the response and the event. */
-  async function reread(tx: Executor, actor: Actor, id: string, archived = false) {
-    const user = await findUserWithCompanies(tx, actor, id, { anyScope: true, archived });
-    if (!user) throw new Error(`user ${id} vanished during its change`);
-    return user;
-  }
 
   const service = {
     async get(actor: Actor, id: string) {
@@ -198,7 +191,7 @@ export function createUserService(ctx: AppContext) {
           })
           .returning({ id: users.id });
         await addCompanyLinks(tx, actor.organisationId, row!.id, companyIds);
-        const user = await reread(tx, actor, row!.id);
+        const user = await rereadPerson(tx, actor, row!.id);
         await record({
           on: entityOfRole(user.role),
           type: 'CREATE',
@@ -236,22 +229,14 @@ export function createUserService(ctx: AppContext) {
           ]);
         }
         const username = canSignIn ? email!.toLowerCase() : null;
-        await assertUserUnique(
+        await assertIdentityFree(
           tx,
           actor.organisationId,
-          {
-            username: username !== credentials.username ? username : undefined,
-            email: email?.toLowerCase() !== current.email?.toLowerCase() ? email : undefined,
-            externalId: input.externalId !== current.externalId ? input.externalId : undefined,
-          },
           id,
+          { ...current, username: credentials.username },
+          { username, email, externalId: input.externalId },
         );
-
-        let relationsChanged = false;
-        if (input.companyIds) {
-          await assertLinkableCompanies(tx, actor, input.companyIds, '/companyIds');
-          relationsChanged = await replaceCompanyLinks(tx, actor, id, input.companyIds);
-        }
+        const relationsChanged = await relinkCompanies(tx, actor, id, input.companyIds, '/companyIds');
         const {
           password: _password,
           companyIds: _companyIds,
@@ -279,28 +264,20 @@ export function createUserService(ctx: AppContext) {
         if (passwordHash) changed.push('password');
         if (changed.length === 0 && !relationsChanged) return presentUser(current, actor);
 
-        await tx
-          .update(users)
-          .set({
+        return savePersonUpdate(tx, actor, record, {
+          id,
+          set: {
             ...fields,
             role,
             email,
             username,
             // A new password revokes the bearer tokens signed before it (platform/auth.ts).
             ...(passwordHash ? { passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
-            updatedAt: new Date(),
-          })
-          .where(eq(users.id, id));
-        const user = await reread(tx, actor, id);
-        await record({
-          on: entityOfRole(user.role),
-          type: 'UPDATE',
-          entityId: id,
-          snapshot: presentUser(user),
-          updatedColumns: changed,
-          ...(relationsChanged ? { updatedRelations: ['companies'] } : {}),
+          },
+          changed,
+          relationsChanged,
+          entityOf: entityOfRole,
         });
-        return presentUser(user, actor);
       });
     },
 
@@ -326,7 +303,7 @@ export function createUserService(ctx: AppContext) {
           .update(users)
           .set({ deletedAt: now, updatedAt: now })
           .where(and(eq(users.id, id), isNull(users.deletedAt)));
-        const user = await reread(tx, actor, id, true);
+        const user = await rereadPerson(tx, actor, id, true);
         await record({
           on: entityOfRole(user.role),
           type: 'DELETE',
@@ -355,7 +332,7 @@ export function createUserService(ctx: AppContext) {
           id,
         );
         await tx.update(users).set({ deletedAt: null, updatedAt: new Date() }).where(eq(users.id, id));
-        const user = await reread(tx, actor, id);
+        const user = await rereadPerson(tx, actor, id);
         await record({
           on: entityOfRole(user.role),
           type: 'UPDATE',

@@ -1,13 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { createMailer } from '../../platform/mailer.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, Paginated, problemResponses, Uuid } from '../../platform/schemas.ts';
-import { createBookkeeping } from './bookkeeping.ts';
-import { createDeliveryRuntime, type DeliveryRuntime } from './delivery.ts';
-import { createSender } from './http.ts';
+import type { WebhookModule } from './module.ts';
 import {
   AttemptSchema,
   CreateWebhookBody,
@@ -17,51 +14,7 @@ import {
   UpdateWebhookBody,
   WebhookSchema,
 } from './schemas.ts';
-import {
-  createWebhookService,
-  DELIVERY_PAGE,
-  registerWebhookResource,
-  WEBHOOK_PAGE,
-  type WebhookService,
-} from './service.ts';
-import { createTargetPolicy } from './ssrf.ts';
-
-type WebhookModule = { service: WebhookService; runtime: DeliveryRuntime };
-const modules = new WeakMap<AppContext, WebhookModule>();
-
-/** The webhook service and delivery runtime of an app, made once per context. */
-export function webhookModule(ctx: AppContext): WebhookModule {
-  let module = modules.get(ctx);
-  if (module) return module;
-  const policy = createTargetPolicy(ctx.config.webhookAllowedHosts);
-  const sender = createSender(policy, { maxSockets: Math.max(16, ctx.config.webhooks.concurrency) });
-  const mailer = createMailer(ctx);
-  const bookkeeping = createBookkeeping(ctx.database);
-  let runtime: DeliveryRuntime | undefined;
-  const service = createWebhookService({ ctx, policy, mailer, wake: () => runtime?.wakeDeliverer() });
-  runtime = createDeliveryRuntime(ctx, bookkeeping, service, sender, {
-    soleProcess: ctx.database.kind === 'pglite',
-  });
-  module = { service, runtime };
-  modules.set(ctx, module);
-  const started = runtime;
-  ctx.change.onCommitted(() => started.wakeDispatcher());
-  ctx.onClose(async () => {
-    await started.stop();
-    await bookkeeping.close();
-    sender.close();
-    mailer.close();
-  });
-  registerWebhookResource();
-  return module;
-}
-
-/** Starts dispatching and delivering in this process (app.ts, when workers run). */
-export function startWebhookDelivery(ctx: AppContext): DeliveryRuntime {
-  const { runtime } = webhookModule(ctx);
-  runtime.start();
-  return runtime;
-}
+import { DELIVERY_PAGE, WEBHOOK_PAGE } from './service.ts';
 
 const Params = Type.Object({ id: Uuid });
 const DeliveryParams = Type.Object({ id: Uuid, deliveryId: Uuid });
@@ -71,10 +24,9 @@ const DeliveryWithAttempts = Type.Object({
   attempts: Type.Array(Type.Ref('WebhookDeliveryAttempt'), { description: 'Latest first' }),
 });
 
-export const webhookRoutes =
-  (ctx: AppContext): FastifyPluginAsyncTypebox =>
+export const webhooksRoutes =
+  (_ctx: AppContext, { service }: WebhookModule): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const { service } = webhookModule(ctx);
     app.addSchema(WebhookSchema);
     app.addSchema(DeliverySchema);
     app.addSchema(AttemptSchema);

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { badRequest } from '../../platform/errors.ts';
+import { badRequest } from './errors.ts';
 
 /** A date filter or date field in a request: `YYYY-MM-DD` (midnight UTC) or an ISO 8601 timestamp. */
 export const dateInput = (description = 'ISO 8601 date (`YYYY-MM-DD`, midnight UTC) or timestamp') =>
@@ -42,8 +42,3 @@ export function uuidList(value: string, pointer: string): string[] {
 
 /** Escapes LIKE wildcards so a search term matches literally. */
 export const likeEscape = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/**
- * Custom field values as route handlers receive them (the Fastify type provider infers the value
- * union as unknown); validateCustomFields checks them against the definitions.
- */

@@ -1,13 +1,18 @@
 import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
-import { addresses, comments, currencies, projects, statuses } from '../../db/schema/organisation-data.ts';
-import { companies, users } from '../../db/schema/platform.ts';
-import { unprocessable } from '../../platform/errors.ts';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Executor } from '../db/client.ts';
+import { addresses, comments, currencies, projects, statuses } from '../db/schema/organisation-data.ts';
+import { companies, users } from '../db/schema/platform.ts';
+import { unprocessable } from './errors.ts';
 
 /**
  * Checks of the ids a request body refers to. A missing, deleted or other-tenant record answers
  * 422 `invalid_reference` with a pointer to the field: the resource of the path exists, the body
  * names something that does not.
+ *
+ * Naming, here and in the modules: `live<Thing>(db, organisationId, id, pointer)` answers the live
+ * row or throws that 422; `find<Thing>` / `findLive<Thing>` answer the row or undefined and leave
+ * the answer to the caller.
  */
 export const invalidReference = (pointer: string, what: string) =>
   unprocessable(`${pointer} names no ${what} of this organisation`, 'invalid_reference', [
@@ -33,28 +38,6 @@ export async function liveProject(db: Executor, organisationId: string, id: stri
     .where(and(eq(projects.id, id), eq(projects.organisationId, organisationId), isNull(projects.deletedAt)))
     .limit(1);
   if (!row) throw invalidReference(pointer, 'project');
-  return row;
-}
-
-export async function liveOrderStatus(
-  db: Executor,
-  organisationId: string,
-  id: string,
-  pointer = '/statusId',
-) {
-  const [row] = await db
-    .select({ id: statuses.id })
-    .from(statuses)
-    .where(
-      and(
-        eq(statuses.id, id),
-        eq(statuses.organisationId, organisationId),
-        eq(statuses.entity, 'order'),
-        isNull(statuses.deletedAt),
-      ),
-    )
-    .limit(1);
-  if (!row) throw invalidReference(pointer, 'order status');
   return row;
 }
 
@@ -147,4 +130,35 @@ export async function liveStaffUsers(
   if (missing >= 0) {
     throw invalidReference(pointerFor(missing), 'staff user');
   }
+}
+
+/** A tenant table with an ERP identifier unique among its live rows. */
+type ExternallyKeyed = PgTable & {
+  id: PgColumn;
+  organisationId: PgColumn;
+  externalId: PgColumn;
+  deletedAt: PgColumn;
+};
+
+/** Whether a live row of the organisation (other than `exceptId`) already has this external id. */
+export async function externalIdTaken(
+  db: Executor,
+  table: ExternallyKeyed,
+  organisationId: string,
+  externalId: string,
+  exceptId?: string,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: table.id })
+    .from(table as PgTable)
+    .where(
+      and(
+        eq(table.organisationId, organisationId),
+        eq(table.externalId, externalId),
+        isNull(table.deletedAt),
+        exceptId ? ne(table.id, exceptId) : undefined,
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
 }

@@ -1,0 +1,153 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { briefPredictions, type PredictionStatus } from '../../db/schema/briefs.ts';
+import type { Actor } from '../../platform/actor.ts';
+import { conflict, notFound } from '../../platform/errors.ts';
+import {
+  analyseValue,
+  PricingError,
+  renderDieLineSvg,
+  renderImpositionSvg,
+  type ValueAnalysis,
+} from '../../pricing/index.ts';
+import { loadCatalogue } from '../catalogue/loader.ts';
+import type { BriefRow, PredictionRow } from './mapping.ts';
+import { presentPanel, presentProcess, presentSummary, variantsOf } from './presenters.ts';
+import { findBriefPrediction, predictionVersions } from './repository.ts';
+
+export const predictionNotAvailable = (status: PredictionStatus) =>
+  conflict(
+    status === 'FAILED'
+      ? 'The brief could not be priced (see failureReason); change it to price it again'
+      : `The prediction is not available yet (predictionStatus ${status}); poll GET /briefs/:id until it is COMPLETED`,
+    'prediction_not_available',
+  );
+
+/**
+ * The views of a brief's predictions (a version, else the current one): details, versions,
+ * process variants, value analysis, panel, die line and imposition drawings.
+ */
+export function createPredictionViews<
+  Found extends { brief: BriefRow },
+  Detail extends { prediction: { id: string } | null; briefElementPrices: unknown },
+>({
+  db,
+  visible,
+  read,
+}: {
+  db: Db;
+  /** The brief the actor may see (404 otherwise). */
+  visible: (actor: Actor, id: string) => Promise<Found>;
+  /** The brief as GET /briefs/:id answers it. */
+  read: (actor: Actor, id: string) => Promise<Detail>;
+}) {
+  /** A prediction of a visible brief: `version`, else the current one; 409 while there is none. */
+  async function prediction(actor: Actor, id: string, version?: number) {
+    const found = await visible(actor, id);
+    const row = await findBriefPrediction(db, found.brief, version);
+    if (!row) {
+      if (version !== undefined) throw notFound('Prediction version');
+      throw predictionNotAvailable(found.brief.predictionStatus);
+    }
+    return { found, prediction: row };
+  }
+
+  /** The value analysis of a prediction version: computed once, then kept with the version. */
+  async function analysisOf(row: PredictionRow): Promise<ValueAnalysis> {
+    if (row.valueAnalysis) return row.valueAnalysis;
+    const catalogue = await loadCatalogue(db, row.organisationId);
+    let analysis: ValueAnalysis;
+    try {
+      analysis = analyseValue(row.input, catalogue);
+    } catch (error) {
+      if (error instanceof PricingError) {
+        throw conflict(
+          `The catalogue changed since this version was priced and it cannot be analysed any more: ${error.message}`,
+          'catalogue_changed',
+        );
+      }
+      throw error;
+    }
+    await db
+      .update(briefPredictions)
+      .set({ valueAnalysis: analysis })
+      .where(and(eq(briefPredictions.id, row.id), isNull(briefPredictions.valueAnalysis)));
+    return analysis;
+  }
+
+  return {
+    async details(actor: Actor, id: string, version?: number) {
+      const brief = await read(actor, id);
+      const found = await findBriefPrediction(
+        db,
+        { id, currentPredictionId: brief.prediction?.id ?? null },
+        version,
+      );
+      if (version !== undefined && !found) throw notFound('Prediction version');
+      return {
+        ...brief,
+        prediction: found ? presentSummary(found) : brief.prediction,
+        briefComputed: found?.output.briefComputed ?? null,
+        briefPrice: found?.output.briefPrice ?? null,
+        briefElementPrices: found?.output.briefElementPrices ?? brief.briefElementPrices,
+      };
+    },
+
+    async versions(actor: Actor, id: string) {
+      const found = await visible(actor, id);
+      const rows = await predictionVersions(db, id);
+      return {
+        briefId: id,
+        currentVersion: found.brief.currentVersion,
+        data: rows.map((row) => ({
+          ...presentSummary(row),
+          createdBy: row.createdById ? { id: row.createdById, name: row.createdByName } : null,
+          // Loosely typed in the schema (the engine input is documented by its fields).
+          input: row.input as unknown as Record<string, unknown>,
+        })),
+      };
+    },
+
+    async process(actor: Actor, id: string, position: number, version?: number) {
+      const { prediction: row } = await prediction(actor, id, version);
+      const variants = variantsOf(row.output, position);
+      if (!variants.length) throw notFound('Brief element');
+      return presentProcess(id, row.version, variants);
+    },
+
+    async valueAnalysis(actor: Actor, id: string, version?: number) {
+      const { prediction: row } = await prediction(actor, id, version);
+      const analysis = await analysisOf(row);
+      return { briefId: id, version: row.version, predictionId: row.id, ...analysis };
+    },
+
+    async panel(actor: Actor, id: string, version?: number) {
+      const { found, prediction: row } = await prediction(actor, id, version);
+      return presentPanel(found.brief, row, await analysisOf(row));
+    },
+
+    async dieLineSvg(actor: Actor, id: string, position: number, version?: number) {
+      const { prediction: row } = await prediction(actor, id, version);
+      const computed = row.output.briefComputed.briefElements.find((e) => e.position === position);
+      if (!computed) throw notFound('Brief element');
+      return renderDieLineSvg(computed.dieLine);
+    },
+
+    async impositionSvg(
+      actor: Actor,
+      id: string,
+      position: number,
+      query: { version?: number; variant?: string },
+    ) {
+      const { prediction: row } = await prediction(actor, id, query.version);
+      const computed = row.output.briefComputed.briefElements.find((e) => e.position === position);
+      const variants = variantsOf(row.output, position);
+      if (!computed || !variants.length) throw notFound('Brief element');
+      const variant = query.variant
+        ? variants.find((v) => v.variantKey === query.variant)
+        : (variants.find((v) => v.selected) ?? variants[0]);
+      if (!variant) throw notFound('Process variant');
+      return renderImpositionSvg(variant.imposition, computed.dieLine);
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import { exports } from '../../db/schema/exports.ts';
+import type { FeatureModule } from '../../platform/module.ts';
+import { registerEventResource } from '../events/resources.ts';
+import { exportsRoutes } from './routes.ts';
+import { createExportService, EXPORT_JOB, type ExportJob, presentExport } from './service.ts';
+
+export type ExportsModule = { service: ReturnType<typeof createExportService> };
+const modules = new WeakMap<AppContext, ExportsModule>();
+
+/** The exports service of an app, made once per context: defines the job and the event resource. */
+export function exportsModule(ctx: AppContext): ExportsModule {
+  const existing = modules.get(ctx);
+  if (existing) return existing;
+  const service = createExportService(ctx);
+  modules.set(ctx, { service });
+  ctx.jobs.define<ExportJob>(
+    EXPORT_JOB,
+    async (jobs) => {
+      for (const job of jobs) await service.run(job.data.exportId);
+    },
+    {
+      queue: { policy: 'stately', retryLimit: 3, retryDelay: 10, retryBackoff: true, expireInSeconds: 3600 },
+    },
+  );
+  registerEventResource('exports', async (db, organisationId, id) => {
+    const [row] = await db
+      .select()
+      .from(exports)
+      .where(and(eq(exports.id, id), eq(exports.organisationId, organisationId), isNull(exports.deletedAt)));
+    return row ? presentExport(row) : undefined;
+  });
+  return modules.get(ctx)!;
+}
+
+export const exportsFeature: FeatureModule = {
+  name: 'exports',
+  wire: (ctx) => [{ plugin: exportsRoutes(ctx, exportsModule(ctx)) }],
+};

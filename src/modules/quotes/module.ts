@@ -1,0 +1,81 @@
+import type { AppContext } from '../../context.ts';
+import type { FeatureModule } from '../../platform/module.ts';
+import { registerEventResource } from '../events/resources.ts';
+import { ordersModule } from '../orders/module.ts';
+import { itemTree } from './items.ts';
+import { createQuotePdfService, presentLink, type QuotePdfService } from './pdf-service.ts';
+import {
+  findGuestLink,
+  findItemRow,
+  findQuoteWithRefs,
+  liveItemsOf,
+  pdfFilesOf,
+  QUOTE_GUEST_LINK_ENTITY,
+} from './repository.ts';
+import { quotesPublicRoutes, quotesRoutes } from './routes.ts';
+import { createQuoteService, type QuoteService } from './service.ts';
+
+/** The pg-boss queue of the expiry sweep, and how often it runs. */
+export const EXPIRE_JOB = 'quotes.expire';
+export const EXPIRE_CRON = '*/5 * * * *';
+
+/** The handler of the expiry job: expires every published quote past its validity. */
+export const expireJobHandler = (ctx: AppContext, service: QuoteService) => async () => {
+  const expired = await service.expireDue();
+  if (expired) ctx.log.info({ expired }, 'quotes past their validity expired');
+};
+
+export type QuotesModule = { service: QuoteService; pdfs: QuotePdfService };
+const modules = new WeakMap<AppContext, QuotesModule>();
+
+/**
+ * The quote services, made once per app: defines the expiry job and its schedule, registers the
+ * event resources of the quote tables.
+ */
+export function quotesModule(ctx: AppContext): QuotesModule {
+  const existing = modules.get(ctx);
+  if (existing) return existing;
+  const service = createQuoteService({ db: ctx.db, change: ctx.change, orders: ordersModule(ctx).orders });
+  const pdfs = createQuotePdfService(ctx, service);
+  const module = { service, pdfs };
+  modules.set(ctx, module);
+
+  ctx.jobs.define(EXPIRE_JOB, expireJobHandler(ctx, service), {
+    queue: { policy: 'singleton', retryLimit: 1, expireInSeconds: 600 },
+  });
+  ctx.jobs.afterStart(async () => {
+    await ctx.jobs.schedule(EXPIRE_JOB, EXPIRE_CRON);
+  });
+
+  registerEventResource('quotes', async (db, organisationId, id) => {
+    const found = await findQuoteWithRefs(db, organisationId, id);
+    if (!found) return undefined;
+    const [items, files] = await Promise.all([liveItemsOf(db, id), pdfFilesOf(db, organisationId, id)]);
+    const { organisationName: _name, ...quote } = found;
+    return {
+      ...quote,
+      items: itemTree(items),
+      pdfs: files.map((file) => ({ ...file, localisationId: file.label })),
+    };
+  });
+  registerEventResource('quote_items', async (db, organisationId, id) => {
+    const row = await findItemRow(db, organisationId, id);
+    if (!row) return undefined;
+    const { deletedAt: _deleted, ...item } = row;
+    return item;
+  });
+  registerEventResource(QUOTE_GUEST_LINK_ENTITY.tableName, async (db, organisationId, id) => {
+    const row = await findGuestLink(db, organisationId, id);
+    return row ? presentLink(row) : undefined;
+  });
+  return module;
+}
+
+export const quotesFeature: FeatureModule = {
+  name: 'quotes',
+  aliases: ['/quotes'],
+  wire: (ctx) => {
+    const wired = quotesModule(ctx);
+    return [{ plugin: quotesRoutes(ctx, wired), aliased: true }, { plugin: quotesPublicRoutes(ctx, wired) }];
+  },
+};
