@@ -602,6 +602,10 @@ const PNG = Buffer.from(
 
 describe('Projects', () => {
   it('Create.ts: POST /api/projects with managerId, dueDate, estimatedValues and the pipeline', async () => {
+    // The organisation's seeded sales pipeline (GET /api/pipelines, see Pipelines below).
+    const [sales1] = (await ok(await node('GET', '/api/pipelines?type=opportunity'))) as unknown as Json[];
+    const pipelineId = sales1!.id as string;
+    const stepId = (sales1!.steps as Json[])[2]!.id as string;
     const project = await ok(
       await node('POST', '/api/projects', {
         body: {
@@ -612,8 +616,8 @@ describe('Projects', () => {
           customFields: '',
           dueDate: '2027-03-01T00:00:00.000Z',
           estimatedValues: 12500,
-          opportunityPipelineId: 'pipeline-1',
-          opportunityStepId: 'step-2',
+          opportunityPipelineId: pipelineId,
+          opportunityStepId: stepId,
         },
       }),
       201,
@@ -622,10 +626,37 @@ describe('Projects', () => {
       managerId: sales.userId,
       dueDate: '2027-03-01T00:00:00.000Z',
       estimatedValues: 12500,
-      opportunityPipelineId: 'pipeline-1',
-      opportunityStepId: 'step-2',
+      opportunityPipelineId: pipelineId,
+      opportunityStepId: stepId,
     });
     ids.project = project.id;
+    // Unknown ids, another tenant's pipeline, a step of no pipeline given: 422 with a pointer.
+    const [theirs] = (await ok(
+      await node('GET', '/api/pipelines', { as: otherTenant }),
+    )) as unknown as Json[];
+    const refused = async (body: Json, pointer: string) => {
+      const response = await node('POST', '/api/projects', {
+        body: { companyId: ids.company, name: 'Refused', ...body },
+      });
+      expectProblem(response, 422);
+      expect(response.json().errors[0].pointer).toBe(pointer);
+    };
+    await refused({ opportunityPipelineId: 'pipeline-1' }, '/opportunityPipelineId');
+    await refused({ opportunityPipelineId: theirs!.id }, '/opportunityPipelineId');
+    await refused(
+      { opportunityPipelineId: pipelineId, opportunityStepId: (theirs!.steps as Json[])[0]!.id },
+      '/opportunityStepId',
+    );
+    await refused({ opportunityStepId: 'step-2' }, '/opportunityStepId');
+    // A step sent alone brings its pipeline.
+    const alone = await ok(
+      await node('POST', '/api/projects', {
+        body: { companyId: ids.company, name: 'Step only', opportunityStepId: stepId },
+      }),
+      201,
+    );
+    expect(alone).toMatchObject({ opportunityPipelineId: pipelineId, opportunityStepId: stepId });
+    await ok(await node('DELETE', `/api/projects/${alone.id}`));
     expectProblem(
       await node('POST', '/api/projects', {
         body: { companyId: ids.company, name: 'X', managerId: ids.contact, externalId: 'ERP-P-2' },
@@ -659,6 +690,24 @@ describe('Projects', () => {
       dueDate: '2027-04-01T00:00:00.000Z',
       estimatedValues: 9000,
     });
+    // Pipeline ids are checked on update too; a refused update changes nothing.
+    for (const [patch, pointer] of [
+      [{ opportunityStepId: '0190a0a0-0000-7000-8000-000000000000' }, '/opportunityStepId'],
+      [{ opportunityPipelineId: 'pipeline-9', name: 'Never' }, '/opportunityPipelineId'],
+    ] as const) {
+      const refused = await node('PATCH', `/api/projects/${ids.project}`, { body: patch });
+      expectProblem(refused, 422);
+      expect(refused.json().errors[0].pointer).toBe(pointer);
+    }
+    expect(await ok(await node('GET', `/api/projects/${ids.project}`))).toMatchObject({
+      name: 'Spring boxes 2',
+      opportunityPipelineId: project.opportunityPipelineId,
+    });
+    // Clearing the pipeline clears its step.
+    const cleared = await ok(
+      await node('PATCH', `/api/projects/${ids.project}`, { body: { opportunityPipelineId: '' } }),
+    );
+    expect(cleared).toMatchObject({ opportunityPipelineId: null, opportunityStepId: null });
   });
 
   it('List.ts: GET /api/projects/pagination with manager, createdBy, status, start/end, search', async () => {

@@ -18,6 +18,7 @@ import {
   projectTextSearch,
   visibleProjects,
 } from './repository.ts';
+import { resolvePipelineRefs, updatedPipelineRefs } from './pipeline-refs.ts';
 import type { CreateProject, UpdateProject } from './schemas.ts';
 
 export const PROJECT_PAGE = {
@@ -141,6 +142,7 @@ export function createProjectService(ctx: AppContext) {
       return ctx.change(actor, async (tx, record) => {
         await assertUsableCompany(tx, actor, input.companyId);
         await checkReferences(tx, actor, input);
+        const pipelineRefs = await resolvePipelineRefs(tx, actor.organisationId, input);
         const customFields = await validateCustomFields(
           tx,
           actor.organisationId,
@@ -160,8 +162,7 @@ export function createProjectService(ctx: AppContext) {
             managerId: input.managerId ?? null,
             dueDate: input.dueDate ? new Date(input.dueDate) : null,
             estimatedValues: input.estimatedValues ?? null,
-            opportunityPipelineId: input.opportunityPipelineId ?? null,
-            opportunityStepId: input.opportunityStepId ?? null,
+            ...pipelineRefs,
             customFields,
             createdById: actor.userId,
           })
@@ -205,6 +206,7 @@ export function createProjectService(ctx: AppContext) {
         const { customFields: _ignored, dueDate, ...rest } = input;
         const fields = {
           ...rest,
+          ...(await updatedPipelineRefs(tx, actor.organisationId, current, input)),
           ...(dueDate !== undefined ? { dueDate: dueDate === null ? null : new Date(dueDate) } : {}),
         };
         const changed = changedFields(current, { ...current, ...fields, customFields });
