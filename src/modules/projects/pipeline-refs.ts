@@ -38,7 +38,7 @@ export async function resolvePipelineRefs(
             ),
           )
       : [];
-    if (!pipeline || pipeline.type.toLowerCase() !== 'opportunity')
+    if (pipeline?.type.toLowerCase() !== 'opportunity')
       throw refused('/opportunityPipelineId', 'is not an opportunity pipeline of the organisation');
   }
   if (stepId !== null) {
@@ -76,7 +76,8 @@ export async function updatedPipelineRefs(
   input: PipelineRefs,
 ): Promise<PipelineRefs> {
   const pipelineSent =
-    input.opportunityPipelineId !== undefined && input.opportunityPipelineId !== current.opportunityPipelineId;
+    input.opportunityPipelineId !== undefined &&
+    input.opportunityPipelineId !== current.opportunityPipelineId;
   const stepSent =
     input.opportunityStepId !== undefined && input.opportunityStepId !== current.opportunityStepId;
   if (!pipelineSent && !stepSent) return {};

@@ -61,7 +61,11 @@ const projectFields = {
     }),
   ),
   opportunityStepId: NullableInput(
-    Type.String({ minLength: 1, maxLength: 200, description: 'A step of that pipeline; sent alone, it brings its pipeline' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'A step of that pipeline; sent alone, it brings its pipeline',
+    }),
   ),
   customFields: CustomFieldValues,
 };

@@ -9,6 +9,7 @@ import { type PageQuery, pageResult, resolvePage } from '../../platform/paginati
 import { COMPANY_ENTITY, findCompany } from '../companies/repository.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
 import { liveStaffUsers } from '../orders/references.ts';
+import { resolvePipelineRefs, updatedPipelineRefs } from './pipeline-refs.ts';
 import {
   findVisibleProject,
   PROJECT_ENTITY,
@@ -18,7 +19,6 @@ import {
   projectTextSearch,
   visibleProjects,
 } from './repository.ts';
-import { resolvePipelineRefs, updatedPipelineRefs } from './pipeline-refs.ts';
 import type { CreateProject, UpdateProject } from './schemas.ts';
 
 export const PROJECT_PAGE = {
