@@ -1644,36 +1644,210 @@ describe('BriefElements', () => {
     expect((await ok(await node('GET', `/api/brief-elements/${ids.element}`))).lengthDimension).toBe(130);
   });
 
-  it('elements of a brief: listed by briefId, but changed and deleted through the brief (409)', async () => {
-    const brief = await ok(
-      await node('POST', '/api/briefs', {
-        body: {
-          companyId: ids.company,
-          briefElements: [
-            {
-              position: 0,
-              productId: ids.product,
-              lengthDimension: 120,
-              widthDimension: 40,
-              heightDimension: 180,
-              materialReferenceId: ids.board,
-              decorationsCount: [{ decorationIndex: 0, quantity: 1000 }],
-            },
-          ],
-        },
-      }),
-    );
-    const listed = itemsOf(await ok(await node('GET', '/api/brief-elements', { qs: { briefId: brief.id } })));
-    expect(listed).toHaveLength(1);
-    expect(listed[0]).toMatchObject({ briefId: brief.id, position: 0 });
-    const elementId = listed[0]!.id as string;
-    expectProblem(
-      await node('PATCH', `/api/brief-elements/${elementId}`, { body: { lengthDimension: 100 } }),
-      409,
-    );
-    expectProblem(await node('DELETE', `/api/brief-elements/${elementId}`), 409);
-    expect(await ok(await node('GET', `/api/brief-elements/${elementId}`))).toMatchObject({
-      lengthDimension: 120,
+  describe('elements of a brief: written through the brief update, same result as PUT /briefs/{id}', () => {
+    // Two identical briefs: A is changed through /api/brief-elements as the node sends it, B through
+    // PUT /api/briefs/{id} with the same change; both must end with the same elements and totals.
+    const element = (position: number, length = 120) => ({
+      position,
+      productId: ids.product,
+      lengthDimension: length,
+      widthDimension: 40,
+      heightDimension: 180,
+      materialReferenceId: ids.board,
+      decorationsCount: [{ decorationIndex: 0, quantity: 1000 }],
+    });
+    const briefs: { a: string; b: string } = { a: '', b: '' };
+    const read = async (id: string) => ok(await node('GET', `/api/briefs/${id}`));
+    const specsOf = (brief: Json) =>
+      (brief.briefElements as Json[]).map((e) => ({
+        id: e.id as string,
+        position: e.position as number,
+        productId: e.productId as string,
+        lengthDimension: e.lengthDimension as number,
+        widthDimension: e.widthDimension as number,
+        heightDimension: e.heightDimension as number,
+        materialReferenceId: e.materialReferenceId as string,
+        decorationsCount: e.decorationsCount as Json[],
+      }));
+    /** Both briefs: same elements (but ids), same totals, same prediction version. */
+    async function expectSame() {
+      const [a, b] = [await read(briefs.a), await read(briefs.b)];
+      const strip = (brief: Json) => specsOf(brief).map(({ id: _id, ...spec }) => spec);
+      expect(strip(a)).toEqual(strip(b));
+      expect(a.prediction).toMatchObject({
+        version: (b.prediction as Json).version,
+        totalPrice: (b.prediction as Json).totalPrice,
+        quantity: (b.prediction as Json).quantity,
+      });
+      expect((a.briefElements as Json[]).map((e) => (e.briefElementPrice as Json)?.totalPrice)).toEqual(
+        (b.briefElements as Json[]).map((e) => (e.briefElementPrice as Json)?.totalPrice),
+      );
+      return [a, b] as const;
+    }
+
+    it('Create.ts: POST /api/brief-elements with briefId adds the element to the brief and re-prices it', async () => {
+      for (const key of ['a', 'b'] as const) {
+        const brief = await ok(
+          await node('POST', '/api/briefs', {
+            body: { companyId: ids.company, briefElements: [element(0)] },
+          }),
+        );
+        briefs[key] = brief.id;
+      }
+      const before = await read(briefs.a);
+      // As the node builds it: no board field, position only when not 0, the dimensions and their alias.
+      const created = await ok(
+        await node('POST', '/api/brief-elements', {
+          body: {
+            briefId: briefs.a,
+            position: 1,
+            productId: ids.product,
+            decorationsCount: [{ decorationIndex: 0, quantity: 1000 }],
+            lengthDimension: 150,
+            widthDimension: 40,
+            heightDimension: 180,
+            alias: { length: 150, width: 40, height: 180 },
+          },
+        }),
+        201,
+      );
+      expect(created).toMatchObject({
+        briefId: briefs.a,
+        position: 1,
+        lengthDimension: 150,
+        materialReferenceId: ids.board,
+        briefElementPrice: { quantity: 1000, totalPrice: expect.any(Number) },
+      });
+      const b = await read(briefs.b);
+      await ok(
+        await node('PUT', `/api/briefs/${briefs.b}`, {
+          body: { briefElements: [...specsOf(b), element(1, 150)] },
+        }),
+      );
+      const [a] = await expectSame();
+      expect((a.prediction as Json).version).toBe((before.prediction as Json).version + 1);
+      expect((a.briefElements as Json[]).map((e) => e.id)).toContain(created.id);
+      ids.briefElementA = created.id;
+      // In front: the others move down.
+      const front = await ok(
+        await node('POST', '/api/brief-elements', {
+          body: { briefId: briefs.a, ...element(0, 90), externalId: 'EL-FRONT' },
+        }),
+        201,
+      );
+      expect(front).toMatchObject({ position: 0, externalId: 'EL-FRONT' });
+      const b2 = await read(briefs.b);
+      await ok(
+        await node('PUT', `/api/briefs/${briefs.b}`, {
+          body: {
+            briefElements: [element(0, 90), ...specsOf(b2).map((e) => ({ ...e, position: e.position + 1 }))],
+          },
+        }),
+      );
+      await expectSame();
+      ids.briefElementFront = front.id;
+    });
+
+    it('Create.ts with briefId: unhappy paths change nothing', async () => {
+      const before = await read(briefs.a);
+      // Another tenant's brief, an unknown one: 422 at /briefId.
+      for (const who of [otherTenant, admin]) {
+        const briefId = who === admin ? '00000000-0000-4000-8000-000000000000' : briefs.a;
+        const response = await node('POST', '/api/brief-elements', {
+          body: { briefId, ...element(0) },
+          as: who,
+        });
+        expectProblem(response, 422);
+        expect(response.json().errors[0].pointer).toBe('/briefId');
+      }
+      // What an element of a brief needs: 400 with the pointer.
+      const missing = await node('POST', '/api/brief-elements', {
+        body: { briefId: briefs.a, productId: ids.product, lengthDimension: 100, widthDimension: 40 },
+      });
+      expectProblem(missing, 400);
+      expect(missing.json().errors.map((e: Json) => e.pointer)).toContain('/decorationsCount');
+      // A product made of another matter: the engine refuses the brief (422).
+      const catalogue = await loadCatalogue(t.app.ctx.db, admin.organisationId);
+      const corrugated = catalogue.materialReferences.find((r) => r.code === 'CORR-B-KK')!.id;
+      expectProblem(
+        await node('POST', '/api/brief-elements', {
+          body: { briefId: briefs.a, ...element(0), materialReferenceId: corrugated },
+        }),
+        422,
+      );
+      const after = await read(briefs.a);
+      expect(specsOf(after)).toEqual(specsOf(before));
+      expect((after.prediction as Json).version).toBe((before.prediction as Json).version);
+    });
+
+    it('Update.ts: PATCH /api/brief-elements/{id} of an element of a brief re-prices the brief', async () => {
+      const updated = await ok(
+        await node('PATCH', `/api/brief-elements/${ids.briefElementA}`, {
+          body: { lengthDimension: 160, alias: { length: 160 }, externalId: 'EL-A' },
+        }),
+      );
+      expect(updated).toMatchObject({ id: ids.briefElementA, lengthDimension: 160, externalId: 'EL-A' });
+      const b = await read(briefs.b);
+      await ok(
+        await node('PUT', `/api/briefs/${briefs.b}`, {
+          body: {
+            briefElements: specsOf(b).map((e) => (e.position === 2 ? { ...e, lengthDimension: 160 } : e)),
+          },
+        }),
+      );
+      await expectSame();
+      // Moved to the front by position.
+      await ok(await node('PATCH', `/api/brief-elements/${ids.briefElementA}`, { body: { position: 0 } }));
+      const b2 = specsOf(await read(briefs.b));
+      await ok(
+        await node('PUT', `/api/briefs/${briefs.b}`, {
+          body: { briefElements: [b2[2]!, b2[0]!, b2[1]!].map((e, position) => ({ ...e, position })) },
+        }),
+      );
+      await expectSame();
+      // Unhappy: invalid value (400), another brief (400), another tenant (404); nothing changed.
+      const before = await read(briefs.a);
+      expectProblem(
+        await node('PATCH', `/api/brief-elements/${ids.briefElementA}`, { body: { lengthDimension: -1 } }),
+        400,
+      );
+      expectProblem(
+        await node('PATCH', `/api/brief-elements/${ids.briefElementA}`, { body: { briefId: briefs.b } }),
+        400,
+      );
+      expectProblem(
+        await node('PATCH', `/api/brief-elements/${ids.briefElementA}`, {
+          body: { lengthDimension: 100 },
+          as: otherTenant,
+        }),
+        404,
+      );
+      expect(await read(briefs.a)).toMatchObject({
+        prediction: { version: (before.prediction as Json).version },
+      });
+    });
+
+    it('Delete.ts: DELETE /api/brief-elements/{id} of an element of a brief removes it through the brief', async () => {
+      expectProblem(
+        await node('DELETE', `/api/brief-elements/${ids.briefElementA}`, { as: otherTenant }),
+        404,
+      );
+      expect(await ok(await node('DELETE', `/api/brief-elements/${ids.briefElementA}`))).toMatchObject({
+        id: ids.briefElementA,
+        deleted: true,
+      });
+      expectProblem(await node('GET', `/api/brief-elements/${ids.briefElementA}`), 404);
+      const b = specsOf(await read(briefs.b));
+      await ok(
+        await node('PUT', `/api/briefs/${briefs.b}`, {
+          body: { briefElements: b.slice(1).map((e, position) => ({ ...e, position })) },
+        }),
+      );
+      const [a] = await expectSame();
+      expect((a.briefElements as Json[]).map((e) => e.position)).toEqual([0, 1]);
+      await ok(await node('DELETE', `/api/brief-elements/${ids.briefElementFront}`));
+      const last = ((await read(briefs.a)).briefElements as Json[])[0]!.id as string;
+      expectProblem(await node('DELETE', `/api/brief-elements/${last}`), 409);
     });
   });
 
