@@ -15,6 +15,7 @@ import { briefElementsRoutes, briefsRoutes } from './modules/briefs/routes.ts';
 import { catalogueRoutes } from './modules/catalogue/routes.ts';
 import { companiesRoutes } from './modules/companies/routes.ts';
 import { contactsRoutes } from './modules/contacts/routes.ts';
+import { corrugatedRoutes } from './modules/corrugated/routes.ts';
 import { currencyRoutes } from './modules/currencies/routes.ts';
 import { customFieldRoutes } from './modules/custom-fields/routes.ts';
 import { eventRoutes } from './modules/events/routes.ts';
@@ -64,6 +65,7 @@ const MODULES: Module[] = [
   { routes: authRoutes },
   { routes: organisationRoutes },
   { routes: catalogueRoutes },
+  { routes: corrugatedRoutes },
   { routes: usersRoutes },
   { routes: eventRoutes },
   { routes: webhookRoutes },

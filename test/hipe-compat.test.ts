@@ -7,8 +7,11 @@
  * The tests run in order and share one tenant: currency, company, address, contact, project,
  * status, article, order with items, files, import, archive, deletes.
  */
+
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_STATUS } from '../src/db/schema/imports.ts';
+import { events } from '../src/db/schema/platform.ts';
 import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
 import { exportsModule } from '../src/modules/exports/routes.ts';
 import { importsModule } from '../src/modules/imports/routes.ts';
@@ -1859,6 +1862,506 @@ describe('BriefElements', () => {
     const article = await ok(await node('GET', `/api/articles/${ids.article}`));
     expectProblem(await node('DELETE', `/api/brief-elements/${article.briefElementId}`), 409);
     expectProblem(await node('DELETE', `/api/brief-elements/${ids.element}`, { as: otherTenant }), 404);
+  });
+});
+
+describe('Corrugated', () => {
+  // The node's list helper (shared/pagination) sends page, limit, the filters and sortBy/sortOrder;
+  // the bracketed forms (filters[x], order[x], itemsPerPage) are accepted too.
+  const list = async (path: string, qs: NodeRequest['qs'] = {}) =>
+    itemsOf(await ok(await node('GET', path, { qs: { page: 1, limit: 50, ...qs } })));
+  const eventsOf = (entityId: string) =>
+    t.app.ctx.db.select().from(events).where(eq(events.entityId, entityId)).orderBy(events.createdAt);
+
+  it('CorrugatedSuppliers/Create.ts, List.ts, Update.ts', async () => {
+    const supplier = await ok(
+      await node('POST', '/api/corrugated-suppliers', {
+        body: { name: 'Smurfit', contactInfo: 'sales@smurfit.example' },
+      }),
+      201,
+    );
+    expect(supplier).toMatchObject({
+      id: expect.any(String),
+      name: 'Smurfit',
+      contactInfo: 'sales@smurfit.example',
+    });
+    ids.supplier = supplier.id;
+    expect(
+      (await list('/api/corrugated-suppliers', { name: 'smur', sortBy: 'name', sortOrder: 'asc' })).map(
+        (x) => x.id,
+      ),
+    ).toEqual([supplier.id]);
+    expect(await list('/api/corrugated-suppliers', { 'filters[name]': 'nobody' })).toEqual([]);
+    expect(
+      await ok(
+        await node('PATCH', `/api/corrugated-suppliers/${supplier.id}`, { body: { contactInfo: '' } }),
+      ),
+    ).toMatchObject({ contactInfo: null, name: 'Smurfit' });
+    expectProblem(await node('POST', '/api/corrugated-suppliers', { body: { name: '' } }), 400);
+    expectProblem(
+      await node('POST', '/api/corrugated-suppliers', { body: { name: 'X', contactinfo: 'typo' } }),
+      400,
+    );
+    expectProblem(await node('POST', '/api/corrugated-suppliers', { body: { name: 'X' }, as: sales }), 403);
+    expectProblem(await node('GET', `/api/corrugated-suppliers/${supplier.id}`, { as: otherTenant }), 404);
+    expectProblem(await node('GET', '/api/corrugated-suppliers', { qs: { color: 'red' } }), 400);
+  });
+
+  it('CorrugatedFlutes/Create.ts, Get.ts, List.ts, Update.ts: the material types of the corrugated matter', async () => {
+    const seeded = await list('/api/corrugated-flutes', { sortBy: 'name', sortOrder: 'asc' });
+    expect(seeded.map((f) => f.code)).toEqual(expect.arrayContaining(['B-FLUTE', 'EB-FLUTE']));
+    expect(seeded.map((f) => f.code)).not.toContain('GC1');
+    const flute = await ok(
+      await node('POST', '/api/corrugated-flutes', {
+        body: { name: 'F', thickness: 0.8, outsideGain: 0, insideLoss: 0 },
+      }),
+      201,
+    );
+    expect(flute).toMatchObject({ name: 'F', thickness: 0.8, kind: 'materialTypes', flute: 'F' });
+    expect(await ok(await node('GET', `/api/corrugated-flutes/${flute.id}`))).toMatchObject({ id: flute.id });
+    expect(
+      await ok(
+        await node('PATCH', `/api/corrugated-flutes/${flute.id}`, {
+          body: { thickness: 0.9, insideLoss: 0.1 },
+        }),
+      ),
+    ).toMatchObject({ thickness: 0.9, insideLoss: 0.1 });
+    expect(
+      (await list('/api/corrugated-flutes', { name: 'F', sortBy: 'height', sortOrder: 'desc' })).length,
+    ).toBeGreaterThan(0);
+    ids.fluteB = seeded.find((f) => f.code === 'B-FLUTE')!.id as string;
+    ids.fluteE = seeded.find((f) => f.code === 'E-FLUTE')!.id as string;
+    expectProblem(await node('POST', '/api/corrugated-flutes', { body: { name: 'G', thickness: -1 } }), 400);
+    // A material type of another matter is not a flute.
+    const gc1 = (await loadCatalogue(t.app.ctx.db, admin.organisationId)).materialTypes.find(
+      (m) => m.code === 'GC1',
+    )!;
+    expectProblem(await node('GET', `/api/corrugated-flutes/${gc1.id}`), 404);
+  });
+
+  it('CorrugatedLiners/Create.ts, Get.ts, List.ts, Update.ts', async () => {
+    // Create.ts sends {name, weight, ...additionalFields} (see docs: it reads an undeclared `weight`).
+    const made: Json[] = [];
+    for (const [name, weight] of [
+      ['K150', 150],
+      ['T125', 125],
+    ] as const) {
+      made.push(await ok(await node('POST', '/api/corrugated-liners', { body: { name, weight } }), 201));
+    }
+    ids.linerK = made[0]!.id;
+    ids.linerT = made[1]!.id;
+    const updated = await ok(
+      await node('PATCH', `/api/corrugated-liners/${ids.linerK}`, {
+        body: {
+          category: 'Kraft',
+          inkPorosity: 12,
+          label: { 'en-US': 'Kraft 150', 'fr-FR': 'Kraft 150' },
+          name: 'K150',
+          varnishPorosity: 3,
+        },
+      }),
+    );
+    expect(updated).toMatchObject({
+      category: 'Kraft',
+      inkPorosity: 12,
+      weight: 150,
+      label: { 'fr-FR': 'Kraft 150' },
+    });
+    expect(await ok(await node('GET', `/api/corrugated-liners/${ids.linerT}`))).toMatchObject({
+      weight: 125,
+    });
+    expect((await list('/api/corrugated-liners', { weight: 125 })).map((l) => l.id)).toEqual([ids.linerT]);
+    expect((await list('/api/corrugated-liners', { 'order[weight]': 'desc' })).map((l) => l.name)).toEqual([
+      'K150',
+      'T125',
+    ]);
+    expectProblem(await node('GET', '/api/corrugated-liners', { qs: { weight: 'heavy' } }), 400);
+    expectProblem(
+      await node('PATCH', `/api/corrugated-liners/${ids.linerK}`, { body: { category: 'Paper' } }),
+      400,
+    );
+  });
+
+  it('CorrugatedFormats/Create.ts, Get.ts, List.ts, Update.ts (Create, Get, Update are sent without the credential)', async () => {
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/api/corrugated-formats',
+      payload: { width: 1200, length: 800 },
+    });
+    expect(anonymous.statusCode).toBe(401);
+    const format = await ok(
+      await node('POST', '/api/corrugated-formats', { body: { width: 1200, length: 800 } }),
+      201,
+    );
+    expect(format).toMatchObject({ width: 1200, length: 800, name: '1200 x 800 mm' });
+    expect(await ok(await node('GET', `/api/corrugated-formats/${format.id}`))).toMatchObject({
+      id: format.id,
+    });
+    expect(
+      await ok(await node('PATCH', `/api/corrugated-formats/${format.id}`, { body: { length: 1000 } })),
+    ).toMatchObject({
+      width: 1200,
+      length: 1000,
+    });
+    expect(
+      (await list('/api/corrugated-formats', { width: 1200, sortBy: 'width', sortOrder: 'desc' })).map(
+        (f) => f.id,
+      ),
+    ).toEqual([format.id]);
+    expectProblem(await node('POST', '/api/corrugated-formats', { body: { width: 1200 } }), 400);
+    expectProblem(await node('POST', '/api/corrugated-formats', { body: { width: 0, length: 10 } }), 400);
+  });
+
+  it('CorrugatedMaterials/Create.ts, Get.ts, List.ts, Update.ts: the corrugated boards of the catalogue', async () => {
+    const boards = await list('/api/corrugated-materials', { sortBy: 'name', sortOrder: 'asc' });
+    expect(boards.map((b) => b.code)).toEqual(expect.arrayContaining(['CORR-B-KK', 'CORR-E-WK']));
+    expect(boards.map((b) => b.code)).not.toContain('GC1-350');
+    ids.boardB = boards.find((b) => b.code === 'CORR-B-KK')!.id as string;
+    const created = await ok(
+      await node('POST', '/api/corrugated-materials', {
+        body: { name: 'Double wall kraft', description: 'EB, brown' },
+      }),
+      201,
+    );
+    // No grammage, caliper or price: kept out of pricing.
+    expect(created).toMatchObject({ name: 'Double wall kraft', description: 'EB, brown', enabled: false });
+    ids.hipeBoard = created.id;
+    expect(await ok(await node('GET', `/api/corrugated-materials/${ids.boardB}`))).toMatchObject({
+      code: 'CORR-B-KK',
+      grammage: 520,
+    });
+    expect(
+      await ok(
+        await node('PATCH', `/api/corrugated-materials/${created.id}`, {
+          body: { description: 'EB flute, brown' },
+        }),
+      ),
+    ).toMatchObject({ description: 'EB flute, brown' });
+    const stored = await loadCatalogue(t.app.ctx.db, admin.organisationId);
+    expect(stored.materialReferences.map((r) => r.id)).not.toContain(created.id);
+    expectProblem(
+      await node('PATCH', `/api/corrugated-materials/${created.id}`, { body: { enabled: true } }),
+      400,
+    );
+    expectProblem(await node('GET', `/api/corrugated-materials/${ids.boardB}`, { as: otherTenant }), 404);
+  });
+
+  it('CorrugatedMaterialCompositions/Create.ts, CreateBulk.ts, Get.ts, List.ts, Update.ts', async () => {
+    const seeded = await list('/api/corrugated-material-compositions');
+    expect(seeded.find((c) => c.code === 'B-K150-T125-K150')).toMatchObject({
+      composition: 'K150/T125/K150',
+      gsm: 545,
+      reference: 'B-K150-T125-K150',
+      materialId: ids.boardB,
+      flute: ids.fluteB,
+      pricePerSquareMetre: 0.47,
+    });
+    const composition = await ok(
+      await node('POST', '/api/corrugated-material-compositions', {
+        body: {
+          corrugatedMaterial: ids.boardB,
+          flute: ids.fluteB,
+          liners: [ids.linerK, ids.linerT, ids.linerK],
+        },
+      }),
+      201,
+    );
+    // Composition and grammage follow from the liners.
+    expect(composition).toMatchObject({
+      corrugatedMaterial: ids.boardB,
+      materialReferenceId: ids.boardB,
+      flute: ids.fluteB,
+      liners: [ids.linerK, ids.linerT, ids.linerK],
+      composition: 'K150/T125/K150',
+      gsm: 425,
+      enabled: true,
+      pricePerSquareMetre: null,
+    });
+    ids.composition = composition.id;
+    const [event] = await eventsOf(composition.id);
+    expect(event).toMatchObject({ eventName: 'event.corrugated_material_compositions.created' });
+    // Not priced yet: left out of the engine's catalogue.
+    expect(
+      (await loadCatalogue(t.app.ctx.db, admin.organisationId)).corrugatedMaterials.map((c) => c.id),
+    ).not.toContain(composition.id);
+    const bulk = (await ok(
+      await node('POST', '/api/corrugated-material-compositions/bulk', {
+        body: [
+          {
+            corrugatedMaterial: ids.boardB,
+            flute: ids.fluteB,
+            liners: [ids.linerT, ids.linerT, ids.linerT],
+            reference: 'B-TTT',
+          },
+          {
+            corrugatedMaterial: ids.boardB,
+            flute: ids.fluteB,
+            liners: [ids.linerK],
+            gsm: 160,
+            composition: 'K150 single face',
+          },
+        ],
+      }),
+      201,
+    )) as unknown as Json[];
+    expect(bulk.map((c) => c.reference)).toEqual(['B-TTT', expect.any(String)]);
+    expect(bulk[1]).toMatchObject({ gsm: 160, composition: 'K150 single face' });
+    ids.compositionBulk = bulk[0]!.id;
+    // All or none: one bad item refuses the batch, with its index in the pointer.
+    const refused = await node('POST', '/api/corrugated-material-compositions/bulk', {
+      body: [
+        { corrugatedMaterial: ids.boardB, flute: ids.fluteB, liners: [ids.linerK], reference: 'B-NEVER' },
+        {
+          corrugatedMaterial: ids.boardB,
+          flute: ids.fluteB,
+          liners: ['0190a0a0-0000-7000-8000-000000000000'],
+        },
+      ],
+    });
+    expectProblem(refused, 422);
+    expect(refused.json().errors[0].pointer).toBe('/1/liners/0');
+    expect(
+      (
+        await list('/api/corrugated-material-compositions', { 'filters[corrugatedMaterial]': ids.boardB })
+      ).map((c) => c.reference),
+    ).not.toContain('B-NEVER');
+    expect(
+      await ok(await node('GET', `/api/corrugated-material-compositions/${composition.id}`)),
+    ).toMatchObject({
+      id: composition.id,
+    });
+    expect(
+      (
+        await list('/api/corrugated-material-compositions', {
+          corrugatedMaterial: ids.boardB,
+          flute: ids.fluteB,
+          sortBy: 'createdAt',
+          sortOrder: 'asc',
+        })
+      ).map((c) => c.id),
+    ).toEqual(expect.arrayContaining([composition.id, ids.compositionBulk]));
+    const updated = await ok(
+      await node('PATCH', `/api/corrugated-material-compositions/${composition.id}`, {
+        body: { liners: [ids.linerK, ids.linerT, ids.linerT], supplierId: ids.supplier, reference: 'B-KTT' },
+      }),
+    );
+    expect(updated).toMatchObject({
+      composition: 'K150/T125/T125',
+      gsm: 400,
+      supplierId: ids.supplier,
+      reference: 'B-KTT',
+    });
+    const events2 = await eventsOf(composition.id);
+    // The spec's example of corrugated_material_compositions.updated: id, reference, composition,
+    // enabled, gsm, supplierId, materialId.
+    expect(events2.at(-1)).toMatchObject({
+      eventName: 'event.corrugated_material_compositions.updated',
+      payload: {
+        id: composition.id,
+        reference: 'B-KTT',
+        composition: 'K150/T125/T125',
+        enabled: true,
+        gsm: 400,
+        supplierId: ids.supplier,
+        materialId: ids.boardB,
+      },
+    });
+    // Unhappy paths.
+    const missing = await node('POST', '/api/corrugated-material-compositions', {
+      body: { flute: ids.fluteB },
+    });
+    expectProblem(missing, 400);
+    expect(missing.json().errors.map((e: Json) => e.pointer)).toEqual(['/corrugatedMaterial', '/liners']);
+    const wrongFlute = await node('POST', '/api/corrugated-material-compositions', {
+      body: { corrugatedMaterial: ids.boardB, flute: ids.fluteE, liners: [ids.linerK] },
+    });
+    expectProblem(wrongFlute, 422);
+    expect(wrongFlute.json().errors[0].pointer).toBe('/flute');
+    const theirs = itemsOf(await ok(await node('GET', '/api/corrugated-materials', { as: otherTenant })))[0]!;
+    const foreign = await node('POST', '/api/corrugated-material-compositions', {
+      body: { corrugatedMaterial: theirs.id, flute: ids.fluteB, liners: [ids.linerK] },
+    });
+    expectProblem(foreign, 422);
+    expect(foreign.json().errors[0].pointer).toBe('/corrugatedMaterial');
+    expectProblem(
+      await node('POST', '/api/corrugated-material-compositions', {
+        body: {
+          materialReferenceId: ids.boardB,
+          corrugatedMaterial: ids.hipeBoard,
+          flute: ids.fluteB,
+          liners: [ids.linerK],
+        },
+      }),
+      400,
+    );
+    expectProblem(
+      await node('PATCH', `/api/corrugated-material-compositions/${composition.id}`, {
+        body: { reference: 'B-TTT' },
+      }),
+      409,
+    );
+    expectProblem(
+      await node('PATCH', `/api/corrugated-material-compositions/${composition.id}`, {
+        body: { gsm: 400 },
+        as: otherTenant,
+      }),
+      404,
+    );
+  });
+
+  it('CorrugatedMaterialCompositionPrices/Create.ts, CreateBulk.ts, Get.ts, List.ts, Update.ts, Delete.ts', async () => {
+    const price = await ok(
+      await node('POST', '/api/corrugated-material-composition-prices', {
+        body: {
+          corrugatedMaterialComposition: ids.composition,
+          price: 0.41,
+          currency: 'EUR',
+          validFrom: '2020-01-01T00:00:00',
+          validTo: '',
+        },
+      }),
+      201,
+    );
+    expect(price).toMatchObject({
+      corrugatedMaterialComposition: ids.composition,
+      price: 0.41,
+      currency: 'EUR',
+      validFrom: '2020-01-01T00:00:00.000Z',
+      validTo: null,
+    });
+    // The price valid today in the base currency prices the composition, which the engine now uses.
+    expect(
+      await ok(await node('GET', `/api/corrugated-material-compositions/${ids.composition}`)),
+    ).toMatchObject({
+      pricePerSquareMetre: 0.41,
+    });
+    const engine = await loadCatalogue(t.app.ctx.db, admin.organisationId);
+    expect(engine.corrugatedMaterials.find((c) => c.id === ids.composition)).toMatchObject({
+      grammage: 400,
+      pricePerSquareMetre: 0.41,
+      materialReferenceId: ids.boardB,
+    });
+    const bulk = (await ok(
+      await node('POST', '/api/corrugated-material-composition-prices/bulk', {
+        body: [
+          {
+            corrugatedMaterialComposition: ids.composition,
+            price: 0.45,
+            currency: 'EUR',
+            validFrom: '2099-01-01',
+          },
+          { corrugatedMaterialComposition: ids.compositionBulk, price: 0.3, currency: 'eur' },
+        ],
+      }),
+      201,
+    )) as unknown as Json[];
+    expect(bulk.map((p) => p.currency)).toEqual(['EUR', 'EUR']);
+    // A future price does not change today's.
+    expect(
+      (await ok(await node('GET', `/api/corrugated-material-compositions/${ids.composition}`)))
+        .pricePerSquareMetre,
+    ).toBe(0.41);
+    expect(
+      await ok(await node('GET', `/api/corrugated-material-composition-prices/${price.id}`)),
+    ).toMatchObject({ price: 0.41 });
+    const valid = await list('/api/corrugated-material-composition-prices', {
+      corrugatedMaterialComposition: ids.composition,
+      validOnDate: '2026-06-01T00:00:00',
+      sortBy: 'price',
+      sortOrder: 'asc',
+    });
+    expect(valid.map((p) => p.id)).toEqual([price.id]);
+    expect((await list('/api/corrugated-material-composition-prices', { currency: 'usd' })).length).toBe(0);
+    expect(
+      await ok(
+        await node('PATCH', `/api/corrugated-material-composition-prices/${price.id}`, {
+          body: { price: 0.43 },
+        }),
+      ),
+    ).toMatchObject({ price: 0.43 });
+    expect(
+      (await ok(await node('GET', `/api/corrugated-material-compositions/${ids.composition}`)))
+        .pricePerSquareMetre,
+    ).toBe(0.43);
+    // Unhappy paths: unknown currency (422), validTo before validFrom (400), not a date (400), another tenant's composition (422).
+    const currency = await node('POST', '/api/corrugated-material-composition-prices', {
+      body: { corrugatedMaterialComposition: ids.composition, price: 1, currency: 'XYZ' },
+    });
+    expectProblem(currency, 422);
+    expect(currency.json().errors[0].pointer).toBe('/currency');
+    expectProblem(
+      await node('PATCH', `/api/corrugated-material-composition-prices/${price.id}`, {
+        body: { validTo: '2019-01-01' },
+      }),
+      400,
+    );
+    expectProblem(
+      await node('POST', '/api/corrugated-material-composition-prices', {
+        body: {
+          corrugatedMaterialComposition: ids.composition,
+          price: 1,
+          currency: 'EUR',
+          validFrom: 'soon',
+        },
+      }),
+      400,
+    );
+    expectProblem(
+      await node('POST', '/api/corrugated-material-composition-prices', {
+        body: { corrugatedMaterialComposition: ids.composition, price: 1, currency: 'EUR' },
+        as: otherTenant,
+      }),
+      422,
+    );
+    // Delete.ts: the composition keeps the price it had when none valid is left.
+    expect(
+      await ok(await node('DELETE', `/api/corrugated-material-composition-prices/${bulk[0]!.id}`)),
+    ).toMatchObject({
+      deleted: true,
+    });
+    expectProblem(await node('DELETE', `/api/corrugated-material-composition-prices/${bulk[0]!.id}`), 404);
+    expectProblem(await node('GET', `/api/corrugated-material-composition-prices/${bulk[0]!.id}`), 404);
+    ids.price = price.id;
+  });
+
+  it('CorrugatedMaterialCompositions/Delete.ts: soft delete with its prices; refused while a brief is made of it', async () => {
+    // A brief priced with the composition (our field corrugatedMaterialId).
+    const catalogue = await loadCatalogue(t.app.ctx.db, admin.organisationId);
+    const rsc = catalogue.products.find((p) => p.code === '0201')!;
+    const brief = await node('POST', '/api/briefs', {
+      body: {
+        companyId: ids.company,
+        briefElements: [
+          {
+            position: 0,
+            productId: rsc.id,
+            lengthDimension: 300,
+            widthDimension: 200,
+            heightDimension: 200,
+            materialReferenceId: ids.boardB,
+            corrugatedMaterialId: ids.composition,
+            decorationsCount: [{ decorationIndex: 0, quantity: 1000 }],
+          },
+        ],
+      },
+    });
+    expect(brief.statusCode).toBe(201);
+    expectProblem(await node('DELETE', `/api/corrugated-material-compositions/${ids.composition}`), 409);
+    expect(await ok(await node('DELETE', `/api/briefs/${brief.json().id}`))).toBeTruthy();
+    expect(
+      await ok(await node('DELETE', `/api/corrugated-material-compositions/${ids.composition}`)),
+    ).toMatchObject({
+      id: ids.composition,
+      deleted: true,
+    });
+    expectProblem(await node('GET', `/api/corrugated-material-compositions/${ids.composition}`), 404);
+    expectProblem(await node('GET', `/api/corrugated-material-composition-prices/${ids.price}`), 404);
+    expect((await eventsOf(ids.price!)).at(-1)).toMatchObject({ type: 'DELETE' });
+    expectProblem(await node('DELETE', `/api/corrugated-material-compositions/${ids.composition}`), 404);
+    expectProblem(
+      await node('DELETE', `/api/corrugated-material-compositions/${ids.compositionBulk}`, { as: sales }),
+      403,
+    );
   });
 });
 
