@@ -9,6 +9,7 @@ import { IdParams, Nullable, problemResponses } from '../../platform/schemas.ts'
 import { registerEventResource } from '../events/resources.ts';
 import { contentDisposition } from '../files/attachments.ts';
 import { IMPORT_TYPES, STATUS_DESCRIPTIONS } from '../imports/catalog.ts';
+import { createExportRecovery, EXPORT_SWEEP_INTERVAL_MS } from './recovery.ts';
 import { createExportService, EXPORT_JOB, type ExportJob, presentExport } from './service.ts';
 
 type ExportsModule = { service: ReturnType<typeof createExportService> };
@@ -29,6 +30,19 @@ export function exportsModule(ctx: AppContext): ExportsModule {
       queue: { policy: 'stately', retryLimit: 3, retryDelay: 10, retryBackoff: true, expireInSeconds: 3600 },
     },
   );
+  // Exports left behind by a crash go back to the queue (recovery.ts): at start-up, then every minute.
+  const recovery = createExportRecovery(ctx);
+  let sweep: NodeJS.Timeout | undefined;
+  const recover = () =>
+    recovery.recover().catch((error) => ctx.log.error({ err: error }, 'export recovery sweep failed'));
+  ctx.jobs.afterStart(async () => {
+    await recover();
+    sweep = setInterval(recover, EXPORT_SWEEP_INTERVAL_MS);
+    sweep.unref();
+  });
+  ctx.onClose(async () => {
+    if (sweep) clearInterval(sweep);
+  });
   registerEventResource('exports', async (db, organisationId, id) => {
     const [row] = await db
       .select()
