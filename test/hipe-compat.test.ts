@@ -2002,9 +2002,15 @@ describe('Corrugated', () => {
     ).toMatchObject({
       width: 1200,
       length: 1000,
+      name: '1200 x 1000 mm',
     });
+    // A name given is kept when the size changes.
+    await ok(await node('PATCH', `/api/corrugated-formats/${format.id}`, { body: { name: 'Pallet top' } }));
     expect(
-      (await list('/api/corrugated-formats', { width: 1200, sortBy: 'width', sortOrder: 'desc' })).map(
+      await ok(await node('PATCH', `/api/corrugated-formats/${format.id}`, { body: { width: 1100 } })),
+    ).toMatchObject({ width: 1100, name: 'Pallet top' });
+    expect(
+      (await list('/api/corrugated-formats', { width: 1100, sortBy: 'width', sortOrder: 'desc' })).map(
         (f) => f.id,
       ),
     ).toEqual([format.id]);

@@ -231,9 +231,11 @@ export const formats: Resource = {
   defaultSort: 'width',
   async build(_db, _org, body, current) {
     const data = withData(current, pick(body, ['width', 'length']));
+    const sized = (d: Record<string, unknown>) => `${d.width} x ${d.length} mm`;
+    // A format is named by its size unless it was given a name.
+    const named = current && current.name !== sized(current.data) ? current.name : undefined;
     return {
-      // A format is named by its size unless it is given a name.
-      name: (body.name as string | undefined) ?? `${data.width} x ${data.length} mm`,
+      name: (body.name as string | undefined) ?? named ?? sized(data),
       enabled: (body.enabled as boolean | undefined) ?? current?.enabled ?? true,
       data,
     };
