@@ -15,6 +15,7 @@ import { briefsFeature } from './modules/briefs/module.ts';
 import { catalogueModule } from './modules/catalogue/module.ts';
 import { companiesModule } from './modules/companies/module.ts';
 import { contactsModule } from './modules/contacts/module.ts';
+import { corrugatedModule } from './modules/corrugated/module.ts';
 import { currenciesModule } from './modules/currencies/module.ts';
 import { customFieldsModule } from './modules/custom-fields/module.ts';
 import { eventsModule } from './modules/events/module.ts';
@@ -63,6 +64,7 @@ const MODULES: FeatureModule[] = [
   authModule,
   organisationsModule,
   catalogueModule,
+  corrugatedModule,
   usersModule,
   eventsModule,
   webhooksFeature,

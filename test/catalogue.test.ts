@@ -68,11 +68,16 @@ describe('catalogue', () => {
       'packing-cases',
       'pallets',
       'delivery-zones',
-      'corrugated-materials',
     ]) {
       const response = await get(admin, `/api/${path}`);
       expect(response.statusCode, path).toBe(200);
       expect(response.json().length, path).toBeGreaterThan(0);
+    }
+    // The corrugated boards and compositions, as HIPE's corrugated resources serve them (a page).
+    for (const path of ['corrugated-materials', 'corrugated-material-compositions']) {
+      const response = await get(admin, `/api/${path}`);
+      expect(response.statusCode, path).toBe(200);
+      expect(response.json().data.length, path).toBeGreaterThan(0);
     }
     // Two organisations never share ids.
     const otherProducts = (await get(other, '/api/products')).json().map((p: { id: string }) => p.id);

@@ -7,8 +7,11 @@
  * The tests run in order and share one tenant: currency, company, address, contact, project,
  * status, article, order with items, files, import, archive, deletes.
  */
+
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_STATUS } from '../src/db/schema/imports.ts';
+import { events } from '../src/db/schema/platform.ts';
 import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
 import { exportsModule } from '../src/modules/exports/module.ts';
 import { importsModule } from '../src/modules/imports/module.ts';
@@ -602,6 +605,10 @@ const PNG = Buffer.from(
 
 describe('Projects', () => {
   it('Create.ts: POST /api/projects with managerId, dueDate, estimatedValues and the pipeline', async () => {
+    // The organisation's seeded sales pipeline (GET /api/pipelines, see Pipelines below).
+    const [sales1] = (await ok(await node('GET', '/api/pipelines?type=opportunity'))) as unknown as Json[];
+    const pipelineId = sales1!.id as string;
+    const stepId = (sales1!.steps as Json[])[2]!.id as string;
     const project = await ok(
       await node('POST', '/api/projects', {
         body: {
@@ -612,8 +619,8 @@ describe('Projects', () => {
           customFields: '',
           dueDate: '2027-03-01T00:00:00.000Z',
           estimatedValues: 12500,
-          opportunityPipelineId: 'pipeline-1',
-          opportunityStepId: 'step-2',
+          opportunityPipelineId: pipelineId,
+          opportunityStepId: stepId,
         },
       }),
       201,
@@ -622,10 +629,37 @@ describe('Projects', () => {
       managerId: sales.userId,
       dueDate: '2027-03-01T00:00:00.000Z',
       estimatedValues: 12500,
-      opportunityPipelineId: 'pipeline-1',
-      opportunityStepId: 'step-2',
+      opportunityPipelineId: pipelineId,
+      opportunityStepId: stepId,
     });
     ids.project = project.id;
+    // Unknown ids, another tenant's pipeline, a step of no pipeline given: 422 with a pointer.
+    const [theirs] = (await ok(
+      await node('GET', '/api/pipelines', { as: otherTenant }),
+    )) as unknown as Json[];
+    const refused = async (body: Json, pointer: string) => {
+      const response = await node('POST', '/api/projects', {
+        body: { companyId: ids.company, name: 'Refused', ...body },
+      });
+      expectProblem(response, 422);
+      expect(response.json().errors[0].pointer).toBe(pointer);
+    };
+    await refused({ opportunityPipelineId: 'pipeline-1' }, '/opportunityPipelineId');
+    await refused({ opportunityPipelineId: theirs!.id }, '/opportunityPipelineId');
+    await refused(
+      { opportunityPipelineId: pipelineId, opportunityStepId: (theirs!.steps as Json[])[0]!.id },
+      '/opportunityStepId',
+    );
+    await refused({ opportunityStepId: 'step-2' }, '/opportunityStepId');
+    // A step sent alone brings its pipeline.
+    const alone = await ok(
+      await node('POST', '/api/projects', {
+        body: { companyId: ids.company, name: 'Step only', opportunityStepId: stepId },
+      }),
+      201,
+    );
+    expect(alone).toMatchObject({ opportunityPipelineId: pipelineId, opportunityStepId: stepId });
+    await ok(await node('DELETE', `/api/projects/${alone.id}`));
     expectProblem(
       await node('POST', '/api/projects', {
         body: { companyId: ids.company, name: 'X', managerId: ids.contact, externalId: 'ERP-P-2' },
@@ -659,6 +693,24 @@ describe('Projects', () => {
       dueDate: '2027-04-01T00:00:00.000Z',
       estimatedValues: 9000,
     });
+    // Pipeline ids are checked on update too; a refused update changes nothing.
+    for (const [patch, pointer] of [
+      [{ opportunityStepId: '0190a0a0-0000-7000-8000-000000000000' }, '/opportunityStepId'],
+      [{ opportunityPipelineId: 'pipeline-9', name: 'Never' }, '/opportunityPipelineId'],
+    ] as const) {
+      const refused = await node('PATCH', `/api/projects/${ids.project}`, { body: patch });
+      expectProblem(refused, 422);
+      expect(refused.json().errors[0].pointer).toBe(pointer);
+    }
+    expect(await ok(await node('GET', `/api/projects/${ids.project}`))).toMatchObject({
+      name: 'Spring boxes 2',
+      opportunityPipelineId: project.opportunityPipelineId,
+    });
+    // Clearing the pipeline clears its step.
+    const cleared = await ok(
+      await node('PATCH', `/api/projects/${ids.project}`, { body: { opportunityPipelineId: '' } }),
+    );
+    expect(cleared).toMatchObject({ opportunityPipelineId: null, opportunityStepId: null });
   });
 
   it('List.ts: GET /api/projects/pagination with manager, createdBy, status, start/end, search', async () => {
@@ -1595,36 +1647,210 @@ describe('BriefElements', () => {
     expect((await ok(await node('GET', `/api/brief-elements/${ids.element}`))).lengthDimension).toBe(130);
   });
 
-  it('elements of a brief: listed by briefId, but changed and deleted through the brief (409)', async () => {
-    const brief = await ok(
-      await node('POST', '/api/briefs', {
-        body: {
-          companyId: ids.company,
-          briefElements: [
-            {
-              position: 0,
-              productId: ids.product,
-              lengthDimension: 120,
-              widthDimension: 40,
-              heightDimension: 180,
-              materialReferenceId: ids.board,
-              decorationsCount: [{ decorationIndex: 0, quantity: 1000 }],
-            },
-          ],
-        },
-      }),
-    );
-    const listed = itemsOf(await ok(await node('GET', '/api/brief-elements', { qs: { briefId: brief.id } })));
-    expect(listed).toHaveLength(1);
-    expect(listed[0]).toMatchObject({ briefId: brief.id, position: 0 });
-    const elementId = listed[0]!.id as string;
-    expectProblem(
-      await node('PATCH', `/api/brief-elements/${elementId}`, { body: { lengthDimension: 100 } }),
-      409,
-    );
-    expectProblem(await node('DELETE', `/api/brief-elements/${elementId}`), 409);
-    expect(await ok(await node('GET', `/api/brief-elements/${elementId}`))).toMatchObject({
-      lengthDimension: 120,
+  describe('elements of a brief: written through the brief update, same result as PUT /briefs/{id}', () => {
+    // Two identical briefs: A is changed through /api/brief-elements as the node sends it, B through
+    // PUT /api/briefs/{id} with the same change; both must end with the same elements and totals.
+    const element = (position: number, length = 120) => ({
+      position,
+      productId: ids.product,
+      lengthDimension: length,
+      widthDimension: 40,
+      heightDimension: 180,
+      materialReferenceId: ids.board,
+      decorationsCount: [{ decorationIndex: 0, quantity: 1000 }],
+    });
+    const briefs: { a: string; b: string } = { a: '', b: '' };
+    const read = async (id: string) => ok(await node('GET', `/api/briefs/${id}`));
+    const specsOf = (brief: Json) =>
+      (brief.briefElements as Json[]).map((e) => ({
+        id: e.id as string,
+        position: e.position as number,
+        productId: e.productId as string,
+        lengthDimension: e.lengthDimension as number,
+        widthDimension: e.widthDimension as number,
+        heightDimension: e.heightDimension as number,
+        materialReferenceId: e.materialReferenceId as string,
+        decorationsCount: e.decorationsCount as Json[],
+      }));
+    /** Both briefs: same elements (but ids), same totals, same prediction version. */
+    async function expectSame() {
+      const [a, b] = [await read(briefs.a), await read(briefs.b)];
+      const strip = (brief: Json) => specsOf(brief).map(({ id: _id, ...spec }) => spec);
+      expect(strip(a)).toEqual(strip(b));
+      expect(a.prediction).toMatchObject({
+        version: (b.prediction as Json).version,
+        totalPrice: (b.prediction as Json).totalPrice,
+        quantity: (b.prediction as Json).quantity,
+      });
+      expect((a.briefElements as Json[]).map((e) => (e.briefElementPrice as Json)?.totalPrice)).toEqual(
+        (b.briefElements as Json[]).map((e) => (e.briefElementPrice as Json)?.totalPrice),
+      );
+      return [a, b] as const;
+    }
+
+    it('Create.ts: POST /api/brief-elements with briefId adds the element to the brief and re-prices it', async () => {
+      for (const key of ['a', 'b'] as const) {
+        const brief = await ok(
+          await node('POST', '/api/briefs', {
+            body: { companyId: ids.company, briefElements: [element(0)] },
+          }),
+        );
+        briefs[key] = brief.id;
+      }
+      const before = await read(briefs.a);
+      // As the node builds it: no board field, position only when not 0, the dimensions and their alias.
+      const created = await ok(
+        await node('POST', '/api/brief-elements', {
+          body: {
+            briefId: briefs.a,
+            position: 1,
+            productId: ids.product,
+            decorationsCount: [{ decorationIndex: 0, quantity: 1000 }],
+            lengthDimension: 150,
+            widthDimension: 40,
+            heightDimension: 180,
+            alias: { length: 150, width: 40, height: 180 },
+          },
+        }),
+        201,
+      );
+      expect(created).toMatchObject({
+        briefId: briefs.a,
+        position: 1,
+        lengthDimension: 150,
+        materialReferenceId: ids.board,
+        briefElementPrice: { quantity: 1000, totalPrice: expect.any(Number) },
+      });
+      const b = await read(briefs.b);
+      await ok(
+        await node('PUT', `/api/briefs/${briefs.b}`, {
+          body: { briefElements: [...specsOf(b), element(1, 150)] },
+        }),
+      );
+      const [a] = await expectSame();
+      expect((a.prediction as Json).version).toBe((before.prediction as Json).version + 1);
+      expect((a.briefElements as Json[]).map((e) => e.id)).toContain(created.id);
+      ids.briefElementA = created.id;
+      // In front: the others move down.
+      const front = await ok(
+        await node('POST', '/api/brief-elements', {
+          body: { briefId: briefs.a, ...element(0, 90), externalId: 'EL-FRONT' },
+        }),
+        201,
+      );
+      expect(front).toMatchObject({ position: 0, externalId: 'EL-FRONT' });
+      const b2 = await read(briefs.b);
+      await ok(
+        await node('PUT', `/api/briefs/${briefs.b}`, {
+          body: {
+            briefElements: [element(0, 90), ...specsOf(b2).map((e) => ({ ...e, position: e.position + 1 }))],
+          },
+        }),
+      );
+      await expectSame();
+      ids.briefElementFront = front.id;
+    });
+
+    it('Create.ts with briefId: unhappy paths change nothing', async () => {
+      const before = await read(briefs.a);
+      // Another tenant's brief, an unknown one: 422 at /briefId.
+      for (const who of [otherTenant, admin]) {
+        const briefId = who === admin ? '00000000-0000-4000-8000-000000000000' : briefs.a;
+        const response = await node('POST', '/api/brief-elements', {
+          body: { briefId, ...element(0) },
+          as: who,
+        });
+        expectProblem(response, 422);
+        expect(response.json().errors[0].pointer).toBe('/briefId');
+      }
+      // What an element of a brief needs: 400 with the pointer.
+      const missing = await node('POST', '/api/brief-elements', {
+        body: { briefId: briefs.a, productId: ids.product, lengthDimension: 100, widthDimension: 40 },
+      });
+      expectProblem(missing, 400);
+      expect(missing.json().errors.map((e: Json) => e.pointer)).toContain('/decorationsCount');
+      // A product made of another matter: the engine refuses the brief (422).
+      const catalogue = await loadCatalogue(t.app.ctx.db, admin.organisationId);
+      const corrugated = catalogue.materialReferences.find((r) => r.code === 'CORR-B-KK')!.id;
+      expectProblem(
+        await node('POST', '/api/brief-elements', {
+          body: { briefId: briefs.a, ...element(0), materialReferenceId: corrugated },
+        }),
+        422,
+      );
+      const after = await read(briefs.a);
+      expect(specsOf(after)).toEqual(specsOf(before));
+      expect((after.prediction as Json).version).toBe((before.prediction as Json).version);
+    });
+
+    it('Update.ts: PATCH /api/brief-elements/{id} of an element of a brief re-prices the brief', async () => {
+      const updated = await ok(
+        await node('PATCH', `/api/brief-elements/${ids.briefElementA}`, {
+          body: { lengthDimension: 160, alias: { length: 160 }, externalId: 'EL-A' },
+        }),
+      );
+      expect(updated).toMatchObject({ id: ids.briefElementA, lengthDimension: 160, externalId: 'EL-A' });
+      const b = await read(briefs.b);
+      await ok(
+        await node('PUT', `/api/briefs/${briefs.b}`, {
+          body: {
+            briefElements: specsOf(b).map((e) => (e.position === 2 ? { ...e, lengthDimension: 160 } : e)),
+          },
+        }),
+      );
+      await expectSame();
+      // Moved to the front by position.
+      await ok(await node('PATCH', `/api/brief-elements/${ids.briefElementA}`, { body: { position: 0 } }));
+      const b2 = specsOf(await read(briefs.b));
+      await ok(
+        await node('PUT', `/api/briefs/${briefs.b}`, {
+          body: { briefElements: [b2[2]!, b2[0]!, b2[1]!].map((e, position) => ({ ...e, position })) },
+        }),
+      );
+      await expectSame();
+      // Unhappy: invalid value (400), another brief (400), another tenant (404); nothing changed.
+      const before = await read(briefs.a);
+      expectProblem(
+        await node('PATCH', `/api/brief-elements/${ids.briefElementA}`, { body: { lengthDimension: -1 } }),
+        400,
+      );
+      expectProblem(
+        await node('PATCH', `/api/brief-elements/${ids.briefElementA}`, { body: { briefId: briefs.b } }),
+        400,
+      );
+      expectProblem(
+        await node('PATCH', `/api/brief-elements/${ids.briefElementA}`, {
+          body: { lengthDimension: 100 },
+          as: otherTenant,
+        }),
+        404,
+      );
+      expect(await read(briefs.a)).toMatchObject({
+        prediction: { version: (before.prediction as Json).version },
+      });
+    });
+
+    it('Delete.ts: DELETE /api/brief-elements/{id} of an element of a brief removes it through the brief', async () => {
+      expectProblem(
+        await node('DELETE', `/api/brief-elements/${ids.briefElementA}`, { as: otherTenant }),
+        404,
+      );
+      expect(await ok(await node('DELETE', `/api/brief-elements/${ids.briefElementA}`))).toMatchObject({
+        id: ids.briefElementA,
+        deleted: true,
+      });
+      expectProblem(await node('GET', `/api/brief-elements/${ids.briefElementA}`), 404);
+      const b = specsOf(await read(briefs.b));
+      await ok(
+        await node('PUT', `/api/briefs/${briefs.b}`, {
+          body: { briefElements: b.slice(1).map((e, position) => ({ ...e, position })) },
+        }),
+      );
+      const [a] = await expectSame();
+      expect((a.briefElements as Json[]).map((e) => e.position)).toEqual([0, 1]);
+      await ok(await node('DELETE', `/api/brief-elements/${ids.briefElementFront}`));
+      const last = ((await read(briefs.a)).briefElements as Json[])[0]!.id as string;
+      expectProblem(await node('DELETE', `/api/brief-elements/${last}`), 409);
     });
   });
 
@@ -1636,6 +1862,512 @@ describe('BriefElements', () => {
     const article = await ok(await node('GET', `/api/articles/${ids.article}`));
     expectProblem(await node('DELETE', `/api/brief-elements/${article.briefElementId}`), 409);
     expectProblem(await node('DELETE', `/api/brief-elements/${ids.element}`, { as: otherTenant }), 404);
+  });
+});
+
+describe('Corrugated', () => {
+  // The node's list helper (shared/pagination) sends page, limit, the filters and sortBy/sortOrder;
+  // the bracketed forms (filters[x], order[x], itemsPerPage) are accepted too.
+  const list = async (path: string, qs: NodeRequest['qs'] = {}) =>
+    itemsOf(await ok(await node('GET', path, { qs: { page: 1, limit: 50, ...qs } })));
+  const eventsOf = (entityId: string) =>
+    t.app.ctx.db.select().from(events).where(eq(events.entityId, entityId)).orderBy(events.createdAt);
+
+  it('CorrugatedSuppliers/Create.ts, List.ts, Update.ts', async () => {
+    const supplier = await ok(
+      await node('POST', '/api/corrugated-suppliers', {
+        body: { name: 'Smurfit', contactInfo: 'sales@smurfit.example' },
+      }),
+      201,
+    );
+    expect(supplier).toMatchObject({
+      id: expect.any(String),
+      name: 'Smurfit',
+      contactInfo: 'sales@smurfit.example',
+    });
+    ids.supplier = supplier.id;
+    expect(
+      (await list('/api/corrugated-suppliers', { name: 'smur', sortBy: 'name', sortOrder: 'asc' })).map(
+        (x) => x.id,
+      ),
+    ).toEqual([supplier.id]);
+    expect(await list('/api/corrugated-suppliers', { 'filters[name]': 'nobody' })).toEqual([]);
+    expect(
+      await ok(
+        await node('PATCH', `/api/corrugated-suppliers/${supplier.id}`, { body: { contactInfo: '' } }),
+      ),
+    ).toMatchObject({ contactInfo: null, name: 'Smurfit' });
+    expectProblem(await node('POST', '/api/corrugated-suppliers', { body: { name: '' } }), 400);
+    expectProblem(
+      await node('POST', '/api/corrugated-suppliers', { body: { name: 'X', contactinfo: 'typo' } }),
+      400,
+    );
+    expectProblem(await node('POST', '/api/corrugated-suppliers', { body: { name: 'X' }, as: sales }), 403);
+    expectProblem(await node('GET', `/api/corrugated-suppliers/${supplier.id}`, { as: otherTenant }), 404);
+    expectProblem(await node('GET', '/api/corrugated-suppliers', { qs: { color: 'red' } }), 400);
+  });
+
+  it('CorrugatedFlutes/Create.ts, Get.ts, List.ts, Update.ts: the material types of the corrugated matter', async () => {
+    const seeded = await list('/api/corrugated-flutes', { sortBy: 'name', sortOrder: 'asc' });
+    expect(seeded.map((f) => f.code)).toEqual(expect.arrayContaining(['B-FLUTE', 'EB-FLUTE']));
+    expect(seeded.map((f) => f.code)).not.toContain('GC1');
+    const flute = await ok(
+      await node('POST', '/api/corrugated-flutes', {
+        body: { name: 'F', thickness: 0.8, outsideGain: 0, insideLoss: 0 },
+      }),
+      201,
+    );
+    expect(flute).toMatchObject({ name: 'F', thickness: 0.8, kind: 'materialTypes', flute: 'F' });
+    expect(await ok(await node('GET', `/api/corrugated-flutes/${flute.id}`))).toMatchObject({ id: flute.id });
+    expect(
+      await ok(
+        await node('PATCH', `/api/corrugated-flutes/${flute.id}`, {
+          body: { thickness: 0.9, insideLoss: 0.1 },
+        }),
+      ),
+    ).toMatchObject({ thickness: 0.9, insideLoss: 0.1 });
+    expect(
+      (await list('/api/corrugated-flutes', { name: 'F', sortBy: 'height', sortOrder: 'desc' })).length,
+    ).toBeGreaterThan(0);
+    ids.fluteB = seeded.find((f) => f.code === 'B-FLUTE')!.id as string;
+    ids.fluteE = seeded.find((f) => f.code === 'E-FLUTE')!.id as string;
+    expectProblem(await node('POST', '/api/corrugated-flutes', { body: { name: 'G', thickness: -1 } }), 400);
+    // A material type of another matter is not a flute.
+    const gc1 = (await loadCatalogue(t.app.ctx.db, admin.organisationId)).materialTypes.find(
+      (m) => m.code === 'GC1',
+    )!;
+    expectProblem(await node('GET', `/api/corrugated-flutes/${gc1.id}`), 404);
+  });
+
+  it('CorrugatedLiners/Create.ts, Get.ts, List.ts, Update.ts', async () => {
+    // Create.ts sends {name, weight, ...additionalFields} (see docs: it reads an undeclared `weight`).
+    const made: Json[] = [];
+    for (const [name, weight] of [
+      ['K150', 150],
+      ['T125', 125],
+    ] as const) {
+      made.push(await ok(await node('POST', '/api/corrugated-liners', { body: { name, weight } }), 201));
+    }
+    ids.linerK = made[0]!.id;
+    ids.linerT = made[1]!.id;
+    const updated = await ok(
+      await node('PATCH', `/api/corrugated-liners/${ids.linerK}`, {
+        body: {
+          category: 'Kraft',
+          inkPorosity: 12,
+          label: { 'en-US': 'Kraft 150', 'fr-FR': 'Kraft 150' },
+          name: 'K150',
+          varnishPorosity: 3,
+        },
+      }),
+    );
+    expect(updated).toMatchObject({
+      category: 'Kraft',
+      inkPorosity: 12,
+      weight: 150,
+      label: { 'fr-FR': 'Kraft 150' },
+    });
+    expect(await ok(await node('GET', `/api/corrugated-liners/${ids.linerT}`))).toMatchObject({
+      weight: 125,
+    });
+    expect((await list('/api/corrugated-liners', { weight: 125 })).map((l) => l.id)).toEqual([ids.linerT]);
+    expect((await list('/api/corrugated-liners', { 'order[weight]': 'desc' })).map((l) => l.name)).toEqual([
+      'K150',
+      'T125',
+    ]);
+    expectProblem(await node('GET', '/api/corrugated-liners', { qs: { weight: 'heavy' } }), 400);
+    expectProblem(
+      await node('PATCH', `/api/corrugated-liners/${ids.linerK}`, { body: { category: 'Paper' } }),
+      400,
+    );
+  });
+
+  it('CorrugatedFormats/Create.ts, Get.ts, List.ts, Update.ts (Create, Get, Update are sent without the credential)', async () => {
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/api/corrugated-formats',
+      payload: { width: 1200, length: 800 },
+    });
+    expect(anonymous.statusCode).toBe(401);
+    const format = await ok(
+      await node('POST', '/api/corrugated-formats', { body: { width: 1200, length: 800 } }),
+      201,
+    );
+    expect(format).toMatchObject({ width: 1200, length: 800, name: '1200 x 800 mm' });
+    expect(await ok(await node('GET', `/api/corrugated-formats/${format.id}`))).toMatchObject({
+      id: format.id,
+    });
+    expect(
+      await ok(await node('PATCH', `/api/corrugated-formats/${format.id}`, { body: { length: 1000 } })),
+    ).toMatchObject({
+      width: 1200,
+      length: 1000,
+      name: '1200 x 1000 mm',
+    });
+    // A name given is kept when the size changes.
+    await ok(await node('PATCH', `/api/corrugated-formats/${format.id}`, { body: { name: 'Pallet top' } }));
+    expect(
+      await ok(await node('PATCH', `/api/corrugated-formats/${format.id}`, { body: { width: 1100 } })),
+    ).toMatchObject({ width: 1100, name: 'Pallet top' });
+    expect(
+      (await list('/api/corrugated-formats', { width: 1100, sortBy: 'width', sortOrder: 'desc' })).map(
+        (f) => f.id,
+      ),
+    ).toEqual([format.id]);
+    expectProblem(await node('POST', '/api/corrugated-formats', { body: { width: 1200 } }), 400);
+    expectProblem(await node('POST', '/api/corrugated-formats', { body: { width: 0, length: 10 } }), 400);
+  });
+
+  it('CorrugatedMaterials/Create.ts, Get.ts, List.ts, Update.ts: the corrugated boards of the catalogue', async () => {
+    const boards = await list('/api/corrugated-materials', { sortBy: 'name', sortOrder: 'asc' });
+    expect(boards.map((b) => b.code)).toEqual(expect.arrayContaining(['CORR-B-KK', 'CORR-E-WK']));
+    expect(boards.map((b) => b.code)).not.toContain('GC1-350');
+    ids.boardB = boards.find((b) => b.code === 'CORR-B-KK')!.id as string;
+    const created = await ok(
+      await node('POST', '/api/corrugated-materials', {
+        body: { name: 'Double wall kraft', description: 'EB, brown' },
+      }),
+      201,
+    );
+    // No grammage, caliper or price: kept out of pricing.
+    expect(created).toMatchObject({ name: 'Double wall kraft', description: 'EB, brown', enabled: false });
+    ids.hipeBoard = created.id;
+    expect(await ok(await node('GET', `/api/corrugated-materials/${ids.boardB}`))).toMatchObject({
+      code: 'CORR-B-KK',
+      grammage: 520,
+    });
+    expect(
+      await ok(
+        await node('PATCH', `/api/corrugated-materials/${created.id}`, {
+          body: { description: 'EB flute, brown' },
+        }),
+      ),
+    ).toMatchObject({ description: 'EB flute, brown' });
+    const stored = await loadCatalogue(t.app.ctx.db, admin.organisationId);
+    expect(stored.materialReferences.map((r) => r.id)).not.toContain(created.id);
+    expectProblem(
+      await node('PATCH', `/api/corrugated-materials/${created.id}`, { body: { enabled: true } }),
+      400,
+    );
+    expectProblem(await node('GET', `/api/corrugated-materials/${ids.boardB}`, { as: otherTenant }), 404);
+  });
+
+  it('CorrugatedMaterialCompositions/Create.ts, CreateBulk.ts, Get.ts, List.ts, Update.ts', async () => {
+    const seeded = await list('/api/corrugated-material-compositions');
+    expect(seeded.find((c) => c.code === 'B-K150-T125-K150')).toMatchObject({
+      composition: 'K150/T125/K150',
+      gsm: 545,
+      reference: 'B-K150-T125-K150',
+      materialId: ids.boardB,
+      flute: ids.fluteB,
+      pricePerSquareMetre: 0.47,
+    });
+    const composition = await ok(
+      await node('POST', '/api/corrugated-material-compositions', {
+        body: {
+          corrugatedMaterial: ids.boardB,
+          flute: ids.fluteB,
+          liners: [ids.linerK, ids.linerT, ids.linerK],
+        },
+      }),
+      201,
+    );
+    // Composition and grammage follow from the liners.
+    expect(composition).toMatchObject({
+      corrugatedMaterial: ids.boardB,
+      materialReferenceId: ids.boardB,
+      flute: ids.fluteB,
+      liners: [ids.linerK, ids.linerT, ids.linerK],
+      composition: 'K150/T125/K150',
+      gsm: 425,
+      enabled: true,
+      pricePerSquareMetre: null,
+    });
+    ids.composition = composition.id;
+    const [event] = await eventsOf(composition.id);
+    expect(event).toMatchObject({ eventName: 'event.corrugated_material_compositions.created' });
+    // Not priced yet: left out of the engine's catalogue.
+    expect(
+      (await loadCatalogue(t.app.ctx.db, admin.organisationId)).corrugatedMaterials.map((c) => c.id),
+    ).not.toContain(composition.id);
+    const bulk = (await ok(
+      await node('POST', '/api/corrugated-material-compositions/bulk', {
+        body: [
+          {
+            corrugatedMaterial: ids.boardB,
+            flute: ids.fluteB,
+            liners: [ids.linerT, ids.linerT, ids.linerT],
+            reference: 'B-TTT',
+          },
+          {
+            corrugatedMaterial: ids.boardB,
+            flute: ids.fluteB,
+            liners: [ids.linerK],
+            gsm: 160,
+            composition: 'K150 single face',
+          },
+        ],
+      }),
+      201,
+    )) as unknown as Json[];
+    expect(bulk.map((c) => c.reference)).toEqual(['B-TTT', expect.any(String)]);
+    expect(bulk[1]).toMatchObject({ gsm: 160, composition: 'K150 single face' });
+    ids.compositionBulk = bulk[0]!.id;
+    // All or none: one bad item refuses the batch, with its index in the pointer.
+    const refused = await node('POST', '/api/corrugated-material-compositions/bulk', {
+      body: [
+        { corrugatedMaterial: ids.boardB, flute: ids.fluteB, liners: [ids.linerK], reference: 'B-NEVER' },
+        {
+          corrugatedMaterial: ids.boardB,
+          flute: ids.fluteB,
+          liners: ['0190a0a0-0000-7000-8000-000000000000'],
+        },
+      ],
+    });
+    expectProblem(refused, 422);
+    expect(refused.json().errors[0].pointer).toBe('/1/liners/0');
+    expect(
+      (
+        await list('/api/corrugated-material-compositions', { 'filters[corrugatedMaterial]': ids.boardB })
+      ).map((c) => c.reference),
+    ).not.toContain('B-NEVER');
+    expect(
+      await ok(await node('GET', `/api/corrugated-material-compositions/${composition.id}`)),
+    ).toMatchObject({
+      id: composition.id,
+    });
+    expect(
+      (
+        await list('/api/corrugated-material-compositions', {
+          corrugatedMaterial: ids.boardB,
+          flute: ids.fluteB,
+          sortBy: 'createdAt',
+          sortOrder: 'asc',
+        })
+      ).map((c) => c.id),
+    ).toEqual(expect.arrayContaining([composition.id, ids.compositionBulk]));
+    const updated = await ok(
+      await node('PATCH', `/api/corrugated-material-compositions/${composition.id}`, {
+        body: { liners: [ids.linerK, ids.linerT, ids.linerT], supplierId: ids.supplier, reference: 'B-KTT' },
+      }),
+    );
+    expect(updated).toMatchObject({
+      composition: 'K150/T125/T125',
+      gsm: 400,
+      supplierId: ids.supplier,
+      reference: 'B-KTT',
+    });
+    const events2 = await eventsOf(composition.id);
+    // The spec's example of corrugated_material_compositions.updated: id, reference, composition,
+    // enabled, gsm, supplierId, materialId.
+    expect(events2.at(-1)).toMatchObject({
+      eventName: 'event.corrugated_material_compositions.updated',
+      payload: {
+        id: composition.id,
+        reference: 'B-KTT',
+        composition: 'K150/T125/T125',
+        enabled: true,
+        gsm: 400,
+        supplierId: ids.supplier,
+        materialId: ids.boardB,
+      },
+    });
+    // Unhappy paths.
+    const missing = await node('POST', '/api/corrugated-material-compositions', {
+      body: { flute: ids.fluteB },
+    });
+    expectProblem(missing, 400);
+    expect(missing.json().errors.map((e: Json) => e.pointer)).toEqual(['/corrugatedMaterial', '/liners']);
+    const wrongFlute = await node('POST', '/api/corrugated-material-compositions', {
+      body: { corrugatedMaterial: ids.boardB, flute: ids.fluteE, liners: [ids.linerK] },
+    });
+    expectProblem(wrongFlute, 422);
+    expect(wrongFlute.json().errors[0].pointer).toBe('/flute');
+    const theirs = itemsOf(await ok(await node('GET', '/api/corrugated-materials', { as: otherTenant })))[0]!;
+    const foreign = await node('POST', '/api/corrugated-material-compositions', {
+      body: { corrugatedMaterial: theirs.id, flute: ids.fluteB, liners: [ids.linerK] },
+    });
+    expectProblem(foreign, 422);
+    expect(foreign.json().errors[0].pointer).toBe('/corrugatedMaterial');
+    expectProblem(
+      await node('POST', '/api/corrugated-material-compositions', {
+        body: {
+          materialReferenceId: ids.boardB,
+          corrugatedMaterial: ids.hipeBoard,
+          flute: ids.fluteB,
+          liners: [ids.linerK],
+        },
+      }),
+      400,
+    );
+    expectProblem(
+      await node('PATCH', `/api/corrugated-material-compositions/${composition.id}`, {
+        body: { reference: 'B-TTT' },
+      }),
+      409,
+    );
+    expectProblem(
+      await node('PATCH', `/api/corrugated-material-compositions/${composition.id}`, {
+        body: { gsm: 400 },
+        as: otherTenant,
+      }),
+      404,
+    );
+  });
+
+  it('CorrugatedMaterialCompositionPrices/Create.ts, CreateBulk.ts, Get.ts, List.ts, Update.ts, Delete.ts', async () => {
+    const price = await ok(
+      await node('POST', '/api/corrugated-material-composition-prices', {
+        body: {
+          corrugatedMaterialComposition: ids.composition,
+          price: 0.41,
+          currency: 'EUR',
+          validFrom: '2020-01-01T00:00:00',
+          validTo: '',
+        },
+      }),
+      201,
+    );
+    expect(price).toMatchObject({
+      corrugatedMaterialComposition: ids.composition,
+      price: 0.41,
+      currency: 'EUR',
+      validFrom: '2020-01-01T00:00:00.000Z',
+      validTo: null,
+    });
+    // The price valid today in the base currency prices the composition, which the engine now uses.
+    expect(
+      await ok(await node('GET', `/api/corrugated-material-compositions/${ids.composition}`)),
+    ).toMatchObject({
+      pricePerSquareMetre: 0.41,
+    });
+    const engine = await loadCatalogue(t.app.ctx.db, admin.organisationId);
+    expect(engine.corrugatedMaterials.find((c) => c.id === ids.composition)).toMatchObject({
+      grammage: 400,
+      pricePerSquareMetre: 0.41,
+      materialReferenceId: ids.boardB,
+    });
+    const bulk = (await ok(
+      await node('POST', '/api/corrugated-material-composition-prices/bulk', {
+        body: [
+          {
+            corrugatedMaterialComposition: ids.composition,
+            price: 0.45,
+            currency: 'EUR',
+            validFrom: '2099-01-01',
+          },
+          { corrugatedMaterialComposition: ids.compositionBulk, price: 0.3, currency: 'eur' },
+        ],
+      }),
+      201,
+    )) as unknown as Json[];
+    expect(bulk.map((p) => p.currency)).toEqual(['EUR', 'EUR']);
+    // A future price does not change today's.
+    expect(
+      (await ok(await node('GET', `/api/corrugated-material-compositions/${ids.composition}`)))
+        .pricePerSquareMetre,
+    ).toBe(0.41);
+    expect(
+      await ok(await node('GET', `/api/corrugated-material-composition-prices/${price.id}`)),
+    ).toMatchObject({ price: 0.41 });
+    const valid = await list('/api/corrugated-material-composition-prices', {
+      corrugatedMaterialComposition: ids.composition,
+      validOnDate: '2026-06-01T00:00:00',
+      sortBy: 'price',
+      sortOrder: 'asc',
+    });
+    expect(valid.map((p) => p.id)).toEqual([price.id]);
+    expect((await list('/api/corrugated-material-composition-prices', { currency: 'usd' })).length).toBe(0);
+    expect(
+      await ok(
+        await node('PATCH', `/api/corrugated-material-composition-prices/${price.id}`, {
+          body: { price: 0.43 },
+        }),
+      ),
+    ).toMatchObject({ price: 0.43 });
+    expect(
+      (await ok(await node('GET', `/api/corrugated-material-compositions/${ids.composition}`)))
+        .pricePerSquareMetre,
+    ).toBe(0.43);
+    // Unhappy paths: unknown currency (422), validTo before validFrom (400), not a date (400), another tenant's composition (422).
+    const currency = await node('POST', '/api/corrugated-material-composition-prices', {
+      body: { corrugatedMaterialComposition: ids.composition, price: 1, currency: 'XYZ' },
+    });
+    expectProblem(currency, 422);
+    expect(currency.json().errors[0].pointer).toBe('/currency');
+    expectProblem(
+      await node('PATCH', `/api/corrugated-material-composition-prices/${price.id}`, {
+        body: { validTo: '2019-01-01' },
+      }),
+      400,
+    );
+    expectProblem(
+      await node('POST', '/api/corrugated-material-composition-prices', {
+        body: {
+          corrugatedMaterialComposition: ids.composition,
+          price: 1,
+          currency: 'EUR',
+          validFrom: 'soon',
+        },
+      }),
+      400,
+    );
+    expectProblem(
+      await node('POST', '/api/corrugated-material-composition-prices', {
+        body: { corrugatedMaterialComposition: ids.composition, price: 1, currency: 'EUR' },
+        as: otherTenant,
+      }),
+      422,
+    );
+    // Delete.ts: the composition keeps the price it had when none valid is left.
+    expect(
+      await ok(await node('DELETE', `/api/corrugated-material-composition-prices/${bulk[0]!.id}`)),
+    ).toMatchObject({
+      deleted: true,
+    });
+    expectProblem(await node('DELETE', `/api/corrugated-material-composition-prices/${bulk[0]!.id}`), 404);
+    expectProblem(await node('GET', `/api/corrugated-material-composition-prices/${bulk[0]!.id}`), 404);
+    ids.price = price.id;
+  });
+
+  it('CorrugatedMaterialCompositions/Delete.ts: soft delete with its prices; refused while a brief is made of it', async () => {
+    // A brief priced with the composition (our field corrugatedMaterialId).
+    const catalogue = await loadCatalogue(t.app.ctx.db, admin.organisationId);
+    const rsc = catalogue.products.find((p) => p.code === '0201')!;
+    const brief = await node('POST', '/api/briefs', {
+      body: {
+        companyId: ids.company,
+        briefElements: [
+          {
+            position: 0,
+            productId: rsc.id,
+            lengthDimension: 300,
+            widthDimension: 200,
+            heightDimension: 200,
+            materialReferenceId: ids.boardB,
+            corrugatedMaterialId: ids.composition,
+            decorationsCount: [{ decorationIndex: 0, quantity: 1000 }],
+          },
+        ],
+      },
+    });
+    expect(brief.statusCode).toBe(201);
+    expectProblem(await node('DELETE', `/api/corrugated-material-compositions/${ids.composition}`), 409);
+    expect(await ok(await node('DELETE', `/api/briefs/${brief.json().id}`))).toBeTruthy();
+    expect(
+      await ok(await node('DELETE', `/api/corrugated-material-compositions/${ids.composition}`)),
+    ).toMatchObject({
+      id: ids.composition,
+      deleted: true,
+    });
+    expectProblem(await node('GET', `/api/corrugated-material-compositions/${ids.composition}`), 404);
+    expectProblem(await node('GET', `/api/corrugated-material-composition-prices/${ids.price}`), 404);
+    expect((await eventsOf(ids.price!)).at(-1)).toMatchObject({ type: 'DELETE' });
+    expectProblem(await node('DELETE', `/api/corrugated-material-compositions/${ids.composition}`), 404);
+    expectProblem(
+      await node('DELETE', `/api/corrugated-material-compositions/${ids.compositionBulk}`, { as: sales }),
+      403,
+    );
   });
 });
 

@@ -15,10 +15,12 @@ import { articles } from '../../db/schema/orders.ts';
 import { type Actor, isCompanyScoped } from '../../platform/actor.ts';
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { briefElementLinkerOf } from '../articles/brief-element-linker.ts';
+import { createElementWrites } from './element-writes.ts';
 import { standaloneValues, storeStandalonePrediction } from './linker.ts';
 import { type ElementRow, presentElement } from './mapping.ts';
 import { BRIEF_ELEMENT_ENTITY, findElementRow, findPredictionSummary } from './repository.ts';
 import { StandaloneElementSchema } from './schemas.ts';
+import type { BriefServiceOptions } from './service.ts';
 
 const ELEMENT_KEYS = Object.keys(StandaloneElementSchema.properties);
 
@@ -45,8 +47,10 @@ const SORTS = {
   updatedAt: briefElements.updatedAt,
 };
 
-export function createElementService(ctx: AppContext) {
+export function createElementService(ctx: AppContext, options: BriefServiceOptions) {
   const { db } = ctx;
+  // Elements of a brief are written through the brief's update path (element-writes.ts).
+  const ofBrief = createElementWrites(ctx, options, inputOf);
 
   async function currencyOf(row: ElementRow) {
     if (row.briefId) {
@@ -73,15 +77,10 @@ export function createElementService(ctx: AppContext) {
       or (${briefElements.briefId} is null and exists (select 1 from ${articles} where ${articles.briefElementId} = ${briefElements.id} and ${articles.deletedAt} is null and ${articles.companyId} in (${list}))))`;
   }
 
-  async function standaloneRow(actor: Actor, id: string, what: string) {
+  /** The element if the actor sees it (an element of a brief or a standalone one), else 404. */
+  async function visibleRow(actor: Actor, id: string) {
     const row = await findElementRow(db, actor.organisationId, id);
     if (!row) throw notFound('Brief element');
-    if (row.briefId) {
-      throw conflict(
-        `This element belongs to brief ${row.briefId}: ${what} it through PUT /briefs/${row.briefId}, which reprices the brief`,
-        'element_of_brief',
-      );
-    }
     const [seen] = await db
       .select({ id: briefElements.id })
       .from(briefElements)
@@ -122,13 +121,8 @@ export function createElementService(ctx: AppContext) {
 
     async create(actor: Actor, body: Record<string, unknown>) {
       const { briefId, externalId, position: _position, ...element } = body;
-      if (briefId !== undefined) {
-        throw unprocessable(
-          'An element of a brief is created with its brief (POST /briefs, or PUT /briefs/{id} with the new element in briefElements), which prices the brief as a whole; leave briefId out to create a standalone element',
-          'element_of_brief',
-          [{ pointer: '/briefId', message: 'elements of a brief are changed through the brief', in: 'body' }],
-        );
-      }
+      if (typeof briefId === 'string')
+        return ofBrief.create(actor, briefId, { ...element, externalId, position: _position });
       const id = await ctx.change(actor, async (tx, record) => {
         const created = await briefElementLinkerOf(ctx).createStandalone(tx, actor, element, record, '');
         if (externalId !== undefined) {
@@ -144,7 +138,8 @@ export function createElementService(ctx: AppContext) {
     },
 
     async update(actor: Actor, id: string, patch: Record<string, unknown>) {
-      const row = await standaloneRow(actor, id, 'change');
+      const row = await visibleRow(actor, id);
+      if (row.briefId) return ofBrief.update(actor, row, patch);
       const { briefId, externalId, position: _position, ...changes } = patch;
       if (briefId !== undefined && briefId !== null) {
         throw unprocessable('A standalone element cannot be moved into a brief', 'element_of_brief', [
@@ -178,7 +173,8 @@ export function createElementService(ctx: AppContext) {
     },
 
     async remove(actor: Actor, id: string) {
-      await standaloneRow(actor, id, 'delete');
+      const row = await visibleRow(actor, id);
+      if (row.briefId) return ofBrief.remove(actor, row);
       await ctx.change(actor, async (tx, record) => {
         const [linked] = await tx
           .select({ id: articles.id })

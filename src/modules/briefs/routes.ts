@@ -361,7 +361,7 @@ const hipeElementFields = {
       Type.String({
         format: 'uuid',
         description:
-          'HIPE: the parent brief. Refused (422 `element_of_brief`): elements of a brief are created and changed through the brief',
+          'HIPE: the parent brief. The element is added to it (at `position`, else last) through the brief update, which re-prices the brief into a new version',
       }),
     ),
   ),
@@ -369,7 +369,8 @@ const hipeElementFields = {
     Type.Integer({
       minimum: 0,
       maximum: 99,
-      description: 'Accepted; a standalone element is always at position 0',
+      description:
+        'In a brief: where the element goes (0-indexed; past the end: last), the others move; a standalone element is always at 0',
     }),
   ),
   externalId: Type.Optional(Nullable(Type.String({ maxLength: 200, description: 'The caller’s own id' }))),
@@ -419,9 +420,9 @@ function foldAlias(body: Record<string, unknown>) {
 /** `/api/brief-elements`: served under /api only (the spec names no unprefixed form). */
 export const briefElementsRoutes = (
   ctx: AppContext,
-  { service }: BriefsModule,
+  { service, predictor }: BriefsModule,
 ): FastifyPluginAsyncTypebox => {
-  const elements = createElementService(ctx);
+  const elements = createElementService(ctx, { enqueue: predictor.enqueue });
   const elementTags = ['briefs'];
   return async (app) => {
     app.addSchema(BriefElementSchema);
@@ -464,10 +465,11 @@ export const briefElementsRoutes = (
           description:
             'The element schema of briefs, all properties optional, plus HIPE’s `alias` (dimensions), `position` ' +
             '(ignored: 0) and `externalId`. It is priced synchronously when it has product, dimensions, board and ' +
-            'decoration variants (`briefElementPrice`), else stored unpriced. With `briefId`: 422 `element_of_brief` ' +
-            '(elements of a brief are created through the brief). Link it to an article with `briefElementId`.',
+            'decoration variants (`briefElementPrice`), else stored unpriced. With `briefId` the element is added to ' +
+            'that brief exactly as PUT /briefs/{id} would (it needs what an element of a brief needs: 400 with pointers), ' +
+            'and the brief is re-priced into a new version. Link it to an article with `briefElementId`.',
           body: ElementBody,
-          response: { 201: Type.Ref('BriefElement'), ...problemResponses(422) },
+          response: { 201: Type.Ref('BriefElement'), ...problemResponses(409, 422) },
         },
       },
       async (request, reply) =>
@@ -495,10 +497,11 @@ export const briefElementsRoutes = (
         schema: {
           tags: elementTags,
           operationId: 'updateBriefElement',
-          summary: 'Change a standalone brief element; it is validated and repriced as a whole (HIPE client)',
+          summary: 'Change a brief element; it is validated and repriced as a whole (HIPE client)',
           description:
-            'The properties sent replace the stored ones. An element of a brief answers 409 `element_of_brief` ' +
-            '(change it through PUT /briefs/{id}); `briefId` cannot move a standalone element into a brief (422).',
+            'The properties sent replace the stored ones. An element of a brief is changed through the brief update ' +
+            '(same validation, a new priced version of the brief; `position` moves it; another writer in between: ' +
+            '409 `stale_write`); `briefId` cannot move an element to another brief (standalone: 422, of a brief: 400).',
           params: IdParams,
           body: ElementBody,
           response: { 200: Type.Ref('BriefElement'), ...problemResponses(409, 422) },
@@ -513,12 +516,13 @@ export const briefElementsRoutes = (
         schema: {
           tags: elementTags,
           operationId: 'deleteBriefElement',
-          summary: 'Delete a standalone brief element (HIPE client)',
+          summary: 'Delete a brief element (HIPE client)',
           description:
-            '409 `element_of_brief` for an element of a brief (delete it through PUT /briefs/{id}); 409 ' +
+            'An element of a brief is removed through the brief update (the others are renumbered and the brief ' +
+            're-priced; its only element: 409 `last_element`). A standalone element: soft delete, 409 ' +
             '`reference_conflict` while a live article is made from it.',
           params: IdParams,
-          response: { 200: DeletedResponse, ...problemResponses(409) },
+          response: { 200: DeletedResponse, ...problemResponses(409, 422) },
         },
       },
       async (request) => elements.remove(actorOf(request), request.params.id),

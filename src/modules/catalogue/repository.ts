@@ -103,6 +103,17 @@ export async function catalogueFingerprint(db: Executor, organisationId: string)
   return row?.fingerprint ?? '';
 }
 
+/**
+ * A corrugated composition or board without the numbers the engine prices with (one created
+ * through HIPE's corrugated resources before it has a price) is left out of pricing.
+ */
+function priceable(row: Pick<CatalogueRow, 'kind' | 'data'>) {
+  const has = (field: string) => typeof row.data[field] === 'number';
+  if (row.kind === 'corrugatedMaterials') return has('grammage') && has('pricePerSquareMetre');
+  if (row.kind === 'materialReferences') return has('grammage');
+  return true;
+}
+
 /** Builds the engine's catalogue from the stored entries: record id = row id. */
 export function toCatalogue(
   rows: Pick<CatalogueRow, 'id' | 'kind' | 'code' | 'name' | 'data' | 'enabled'>[],
@@ -114,7 +125,7 @@ export function toCatalogue(
   let settings: PricingSettings | undefined;
   for (const row of rows) {
     if (row.kind === SETTINGS_KIND) settings = row.data as unknown as PricingSettings;
-    else if (row.enabled && catalogue[row.kind])
+    else if (row.enabled && catalogue[row.kind] && priceable(row))
       catalogue[row.kind]!.push({ ...row.data, id: row.id, code: row.code, name: row.name });
   }
   if (!settings) throw new Error('The organisation has no pricing settings in its catalogue');

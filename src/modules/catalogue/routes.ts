@@ -7,7 +7,11 @@ import type { CatalogueKind } from './repository.ts';
 import { createCatalogueService, present } from './service.ts';
 import { upgradeCatalogues } from './upgrade.ts';
 
-/** Each collection's path and names; the spec names the first six, the others complete the model. */
+/**
+ * Each collection's path and names; the spec names the first six, the others complete the model.
+ * The corrugated compositions are served by the corrugated module (HIPE's
+ * `/corrugated-material-compositions`; `/corrugated-materials` is HIPE's corrugated boards there).
+ */
 const COLLECTIONS: { path: string; kind: CatalogueKind; one: string; many: string; about: string }[] = [
   {
     path: 'product-categories',
@@ -43,13 +47,6 @@ const COLLECTIONS: { path: string; kind: CatalogueKind; one: string; many: strin
     one: 'MaterialReference',
     many: 'MaterialReferences',
     about: 'supplier boards: grammage, caliper, price per tonne, sheet formats',
-  },
-  {
-    path: 'corrugated-materials',
-    kind: 'corrugatedMaterials',
-    one: 'CorrugatedMaterial',
-    many: 'CorrugatedMaterials',
-    about: 'corrugated compositions',
   },
   {
     path: 'machines',

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { exports } from '../../db/schema/exports.ts';
 import type { FeatureModule } from '../../platform/module.ts';
 import { registerEventResource } from '../events/resources.ts';
+import { createExportRecovery, EXPORT_SWEEP_INTERVAL_MS } from './recovery.ts';
 import { exportsRoutes } from './routes.ts';
 import { createExportService, EXPORT_JOB, type ExportJob, presentExport } from './service.ts';
 
@@ -24,6 +25,19 @@ export function exportsModule(ctx: AppContext): ExportsModule {
       queue: { policy: 'stately', retryLimit: 3, retryDelay: 10, retryBackoff: true, expireInSeconds: 3600 },
     },
   );
+  // Exports left behind by a crash go back to the queue (recovery.ts): at start-up, then every minute.
+  const recovery = createExportRecovery(ctx);
+  let sweep: NodeJS.Timeout | undefined;
+  const recover = () =>
+    recovery.recover().catch((error) => ctx.log.error({ err: error }, 'export recovery sweep failed'));
+  ctx.jobs.afterStart(async () => {
+    await recover();
+    sweep = setInterval(recover, EXPORT_SWEEP_INTERVAL_MS);
+    sweep.unref();
+  });
+  ctx.onClose(async () => {
+    if (sweep) clearInterval(sweep);
+  });
   registerEventResource('exports', async (db, organisationId, id) => {
     const [row] = await db
       .select()

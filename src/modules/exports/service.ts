@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { and, asc, count, desc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { type ExportStats, exports } from '../../db/schema/exports.ts';
 import { IMPORT_STATUS } from '../../db/schema/imports.ts';
@@ -18,6 +18,8 @@ export const EXPORT_JOB = 'exports.run';
 export type ExportJob = { exportId: string };
 /** Attempts of the job before the export ends in 7 CRASH. */
 export const EXPORT_ATTEMPTS = 3;
+/** An export in progress this long without finishing is taken as interrupted (recovery.ts). */
+export const EXPORT_STALE_AFTER_MS = 15 * 60_000;
 
 type ExportRow = typeof exports.$inferSelect;
 
@@ -108,14 +110,27 @@ export function createExportService(ctx: AppContext) {
 
   /** Writes the CSV of a requested export; retried by the job, 7 CRASH after the last attempt. */
   async function run(exportId: string) {
-    const [row] = await db.select().from(exports).where(eq(exports.id, exportId));
-    if (!row || ![IMPORT_STATUS.REQUESTED, IMPORT_STATUS.IN_PROGRESS].includes(row.status as 1 | 2)) return;
-    const actor = { organisationId: row.organisationId, userId: row.createdById ?? '' };
+    // Claimed atomically: requested, or in progress but stale (its run was interrupted), so two
+    // runs (a pg-boss retry, a recovery sweep) never write the same export at once.
     const startedAt = new Date();
-    await db
+    const [row] = await db
       .update(exports)
       .set({ status: IMPORT_STATUS.IN_PROGRESS, updatedAt: startedAt })
-      .where(eq(exports.id, exportId));
+      .where(
+        and(
+          eq(exports.id, exportId),
+          or(
+            eq(exports.status, IMPORT_STATUS.REQUESTED),
+            and(
+              eq(exports.status, IMPORT_STATUS.IN_PROGRESS),
+              lt(exports.updatedAt, new Date(startedAt.getTime() - EXPORT_STALE_AFTER_MS)),
+            ),
+          ),
+        ),
+      )
+      .returning();
+    if (!row) return;
+    const actor = { organisationId: row.organisationId, userId: row.createdById ?? '' };
     try {
       const { header, rows } = await exportRows(db, row.type, {
         organisationId: row.organisationId,

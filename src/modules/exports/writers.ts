@@ -1,10 +1,12 @@
 /**
  * What an export writes: for each import type, the organisation's live records in the columns
- * that import reads (so an export can be edited and imported back). Custom field columns
- * (`cf.<key>`) are not written.
+ * that import reads (so an export can be edited and imported back), then one `cf.<key>` column per
+ * live custom field definition of the entity, written as the import reads it (booleans
+ * true/false, multi-select values joined by `|`, empty when unset).
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../db/client.ts';
+import { liveDefinitions } from '../custom-fields/validate.ts';
 import { IMPORT_TYPES } from '../imports/import-types.ts';
 
 export type ExportFilter = {
@@ -34,9 +36,20 @@ function bounds(alias: string, filter: ExportFilter): SQL {
   return sql.join(parts, sql` and `);
 }
 
+/** A custom field value as the import reads it back. */
+const cell = (value: unknown) => (Array.isArray(value) ? value.join('|') : iso(value));
+
+/** The custom field entity of each export type (as its import). */
+const CUSTOM_FIELD_ENTITY: Record<string, 'company' | 'contact' | 'article' | 'order'> = {
+  '16': 'company',
+  '17': 'contact',
+  '18': 'article',
+  '19': 'order',
+};
+
 const QUERIES: Record<string, (f: ExportFilter) => SQL> = {
   '16': (f) => sql`select c.external_id as "externalId", c.name, p.external_id as "parentExternalId", c.email,
-      c.phone_number as "phoneNumber", c.website, c.vat_number as "vatNumber"
+      c.phone_number as "phoneNumber", c.website, c.vat_number as "vatNumber", c.custom_fields as "customFields"
     from companies c left join companies p on p.id = c.parent_id
     where ${bounds('c', f)} order by c.created_at, c.id`,
   '17': (
@@ -45,17 +58,18 @@ const QUERIES: Record<string, (f: ExportFilter) => SQL> = {
       u.phone_number as "phoneNumber",
       coalesce((select string_agg(c.external_id, '|' order by c.external_id) from company_users cu
         join companies c on c.id = cu.company_id and c.deleted_at is null and c.external_id is not null
-        where cu.user_id = u.id), '') as "companyExternalIds"
+        where cu.user_id = u.id), '') as "companyExternalIds", u.custom_fields as "customFields"
     from users u where ${bounds('u', f)} and u.role = 'contact' order by u.created_at, u.id`,
   '18': (f) => sql`select a.code, a.name, a.description, a.price, a.stocked, a.quantity, a.unit, a.enabled,
-      c.external_id as "companyExternalId", a.external_id as "externalId"
+      c.external_id as "companyExternalId", a.external_id as "externalId", a.custom_fields as "customFields"
     from articles a left join companies c on c.id = a.company_id
     where ${bounds('a', f)} order by a.created_at, a.id`,
   '19': (
     f,
   ) => sql`select o.external_id as "externalId", c.external_id as "companyExternalId", o.billed_amount as "billedAmount",
       o.order_date as "orderDate", o.expected_delivery_date as "expectedDeliveryDate",
-      o.actual_delivery_date as "actualDeliveryDate", o.tracking_id as "trackingId", s.internal_label as status
+      o.actual_delivery_date as "actualDeliveryDate", o.tracking_id as "trackingId", s.internal_label as status,
+      o.custom_fields as "customFields"
     from orders o left join companies c on c.id = o.company_id left join statuses s on s.id = o.status_id
     where ${bounds('o', f)} order by o.created_at, o.id`,
 };
@@ -65,8 +79,15 @@ export async function exportRows(db: Executor, type: string, filter: ExportFilte
   const importType = IMPORT_TYPES.find((t) => t.code === type);
   const query = QUERIES[type];
   if (!importType || !query) throw new Error(`no export for type ${type}`);
-  const header = importType.columns.map((c) => c.name);
+  const keys = [...(await liveDefinitions(db, filter.organisationId, CUSTOM_FIELD_ENTITY[type]!)).keys()];
+  const header = [...importType.columns.map((c) => c.name), ...keys.map((key) => `cf.${key}`)];
   const result = await db.execute(query(filter));
-  const rows = rowsOf<Record<string, unknown>>(result).map((row) => header.map((column) => iso(row[column])));
+  const rows = rowsOf<Record<string, unknown>>(result).map((row) => {
+    const custom = (row.customFields ?? {}) as Record<string, unknown>;
+    return [
+      ...importType.columns.map((column) => iso(row[column.name])),
+      ...keys.map((key) => cell(custom[key])),
+    ];
+  });
   return { header, rows };
 }

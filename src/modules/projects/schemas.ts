@@ -57,11 +57,15 @@ const projectFields = {
     Type.String({
       minLength: 1,
       maxLength: 200,
-      description: 'Sales pipeline of a HIPE client (kept as sent)',
+      description: 'An opportunity pipeline of the organisation (GET /pipelines); unknown: 422',
     }),
   ),
   opportunityStepId: NullableInput(
-    Type.String({ minLength: 1, maxLength: 200, description: 'Step of that pipeline (kept as sent)' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'A step of that pipeline; sent alone, it brings its pipeline',
+    }),
   ),
   customFields: CustomFieldValues,
 };

@@ -11,6 +11,7 @@ import { assertUsableCompany } from '../companies/references.ts';
 import { COMPANY_ENTITY } from '../companies/repository.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
 import { findLiveStatus } from '../statuses/repository.ts';
+import { resolvePipelineRefs, updatedPipelineRefs } from './pipeline-refs.ts';
 import {
   findVisibleProject,
   PROJECT_ENTITY,
@@ -126,6 +127,7 @@ export function createProjectService(ctx: AppContext) {
       return ctx.change(actor, async (tx, record) => {
         await assertUsableCompany(tx, actor, input.companyId);
         await checkReferences(tx, actor, input);
+        const pipelineRefs = await resolvePipelineRefs(tx, actor.organisationId, input);
         const customFields = await validateCustomFields(
           tx,
           actor.organisationId,
@@ -145,8 +147,7 @@ export function createProjectService(ctx: AppContext) {
             managerId: input.managerId ?? null,
             dueDate: input.dueDate ? new Date(input.dueDate) : null,
             estimatedValues: input.estimatedValues ?? null,
-            opportunityPipelineId: input.opportunityPipelineId ?? null,
-            opportunityStepId: input.opportunityStepId ?? null,
+            ...pipelineRefs,
             customFields,
             createdById: actor.userId,
           })
@@ -190,6 +191,7 @@ export function createProjectService(ctx: AppContext) {
         const { customFields: _ignored, dueDate, ...rest } = input;
         const fields = {
           ...rest,
+          ...(await updatedPipelineRefs(tx, actor.organisationId, current, input)),
           ...(dueDate !== undefined ? { dueDate: dueDate === null ? null : new Date(dueDate) } : {}),
         };
         const changed = changedFields(current, { ...current, ...fields, customFields });

@@ -369,50 +369,6 @@ export interface paths {
         patch: operations["updateMaterialReference"];
         trace?: never;
     };
-    "/api/corrugated-materials": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The estimating catalogue's corrugated compositions
-         * @description Permission `catalogue:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
-         */
-        get: operations["listCorrugatedMaterials"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/corrugated-materials/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One CorrugatedMaterial of the catalogue
-         * @description Permission `catalogue:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
-         */
-        get: operations["getCorrugatedMaterial"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /**
-         * Edit a CorrugatedMaterial (rates, speeds, prices); prices computed afterwards use it
-         * @description Permission `catalogue:manage` - roles: superadmin, admin.
-         */
-        patch: operations["updateCorrugatedMaterial"];
-        trace?: never;
-    };
     "/api/machines": {
         parameters: {
             query?: never;
@@ -743,6 +699,412 @@ export interface paths {
          * @description Permission `catalogue:manage` - roles: superadmin, admin.
          */
         patch: operations["updatePricingSettings"];
+        trace?: never;
+    };
+    "/api/corrugated-materials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List corrugated materials page by page (HIPE client: corrugated material)
+         * @description Filters (flat or as `filters[name]`): name; "" = no filter. Sort with `sortBy`/`sortOrder`, `order[field]=asc|desc` or `sort=field,DIR`: name, createdAt. `limit` (or `itemsPerPage`) default 50, at most 500.
+         *
+         *     Permission `catalogue:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["listCorrugatedMaterials"];
+        put?: never;
+        /**
+         * Create a corrugated material (HIPE client: corrugated material)
+         * @description Permission `catalogue:manage` - roles: superadmin, admin.
+         */
+        post: operations["createCorrugatedMaterial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/corrugated-materials/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One corrugated material (HIPE client: corrugated material)
+         * @description Permission `catalogue:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["getCorrugatedMaterial"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a corrugated material: the properties sent replace the stored ones (HIPE client: corrugated material)
+         * @description Permission `catalogue:manage` - roles: superadmin, admin.
+         */
+        patch: operations["updateCorrugatedMaterial"];
+        trace?: never;
+    };
+    "/api/corrugated-material-compositions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List corrugated material compositions page by page (HIPE client: corrugated material composition)
+         * @description Filters (flat or as `filters[name]`): corrugatedMaterial, materialReferenceId, flute, supplierId; "" = no filter. Sort with `sortBy`/`sortOrder`, `order[field]=asc|desc` or `sort=field,DIR`: name, createdAt, gsm, grammage. `limit` (or `itemsPerPage`) default 50, at most 500.
+         *
+         *     Permission `catalogue:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["listCorrugatedMaterialCompositions"];
+        put?: never;
+        /**
+         * Create a corrugated material composition (HIPE client: corrugated material composition)
+         * @description Permission `catalogue:manage` - roles: superadmin, admin.
+         */
+        post: operations["createCorrugatedMaterialComposition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/corrugated-material-compositions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One corrugated material composition (HIPE client: corrugated material composition)
+         * @description Permission `catalogue:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["getCorrugatedMaterialComposition"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a corrugated material composition (soft delete) (HIPE client: corrugated material composition)
+         * @description Its prices are deleted with it; 409 `reference_conflict` while a live brief is made of it.
+         *
+         *     Permission `catalogue:manage` - roles: superadmin, admin.
+         */
+        delete: operations["deleteCorrugatedMaterialComposition"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a corrugated material composition: the properties sent replace the stored ones (HIPE client: corrugated material composition)
+         * @description Permission `catalogue:manage` - roles: superadmin, admin.
+         */
+        patch: operations["updateCorrugatedMaterialComposition"];
+        trace?: never;
+    };
+    "/api/corrugated-material-compositions/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create corrugated material compositions in bulk: all or none (HIPE client: corrugated material composition)
+         * @description The body is the array of records, each as for one; pointers `/{index}/...`.
+         *
+         *     Permission `catalogue:manage` - roles: superadmin, admin.
+         */
+        post: operations["createCorrugatedMaterialCompositionsInBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/corrugated-material-composition-prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List corrugated material composition prices page by page (HIPE client: corrugated material composition price)
+         * @description Filters (flat or as `filters[name]`): corrugatedMaterialComposition, currency, validOnDate; "" = no filter. Sort with `sortBy`/`sortOrder`, `order[field]=asc|desc` or `sort=field,DIR`: price, validFrom, createdAt. `limit` (or `itemsPerPage`) default 50, at most 500.
+         *
+         *     Permission `catalogue:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["listCorrugatedMaterialCompositionPrices"];
+        put?: never;
+        /**
+         * Create a corrugated material composition price (HIPE client: corrugated material composition price)
+         * @description Permission `catalogue:manage` - roles: superadmin, admin.
+         */
+        post: operations["createCorrugatedMaterialCompositionPrice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/corrugated-material-composition-prices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One corrugated material composition price (HIPE client: corrugated material composition price)
+         * @description Permission `catalogue:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["getCorrugatedMaterialCompositionPrice"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a corrugated material composition price (soft delete) (HIPE client: corrugated material composition price)
+         * @description The composition’s price per m2 follows the price valid today, if any is left.
+         *
+         *     Permission `catalogue:manage` - roles: superadmin, admin.
+         */
+        delete: operations["deleteCorrugatedMaterialCompositionPrice"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a corrugated material composition price: the properties sent replace the stored ones (HIPE client: corrugated material composition price)
+         * @description Permission `catalogue:manage` - roles: superadmin, admin.
+         */
+        patch: operations["updateCorrugatedMaterialCompositionPrice"];
+        trace?: never;
+    };
+    "/api/corrugated-material-composition-prices/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create corrugated material composition prices in bulk: all or none (HIPE client: corrugated material composition price)
+         * @description The body is the array of records, each as for one; pointers `/{index}/...`.
+         *
+         *     Permission `catalogue:manage` - roles: superadmin, admin.
+         */
+        post: operations["createCorrugatedMaterialCompositionPricesInBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/corrugated-formats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List corrugated formats page by page (HIPE client: corrugated format)
+         * @description Filters (flat or as `filters[name]`): width, length; "" = no filter. Sort with `sortBy`/`sortOrder`, `order[field]=asc|desc` or `sort=field,DIR`: width, length, createdAt. `limit` (or `itemsPerPage`) default 50, at most 500.
+         *
+         *     Permission `catalogue:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["listCorrugatedFormats"];
+        put?: never;
+        /**
+         * Create a corrugated format (HIPE client: corrugated format)
+         * @description Permission `catalogue:manage` - roles: superadmin, admin.
+         */
+        post: operations["createCorrugatedFormat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/corrugated-formats/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One corrugated format (HIPE client: corrugated format)
+         * @description Permission `catalogue:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["getCorrugatedFormat"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a corrugated format: the properties sent replace the stored ones (HIPE client: corrugated format)
+         * @description Permission `catalogue:manage` - roles: superadmin, admin.
+         */
+        patch: operations["updateCorrugatedFormat"];
+        trace?: never;
+    };
+    "/api/corrugated-suppliers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List corrugated suppliers page by page (HIPE client: corrugated supplier)
+         * @description Filters (flat or as `filters[name]`): name; "" = no filter. Sort with `sortBy`/`sortOrder`, `order[field]=asc|desc` or `sort=field,DIR`: name, createdAt. `limit` (or `itemsPerPage`) default 50, at most 500.
+         *
+         *     Permission `catalogue:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["listCorrugatedSuppliers"];
+        put?: never;
+        /**
+         * Create a corrugated supplier (HIPE client: corrugated supplier)
+         * @description Permission `catalogue:manage` - roles: superadmin, admin.
+         */
+        post: operations["createCorrugatedSupplier"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/corrugated-suppliers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One corrugated supplier (HIPE client: corrugated supplier)
+         * @description Permission `catalogue:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["getCorrugatedSupplier"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a corrugated supplier: the properties sent replace the stored ones (HIPE client: corrugated supplier)
+         * @description Permission `catalogue:manage` - roles: superadmin, admin.
+         */
+        patch: operations["updateCorrugatedSupplier"];
+        trace?: never;
+    };
+    "/api/corrugated-flutes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List corrugated flutes page by page (HIPE client: corrugated flute)
+         * @description Filters (flat or as `filters[name]`): name; "" = no filter. Sort with `sortBy`/`sortOrder`, `order[field]=asc|desc` or `sort=field,DIR`: name, createdAt, height, thickness. `limit` (or `itemsPerPage`) default 50, at most 500.
+         *
+         *     Permission `catalogue:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["listCorrugatedFlutes"];
+        put?: never;
+        /**
+         * Create a corrugated flute (HIPE client: corrugated flute)
+         * @description Permission `catalogue:manage` - roles: superadmin, admin.
+         */
+        post: operations["createCorrugatedFlute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/corrugated-flutes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One corrugated flute (HIPE client: corrugated flute)
+         * @description Permission `catalogue:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["getCorrugatedFlute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a corrugated flute: the properties sent replace the stored ones (HIPE client: corrugated flute)
+         * @description Permission `catalogue:manage` - roles: superadmin, admin.
+         */
+        patch: operations["updateCorrugatedFlute"];
+        trace?: never;
+    };
+    "/api/corrugated-liners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List corrugated liners page by page (HIPE client: corrugated liner)
+         * @description Filters (flat or as `filters[name]`): name, weight, color, type; "" = no filter. Sort with `sortBy`/`sortOrder`, `order[field]=asc|desc` or `sort=field,DIR`: name, createdAt, weight, color, type. `limit` (or `itemsPerPage`) default 50, at most 500.
+         *
+         *     Permission `catalogue:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["listCorrugatedLiners"];
+        put?: never;
+        /**
+         * Create a corrugated liner (HIPE client: corrugated liner)
+         * @description Permission `catalogue:manage` - roles: superadmin, admin.
+         */
+        post: operations["createCorrugatedLiner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/corrugated-liners/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One corrugated liner (HIPE client: corrugated liner)
+         * @description Permission `catalogue:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["getCorrugatedLiner"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a corrugated liner: the properties sent replace the stored ones (HIPE client: corrugated liner)
+         * @description Permission `catalogue:manage` - roles: superadmin, admin.
+         */
+        patch: operations["updateCorrugatedLiner"];
         trace?: never;
     };
     "/api/users/me": {
@@ -2728,7 +3090,7 @@ export interface paths {
         put?: never;
         /**
          * Create a standalone brief element, priced at once when it has enough data (HIPE client)
-         * @description The element schema of briefs, all properties optional, plus HIPE’s `alias` (dimensions), `position` (ignored: 0) and `externalId`. It is priced synchronously when it has product, dimensions, board and decoration variants (`briefElementPrice`), else stored unpriced. With `briefId`: 422 `element_of_brief` (elements of a brief are created through the brief). Link it to an article with `briefElementId`.
+         * @description The element schema of briefs, all properties optional, plus HIPE’s `alias` (dimensions), `position` (ignored: 0) and `externalId`. It is priced synchronously when it has product, dimensions, board and decoration variants (`briefElementPrice`), else stored unpriced. With `briefId` the element is added to that brief exactly as PUT /briefs/{id} would (it needs what an element of a brief needs: 400 with pointers), and the brief is re-priced into a new version. Link it to an article with `briefElementId`.
          *
          *     Permission `briefs:write` - roles: superadmin, admin, sales, external_sales, contact.
          */
@@ -2754,8 +3116,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a standalone brief element (HIPE client)
-         * @description 409 `element_of_brief` for an element of a brief (delete it through PUT /briefs/{id}); 409 `reference_conflict` while a live article is made from it.
+         * Delete a brief element (HIPE client)
+         * @description An element of a brief is removed through the brief update (the others are renumbered and the brief re-priced; its only element: 409 `last_element`). A standalone element: soft delete, 409 `reference_conflict` while a live article is made from it.
          *
          *     Permission `briefs:write` - roles: superadmin, admin, sales, external_sales, contact.
          */
@@ -2763,8 +3125,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a standalone brief element; it is validated and repriced as a whole (HIPE client)
-         * @description The properties sent replace the stored ones. An element of a brief answers 409 `element_of_brief` (change it through PUT /briefs/{id}); `briefId` cannot move a standalone element into a brief (422).
+         * Change a brief element; it is validated and repriced as a whole (HIPE client)
+         * @description The properties sent replace the stored ones. An element of a brief is changed through the brief update (same validation, a new priced version of the brief; `position` moves it; another writer in between: 409 `stale_write`); `briefId` cannot move an element to another brief (standalone: 422, of a brief: 400).
          *
          *     Permission `briefs:write` - roles: superadmin, admin, sales, external_sales, contact.
          */
@@ -3429,6 +3791,224 @@ export interface components {
              * @description ISO 8601 timestamp
              */
             updatedAt: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A corrugated material: a board (material reference) of the corrugated matter (catalogue entry fields beside these) */
+        CorrugatedMaterial: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @description The catalogue collection of the record */
+            kind: string;
+            code: string;
+            name: string;
+            enabled: boolean;
+            position: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            description: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A corrugated composition of the estimating catalogue; priced by area (catalogue entry fields beside these) */
+        CorrugatedMaterialComposition: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @description The catalogue collection of the record */
+            kind: string;
+            code: string;
+            name: string;
+            enabled: boolean;
+            position: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            materialReferenceId: string | null;
+            corrugatedMaterial: string | null;
+            materialId: string | null;
+            fluteId: string | null;
+            flute: string | null;
+            linerIds: string[];
+            /** @description Alias of `linerIds` (HIPE client) */
+            liners: string[];
+            composition: string | null;
+            grammage: number | null;
+            gsm: number | null;
+            /** @description Alias of `code` (HIPE client) */
+            reference: string;
+            supplierId: string | null;
+            pricePerSquareMetre: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A purchase price per m2 of a composition over a validity period (catalogue entry fields beside these) */
+        CorrugatedMaterialCompositionPrice: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @description The catalogue collection of the record */
+            kind: string;
+            code: string;
+            name: string;
+            enabled: boolean;
+            position: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            corrugatedMaterialComposition: string | null;
+            price: number | null;
+            currency: string | null;
+            validFrom: string | null;
+            validTo: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A corrugated sheet format (catalogue entry fields beside these) */
+        CorrugatedFormat: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @description The catalogue collection of the record */
+            kind: string;
+            code: string;
+            name: string;
+            enabled: boolean;
+            position: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            width: number;
+            length: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A corrugated supplier (catalogue entry fields beside these) */
+        CorrugatedSupplier: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @description The catalogue collection of the record */
+            kind: string;
+            code: string;
+            name: string;
+            enabled: boolean;
+            position: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            contactInfo: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A flute: a material type of the corrugated matter (catalogue entry fields beside these) */
+        CorrugatedFlute: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @description The catalogue collection of the record */
+            kind: string;
+            code: string;
+            name: string;
+            enabled: boolean;
+            position: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            thickness: number | null;
+            outsideGain: number | null;
+            insideLoss: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A liner (paper of a composition) (catalogue entry fields beside these) */
+        CorrugatedLiner: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @description The catalogue collection of the record */
+            kind: string;
+            code: string;
+            name: string;
+            enabled: boolean;
+            position: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            weight: number | null;
+            label: {
+                [key: string]: string;
+            } | null;
+            category: string | null;
+            inkPorosity: number | null;
+            varnishPorosity: number | null;
+            color: string | null;
+            type: string | null;
         } & {
             [key: string]: unknown;
         };
@@ -6611,192 +7191,6 @@ export interface operations {
             };
         };
     };
-    listCorrugatedMaterials: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CatalogueEntry"][];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getCorrugatedMaterial: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description UUID */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    updateCorrugatedMaterial: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description UUID */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    name?: string;
-                    enabled?: boolean;
-                    position?: number;
-                    /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
-                    data?: {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     listMachines: {
         parameters: {
             query?: never;
@@ -8214,6 +8608,2668 @@ export interface operations {
             };
             /** @description RFC 9457 problem details */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCorrugatedMaterials: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description Default 50 */
+                limit?: number;
+                /** @description Alias of `limit` */
+                itemsPerPage?: number;
+                sortBy?: "name" | "createdAt";
+                sortOrder?: "asc" | "desc" | "ASC" | "DESC";
+                /** @description `field,ASC|DESC` */
+                sort?: string;
+                name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CorrugatedMaterial"][];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            hasNextPage: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCorrugatedMaterial: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header; docs/idempotency.md). The same key with the same method, path and body replays the stored answer (`Idempotent-Replayed: true`); with another body 422 `idempotency_key_reused`; while the first request runs 409 `idempotency_key_in_use`. Keys are kept per organisation and user for IDEMPOTENCY_KEY_TTL_SECONDS (default 24 h). Up to 255 characters among A-Z a-z 0-9 - _ . : ~ + / =, bare or as a quoted string; a UUID is recommended. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A corrugated material: a board (material reference) of the corrugated matter (catalogue entry fields beside these) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedMaterial"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCorrugatedMaterial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A corrugated material: a board (material reference) of the corrugated matter (catalogue entry fields beside these) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedMaterial"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateCorrugatedMaterial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A corrugated material: a board (material reference) of the corrugated matter (catalogue entry fields beside these) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedMaterial"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCorrugatedMaterialCompositions: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description Default 50 */
+                limit?: number;
+                /** @description Alias of `limit` */
+                itemsPerPage?: number;
+                sortBy?: "name" | "createdAt" | "gsm" | "grammage";
+                sortOrder?: "asc" | "desc" | "ASC" | "DESC";
+                /** @description `field,ASC|DESC` */
+                sort?: string;
+                corrugatedMaterial?: string;
+                materialReferenceId?: string;
+                flute?: string;
+                supplierId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CorrugatedMaterialComposition"][];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            hasNextPage: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCorrugatedMaterialComposition: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header; docs/idempotency.md). The same key with the same method, path and body replays the stored answer (`Idempotent-Replayed: true`); with another body 422 `idempotency_key_reused`; while the first request runs 409 `idempotency_key_in_use`. Keys are kept per organisation and user for IDEMPOTENCY_KEY_TTL_SECONDS (default 24 h). Up to 255 characters among A-Z a-z 0-9 - _ . : ~ + / =, bare or as a quoted string; a UUID is recommended. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The corrugated material (board) it is a composition of
+                     */
+                    materialReferenceId?: string;
+                    /**
+                     * Format: uuid
+                     * @description Alias of `materialReferenceId` (HIPE client)
+                     */
+                    corrugatedMaterial?: string;
+                    /**
+                     * Format: uuid
+                     * @description Its flute (the board’s own when the board names one)
+                     */
+                    fluteId?: string;
+                    /**
+                     * Format: uuid
+                     * @description Alias of `fluteId` (HIPE client)
+                     */
+                    flute?: string;
+                    /** @description The papers, outside to inside */
+                    linerIds?: string[];
+                    /** @description Alias of `linerIds` (HIPE client) */
+                    liners?: string[];
+                    /** @description e.g. K150/T125/K150; default: the liners’ names */
+                    composition?: string;
+                    /** @description g/m2; default: the liners’ weights summed */
+                    grammage?: number;
+                    /** @description Alias of `grammage` (HIPE client) */
+                    gsm?: number;
+                    /** @description Unique reference */
+                    code?: string;
+                    /** @description Alias of `code` (HIPE client) */
+                    reference?: string;
+                    /** @description Purchase price per m2 (base currency) */
+                    pricePerSquareMetre?: number;
+                    /**
+                     * Format: uuid
+                     * @description A corrugated supplier
+                     */
+                    supplierId?: string | null;
+                    name?: string;
+                    /** @description Used for pricing (default true) */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description A corrugated composition of the estimating catalogue; priced by area (catalogue entry fields beside these) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedMaterialComposition"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCorrugatedMaterialComposition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A corrugated composition of the estimating catalogue; priced by area (catalogue entry fields beside these) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedMaterialComposition"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteCorrugatedMaterialComposition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         */
+                        id: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateCorrugatedMaterialComposition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The corrugated material (board) it is a composition of
+                     */
+                    materialReferenceId?: string;
+                    /**
+                     * Format: uuid
+                     * @description Alias of `materialReferenceId` (HIPE client)
+                     */
+                    corrugatedMaterial?: string;
+                    /**
+                     * Format: uuid
+                     * @description Its flute (the board’s own when the board names one)
+                     */
+                    fluteId?: string;
+                    /**
+                     * Format: uuid
+                     * @description Alias of `fluteId` (HIPE client)
+                     */
+                    flute?: string;
+                    /** @description The papers, outside to inside */
+                    linerIds?: string[];
+                    /** @description Alias of `linerIds` (HIPE client) */
+                    liners?: string[];
+                    /** @description e.g. K150/T125/K150; default: the liners’ names */
+                    composition?: string;
+                    /** @description g/m2; default: the liners’ weights summed */
+                    grammage?: number;
+                    /** @description Alias of `grammage` (HIPE client) */
+                    gsm?: number;
+                    /** @description Unique reference */
+                    code?: string;
+                    /** @description Alias of `code` (HIPE client) */
+                    reference?: string;
+                    /** @description Purchase price per m2 (base currency) */
+                    pricePerSquareMetre?: number;
+                    /**
+                     * Format: uuid
+                     * @description A corrugated supplier
+                     */
+                    supplierId?: string | null;
+                    name?: string;
+                    /** @description Used for pricing (default true) */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description A corrugated composition of the estimating catalogue; priced by area (catalogue entry fields beside these) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedMaterialComposition"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCorrugatedMaterialCompositionsInBulk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header; docs/idempotency.md). The same key with the same method, path and body replays the stored answer (`Idempotent-Replayed: true`); with another body 422 `idempotency_key_reused`; while the first request runs 409 `idempotency_key_in_use`. Keys are kept per organisation and user for IDEMPOTENCY_KEY_TTL_SECONDS (default 24 h). Up to 255 characters among A-Z a-z 0-9 - _ . : ~ + / =, bare or as a quoted string; a UUID is recommended. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The corrugated material (board) it is a composition of
+                     */
+                    materialReferenceId?: string;
+                    /**
+                     * Format: uuid
+                     * @description Alias of `materialReferenceId` (HIPE client)
+                     */
+                    corrugatedMaterial?: string;
+                    /**
+                     * Format: uuid
+                     * @description Its flute (the board’s own when the board names one)
+                     */
+                    fluteId?: string;
+                    /**
+                     * Format: uuid
+                     * @description Alias of `fluteId` (HIPE client)
+                     */
+                    flute?: string;
+                    /** @description The papers, outside to inside */
+                    linerIds?: string[];
+                    /** @description Alias of `linerIds` (HIPE client) */
+                    liners?: string[];
+                    /** @description e.g. K150/T125/K150; default: the liners’ names */
+                    composition?: string;
+                    /** @description g/m2; default: the liners’ weights summed */
+                    grammage?: number;
+                    /** @description Alias of `grammage` (HIPE client) */
+                    gsm?: number;
+                    /** @description Unique reference */
+                    code?: string;
+                    /** @description Alias of `code` (HIPE client) */
+                    reference?: string;
+                    /** @description Purchase price per m2 (base currency) */
+                    pricePerSquareMetre?: number;
+                    /**
+                     * Format: uuid
+                     * @description A corrugated supplier
+                     */
+                    supplierId?: string | null;
+                    name?: string;
+                    /** @description Used for pricing (default true) */
+                    enabled?: boolean;
+                }[];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedMaterialComposition"][];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCorrugatedMaterialCompositionPrices: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description Default 50 */
+                limit?: number;
+                /** @description Alias of `limit` */
+                itemsPerPage?: number;
+                sortBy?: "price" | "validFrom" | "createdAt";
+                sortOrder?: "asc" | "desc" | "ASC" | "DESC";
+                /** @description `field,ASC|DESC` */
+                sort?: string;
+                corrugatedMaterialComposition?: string;
+                currency?: string;
+                validOnDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CorrugatedMaterialCompositionPrice"][];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            hasNextPage: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCorrugatedMaterialCompositionPrice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header; docs/idempotency.md). The same key with the same method, path and body replays the stored answer (`Idempotent-Replayed: true`); with another body 422 `idempotency_key_reused`; while the first request runs 409 `idempotency_key_in_use`. Keys are kept per organisation and user for IDEMPOTENCY_KEY_TTL_SECONDS (default 24 h). Up to 255 characters among A-Z a-z 0-9 - _ . : ~ + / =, bare or as a quoted string; a UUID is recommended. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The composition priced
+                     */
+                    corrugatedMaterialComposition: string;
+                    /** @description Price per m2 */
+                    price: number;
+                    /** @description ISO 4217 code of a currency of the organisation */
+                    currency: string;
+                    /** @description ISO 8601 date or date-time (no zone: UTC); "" or null: none */
+                    validFrom?: string | null;
+                    /** @description ISO 8601 date or date-time (no zone: UTC); "" or null: none */
+                    validTo?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A purchase price per m2 of a composition over a validity period (catalogue entry fields beside these) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedMaterialCompositionPrice"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCorrugatedMaterialCompositionPrice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A purchase price per m2 of a composition over a validity period (catalogue entry fields beside these) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedMaterialCompositionPrice"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteCorrugatedMaterialCompositionPrice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         */
+                        id: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateCorrugatedMaterialCompositionPrice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The composition priced
+                     */
+                    corrugatedMaterialComposition?: string;
+                    /** @description Price per m2 */
+                    price?: number;
+                    /** @description ISO 4217 code of a currency of the organisation */
+                    currency?: string;
+                    /** @description ISO 8601 date or date-time (no zone: UTC); "" or null: none */
+                    validFrom?: string | null;
+                    /** @description ISO 8601 date or date-time (no zone: UTC); "" or null: none */
+                    validTo?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A purchase price per m2 of a composition over a validity period (catalogue entry fields beside these) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedMaterialCompositionPrice"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCorrugatedMaterialCompositionPricesInBulk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header; docs/idempotency.md). The same key with the same method, path and body replays the stored answer (`Idempotent-Replayed: true`); with another body 422 `idempotency_key_reused`; while the first request runs 409 `idempotency_key_in_use`. Keys are kept per organisation and user for IDEMPOTENCY_KEY_TTL_SECONDS (default 24 h). Up to 255 characters among A-Z a-z 0-9 - _ . : ~ + / =, bare or as a quoted string; a UUID is recommended. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The composition priced
+                     */
+                    corrugatedMaterialComposition: string;
+                    /** @description Price per m2 */
+                    price: number;
+                    /** @description ISO 4217 code of a currency of the organisation */
+                    currency: string;
+                    /** @description ISO 8601 date or date-time (no zone: UTC); "" or null: none */
+                    validFrom?: string | null;
+                    /** @description ISO 8601 date or date-time (no zone: UTC); "" or null: none */
+                    validTo?: string | null;
+                }[];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedMaterialCompositionPrice"][];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCorrugatedFormats: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description Default 50 */
+                limit?: number;
+                /** @description Alias of `limit` */
+                itemsPerPage?: number;
+                sortBy?: "width" | "length" | "createdAt";
+                sortOrder?: "asc" | "desc" | "ASC" | "DESC";
+                /** @description `field,ASC|DESC` */
+                sort?: string;
+                width?: string;
+                length?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CorrugatedFormat"][];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            hasNextPage: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCorrugatedFormat: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header; docs/idempotency.md). The same key with the same method, path and body replays the stored answer (`Idempotent-Replayed: true`); with another body 422 `idempotency_key_reused`; while the first request runs 409 `idempotency_key_in_use`. Keys are kept per organisation and user for IDEMPOTENCY_KEY_TTL_SECONDS (default 24 h). Up to 255 characters among A-Z a-z 0-9 - _ . : ~ + / =, bare or as a quoted string; a UUID is recommended. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description mm */
+                    width: number;
+                    /** @description mm */
+                    length: number;
+                    name?: string;
+                    /** @description Used for pricing (default true) */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description A corrugated sheet format (catalogue entry fields beside these) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedFormat"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCorrugatedFormat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A corrugated sheet format (catalogue entry fields beside these) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedFormat"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateCorrugatedFormat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description mm */
+                    width?: number;
+                    /** @description mm */
+                    length?: number;
+                    name?: string;
+                    /** @description Used for pricing (default true) */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description A corrugated sheet format (catalogue entry fields beside these) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedFormat"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCorrugatedSuppliers: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description Default 50 */
+                limit?: number;
+                /** @description Alias of `limit` */
+                itemsPerPage?: number;
+                sortBy?: "name" | "createdAt";
+                sortOrder?: "asc" | "desc" | "ASC" | "DESC";
+                /** @description `field,ASC|DESC` */
+                sort?: string;
+                name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CorrugatedSupplier"][];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            hasNextPage: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCorrugatedSupplier: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header; docs/idempotency.md). The same key with the same method, path and body replays the stored answer (`Idempotent-Replayed: true`); with another body 422 `idempotency_key_reused`; while the first request runs 409 `idempotency_key_in_use`. Keys are kept per organisation and user for IDEMPOTENCY_KEY_TTL_SECONDS (default 24 h). Up to 255 characters among A-Z a-z 0-9 - _ . : ~ + / =, bare or as a quoted string; a UUID is recommended. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Contact information */
+                    contactInfo?: string | null;
+                    /** @description Used for pricing (default true) */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description A corrugated supplier (catalogue entry fields beside these) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedSupplier"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCorrugatedSupplier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A corrugated supplier (catalogue entry fields beside these) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedSupplier"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateCorrugatedSupplier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Contact information */
+                    contactInfo?: string | null;
+                    /** @description Used for pricing (default true) */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description A corrugated supplier (catalogue entry fields beside these) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedSupplier"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCorrugatedFlutes: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description Default 50 */
+                limit?: number;
+                /** @description Alias of `limit` */
+                itemsPerPage?: number;
+                sortBy?: "name" | "createdAt" | "height" | "thickness";
+                sortOrder?: "asc" | "desc" | "ASC" | "DESC";
+                /** @description `field,ASC|DESC` */
+                sort?: string;
+                name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CorrugatedFlute"][];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            hasNextPage: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCorrugatedFlute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header; docs/idempotency.md). The same key with the same method, path and body replays the stored answer (`Idempotent-Replayed: true`); with another body 422 `idempotency_key_reused`; while the first request runs 409 `idempotency_key_in_use`. Keys are kept per organisation and user for IDEMPOTENCY_KEY_TTL_SECONDS (default 24 h). Up to 255 characters among A-Z a-z 0-9 - _ . : ~ + / =, bare or as a quoted string; a UUID is recommended. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description e.g. `B` */
+                    name: string;
+                    /** @description Flute profile (E, B, C, EB, BC); default: the name */
+                    flute?: string;
+                    /** @description Thickness of the flute, mm */
+                    thickness?: number;
+                    /** @description Outside gain, mm */
+                    outsideGain?: number;
+                    /** @description Inside loss, mm */
+                    insideLoss?: number;
+                    /** @description Used for pricing (default true) */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description A flute: a material type of the corrugated matter (catalogue entry fields beside these) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedFlute"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCorrugatedFlute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A flute: a material type of the corrugated matter (catalogue entry fields beside these) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedFlute"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateCorrugatedFlute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description e.g. `B` */
+                    name?: string;
+                    /** @description Flute profile (E, B, C, EB, BC); default: the name */
+                    flute?: string;
+                    /** @description Thickness of the flute, mm */
+                    thickness?: number;
+                    /** @description Outside gain, mm */
+                    outsideGain?: number;
+                    /** @description Inside loss, mm */
+                    insideLoss?: number;
+                    /** @description Used for pricing (default true) */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description A flute: a material type of the corrugated matter (catalogue entry fields beside these) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedFlute"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCorrugatedLiners: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description Default 50 */
+                limit?: number;
+                /** @description Alias of `limit` */
+                itemsPerPage?: number;
+                sortBy?: "name" | "createdAt" | "weight" | "color" | "type";
+                sortOrder?: "asc" | "desc" | "ASC" | "DESC";
+                /** @description `field,ASC|DESC` */
+                sort?: string;
+                name?: string;
+                weight?: string;
+                color?: string;
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CorrugatedLiner"][];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            hasNextPage: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCorrugatedLiner: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header; docs/idempotency.md). The same key with the same method, path and body replays the stored answer (`Idempotent-Replayed: true`); with another body 422 `idempotency_key_reused`; while the first request runs 409 `idempotency_key_in_use`. Keys are kept per organisation and user for IDEMPOTENCY_KEY_TTL_SECONDS (default 24 h). Up to 255 characters among A-Z a-z 0-9 - _ . : ~ + / =, bare or as a quoted string; a UUID is recommended. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description g/m2 */
+                    weight?: number;
+                    /** @description The label per language, e.g. `{"en-US": "Kraft 150", "fr-FR": "Kraft 150"}` */
+                    label?: {
+                        [key: string]: string;
+                    };
+                    category?: "Kraft" | "Test" | "Other";
+                    inkPorosity?: number;
+                    varnishPorosity?: number;
+                    color?: string;
+                    type?: string;
+                    /** @description Used for pricing (default true) */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description A liner (paper of a composition) (catalogue entry fields beside these) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedLiner"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCorrugatedLiner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A liner (paper of a composition) (catalogue entry fields beside these) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedLiner"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateCorrugatedLiner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description g/m2 */
+                    weight?: number;
+                    /** @description The label per language, e.g. `{"en-US": "Kraft 150", "fr-FR": "Kraft 150"}` */
+                    label?: {
+                        [key: string]: string;
+                    };
+                    category?: "Kraft" | "Test" | "Other";
+                    inkPorosity?: number;
+                    varnishPorosity?: number;
+                    color?: string;
+                    type?: string;
+                    /** @description Used for pricing (default true) */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description A liner (paper of a composition) (catalogue entry fields beside these) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrugatedLiner"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13944,9 +17000,9 @@ export interface operations {
                     dueDate?: string | null;
                     /** @description Estimated value of the project, in the organisation’s base currency */
                     estimatedValues?: number | null;
-                    /** @description Sales pipeline of a HIPE client (kept as sent) */
+                    /** @description An opportunity pipeline of the organisation (GET /pipelines); unknown: 422 */
                     opportunityPipelineId?: string | null;
-                    /** @description Step of that pipeline (kept as sent) */
+                    /** @description A step of that pipeline; sent alone, it brings its pipeline */
                     opportunityStepId?: string | null;
                     /** @description Values keyed by custom field key; checked against the field definitions */
                     customFields?: {
@@ -14188,9 +17244,9 @@ export interface operations {
                     dueDate?: string | null;
                     /** @description Estimated value of the project, in the organisation’s base currency */
                     estimatedValues?: number | null;
-                    /** @description Sales pipeline of a HIPE client (kept as sent) */
+                    /** @description An opportunity pipeline of the organisation (GET /pipelines); unknown: 422 */
                     opportunityPipelineId?: string | null;
-                    /** @description Step of that pipeline (kept as sent) */
+                    /** @description A step of that pipeline; sent alone, it brings its pipeline */
                     opportunityStepId?: string | null;
                     /** @description Values keyed by custom field key; checked against the field definitions */
                     customFields?: {
@@ -20966,7 +24022,7 @@ export interface operations {
                     /** @description Commercial margin, 0..0.99 (price = cost / (1 - m)) */
                     commercialMargin?: number;
                     briefId?: string | null;
-                    /** @description Accepted; a standalone element is always at position 0 */
+                    /** @description In a brief: where the element goes (0-indexed; past the end: last), the others move; a standalone element is always at 0 */
                     position?: number;
                     externalId?: string | null;
                     /** @description HIPE alias: the same dimensions as lengthDimension/widthDimension/heightDimension (400 if they differ) */
@@ -21177,6 +24233,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description RFC 9457 problem details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     updateBriefElement: {
@@ -21294,7 +24359,7 @@ export interface operations {
                     /** @description Commercial margin, 0..0.99 (price = cost / (1 - m)) */
                     commercialMargin?: number;
                     briefId?: string | null;
-                    /** @description Accepted; a standalone element is always at position 0 */
+                    /** @description In a brief: where the element goes (0-indexed; past the end: last), the others move; a standalone element is always at 0 */
                     position?: number;
                     externalId?: string | null;
                     /** @description HIPE alias: the same dimensions as lengthDimension/widthDimension/heightDimension (400 if they differ) */

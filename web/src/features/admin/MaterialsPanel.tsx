@@ -47,7 +47,7 @@ export function MaterialsPanel({ manage, currency }: { manage: boolean; currency
       />
       <MaterialTable
         title={t('admin.catalogue.corrugated')}
-        path="/api/corrugated-materials"
+        path="/api/corrugated-material-compositions"
         manage={manage}
         currency={currency}
         columns={[
