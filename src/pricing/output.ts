@@ -124,6 +124,13 @@ export interface PredictionOperation {
   packagesPerPallet?: number;
   trucks?: number;
   palletsPerTruck?: number;
+  /**
+   * The operation that cuts the sheet into blanks: the layout on the sheet (`GRID` or `NESTED`
+   * head to tail), its ups and the best grid's ups on the same sheet.
+   */
+  layout?: 'GRID' | 'NESTED';
+  ups?: number;
+  gridUps?: number;
   /** Guillotine only: whole lifts cut, cuts per lift and cuts in all. */
   lifts?: number;
   cutsPerLift?: number;

@@ -221,9 +221,20 @@ function roundImposition(imposition: Imposition): Imposition {
       width: round2(p.width),
       height: round2(p.height),
       rotated: p.rotated,
+      ...(p.turned ? { turned: true } : {}),
     })),
     blocks: imposition.blocks.map((b) => ({ ...b })),
     utilisation: round4(imposition.utilisation),
+    nesting: imposition.nesting
+      ? {
+          ...imposition.nesting,
+          shiftMm: round2(imposition.nesting.shiftMm),
+          pitchAB: round2(imposition.nesting.pitchAB),
+          pitchBA: round2(imposition.nesting.pitchBA),
+          width: round2(imposition.nesting.width),
+          height: round2(imposition.nesting.height),
+        }
+      : null,
   };
 }
 
@@ -312,6 +323,13 @@ function operationsOf(costing: RouteCosting, dieLine: DieLine, packing: PackingP
             palletsPerTruck: packing.palletsPerTruck,
           }
         : {}),
+      ...(t.input === 'SHEET' && t.output === 'UNIT'
+        ? {
+            layout: costing.plan.imposition.layout,
+            ups: costing.plan.imposition.ups,
+            gridUps: costing.plan.imposition.gridUps,
+          }
+        : {}),
       ...(step.lifts !== undefined
         ? { lifts: step.lifts, cutsPerLift: step.cutsPerLift!, cuts: step.lifts * step.cutsPerLift! }
         : {}),
@@ -340,7 +358,8 @@ const CATEGORY_LABELS: Record<CostCategoryKey, string> = {
 export function routeLabel(costing: RouteCosting): string {
   const plan = costing.plan;
   const process = plan.process === 'none' ? 'unprinted' : plan.process;
-  return `${process} on ${plan.sheet.width} x ${plan.sheet.height} mm sheets, ${plan.imposition.ups} up`;
+  const nested = plan.imposition.layout === 'NESTED' ? ' nested' : '';
+  return `${process} on ${plan.sheet.width} x ${plan.sheet.height} mm sheets, ${plan.imposition.ups} up${nested}`;
 }
 
 /** In words: how much more a route costs in total than the selected one, and where. */

@@ -448,7 +448,14 @@ describe('pricing properties', () => {
               : orientation === 'ROTATED'
                 ? turned
                 : Math.max(upright, turned);
-          expect(variant.layoutCount).toBeLessThanOrEqual(bound);
+          // A nested layout (rows head to tail, turned 180 degrees: the grain axis is kept) may beat
+          // the grid bound; the grid it was compared with may not. Issue 18: nesting of blanks.
+          if (imposition.layout === 'NESTED') {
+            expect(imposition.gridUps).toBeLessThanOrEqual(bound);
+            expect(variant.layoutCount).toBeGreaterThan(imposition.gridUps);
+          } else {
+            expect(variant.layoutCount).toBeLessThanOrEqual(bound);
+          }
           const turnedCount = imposition.placements.filter((p) => p.rotated).length;
           expect([0, imposition.placements.length]).toContain(turnedCount);
           if (orientation === 'UPRIGHT') expect(turnedCount).toBe(0);
