@@ -20,6 +20,7 @@ import {
   type ToolingRule,
   wasteRateFor,
 } from './catalogue.ts';
+import { gangLabel, isGang } from './gang.ts';
 import type { DieLine } from './geometry/die-line.ts';
 import type { PackingPlan } from './logistics.ts';
 import { round1 } from './money.ts';
@@ -130,6 +131,10 @@ export function costRoute(
   const catalogue = session.index.catalogue;
   const settings = catalogue.settings;
   const ups = plan.imposition.ups;
+  // A gang run prints every variant on one sheet: its sheets carry fewer good units than ups
+  // (the overs of the variants that need fewer sheets than the largest).
+  const gang = isGang(plan) ? plan.gang : null;
+  const flowUps = gang ? gang.effectiveUps : ups;
   const quantity = element.quantity;
   const sheetAreaM2 = (plan.sheet.width * plan.sheet.height) / 1e6;
   const sheetKg = (sheetAreaM2 * element.grammage) / 1000;
@@ -141,19 +146,26 @@ export function costRoute(
   let flow: Lin = lin(0, quantity);
   for (let i = jobTemplates.length - 1; i >= 0; i--) {
     const template = jobTemplates[i]!;
-    const { input, makeReady } = stepInput(template, flow, ups);
+    const { input, makeReady } = stepInput(template, flow, flowUps);
     jobRuns.unshift(run(template, null, input, flow, makeReady, element, plan));
     flow = input;
   }
   // Printing, per decoration variant, on that variant's share of the shared flow.
   const variantRuns: StepRun[] = [];
   let boardSheets: Lin = variantTemplates.length === 0 ? flow : ZERO;
-  for (const decoration of element.decorations) {
+  // Separate runs: one printing run per variant on its share of the flow; a gang run: one run.
+  const printRuns = gang
+    ? [{ decorationIndex: null, quantity }]
+    : element.decorations.map((d) => ({
+        decorationIndex: d.decorationIndex as number | null,
+        quantity: d.quantity,
+      }));
+  for (const decoration of printRuns) {
     let variantFlow = times(flow, decoration.quantity / quantity);
     const runs: StepRun[] = [];
     for (let i = variantTemplates.length - 1; i >= 0; i--) {
       const template = variantTemplates[i]!;
-      const { input, makeReady } = stepInput(template, variantFlow, ups);
+      const { input, makeReady } = stepInput(template, variantFlow, flowUps);
       runs.unshift(run(template, decoration.decorationIndex, input, variantFlow, makeReady, element, plan));
       variantFlow = input;
     }
@@ -255,6 +267,7 @@ export function costRoute(
     const decorationIndex = step.decorationIndex;
     const suffix = [
       decorationIndex !== null ? `decoration ${decorationIndex}` : '',
+      gang && t.scope === 'VARIANT' ? gangLabel(gang) : '',
       t.side ? `${t.side.toLowerCase()}${t.pass > 1 ? ` pass ${t.pass}` : ''}` : '',
     ]
       .filter(Boolean)
@@ -497,8 +510,7 @@ function packByThePackage(steps: StepRun[], plan: RoutePlan, packing: PackingPla
   const line = last >= 0 ? steps[last]!.template : null;
   let lineSpeed: number | null = null;
   if (line && line.operation.code !== 'GUILLOTINE_CUTTING' && line.operation.code !== 'PACKING') {
-    lineSpeed =
-      line.input === 'SHEET' ? line.rate.speedPerHour * plan.imposition.ups : line.rate.speedPerHour;
+    lineSpeed = line.input === 'SHEET' ? line.rate.speedPerHour * goodUps(plan) : line.rate.speedPerHour;
   }
   const handlingHours = packagesPerK / packagesPerHour;
   const lineHours = lineSpeed ? quantity / lineSpeed : 0;
@@ -528,7 +540,9 @@ function run(
     // Whole lifts, each decoration variant's pile cut apart; every lift takes every cut. Kept as
     // a variable term so that it is exact at k = 1 (value analysis re-prices any other quantity).
     const total = at(input);
-    const lifts = element.decorations.reduce(
+    // Separate runs are separate piles; a gang run is one pile.
+    const piles = isGang(plan) ? [{ quantity: element.quantity }] : element.decorations;
+    const lifts = piles.reduce(
       (sum, d) =>
         sum + liftsFor((total * d.quantity) / element.quantity, element.caliperMm, template.machine),
       0,
@@ -551,4 +565,9 @@ function run(
   } else rollingHours = times(input, 1 / rate.speedPerHour);
   const machineCost = times(plus(lin(setupHours, 0), rollingHours), template.machine.hourlyRate);
   return { template, decorationIndex, input, output, makeReady, setupHours, rollingHours, machineCost };
+}
+
+/** Good units per sheet: the ups, or fewer on a gang run (overs). */
+function goodUps(plan: RoutePlan): number {
+  return isGang(plan) ? plan.gang.effectiveUps : plan.imposition.ups;
 }

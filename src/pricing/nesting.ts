@@ -166,7 +166,7 @@ function rowPitch(a: Profile, b: Profile, dx: number, gutter: number, columnPitc
   );
 }
 
-function fit(length: number, size: number, gutter: number): number {
+function fitsAcross(length: number, size: number, gutter: number): number {
   if (size <= 0 || size > length + 1e-9) return 0;
   return Math.floor((length + gutter) / (size + gutter) + 1e-9);
 }
@@ -180,8 +180,8 @@ interface Evaluated {
 function countPattern(pattern: NestPattern, uw: number, uh: number, gutter: number): number {
   const offA = Math.max(0, -pattern.shiftMm);
   const offB = Math.max(0, pattern.shiftMm);
-  const colsA = fit(uw - offA, pattern.width, gutter);
-  const colsB = fit(uw - offB, pattern.width, gutter);
+  const colsA = fitsAcross(uw - offA, pattern.width, gutter);
+  const colsB = fitsAcross(uw - offB, pattern.width, gutter);
   let ups = 0;
   let y = 0;
   for (let row = 0; y + pattern.height <= uh + 1e-9; row++) {
@@ -272,8 +272,8 @@ export function nestedPlacements(
 ): NestedPlacement[] {
   const offA = Math.max(0, -pattern.shiftMm);
   const offB = Math.max(0, pattern.shiftMm);
-  const colsA = fit(usable.width - offA, pattern.width, gutter);
-  const colsB = fit(usable.width - offB, pattern.width, gutter);
+  const colsA = fitsAcross(usable.width - offA, pattern.width, gutter);
+  const colsB = fitsAcross(usable.width - offB, pattern.width, gutter);
   const span = (cols: number) => (cols > 0 ? cols * pattern.width + (cols - 1) * gutter : 0);
   const layoutWidth = Math.max(offA + span(colsA), offB + span(colsB));
   const x0 = usable.x + Math.max(0, (usable.width - layoutWidth) / 2);

@@ -14,6 +14,7 @@ import {
   type VariantMoney,
   variantMoney,
 } from './engine.ts';
+import { gangLabel, isGang } from './gang.ts';
 import type { DieLine } from './geometry/die-line.ts';
 import type { Imposition } from './imposition.ts';
 import type { PackingPlan } from './logistics.ts';
@@ -359,7 +360,8 @@ export function routeLabel(costing: RouteCosting): string {
   const plan = costing.plan;
   const process = plan.process === 'none' ? 'unprinted' : plan.process;
   const nested = plan.imposition.layout === 'NESTED' ? ' nested' : '';
-  return `${process} on ${plan.sheet.width} x ${plan.sheet.height} mm sheets, ${plan.imposition.ups} up${nested}`;
+  const gang = isGang(plan) ? `, ${plan.gang.shares.length} decorations gang-run` : '';
+  return `${process} on ${plan.sheet.width} x ${plan.sheet.height} mm sheets, ${plan.imposition.ups} up${nested}${gang}`;
 }
 
 /** In words: how much more a route costs in total than the selected one, and where. */
@@ -443,9 +445,10 @@ function buildVariant(
       l.category === 'printing' && l.code !== 'OFFSET_PLATES' ? money.lineCents[i]! : 0,
     ),
   );
-  const firstStepOfVariant = (decorationIndex: number) =>
-    costing.steps.find((s) => s.decorationIndex === decorationIndex);
+  const firstStepOfVariant = (decorationIndex: number | null) =>
+    costing.steps.find((s) => s.decorationIndex === decorationIndex && s.template.scope === 'VARIANT');
   const imposition = costing.plan.imposition;
+  const gang = isGang(costing.plan) ? costing.plan.gang : null;
   return {
     position: element.position,
     variantKey: costing.plan.key,
@@ -478,12 +481,21 @@ function buildVariant(
     simulationPliantLargeurPredis: round2(dieLine.width),
     simulationPliantHauteurPredis: round2(dieLine.height),
     simulationNbPosesPliantPredis: imposition.ups,
-    netSheets: netSheetsOf(element.decorations, imposition.ups),
+    netSheets: gang ? Math.ceil(gang.netSheets - 1e-9) : netSheetsOf(element.decorations, imposition.ups),
+    gang: gang
+      ? {
+          variants: gang.shares.map((share) => ({ ...share })),
+          netSheets: Math.ceil(gang.netSheets - 1e-9),
+          goodUnitsPerSheet: round2(gang.effectiveUps),
+          label: gangLabel(gang),
+        }
+      : null,
     nbFeuilleTotalPliantPredis: ceilCount(at(costing.boardSheets)),
     boardKg: round3(ceilCount(at(costing.boardSheets)) * costing.sheetKg),
     pliantObjFoldingWeight: round3(packing.netWeightKg),
     decorations: element.decorations.map((d) => {
-      const step = firstStepOfVariant(d.decorationIndex);
+      // On a gang run every variant is on every printed sheet.
+      const step = firstStepOfVariant(gang ? null : d.decorationIndex);
       return {
         decorationIndex: d.decorationIndex,
         quantity: d.quantity,

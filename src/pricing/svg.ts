@@ -118,7 +118,9 @@ export function renderImpositionSvg(imposition: Imposition, dieLine?: DieLine): 
     const shape = dieLine
       ? `<polygon class="blank" points="${outlinePoints(dieLine)}"/>`
       : `<rect class="blank" x="0" y="0" width="${n(imposition.blank.width)}" height="${n(imposition.blank.height)}"/>`;
-    out.push(`<g class="placement${p.rotated ? ' rotated' : ''}${p.turned ? ' turned' : ''}" transform="${transform}">${shape}</g>`);
+    out.push(
+      `<g class="placement${p.rotated ? ' rotated' : ''}${p.turned ? ' turned' : ''}" transform="${transform}">${shape}</g>`,
+    );
     out.push(
       `<text class="label" x="${n(p.x + p.width / 2)}" y="${n(p.y + p.height / 2)}" font-size="${n(font)}">${i + 1}${p.rotated ? ' R' : ''}${p.turned ? ' T' : ''}</text>`,
     );

@@ -16,6 +16,8 @@ import { type Catalogue, type MaterialReference, normaliseFormat } from './catal
 import type { RouteCosting } from './costing.ts';
 import { type BriefComputation, computeBrief, type ElementComputation, variantMoney } from './engine.ts';
 import { PricingError } from './errors.ts';
+import { isGang } from './gang.ts';
+import { gangRunProposal } from './gang-lever.ts';
 import { buildDieLine } from './geometry/styles.ts';
 import type { BriefElementInput, BriefInput, DecorationCount } from './input.ts';
 import { fromCents, round1, round4 } from './money.ts';
@@ -47,6 +49,11 @@ export interface PricedChange {
 export interface OptimisationProposal extends Partial<PricedChange> {
   type: OptimisationType;
   applies: boolean;
+  /**
+   * The saving is already in the price: the engine selected it without a change to the brief
+   * (GANG_RUN: the gang run is the cheapest total). `changes` is empty; not counted in bestSaving.
+   */
+  alreadyApplied?: boolean;
   description: string;
   changes: InputChange[];
   /** Other changes of the same kind that were priced, best first. */
@@ -473,6 +480,7 @@ export function optimisationHints(
   )
     optimisations.push('BUNDLE_PACKING');
   if (routeCandidates(element).length > 0) optimisations.push('CHEAPER_TOTAL_ROUTE');
+  if (isGang(computation.variants[0]!.plan)) optimisations.push('GANG_RUN');
   const decorations = found?.decorations ?? element.decorations.map((d) => ({ ...d }));
   return {
     optimisations,
@@ -730,6 +738,7 @@ function analyseElement(
           ? `no other process is cheaper in total than the ${element.input.printingProcess} the brief asks for`
           : `the selected route is already the cheapest total of the ${elementComputation.routes.length} routes costed`,
       ),
+      gangRunProposal(elementComputation, deliveryCents, baseline.totalCents),
     ],
     quantityCurve,
     nextPriceBreak,
@@ -749,7 +758,8 @@ export function analyseBriefValue(brief: BriefInput, catalogue: Catalogue): Valu
   let bestSaving: ValueAnalysis['bestSaving'] = null;
   for (const element of elements) {
     for (const o of element.optimisations) {
-      if (!o.applies || o.type === 'INCREASE_QUANTITY' || o.totalSaving === undefined) continue;
+      if (!o.applies || o.alreadyApplied || o.type === 'INCREASE_QUANTITY' || o.totalSaving === undefined)
+        continue;
       if (!bestSaving || o.totalSaving > bestSaving.totalSaving) {
         bestSaving = { position: element.position, type: o.type, totalSaving: o.totalSaving };
       }

@@ -55,10 +55,7 @@ function contourDistance(a: Point[], b: Point[]): number {
   let best = Number.POSITIVE_INFINITY;
   for (let i = 0; i < a.length; i++) {
     for (let j = 0; j < b.length; j++) {
-      best = Math.min(
-        best,
-        segmentDistance(a[i]!, a[(i + 1) % a.length]!, b[j]!, b[(j + 1) % b.length]!),
-      );
+      best = Math.min(best, segmentDistance(a[i]!, a[(i + 1) % a.length]!, b[j]!, b[(j + 1) % b.length]!));
     }
   }
   return best;
@@ -92,7 +89,15 @@ function expectApart(imposition: Imposition, outline: Point[]): void {
   });
 }
 
-function layouts(style: StyleCode, l: number, w: number, h: number, sheet: { width: number; height: number }, gutter: number, grain: 'LONG' | 'SHORT' | null) {
+function layouts(
+  style: StyleCode,
+  l: number,
+  w: number,
+  h: number,
+  sheet: { width: number; height: number },
+  gutter: number,
+  grain: 'LONG' | 'SHORT' | null,
+) {
   const dieLine = buildDieLine(style, { length: l, width: w, height: h, caliperMm: 0.5, product });
   const required = ['STE', 'RTE', 'CLB'].includes(style) ? 'BLANK_WIDTH' : 'ANY';
   const rule = grainLayout(grain, required, false);
@@ -138,7 +143,11 @@ describe('nested layouts', () => {
         fc.integer({ min: 30, max: 200 }),
         fc.integer({ min: 20, max: 120 }),
         fc.integer({ min: 30, max: 250 }),
-        fc.constantFrom({ width: 720, height: 520 }, { width: 1020, height: 720 }, { width: 920, height: 650 }),
+        fc.constantFrom(
+          { width: 720, height: 520 },
+          { width: 1020, height: 720 },
+          { width: 920, height: 650 },
+        ),
         fc.constantFrom(0, 2, 3, 5),
         fc.constantFrom<'LONG' | 'SHORT' | null>('LONG', 'SHORT', null),
         (style, l, w, h, sheet, gutter, grain) => {
