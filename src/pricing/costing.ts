@@ -20,6 +20,7 @@ import {
   type ToolingRule,
   wasteRateFor,
 } from './catalogue.ts';
+import { corrugatorYield } from './corrugated.ts';
 import { gangLabel, isGang } from './gang.ts';
 import type { DieLine } from './geometry/die-line.ts';
 import type { PackingPlan } from './logistics.ts';
@@ -184,12 +185,11 @@ export function costRoute(
   const cut = element.reference.cutToSize;
   const trimMm = cut?.trimMm ?? 0;
   const corrugatorWaste = cut?.wasteRate ?? 0;
-  // The web carries as many sheets across as its width allows ("outs"); they share its edge trim.
-  const webWidth = cut ? Math.max(cut.max.width, cut.max.height) : 0;
-  const outs = cut ? Math.max(1, Math.floor((webWidth - trimMm) / plan.sheet.height + 1e-9)) : 1;
-  const boughtFactor = cut
-    ? ((outs * plan.sheet.height + trimMm) / (outs * plan.sheet.height)) * (1 + corrugatorWaste)
-    : 1;
+  // The web carries `outs` sheets across (their deckle side along the flutes); the rest of the
+  // web, edge trim included, is bought with them (corrugated.ts).
+  const web = cut ? corrugatorYield(plan.sheet, cut) : null;
+  const outs = web?.outs ?? 1;
+  const boughtFactor = web ? web.factor * (1 + corrugatorWaste) : 1;
   const boardQuantity = times(
     board.basis === 'TONNE' ? times(boardSheets, sheetKg) : times(boardSheets, sheetAreaM2),
     boughtFactor,
@@ -197,7 +197,9 @@ export function costRoute(
   const boardRate = board.basis === 'TONNE' ? board.pricePerTonne / 1000 : board.pricePerM2;
   const trimNote =
     cut && (trimMm > 0 || corrugatorWaste > 0)
-      ? ` (${outs} out on the corrugator, ${trimMm} mm edge trim shared, ${round1(corrugatorWaste * 100)} % corrugating waste)`
+      ? cut.webWidthsMm && cut.webWidthsMm.length > 0
+        ? ` (${outs} out across a ${web!.webWidthMm} mm corrugator web, deckle ${round1(web!.deckleMm)} mm, ${round1((web!.factor - 1) * 100)} % trim, ${round1(corrugatorWaste * 100)} % corrugating waste)`
+        : ` (${outs} out on the corrugator, ${trimMm} mm edge trim shared, ${round1(corrugatorWaste * 100)} % corrugating waste)`
       : '';
   add({
     category: 'materials',
