@@ -1,12 +1,14 @@
 /**
- * Value analysis: explains where an element's cost goes and proposes four savings, each priced
- * by the same engine on a changed copy of the brief:
+ * Value analysis: explains where an element's cost goes and proposes savings, each priced by the
+ * same engine on a changed copy of the brief (docs/pricing.md section 6 lists all seven):
  *
  * - INCREASE_QUANTITY: the unit-price curve and the next price break (the smallest quantity
  *   whose unit price is at least `priceBreakSaving` lower).
  * - CHANGE_MATERIAL: a board of the same matter, comparable grammage and caliper, cheaper per m2.
  * - SIMPLIFY_FINISHING: drop a finish (or swap lamination for varnish).
  * - ADJUST_DIMENSIONS: the smallest reduction of one dimension that fits more ups on the sheet.
+ * - BUNDLE_PACKING, CHEAPER_TOTAL_ROUTE, and GANG_RUN (gang-lever.ts: the saving of printing the
+ *   decoration variants together on one sheet, already selected by the engine when it pays).
  *
  * Because every route's product cost is linear in the quantity scale (fixed + variable * k, see
  * costing.ts), the price break is found exactly: route r reaches the target unit price t at
