@@ -12,6 +12,7 @@ import type { DieLine } from './geometry/die-line.ts';
 import type { BriefElementInput, BriefInput, BriefPalletType, PackingType } from './input.ts';
 import { type DeliveryQuote, type PackingPlan, planPacking, quoteDelivery } from './logistics.ts';
 import { allocateCents, round4, sumCents, toCents } from './money.ts';
+import { gridTwin } from './nesting-routes.ts';
 import { type ResolvedElement, resolveElement } from './resolve.ts';
 import { planRoutes, type RoutePlanning, TOOL_OPERATIONS } from './routes.ts';
 import { createSession, dieLineFor, type PricingSession } from './session.ts';
@@ -171,11 +172,18 @@ export function computeElement(
       brief.palletType ?? 'EURO',
       element.category.kind === 'CORRUGATED_CASE',
     );
-    // Every printed route also as a gang run of the decoration variants (gang.ts), when possible.
-    const plans = planning.plans.flatMap((plan) => {
-      const gang = gangPlan(plan, element.decorations);
-      return gang ? [plan, gang] : [plan];
-    });
+    // A nested layout has more ups than the grid on its sheet, hence a dearer die: the grid is
+    // kept as its own route (`:GRID`) so a short run can still take it. Every printed route is
+    // also costed as a gang run of the decoration variants (gang.ts), when possible.
+    const plans = planning.plans
+      .flatMap((plan) => {
+        const grid = gridTwin(plan, dieLine);
+        return grid ? [plan, grid] : [plan];
+      })
+      .flatMap((plan) => {
+        const gang = gangPlan(plan, element.decorations);
+        return gang ? [plan, gang] : [plan];
+      });
     const routes = plans
       .map((plan) => costRoute(session, plan, element, dieLine, packing))
       .sort(compareRoutes);

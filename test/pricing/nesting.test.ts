@@ -4,9 +4,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { defaultCatalogue } from '../../src/pricing/default-catalogue.ts';
 import type { Point } from '../../src/pricing/geometry/die-line.ts';
 import { grainLayout, type Imposition, impose } from '../../src/pricing/imposition.ts';
-import { buildDieLine, type StyleCode } from '../../src/pricing/index.ts';
+import { buildDieLine, priceBrief, type StyleCode } from '../../src/pricing/index.ts';
 import { nestPatterns, placeOutline } from '../../src/pricing/nesting.ts';
 
 const RUNS = { numRuns: Number(process.env.PRICING_RUNS ?? 60) };
@@ -165,5 +166,46 @@ describe('nested layouts', () => {
       ),
       RUNS,
     );
+  });
+});
+
+describe('nested and grid routes', () => {
+  const ste = (quantity: number) =>
+    priceBrief(
+      {
+        briefElements: [
+          {
+            position: 0,
+            productId: 'STE',
+            lengthDimension: 60,
+            widthDimension: 40,
+            heightDimension: 150,
+            materialReferenceId: 'GC1-350',
+            wantDecoration: true,
+            sidePrinted: 'RECTO',
+            rectoColorCount: 4,
+            versoColorCount: 0,
+            printingProcess: 'offset',
+            decorationsCount: [{ decorationIndex: 0, quantity }],
+          },
+        ],
+      },
+      defaultCatalogue(),
+    ).briefPrice.predictionRequestsComputed;
+
+  it('nests a long run (more ups, fewer sheets) and shows the layout in the process', () => {
+    const [selected] = ste(100_000);
+    expect(selected!.imposition.layout).toBe('NESTED');
+    const cutting = selected!.operations.find((o) => o.operation.code === 'DIE_CUTTING')!;
+    expect(cutting).toMatchObject({ layout: 'NESTED', ups: selected!.layoutCount });
+    expect(cutting.gridUps).toBeLessThan(selected!.layoutCount);
+  });
+
+  it('keeps the grid of the same sheet as a route: a short run can take its cheaper die', () => {
+    const variants = ste(500);
+    const nested = variants.find((v) => v.imposition.layout === 'NESTED');
+    const grid = variants.find((v) => v.variantKey === `${nested?.variantKey}:GRID`);
+    expect(variants[0]!.imposition.layout).toBe('GRID');
+    if (nested && grid) expect(grid.toolingCost).toBeLessThan(nested.toolingCost);
   });
 });
