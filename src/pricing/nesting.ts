@@ -123,42 +123,88 @@ function valueAt(profile: Profile, values: number[], x: number): number | null {
 }
 
 /**
- * Smallest vertical step from blank A (above) to blank B (below, shifted by dx) that keeps them a
- * gutter apart; -Infinity when they never share a column (within the gutter).
+ * A's bottom profile dilated by the gutter sideways: D(x) = max of bottom over [x - g, x + g],
+ * known exactly at the corners and the corners +- g. Between two of those points the window holds
+ * the same corners and its ends slide along fixed edges, so D is convex there and the chord (the
+ * linear interpolation used below) is never below it: pitches computed with it are never too small.
  */
-function pairPitch(a: Profile, b: Profile, dx: number, gutter: number): number {
-  if (dx > a.width + gutter || dx + b.width < -gutter) return Number.NEGATIVE_INFINITY;
+interface Dilated {
+  xs: number[];
+  values: number[];
+}
+
+function dilate(profile: Profile, gutter: number): Dilated {
+  if (gutter <= 0) return { xs: profile.xs, values: profile.bottom };
+  const points = new Set<number>();
+  for (const x of profile.xs) {
+    points.add(x);
+    points.add(x - gutter);
+    points.add(x + gutter);
+  }
+  const xs = [...points].sort((a, b) => a - b);
+  const first = profile.xs[0]!;
+  const last = profile.xs[profile.xs.length - 1]!;
+  const values = xs.map((x) => {
+    let best = Number.NEGATIVE_INFINITY;
+    const lo = Math.max(first, x - gutter);
+    const hi = Math.min(last, x + gutter);
+    for (const end of [lo, hi]) {
+      const v = valueAt(profile, profile.bottom, end);
+      if (v !== null && v > best) best = v;
+    }
+    profile.xs.forEach((cx, i) => {
+      if (cx >= lo - 1e-9 && cx <= hi + 1e-9 && profile.bottom[i]! > best) best = profile.bottom[i]!;
+    });
+    return best;
+  });
+  return { xs, values };
+}
+
+/** Linear interpolation on sorted breakpoints, moving forward only (pointer kept by the caller). */
+function lerp(xs: number[], values: number[], x: number, at: { i: number }): number | null {
+  if (x < xs[0]! - 1e-9 || x > xs[xs.length - 1]! + 1e-9) return null;
+  while (at.i < xs.length - 2 && xs[at.i + 1]! < x) at.i++;
+  const x0 = xs[at.i]!;
+  const x1 = xs[Math.min(at.i + 1, xs.length - 1)]!;
+  if (x1 - x0 < 1e-12) return values[at.i]!;
+  const t = Math.min(1, Math.max(0, (x - x0) / (x1 - x0)));
+  const v0 = values[at.i]!;
+  const v1 = values[at.i + 1]!;
+  return v0 + t * (v1 - v0);
+}
+
+/**
+ * Smallest vertical step from blank A (above, bottom profile dilated by the gutter) to blank B
+ * (below, shifted by dx) that keeps them a gutter apart; -Infinity when they share no column.
+ * The difference of two piecewise-linear (A: convex between its points) functions peaks at a
+ * breakpoint of one of them: both sorted lists are merged in one pass.
+ */
+function pairPitch(a: Dilated, b: Profile, dx: number, gutter: number): number {
+  const ax = a.xs;
+  const bx = b.xs;
+  if (bx[0]! + dx > ax[ax.length - 1]! || bx[bx.length - 1]! + dx < ax[0]!) return Number.NEGATIVE_INFINITY;
   let worst = Number.NEGATIVE_INFINITY;
-  const check = (xa: number, xb: number) => {
-    if (Math.abs(xa - xb) > gutter + 1e-9) return;
-    const bottom = valueAt(a, a.bottom, xa);
-    const top = valueAt(b, b.top, xb - dx);
-    if (bottom === null || top === null) return;
+  const pa = { i: 0 };
+  const pb = { i: 0 };
+  let i = 0;
+  let j = 0;
+  while (i < ax.length || j < bx.length) {
+    const xaNext = i < ax.length ? ax[i]! : Number.POSITIVE_INFINITY;
+    const xbNext = j < bx.length ? bx[j]! + dx : Number.POSITIVE_INFINITY;
+    const x = Math.min(xaNext, xbNext);
+    if (xaNext <= x + 1e-12) i++;
+    if (xbNext <= x + 1e-12) j++;
+    const bottom = lerp(ax, a.values, x, pa);
+    const top = lerp(bx, b.top, x - dx, pb);
+    if (bottom === null || top === null) continue;
     const step = bottom - top + gutter;
     if (step > worst) worst = step;
-  };
-  // The supremum sits where a corner of one profile meets a corner of the other within the
-  // gutter, or a corner of one meets the other at exactly one gutter sideways.
-  for (const xa of a.xs) {
-    check(xa, xa);
-    check(xa, xa - gutter);
-    check(xa, xa + gutter);
-    for (const xb0 of b.xs) {
-      const xb = xb0 + dx;
-      if (Math.abs(xa - xb) <= gutter + 1e-9) check(xa, xb);
-    }
-  }
-  for (const xb0 of b.xs) {
-    const xb = xb0 + dx;
-    check(xb, xb);
-    check(xb - gutter, xb);
-    check(xb + gutter, xb);
   }
   return worst;
 }
 
 /** Row pitch against the blank straight above and its neighbours in the row (column pitch p). */
-function rowPitch(a: Profile, b: Profile, dx: number, gutter: number, columnPitch: number): number {
+function rowPitch(a: Dilated, b: Profile, dx: number, gutter: number, columnPitch: number): number {
   return Math.max(
     pairPitch(a, b, dx, gutter),
     pairPitch(a, b, dx - columnPitch, gutter),
@@ -202,27 +248,49 @@ export function nestPatterns(
   rotated: boolean,
   gutter: number,
 ): NestPattern[] {
+  // Patterns depend only on the contour, the gutter and the turn: a bounded memo shared by calls
+  // returns exactly what a fresh computation would (no catalogue figure is involved).
+  const key = `${rotated}|${gutter}|${blank.width}|${blank.height}|${outline.map((p) => `${p.x},${p.y}`).join(';')}`;
+  const cached = MEMO.get(key);
+  if (cached) return cached;
+  const patterns = computePatterns(outline, blank, rotated, gutter);
+  if (MEMO.size >= MEMO_LIMIT) MEMO.delete(MEMO.keys().next().value!);
+  MEMO.set(key, patterns);
+  return patterns;
+}
+
+const MEMO = new Map<string, NestPattern[]>();
+const MEMO_LIMIT = 2000;
+
+function computePatterns(
+  outline: Point[],
+  blank: { width: number; height: number },
+  rotated: boolean,
+  gutter: number,
+): NestPattern[] {
   const width = rotated ? blank.height : blank.width;
   const height = rotated ? blank.width : blank.height;
   const a = profileOf(placeOutline(outline, blank, rotated, false), width, height);
   const columnPitch = width + gutter;
   const patterns: NestPattern[] = [];
   // Stacking the same way up with no shift: the floor every two-row pitch must respect.
-  const stackA = Math.max(rowPitch(a, a, 0, gutter, columnPitch), 0);
+  const aDilated = dilate(a, gutter);
+  const stackA = Math.max(rowPitch(aDilated, a, 0, gutter, columnPitch), 0);
   for (const turned of [true, false]) {
     const b = turned ? profileOf(placeOutline(outline, blank, rotated, true), width, height) : a;
-    const stackB = turned ? Math.max(rowPitch(b, b, 0, gutter, columnPitch), 0) : stackA;
+    const bDilated = turned ? dilate(b, gutter) : aDilated;
+    const stackB = turned ? Math.max(rowPitch(bDilated, b, 0, gutter, columnPitch), 0) : stackA;
     const shifts = new Set<number>([0]);
     for (const xa of a.xs) {
       for (const xb of b.xs) {
-        const dx = Math.round((xa - xb) * 2) / 2;
+        const dx = Math.round(xa - xb);
         if (Math.abs(dx) <= columnPitch / 2) shifts.add(dx);
       }
     }
     let best: NestPattern | null = null;
     for (const dx of shifts) {
-      const ab = rowPitch(a, b, dx, gutter, columnPitch);
-      const ba = rowPitch(b, a, -dx, gutter, columnPitch);
+      const ab = rowPitch(aDilated, b, dx, gutter, columnPitch);
+      const ba = rowPitch(bDilated, a, -dx, gutter, columnPitch);
       if (!Number.isFinite(ab) || !Number.isFinite(ba)) continue;
       let pitchAB = Math.max(ab, 0);
       let pitchBA = Math.max(ba, 0);
