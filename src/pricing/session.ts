@@ -2,8 +2,9 @@
  * Per-call memo of the quantity-independent parts of the chain. Geometry depends only on the
  * style, dimensions, caliper and window; an imposition only on sheet, blank and margins. Value
  * analysis prices the same element dozens of times at other quantities, materials or finishes,
- * so these are computed once per call and reused. Nothing is cached across calls, so an edited
- * catalogue is always priced as given.
+ * so these are computed once per call and reused. Nothing that depends on the catalogue is cached
+ * across calls, so an edited catalogue is always priced as given (nesting.ts keeps a bounded memo
+ * of row patterns by contour and gutter: pure geometry).
  */
 import { type Catalogue, type CatalogueIndex, type Format, indexCatalogue } from './catalogue.ts';
 import type { DieLine } from './geometry/die-line.ts';
