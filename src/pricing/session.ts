@@ -77,9 +77,12 @@ export function impositionFor(
     rule.required,
     sheet.width,
     sheet.height,
+    // The contour matters to nested layouts: STE and RTE of one size share box and area.
+    dieLine.style,
     dieLine.width,
     dieLine.height,
     dieLine.areaMm2,
+    dieLine.cutLengthMm,
     margins.gripperMm,
     margins.sideMarginMm,
     margins.tailMarginMm,
