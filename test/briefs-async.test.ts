@@ -105,7 +105,7 @@ describe('the polling flow with POST /briefs/async (workers running)', () => {
     expect(process.predictionOperationSequence.length).toBeGreaterThan(0);
     expect(process.predictionRequestId).toBe(done.prediction.id);
     const analysis = (await get(`/briefs/${brief.id}/value-analysis`)).json();
-    expect(analysis.elements[0].optimisations).toHaveLength(6);
+    expect(analysis.elements[0].optimisations).toHaveLength(7); // six levers + GANG_RUN (issue 18)
   });
 
   it('retries an unexpected failure and ends FAILED with a reason, never stuck', async () => {

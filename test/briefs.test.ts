@@ -253,6 +253,7 @@ describe('the polling flow of the spec (synchronous POST /briefs)', () => {
       'ADJUST_DIMENSIONS',
       'BUNDLE_PACKING',
       'CHEAPER_TOTAL_ROUTE',
+      'GANG_RUN',
     ]);
     expect(a.elements[0].quantityCurve.length).toBeGreaterThan(3);
     // Kept with the version: the second read is the stored one.

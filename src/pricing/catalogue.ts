@@ -83,6 +83,11 @@ export interface Product extends CatalogueRecord {
   requiredGrain?: RequiredGrain;
   /** Blanks may be laid in both orientations on one sheet (mixed grain); default only flat items. */
   mixedGrainAllowed?: boolean;
+  /**
+   * Corrugated: the direction the flutes must run relative to the blank (`BLANK_HEIGHT`: up the
+   * walls of a 0201, the default for that style; `ANY` otherwise). See corrugated.ts.
+   */
+  requiredFlute?: RequiredGrain;
 }
 
 const TUBE_STYLES: ReadonlySet<StyleCode> = new Set<StyleCode>(['STE', 'RTE', 'CLB', 'SLEEVE']);
@@ -115,6 +120,11 @@ export interface CutToSize {
   trimMm?: number;
   /** Corrugating waste (splices, start-up, rejects) as a fraction of the sheets made. */
   wasteRate?: number;
+  /**
+   * The corrugator's usual web (deckle) widths, mm: a sheet is cut `outs` times across the one
+   * that wastes least, the rest of the web bought as trim (corrugated.ts).
+   */
+  webWidthsMm?: number[];
 }
 
 /** Running waste of a run of `goodOutput` input units: the spoilage table, else the flat rate. */

@@ -20,6 +20,8 @@ import {
   type ToolingRule,
   wasteRateFor,
 } from './catalogue.ts';
+import { corrugatorYield } from './corrugated.ts';
+import { gangLabel, isGang } from './gang.ts';
 import type { DieLine } from './geometry/die-line.ts';
 import type { PackingPlan } from './logistics.ts';
 import { round1 } from './money.ts';
@@ -130,6 +132,10 @@ export function costRoute(
   const catalogue = session.index.catalogue;
   const settings = catalogue.settings;
   const ups = plan.imposition.ups;
+  // A gang run prints every variant on one sheet: its sheets carry fewer good units than ups
+  // (the overs of the variants that need fewer sheets than the largest).
+  const gang = isGang(plan) ? plan.gang : null;
+  const flowUps = gang ? gang.effectiveUps : ups;
   const quantity = element.quantity;
   const sheetAreaM2 = (plan.sheet.width * plan.sheet.height) / 1e6;
   const sheetKg = (sheetAreaM2 * element.grammage) / 1000;
@@ -141,19 +147,26 @@ export function costRoute(
   let flow: Lin = lin(0, quantity);
   for (let i = jobTemplates.length - 1; i >= 0; i--) {
     const template = jobTemplates[i]!;
-    const { input, makeReady } = stepInput(template, flow, ups);
+    const { input, makeReady } = stepInput(template, flow, flowUps);
     jobRuns.unshift(run(template, null, input, flow, makeReady, element, plan));
     flow = input;
   }
   // Printing, per decoration variant, on that variant's share of the shared flow.
   const variantRuns: StepRun[] = [];
   let boardSheets: Lin = variantTemplates.length === 0 ? flow : ZERO;
-  for (const decoration of element.decorations) {
+  // Separate runs: one printing run per variant on its share of the flow; a gang run: one run.
+  const printRuns = gang
+    ? [{ decorationIndex: null, quantity }]
+    : element.decorations.map((d) => ({
+        decorationIndex: d.decorationIndex as number | null,
+        quantity: d.quantity,
+      }));
+  for (const decoration of printRuns) {
     let variantFlow = times(flow, decoration.quantity / quantity);
     const runs: StepRun[] = [];
     for (let i = variantTemplates.length - 1; i >= 0; i--) {
       const template = variantTemplates[i]!;
-      const { input, makeReady } = stepInput(template, variantFlow, ups);
+      const { input, makeReady } = stepInput(template, variantFlow, flowUps);
       runs.unshift(run(template, decoration.decorationIndex, input, variantFlow, makeReady, element, plan));
       variantFlow = input;
     }
@@ -172,12 +185,11 @@ export function costRoute(
   const cut = element.reference.cutToSize;
   const trimMm = cut?.trimMm ?? 0;
   const corrugatorWaste = cut?.wasteRate ?? 0;
-  // The web carries as many sheets across as its width allows ("outs"); they share its edge trim.
-  const webWidth = cut ? Math.max(cut.max.width, cut.max.height) : 0;
-  const outs = cut ? Math.max(1, Math.floor((webWidth - trimMm) / plan.sheet.height + 1e-9)) : 1;
-  const boughtFactor = cut
-    ? ((outs * plan.sheet.height + trimMm) / (outs * plan.sheet.height)) * (1 + corrugatorWaste)
-    : 1;
+  // The web carries `outs` sheets across (their deckle side along the flutes); the rest of the
+  // web, edge trim included, is bought with them (corrugated.ts).
+  const web = cut ? corrugatorYield(plan.sheet, cut) : null;
+  const outs = web?.outs ?? 1;
+  const boughtFactor = web ? web.factor * (1 + corrugatorWaste) : 1;
   const boardQuantity = times(
     board.basis === 'TONNE' ? times(boardSheets, sheetKg) : times(boardSheets, sheetAreaM2),
     boughtFactor,
@@ -185,7 +197,9 @@ export function costRoute(
   const boardRate = board.basis === 'TONNE' ? board.pricePerTonne / 1000 : board.pricePerM2;
   const trimNote =
     cut && (trimMm > 0 || corrugatorWaste > 0)
-      ? ` (${outs} out on the corrugator, ${trimMm} mm edge trim shared, ${round1(corrugatorWaste * 100)} % corrugating waste)`
+      ? cut.webWidthsMm && cut.webWidthsMm.length > 0
+        ? ` (${outs} out across a ${web!.webWidthMm} mm corrugator web, deckle ${round1(web!.deckleMm)} mm, ${round1((web!.factor - 1) * 100)} % trim, ${round1(corrugatorWaste * 100)} % corrugating waste)`
+        : ` (${outs} out on the corrugator, ${trimMm} mm edge trim shared, ${round1(corrugatorWaste * 100)} % corrugating waste)`
       : '';
   add({
     category: 'materials',
@@ -255,6 +269,7 @@ export function costRoute(
     const decorationIndex = step.decorationIndex;
     const suffix = [
       decorationIndex !== null ? `decoration ${decorationIndex}` : '',
+      gang && t.scope === 'VARIANT' ? gangLabel(gang) : '',
       t.side ? `${t.side.toLowerCase()}${t.pass > 1 ? ` pass ${t.pass}` : ''}` : '',
     ]
       .filter(Boolean)
@@ -497,8 +512,7 @@ function packByThePackage(steps: StepRun[], plan: RoutePlan, packing: PackingPla
   const line = last >= 0 ? steps[last]!.template : null;
   let lineSpeed: number | null = null;
   if (line && line.operation.code !== 'GUILLOTINE_CUTTING' && line.operation.code !== 'PACKING') {
-    lineSpeed =
-      line.input === 'SHEET' ? line.rate.speedPerHour * plan.imposition.ups : line.rate.speedPerHour;
+    lineSpeed = line.input === 'SHEET' ? line.rate.speedPerHour * goodUps(plan) : line.rate.speedPerHour;
   }
   const handlingHours = packagesPerK / packagesPerHour;
   const lineHours = lineSpeed ? quantity / lineSpeed : 0;
@@ -528,7 +542,9 @@ function run(
     // Whole lifts, each decoration variant's pile cut apart; every lift takes every cut. Kept as
     // a variable term so that it is exact at k = 1 (value analysis re-prices any other quantity).
     const total = at(input);
-    const lifts = element.decorations.reduce(
+    // Separate runs are separate piles; a gang run is one pile.
+    const piles = isGang(plan) ? [{ quantity: element.quantity }] : element.decorations;
+    const lifts = piles.reduce(
       (sum, d) =>
         sum + liftsFor((total * d.quantity) / element.quantity, element.caliperMm, template.machine),
       0,
@@ -551,4 +567,9 @@ function run(
   } else rollingHours = times(input, 1 / rate.speedPerHour);
   const machineCost = times(plus(lin(setupHours, 0), rollingHours), template.machine.hourlyRate);
   return { template, decorationIndex, input, output, makeReady, setupHours, rollingHours, machineCost };
+}
+
+/** Good units per sheet: the ups, or fewer on a gang run (overs). */
+function goodUps(plan: RoutePlan): number {
+  return isGang(plan) ? plan.gang.effectiveUps : plan.imposition.ups;
 }

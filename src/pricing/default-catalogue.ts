@@ -538,7 +538,19 @@ function board(
 }
 
 /** Corrugator limits; 30 mm of web edge trim and 3 % corrugating waste are bought with each sheet. */
-const CORRUGATOR = { min: f(300, 200), max: f(2500, 1500), trimMm: 30, wasteRate: 0.03 };
+/**
+ * Corrugator: sheets made to size within these limits; the usual web (deckle) widths a corrugator
+ * runs, 1,400 to 2,500 mm in 200 mm steps (reels are stocked in a few standard widths; the
+ * sheet's deckle is laid as many times as fits across the one that wastes least), 30 mm edge trim,
+ * 3 % corrugating waste.
+ */
+const CORRUGATOR = {
+  min: f(300, 200),
+  max: f(2500, 1500),
+  trimMm: 30,
+  wasteRate: 0.03,
+  webWidthsMm: [1400, 1600, 1800, 2000, 2200, 2500],
+};
 
 /** Corrugated is bought by area; the tonne price is for reference. */
 function corrugated(

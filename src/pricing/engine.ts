@@ -7,10 +7,12 @@
 import { type Catalogue, type RouteSelection, routeSelectionOf } from './catalogue.ts';
 import { at, type CostCategoryKey, costRoute, type RouteCosting } from './costing.ts';
 import type { PricingIssue } from './errors.ts';
+import { gangPlan, isGang } from './gang.ts';
 import type { DieLine } from './geometry/die-line.ts';
 import type { BriefElementInput, BriefInput, BriefPalletType, PackingType } from './input.ts';
 import { type DeliveryQuote, type PackingPlan, planPacking, quoteDelivery } from './logistics.ts';
 import { allocateCents, round4, sumCents, toCents } from './money.ts';
+import { gridTwin } from './nesting-routes.ts';
 import { planRoutes, type RoutePlanning, TOOL_OPERATIONS } from './process-planning.ts';
 import { type ResolvedElement, resolveElement } from './resolve.ts';
 import { createSession, dieLineFor, type PricingSession } from './session.ts';
@@ -116,8 +118,8 @@ export function compareRoutes(a: RouteCosting, b: RouteCosting): number {
 }
 
 /**
- * The variants the user sees: the best route (selected), the best route of every other process,
- * and every other route whose total is within `variantMargin` of the best, cheapest first, at
+ * The variants the user sees: the best route (selected), the best route of every other process
+ * (and of separate and gang runs of the decoration variants), and every other route whose total is within `variantMargin` of the best, cheapest first, at
  * most `maxVariants` (the best of each process always kept).
  */
 export function pickVariants(routes: RouteCosting[], selection: RouteSelection): RouteCosting[] {
@@ -127,8 +129,10 @@ export function pickVariants(routes: RouteCosting[], selection: RouteSelection):
   const processBest = new Set<RouteCosting>();
   const seen = new Set<string>();
   for (const route of routes) {
-    if (!seen.has(route.plan.process)) {
-      seen.add(route.plan.process);
+    // The best of each process, and of each way of printing the variants (separate or gang).
+    const kind = `${route.plan.process}${isGang(route.plan) ? ':GANG' : ''}`;
+    if (!seen.has(kind)) {
+      seen.add(kind);
       processBest.add(route);
     }
   }
@@ -168,7 +172,19 @@ export function computeElement(
       brief.palletType ?? 'EURO',
       element.category.kind === 'CORRUGATED_CASE',
     );
-    const routes = planning.plans
+    // A nested layout has more ups than the grid on its sheet, hence a dearer die: the grid is
+    // kept as its own route (`:GRID`) so a short run can still take it. Every printed route is
+    // also costed as a gang run of the decoration variants (gang.ts), when possible.
+    const plans = planning.plans
+      .flatMap((plan) => {
+        const grid = gridTwin(plan, dieLine);
+        return grid ? [plan, grid] : [plan];
+      })
+      .flatMap((plan) => {
+        const gang = gangPlan(plan, element.decorations);
+        return gang ? [plan, gang] : [plan];
+      });
+    const routes = plans
       .map((plan) => costRoute(session, plan, element, dieLine, packing))
       .sort(compareRoutes);
     const variants = pickVariants(routes, routeSelectionOf(session.index.catalogue.settings));

@@ -8,6 +8,7 @@
  * and stay inside the usable area, ups <= floor(usable area / blank bounding-box area) always.
  */
 import { type CutToSize, type Format, formatFits, normaliseFormat } from './catalogue.ts';
+import { bestNested, type NestPattern, nestedPlacements } from './nesting.ts';
 
 export interface SheetMargins {
   gripperMm: number;
@@ -25,6 +26,8 @@ export interface Placement {
   height: number;
   /** Blank turned 90 degrees clockwise. */
   rotated: boolean;
+  /** Nested layouts: blank turned 180 degrees (head to tail), after any 90-degree turn. */
+  turned?: boolean;
 }
 
 export interface LayoutBlock {
@@ -82,6 +85,15 @@ export interface Imposition {
   areaBoundUps: number;
   /** Guillotine cuts to free every blank from one sheet (flat items). */
   cutsPerSheet: number;
+  /**
+   * `GRID`: bounding boxes in one or two grids; `NESTED`: rows head to tail, interlocking flaps
+   * (nesting.ts), chosen only when it fits strictly more blanks than the best grid.
+   */
+  layout: 'GRID' | 'NESTED';
+  /** Ups of the best grid on this sheet (what the nested layout is compared with). */
+  gridUps: number;
+  /** The nested row pattern when `layout` is `NESTED`. */
+  nesting: NestPattern | null;
 }
 
 function fitCount(length: number, size: number, gutter: number): number {
@@ -179,6 +191,7 @@ export function impose(
   margins: SheetMargins,
   upsCap = Number.POSITIVE_INFINITY,
   rule: GrainLayout = FREE_LAYOUT,
+  nestPatterns: NestPattern[] = [],
 ): Imposition {
   const sheet = normaliseFormat(sheetFormat);
   const usable = {
@@ -217,8 +230,19 @@ export function impose(
     const crossCuts = g > 0 ? 2 * block.rows : block.rows + 1;
     cutsPerSheet += stripCuts + block.cols * crossCuts;
   }
-  const ups = Math.min(placements.length, upsCap);
-  placements.length = ups;
+  const gridUps = Math.min(placements.length, upsCap);
+  // A nested layout keeps one grain orientation (180-degree turns only); it replaces the grid
+  // only when it fits strictly more blanks (after the machine's or tool's cap).
+  const allowed = nestPatterns.filter((p) =>
+    rule.orientation === 'BOTH' ? true : p.rotated === (rule.orientation === 'ROTATED'),
+  );
+  const nested = bestNested(allowed, usable.width, usable.height, g);
+  const useNested = nested !== null && Math.min(nested.ups, upsCap) > gridUps;
+  const finalPlacements: Placement[] = useNested
+    ? nestedPlacements(nested.pattern, usable, g).map((p) => ({ ...p }))
+    : placements;
+  const ups = Math.min(finalPlacements.length, upsCap);
+  finalPlacements.length = ups;
   const bboxArea = blank.width * blank.height;
   return {
     sheet,
@@ -227,11 +251,14 @@ export function impose(
     usable,
     blank,
     ups,
-    placements,
-    blocks: layout.blocks.map(({ cols, rows, rotated }) => ({ cols, rows, rotated })),
+    placements: finalPlacements,
+    blocks: useNested ? [] : layout.blocks.map(({ cols, rows, rotated }) => ({ cols, rows, rotated })),
     utilisation: (ups * blank.areaMm2) / (sheet.width * sheet.height),
     areaBoundUps: bboxArea > 0 ? Math.floor((usable.width * usable.height) / blank.areaMm2) : 0,
-    cutsPerSheet: ups > 0 ? cutsPerSheet : 0,
+    cutsPerSheet: ups > 0 && !useNested ? cutsPerSheet : 0,
+    layout: useNested ? 'NESTED' : 'GRID',
+    gridUps,
+    nesting: useNested ? nested.pattern : null,
   };
 }
 

@@ -24,7 +24,8 @@ export type OptimisationType =
   | 'SIMPLIFY_FINISHING'
   | 'ADJUST_DIMENSIONS'
   | 'BUNDLE_PACKING'
-  | 'CHEAPER_TOTAL_ROUTE';
+  | 'CHEAPER_TOTAL_ROUTE'
+  | 'GANG_RUN';
 
 /** What a cost line pays for; LOGISTICS is delivery. */
 export type CostLineNature = CostNature | 'LOGISTICS';
@@ -124,6 +125,13 @@ export interface PredictionOperation {
   packagesPerPallet?: number;
   trucks?: number;
   palletsPerTruck?: number;
+  /**
+   * The operation that cuts the sheet into blanks: the layout on the sheet (`GRID` or `NESTED`
+   * head to tail), its ups and the best grid's ups on the same sheet.
+   */
+  layout?: 'GRID' | 'NESTED';
+  ups?: number;
+  gridUps?: number;
   /** Guillotine only: whole lifts cut, cuts per lift and cuts in all. */
   lifts?: number;
   cutsPerLift?: number;
@@ -171,6 +179,17 @@ export interface PredictionRequestComputed {
   simulationPliantHauteurPredis: number;
   simulationNbPosesPliantPredis: number;
   netSheets: number;
+  /**
+   * Gang run (gang.ts): every decoration variant printed on the same sheets, the ups split
+   * between them (`variants[].ups`, `printedUnits` = units printed incl. overs); null = separate
+   * runs, one per variant.
+   */
+  gang: {
+    variants: { decorationIndex: number; quantity: number; ups: number; printedUnits: number }[];
+    netSheets: number;
+    goodUnitsPerSheet: number;
+    label: string;
+  } | null;
   nbFeuilleTotalPliantPredis: number;
   boardKg: number;
   pliantObjFoldingWeight: number;

@@ -14,6 +14,7 @@ import {
   type VariantMoney,
   variantMoney,
 } from './engine.ts';
+import { gangLabel, isGang } from './gang.ts';
 import type { DieLine } from './geometry/die-line.ts';
 import type { Imposition } from './imposition.ts';
 import type { PackingPlan } from './logistics.ts';
@@ -221,9 +222,20 @@ function roundImposition(imposition: Imposition): Imposition {
       width: round2(p.width),
       height: round2(p.height),
       rotated: p.rotated,
+      ...(p.turned ? { turned: true } : {}),
     })),
     blocks: imposition.blocks.map((b) => ({ ...b })),
     utilisation: round4(imposition.utilisation),
+    nesting: imposition.nesting
+      ? {
+          ...imposition.nesting,
+          shiftMm: round2(imposition.nesting.shiftMm),
+          pitchAB: round2(imposition.nesting.pitchAB),
+          pitchBA: round2(imposition.nesting.pitchBA),
+          width: round2(imposition.nesting.width),
+          height: round2(imposition.nesting.height),
+        }
+      : null,
   };
 }
 
@@ -312,6 +324,13 @@ function operationsOf(costing: RouteCosting, dieLine: DieLine, packing: PackingP
             palletsPerTruck: packing.palletsPerTruck,
           }
         : {}),
+      ...(t.input === 'SHEET' && t.output === 'UNIT'
+        ? {
+            layout: costing.plan.imposition.layout,
+            ups: costing.plan.imposition.ups,
+            gridUps: costing.plan.imposition.gridUps,
+          }
+        : {}),
       ...(step.lifts !== undefined
         ? { lifts: step.lifts, cutsPerLift: step.cutsPerLift!, cuts: step.lifts * step.cutsPerLift! }
         : {}),
@@ -340,7 +359,9 @@ const CATEGORY_LABELS: Record<CostCategoryKey, string> = {
 export function routeLabel(costing: RouteCosting): string {
   const plan = costing.plan;
   const process = plan.process === 'none' ? 'unprinted' : plan.process;
-  return `${process} on ${plan.sheet.width} x ${plan.sheet.height} mm sheets, ${plan.imposition.ups} up`;
+  const nested = plan.imposition.layout === 'NESTED' ? ' nested' : '';
+  const gang = isGang(plan) ? `, ${plan.gang.shares.length} decorations gang-run` : '';
+  return `${process} on ${plan.sheet.width} x ${plan.sheet.height} mm sheets, ${plan.imposition.ups} up${nested}${gang}`;
 }
 
 /** In words: how much more a route costs in total than the selected one, and where. */
@@ -424,9 +445,10 @@ function buildVariant(
       l.category === 'printing' && l.code !== 'OFFSET_PLATES' ? money.lineCents[i]! : 0,
     ),
   );
-  const firstStepOfVariant = (decorationIndex: number) =>
-    costing.steps.find((s) => s.decorationIndex === decorationIndex);
+  const firstStepOfVariant = (decorationIndex: number | null) =>
+    costing.steps.find((s) => s.decorationIndex === decorationIndex && s.template.scope === 'VARIANT');
   const imposition = costing.plan.imposition;
+  const gang = isGang(costing.plan) ? costing.plan.gang : null;
   return {
     position: element.position,
     variantKey: costing.plan.key,
@@ -459,12 +481,21 @@ function buildVariant(
     simulationPliantLargeurPredis: round2(dieLine.width),
     simulationPliantHauteurPredis: round2(dieLine.height),
     simulationNbPosesPliantPredis: imposition.ups,
-    netSheets: netSheetsOf(element.decorations, imposition.ups),
+    netSheets: gang ? Math.ceil(gang.netSheets - 1e-9) : netSheetsOf(element.decorations, imposition.ups),
+    gang: gang
+      ? {
+          variants: gang.shares.map((share) => ({ ...share })),
+          netSheets: Math.ceil(gang.netSheets - 1e-9),
+          goodUnitsPerSheet: round2(gang.effectiveUps),
+          label: gangLabel(gang),
+        }
+      : null,
     nbFeuilleTotalPliantPredis: ceilCount(at(costing.boardSheets)),
     boardKg: round3(ceilCount(at(costing.boardSheets)) * costing.sheetKg),
     pliantObjFoldingWeight: round3(packing.netWeightKg),
     decorations: element.decorations.map((d) => {
-      const step = firstStepOfVariant(d.decorationIndex);
+      // On a gang run every variant is on every printed sheet.
+      const step = firstStepOfVariant(gang ? null : d.decorationIndex);
       return {
         decorationIndex: d.decorationIndex,
         quantity: d.quantity,

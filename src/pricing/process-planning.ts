@@ -19,8 +19,9 @@ import {
   type Operation,
   type OperationCode,
 } from './catalogue.ts';
+import { corrugatedSheets, fluteRuleOf } from './corrugated.ts';
 import type { DieLine } from './geometry/die-line.ts';
-import { cutToSizeSheets, grainLayout, type Imposition, type SheetMargins } from './imposition.ts';
+import { grainLayout, type Imposition, type SheetMargins } from './imposition.ts';
 import type { ResolvedElement, RouteProcess } from './resolve.ts';
 import { impositionFor, type PricingSession } from './session.ts';
 
@@ -574,6 +575,7 @@ function planCorrugated(
     output: 'UNIT',
     pointer: p('productId'),
   };
+  const fluteRule = fluteRuleOf(element.product);
   for (const machine of converters) {
     const margins: SheetMargins = {
       gripperMm: machine.gripperMm,
@@ -584,13 +586,14 @@ function planCorrugated(
     const toolUps = element.existingTools.get(machine.id);
     const cap = Math.min(machine.maxUps ?? Number.POSITIVE_INFINITY, toolUps ?? Number.POSITIVE_INFINITY);
     const sheets = element.reference.cutToSize
-      ? cutToSizeSheets(
+      ? corrugatedSheets(
           dieLine,
           margins,
           element.reference.cutToSize,
           machine.minFormat,
           machine.maxFormat,
           Math.min(cap, 9),
+          fluteRule,
         )
       : element.reference.sheetFormats
           .map(normaliseFormat)
@@ -618,7 +621,8 @@ function planCorrugated(
         dieLine,
         margins,
         cap,
-        grainLayout(null, 'ANY', grainRuleOf(element.product).mixedAllowed),
+        // Flute direction (corrugated.ts): the sheet's flutes keep the blank's required side.
+        grainLayout(sheet.grain ?? null, fluteRule, grainRuleOf(element.product).mixedAllowed),
       );
       if (imposition.ups === 0) {
         planning.failures.push(blankTooBig(element, dieLine, imposition, process));
@@ -671,7 +675,7 @@ function planCorrugated(
         toTemplate(packingSpec, packer.machine, packer.rate, index.operationsByCode.get('PACKING')!),
       );
       planning.plans.push({
-        key: `${process}:${machine.code}:${sheet.width}x${sheet.height}`,
+        key: `${process}:${machine.code}:${sheet.width}x${sheet.height}${sheet.grain ? `:FLUTE-${sheet.grain}` : ''}`,
         process,
         sheet,
         imposition,

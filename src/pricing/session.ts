@@ -2,19 +2,23 @@
  * Per-call memo of the quantity-independent parts of the chain. Geometry depends only on the
  * style, dimensions, caliper and window; an imposition only on sheet, blank and margins. Value
  * analysis prices the same element dozens of times at other quantities, materials or finishes,
- * so these are computed once per call and reused. Nothing is cached across calls, so an edited
- * catalogue is always priced as given.
+ * so these are computed once per call and reused. Nothing that depends on the catalogue is cached
+ * across calls, so an edited catalogue is always priced as given (nesting.ts keeps a bounded memo
+ * of row patterns by contour and gutter: pure geometry).
  */
 import { type Catalogue, type CatalogueIndex, type Format, indexCatalogue } from './catalogue.ts';
 import type { DieLine } from './geometry/die-line.ts';
 import { buildDieLine } from './geometry/styles.ts';
 import { FREE_LAYOUT, type GrainLayout, type Imposition, impose, type SheetMargins } from './imposition.ts';
+import { type NestPattern, nestPatterns } from './nesting.ts';
 import type { ResolvedElement } from './resolve.ts';
 
 export interface PricingSession {
   index: CatalogueIndex;
   dieLines: Map<string, DieLine>;
   impositions: Map<string, Imposition>;
+  /** Nested row patterns per die-line, gutter and orientation (independent of the sheet). */
+  nestPatterns: Map<string, NestPattern[]>;
   /** Element results keyed by the element input and the brief-level settings it depends on. */
   elements: Map<string, unknown>;
 }
@@ -24,6 +28,7 @@ export function createSession(catalogue: Catalogue): PricingSession {
     index: indexCatalogue(catalogue),
     dieLines: new Map(),
     impositions: new Map(),
+    nestPatterns: new Map(),
     elements: new Map(),
   };
 }
@@ -72,9 +77,12 @@ export function impositionFor(
     rule.required,
     sheet.width,
     sheet.height,
+    // The contour matters to nested layouts: STE and RTE of one size share box and area.
+    dieLine.style,
     dieLine.width,
     dieLine.height,
     dieLine.areaMm2,
+    dieLine.cutLengthMm,
     margins.gripperMm,
     margins.sideMarginMm,
     margins.tailMarginMm,
@@ -89,8 +97,37 @@ export function impositionFor(
       margins,
       upsCap,
       rule,
+      upsCap > 1 ? nestPatternsFor(session, dieLine, margins.gutterMm, rule) : [],
     );
     session.impositions.set(key, imposition);
   }
   return imposition;
+}
+
+/**
+ * Styles whose die-cut contour can interlock (flaps standing out of the body). Flat items are
+ * guillotined (a grid of rectangles); a sleeve and a slotted case are rectangles anyway.
+ */
+const NESTABLE = new Set<DieLine['style']>(['STE', 'RTE', 'CLB', 'TRAY', 'FEFCO_0427']);
+
+function nestPatternsFor(
+  session: PricingSession,
+  dieLine: DieLine,
+  gutterMm: number,
+  rule: GrainLayout,
+): NestPattern[] {
+  if (!NESTABLE.has(dieLine.style)) return [];
+  const out: NestPattern[] = [];
+  const orientations =
+    rule.orientation === 'BOTH' ? [false, true] : rule.orientation === 'UPRIGHT' ? [false] : [true];
+  for (const rotated of orientations) {
+    const key = `${dieLine.style}|${dieLine.width}|${dieLine.height}|${dieLine.areaMm2}|${dieLine.cutLengthMm}|${gutterMm}|${rotated}`;
+    let patterns = session.nestPatterns.get(key);
+    if (!patterns) {
+      patterns = nestPatterns(dieLine.outline, dieLine, rotated, gutterMm);
+      session.nestPatterns.set(key, patterns);
+    }
+    out.push(...patterns);
+  }
+  return out;
 }

@@ -107,18 +107,26 @@ export function renderImpositionSvg(imposition: Imposition, dieLine?: DieLine): 
     `<rect class="usable" x="${n(usable.x)}" y="${n(usable.y)}" width="${n(usable.width)}" height="${n(usable.height)}"/>`,
   );
   imposition.placements.forEach((p, i) => {
-    const transform = p.rotated
-      ? `translate(${n(p.x + p.width)},${n(p.y)}) rotate(90)`
-      : `translate(${n(p.x)},${n(p.y)})`;
+    // Nested layouts turn every other row 180 degrees (head to tail), after any 90-degree turn.
+    const transform = p.turned
+      ? p.rotated
+        ? `translate(${n(p.x)},${n(p.y + p.height)}) rotate(270)`
+        : `translate(${n(p.x + p.width)},${n(p.y + p.height)}) rotate(180)`
+      : p.rotated
+        ? `translate(${n(p.x + p.width)},${n(p.y)}) rotate(90)`
+        : `translate(${n(p.x)},${n(p.y)})`;
     const shape = dieLine
       ? `<polygon class="blank" points="${outlinePoints(dieLine)}"/>`
       : `<rect class="blank" x="0" y="0" width="${n(imposition.blank.width)}" height="${n(imposition.blank.height)}"/>`;
-    out.push(`<g class="placement${p.rotated ? ' rotated' : ''}" transform="${transform}">${shape}</g>`);
     out.push(
-      `<text class="label" x="${n(p.x + p.width / 2)}" y="${n(p.y + p.height / 2)}" font-size="${n(font)}">${i + 1}${p.rotated ? ' R' : ''}</text>`,
+      `<g class="placement${p.rotated ? ' rotated' : ''}${p.turned ? ' turned' : ''}" transform="${transform}">${shape}</g>`,
+    );
+    out.push(
+      `<text class="label" x="${n(p.x + p.width / 2)}" y="${n(p.y + p.height / 2)}" font-size="${n(font)}">${i + 1}${p.rotated ? ' R' : ''}${p.turned ? ' T' : ''}</text>`,
     );
   });
-  const summary = `${sheet.width} x ${sheet.height} mm, ${imposition.ups} ups, utilisation ${n(imposition.utilisation * 100)} %, gutter ${n(margins.gutterMm)} mm`;
+  const layout = imposition.layout === 'NESTED' ? ` nested head to tail (grid: ${imposition.gridUps})` : '';
+  const summary = `${sheet.width} x ${sheet.height} mm, ${imposition.ups} ups${layout}, utilisation ${n(imposition.utilisation * 100)} %, gutter ${n(margins.gutterMm)} mm`;
   out.push(
     `<text class="label" x="${n(width / 2)}" y="${n(sheet.height + caption * 0.65)}" font-size="${n(font)}">${escapeXml(summary)}</text>`,
   );

@@ -1,12 +1,14 @@
 /**
- * Value analysis: explains where an element's cost goes and proposes four savings, each priced
- * by the same engine on a changed copy of the brief:
+ * Value analysis: explains where an element's cost goes and proposes savings, each priced by the
+ * same engine on a changed copy of the brief (docs/pricing.md section 6 lists all seven):
  *
  * - INCREASE_QUANTITY: the unit-price curve and the next price break (the smallest quantity
  *   whose unit price is at least `priceBreakSaving` lower).
  * - CHANGE_MATERIAL: a board of the same matter, comparable grammage and caliper, cheaper per m2.
  * - SIMPLIFY_FINISHING: drop a finish (or swap lamination for varnish).
  * - ADJUST_DIMENSIONS: the smallest reduction of one dimension that fits more ups on the sheet.
+ * - BUNDLE_PACKING, CHEAPER_TOTAL_ROUTE, and GANG_RUN (gang-lever.ts: the saving of printing the
+ *   decoration variants together on one sheet, already selected by the engine when it pays).
  *
  * Because every route's product cost is linear in the quantity scale (fixed + variable * k, see
  * costing.ts), the price break is found exactly: route r reaches the target unit price t at
@@ -16,6 +18,8 @@ import { type Catalogue, type MaterialReference, normaliseFormat } from './catal
 import type { RouteCosting } from './costing.ts';
 import { type BriefComputation, computeBrief, type ElementComputation, variantMoney } from './engine.ts';
 import { PricingError } from './errors.ts';
+import { isGang } from './gang.ts';
+import { gangRunProposal } from './gang-lever.ts';
 import { buildDieLine } from './geometry/styles.ts';
 import type { BriefElementInput, BriefInput, DecorationCount } from './input.ts';
 import { fromCents, round1, round4 } from './money.ts';
@@ -47,6 +51,11 @@ export interface PricedChange {
 export interface OptimisationProposal extends Partial<PricedChange> {
   type: OptimisationType;
   applies: boolean;
+  /**
+   * The saving is already in the price: the engine selected it without a change to the brief
+   * (GANG_RUN: the gang run is the cheapest total). `changes` is empty; not counted in bestSaving.
+   */
+  alreadyApplied?: boolean;
   description: string;
   changes: InputChange[];
   /** Other changes of the same kind that were priced, best first. */
@@ -473,6 +482,7 @@ export function optimisationHints(
   )
     optimisations.push('BUNDLE_PACKING');
   if (routeCandidates(element).length > 0) optimisations.push('CHEAPER_TOTAL_ROUTE');
+  if (isGang(computation.variants[0]!.plan)) optimisations.push('GANG_RUN');
   const decorations = found?.decorations ?? element.decorations.map((d) => ({ ...d }));
   return {
     optimisations,
@@ -730,6 +740,7 @@ function analyseElement(
           ? `no other process is cheaper in total than the ${element.input.printingProcess} the brief asks for`
           : `the selected route is already the cheapest total of the ${elementComputation.routes.length} routes costed`,
       ),
+      gangRunProposal(elementComputation, deliveryCents, baseline.totalCents),
     ],
     quantityCurve,
     nextPriceBreak,
@@ -749,7 +760,8 @@ export function analyseBriefValue(brief: BriefInput, catalogue: Catalogue): Valu
   let bestSaving: ValueAnalysis['bestSaving'] = null;
   for (const element of elements) {
     for (const o of element.optimisations) {
-      if (!o.applies || o.type === 'INCREASE_QUANTITY' || o.totalSaving === undefined) continue;
+      if (!o.applies || o.alreadyApplied || o.type === 'INCREASE_QUANTITY' || o.totalSaving === undefined)
+        continue;
       if (!bestSaving || o.totalSaving > bestSaving.totalSaving) {
         bestSaving = { position: element.position, type: o.type, totalSaving: o.totalSaving };
       }

@@ -167,9 +167,13 @@ describe('calibration of the default catalogue (docs/pricing.md, calibration tab
       const good = ((v.sheetSizeWidth * v.sheetSizeHeight) / 1e6) * (quantity / v.layoutCount);
       return bought / good - 1;
     };
+    // Issue 18: sheets are now cut from the corrugator's usual web widths, so the order carries
+    // its own trim (a 0201 400 x 300 x 300 B: 3 out across a 2,000 mm web, 6.5 %) on top of
+    // corrugating and converting waste: about 10.4 %, within the 8-12 % box plants lose on average
+    // (FBN citing Smithers, docs/pricing.md section 10); before, 5-10 % (trim alone, no web widths).
     for (const q of [10000, 50000]) {
       expect(spoilage(q)).toBeGreaterThanOrEqual(0.05);
-      expect(spoilage(q)).toBeLessThanOrEqual(0.1);
+      expect(spoilage(q)).toBeLessThanOrEqual(0.12);
     }
     expect(spoilage(1000)).toBeGreaterThan(spoilage(10000));
   });

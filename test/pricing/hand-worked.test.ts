@@ -209,13 +209,15 @@ describe('(b) FEFCO 0201 300 x 200 x 200 mm, B flute, 1 colour flexo, 1,000 unit
    * Slot-fold-glue: set-up 0.5 h, inline (rolling 0) x 250 = 125.00; glue 1,000 x 0.203 m x 1 g/m
    *   = 0.203 kg x 4 = 0.81
    * Flexo plate (tooling): 413,105 mm2 x 1 up x 0.30 coverage = 1,239.315 cm2 x 0.08 = 99.15
-   * Bundles: knocked down 506 x 406 x 6 mm; floor(250 / 6) = 41 per bundle (weight cap
-   *   floor(14.95 / 0.2065525) = 72); 25 bundles of 246 mm; 2 per layer, 5 layers, 10 per pallet
-   *   -> 3 pallets. Pro rata: 1,000/41 x 0.20 = 4.88; 1,000/410 x 10 = 24.39. Labour 0.25 +
+   * Bundles: knocked down 506 x 406 x 6 mm; floor(250 / 6) = 41 per bundle at most (weight cap
+   *   floor(14.95 / 0.2065525) = 72); 2 per layer on 1,450 mm of pallet height. Issue 18: the
+   *   bundle is sized to fill the pallet height (31..41 tried): 41 (246 mm) gives 5 layers = 410 a
+   *   pallet, 40 (240 mm) gives 6 layers = 480. 25 bundles of 40, 12 per pallet -> 3 pallets.
+   *   Pro rata: 1,000/40 x 0.20 = 5.00; 1,000/480 x 10 = 20.83. Labour 0.25 +
    *   1,000/5,000 = 0.45 h x 40 = 18.00
-   * Product cost = 183.67 + 179.01 + 2.07 + 125.00 + 0.81 + 18.00 + 4.88 + 24.39 = 537.83
-   * Price at the default 25 %: 537.83 / 0.75 = 717.107 -> 717.11; unit 537.8260 / 0.75 / 1,000 = 0.7171
-   * Delivery: 3 pallets x 50 = 150. Total = 717.11 + 99.15 + 150 = 966.26
+   * Product cost = 183.67 + 179.01 + 2.07 + 125.00 + 0.81 + 18.00 + 5.00 + 20.83 = 534.39
+   * Price at the default 25 %: 534.39 / 0.75 = 712.52; unit 0.7125
+   * Delivery: 3 pallets x 50 = 150. Total = 712.52 + 99.15 + 150 = 961.67
    */
   const prediction = priceBrief(
     {
@@ -275,26 +277,26 @@ describe('(b) FEFCO 0201 300 x 200 x 200 mm, B flute, 1 colour flexo, 1,000 unit
     expect(variant.operations[1]!.cost).toBe(125);
     expect(line(variant, 'FOLDING_GLUE').amount).toBe(0.81);
     expect(line(variant, 'FLEXO_PLATES').amount).toBe(99.15);
-    expect(line(variant, 'BUNDLES').amount).toBe(4.88);
-    expect(line(variant, 'PALLETS').amount).toBe(24.39);
+    expect(line(variant, 'BUNDLES').amount).toBe(5);
+    expect(line(variant, 'PALLETS').amount).toBe(20.83);
     expect(variant.cartonStructurePredis).toBe(183.67);
     expect(variant.pliantPredis).toBe(0);
-    expect(variant.productCost).toBe(537.83);
-    expect(variant.productPrice).toBe(717.11);
-    expect(variant.unitPrice).toBe(0.7171);
+    expect(variant.productCost).toBe(534.39);
+    expect(variant.productPrice).toBe(712.52);
+    expect(variant.unitPrice).toBe(0.7125);
     expect(variant.toolingCost).toBe(99.15);
     expect(variant.deliveryCost).toBe(150);
-    expect(variant.totalPrice).toBe(966.26);
+    expect(variant.totalPrice).toBe(961.67);
   });
 
   it('bundles and palletises', () => {
     expect(element.packing).toMatchObject({
       packingType: 'BUNDLE',
-      unitsPerPackage: 41,
+      unitsPerPackage: 40,
       packages: 25,
       packagesPerLayer: 2,
-      layers: 5,
-      packagesPerPallet: 10,
+      layers: 6,
+      packagesPerPallet: 12,
       pallets: 3,
       grossWeightKg: 282.803,
     });

@@ -85,9 +85,23 @@ function liftStep(prediction: BriefPrediction): number {
   for (const o of v.operations) {
     if (!o.lifts) continue;
     const hourly = o.cost / (o.setupTime + o.rollingTime);
-    step += ((o.rollingTime / o.lifts) * hourly * v.decorations.length) / (1 - v.commercialMargin);
+    const piles = v.gang ? 1 : v.decorations.length;
+    step += ((o.rollingTime / o.lifts) * hourly * piles) / (1 - v.commercialMargin);
   }
   return step;
+}
+
+/**
+ * Issue 18, gang runs: on a gang run the sheet count is set by the variant needing the most
+ * sheets, so more of that variant costs whole sheets of its share of ups (the other artworks on
+ * them become overs): its marginal cost can exceed the average unit cost. The rise is bounded by
+ * the extra units' sheets at the gang's price per sheet (at most one sheet per extra unit).
+ */
+function gangStep(prediction: BriefPrediction, extra: number): number {
+  const v = selected(prediction);
+  if (!v.gang) return 0;
+  const minUps = Math.min(...v.gang.variants.map((g) => g.ups));
+  return (extra / minUps + 1) * (v.rankingTotal / v.gang.netSheets);
 }
 
 describe('pricing properties', () => {
@@ -113,7 +127,7 @@ describe('pricing properties', () => {
         const after = priceBrief(more, catalogue);
         const step = Math.max(liftStep(before), liftStep(after));
         expect(allInUnit(after)).toBeLessThanOrEqual(
-          allInUnit(before) + (0.006 + step) / selected(after).quantity,
+          allInUnit(before) + (0.006 + step + gangStep(after, extra)) / selected(after).quantity,
         );
       }),
       RUNS,
@@ -409,7 +423,9 @@ describe('pricing properties', () => {
         for (const variant of prediction.briefPrice.predictionRequestsComputed) {
           for (const o of variant.operations.filter((x) => x.operation.code === 'GUILLOTINE_CUTTING')) {
             expect(Number.isInteger(o.lifts)).toBe(true);
-            expect(o.lifts).toBeGreaterThanOrEqual(variant.decorations.length);
+            // Separate runs are cut pile by pile; a gang run (issue 18) is one pile.
+            const piles = variant.gang ? 1 : variant.decorations.length;
+            expect(o.lifts).toBeGreaterThanOrEqual(piles);
             expect(o.cutsPerLift).toBe(variant.imposition.cutsPerSheet);
             expect(o.cuts).toBe(o.lifts! * o.cutsPerLift!);
             const caliper = prediction.briefComputed.briefElements.find(
@@ -418,9 +434,7 @@ describe('pricing properties', () => {
             const perLift = Math.floor(80 / caliper + 1e-9); // GUILLOTINE-115 lifts 80 mm
             // Enough lifts for the pile, and not one more than each variant's pile needs.
             expect(o.lifts! * perLift).toBeGreaterThanOrEqual(o.sheetQuantity);
-            expect(o.lifts!).toBeLessThanOrEqual(
-              Math.ceil(o.sheetQuantity / perLift) + variant.decorations.length,
-            );
+            expect(o.lifts!).toBeLessThanOrEqual(Math.ceil(o.sheetQuantity / perLift) + piles);
           }
         }
       }),
@@ -448,7 +462,14 @@ describe('pricing properties', () => {
               : orientation === 'ROTATED'
                 ? turned
                 : Math.max(upright, turned);
-          expect(variant.layoutCount).toBeLessThanOrEqual(bound);
+          // A nested layout (rows head to tail, turned 180 degrees: the grain axis is kept) may beat
+          // the grid bound; the grid it was compared with may not. Issue 18: nesting of blanks.
+          if (imposition.layout === 'NESTED') {
+            expect(imposition.gridUps).toBeLessThanOrEqual(bound);
+            expect(variant.layoutCount).toBeGreaterThan(imposition.gridUps);
+          } else {
+            expect(variant.layoutCount).toBeLessThanOrEqual(bound);
+          }
           const turnedCount = imposition.placements.filter((p) => p.rotated).length;
           expect([0, imposition.placements.length]).toContain(turnedCount);
           if (orientation === 'UPRIGHT') expect(turnedCount).toBe(0);

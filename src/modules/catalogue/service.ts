@@ -42,6 +42,7 @@ const typeOf = (value: unknown) => (value === null ? 'null' : Array.isArray(valu
 const ENUMS: Record<string, readonly string[]> = {
   grain: ['LONG', 'SHORT'],
   requiredGrain: ['BLANK_WIDTH', 'BLANK_HEIGHT', 'ANY'],
+  requiredFlute: ['BLANK_WIDTH', 'BLANK_HEIGHT', 'ANY'],
   speedBasis: ['UNIT', 'PACKAGE'],
   corrugatedPacking: ['BUNDLE', 'AS_BRIEF'],
 };
@@ -70,7 +71,7 @@ function shapeOf(samples: unknown[]): unknown {
 
 /** Optional fields of the engine's records that no default record sets (samples give their types). */
 const OPTIONAL_FIELDS: Record<string, Record<string, unknown>> = {
-  products: { requiredGrain: 'ANY', mixedGrainAllowed: false },
+  products: { requiredGrain: 'ANY', mixedGrainAllowed: false, requiredFlute: 'ANY' },
 };
 
 const shapes = new Map<string, unknown>();

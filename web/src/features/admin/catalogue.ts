@@ -2,7 +2,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { CatalogueEntry } from '../../api/queries.ts';
 
 /** The catalogue collections the estimator tunes here (GET lists, PATCH {data} per record). */
-export type CataloguePath = '/api/machines' | '/api/material-references' | '/api/corrugated-material-compositions';
+export type CataloguePath =
+  | '/api/machines'
+  | '/api/material-references'
+  | '/api/corrugated-material-compositions';
 export type { CatalogueEntry };
 
 export type MachineRate = {
