@@ -1,17 +1,50 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type ErrorCode, type ErrorStatus, errorSpec, isErrorCode, statusesOf } from './error-codes.ts';
 
 export type ProblemIssue = { pointer: string; message: string; in?: 'body' | 'query' | 'params' | 'headers' };
 
-/** An error meant for the client: rendered as RFC 9457 problem+json with a stable `code`. */
+/** What an error carries besides its code and detail. */
+export type AppErrorExtras = {
+  issues?: ProblemIssue[];
+  headers?: Record<string, string>;
+  /** Only for the few codes registered with `alsoStatus`; otherwise the code's own status. */
+  status?: ErrorStatus;
+};
+
+/**
+ * An error meant for the client: rendered as RFC 9457 problem+json with a stable `code` of the
+ * registry (src/platform/error-codes.ts), whose status it answers with.
+ */
 export class AppError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly issues?: ProblemIssue[];
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, extras?: AppErrorExtras);
+  /** @deprecated The form before the registry; the errors codemod rewrites it. */
   constructor(
-    readonly status: number,
-    readonly code: string,
+    status: number,
+    code: string,
     message: string,
-    readonly issues?: ProblemIssue[],
-    readonly headers?: Record<string, string>,
-  ) {
+    issues?: ProblemIssue[],
+    headers?: Record<string, string>,
+  );
+  constructor(...args: unknown[]) {
+    const legacy = typeof args[0] === 'number';
+    const [code, message, extras] = (
+      legacy
+        ? [args[1], args[2], { status: args[0], issues: args[3], headers: args[4] }]
+        : [args[0], args[1], args[2] ?? {}]
+    ) as [ErrorCode, string, AppErrorExtras];
     super(message);
+    this.code = code;
+    this.status = extras.status ?? (isErrorCode(code) ? errorSpec(code).status : 500);
+    if (!legacy && isErrorCode(code) && !statusesOf(code).includes(this.status as ErrorStatus))
+      throw new Error(`${code} is not registered with status ${this.status} (src/platform/error-codes.ts)`);
+    this.issues = extras.issues;
+    // Every 401 asks for a bearer credential (RFC 9110 11.6.1).
+    this.headers = this.status === 401 ? { 'www-authenticate': 'Bearer', ...extras.headers } : extras.headers;
   }
 }
 
@@ -20,13 +53,13 @@ export const badRequest = (message: string, issues?: ProblemIssue[], code = 'val
 export const unauthorized = (message = 'A valid credential is required', code = 'unauthorized') =>
   new AppError(401, code, message, undefined, { 'www-authenticate': 'Bearer' });
 export const forbidden = (message = 'Your role does not allow this operation') =>
-  new AppError(403, 'forbidden', message);
-export const notFound = (what = 'Resource') => new AppError(404, 'not_found', `${what} not found`);
+  new AppError('forbidden', message);
+export const notFound = (what = 'Resource') => new AppError('not_found', `${what} not found`);
 export const conflict = (message: string, code = 'conflict') => new AppError(409, code, message);
 export const unprocessable = (message: string, code = 'business_rule', issues?: ProblemIssue[]) =>
   new AppError(422, code, message, issues);
 export const tooManyRequests = (retryAfterSeconds: number, message = 'Too many attempts, retry later') =>
-  new AppError(429, 'too_many_requests', message, undefined, { 'retry-after': String(retryAfterSeconds) });
+  new AppError('too_many_requests', message, { headers: { 'retry-after': String(retryAfterSeconds) } });
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
@@ -49,17 +82,27 @@ export type Problem = {
   title: string;
   status: number;
   detail: string;
-  code: string;
+  code: ErrorCode;
   instance?: string;
   requestId?: string;
   errors?: ProblemIssue[];
 };
 
-function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: Omit<Problem, 'type' | 'title'>) {
+// Tests and development fail loudly on a code missing from the registry; production answers anyway.
+const STRICT_CODES = process.env.NODE_ENV === 'test' || process.env.NODE_ENV === 'development';
+
+function sendProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  problem: Omit<Problem, 'type' | 'title' | 'code'> & { code: string },
+) {
+  if (STRICT_CODES && !isErrorCode(problem.code))
+    throw new Error(`Unregistered error code "${problem.code}": add it to src/platform/error-codes.ts`);
   const body: Problem = {
     type: `https://problems.packaging-quote.dev/${problem.code}`,
     title: TITLES[problem.status] ?? 'Error',
     ...problem,
+    code: problem.code as ErrorCode, // framework codes are checked above, not by the compiler
     instance: request.url.split('?')[0],
     requestId: request.id,
   };
@@ -101,7 +144,7 @@ function dedupe(issues: ProblemIssue[]): ProblemIssue[] {
   return [...seen.values()];
 }
 
-const PG_ERRORS: Record<string, { status: number; code: string; detail: string }> = {
+const PG_ERRORS: Record<string, { status: ErrorStatus; code: ErrorCode; detail: string }> = {
   '23505': { status: 409, code: 'duplicate', detail: 'A record with the same unique value already exists' },
   '23503': {
     status: 409,
