@@ -4,7 +4,7 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Db } from '../db/client.ts';
 import { accessTokens, type Role, users } from '../db/schema/platform.ts';
 import type { Actor } from './actor.ts';
-import { unauthorized } from './errors.ts';
+import { AppError, unauthorized } from './errors.ts';
 
 const ISSUER = 'packaging-quote-service';
 const AUDIENCE = 'api';
@@ -51,7 +51,7 @@ export function createTokenSigner(secret: string, expiresInSeconds: number): Tok
       if (known) {
         if (Date.now() < known.expiresAtMs) return { userId: known.userId, version: known.version };
         verified.delete(token);
-        throw unauthorized('The bearer token has expired', 'token_expired');
+        throw new AppError('token_expired', 'The bearer token has expired');
       }
       try {
         const { payload } = await jwtVerify(token, key, {
@@ -62,17 +62,17 @@ export function createTokenSigner(secret: string, expiresInSeconds: number): Tok
           requiredClaims: ['sub', 'exp'],
         });
         if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number')
-          throw unauthorized('The bearer token has no subject or expiry', 'invalid_token');
+          throw new AppError('invalid_token', 'The bearer token has no subject or expiry');
         const version = payload.ver ?? 0;
         if (typeof version !== 'number' || !Number.isSafeInteger(version))
-          throw unauthorized('The bearer token is not valid', 'invalid_token');
+          throw new AppError('invalid_token', 'The bearer token is not valid');
         if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
         verified.set(token, { userId: payload.sub, version, expiresAtMs: payload.exp * 1000 });
         return { userId: payload.sub, version };
       } catch (error) {
         if (error instanceof joseErrors.JWTExpired)
-          throw unauthorized('The bearer token has expired', 'token_expired');
-        throw unauthorized('The bearer token is not valid', 'invalid_token');
+          throw new AppError('token_expired', 'The bearer token has expired');
+        throw new AppError('invalid_token', 'The bearer token is not valid');
       }
     },
   };
@@ -169,17 +169,17 @@ export function createAuthenticator(db: Db, signer: TokenSigner) {
   async function fromBearer(token: string): Promise<Authenticated> {
     const { userId, version } = await signer.verify(token);
     const [row] = await userById.execute({ userId });
-    if (!row) throw unauthorized('The user of this token no longer exists', 'invalid_token');
+    if (!row) throw new AppError('invalid_token', 'The user of this token no longer exists');
     const { tokenVersion, ...user } = row;
     // The password changed after this token was signed: sign in again (issue 14, defect 7).
     if (version !== tokenVersion)
-      throw unauthorized('The bearer token was revoked by a password change; sign in again', 'token_revoked');
+      throw new AppError('token_revoked', 'The bearer token was revoked by a password change; sign in again');
     return toActor(user, 'jwt');
   }
 
   async function fromAccessToken(token: string): Promise<Authenticated> {
     const [row] = await userByAccessToken.execute({ hash: hashAccessToken(token) });
-    if (!row) throw unauthorized('The access token is not valid or has been revoked', 'invalid_access_token');
+    if (!row) throw new AppError('invalid_access_token', 'The access token is not valid or has been revoked');
     const now = Date.now();
     if ((lastUsedWrites.get(row.tokenId) ?? 0) < now - 60_000) {
       lastUsedWrites.set(row.tokenId, now);
@@ -199,7 +199,7 @@ export function createAuthenticator(db: Db, signer: TokenSigner) {
       const authorization = headers.authorization;
       if (typeof authorization === 'string') {
         const match = /^Bearer\s+(\S+)$/i.exec(authorization);
-        if (!match) throw unauthorized('The Authorization header must be "Bearer <token>"', 'invalid_token');
+        if (!match) throw new AppError('invalid_token', 'The Authorization header must be "Bearer <token>"');
         return fromBearer(match[1]!);
       }
       throw unauthorized('Send a bearer token (Authorization) or an access token (X-ACCESS-TOKEN)');

@@ -1,6 +1,6 @@
 import { RequestQueryException, RequestQueryParser } from '@nestjsx/crud-request';
 import { type AnyColumn, and, asc, desc, not, or, type SQL, sql } from 'drizzle-orm';
-import { badRequest } from './errors.ts';
+import { AppError } from './errors.ts';
 import { isSupportedDate, SUPPORTED_DATE_MESSAGE } from './input-safety.ts';
 
 /**
@@ -52,7 +52,7 @@ const OPERATORS = new Set([
 /** The query parameter being read (`/s`, `/filter`, `/or`, `/sort`): parsing is synchronous. */
 let at = '/s';
 const invalid = (message: string) =>
-  badRequest(message, [{ pointer: at, message, in: 'query' }], 'invalid_query');
+  new AppError('invalid_query', message, { issues: [{ pointer: at, message, in: 'query' }] });
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 

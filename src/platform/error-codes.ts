@@ -634,6 +634,36 @@ export const ERROR_CODES = {
       'An unexpected error; the body says only "internal error" and the request id to quote when reporting it.',
     source: 'framework',
   },
+  last_element: {
+    status: 409,
+    title: 'Last element of a brief',
+    description:
+      'Deleting the only element of a brief (HIPE BriefElements Delete): a brief keeps at least one element. Delete the brief instead.',
+  },
+  stale_write: {
+    status: 409,
+    title: 'Changed meanwhile',
+    description:
+      'The brief’s elements changed between reading them and writing this element change. Read the brief again and retry.',
+  },
+  flute_mismatch: {
+    status: 422,
+    title: 'Flute of another board',
+    description:
+      'A corrugated composition names a flute that is not the flute of its corrugated material. `errors` points at the flute; send the board’s own flute or another board.',
+  },
+  no_corrugated_matter: {
+    status: 422,
+    title: 'No corrugated matter',
+    description:
+      'The organisation’s estimating catalogue has no corrugated matter to file corrugated boards or flutes under. Restore the default catalogue’s corrugated matter first.',
+  },
+  code_taken: {
+    status: 409,
+    title: 'Reference taken',
+    description:
+      'Another live corrugated record of the organisation already has this reference. Choose another reference or update that record.',
+  },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -348,7 +348,7 @@ export function registerIdempotency(
     for await (const chunk of request.raw as AsyncIterable<Buffer>) {
       size += chunk.length;
       if (size > streamedLimit) {
-        throw new AppError(413, 'payload_too_large', `The body is larger than ${streamedLimit} bytes`);
+        throw new AppError('payload_too_large', `The body is larger than ${streamedLimit} bytes`);
       }
       hasher.push(chunk);
     }
@@ -391,11 +391,9 @@ export function registerIdempotency(
       if (!row) continue;
       if (row.state === 'running') {
         throw new AppError(
-          409,
           'idempotency_key_in_use',
           'A request with this Idempotency-Key is still being processed; retry once it has been answered',
-          undefined,
-          { 'retry-after': '1' },
+          { headers: { 'retry-after': '1' } },
         );
       }
       const presented = streamed
@@ -403,7 +401,6 @@ export function registerIdempotency(
         : fingerprint;
       if (presented !== row.fingerprint) {
         throw new AppError(
-          422,
           'idempotency_key_reused',
           'This Idempotency-Key was already used with another request (method, path or body); ' +
             'send a new key for a different request',
@@ -411,8 +408,10 @@ export function registerIdempotency(
       }
       return replay(reply, row);
     }
-    throw new AppError(409, 'idempotency_key_in_use', 'This Idempotency-Key is contended; retry', undefined, {
-      'retry-after': '1',
+    throw new AppError('idempotency_key_in_use', 'This Idempotency-Key is contended; retry', {
+      headers: {
+        'retry-after': '1',
+      },
     });
   }
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import { badRequest, type ProblemIssue, unprocessable } from './errors.ts';
+import { AppError, badRequest, type ProblemIssue } from './errors.ts';
 
 /**
  * Input safety that holds for every route without each schema repeating it (issue 14, defects
@@ -172,9 +172,9 @@ export const STORED_NUMBER_MAX = 1e15;
 /** A total computed from accepted values (quantity x unit price, sums) beyond MONEY_MAX: 422. */
 export function assertTotalInRange(total: number, pointer: string) {
   if (Number.isFinite(total) && Math.abs(total) <= MONEY_MAX) return;
-  throw unprocessable(
-    `The computed total ${total} is beyond the supported ${MONEY_MAX.toExponential()}`,
+  throw new AppError(
     'total_out_of_range',
-    [{ pointer, message: `the computed total must not exceed ${MONEY_MAX}`, in: 'body' }],
+    `The computed total ${total} is beyond the supported ${MONEY_MAX.toExponential()}`,
+    { issues: [{ pointer, message: `the computed total must not exceed ${MONEY_MAX}`, in: 'body' }] },
   );
 }

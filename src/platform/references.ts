@@ -3,7 +3,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/client.ts';
 import { addresses, comments, currencies, projects, statuses } from '../db/schema/organisation-data.ts';
 import { companies, users } from '../db/schema/platform.ts';
-import { unprocessable } from './errors.ts';
+import { AppError } from './errors.ts';
 
 /**
  * Checks of the ids a request body refers to. A missing, deleted or other-tenant record answers
@@ -15,9 +15,9 @@ import { unprocessable } from './errors.ts';
  * the answer to the caller.
  */
 export const invalidReference = (pointer: string, what: string) =>
-  unprocessable(`${pointer} names no ${what} of this organisation`, 'invalid_reference', [
-    { pointer, message: `names no live ${what} of this organisation`, in: 'body' },
-  ]);
+  new AppError('invalid_reference', `${pointer} names no ${what} of this organisation`, {
+    issues: [{ pointer, message: `names no live ${what} of this organisation`, in: 'body' }],
+  });
 
 export async function liveCompany(db: Executor, organisationId: string, id: string, pointer = '/companyId') {
   const [row] = await db

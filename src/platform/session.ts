@@ -62,7 +62,6 @@ export function createSessionCookies(secret: string, publicBaseUrl: string) {
         const given = Buffer.from(typeof sent === 'string' ? sent : '');
         if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
           throw new AppError(
-            403,
             'csrf_failed',
             `A request authenticated by the session cookie must send the ${CSRF_HEADER} header (the value of the ${CSRF_COOKIE} cookie)`,
           );

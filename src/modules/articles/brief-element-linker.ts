@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { Executor, Tx } from '../../db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
-import { unprocessable } from '../../platform/errors.ts';
+import { AppError } from '../../platform/errors.ts';
 import type { EventRecorder } from '../../platform/events.ts';
 
 /** The nested `briefElement` object of an article payload; its shape is owned by the briefs module. */
@@ -35,10 +35,10 @@ export interface BriefElementLinker {
 }
 
 const unavailable = () =>
-  unprocessable(
+  new AppError(
+    'brief_elements_unavailable',
     'Brief elements are not available yet on this service: an article can be created without a brief element ' +
       '(accessories, services) and linked later',
-    'brief_elements_unavailable',
   );
 
 /** Used until the briefs module registers the real linker: no element can exist yet. */

@@ -9,7 +9,7 @@ import {
   assertCompanyWritable,
   inCompanyScope,
 } from '../../platform/actor.ts';
-import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.ts';
+import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
 import { likeEscape } from '../../platform/filters.ts';
 import { roundUnitPrice } from '../../platform/money.ts';
@@ -63,7 +63,7 @@ const snapshotOf = (row: Row) => ({ ...row });
 
 export function createArticleService(ctx: AppContext) {
   const duplicateCode = (code: string) =>
-    conflict(`An article with code "${code}" already exists in this organisation`, 'duplicate_code');
+    new AppError('duplicate_code', `An article with code "${code}" already exists in this organisation`);
 
   /** Resolves the brief element of a payload (link modes 1 and 2); undefined when not sent. */
   async function resolveBriefElement(
@@ -300,8 +300,8 @@ export function createArticleService(ctx: AppContext) {
 const unprocessableBriefElement = () => invalidReference('/briefElementId', 'brief element');
 
 const unprocessablePreview = (pointer = '/fileId') =>
-  unprocessable('The preview must be a file attached to this article', 'invalid_reference', [
-    { pointer, message: 'is not a live file of this article', in: 'body' },
-  ]);
+  new AppError('invalid_reference', 'The preview must be a file attached to this article', {
+    issues: [{ pointer, message: 'is not a live file of this article', in: 'body' }],
+  });
 
 export type ArticleService = ReturnType<typeof createArticleService>;

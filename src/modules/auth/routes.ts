@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { unauthorized } from '../../platform/errors.ts';
+import { AppError } from '../../platform/errors.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DateTime, DateTimeInput, Nullable, problemResponses, Uuid } from '../../platform/schemas.ts';
 import { createAuthService } from './service.ts';
@@ -109,7 +109,7 @@ export const authRoutes =
       async (request, reply) => {
         const sessionToken = ctx.session.credentialOf(request);
         if (!sessionToken)
-          throw unauthorized('This operation is authenticated by the session cookie', 'session_required');
+          throw new AppError('session_required', 'This operation is authenticated by the session cookie');
         const { actor } = await ctx.authenticator.authenticate({ authorization: `Bearer ${sessionToken}` });
         // The session token passed the token-version check above (a password change revokes it),
         // so its version is the user's current one.

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { accessTokens, users } from '../../db/schema/platform.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { newAccessToken } from '../../platform/auth.ts';
-import { forbidden, notFound, unauthorized, unprocessable } from '../../platform/errors.ts';
+import { AppError, forbidden, notFound } from '../../platform/errors.ts';
 import { entity } from '../../platform/events.ts';
 import { verifyDecoy, verifyPassword } from '../../platform/passwords.ts';
 import { mayActFor } from '../../platform/permissions.ts';
@@ -68,7 +68,7 @@ export function createAuthService(ctx: AppContext) {
         : await verifyDecoy(password);
       if (!user || !valid) {
         await throttle.recordFailure(username, address);
-        throw unauthorized('Unknown username or wrong password', 'invalid_credentials');
+        throw new AppError('invalid_credentials', 'Unknown username or wrong password');
       }
       await throttle.recordSuccess(username);
       await db.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
@@ -78,9 +78,9 @@ export function createAuthService(ctx: AppContext) {
     async createAccessToken(actor: Actor, userId: string, input: { name: string; expiresAt?: string }) {
       const owner = await tokenOwner(actor, userId);
       if (input.expiresAt && new Date(input.expiresAt).getTime() <= Date.now()) {
-        throw unprocessable('The access token would already have expired', 'already_expired', [
-          { pointer: '/expiresAt', message: 'must be in the future', in: 'body' },
-        ]);
+        throw new AppError('already_expired', 'The access token would already have expired', {
+          issues: [{ pointer: '/expiresAt', message: 'must be in the future', in: 'body' }],
+        });
       }
       const { token, hash, prefix } = newAccessToken();
       const created = await ctx.change(actor, async (tx, record) => {

@@ -17,7 +17,7 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { briefElements } from '../../db/schema/briefs.ts';
 import type { Actor } from '../../platform/actor.ts';
-import { badRequest, conflict, notFound, type ProblemIssue, unprocessable } from '../../platform/errors.ts';
+import { AppError, badRequest, notFound, type ProblemIssue } from '../../platform/errors.ts';
 import type { ChangeRunner, EventRecorder } from '../../platform/events.ts';
 import type { ElementRow } from './mapping.ts';
 import { findBriefRow, liveElementsOf } from './repository.ts';
@@ -69,9 +69,9 @@ export function createElementWrites(
         const stamp = (rows: ElementRow[]) =>
           rows.map((r) => `${r.id}@${r.updatedAt.toISOString()}`).join(',');
         if (stamp(now) !== stamp(seen)) {
-          throw conflict(
-            'The brief’s elements changed while this request was prepared: read them again and retry',
+          throw new AppError(
             'stale_write',
+            'The brief’s elements changed while this request was prepared: read them again and retry',
           );
         }
         const result = await work(tx, record);
@@ -102,9 +102,9 @@ export function createElementWrites(
       const { externalId, position, ...element } = body;
       const brief = await findBriefRow(ctx.db, actor.organisationId, briefId);
       if (!brief) {
-        throw unprocessable('The brief does not exist', 'invalid_reference', [
-          { pointer: '/briefId', message: 'is not a brief of the organisation', in: 'body' },
-        ]);
+        throw new AppError('invalid_reference', 'The brief does not exist', {
+          issues: [{ pointer: '/briefId', message: 'is not a brief of the organisation', in: 'body' }],
+        });
       }
       const seen = await liveElementsOf(ctx.db, briefId);
       const at = Math.min(typeof position === 'number' ? position : seen.length, seen.length);
@@ -163,9 +163,9 @@ export function createElementWrites(
       const briefId = row.briefId!;
       const seen = await liveElementsOf(ctx.db, briefId);
       if (seen.length === 1) {
-        throw conflict(
-          'This is the brief’s only element: a brief has at least one; delete the brief instead (DELETE /briefs/{id})',
+        throw new AppError(
           'last_element',
+          'This is the brief’s only element: a brief has at least one; delete the brief instead (DELETE /briefs/{id})',
         );
       }
       await putElements(

@@ -13,7 +13,7 @@ import type { AppContext } from '../../context.ts';
 import { briefElements, briefs } from '../../db/schema/briefs.ts';
 import { articles } from '../../db/schema/orders.ts';
 import { type Actor, isCompanyScoped } from '../../platform/actor.ts';
-import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
+import { AppError, notFound } from '../../platform/errors.ts';
 import { briefElementLinkerOf } from '../articles/brief-element-linker.ts';
 import { createElementWrites } from './element-writes.ts';
 import { standaloneValues, storeStandalonePrediction } from './linker.ts';
@@ -142,9 +142,9 @@ export function createElementService(ctx: AppContext, options: BriefServiceOptio
       if (row.briefId) return ofBrief.update(actor, row, patch);
       const { briefId, externalId, position: _position, ...changes } = patch;
       if (briefId !== undefined && briefId !== null) {
-        throw unprocessable('A standalone element cannot be moved into a brief', 'element_of_brief', [
-          { pointer: '/briefId', message: 'a standalone element stays standalone', in: 'body' },
-        ]);
+        throw new AppError('element_of_brief', 'A standalone element cannot be moved into a brief', {
+          issues: [{ pointer: '/briefId', message: 'a standalone element stays standalone', in: 'body' }],
+        });
       }
       const input = { ...inputOf(row), ...changes };
       await ctx.change(actor, async (tx, record) => {
@@ -182,9 +182,9 @@ export function createElementService(ctx: AppContext, options: BriefServiceOptio
           .where(and(eq(articles.briefElementId, id), isNull(articles.deletedAt)))
           .limit(1);
         if (linked) {
-          throw conflict(
-            `Article ${linked.id} is made from this element: give the article another element (or none) first`,
+          throw new AppError(
             'reference_conflict',
+            `Article ${linked.id} is made from this element: give the article another element (or none) first`,
           );
         }
         const at = new Date();

@@ -9,7 +9,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Executor, Tx } from '../../db/client.ts';
 import { briefElements, briefPredictions } from '../../db/schema/briefs.ts';
 import type { Actor } from '../../platform/actor.ts';
-import { badRequest, type ProblemIssue, unprocessable } from '../../platform/errors.ts';
+import { AppError, badRequest, type ProblemIssue } from '../../platform/errors.ts';
 import type { EventRecorder } from '../../platform/events.ts';
 import type { Catalogue } from '../../pricing/index.ts';
 import type { BriefElementLinker } from '../articles/brief-element-linker.ts';
@@ -76,7 +76,7 @@ function checkReferences(values: ElementValues, catalogue: Catalogue, base: stri
     }
   });
   if (issues.length)
-    throw unprocessable('The brief element names unknown catalogue records', 'invalid_brief', issues);
+    throw new AppError('invalid_brief', 'The brief element names unknown catalogue records', { issues });
 }
 
 /**

@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { briefPredictions, type PredictionStatus } from '../../db/schema/briefs.ts';
 import type { Actor } from '../../platform/actor.ts';
-import { conflict, notFound } from '../../platform/errors.ts';
+import { AppError, notFound } from '../../platform/errors.ts';
 import {
   analyseValue,
   PricingError,
@@ -16,11 +16,11 @@ import { presentPanel, presentProcess, presentSummary, variantsOf } from './pres
 import { findBriefPrediction, predictionVersions } from './repository.ts';
 
 export const predictionNotAvailable = (status: PredictionStatus) =>
-  conflict(
+  new AppError(
+    'prediction_not_available',
     status === 'FAILED'
       ? 'The brief could not be priced (see failureReason); change it to price it again'
       : `The prediction is not available yet (predictionStatus ${status}); poll GET /briefs/:id until it is COMPLETED`,
-    'prediction_not_available',
   );
 
 /**
@@ -61,9 +61,9 @@ export function createPredictionViews<
       analysis = analyseValue(row.input, catalogue);
     } catch (error) {
       if (error instanceof PricingError) {
-        throw conflict(
-          `The catalogue changed since this version was priced and it cannot be analysed any more: ${error.message}`,
+        throw new AppError(
           'catalogue_changed',
+          `The catalogue changed since this version was priced and it cannot be analysed any more: ${error.message}`,
         );
       }
       throw error;

@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.ts';
 import { briefElements, briefPredictions, briefs } from '../../db/schema/briefs.ts';
-import { badRequest, type ProblemIssue, unprocessable } from '../../platform/errors.ts';
+import { AppError, badRequest, type ProblemIssue } from '../../platform/errors.ts';
 import type { EventRecorder } from '../../platform/events.ts';
 import {
   type BriefInput,
@@ -92,14 +92,16 @@ export function requestPointer(pointer: string, order: number[], base = '/briefE
 }
 
 function invalidBrief(issues: PricingIssue[], order: number[], base: string) {
-  return unprocessable(
-    `The brief cannot be priced: ${issues.length} issue${issues.length > 1 ? 's' : ''} (see errors)`,
+  return new AppError(
     'invalid_brief',
-    issues.map((issue) => ({
-      pointer: requestPointer(issue.pointer, order, base),
-      message: issue.message,
-      in: 'body',
-    })),
+    `The brief cannot be priced: ${issues.length} issue${issues.length > 1 ? 's' : ''} (see errors)`,
+    {
+      issues: issues.map((issue) => ({
+        pointer: requestPointer(issue.pointer, order, base),
+        message: issue.message,
+        in: 'body',
+      })),
+    },
   );
 }
 

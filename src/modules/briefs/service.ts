@@ -8,7 +8,7 @@ import {
   assertCompanyWritable,
   isCompanyScoped,
 } from '../../platform/actor.ts';
-import { badRequest, notFound, unprocessable } from '../../platform/errors.ts';
+import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { type ChangeRunner, changedFields } from '../../platform/events.ts';
 import { invalidReference, liveCompany } from '../../platform/references.ts';
 import {
@@ -103,10 +103,18 @@ export function createBriefService({
       if (!found) throw invalidReference('/projectId', 'project');
       const companyId = input.companyId ?? (input.projectId === undefined ? current?.companyId : undefined);
       if (companyId && companyId !== found.project.companyId) {
-        throw unprocessable(
-          'The project belongs to another company than the brief',
+        throw new AppError(
           'project_company_mismatch',
-          [{ pointer: '/projectId', message: 'is a project of another company than companyId', in: 'body' }],
+          'The project belongs to another company than the brief',
+          {
+            issues: [
+              {
+                pointer: '/projectId',
+                message: 'is a project of another company than companyId',
+                in: 'body',
+              },
+            ],
+          },
         );
       }
       assertCompanyWritable(actor, found.project.companyId);

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/client.ts';
 import { type Actor, assertCompanyWritable } from '../../platform/actor.ts';
-import { unprocessable } from '../../platform/errors.ts';
+import { AppError } from '../../platform/errors.ts';
 import { findCompany } from './repository.ts';
 
 /**
@@ -15,8 +15,8 @@ export async function assertUsableCompany(
 ) {
   assertCompanyWritable(actor, companyId);
   if (!(await findCompany(db, actor.organisationId, companyId))) {
-    throw unprocessable('The company does not exist', 'unknown_company', [
-      { pointer, message: 'is not a company of the organisation', in: 'body' },
-    ]);
+    throw new AppError('unknown_company', 'The company does not exist', {
+      issues: [{ pointer, message: 'is not a company of the organisation', in: 'body' }],
+    });
   }
 }

@@ -5,7 +5,7 @@ import { companies } from '../../db/schema/platform.ts';
 import { type Actor, assertCompanyVisible, isCompanyScoped } from '../../platform/actor.ts';
 import { parseCrudQuery } from '../../platform/crud-query.ts';
 import { type CrudQueryString, crudParams } from '../../platform/crud-search.ts';
-import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
+import { AppError, notFound } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import { externalIdTaken, liveCurrency, liveStaffUsers } from '../../platform/references.ts';
@@ -50,12 +50,12 @@ export type CompanyListFilters = {
 };
 
 const externalIdConflict = () =>
-  conflict('A company with this externalId already exists in the organisation', 'external_id_taken');
+  new AppError('external_id_taken', 'A company with this externalId already exists in the organisation');
 
 const parentNotFound = () =>
-  unprocessable('The parent company does not exist', 'parent_not_found', [
-    { pointer: '/parentId', message: 'is not a company of the organisation', in: 'body' },
-  ]);
+  new AppError('parent_not_found', 'The parent company does not exist', {
+    issues: [{ pointer: '/parentId', message: 'is not a company of the organisation', in: 'body' }],
+  });
 
 /**
  * Serialises changes of the company tree of one organisation, so that two concurrent re-parentings
@@ -71,9 +71,9 @@ export function createCompanyService(ctx: AppContext) {
   /** The parent must be a live company the actor may see, and must not be the company or below it. */
   async function checkParent(tx: Executor, actor: Actor, parentId: string, companyId?: string) {
     if (parentId === companyId) {
-      throw unprocessable('A company cannot be its own parent', 'company_cycle', [
-        { pointer: '/parentId', message: 'is the company itself', in: 'body' },
-      ]);
+      throw new AppError('company_cycle', 'A company cannot be its own parent', {
+        issues: [{ pointer: '/parentId', message: 'is the company itself', in: 'body' }],
+      });
     }
     await lockCompanyTree(tx, actor.organisationId);
     const parent = await findVisibleCompany(tx, actor, parentId);
@@ -81,9 +81,9 @@ export function createCompanyService(ctx: AppContext) {
     if (companyId) {
       const ancestors = await ancestorsOf(tx, actor.organisationId, parentId);
       if (ancestors.includes(companyId)) {
-        throw unprocessable('The parent is a descendant of this company', 'company_cycle', [
-          { pointer: '/parentId', message: 'would make the hierarchy a cycle', in: 'body' },
-        ]);
+        throw new AppError('company_cycle', 'The parent is a descendant of this company', {
+          issues: [{ pointer: '/parentId', message: 'would make the hierarchy a cycle', in: 'body' }],
+        });
       }
     }
   }
@@ -204,9 +204,9 @@ export function createCompanyService(ctx: AppContext) {
         assertCompanyVisible(actor, current.id, 'Company');
         await lockCompanyTree(tx, actor.organisationId);
         if (await hasLiveChildren(tx, actor.organisationId, id)) {
-          throw conflict(
-            'The company has child companies: archive or re-parent them first',
+          throw new AppError(
             'company_has_children',
+            'The company has child companies: archive or re-parent them first',
           );
         }
         const now = new Date();

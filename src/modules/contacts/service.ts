@@ -5,7 +5,7 @@ import { users } from '../../db/schema/platform.ts';
 import { type Actor, isCompanyScoped } from '../../platform/actor.ts';
 import { parseCrudQuery } from '../../platform/crud-query.ts';
 import { type CrudQueryString, crudParams } from '../../platform/crud-search.ts';
-import { notFound, unprocessable } from '../../platform/errors.ts';
+import { AppError, notFound } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { pageResult } from '../../platform/pagination.ts';
 import { COMPANY_ENTITY, findVisibleCompany } from '../companies/repository.ts';
@@ -35,9 +35,11 @@ export const CONTACT_SEARCH = { defaultLimit: 25, maxLimit: 100 };
 /** A company-scoped actor must keep every contact it writes linked to one of its companies. */
 function assertKeepsScope(actor: Actor, collaborationIds: string[] | undefined) {
   if (isCompanyScoped(actor) && !collaborationIds?.length) {
-    throw unprocessable('Link the contact to at least one of your companies', 'collaboration_required', [
-      { pointer: '/collaborationIds', message: 'must name at least one of your companies', in: 'body' },
-    ]);
+    throw new AppError('collaboration_required', 'Link the contact to at least one of your companies', {
+      issues: [
+        { pointer: '/collaborationIds', message: 'must name at least one of your companies', in: 'body' },
+      ],
+    });
   }
 }
 
@@ -161,9 +163,11 @@ export function createContactService(ctx: AppContext) {
         let username = credentials.username;
         if (credentials.hasPassword) {
           if (!email) {
-            throw unprocessable('This contact signs in with its e-mail', 'email_required', [
-              { pointer: '/email', message: 'is required: the contact signs in with it', in: 'body' },
-            ]);
+            throw new AppError('email_required', 'This contact signs in with its e-mail', {
+              issues: [
+                { pointer: '/email', message: 'is required: the contact signs in with it', in: 'body' },
+              ],
+            });
           }
           username = email.toLowerCase();
         }

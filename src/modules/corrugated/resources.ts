@@ -15,7 +15,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { catalogueEntries } from '../../db/schema/catalogue.ts';
-import { badRequest, unprocessable } from '../../platform/errors.ts';
+import { AppError, badRequest } from '../../platform/errors.ts';
 import { type EntityDescriptor, entity } from '../../platform/events.ts';
 import { present } from '../catalogue/service.ts';
 import { dataNumber, dataText, type Entry, type EntryValues, findMany, findOne, liveOf } from './store.ts';
@@ -60,9 +60,9 @@ const issue = (pointer: string, message: string) => ({ pointer, message, in: 'bo
 
 /** A reference to another record of the organisation that does not exist: 422 with a pointer. */
 export const invalidReference = (pointer: string, what: string) =>
-  unprocessable(`Unknown ${what}`, 'invalid_reference', [
-    issue(pointer, `is not ${what} of the organisation`),
-  ]);
+  new AppError('invalid_reference', `Unknown ${what}`, {
+    issues: [issue(pointer, `is not ${what} of the organisation`)],
+  });
 
 const contains = (column: SQL | typeof catalogueEntries.name) => (value: string) =>
   sql`${column} ilike ${`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`;
@@ -121,7 +121,7 @@ const ofCorrugatedMatter = async (db: Executor, organisationId: string) => {
 async function requireMatter(db: Executor, organisationId: string) {
   const matter = await corrugatedMatter(db, organisationId);
   if (!matter) {
-    throw unprocessable('The catalogue has no corrugated matter', 'no_corrugated_matter');
+    throw new AppError('no_corrugated_matter', 'The catalogue has no corrugated matter');
   }
   return matter;
 }
@@ -329,9 +329,9 @@ export const compositions: Resource = {
       const board = await findOne(db, liveOf(org, 'materialReferences'), data.materialReferenceId as string);
       const own = board?.data.materialTypeId as string | undefined;
       if (own && own !== data.fluteId) {
-        throw unprocessable('The flute is not the flute of the corrugated material', 'flute_mismatch', [
-          issue(pointer('fluteId', 'flute'), `the corrugated material is made with flute ${own}`),
-        ]);
+        throw new AppError('flute_mismatch', 'The flute is not the flute of the corrugated material', {
+          issues: [issue(pointer('fluteId', 'flute'), `the corrugated material is made with flute ${own}`)],
+        });
       }
     }
     let linerRows: Entry[] | undefined;

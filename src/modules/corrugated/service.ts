@@ -9,7 +9,7 @@ import type { Executor } from '../../db/client.ts';
 import { briefElements, briefs } from '../../db/schema/briefs.ts';
 import { catalogueEntries } from '../../db/schema/catalogue.ts';
 import type { Actor } from '../../platform/actor.ts';
-import { badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
 import { baseCurrencyCode, findCurrencyByCode } from '../currencies/repository.ts';
 import { type Body, compositions, invalidReference, prices, type Resource } from './resources.ts';
@@ -156,7 +156,7 @@ export function createCorrugatedService(ctx: AppContext) {
       values.code ??
       `${resource.kind.replace(/[a-z]/g, '').toUpperCase() || 'C'}-${crypto.randomUUID().slice(0, 8)}`;
     if (await codeTaken(tx, actor.organisationId, resource.kind, code)) {
-      throw conflict(`A ${resource.label.toLowerCase()} with the reference ${code} exists`, 'code_taken');
+      throw new AppError('code_taken', `A ${resource.label.toLowerCase()} with the reference ${code} exists`);
     }
     const row = await insertEntry(
       tx,
@@ -210,9 +210,9 @@ export function createCorrugatedService(ctx: AppContext) {
         const values = await resource.build(tx, actor.organisationId, body, current, '');
         if (values.code !== undefined && values.code !== current.code) {
           if (await codeTaken(tx, actor.organisationId, resource.kind, values.code, id))
-            throw conflict(
-              `A ${resource.label.toLowerCase()} with the reference ${values.code} exists`,
+            throw new AppError(
               'code_taken',
+              `A ${resource.label.toLowerCase()} with the reference ${values.code} exists`,
             );
         }
         const next = {
@@ -263,9 +263,9 @@ export function createCorrugatedService(ctx: AppContext) {
             )
             .limit(1);
           if (used) {
-            throw conflict(
-              `Brief ${used.briefId} is made of this composition: change its elements first`,
+            throw new AppError(
               'reference_conflict',
+              `Brief ${used.briefId} is made of this composition: change its elements first`,
             );
           }
           // Its prices go with it.

@@ -4,7 +4,7 @@ import type { AppContext, OrganisationSeeder } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { currencies } from '../../db/schema/organisation-data.ts';
 import type { Actor } from '../../platform/actor.ts';
-import { conflict, notFound } from '../../platform/errors.ts';
+import { AppError, notFound } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { likeEscape } from '../../platform/filters.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
@@ -49,7 +49,7 @@ export const seedCurrencies: OrganisationSeeder = async (tx, organisation, recor
 async function assertCodeFree(tx: Tx, organisationId: string, code: string, selfId?: string) {
   const existing = await findCurrencyByCode(tx, organisationId, code);
   if (existing && existing.id !== selfId) {
-    throw conflict(`The currency ${code} already exists`, 'duplicate_currency');
+    throw new AppError('duplicate_currency', `The currency ${code} already exists`);
   }
 }
 
@@ -68,7 +68,7 @@ async function clearDefault(tx: Tx, organisationId: string, exceptId?: string) {
 }
 
 const baseRateRule = (code: string) =>
-  conflict(`${code} is the organisation's base currency: its rate is always 1`, 'base_currency');
+  new AppError('base_currency', `${code} is the organisation's base currency: its rate is always 1`);
 
 export function createCurrencyService(ctx: AppContext) {
   return {
@@ -138,9 +138,9 @@ export function createCurrencyService(ctx: AppContext) {
         if (!before) throw notFound('Currency');
         const code = input.code ?? before.code;
         if (before.isBase && code !== before.code) {
-          throw conflict(
-            `${before.code} is the organisation's base currency: its code cannot change`,
+          throw new AppError(
             'base_currency',
+            `${before.code} is the organisation's base currency: its code cannot change`,
           );
         }
         if (code !== before.code) await assertCodeFree(tx, actor.organisationId, code, id);
@@ -178,9 +178,9 @@ export function createCurrencyService(ctx: AppContext) {
         const before = await findLiveCurrency(tx, actor.organisationId, id);
         if (!before) throw notFound('Currency');
         if (before.isBase) {
-          throw conflict(
-            `${before.code} is the organisation's base currency and cannot be deleted`,
+          throw new AppError(
             'base_currency',
+            `${before.code} is the organisation's base currency and cannot be deleted`,
           );
         }
         await tx

@@ -3,7 +3,7 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { type CustomFieldType, customFieldDefinitions } from '../../db/schema/organisation-data.ts';
 import type { Actor } from '../../platform/actor.ts';
-import { badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import {
@@ -90,9 +90,9 @@ export function createCustomFieldService(ctx: AppContext) {
         const options = checkOptions(input.type, input.options, true);
         const taken = await findCustomFieldByKey(tx, actor.organisationId, input.entity, input.key);
         if (taken) {
-          throw conflict(
-            `The ${input.entity} custom field "${input.key}" already exists`,
+          throw new AppError(
             'duplicate_custom_field',
+            `The ${input.entity} custom field "${input.key}" already exists`,
           );
         }
         let position = input.position;

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { type CustomFieldEntity, customFieldDefinitions } from '../../db/schema/organisation-data.ts';
-import { badRequest, type ProblemIssue } from '../../platform/errors.ts';
+import { AppError, type ProblemIssue } from '../../platform/errors.ts';
 
 export type CustomFieldValues = Record<string, unknown>;
 
@@ -129,6 +129,6 @@ export async function validateCustomFields(
     }
   }
   if (issues.length)
-    throw badRequest('Some custom field values are not valid', issues, 'invalid_custom_fields');
+    throw new AppError('invalid_custom_fields', 'Some custom field values are not valid', { issues });
   return { ...result };
 }

@@ -5,7 +5,7 @@ import { type ExportStats, exports } from '../../db/schema/exports.ts';
 import { IMPORT_STATUS } from '../../db/schema/imports.ts';
 import { users } from '../../db/schema/platform.ts';
 import type { Actor } from '../../platform/actor.ts';
-import { AppError, badRequest, notFound, unprocessable } from '../../platform/errors.ts';
+import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { entity } from '../../platform/events.ts';
 import { isSupportedDate, SUPPORTED_DATE_MESSAGE } from '../../platform/input-safety.ts';
 import { findFile, readFileContent } from '../files/repository.ts';
@@ -246,9 +246,11 @@ export function createExportService(ctx: AppContext) {
         const known = new Set(found.map((u) => u.id));
         const unknown = userIds.findIndex((id) => !known.has(id));
         if (unknown >= 0) {
-          throw unprocessable('A user of user_ids is not a user of the organisation', 'invalid_reference', [
-            { pointer: `/user_ids/${unknown}`, message: 'is not a user of the organisation', in: 'body' },
-          ]);
+          throw new AppError('invalid_reference', 'A user of user_ids is not a user of the organisation', {
+            issues: [
+              { pointer: `/user_ids/${unknown}`, message: 'is not a user of the organisation', in: 'body' },
+            ],
+          });
         }
       }
       const row = await ctx.change(actor, async (tx, record) => {
@@ -339,7 +341,6 @@ export function createExportService(ctx: AppContext) {
       const row = await find(actor, id);
       if (row.status !== IMPORT_STATUS.DONE || !row.fileId) {
         throw new AppError(
-          409,
           'export_not_ready',
           `The export is not done (status ${row.status}): poll GET /exports/${id}`,
         );

@@ -22,10 +22,9 @@ export type ReadMultipartOptions = {
 };
 
 export const fileTooLarge = (limitBytes: number) =>
-  new AppError(413, 'file_too_large', `The file is larger than the limit of ${limitBytes} bytes`);
+  new AppError('file_too_large', `The file is larger than the limit of ${limitBytes} bytes`);
 
-const notMultipart = () =>
-  new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data');
+const notMultipart = () => new AppError('unsupported_media_type', 'Send the file as multipart/form-data');
 
 const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 
@@ -53,14 +52,14 @@ function asProblem(error: unknown, limitBytes: number): unknown {
   if (error instanceof AppError) return error;
   const code = (error as { code?: string }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return fileTooLarge(limitBytes);
-  if (code === 'FST_FILES_LIMIT') return badRequest('Send exactly one file', undefined, 'too_many_files');
+  if (code === 'FST_FILES_LIMIT') return new AppError('too_many_files', 'Send exactly one file');
   if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') {
-    return badRequest('The form has too many fields', undefined, 'too_many_fields');
+    return new AppError('too_many_fields', 'The form has too many fields');
   }
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return notMultipart();
   // Malformed bodies (no boundary, truncated parts, prototype keys...): the client's fault.
   const message = error instanceof Error ? error.message : 'malformed';
-  return badRequest(`The multipart body could not be read: ${message}`, undefined, 'invalid_multipart');
+  return new AppError('invalid_multipart', `The multipart body could not be read: ${message}`);
 }
 
 /**

@@ -134,7 +134,7 @@ export function toInputRow(
   return { row };
 }
 
-export const notCsv = (why: string) => new AppError(400, 'not_csv', `The file is not CSV text: ${why}`);
+export const notCsv = (why: string) => new AppError('not_csv', `The file is not CSV text: ${why}`);
 
 /**
  * Checks, piece by piece while it is received, that a file is text: no NUL byte (binary files

@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { IMPORT_STATUS, type ImportStatus, imports } from '../../db/schema/imports.ts';
 import { files } from '../../db/schema/organisation-data.ts';
 import type { Actor } from '../../platform/actor.ts';
-import { AppError, badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { likeEscape } from '../../platform/filters.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import type { ChunkedFileStore, PendingFile } from '../files/chunks.ts';
@@ -89,15 +89,15 @@ function asProblem(error: unknown, limitBytes: number): unknown {
   if (isInfrastructureError(error)) return error;
   const code = (error as { code?: string }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return fileTooLarge(limitBytes);
-  if (code === 'FST_FILES_LIMIT') return badRequest('Send exactly one file', undefined, 'too_many_files');
+  if (code === 'FST_FILES_LIMIT') return new AppError('too_many_files', 'Send exactly one file');
   if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') {
-    return badRequest('The form has too many fields', undefined, 'too_many_fields');
+    return new AppError('too_many_fields', 'The form has too many fields');
   }
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
-    return new AppError(415, 'unsupported_media_type', 'Send the import as multipart/form-data');
+    return new AppError('unsupported_media_type', 'Send the import as multipart/form-data');
   }
   const message = error instanceof Error ? error.message : 'malformed';
-  return badRequest(`The multipart body could not be read: ${message}`, undefined, 'invalid_multipart');
+  return new AppError('invalid_multipart', `The multipart body could not be read: ${message}`);
 }
 
 export function createImportService(
@@ -122,7 +122,7 @@ export function createImportService(
      */
     async create(actor: Actor, request: FastifyRequest) {
       if (!request.isMultipart()) {
-        throw new AppError(415, 'unsupported_media_type', 'Send the import as multipart/form-data');
+        throw new AppError('unsupported_media_type', 'Send the import as multipart/form-data');
       }
       const limitBytes = ctx.config.imports.sizeLimitBytes;
       const importId = uuidv7();
@@ -312,7 +312,7 @@ export function createImportService(
     async download(actor: Actor, id: string) {
       const row = await get(actor, id);
       if (row.fileArchived || !row.fileId) {
-        throw new AppError(410, 'file_archived', 'The file of this import was archived');
+        throw new AppError('file_archived', 'The file of this import was archived');
       }
       const fileId = row.fileId;
       const [file] = await db
@@ -367,7 +367,7 @@ export function createImportService(
         const row = await findImport(tx, actor.organisationId, id, true);
         if (!row) throw notFound('Import');
         if (row.status !== IMPORT_STATUS.REQUESTED && row.status !== IMPORT_STATUS.IN_PROGRESS) {
-          throw conflict('Only a requested or running import can be cancelled', 'import_not_cancellable');
+          throw new AppError('import_not_cancellable', 'Only a requested or running import can be cancelled');
         }
         const now = new Date();
         const started = row.stats.startedAt ? Date.parse(row.stats.startedAt) : now.getTime();

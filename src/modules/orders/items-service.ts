@@ -11,7 +11,7 @@ import {
   companyScope,
   inCompanyScope,
 } from '../../platform/actor.ts';
-import { badRequest, conflict, notFound, type ProblemIssue, unprocessable } from '../../platform/errors.ts';
+import { AppError, badRequest, notFound, type ProblemIssue } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
 import { likeEscape } from '../../platform/filters.ts';
 import { assertTotalInRange } from '../../platform/input-safety.ts';
@@ -80,30 +80,32 @@ export function priceItem(
   const expected = roundCents(input.quantity * unitPrice);
   assertTotalInRange(expected, `${pointer}/quantity`);
   if (input.totalPrice != null && !totalsMatch(input.totalPrice, expected)) {
-    throw unprocessable(
-      `totalPrice ${input.totalPrice} is not quantity x unitPrice (${input.quantity} x ${unitPrice} = ${expected})`,
+    throw new AppError(
       'inconsistent_total',
-      [
-        {
-          pointer: `${pointer}/totalPrice`,
-          message: `must equal quantity x unitPrice = ${expected}`,
-          in: 'body',
-        },
-      ],
+      `totalPrice ${input.totalPrice} is not quantity x unitPrice (${input.quantity} x ${unitPrice} = ${expected})`,
+      {
+        issues: [
+          {
+            pointer: `${pointer}/totalPrice`,
+            message: `must equal quantity x unitPrice = ${expected}`,
+            in: 'body',
+          },
+        ],
+      },
     );
   }
   return { unitPrice, totalPrice: expected };
 }
 
 const cycle = (pointer: string) =>
-  unprocessable('An item cannot become a descendant of itself', 'hierarchy_cycle', [
-    { pointer, message: 'would make the item its own ancestor', in: 'body' },
-  ]);
+  new AppError('hierarchy_cycle', 'An item cannot become a descendant of itself', {
+    issues: [{ pointer, message: 'would make the item its own ancestor', in: 'body' }],
+  });
 
 const parentInOtherOrder = (pointer: string) =>
-  unprocessable('A parent item must belong to the same order as its children', 'parent_in_other_order', [
-    { pointer, message: 'is an item of another order', in: 'body' },
-  ]);
+  new AppError('parent_in_other_order', 'A parent item must belong to the same order as its children', {
+    issues: [{ pointer, message: 'is an item of another order', in: 'body' }],
+  });
 
 type NewItem = Omit<CreateOrderItemInput, 'orderId' | 'quantity'> & {
   quantity?: number;
@@ -163,26 +165,30 @@ export function createOrderItemService(ctx: AppContext) {
       if (input.parentRef === undefined) return;
       const at = refs.get(input.parentRef);
       if (at === undefined) {
-        throw unprocessable(
-          `parentRef "${input.parentRef}" names no item of this request`,
+        throw new AppError(
           'invalid_reference',
-          [
-            {
-              pointer: `${pointerOf(i)}/parentRef`,
-              message: 'is not the ref of an item of this request',
-              in: 'body',
-            },
-          ],
+          `parentRef "${input.parentRef}" names no item of this request`,
+          {
+            issues: [
+              {
+                pointer: `${pointerOf(i)}/parentRef`,
+                message: 'is not the ref of an item of this request',
+                in: 'body',
+              },
+            ],
+          },
         );
       }
       if (at >= i) {
-        throw unprocessable('A parent item must come before its children', 'parent_later', [
-          {
-            pointer: `${pointerOf(i)}/parentRef`,
-            message: 'names an item that comes later in the array',
-            in: 'body',
-          },
-        ]);
+        throw new AppError('parent_later', 'A parent item must come before its children', {
+          issues: [
+            {
+              pointer: `${pointerOf(i)}/parentRef`,
+              message: 'names an item that comes later in the array',
+              in: 'body',
+            },
+          ],
+        });
       }
     });
 
@@ -224,9 +230,9 @@ export function createOrderItemService(ctx: AppContext) {
         const article = articlesById.get(input.articleId);
         if (!article) throw invalidReference(`${pointer}/articleId`, 'article');
         if (!article.enabled) {
-          throw unprocessable('A disabled article cannot be ordered', 'article_disabled', [
-            { pointer: `${pointer}/articleId`, message: 'is a disabled article', in: 'body' },
-          ]);
+          throw new AppError('article_disabled', 'A disabled article cannot be ordered', {
+            issues: [{ pointer: `${pointer}/articleId`, message: 'is a disabled article', in: 'body' }],
+          });
         }
         if (input.unitPrice === undefined) unitPrice = article.price;
         if (input.unit === undefined) unit = article.unit;
@@ -270,9 +276,9 @@ export function createOrderItemService(ctx: AppContext) {
       await lockOrder(tx, actor, item.orderId, () => notFound('Order item'));
       const descendants = await liveDescendants(tx, id);
       if (descendants.length && !options.cascade) {
-        throw conflict(
-          `The item has ${descendants.length} live child item(s): delete them first or pass cascade=true`,
+        throw new AppError(
           'item_has_children',
+          `The item has ${descendants.length} live child item(s): delete them first or pass cascade=true`,
         );
       }
       const deleted = await tx
@@ -374,9 +380,9 @@ export function createOrderItemService(ctx: AppContext) {
             const [article] = await liveArticles(tx, org, [input.articleId]);
             if (!article) throw invalidReference('/articleId', 'article');
             if (!article.enabled) {
-              throw unprocessable('A disabled article cannot be ordered', 'article_disabled', [
-                { pointer: '/articleId', message: 'is a disabled article', in: 'body' },
-              ]);
+              throw new AppError('article_disabled', 'A disabled article cannot be ordered', {
+                issues: [{ pointer: '/articleId', message: 'is a disabled article', in: 'body' }],
+              });
             }
             // A new article brings its price unless the request sets one.
             if (input.unitPrice === undefined) unitPrice = article.price;

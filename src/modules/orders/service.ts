@@ -9,7 +9,7 @@ import {
   assertCompanyWritable,
   inCompanyScope,
 } from '../../platform/actor.ts';
-import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
+import { AppError, notFound } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { likeEscape, rangeEnd, toDate, uuidList } from '../../platform/filters.ts';
 import { roundCents } from '../../platform/money.ts';
@@ -144,10 +144,10 @@ export function createOrderService(ctx: AppContext, options: { countCap?: number
       const project = await liveProject(tx, org, next.projectId);
       if (!next.companyId && !('companyId' in sent)) next.companyId = project.companyId;
       if (project.companyId !== next.companyId) {
-        throw unprocessable(
-          'The project belongs to another company than the order',
+        throw new AppError(
           'project_company_mismatch',
-          [{ pointer: '/projectId', message: 'is a project of another company', in: 'body' }],
+          'The project belongs to another company than the order',
+          { issues: [{ pointer: '/projectId', message: 'is a project of another company', in: 'body' }] },
         );
       }
     }
@@ -160,10 +160,18 @@ export function createOrderService(ctx: AppContext, options: { countCap?: number
     ) {
       const address = await liveAddress(tx, org, next.shippingAddressId);
       if (address.companyId !== next.companyId) {
-        throw unprocessable(
-          'The shipping address must be an address of the order company',
+        throw new AppError(
           'address_company_mismatch',
-          [{ pointer: '/shippingAddressId', message: 'is not an address of the order company', in: 'body' }],
+          'The shipping address must be an address of the order company',
+          {
+            issues: [
+              {
+                pointer: '/shippingAddressId',
+                message: 'is not an address of the order company',
+                in: 'body',
+              },
+            ],
+          },
         );
       }
     }
@@ -171,7 +179,7 @@ export function createOrderService(ctx: AppContext, options: { countCap?: number
   }
 
   const duplicateExternalId = (externalId: string) =>
-    conflict(`An order with externalId "${externalId}" already exists`, 'duplicate_external_id');
+    new AppError('duplicate_external_id', `An order with externalId "${externalId}" already exists`);
 
   const dates = (input: Partial<Record<(typeof DATE_FIELDS)[number], string | null>>) => {
     const result: Partial<Record<(typeof DATE_FIELDS)[number], Date | null>> = {};

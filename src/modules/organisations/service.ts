@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { organisations, users } from '../../db/schema/platform.ts';
 import type { Actor } from '../../platform/actor.ts';
-import { conflict } from '../../platform/errors.ts';
+import { AppError } from '../../platform/errors.ts';
 import { type EventRecorder, entity } from '../../platform/events.ts';
 import { hashPassword } from '../../platform/passwords.ts';
 import { USER_ENTITY } from '../users/repository.ts';
@@ -30,7 +30,7 @@ export function createOrganisationService(ctx: AppContext) {
       .from(users)
       .where(sql`lower(${users.username}) = ${email.toLowerCase()} and ${users.deletedAt} is null`)
       .limit(1);
-    if (taken) throw conflict('A user with this e-mail already exists', 'username_taken');
+    if (taken) throw new AppError('username_taken', 'A user with this e-mail already exists');
     const [organisation] = await tx.insert(organisations).values({ name: input.name }).returning();
     const organisationId = organisation!.id;
     const [admin] = await tx

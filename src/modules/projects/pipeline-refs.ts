@@ -1,14 +1,14 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { pipelineSteps, pipelines } from '../../db/schema/pipelines.ts';
-import { unprocessable } from '../../platform/errors.ts';
+import { AppError } from '../../platform/errors.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const refused = (pointer: string, message: string) =>
-  unprocessable('The sales pipeline or step does not exist', 'invalid_reference', [
-    { pointer, message, in: 'body' },
-  ]);
+  new AppError('invalid_reference', 'The sales pipeline or step does not exist', {
+    issues: [{ pointer, message, in: 'body' }],
+  });
 
 type PipelineRefs = { opportunityPipelineId?: string | null; opportunityStepId?: string | null };
 

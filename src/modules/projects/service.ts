@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { projects } from '../../db/schema/organisation-data.ts';
 import type { Actor } from '../../platform/actor.ts';
-import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.ts';
+import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import { externalIdTaken, liveStaffUsers } from '../../platform/references.ts';
@@ -75,17 +75,19 @@ export function createProjectService(ctx: AppContext) {
     if (input.managerId)
       await liveStaffUsers(tx, actor.organisationId, [input.managerId], () => '/managerId');
     if (input.statusId && !(await findLiveStatus(tx, actor.organisationId, 'project', input.statusId))) {
-      throw unprocessable('The status does not exist', 'unknown_status', [
-        { pointer: '/statusId', message: 'is not a project status of the organisation', in: 'body' },
-      ]);
+      throw new AppError('unknown_status', 'The status does not exist', {
+        issues: [
+          { pointer: '/statusId', message: 'is not a project status of the organisation', in: 'body' },
+        ],
+      });
     }
     if (
       input.externalId &&
       (await externalIdTaken(tx, projects, actor.organisationId, input.externalId, exceptId))
     ) {
-      throw conflict(
-        'A project with this externalId already exists in the organisation',
+      throw new AppError(
         'external_id_taken',
+        'A project with this externalId already exists in the organisation',
       );
     }
   }

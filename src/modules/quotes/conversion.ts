@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
-import { conflict } from '../../platform/errors.ts';
+import { AppError } from '../../platform/errors.ts';
 import type { ChangeRunner } from '../../platform/events.ts';
 import type { CustomFieldValue } from '../../platform/schemas.ts';
 import { findArticleOfElement, insertArticleInTransaction } from '../articles/in-transaction.ts';
@@ -44,12 +44,12 @@ export function createQuoteConversion<QuoteDetail>(deps: {
     const orderId = await change(actor, async (tx, record) => {
       const quote = await lockForChange(tx, actor, id, { write: true });
       if (quote.orderId) {
-        throw conflict('The quote has already been converted into an order', 'already_converted');
+        throw new AppError('already_converted', 'The quote has already been converted into an order');
       }
       if (quote.state !== 'signed') {
-        throw conflict(
-          `Only a signed quote becomes an order (this one is ${quote.state})`,
+        throw new AppError(
           'quote_not_signed',
+          `Only a signed quote becomes an order (this one is ${quote.state})`,
         );
       }
       const org = actor.organisationId;

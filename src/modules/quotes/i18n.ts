@@ -3,7 +3,7 @@
  * is a language tag (`fr`, `fr-FR`, `en_GB`...); its primary language picks the labels, and
  * the file is stored and found under that primary language (`fr`).
  */
-import { badRequest } from '../../platform/errors.ts';
+import { AppError } from '../../platform/errors.ts';
 
 export type Labels = {
   title: string;
@@ -214,10 +214,10 @@ export function requireLanguage(
 ) {
   const language = languageOf(localisationId);
   if (!language) {
-    throw badRequest(
-      `Unknown localisation "${localisationId}": supported languages are ${SUPPORTED_LANGUAGES.join(', ')}`,
-      [{ pointer, message: `must be one of: ${SUPPORTED_LANGUAGES.join(', ')}`, in: where }],
+    throw new AppError(
       'unsupported_language',
+      `Unknown localisation "${localisationId}": supported languages are ${SUPPORTED_LANGUAGES.join(', ')}`,
+      { issues: [{ pointer, message: `must be one of: ${SUPPORTED_LANGUAGES.join(', ')}`, in: where }] },
     );
   }
   return language;

@@ -9,7 +9,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Executor } from '../../db/client.ts';
 import { articles } from '../../db/schema/orders.ts';
 import { type PriceSource, quoteItems } from '../../db/schema/quotes.ts';
-import { badRequest, conflict, type ProblemIssue, unprocessable } from '../../platform/errors.ts';
+import { AppError, badRequest, type ProblemIssue } from '../../platform/errors.ts';
 import { assertTotalInRange } from '../../platform/input-safety.ts';
 import { roundCents, roundUnitPrice } from '../../platform/money.ts';
 import { invalidReference } from '../../platform/references.ts';
@@ -153,9 +153,9 @@ async function liveArticles(db: Executor, organisationId: string, ids: string[])
 }
 
 const companyMismatch = (pointer: string, what: string) =>
-  unprocessable(`The ${what} belongs to another company than the quote`, 'company_mismatch', [
-    { pointer, message: `is a ${what} of another company than the quote`, in: 'body' },
-  ]);
+  new AppError('company_mismatch', `The ${what} belongs to another company than the quote`, {
+    issues: [{ pointer, message: `is a ${what} of another company than the quote`, in: 'body' }],
+  });
 
 /** Checks the shape of each requested item (400 with pointers): what the schema cannot say. */
 export function checkItemShapes(items: ItemInput[], pointer: string) {
@@ -223,16 +223,20 @@ export async function buildItems(
     const element = elementsById.get(item.briefElementId);
     if (!element) throw invalidReference(at, 'brief element');
     if (!element.briefId) {
-      throw unprocessable(
-        'A standalone element (of an article) is quoted through its article',
+      throw new AppError(
         'standalone_element',
-        [{ pointer: at, message: 'is not an element of a brief: quote the article instead', in: 'body' }],
+        'A standalone element (of an article) is quoted through its article',
+        {
+          issues: [
+            { pointer: at, message: 'is not an element of a brief: quote the article instead', in: 'body' },
+          ],
+        },
       );
     }
     if (item.briefId && item.briefId !== element.briefId) {
-      throw unprocessable('The element does not belong to the brief', 'element_not_in_brief', [
-        { pointer: at, message: 'is not an element of briefId', in: 'body' },
-      ]);
+      throw new AppError('element_not_in_brief', 'The element does not belong to the brief', {
+        issues: [{ pointer: at, message: 'is not an element of briefId', in: 'body' }],
+      });
     }
   });
   const wholeBriefs: { briefId: string; pointer: string; comment?: string }[] = [
@@ -281,9 +285,9 @@ export async function buildItems(
   const seenWhole = new Set<string>();
   for (const whole of wholeBriefs) {
     if (parentOfBrief.has(whole.briefId) || seenWhole.has(whole.briefId)) {
-      throw conflict(
-        `The brief is already in the quote (${whole.pointer}); add single elements with briefElementId`,
+      throw new AppError(
         'brief_already_in_quote',
+        `The brief is already in the quote (${whole.pointer}); add single elements with briefElementId`,
       );
     }
     seenWhole.add(whole.briefId);
@@ -298,9 +302,9 @@ export async function buildItems(
     const article = articlesById.get(item.articleId);
     if (!article) throw invalidReference(at, 'article');
     if (!article.enabled) {
-      throw unprocessable('A disabled article cannot be quoted', 'article_disabled', [
-        { pointer: at, message: 'is a disabled article', in: 'body' },
-      ]);
+      throw new AppError('article_disabled', 'A disabled article cannot be quoted', {
+        issues: [{ pointer: at, message: 'is a disabled article', in: 'body' }],
+      });
     }
     if (article.companyId !== quote.companyId) throw companyMismatch(at, 'article');
   });

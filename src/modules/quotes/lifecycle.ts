@@ -1,7 +1,7 @@
 import type { Db, Tx } from '../../db/client.ts';
 import type { QuoteState } from '../../db/schema/quotes.ts';
 import type { Actor } from '../../platform/actor.ts';
-import { conflict, unprocessable } from '../../platform/errors.ts';
+import { AppError } from '../../platform/errors.ts';
 import { type ChangeRunner, changedFields, type EventRecorder } from '../../platform/events.ts';
 import { isDateOnly, toDate } from '../../platform/filters.ts';
 import { repriceInvalidItems } from './items.ts';
@@ -53,13 +53,13 @@ export const isPastValidity = (row: Pick<QuoteRow, 'state' | 'validUntil'>, now:
   row.state === 'published' && row.validUntil !== null && row.validUntil.getTime() < now.getTime();
 
 export const quoteLocked = (state: QuoteState) =>
-  conflict(
-    `The quote is ${state} and locked: only a draft can be changed (make a revision to change it)`,
+  new AppError(
     'quote_locked',
+    `The quote is ${state} and locked: only a draft can be changed (make a revision to change it)`,
   );
 
 export const invalidTransition = (from: QuoteState, to: QuoteState | string, why?: string) =>
-  conflict(`A quote cannot go from ${from} to ${to}${why ? `: ${why}` : ''}`, 'invalid_transition');
+  new AppError('invalid_transition', `A quote cannot go from ${from} to ${to}${why ? `: ${why}` : ''}`);
 
 /** One event per quote item row (a change of the quote's items). */
 export const recordItems = async (
@@ -190,22 +190,24 @@ export function createQuoteLifecycle({ db, change }: { db: Db; change: ChangeRun
     const incomplete = current.filter((i) => !i.valid && !i.parentId);
     if (!current.length || incomplete.length) {
       const leaves = current.filter((i) => !i.valid && (i.parentId || i.articleId));
-      throw unprocessable(
-        `The pricing of ${leaves.length} item(s) is not complete: the quote cannot be published until every item has a price`,
+      throw new AppError(
         'pricing_incomplete',
-        leaves.map((i) => ({
-          pointer: '/state',
-          message: `item ${i.id} (${i.name}) has no complete price${i.briefElementId ? ' (its brief has no COMPLETED prediction, or another quantity)' : ''}`,
-          in: 'body' as const,
-        })),
+        `The pricing of ${leaves.length} item(s) is not complete: the quote cannot be published until every item has a price`,
+        {
+          issues: leaves.map((i) => ({
+            pointer: '/state',
+            message: `item ${i.id} (${i.name}) has no complete price${i.briefElementId ? ' (its brief has no COMPLETED prediction, or another quantity)' : ''}`,
+            in: 'body' as const,
+          })),
+        },
       );
     }
     let validUntil = quote.validUntil;
     if (!validUntil) validUntil = new Date(now.getTime() + DEFAULT_VALIDITY_DAYS * DAY_MS);
     if (validUntil.getTime() <= now.getTime()) {
-      throw unprocessable('validUntil has passed: set a later date to publish the quote', 'validity_passed', [
-        { pointer: '/validUntil', message: 'must be in the future to publish', in: 'body' },
-      ]);
+      throw new AppError('validity_passed', 'validUntil has passed: set a later date to publish the quote', {
+        issues: [{ pointer: '/validUntil', message: 'must be in the future to publish', in: 'body' }],
+      });
     }
     const year = now.getUTCFullYear();
     const codeNumber = await allocateCodeNumber(tx, quote.organisationId, year);

@@ -11,7 +11,7 @@ import { briefElements } from '../../db/schema/briefs.ts';
 import { files } from '../../db/schema/organisation-data.ts';
 import { quoteGuestLinks } from '../../db/schema/quotes.ts';
 import { type Actor, assertCompanyWritable } from '../../platform/actor.ts';
-import { AppError, conflict, notFound, unprocessable } from '../../platform/errors.ts';
+import { AppError, notFound } from '../../platform/errors.ts';
 import type { DieLine } from '../../pricing/index.ts';
 import { removeLabelledFilesInTransaction } from '../files/in-transaction.ts';
 import { readFileContent } from '../files/repository.ts';
@@ -118,9 +118,9 @@ export function createQuotePdfService(
     const found = await quotes.visibleWithRefs(actor, id);
     assertCompanyWritable(actor, found.companyId);
     if (found.state !== 'published') {
-      throw conflict(
-        `A PDF is generated for a published quote only (this one is ${found.state})`,
+      throw new AppError(
         'quote_not_published',
+        `A PDF is generated for a published quote only (this one is ${found.state})`,
       );
     }
     // Rendering happens outside the transaction: nothing is locked while pdfkit works.
@@ -129,7 +129,10 @@ export function createQuotePdfService(
       const row = await findQuoteRow(tx, actor.organisationId, id, true);
       if (!row) throw notFound('Quote');
       if (row.state !== 'published' || row.updatedAt.getTime() !== found.updatedAt.getTime()) {
-        throw conflict('The quote changed while its PDF was rendered: generate it again', 'quote_changed');
+        throw new AppError(
+          'quote_changed',
+          'The quote changed while its PDF was rendered: generate it again',
+        );
       }
       await removeLabelledFilesInTransaction(tx, actor, quoteFile(id), language, record);
       const stored = await filesService.storeFile(
@@ -166,7 +169,6 @@ export function createQuotePdfService(
       const pdf = await currentPdf(actor.organisationId, id, language);
       if (!pdf) {
         throw new AppError(
-          404,
           'pdf_not_generated',
           `No ${language} PDF of this quote: generate it with POST /quotes/${id}/generate-pdf`,
         );
@@ -185,25 +187,28 @@ export function createQuotePdfService(
         ? new Date(input.expiresAt)
         : new Date(now.getTime() + GUEST_LINK_DAYS * DAY_MS);
       if (expiresAt.getTime() <= now.getTime()) {
-        throw unprocessable('expiresAt must be in the future', 'invalid_expiry', [
-          { pointer: '/expiresAt', message: 'must be in the future', in: 'body' },
-        ]);
+        throw new AppError('invalid_expiry', 'expiresAt must be in the future', {
+          issues: [{ pointer: '/expiresAt', message: 'must be in the future', in: 'body' }],
+        });
       }
       if (expiresAt.getTime() > now.getTime() + GUEST_LINK_MAX_DAYS * DAY_MS) {
-        throw unprocessable(`A guest link works at most ${GUEST_LINK_MAX_DAYS} days`, 'invalid_expiry', [
-          { pointer: '/expiresAt', message: `must be within ${GUEST_LINK_MAX_DAYS} days`, in: 'body' },
-        ]);
+        throw new AppError('invalid_expiry', `A guest link works at most ${GUEST_LINK_MAX_DAYS} days`, {
+          issues: [
+            { pointer: '/expiresAt', message: `must be within ${GUEST_LINK_MAX_DAYS} days`, in: 'body' },
+          ],
+        });
       }
       const found = await quotes.visibleWithRefs(actor, id);
       assertCompanyWritable(actor, found.companyId);
       if (found.state === 'draft') {
-        throw conflict('A draft has no PDF to share: publish the quote first', 'quote_not_published');
+        throw new AppError('quote_not_published', 'A draft has no PDF to share: publish the quote first');
       }
       if (!(await currentPdf(actor.organisationId, id, language))) {
         if (found.state !== 'published') {
-          throw conflict(
-            `The quote has no ${language} PDF and, being ${found.state}, can no longer be rendered`,
+          throw new AppError(
             'pdf_not_generated',
+            `The quote has no ${language} PDF and, being ${found.state}, can no longer be rendered`,
+            { status: 409 },
           );
         }
         await generate(actor, id, language);
@@ -290,9 +295,9 @@ export function createQuotePdfService(
     async servePublic(token: string) {
       const link = await findGuestLinkByHash(db, hashGuestToken(token));
       if (!link) throw notFound('Guest link');
-      if (link.revokedAt) throw new AppError(410, 'guest_link_revoked', 'This link has been revoked');
+      if (link.revokedAt) throw new AppError('guest_link_revoked', 'This link has been revoked');
       if (link.expiresAt.getTime() <= Date.now()) {
-        throw new AppError(410, 'guest_link_expired', 'This link has expired');
+        throw new AppError('guest_link_expired', 'This link has expired');
       }
       const quote = await findQuoteRow(db, link.organisationId, link.quoteId);
       if (!quote) throw notFound('Quote');

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/client.ts';
 import { type Actor, assertCompanyWritable } from '../../platform/actor.ts';
-import { badRequest, unprocessable } from '../../platform/errors.ts';
+import { AppError, badRequest } from '../../platform/errors.ts';
 import { invalidReference, liveAddress, liveCompany, liveProject } from '../../platform/references.ts';
 import { baseCurrencyOf, briefsOfElements, currenciesOfPricedBriefs, findContact } from './repository.ts';
 import type { CreateQuoteInput } from './schemas.ts';
@@ -28,10 +28,10 @@ export async function resolveRelations(
     const project = await liveProject(tx, org, next.projectId);
     if (!next.companyId) next.companyId = project.companyId;
     if (project.companyId !== next.companyId) {
-      throw unprocessable(
-        'The project belongs to another company than the quote',
+      throw new AppError(
         'project_company_mismatch',
-        [{ pointer: '/projectId', message: 'is a project of another company', in: 'body' }],
+        'The project belongs to another company than the quote',
+        { issues: [{ pointer: '/projectId', message: 'is a project of another company', in: 'body' }] },
       );
     }
   }
@@ -47,17 +47,17 @@ export async function resolveRelations(
     contact = await findContact(tx, org, next.contactId, next.companyId);
     if (!contact) throw invalidReference('/contactId', 'contact');
     if (!contact.linked) {
-      throw unprocessable('The contact is not a contact of the quote company', 'contact_company_mismatch', [
-        { pointer: '/contactId', message: 'is not linked to the company', in: 'body' },
-      ]);
+      throw new AppError('contact_company_mismatch', 'The contact is not a contact of the quote company', {
+        issues: [{ pointer: '/contactId', message: 'is not linked to the company', in: 'body' }],
+      });
     }
   }
   if (next.addressId && ('addressId' in sent || companyChanged)) {
     const address = await liveAddress(tx, org, next.addressId, '/addressId');
     if (address.companyId !== next.companyId) {
-      throw unprocessable('The address must be an address of the quote company', 'address_company_mismatch', [
-        { pointer: '/addressId', message: 'is not an address of the company', in: 'body' },
-      ]);
+      throw new AppError('address_company_mismatch', 'The address must be an address of the quote company', {
+        issues: [{ pointer: '/addressId', message: 'is not an address of the company', in: 'body' }],
+      });
     }
   }
   return { companyId: next.companyId, contact };

@@ -8,7 +8,7 @@ import {
   assertCompanyWritable,
   inCompanyScope,
 } from '../../platform/actor.ts';
-import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.ts';
+import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { type ChangeRunner, changedFields, type EventRecorder } from '../../platform/events.ts';
 import { likeEscape } from '../../platform/filters.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
@@ -252,17 +252,16 @@ export function createQuoteService({
 
     async create(actor: Actor, input: CreateQuoteInput) {
       if (!input.briefIds?.length && !input.items?.length) {
-        throw badRequest(
-          'A quote needs at least one item: send briefIds or items',
-          [
+        throw new AppError('quote_without_items', 'A quote needs at least one item: send briefIds or items', {
+          status: 400,
+          issues: [
             {
               pointer: '/items',
               message: 'at least one item (or a brief in briefIds) is required',
               in: 'body',
             },
           ],
-          'quote_without_items',
-        );
+        });
       }
       if (input.companyId) assertCompanyWritable(actor, input.companyId);
       const id = await change(actor, async (tx, record) => {
@@ -307,9 +306,9 @@ export function createQuoteService({
           actor.userId,
         );
         if (!rows.length) {
-          throw unprocessable('The request gives no item', 'quote_without_items', [
-            { pointer: '/items', message: 'at least one item is required', in: 'body' },
-          ]);
+          throw new AppError('quote_without_items', 'The request gives no item', {
+            issues: [{ pointer: '/items', message: 'at least one item is required', in: 'body' }],
+          });
         }
         let quote = created!;
         if (!input.name) {
@@ -437,9 +436,9 @@ export function createQuoteService({
           ids.add(item.parentId);
         }
         if (items.every((i) => ids.has(i.id))) {
-          throw unprocessable(
-            'A quote keeps at least one item: add another item before removing this one',
+          throw new AppError(
             'quote_without_items',
+            'A quote keeps at least one item: add another item before removing this one',
           );
         }
         const now = new Date();
@@ -483,9 +482,9 @@ export function createQuoteService({
       const newId = await change(actor, async (tx, record) => {
         const source = await lockForChange(tx, actor, id, { write: true });
         if (source.state === 'draft') {
-          throw conflict(
-            'A draft is edited, not revised: revise a quote once it is published',
+          throw new AppError(
             'invalid_transition',
+            'A draft is edited, not revised: revise a quote once it is published',
           );
         }
         const rootId = source.rootQuoteId ?? source.id;
@@ -576,10 +575,12 @@ export function createQuoteService({
   /** Refuses (422) a change of company while items quote briefs or articles of the current one. */
   async function assertItemsOfCompany(tx: Executor, quoteId: string, companyId: string) {
     if (await hasItemOfOtherCompany(tx, quoteId, companyId)) {
-      throw unprocessable(
-        'The quote has items of briefs or articles of its current company: remove them before changing company',
+      throw new AppError(
         'company_mismatch',
-        [{ pointer: '/companyId', message: 'differs from the company of some items', in: 'body' }],
+        'The quote has items of briefs or articles of its current company: remove them before changing company',
+        {
+          issues: [{ pointer: '/companyId', message: 'differs from the company of some items', in: 'body' }],
+        },
       );
     }
   }

@@ -4,7 +4,7 @@ import type { AppContext, OrganisationSeeder } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { type StatusEntity, statuses } from '../../db/schema/organisation-data.ts';
 import type { Actor } from '../../platform/actor.ts';
-import { badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import {
@@ -94,7 +94,7 @@ async function assertLabelFree(
 ) {
   const existing = await findStatusByLabel(tx, organisationId, entityName, label);
   if (existing && existing.id !== selfId) {
-    throw conflict(`A ${entityName} status labelled "${label}" already exists`, 'duplicate_status');
+    throw new AppError('duplicate_status', `A ${entityName} status labelled "${label}" already exists`);
   }
 }
 
@@ -188,9 +188,9 @@ export function createStatusService(ctx: AppContext) {
         const before = await findStatus(tx, actor.organisationId, id);
         if (!before) throw notFound('Status');
         if (input.isDefault === false && before.isDefault) {
-          throw conflict(
-            'A default status cannot be unset; mark another status of the entity as the default instead',
+          throw new AppError(
             'default_status',
+            'A default status cannot be unset; mark another status of the entity as the default instead',
           );
         }
         if (input.entity !== undefined && input.entity !== before.entity) {
@@ -247,9 +247,9 @@ export function createStatusService(ctx: AppContext) {
             .from(statuses)
             .where(and(live(actor.organisationId), eq(statuses.entity, before.entity), ne(statuses.id, id)));
           if ((others?.count ?? 0) > 0) {
-            throw conflict(
-              'The default status cannot be deleted; mark another status of the entity as the default first',
+            throw new AppError(
               'default_status',
+              'The default status cannot be deleted; mark another status of the entity as the default first',
             );
           }
         }

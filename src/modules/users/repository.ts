@@ -3,7 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import { companies, companyUsers, type Role, users } from '../../db/schema/platform.ts';
 import { type Actor, companyScope, inCompanyScope } from '../../platform/actor.ts';
 import { userColumns } from '../../platform/auth.ts';
-import { AppError, conflict, type ProblemIssue, unprocessable } from '../../platform/errors.ts';
+import { AppError, type ProblemIssue } from '../../platform/errors.ts';
 import { entity } from '../../platform/events.ts';
 
 export const USER_ENTITY = entity('USER', 'users');
@@ -129,7 +129,7 @@ export async function assertUserUnique(
     return Boolean(row);
   };
   if (values.username && (await taken(sql`lower(${users.username}) = ${values.username.toLowerCase()}`))) {
-    throw conflict('A user with this username (e-mail) already exists', 'username_taken');
+    throw new AppError('username_taken', 'A user with this username (e-mail) already exists');
   }
   if (
     values.email &&
@@ -140,13 +140,13 @@ export async function assertUserUnique(
       )!,
     ))
   ) {
-    throw conflict('A user with this e-mail already exists in the organisation', 'email_taken');
+    throw new AppError('email_taken', 'A user with this e-mail already exists in the organisation');
   }
   if (
     values.externalId &&
     (await taken(and(eq(users.organisationId, organisationId), eq(users.externalId, values.externalId))!))
   ) {
-    throw conflict('A user with this externalId already exists in the organisation', 'external_id_taken');
+    throw new AppError('external_id_taken', 'A user with this externalId already exists in the organisation');
   }
 }
 
@@ -182,9 +182,9 @@ export async function assertLinkableCompanies(
     const foreign = companyIds.findIndex((id) => !scope.includes(id));
     if (foreign >= 0) {
       // Like assertCompanyWritable (403), with a pointer to the entry.
-      throw new AppError(403, 'forbidden', 'You may only link the companies you are linked to', [
-        { pointer: `${pointer}/${foreign}`, message: 'is not one of your companies', in: 'body' },
-      ]);
+      throw new AppError('forbidden', 'You may only link the companies you are linked to', {
+        issues: [{ pointer: `${pointer}/${foreign}`, message: 'is not one of your companies', in: 'body' }],
+      });
     }
   }
   const rows = await db
@@ -206,7 +206,7 @@ export async function assertLinkableCompanies(
       message: 'is not a company of the organisation',
       in: 'body',
     }));
-  if (issues.length) throw unprocessable('Some linked companies do not exist', 'unknown_company', issues);
+  if (issues.length) throw new AppError('unknown_company', 'Some linked companies do not exist', { issues });
 }
 
 /**

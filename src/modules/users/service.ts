@@ -5,7 +5,7 @@ import { ROLES, type Role, users } from '../../db/schema/platform.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { parseCrudQuery } from '../../platform/crud-query.ts';
 import { type CrudQueryString, crudParams } from '../../platform/crud-search.ts';
-import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../platform/errors.ts';
+import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import { hashPassword } from '../../platform/passwords.ts';
@@ -61,7 +61,7 @@ function assertMaySetRole(actor: Actor, role: Role | undefined) {
 
 async function assertNotLastAdmin(db: Executor, organisationId: string, user: UserWithCompanies) {
   if (isAdminRole(user.role) && (await countOtherAdmins(db, organisationId, user.id)) === 0) {
-    throw conflict('The organisation would have no admin left', 'last_admin');
+    throw new AppError('last_admin', 'The organisation would have no admin left');
   }
 }
 
@@ -219,14 +219,14 @@ export function createUserService(ctx: AppContext) {
         const email = input.email !== undefined ? input.email.trim() : current.email;
         const canSignIn = credentials.hasPassword || passwordHash !== undefined;
         if (role !== 'contact' && !canSignIn) {
-          throw unprocessable('A user of this role needs a password to sign in', 'password_required', [
-            { pointer: '/password', message: 'is required for this role', in: 'body' },
-          ]);
+          throw new AppError('password_required', 'A user of this role needs a password to sign in', {
+            issues: [{ pointer: '/password', message: 'is required for this role', in: 'body' }],
+          });
         }
         if (canSignIn && !email) {
-          throw unprocessable('A user who signs in needs an e-mail', 'email_required', [
-            { pointer: '/email', message: 'is required to sign in', in: 'body' },
-          ]);
+          throw new AppError('email_required', 'A user who signs in needs an e-mail', {
+            issues: [{ pointer: '/email', message: 'is required to sign in', in: 'body' }],
+          });
         }
         const username = canSignIn ? email!.toLowerCase() : null;
         await assertIdentityFree(
@@ -247,9 +247,9 @@ export function createUserService(ctx: AppContext) {
         const fields: Record<string, unknown> = { ...rest };
         if (customInput !== undefined) {
           if (current.role !== 'contact') {
-            throw unprocessable('Only contacts have custom fields', 'custom_fields_not_supported', [
-              { pointer: '/customFields', message: 'only contacts have custom fields', in: 'body' },
-            ]);
+            throw new AppError('custom_fields_not_supported', 'Only contacts have custom fields', {
+              issues: [{ pointer: '/customFields', message: 'only contacts have custom fields', in: 'body' }],
+            });
           }
           fields.customFields = await validateCustomFields(
             tx,
@@ -290,13 +290,14 @@ export function createUserService(ctx: AppContext) {
         const current = await findUserWithCompanies(tx, actor, id);
         if (!current) throw notFound('User');
         if (options.contactsOnly && current.role !== 'contact') {
-          throw conflict('Only contacts are deleted this way; archive other users', 'not_a_contact');
+          throw new AppError('not_a_contact', 'Only contacts are deleted this way; archive other users');
         }
         if (current.role !== 'contact' && !isAllowed(actor.role, 'users:manage')) {
           throw forbidden('Only admins archive users other than contacts');
         }
         assertMaySetRole(actor, current.role);
-        if (current.id === actor.userId) throw conflict('You cannot archive yourself', 'cannot_archive_self');
+        if (current.id === actor.userId)
+          throw new AppError('cannot_archive_self', 'You cannot archive yourself');
         await assertNotLastAdmin(tx, actor.organisationId, current);
         const now = new Date();
         await tx
@@ -319,7 +320,7 @@ export function createUserService(ctx: AppContext) {
         const current = await findUserWithCompanies(tx, actor, id, { archived: true });
         if (!current) {
           if (await findUserWithCompanies(tx, actor, id)) {
-            throw conflict('The user is not archived', 'not_archived');
+            throw new AppError('not_archived', 'The user is not archived');
           }
           throw notFound('User');
         }

@@ -12,7 +12,8 @@ import {
   webhooks,
 } from '../../db/schema/webhooks.ts';
 import type { Actor } from '../../platform/actor.ts';
-import { badRequest, conflict, notFound, type ProblemIssue } from '../../platform/errors.ts';
+import type { ErrorCode } from '../../platform/error-codes.ts';
+import { AppError, badRequest, notFound, type ProblemIssue } from '../../platform/errors.ts';
 import { type ChangeActor, type EventRecorder, entity, eventRow, toJsonSafe } from '../../platform/events.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
@@ -89,8 +90,8 @@ export function publicWebhook(row: WebhookRow) {
 
 const snapshotOf = (row: WebhookRow) => publicWebhook(row) as unknown as Record<string, unknown>;
 
-function invalid(pointer: string, message: string, code = 'validation_failed') {
-  return badRequest(`${pointer.slice(1)} ${message}`, [{ pointer, message, in: 'body' }], code);
+function invalid(pointer: string, message: string, code: ErrorCode = 'validation_failed') {
+  return new AppError(code, `${pointer.slice(1)} ${message}`, { issues: [{ pointer, message, in: 'body' }] });
 }
 
 function normaliseCredentials(
@@ -489,7 +490,7 @@ export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServi
     async replay(actor: Actor, webhookId: string, deliveryId: string) {
       const webhook = await findRow(db, actor.organisationId, webhookId);
       if (!webhook.enabled)
-        throw conflict('The webhook is disabled: enable it before replaying', 'webhook_disabled');
+        throw new AppError('webhook_disabled', 'The webhook is disabled: enable it before replaying');
       const original = await service.findDelivery(actor, webhookId, deliveryId);
       const [created] = await db
         .insert(webhookDeliveries)
@@ -514,7 +515,10 @@ export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServi
     async sendTest(actor: Actor, webhookId: string) {
       const webhook = await findRow(db, actor.organisationId, webhookId);
       if (!webhook.enabled)
-        throw conflict('The webhook is disabled: enable it before sending a test event', 'webhook_disabled');
+        throw new AppError(
+          'webhook_disabled',
+          'The webhook is disabled: enable it before sending a test event',
+        );
       const created = await db.transaction(async (tx) => {
         const row = eventRow(
           {
