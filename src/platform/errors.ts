@@ -21,26 +21,11 @@ export class AppError extends Error {
   readonly issues?: ProblemIssue[];
   readonly headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, extras?: AppErrorExtras);
-  /** @deprecated The form before the registry; the errors codemod rewrites it. */
-  constructor(
-    status: number,
-    code: string,
-    message: string,
-    issues?: ProblemIssue[],
-    headers?: Record<string, string>,
-  );
-  constructor(...args: unknown[]) {
-    const legacy = typeof args[0] === 'number';
-    const [code, message, extras] = (
-      legacy
-        ? [args[1], args[2], { status: args[0], issues: args[3], headers: args[4] }]
-        : [args[0], args[1], args[2] ?? {}]
-    ) as [ErrorCode, string, AppErrorExtras];
+  constructor(code: ErrorCode, message: string, extras: AppErrorExtras = {}) {
     super(message);
     this.code = code;
-    this.status = extras.status ?? (isErrorCode(code) ? errorSpec(code).status : 500);
-    if (!legacy && isErrorCode(code) && !statusesOf(code).includes(this.status as ErrorStatus))
+    this.status = extras.status ?? errorSpec(code).status;
+    if (!statusesOf(code).includes(this.status as ErrorStatus))
       throw new Error(`${code} is not registered with status ${this.status} (src/platform/error-codes.ts)`);
     this.issues = extras.issues;
     // Every 401 asks for a bearer credential (RFC 9110 11.6.1).
@@ -48,16 +33,17 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string, issues?: ProblemIssue[], code = 'validation_failed') =>
-  new AppError(400, code, message, issues);
-export const unauthorized = (message = 'A valid credential is required', code = 'unauthorized') =>
-  new AppError(401, code, message, undefined, { 'www-authenticate': 'Bearer' });
+// Shorthands for the generic code of a status; a specific code is `new AppError(code, detail)`.
+export const badRequest = (message: string, issues?: ProblemIssue[]) =>
+  new AppError('validation_failed', message, { issues });
+export const unauthorized = (message = 'A valid credential is required') =>
+  new AppError('unauthorized', message);
 export const forbidden = (message = 'Your role does not allow this operation') =>
   new AppError('forbidden', message);
 export const notFound = (what = 'Resource') => new AppError('not_found', `${what} not found`);
-export const conflict = (message: string, code = 'conflict') => new AppError(409, code, message);
-export const unprocessable = (message: string, code = 'business_rule', issues?: ProblemIssue[]) =>
-  new AppError(422, code, message, issues);
+export const conflict = (message: string) => new AppError('conflict', message);
+export const unprocessable = (message: string, issues?: ProblemIssue[]) =>
+  new AppError('business_rule', message, { issues });
 export const tooManyRequests = (retryAfterSeconds: number, message = 'Too many attempts, retry later') =>
   new AppError('too_many_requests', message, { headers: { 'retry-after': String(retryAfterSeconds) } });
 
