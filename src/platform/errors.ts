@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ErrorCode, type ErrorStatus, errorSpec, isErrorCode, statusesOf } from './error-codes.ts';
+import { registerErrorCodeDocs } from './error-openapi.ts';
 
 export type ProblemIssue = { pointer: string; message: string; in?: 'body' | 'query' | 'params' | 'headers' };
 
@@ -173,6 +174,7 @@ function databaseErrorOf(error: unknown): (typeof PG_ERRORS)[string] | undefined
 }
 
 export function registerErrorHandling(app: FastifyInstance) {
+  registerErrorCodeDocs(app);
   app.setErrorHandler((error: FastifyError & { code?: string }, request, reply) => {
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);

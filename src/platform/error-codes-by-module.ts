@@ -1,0 +1,29 @@
+// Generated from the source by `npm run docs:errors` (scripts/errors-doc.ts); do not edit by hand.
+// The error codes each feature module throws; `platform` ones may come from any route.
+import type { ErrorCode } from './error-codes.ts';
+
+// biome-ignore format: generated, one line per module
+export const CODES_BY_MODULE: Record<string, readonly ErrorCode[]> = {
+  addresses: ['validation_failed', 'not_found', 'external_id_taken', 'unknown_company', 'unknown_status'],
+  articles: ['validation_failed', 'invalid_custom_fields', 'not_found', 'duplicate_code', 'invalid_reference', 'brief_elements_unavailable'],
+  auth: ['invalid_credentials', 'session_required', 'too_many_requests', 'forbidden', 'not_found', 'already_expired'],
+  briefs: ['validation_failed', 'not_found', 'reference_conflict', 'catalogue_changed', 'prediction_not_available', 'invalid_reference', 'project_company_mismatch', 'invalid_brief', 'brief_elements_unavailable', 'element_of_brief'],
+  catalogue: ['validation_failed', 'not_found'],
+  companies: ['invalid_custom_fields', 'forbidden', 'not_found', 'external_id_taken', 'username_taken', 'email_taken', 'company_has_children', 'invalid_reference', 'unknown_company', 'parent_not_found', 'company_cycle'],
+  contacts: ['invalid_custom_fields', 'forbidden', 'not_found', 'external_id_taken', 'username_taken', 'email_taken', 'unknown_company', 'collaboration_required', 'email_required'],
+  currencies: ['validation_failed', 'not_found', 'duplicate_currency', 'base_currency'],
+  'custom-fields': ['validation_failed', 'invalid_custom_fields', 'not_found', 'duplicate_custom_field'],
+  events: ['not_found'],
+  exports: ['validation_failed', 'forbidden', 'not_found', 'export_not_ready', 'invalid_reference'],
+  files: ['validation_failed', 'invalid_multipart', 'too_many_files', 'too_many_fields', 'forbidden', 'not_found', 'file_too_large', 'unsupported_media_type'],
+  imports: ['validation_failed', 'invalid_custom_fields', 'invalid_multipart', 'too_many_files', 'too_many_fields', 'not_csv', 'forbidden', 'not_found', 'file_archived', 'external_id_taken', 'username_taken', 'email_taken', 'import_not_cancellable', 'file_too_large', 'unsupported_media_type', 'unknown_company'],
+  orders: ['validation_failed', 'invalid_custom_fields', 'not_found', 'duplicate_external_id', 'item_has_children', 'invalid_reference', 'project_company_mismatch', 'address_company_mismatch', 'article_disabled', 'hierarchy_cycle', 'parent_in_other_order', 'parent_later', 'inconsistent_total'],
+  organisations: ['forbidden', 'external_id_taken', 'username_taken', 'email_taken', 'unknown_company'],
+  pipelines: ['not_found'],
+  platform: ['validation_failed', 'invalid_query', 'unauthorized', 'invalid_token', 'token_expired', 'token_revoked', 'invalid_access_token', 'too_many_requests', 'forbidden', 'csrf_failed', 'not_found', 'conflict', 'duplicate', 'reference_conflict', 'serialization_failure', 'idempotency_key_in_use', 'payload_too_large', 'business_rule', 'idempotency_key_reused', 'total_out_of_range', 'value_out_of_range', 'invalid_character', 'date_out_of_range', 'invalid_value', 'bad_request', 'ctp_invalid_json_body', 'ctp_empty_json_body', 'ctp_invalid_content_length', 'bad_url', 'ctp_body_too_large', 'max_param_length', 'ctp_invalid_media_type'],
+  projects: ['validation_failed', 'invalid_custom_fields', 'not_found', 'external_id_taken', 'invalid_reference', 'unknown_company', 'unknown_status'],
+  quotes: ['validation_failed', 'unsupported_language', 'quote_without_items', 'forbidden', 'not_found', 'pdf_not_generated', 'guest_link_expired', 'guest_link_revoked', 'duplicate_external_id', 'brief_already_in_quote', 'quote_locked', 'invalid_transition', 'quote_not_published', 'quote_changed', 'quote_not_signed', 'already_converted', 'invalid_reference', 'company_mismatch', 'project_company_mismatch', 'address_company_mismatch', 'contact_company_mismatch', 'invalid_expiry', 'validity_passed', 'pricing_incomplete', 'article_disabled', 'element_not_in_brief', 'standalone_element'],
+  statuses: ['validation_failed', 'not_found', 'duplicate_status', 'default_status'],
+  users: ['validation_failed', 'invalid_custom_fields', 'forbidden', 'not_found', 'external_id_taken', 'username_taken', 'email_taken', 'last_admin', 'cannot_archive_self', 'not_a_contact', 'not_archived', 'unknown_company', 'email_required', 'password_required', 'custom_fields_not_supported'],
+  webhooks: ['validation_failed', 'invalid_url', 'url_not_allowed', 'not_found', 'webhook_disabled'],
+};
