@@ -5703,7 +5703,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5712,7 +5712,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5721,7 +5721,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5730,7 +5730,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5739,7 +5739,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `too_many_requests` (docs/errors.md) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5785,7 +5785,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5794,7 +5794,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5803,7 +5803,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5812,7 +5812,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5821,7 +5821,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `too_many_requests` (docs/errors.md) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5848,7 +5848,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5857,7 +5857,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5866,7 +5866,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5875,7 +5875,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5914,7 +5914,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5923,7 +5923,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5932,7 +5932,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5941,7 +5941,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5973,7 +5973,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessToken"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5982,7 +5982,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5991,7 +5991,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6000,7 +6000,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6047,7 +6047,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6056,7 +6056,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6065,7 +6065,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6074,7 +6074,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6108,7 +6108,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessToken"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6117,7 +6117,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6126,7 +6126,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6135,7 +6135,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6205,7 +6205,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6214,7 +6214,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6223,7 +6223,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6232,7 +6232,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6241,7 +6241,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `external_id_taken`, `username_taken`, `email_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6250,7 +6250,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6279,7 +6279,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6288,7 +6288,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6297,7 +6297,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6306,7 +6306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6338,7 +6338,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6347,7 +6347,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6356,7 +6356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6365,7 +6365,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6409,7 +6409,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6418,7 +6418,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6427,7 +6427,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6436,7 +6436,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6465,7 +6465,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6474,7 +6474,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6483,7 +6483,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6492,7 +6492,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6524,7 +6524,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6533,7 +6533,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6542,7 +6542,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6551,7 +6551,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6595,7 +6595,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6604,7 +6604,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6613,7 +6613,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6622,7 +6622,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6651,7 +6651,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6660,7 +6660,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6669,7 +6669,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6678,7 +6678,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6710,7 +6710,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6719,7 +6719,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6728,7 +6728,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6737,7 +6737,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6781,7 +6781,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6790,7 +6790,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6799,7 +6799,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6808,7 +6808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6837,7 +6837,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6846,7 +6846,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6855,7 +6855,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6864,7 +6864,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6896,7 +6896,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6905,7 +6905,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6914,7 +6914,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6923,7 +6923,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6967,7 +6967,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6976,7 +6976,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6985,7 +6985,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6994,7 +6994,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7023,7 +7023,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7032,7 +7032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7041,7 +7041,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7050,7 +7050,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7082,7 +7082,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7091,7 +7091,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7100,7 +7100,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7109,7 +7109,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7153,7 +7153,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7162,7 +7162,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7171,7 +7171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7180,7 +7180,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7209,7 +7209,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7218,7 +7218,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7227,7 +7227,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7236,7 +7236,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7268,7 +7268,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7277,7 +7277,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7286,7 +7286,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7295,7 +7295,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7339,7 +7339,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7348,7 +7348,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7357,7 +7357,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7366,7 +7366,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7395,7 +7395,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7404,7 +7404,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7413,7 +7413,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7422,7 +7422,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7454,7 +7454,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7463,7 +7463,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7472,7 +7472,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7481,7 +7481,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7525,7 +7525,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7534,7 +7534,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7543,7 +7543,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7552,7 +7552,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7581,7 +7581,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7590,7 +7590,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7599,7 +7599,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7608,7 +7608,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7640,7 +7640,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7649,7 +7649,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7658,7 +7658,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7667,7 +7667,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7711,7 +7711,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7720,7 +7720,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7729,7 +7729,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7738,7 +7738,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7767,7 +7767,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7776,7 +7776,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7785,7 +7785,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7794,7 +7794,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7826,7 +7826,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7835,7 +7835,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7844,7 +7844,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7853,7 +7853,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7897,7 +7897,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7906,7 +7906,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7915,7 +7915,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7924,7 +7924,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7953,7 +7953,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7962,7 +7962,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7971,7 +7971,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7980,7 +7980,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8012,7 +8012,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8021,7 +8021,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8030,7 +8030,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8039,7 +8039,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8083,7 +8083,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8092,7 +8092,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8101,7 +8101,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8110,7 +8110,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8139,7 +8139,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8148,7 +8148,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8157,7 +8157,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8166,7 +8166,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8198,7 +8198,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8207,7 +8207,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8216,7 +8216,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8225,7 +8225,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8269,7 +8269,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8278,7 +8278,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8287,7 +8287,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8296,7 +8296,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8325,7 +8325,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8334,7 +8334,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8343,7 +8343,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8352,7 +8352,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8384,7 +8384,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8393,7 +8393,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8402,7 +8402,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8411,7 +8411,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8455,7 +8455,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8464,7 +8464,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8473,7 +8473,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8482,7 +8482,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8511,7 +8511,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8520,7 +8520,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8529,7 +8529,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8538,7 +8538,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8579,7 +8579,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8588,7 +8588,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8597,7 +8597,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8606,7 +8606,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8654,7 +8654,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8663,7 +8663,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8672,7 +8672,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8681,7 +8681,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8720,7 +8720,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterial"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8729,7 +8729,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8738,7 +8738,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8747,7 +8747,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8756,7 +8756,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `code_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8765,7 +8765,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8797,7 +8797,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterial"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8806,7 +8806,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8815,7 +8815,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8824,7 +8824,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8863,7 +8863,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterial"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8872,7 +8872,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8881,7 +8881,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8890,7 +8890,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8899,7 +8899,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `code_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8908,7 +8908,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8959,7 +8959,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8968,7 +8968,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8977,7 +8977,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8986,7 +8986,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9067,7 +9067,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialComposition"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9076,7 +9076,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9085,7 +9085,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9094,7 +9094,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9103,7 +9103,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `code_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9112,7 +9112,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9144,7 +9144,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialComposition"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9153,7 +9153,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9162,7 +9162,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9171,7 +9171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9211,7 +9211,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9220,7 +9220,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9229,7 +9229,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9238,7 +9238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9247,7 +9247,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `code_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9328,7 +9328,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialComposition"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9337,7 +9337,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9346,7 +9346,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9355,7 +9355,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9364,7 +9364,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `code_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9373,7 +9373,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9454,7 +9454,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialComposition"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9463,7 +9463,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9472,7 +9472,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9481,7 +9481,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9490,7 +9490,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `code_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9499,7 +9499,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9549,7 +9549,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9558,7 +9558,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9567,7 +9567,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9576,7 +9576,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9626,7 +9626,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialCompositionPrice"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9635,7 +9635,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9644,7 +9644,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9653,7 +9653,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9662,7 +9662,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `code_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9671,7 +9671,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9703,7 +9703,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialCompositionPrice"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9712,7 +9712,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9721,7 +9721,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9730,7 +9730,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9770,7 +9770,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9779,7 +9779,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9788,7 +9788,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9797,7 +9797,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9806,7 +9806,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `code_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9856,7 +9856,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialCompositionPrice"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9865,7 +9865,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9874,7 +9874,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9883,7 +9883,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9892,7 +9892,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `code_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9901,7 +9901,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9951,7 +9951,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialCompositionPrice"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9960,7 +9960,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9969,7 +9969,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9978,7 +9978,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9987,7 +9987,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `code_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9996,7 +9996,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10045,7 +10045,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10054,7 +10054,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10063,7 +10063,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10072,7 +10072,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10116,7 +10116,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedFormat"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10125,7 +10125,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10134,7 +10134,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10143,7 +10143,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10152,7 +10152,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `code_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10161,7 +10161,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10193,7 +10193,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedFormat"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10202,7 +10202,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10211,7 +10211,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10220,7 +10220,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10264,7 +10264,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedFormat"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10273,7 +10273,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10282,7 +10282,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10291,7 +10291,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10300,7 +10300,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `code_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10309,7 +10309,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10357,7 +10357,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10366,7 +10366,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10375,7 +10375,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10384,7 +10384,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10426,7 +10426,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedSupplier"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10435,7 +10435,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10444,7 +10444,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10453,7 +10453,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10462,7 +10462,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `code_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10471,7 +10471,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10503,7 +10503,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedSupplier"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10512,7 +10512,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10521,7 +10521,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10530,7 +10530,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10572,7 +10572,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedSupplier"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10581,7 +10581,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10590,7 +10590,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10599,7 +10599,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10608,7 +10608,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `code_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10617,7 +10617,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10665,7 +10665,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10674,7 +10674,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10683,7 +10683,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10692,7 +10692,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10741,7 +10741,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedFlute"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10750,7 +10750,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10759,7 +10759,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10768,7 +10768,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10777,7 +10777,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `code_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10786,7 +10786,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10818,7 +10818,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedFlute"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10827,7 +10827,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10836,7 +10836,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10845,7 +10845,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10894,7 +10894,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedFlute"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10903,7 +10903,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10912,7 +10912,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10921,7 +10921,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10930,7 +10930,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `code_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10939,7 +10939,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10990,7 +10990,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10999,7 +10999,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11008,7 +11008,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11017,7 +11017,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11068,7 +11068,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedLiner"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11077,7 +11077,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11086,7 +11086,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11095,7 +11095,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11104,7 +11104,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `code_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11113,7 +11113,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11145,7 +11145,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedLiner"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11154,7 +11154,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11163,7 +11163,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11172,7 +11172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11223,7 +11223,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedLiner"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11232,7 +11232,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11241,7 +11241,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11250,7 +11250,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11259,7 +11259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `code_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11268,7 +11268,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11297,7 +11297,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11306,7 +11306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11315,7 +11315,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11324,7 +11324,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11361,7 +11361,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11370,7 +11370,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11379,7 +11379,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11388,7 +11388,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11442,7 +11442,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11451,7 +11451,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11460,7 +11460,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11469,7 +11469,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11523,7 +11523,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11532,7 +11532,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11541,7 +11541,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11550,7 +11550,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11607,7 +11607,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11616,7 +11616,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11625,7 +11625,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11634,7 +11634,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11643,7 +11643,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `external_id_taken`, `username_taken`, `email_taken`, `last_admin`, `cannot_archive_self`, `not_a_contact`, `not_archived` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11652,7 +11652,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `email_required`, `password_required`, `custom_fields_not_supported`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11704,7 +11704,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11713,7 +11713,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11722,7 +11722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11731,7 +11731,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11763,7 +11763,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11772,7 +11772,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11781,7 +11781,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11790,7 +11790,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11822,7 +11822,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11831,7 +11831,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11840,7 +11840,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11849,7 +11849,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11858,7 +11858,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `external_id_taken`, `username_taken`, `email_taken`, `last_admin`, `cannot_archive_self`, `not_a_contact`, `not_archived` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11924,7 +11924,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11933,7 +11933,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11942,7 +11942,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11951,7 +11951,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11960,7 +11960,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `external_id_taken`, `username_taken`, `email_taken`, `last_admin`, `cannot_archive_self`, `not_a_contact`, `not_archived` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11969,7 +11969,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `email_required`, `password_required`, `custom_fields_not_supported`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12001,7 +12001,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12010,7 +12010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12019,7 +12019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12028,7 +12028,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12037,7 +12037,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `external_id_taken`, `username_taken`, `email_taken`, `last_admin`, `cannot_archive_self`, `not_a_contact`, `not_archived` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12076,7 +12076,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12085,7 +12085,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12094,7 +12094,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12103,7 +12103,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12112,7 +12112,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `external_id_taken`, `username_taken`, `email_taken`, `last_admin`, `cannot_archive_self`, `not_a_contact`, `not_archived` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12121,7 +12121,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `collaboration_required`, `email_required`, `password_required`, `custom_fields_not_supported`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12153,7 +12153,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12162,7 +12162,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12171,7 +12171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12180,7 +12180,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12189,7 +12189,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `external_id_taken`, `username_taken`, `email_taken`, `last_admin`, `cannot_archive_self`, `not_a_contact`, `not_archived` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12221,7 +12221,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12230,7 +12230,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12239,7 +12239,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12248,7 +12248,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12257,7 +12257,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `external_id_taken`, `username_taken`, `email_taken`, `last_admin`, `cannot_archive_self`, `not_a_contact`, `not_archived` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12313,7 +12313,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12322,7 +12322,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12331,7 +12331,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12340,7 +12340,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12374,7 +12374,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12383,7 +12383,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12392,7 +12392,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12401,7 +12401,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12433,7 +12433,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12442,7 +12442,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12451,7 +12451,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12460,7 +12460,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12507,7 +12507,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12516,7 +12516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12525,7 +12525,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12534,7 +12534,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12639,7 +12639,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12648,7 +12648,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12657,7 +12657,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12666,7 +12666,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12675,7 +12675,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `webhook_disabled` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12684,7 +12684,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12716,7 +12716,7 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12725,7 +12725,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12734,7 +12734,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12743,7 +12743,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12783,7 +12783,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12792,7 +12792,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12801,7 +12801,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12810,7 +12810,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12873,7 +12873,7 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12882,7 +12882,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12891,7 +12891,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12900,7 +12900,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12932,7 +12932,7 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12941,7 +12941,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12950,7 +12950,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12959,7 +12959,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12991,7 +12991,7 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13000,7 +13000,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13009,7 +13009,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13018,7 +13018,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13094,7 +13094,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13103,7 +13103,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13112,7 +13112,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13121,7 +13121,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13173,7 +13173,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13182,7 +13182,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13191,7 +13191,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13200,7 +13200,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13272,7 +13272,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13281,7 +13281,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13290,7 +13290,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13299,7 +13299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13333,7 +13333,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryAttempt"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13342,7 +13342,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13351,7 +13351,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13360,7 +13360,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13397,7 +13397,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13406,7 +13406,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13415,7 +13415,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13424,7 +13424,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13433,7 +13433,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `webhook_disabled` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13442,7 +13442,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13477,7 +13477,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13486,7 +13486,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13495,7 +13495,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13504,7 +13504,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13513,7 +13513,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `webhook_disabled` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13522,7 +13522,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13570,7 +13570,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13579,7 +13579,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13588,7 +13588,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13597,7 +13597,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13672,7 +13672,7 @@ export interface operations {
                     "application/json": components["schemas"]["Status"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13681,7 +13681,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13690,7 +13690,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13699,7 +13699,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13708,7 +13708,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_status`, `default_status` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13717,7 +13717,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13749,7 +13749,7 @@ export interface operations {
                     "application/json": components["schemas"]["Status"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13758,7 +13758,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13767,7 +13767,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13776,7 +13776,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13808,7 +13808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Status"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13817,7 +13817,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13826,7 +13826,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13835,7 +13835,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13875,7 +13875,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13884,7 +13884,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13893,7 +13893,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13902,7 +13902,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13911,7 +13911,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_status`, `default_status` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13979,7 +13979,7 @@ export interface operations {
                     "application/json": components["schemas"]["Status"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13988,7 +13988,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13997,7 +13997,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14006,7 +14006,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14015,7 +14015,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_status`, `default_status` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14065,7 +14065,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14074,7 +14074,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14083,7 +14083,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14092,7 +14092,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14148,7 +14148,7 @@ export interface operations {
                     "application/json": components["schemas"]["Currency"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14157,7 +14157,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14166,7 +14166,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14175,7 +14175,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14184,7 +14184,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_currency`, `base_currency` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14193,7 +14193,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14225,7 +14225,7 @@ export interface operations {
                     "application/json": components["schemas"]["Currency"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14234,7 +14234,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14243,7 +14243,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14252,7 +14252,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14292,7 +14292,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14301,7 +14301,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14310,7 +14310,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14319,7 +14319,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14328,7 +14328,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_currency`, `base_currency` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14384,7 +14384,7 @@ export interface operations {
                     "application/json": components["schemas"]["Currency"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14393,7 +14393,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14402,7 +14402,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14411,7 +14411,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14420,7 +14420,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_currency`, `base_currency` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14468,7 +14468,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14477,7 +14477,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14486,7 +14486,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14495,7 +14495,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14550,7 +14550,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomFieldDefinition"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14559,7 +14559,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14568,7 +14568,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14577,7 +14577,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14586,7 +14586,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_custom_field` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14595,7 +14595,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14627,7 +14627,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomFieldDefinition"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14636,7 +14636,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14645,7 +14645,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14654,7 +14654,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14694,7 +14694,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14703,7 +14703,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14712,7 +14712,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14721,7 +14721,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14764,7 +14764,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomFieldDefinition"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14773,7 +14773,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14782,7 +14782,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14791,7 +14791,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14872,7 +14872,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14881,7 +14881,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14890,7 +14890,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14899,7 +14899,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14974,7 +14974,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14983,7 +14983,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14992,7 +14992,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15001,7 +15001,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15010,7 +15010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `external_id_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15019,7 +15019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `payload_too_large`, `ctp_body_too_large` (docs/errors.md) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -15028,7 +15028,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `ctp_invalid_media_type` (docs/errors.md) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -15037,7 +15037,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `unknown_status`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15071,7 +15071,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15080,7 +15080,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15089,7 +15089,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15098,7 +15098,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15140,7 +15140,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15149,7 +15149,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15158,7 +15158,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15167,7 +15167,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15250,7 +15250,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15259,7 +15259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15268,7 +15268,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15277,7 +15277,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15352,7 +15352,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15361,7 +15361,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15370,7 +15370,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15379,7 +15379,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15388,7 +15388,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `external_id_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15397,7 +15397,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `unknown_status`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15439,7 +15439,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15448,7 +15448,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15457,7 +15457,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15466,7 +15466,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15540,7 +15540,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15549,7 +15549,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15558,7 +15558,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15567,7 +15567,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15619,7 +15619,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15628,7 +15628,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15637,7 +15637,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15646,7 +15646,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15723,7 +15723,7 @@ export interface operations {
                     "application/json": components["schemas"]["Company"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15732,7 +15732,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15741,7 +15741,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15750,7 +15750,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15759,7 +15759,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `external_id_taken`, `username_taken`, `email_taken`, `company_has_children` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15768,7 +15768,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `parent_not_found`, `company_cycle`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15878,7 +15878,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15887,7 +15887,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15896,7 +15896,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15905,7 +15905,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15937,7 +15937,7 @@ export interface operations {
                     "application/json": components["schemas"]["Company"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15946,7 +15946,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15955,7 +15955,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15964,7 +15964,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15996,7 +15996,7 @@ export interface operations {
                     "application/json": components["schemas"]["Company"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16005,7 +16005,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16014,7 +16014,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16023,7 +16023,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16032,7 +16032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `external_id_taken`, `username_taken`, `email_taken`, `company_has_children` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16110,7 +16110,7 @@ export interface operations {
                     "application/json": components["schemas"]["Company"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16119,7 +16119,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16128,7 +16128,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16137,7 +16137,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16146,7 +16146,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `external_id_taken`, `username_taken`, `email_taken`, `company_has_children` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16155,7 +16155,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `parent_not_found`, `company_cycle`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16187,7 +16187,7 @@ export interface operations {
                     "application/json": components["schemas"]["Company"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16196,7 +16196,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16205,7 +16205,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16214,7 +16214,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16223,7 +16223,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `external_id_taken`, `username_taken`, `email_taken`, `company_has_children` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16275,7 +16275,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16284,7 +16284,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16293,7 +16293,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16302,7 +16302,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16361,7 +16361,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16370,7 +16370,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16379,7 +16379,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16388,7 +16388,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16397,7 +16397,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `external_id_taken`, `username_taken`, `email_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16406,7 +16406,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `collaboration_required`, `email_required`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16438,7 +16438,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16447,7 +16447,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16456,7 +16456,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16465,7 +16465,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16525,7 +16525,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16534,7 +16534,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16543,7 +16543,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16552,7 +16552,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16561,7 +16561,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `external_id_taken`, `username_taken`, `email_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16570,7 +16570,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `collaboration_required`, `email_required`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16602,7 +16602,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16611,7 +16611,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16620,7 +16620,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16629,7 +16629,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16663,7 +16663,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16672,7 +16672,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16681,7 +16681,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16690,7 +16690,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16724,7 +16724,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16733,7 +16733,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16742,7 +16742,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16751,7 +16751,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16823,7 +16823,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16832,7 +16832,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16841,7 +16841,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16850,7 +16850,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16922,7 +16922,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16931,7 +16931,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16940,7 +16940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16949,7 +16949,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17021,7 +17021,7 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17030,7 +17030,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17039,7 +17039,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17048,7 +17048,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17057,7 +17057,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `external_id_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17066,7 +17066,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `unknown_status`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17098,7 +17098,7 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17107,7 +17107,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17116,7 +17116,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17125,7 +17125,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17165,7 +17165,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17174,7 +17174,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17183,7 +17183,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17192,7 +17192,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17265,7 +17265,7 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17274,7 +17274,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17283,7 +17283,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17292,7 +17292,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17301,7 +17301,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `external_id_taken` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17310,7 +17310,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `unknown_status`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17341,7 +17341,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pipeline"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17350,7 +17350,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17359,7 +17359,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17368,7 +17368,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17400,7 +17400,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pipeline"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17409,7 +17409,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17418,7 +17418,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17427,7 +17427,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17479,7 +17479,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17488,7 +17488,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17497,7 +17497,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17506,7 +17506,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17581,7 +17581,7 @@ export interface operations {
                     "application/json": components["schemas"]["Address"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17590,7 +17590,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17599,7 +17599,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17608,7 +17608,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17617,7 +17617,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17626,7 +17626,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17658,7 +17658,7 @@ export interface operations {
                     "application/json": components["schemas"]["Address"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17667,7 +17667,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17676,7 +17676,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17685,7 +17685,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17763,7 +17763,7 @@ export interface operations {
                     "application/json": components["schemas"]["Address"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17772,7 +17772,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17781,7 +17781,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17790,7 +17790,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17799,7 +17799,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17808,7 +17808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17840,7 +17840,7 @@ export interface operations {
                     "application/json": components["schemas"]["Address"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17849,7 +17849,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17858,7 +17858,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17867,7 +17867,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17907,7 +17907,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17916,7 +17916,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17925,7 +17925,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17934,7 +17934,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18010,7 +18010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Address"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18019,7 +18019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18028,7 +18028,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18037,7 +18037,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18046,7 +18046,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18105,7 +18105,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18114,7 +18114,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18123,7 +18123,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18132,7 +18132,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18247,7 +18247,7 @@ export interface operations {
                     "application/json": components["schemas"]["Article"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18256,7 +18256,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18265,7 +18265,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18274,7 +18274,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18283,7 +18283,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_code` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18292,7 +18292,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `brief_elements_unavailable`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18324,7 +18324,7 @@ export interface operations {
                     "application/json": components["schemas"]["Article"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18333,7 +18333,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18342,7 +18342,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18351,7 +18351,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18391,7 +18391,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18400,7 +18400,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18409,7 +18409,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18418,7 +18418,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18526,7 +18526,7 @@ export interface operations {
                     "application/json": components["schemas"]["Article"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18535,7 +18535,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18544,7 +18544,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18553,7 +18553,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18562,7 +18562,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_code` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18571,7 +18571,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `brief_elements_unavailable`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18613,7 +18613,7 @@ export interface operations {
                     "application/json": components["schemas"]["Article"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18622,7 +18622,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18631,7 +18631,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18640,7 +18640,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18649,7 +18649,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `brief_elements_unavailable`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18683,7 +18683,7 @@ export interface operations {
                     "application/json": components["schemas"]["Article"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18692,7 +18692,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18701,7 +18701,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18710,7 +18710,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18719,7 +18719,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `brief_elements_unavailable`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18771,7 +18771,7 @@ export interface operations {
                     "application/json": components["schemas"]["Article"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18780,7 +18780,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18789,7 +18789,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18798,7 +18798,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18807,7 +18807,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `brief_elements_unavailable`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18888,7 +18888,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18897,7 +18897,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18906,7 +18906,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18915,7 +18915,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18990,7 +18990,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18999,7 +18999,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19008,7 +19008,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19017,7 +19017,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19026,7 +19026,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_code` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19035,7 +19035,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `payload_too_large`, `ctp_body_too_large` (docs/errors.md) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -19044,7 +19044,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `ctp_invalid_media_type` (docs/errors.md) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -19053,7 +19053,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `brief_elements_unavailable`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19087,7 +19087,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19096,7 +19096,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19105,7 +19105,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19114,7 +19114,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19156,7 +19156,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19165,7 +19165,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19174,7 +19174,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19183,7 +19183,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19266,7 +19266,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19275,7 +19275,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19284,7 +19284,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19293,7 +19293,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19368,7 +19368,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19377,7 +19377,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19386,7 +19386,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19395,7 +19395,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19404,7 +19404,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_code` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19413,7 +19413,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `brief_elements_unavailable`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19455,7 +19455,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19464,7 +19464,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19473,7 +19473,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19482,7 +19482,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19556,7 +19556,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19565,7 +19565,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19574,7 +19574,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19583,7 +19583,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19659,7 +19659,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19668,7 +19668,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19677,7 +19677,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19686,7 +19686,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19774,7 +19774,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19783,7 +19783,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19792,7 +19792,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19801,7 +19801,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19810,7 +19810,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_external_id`, `item_has_children` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19819,7 +19819,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `address_company_mismatch`, `article_disabled`, `hierarchy_cycle`, `parent_in_other_order`, `parent_later`, `inconsistent_total`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19851,7 +19851,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19860,7 +19860,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19869,7 +19869,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19878,7 +19878,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19918,7 +19918,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19927,7 +19927,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19936,7 +19936,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19945,7 +19945,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20033,7 +20033,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20042,7 +20042,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20051,7 +20051,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20060,7 +20060,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20069,7 +20069,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_external_id`, `item_has_children` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20078,7 +20078,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `address_company_mismatch`, `article_disabled`, `hierarchy_cycle`, `parent_in_other_order`, `parent_later`, `inconsistent_total`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20134,7 +20134,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20143,7 +20143,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20152,7 +20152,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20161,7 +20161,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20241,7 +20241,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderItem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20250,7 +20250,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20259,7 +20259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20268,7 +20268,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20277,7 +20277,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_external_id`, `item_has_children` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20286,7 +20286,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `address_company_mismatch`, `article_disabled`, `hierarchy_cycle`, `parent_in_other_order`, `parent_later`, `inconsistent_total`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20318,7 +20318,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderItem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20327,7 +20327,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20336,7 +20336,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20345,7 +20345,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20392,7 +20392,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20401,7 +20401,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20410,7 +20410,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20419,7 +20419,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20428,7 +20428,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_external_id`, `item_has_children` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20502,7 +20502,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderItem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20511,7 +20511,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20520,7 +20520,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20529,7 +20529,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20538,7 +20538,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `address_company_mismatch`, `article_disabled`, `hierarchy_cycle`, `parent_in_other_order`, `parent_later`, `inconsistent_total`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20619,7 +20619,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderItem"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20628,7 +20628,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20637,7 +20637,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20646,7 +20646,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20655,7 +20655,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_external_id`, `item_has_children` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20664,7 +20664,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `address_company_mismatch`, `article_disabled`, `hierarchy_cycle`, `parent_in_other_order`, `parent_later`, `inconsistent_total`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20713,7 +20713,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20722,7 +20722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20731,7 +20731,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20740,7 +20740,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20749,7 +20749,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_external_id`, `item_has_children` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20830,7 +20830,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20839,7 +20839,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20848,7 +20848,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20857,7 +20857,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20932,7 +20932,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20941,7 +20941,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20950,7 +20950,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20959,7 +20959,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20968,7 +20968,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_external_id`, `item_has_children` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20977,7 +20977,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `payload_too_large`, `ctp_body_too_large` (docs/errors.md) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -20986,7 +20986,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `ctp_invalid_media_type` (docs/errors.md) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -20995,7 +20995,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `address_company_mismatch`, `article_disabled`, `hierarchy_cycle`, `parent_in_other_order`, `parent_later`, `inconsistent_total`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21029,7 +21029,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21038,7 +21038,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21047,7 +21047,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21056,7 +21056,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21098,7 +21098,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21107,7 +21107,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21116,7 +21116,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21125,7 +21125,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21208,7 +21208,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21217,7 +21217,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21226,7 +21226,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21235,7 +21235,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21310,7 +21310,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21319,7 +21319,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21328,7 +21328,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21337,7 +21337,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21346,7 +21346,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_external_id`, `item_has_children` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21355,7 +21355,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `address_company_mismatch`, `article_disabled`, `hierarchy_cycle`, `parent_in_other_order`, `parent_later`, `inconsistent_total`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21397,7 +21397,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21406,7 +21406,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21415,7 +21415,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21424,7 +21424,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21498,7 +21498,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21507,7 +21507,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21516,7 +21516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21525,7 +21525,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21588,7 +21588,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21597,7 +21597,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21606,7 +21606,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21615,7 +21615,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21792,7 +21792,7 @@ export interface operations {
                     "application/json": components["schemas"]["Brief"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21801,7 +21801,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21810,7 +21810,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21819,7 +21819,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21828,7 +21828,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `catalogue_changed`, `prediction_not_available`, `element_of_brief`, `last_element`, `stale_write` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21837,7 +21837,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `invalid_brief`, `brief_elements_unavailable`, `element_of_brief`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22152,7 +22152,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22161,7 +22161,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22170,7 +22170,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22179,7 +22179,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22188,7 +22188,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `invalid_brief`, `brief_elements_unavailable`, `element_of_brief`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22365,7 +22365,7 @@ export interface operations {
                     "application/json": components["schemas"]["Brief"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22374,7 +22374,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22383,7 +22383,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22392,7 +22392,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22401,7 +22401,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `catalogue_changed`, `prediction_not_available`, `element_of_brief`, `last_element`, `stale_write` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22410,7 +22410,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `invalid_brief`, `brief_elements_unavailable`, `element_of_brief`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22442,7 +22442,7 @@ export interface operations {
                     "application/json": components["schemas"]["Brief"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22451,7 +22451,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22460,7 +22460,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22469,7 +22469,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22652,7 +22652,7 @@ export interface operations {
                     "application/json": components["schemas"]["Brief"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22661,7 +22661,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22670,7 +22670,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22679,7 +22679,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22688,7 +22688,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `invalid_brief`, `brief_elements_unavailable`, `element_of_brief`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22728,7 +22728,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22737,7 +22737,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22746,7 +22746,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22755,7 +22755,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22989,7 +22989,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22998,7 +22998,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23007,7 +23007,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23016,7 +23016,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23101,7 +23101,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23110,7 +23110,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23119,7 +23119,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23128,7 +23128,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23350,7 +23350,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23359,7 +23359,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23368,7 +23368,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23377,7 +23377,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23386,7 +23386,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `catalogue_changed`, `prediction_not_available`, `element_of_brief`, `last_element`, `stale_write` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23452,7 +23452,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23461,7 +23461,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23470,7 +23470,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23479,7 +23479,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23488,7 +23488,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `catalogue_changed`, `prediction_not_available`, `element_of_brief`, `last_element`, `stale_write` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23640,7 +23640,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23649,7 +23649,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23658,7 +23658,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23667,7 +23667,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23676,7 +23676,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `catalogue_changed`, `prediction_not_available`, `element_of_brief`, `last_element`, `stale_write` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23713,7 +23713,7 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23722,7 +23722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23731,7 +23731,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23740,7 +23740,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23749,7 +23749,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `catalogue_changed`, `prediction_not_available`, `element_of_brief`, `last_element`, `stale_write` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23788,7 +23788,7 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23797,7 +23797,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23806,7 +23806,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23815,7 +23815,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23824,7 +23824,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `catalogue_changed`, `prediction_not_available`, `element_of_brief`, `last_element`, `stale_write` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23869,7 +23869,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23878,7 +23878,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23887,7 +23887,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23896,7 +23896,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -24044,7 +24044,7 @@ export interface operations {
                     "application/json": components["schemas"]["BriefElement"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24053,7 +24053,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24062,7 +24062,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24071,7 +24071,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -24080,7 +24080,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `catalogue_changed`, `prediction_not_available`, `element_of_brief`, `last_element`, `stale_write` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24089,7 +24089,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `invalid_brief`, `brief_elements_unavailable`, `element_of_brief`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -24121,7 +24121,7 @@ export interface operations {
                     "application/json": components["schemas"]["BriefElement"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24130,7 +24130,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24139,7 +24139,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24148,7 +24148,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -24188,7 +24188,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24197,7 +24197,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24206,7 +24206,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24215,7 +24215,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -24224,7 +24224,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `catalogue_changed`, `prediction_not_available`, `element_of_brief`, `last_element`, `stale_write` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24233,7 +24233,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `invalid_brief`, `brief_elements_unavailable`, `element_of_brief`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -24381,7 +24381,7 @@ export interface operations {
                     "application/json": components["schemas"]["BriefElement"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24390,7 +24390,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24399,7 +24399,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24408,7 +24408,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -24417,7 +24417,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `catalogue_changed`, `prediction_not_available`, `element_of_brief`, `last_element`, `stale_write` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24426,7 +24426,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `invalid_brief`, `brief_elements_unavailable`, `element_of_brief`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -24486,7 +24486,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24495,7 +24495,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24504,7 +24504,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24513,7 +24513,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -24560,7 +24560,7 @@ export interface operations {
                     "application/json": components["schemas"]["Import"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24569,7 +24569,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24578,7 +24578,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24587,7 +24587,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -24596,7 +24596,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `external_id_taken`, `username_taken`, `email_taken`, `import_not_cancellable` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24605,7 +24605,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `payload_too_large`, `file_too_large`, `ctp_body_too_large` (docs/errors.md) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -24614,7 +24614,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unsupported_media_type`, `ctp_invalid_media_type` (docs/errors.md) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -24623,7 +24623,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -24663,7 +24663,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24672,7 +24672,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24681,7 +24681,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24690,7 +24690,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -24724,7 +24724,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24733,7 +24733,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24742,7 +24742,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24751,7 +24751,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -24786,7 +24786,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24795,7 +24795,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24804,7 +24804,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24813,7 +24813,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -24845,7 +24845,7 @@ export interface operations {
                     "application/json": components["schemas"]["Import"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24854,7 +24854,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24863,7 +24863,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24872,7 +24872,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -24904,7 +24904,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24913,7 +24913,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24922,7 +24922,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24931,7 +24931,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -24940,7 +24940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `file_archived` (docs/errors.md) */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -24972,7 +24972,7 @@ export interface operations {
                     "application/json": components["schemas"]["Import"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24981,7 +24981,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24990,7 +24990,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24999,7 +24999,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -25008,7 +25008,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `external_id_taken`, `username_taken`, `email_taken`, `import_not_cancellable` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -25040,7 +25040,7 @@ export interface operations {
                     "application/json": components["schemas"]["Import"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25049,7 +25049,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25058,7 +25058,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25067,7 +25067,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -25076,7 +25076,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `external_id_taken`, `username_taken`, `email_taken`, `import_not_cancellable` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -25109,7 +25109,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25118,7 +25118,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25127,7 +25127,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25136,7 +25136,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -25169,7 +25169,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25178,7 +25178,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25187,7 +25187,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25196,7 +25196,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -25248,7 +25248,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25257,7 +25257,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25266,7 +25266,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25275,7 +25275,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -25322,7 +25322,7 @@ export interface operations {
                     "application/json": components["schemas"]["Export"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25331,7 +25331,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25340,7 +25340,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25349,7 +25349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -25358,7 +25358,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `export_not_ready` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -25367,7 +25367,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -25399,7 +25399,7 @@ export interface operations {
                     "application/json": components["schemas"]["Export"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25408,7 +25408,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25417,7 +25417,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25426,7 +25426,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -25458,7 +25458,7 @@ export interface operations {
                     "application/json": components["schemas"]["Export"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25467,7 +25467,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25476,7 +25476,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25485,7 +25485,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -25517,7 +25517,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25526,7 +25526,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25535,7 +25535,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25544,7 +25544,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -25553,7 +25553,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `export_not_ready` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -25607,7 +25607,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25616,7 +25616,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25625,7 +25625,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25634,7 +25634,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -25722,7 +25722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25731,7 +25731,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25740,7 +25740,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25749,7 +25749,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -25758,7 +25758,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -25767,7 +25767,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -25799,7 +25799,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25808,7 +25808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25817,7 +25817,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25826,7 +25826,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -25897,7 +25897,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25906,7 +25906,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25915,7 +25915,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25924,7 +25924,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -25933,7 +25933,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -25942,7 +25942,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -26001,7 +26001,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26010,7 +26010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -26019,7 +26019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26028,7 +26028,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -26037,7 +26037,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -26046,7 +26046,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -26080,7 +26080,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26089,7 +26089,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -26098,7 +26098,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26107,7 +26107,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -26116,7 +26116,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -26125,7 +26125,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -26162,7 +26162,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26171,7 +26171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -26180,7 +26180,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26189,7 +26189,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -26198,7 +26198,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -26237,7 +26237,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26246,7 +26246,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -26255,7 +26255,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26264,7 +26264,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -26273,7 +26273,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -26308,7 +26308,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26317,7 +26317,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -26326,7 +26326,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26335,7 +26335,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -26344,7 +26344,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -26353,7 +26353,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -26590,7 +26590,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26599,7 +26599,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -26608,7 +26608,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26617,7 +26617,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -26626,7 +26626,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -26635,7 +26635,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -26677,7 +26677,7 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26686,7 +26686,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -26695,7 +26695,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26704,7 +26704,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -26713,7 +26713,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -26722,7 +26722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -26756,7 +26756,7 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26765,7 +26765,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -26774,7 +26774,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26783,7 +26783,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -26815,7 +26815,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuoteGuestLink"][];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26824,7 +26824,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -26833,7 +26833,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26842,7 +26842,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -26916,7 +26916,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26925,7 +26925,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -26934,7 +26934,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26943,7 +26943,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -26952,7 +26952,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -26961,7 +26961,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -26995,7 +26995,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuoteGuestLink"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27004,7 +27004,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -27013,7 +27013,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27022,7 +27022,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -27053,7 +27053,7 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -27062,7 +27062,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `guest_link_expired`, `guest_link_revoked` (docs/errors.md) */
             410: {
                 headers: {
                     [name: string]: unknown;
