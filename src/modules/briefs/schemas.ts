@@ -556,7 +556,7 @@ export const ValueAnalysisSchema = Loose(
           ),
           quantityCurve: Type.Array(Loose({ quantity: Type.Number(), unitPrice: Type.Number() }, '')),
         },
-        'Per element: cost shares, the six optimisations, quantity curve, next price break',
+        'Per element: cost shares, the seven optimisations, quantity curve, next price break',
       ),
     ),
     bestSaving: Nullable(Loose({}, '')),
