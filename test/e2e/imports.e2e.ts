@@ -173,7 +173,7 @@ describe('CSV imports, end to end', () => {
     await page.getByLabel('Search').fill('Imported Company 1199');
     await page.getByRole('link', { name: 'Imported Company 1199, Ltd' }).waitFor();
     await page.getByLabel('Search').fill('Broken Mail');
-    await page.getByText('Nothing here yet').waitFor();
+    await page.getByText('Nothing matches the search or filters.').waitFor();
     await page.getByLabel('Search').fill('');
     await expect.poll(() => page.getByText(/^1200 · Page 1\/48$/).count()).toBe(1);
     await screenshot(page, 'imports-04-companies');
