@@ -28,6 +28,7 @@ import { companies } from '../src/db/schema/platform.ts';
 import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
 import { createOrganisationService } from '../src/modules/organisations/service.ts';
 import { languageOf } from '../src/modules/quotes/i18n.ts';
+import { renderQuotePdf } from '../src/modules/quotes/pdf.ts';
 import {
   bytesOf,
   createDocument,
@@ -35,8 +36,7 @@ import {
   INK,
   MARGIN,
   type RenderOptions,
-  renderQuotePdf,
-} from '../src/modules/quotes/pdf.ts';
+} from '../src/modules/quotes/pdf-document.ts';
 import { pdfDataOf } from '../src/modules/quotes/pdf-service.ts';
 import { findQuoteWithRefs } from '../src/modules/quotes/repository.ts';
 import { extractPdfText } from '../test/helpers/pdf-text.ts';

@@ -25,7 +25,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  */
 const ASSETS: Array<{ from: string; to: string }> = [
   { from: 'src/db/migrations', to: 'migrations' }, // src/db/migrate.ts
-  { from: 'src/modules/quotes/assets', to: 'assets' }, // src/modules/quotes/pdf.ts (fonts)
+  { from: 'src/modules/quotes/assets', to: 'assets' }, // src/modules/quotes/pdf-document.ts (fonts)
 ];
 
 /**

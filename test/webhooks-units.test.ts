@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { decide } from '../src/modules/webhooks/delivery.ts';
+import { decide } from '../src/modules/webhooks/attempt.ts';
 import { createSender, parseRetryAfter } from '../src/modules/webhooks/http.ts';
 import { compilePatterns, isValidPattern, matchesPatterns } from '../src/modules/webhooks/patterns.ts';
 import { newWebhookSecret, signatureHeaders } from '../src/modules/webhooks/signing.ts';

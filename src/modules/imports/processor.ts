@@ -5,85 +5,29 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { IMPORT_STATUS, type ImportStats, type ImportStatus, imports } from '../../db/schema/imports.ts';
 import { users } from '../../db/schema/platform.ts';
-import type { ChangeActor } from '../../platform/events.ts';
 import type { Mailer } from '../../platform/mailer.ts';
-import { type CustomFieldDefinition, liveDefinitions } from '../custom-fields/validate.ts';
+import { liveDefinitions } from '../custom-fields/validate.ts';
 import type { ChunkedFileStore } from '../files/chunks.ts';
-import { recordAll } from './bulk.ts';
-import { csvRecords, type Header, isBlank, isCsvError, readHeader, toInputRow } from './csv.ts';
-import { messageOf, sqlState } from './db-errors.ts';
+import { checkFile } from './check-pass.ts';
+import { messageOf } from './db-errors.ts';
 import { importTypeOf } from './import-types.ts';
-import { clearKeys, saveKeys } from './keys.ts';
+import { clearKeys } from './keys.ts';
 import { resultMail } from './mail.ts';
 import { heapGuard } from './memory.ts';
 import { IMPORT_ENTITY, type ImportRow, presentImport } from './repository.ts';
-import {
-  type BatchContext,
-  type BatchOutcome,
-  emptyOutcome,
-  type ImportType,
-  type InputRow,
-} from './types.ts';
+import { actorOf, Halted, Interrupted, type Run, type RunFence } from './run.ts';
+import { createWritePass, FIRST_ANALYSE } from './write-pass.ts';
 
 export const IMPORT_JOB = 'imports.process';
 export type ImportJob = { importId: string };
 
-/** Errors kept in `stats.errors`. */
-export const MAX_ERRORS = 100;
 /** Unexpected failures before an import ends CRASH. */
 const MAX_ATTEMPTS = 3;
 /** Interruptions (restarts) before an import ends CRASH. */
 const MAX_RESUMES = 10;
-/** Records archived per transaction by allowDelete. */
-const DELETE_BATCH = 1000;
-/** Rows written before the first mid-import analyse (see analyseAsItGrows). */
-const FIRST_ANALYSE = 5000;
-/** How often a worker checking a large file shows it is alive. */
-const HEARTBEAT_MS = 5000;
 
 const { REQUESTED, IN_PROGRESS, DONE, FAILED, CRASH } = IMPORT_STATUS;
 const UNFINISHED: ImportStatus[] = [REQUESTED, IN_PROGRESS, DONE];
-
-/** The process is stopping: the import is left to be resumed from its checkpoint. */
-class Interrupted extends Error {}
-/** The import was cancelled, or another worker took it over: stop without touching it. */
-class Halted extends Error {}
-/** Ends the transaction of a dry-run batch without keeping anything. */
-class DryRunRollback extends Error {}
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** SQLSTATE classes of errors a row can cause (bad data, constraint violations). */
-const ROW_ERROR_CLASSES = new Set(['22', '23']);
-
-function merge(into: BatchOutcome, from: BatchOutcome): BatchOutcome {
-  into.created += from.created;
-  into.updated += from.updated;
-  into.unchanged += from.unchanged;
-  into.failed += from.failed;
-  into.errors.push(...from.errors);
-  into.changes.push(...from.changes);
-  into.keys.push(...from.keys);
-  into.createdKeys.push(...from.createdKeys);
-  return into;
-}
-
-function addToStats(stats: ImportStats, out: BatchOutcome, rowsRead: number, deleted = 0): ImportStats {
-  // In file order (a stable sort keeps the order of the errors of one row).
-  out.errors.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
-  const errors =
-    stats.errors.length < MAX_ERRORS ? [...stats.errors, ...out.errors].slice(0, MAX_ERRORS) : stats.errors;
-  return {
-    ...stats,
-    rowsRead,
-    created: stats.created + out.created,
-    updated: stats.updated + out.updated,
-    unchanged: stats.unchanged + out.unchanged,
-    failed: stats.failed + out.failed,
-    deleted: stats.deleted + deleted,
-    errors,
-  };
-}
 
 const finishedStats = (stats: ImportStats, extra: Partial<ImportStats> = {}): ImportStats => {
   const finishedAt = new Date();
@@ -94,18 +38,6 @@ const finishedStats = (stats: ImportStats, extra: Partial<ImportStats> = {}): Im
     finishedAt: finishedAt.toISOString(),
     durationMs: finishedAt.getTime() - started,
   };
-};
-
-/** What a run knows about the import it works on. */
-type Run = {
-  row: ImportRow;
-  type: ImportType;
-  definitions: Map<string, CustomFieldDefinition>;
-  header?: Header;
-  cache: Map<string, unknown>;
-  heap: ReturnType<typeof heapGuard>;
-  /** Rows after which the written table is analysed again. */
-  nextAnalyse: number;
 };
 
 /**
@@ -129,11 +61,6 @@ export function createImportProcessor(ctx: AppContext, deps: { store: ChunkedFil
   const staleMs = () => ctx.config.imports.staleAfterSeconds * 1000 - sweepIntervalMs;
   let stopping = false;
   let sweeps = 0;
-
-  const actorOf = (row: Pick<ImportRow, 'organisationId' | 'createdById'>): ChangeActor => ({
-    organisationId: row.organisationId,
-    userId: row.createdById,
-  });
 
   const mine = (id: string) => and(eq(imports.id, id), eq(imports.workerId, workerId));
 
@@ -229,213 +156,8 @@ export function createImportProcessor(ctx: AppContext, deps: { store: ChunkedFil
     if (!saved) throw new Halted();
   }
 
-  const batchContext = (run: Run, tx: Tx): BatchContext => ({
-    tx,
-    organisationId: run.row.organisationId,
-    actorId: run.row.createdById,
-    importId: run.row.id,
-    dryRun: run.row.dryRun,
-    columns: run.header?.columns ?? new Set(),
-    definitions: run.definitions,
-    cache: run.cache,
-  });
-
-  /**
-   * The whole file is read once before anything is written: a bad header, a file that is not
-   * CSV, or a malformed record refuse it (FAILED) without partial writes. Returns the row count.
-   */
-  async function checkFile(run: Run): Promise<{ rowsTotal: number } | { reason: string }> {
-    let header: Header | undefined;
-    let count = 0;
-    let beat = Date.now();
-    try {
-      for await (const record of csvRecords(store.read(run.row.fileId!), run.row.delimiter)) {
-        if (!header) {
-          if (isBlank(record)) continue;
-          const read = readHeader(record, run.type, run.definitions, run.row.delimiter);
-          if ('reason' in read) return read;
-          header = read.header;
-          continue;
-        }
-        count++;
-        if ((count & 0x3ff) === 0) {
-          run.heap.check();
-          await yieldToEventLoop();
-          if (Date.now() - beat > HEARTBEAT_MS) {
-            beat = Date.now();
-            await heartbeat(run.row);
-          }
-        }
-      }
-    } catch (error) {
-      if (isCsvError(error)) return { reason: `The file is not valid CSV: ${error.message}` };
-      throw error;
-    }
-    if (!header) return { reason: 'The file has no header row' };
-    return { rowsTotal: count };
-  }
-
-  const isRowError = (error: unknown) => {
-    const state = sqlState(error);
-    return state !== undefined && ROW_ERROR_CLASSES.has(state.slice(0, 2));
-  };
-
-  /** Writes rows one at a time, each in a savepoint, so the rows the database refuses fail alone. */
-  async function applyRowByRow(run: Run, tx: Tx, rows: InputRow[]): Promise<BatchOutcome> {
-    const out = emptyOutcome();
-    for (const row of rows) {
-      try {
-        merge(out, await tx.transaction((sp) => run.type.applyBatch(batchContext(run, sp as Tx), [row])));
-      } catch (error) {
-        if (!isRowError(error)) throw error;
-        out.failed++;
-        out.errors.push({ row: row.row, column: null, message: `could not be written: ${messageOf(error)}` });
-        out.keys.push(...run.type.keysOf(row));
-      }
-    }
-    return out;
-  }
-
-  /**
-   * One batch: its writes, events, keys and checkpoint in one transaction (rolled back for a dry
-   * run). When the database refuses the batch (a constraint the validation did not foresee), it
-   * is replayed row by row.
-   */
-  async function writeBatch(run: Run, batch: Array<{ row: InputRow; shapeError?: string }>, upTo: number) {
-    // PGlite answers within the same turn of the event loop: without this, an import would keep
-    // HTTP requests (a cancellation among them) waiting until it ends.
-    await yieldToEventLoop();
-    if (stopping) throw new Interrupted();
-    const { row } = run;
-    const rows = batch.filter((item) => !item.shapeError).map((item) => item.row);
-    const outcomeOf = async (tx: Tx, rowByRow: boolean) => {
-      const out = emptyOutcome();
-      for (const item of batch) {
-        if (!item.shapeError) continue;
-        out.failed++;
-        out.errors.push({ row: item.row.row, column: null, message: `the record ${item.shapeError}` });
-        out.keys.push(...run.type.keysOf(item.row));
-      }
-      if (rows.length === 0) return out;
-      return merge(
-        out,
-        rowByRow
-          ? await applyRowByRow(run, tx, rows)
-          : await run.type.applyBatch(batchContext(run, tx), rows),
-      );
-    };
-    const write = async (rowByRow: boolean): Promise<ImportStats> => {
-      if (!row.dryRun) {
-        return ctx.change(actorOf(row), async (tx, record) => {
-          const out = await outcomeOf(tx, rowByRow);
-          await recordAll(tx, record, row.organisationId, row.createdById, out.changes);
-          if (row.allowDelete) await saveKeys(tx, row.id, out.keys, []);
-          const next = addToStats(row.stats, out, upTo);
-          await checkpoint(tx, run, upTo, next);
-          return next;
-        });
-      }
-      let out = emptyOutcome();
-      try {
-        await ctx.change(actorOf(row), async (tx) => {
-          out = await outcomeOf(tx, rowByRow);
-          throw new DryRunRollback();
-        });
-      } catch (error) {
-        if (!(error instanceof DryRunRollback)) throw error;
-      }
-      return ctx.db.transaction(async (tx) => {
-        await saveKeys(tx, row.id, row.allowDelete ? out.keys : [], out.createdKeys);
-        const next = addToStats(row.stats, out, upTo);
-        await checkpoint(tx, run, upTo, next);
-        return next;
-      });
-    };
-    let stats: ImportStats;
-    try {
-      stats = await write(false);
-    } catch (error) {
-      if (!isRowError(error)) throw error;
-      stats = await write(true);
-    }
-    run.row = { ...row, stats, processedRows: upTo };
-    run.heap.check();
-    await analyseAsItGrows(run);
-  }
-
-  /** Reads the file from the start, skips the rows already committed, and writes the rest in batches. */
-  async function processRows(run: Run) {
-    const batchSize = ctx.config.imports.batchSize;
-    const skip = run.row.processedRows;
-    let index = 0;
-    let batch: Array<{ row: InputRow; shapeError?: string }> = [];
-    const batchKeys = new Set<string>();
-    const flush = async (upTo: number) => {
-      if (batch.length === 0 && upTo === run.row.processedRows) return;
-      const rows = batch;
-      batch = [];
-      batchKeys.clear();
-      await writeBatch(run, rows, upTo);
-    };
-    for await (const record of csvRecords(store.read(run.row.fileId!), run.row.delimiter)) {
-      if (!run.header) {
-        if (isBlank(record)) continue;
-        const read = readHeader(record, run.type, run.definitions, run.row.delimiter);
-        if ('reason' in read) throw new Error(`The header is no longer valid: ${read.reason}`);
-        run.header = read.header;
-        continue;
-      }
-      index++;
-      if (index <= skip) {
-        if ((index & 0x3ff) === 0) {
-          await yieldToEventLoop();
-          if (stopping) throw new Interrupted();
-        }
-        continue;
-      }
-      // A blank row still counts: the checkpoint of the next batch moves past it.
-      if (isBlank(record)) continue;
-      // Rows are numbered as records, the header being row 1.
-      const item = toInputRow(run.header, record, index + 1);
-      const keys = run.type.keysOf(item.row);
-      // Two rows for one record never share a batch: the second sees the first committed.
-      if (batch.length >= batchSize || keys.some((key) => batchKeys.has(key))) await flush(index - 1);
-      batch.push(item);
-      for (const key of keys) batchKeys.add(key);
-    }
-    await flush(index);
-  }
-
-  /** allowDelete: archives the records of the type absent from the file (counts them in a dry run). */
-  async function deleteAbsent(run: Run) {
-    const { row } = run;
-    if (row.dryRun) {
-      const count = await ctx.db.transaction((tx) => run.type.countAbsent(batchContext(run, tx as Tx)));
-      const stats = await ctx.db.transaction(async (tx) => {
-        const next = { ...row.stats, deleted: count };
-        await checkpoint(tx, run, row.processedRows, next);
-        return next;
-      });
-      run.row = { ...row, stats };
-      return;
-    }
-    for (;;) {
-      await yieldToEventLoop();
-      if (stopping) throw new Interrupted();
-      const current = run.row;
-      const stats = await ctx.change(actorOf(current), async (tx, record) => {
-        const changes = await run.type.archiveAbsent(batchContext(run, tx), DELETE_BATCH);
-        if (changes.length === 0) return undefined;
-        await recordAll(tx, record, current.organisationId, current.createdById, changes);
-        const deleted = changes.filter((c) => c.on === run.type.entity).length;
-        const next = addToStats(current.stats, emptyOutcome(), current.processedRows, deleted);
-        await checkpoint(tx, run, current.processedRows, next);
-        return next;
-      });
-      if (!stats) return;
-      run.row = { ...current, stats };
-    }
-  }
+  const fence: RunFence = { stopping: () => stopping, heartbeat, checkpoint };
+  const { processRows, deleteAbsent } = createWritePass(ctx, { store, fence });
 
   /** E-mails the result to the creator; DONE becomes SENT (also when the message stays in the outbox). */
   async function notify(row: ImportRow) {
@@ -492,18 +214,6 @@ export function createImportProcessor(ctx: AppContext, deps: { store: ChunkedFil
     await notify(ended);
   }
 
-  /**
-   * Statistics of a table that grows from nothing during an import are stale (PGlite never
-   * refreshes them, PostgreSQL's autovacuum only once a minute), and a planner that believes the
-   * table empty may scan it for every batch. Analysed at 5,000 rows, then each time it has grown
-   * four times: a handful of analyses per import.
-   */
-  async function analyseAsItGrows(run: Run) {
-    if (run.row.dryRun || run.row.processedRows < run.nextAnalyse) return;
-    run.nextAnalyse = run.row.processedRows * 4;
-    await ctx.database.query(`analyze "${run.type.entity.tableName}"`);
-  }
-
   async function analyse(table: string) {
     if (ctx.database.kind !== 'pglite') return;
     // PGlite runs no autoanalyze: without fresh statistics the planner picks poor plans after a bulk load.
@@ -536,7 +246,7 @@ export function createImportProcessor(ctx: AppContext, deps: { store: ChunkedFil
         nextAnalyse: Math.max(FIRST_ANALYSE, row.processedRows * 4),
       };
       if (row.stats.rowsTotal === null) {
-        const checked = await checkFile(run);
+        const checked = await checkFile(run, { store, fence });
         // A refused file ends in 7 CRASH, the specification's "crashed or failed" (clients that know
         // only its codes would poll a 6 forever); `stats.refused` tells it from an unexpected failure.
         if ('reason' in checked) return await end(run.row, CRASH, checked.reason, { refused: true });

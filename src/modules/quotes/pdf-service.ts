@@ -19,7 +19,8 @@ import { createFilesService } from '../files/service.ts';
 import { dieLinesOf } from './briefs-source.ts';
 import { type Language, requireLanguage } from './i18n.ts';
 import { itemTree } from './items.ts';
-import { type PdfQuote, type RenderOptions, renderQuotePdf } from './pdf.ts';
+import { type PdfQuote, renderQuotePdf } from './pdf.ts';
+import type { RenderOptions } from './pdf-document.ts';
 import {
   findGuestLinkByHash,
   findQuoteRow,

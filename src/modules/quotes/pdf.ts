@@ -1,16 +1,29 @@
 /**
  * The quote PDF (A4, pdfkit): seller and quote header, customer and contact blocks, the item
- * tree with quantities, unit prices, tooling, delivery and totals, the validity and an acceptance
- * box, then the die-line of every brief element drawn as vector paths. Pure: it takes the data
- * and a language and returns the bytes.
- *
- * Text is set in DejaVu Sans (embedded, subset), so any name in any Latin, Greek or Cyrillic
- * script prints as typed.
+ * tree with quantities, unit prices, tooling, delivery and totals (pdf-table.ts), the validity
+ * and an acceptance box, then the die-line of every brief element drawn as vector paths
+ * (pdf-document.ts has the drawing primitives). Pure: it takes the data and a language and
+ * returns the bytes.
  */
-import { readFileSync } from 'node:fs';
-import type PDFKitDocument from 'pdfkit';
 import type { DieLine } from '../../pricing/index.ts';
 import { type Formatter, formatterFor, type Language } from './i18n.ts';
+import {
+  ACCENT,
+  BOLD,
+  bottomLimit,
+  bytesOf,
+  contentWidth,
+  createDocument,
+  type Doc,
+  drawDieLine,
+  FONT,
+  INK,
+  MARGIN,
+  MUTED,
+  type RenderOptions,
+  RULE,
+} from './pdf-document.ts';
+import { table } from './pdf-table.ts';
 
 export type PdfItem = {
   id: string;
@@ -68,78 +81,6 @@ export type PdfQuote = {
   dieLines: Map<string, DieLine>;
 };
 
-export type RenderOptions = { compress?: boolean };
-
-export const FONT = 'Body';
-const BOLD = 'Bold';
-
-/**
- * pdfkit (with fontkit, its Unicode tables and a brotli decoder: about 10 MB of resident memory
- * once loaded) is imported on the first render rather than at start, since most processes never
- * render a PDF.
- */
-let pdfkit: Promise<typeof PDFKitDocument> | undefined;
-function loadPdfkit() {
-  pdfkit ??= import('pdfkit').then((module) => module.default);
-  return pdfkit;
-}
-
-let fonts: { regular: Buffer; bold: Buffer } | undefined;
-function loadFonts() {
-  fonts ??= {
-    regular: readFileSync(new URL('./assets/DejaVuSans.ttf', import.meta.url)),
-    bold: readFileSync(new URL('./assets/DejaVuSans-Bold.ttf', import.meta.url)),
-  };
-  return fonts;
-}
-
-export const INK = '#1d2430';
-const MUTED = '#5f6b7a';
-const RULE = '#c9d1db';
-const SHADE = '#eef2f6';
-const ACCENT = '#1f4e79';
-
-export const MARGIN = 42;
-const FOOTER = 28;
-
-type Doc = PDFKit.PDFDocument;
-
-/** A new document with the fonts registered, writing into `chunks`. */
-export async function createDocument(options: RenderOptions & { title?: string; author?: string } = {}) {
-  const PDFDocument = await loadPdfkit();
-  const { regular, bold } = loadFonts();
-  const doc = new PDFDocument({
-    size: 'A4',
-    margin: MARGIN,
-    // No default font: pdfkit would parse Helvetica's metrics for every document, unused here.
-    font: null as unknown as string,
-    bufferPages: true,
-    compress: options.compress ?? true,
-    info: {
-      Title: options.title ?? 'Quote',
-      Author: options.author ?? '',
-      Creator: 'packaging-quote-service',
-    },
-  });
-  doc.registerFont(FONT, regular);
-  doc.registerFont(BOLD, bold);
-  doc.font(FONT);
-  return doc;
-}
-
-/** Collects the document's bytes once `end()` is called. */
-export function bytesOf(doc: Doc): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-}
-
-const contentWidth = (doc: Doc) => doc.page.width - MARGIN * 2;
-const bottomLimit = (doc: Doc) => doc.page.height - MARGIN - FOOTER;
-
 function addressLines(address: NonNullable<PdfQuote['address']>): string[] {
   return [
     address.name,
@@ -150,11 +91,6 @@ function addressLines(address: NonNullable<PdfQuote['address']>): string[] {
     [address.region, address.countryCode].filter(Boolean).join(', '),
   ].filter((line): line is string => Boolean(line?.trim()));
 }
-
-const dimensionsOf = (item: PdfItem) => {
-  const values = [item.length, item.width, item.height].filter((v): v is number => v != null && v > 0);
-  return values.length ? values : null;
-};
 
 function header(doc: Doc, quote: PdfQuote, f: Formatter) {
   const l = f.labels;
@@ -252,164 +188,6 @@ function blocks(doc: Doc, quote: PdfQuote, f: Formatter, top: number) {
   return y;
 }
 
-type Column = { key: string; title: string; width: number; align: 'left' | 'right' };
-
-function columns(doc: Doc, f: Formatter): Column[] {
-  const l = f.labels;
-  const fixed: Column[] = [
-    { key: 'no', title: '#', width: 26, align: 'left' },
-    { key: 'description', title: l.description, width: 0, align: 'left' },
-    { key: 'quantity', title: l.quantity, width: 52, align: 'right' },
-    { key: 'unit', title: l.unitPrice, width: 66, align: 'right' },
-    { key: 'tooling', title: l.tooling, width: 60, align: 'right' },
-    { key: 'delivery', title: l.delivery, width: 60, align: 'right' },
-    { key: 'total', title: l.total, width: 72, align: 'right' },
-  ];
-  const used = fixed.reduce((sum, c) => sum + c.width, 0);
-  fixed[1]!.width = contentWidth(doc) - used;
-  return fixed;
-}
-
-function tableHeader(doc: Doc, cols: Column[], y: number) {
-  const height = 18;
-  doc.rect(MARGIN, y, contentWidth(doc), height).fill(SHADE);
-  let x = MARGIN;
-  for (const col of cols) {
-    doc
-      .font(BOLD)
-      .fontSize(7.5)
-      .fillColor(MUTED)
-      .text(col.title, x + 4, y + 5.5, { width: col.width - 8, align: col.align, lineBreak: false });
-    x += col.width;
-  }
-  return y + height;
-}
-
-type Row = {
-  no: string;
-  title: string;
-  details: string[];
-  cells: Record<string, string>;
-  strong: boolean;
-  indent: number;
-};
-
-function rowHeight(doc: Doc, cols: Column[], row: Row) {
-  const width = cols[1]!.width - 8 - row.indent;
-  doc.font(row.strong ? BOLD : FONT).fontSize(8.5);
-  let height = doc.heightOfString(row.title, { width });
-  doc.font(FONT).fontSize(7.5);
-  for (const detail of row.details) height += doc.heightOfString(detail, { width }) + 1;
-  return height + 9;
-}
-
-function drawRow(doc: Doc, cols: Column[], row: Row, y: number) {
-  let x = MARGIN;
-  for (const col of cols) {
-    const textX = x + 4 + (col.key === 'description' ? row.indent : 0);
-    const width = col.width - 8 - (col.key === 'description' ? row.indent : 0);
-    if (col.key === 'description') {
-      doc
-        .font(row.strong ? BOLD : FONT)
-        .fontSize(8.5)
-        .fillColor(INK)
-        .text(row.title, textX, y + 4.5, { width });
-      for (const detail of row.details) {
-        doc
-          .font(FONT)
-          .fontSize(7.5)
-          .fillColor(MUTED)
-          .text(detail, textX, doc.y + 1, { width });
-      }
-    } else {
-      const value = col.key === 'no' ? row.no : (row.cells[col.key] ?? '');
-      doc
-        .font(row.strong || col.key === 'total' ? BOLD : FONT)
-        .fontSize(8.5)
-        .fillColor(INK)
-        .text(value, textX, y + 4.5, { width, align: col.align, lineBreak: false });
-    }
-    x += col.width;
-  }
-}
-
-function itemRows(quote: PdfQuote, f: Formatter): Row[] {
-  const l = f.labels;
-  const rows: Row[] = [];
-  const money = (value: number) => (value ? f.money(value) : '—');
-  const detailsOf = (item: PdfItem) => {
-    const details: string[] = [];
-    if (item.reference) details.push(`${l.reference} ${item.reference}`);
-    if (item.description) details.push(item.description);
-    const dims = dimensionsOf(item);
-    if (dims) details.push(`${l.dimensions}: ${dims.map((d) => f.number(d, 1)).join(' × ')} mm`);
-    if (item.comment) details.push(`${l.comment}: ${item.comment}`);
-    return details;
-  };
-  const line = (item: PdfItem, no: string, indent: number): Row => ({
-    no,
-    title: item.name,
-    details: detailsOf(item),
-    cells: {
-      quantity: f.quantity(item.quantity),
-      unit: item.price === null ? '—' : f.unitPrice(item.price),
-      tooling: money(item.toolingCost),
-      delivery: money(item.deliveryCost),
-      total: f.money(item.totalPrice),
-    },
-    strong: false,
-    indent,
-  });
-  quote.items.forEach((item, i) => {
-    const no = String(i + 1);
-    if (item.children.length) {
-      rows.push({
-        no,
-        title: item.name,
-        details: [
-          item.reference ? `${l.brief} ${item.reference}` : '',
-          item.comment ? `${l.comment}: ${item.comment}` : '',
-        ].filter(Boolean),
-        cells: {
-          tooling: money(item.toolingCost),
-          delivery: money(item.deliveryCost),
-          total: f.money(item.totalPrice),
-        },
-        strong: true,
-        indent: 0,
-      });
-      item.children.forEach((child, j) => {
-        rows.push(line(child, `${no}.${j + 1}`, 10));
-      });
-    } else {
-      rows.push(line(item, no, 0));
-    }
-  });
-  return rows;
-}
-
-function table(doc: Doc, quote: PdfQuote, f: Formatter, top: number) {
-  const cols = columns(doc, f);
-  let y = tableHeader(doc, cols, top);
-  for (const row of itemRows(quote, f)) {
-    const height = rowHeight(doc, cols, row);
-    if (y + height > bottomLimit(doc)) {
-      doc.addPage();
-      y = tableHeader(doc, cols, MARGIN);
-    }
-    if (row.strong) doc.rect(MARGIN, y, contentWidth(doc), height).fill('#f7f9fb');
-    drawRow(doc, cols, row, y);
-    y += height;
-    doc
-      .moveTo(MARGIN, y)
-      .lineTo(MARGIN + contentWidth(doc), y)
-      .lineWidth(0.4)
-      .strokeColor(RULE)
-      .stroke();
-  }
-  return y + 10;
-}
-
 function totals(doc: Doc, quote: PdfQuote, f: Formatter, top: number) {
   const l = f.labels;
   const width = 240;
@@ -482,41 +260,6 @@ function validity(doc: Doc, quote: PdfQuote, f: Formatter, top: number) {
     .fillColor(MUTED)
     .text(l.signature, MARGIN + 6, y + 46, { width: width / 2 - 12, lineBreak: false });
   return y + 70;
-}
-
-/** Draws a die-line scaled into the box: board, holes, cut (solid) and crease (dashed) lines. */
-export function drawDieLine(
-  doc: Doc,
-  dieLine: DieLine,
-  box: { x: number; y: number; width: number; height: number },
-) {
-  const scale = Math.min(box.width / dieLine.width, box.height / dieLine.height);
-  const offsetX = box.x + (box.width - dieLine.width * scale) / 2;
-  const offsetY = box.y + (box.height - dieLine.height * scale) / 2;
-  const point = (x: number, y: number): [number, number] => [offsetX + x * scale, offsetY + y * scale];
-  doc.save();
-  if (dieLine.outline.length > 2) {
-    doc.polygon(...dieLine.outline.map((p) => point(p.x, p.y))).fill('#f4ecdc');
-  }
-  for (const hole of dieLine.holes) {
-    if (hole.length > 2) doc.polygon(...hole.map((p) => point(p.x, p.y))).fill('#ffffff');
-  }
-  doc.lineCap('round');
-  const cuts = dieLine.segments.filter((s) => s.kind === 'CUT');
-  const creases = dieLine.segments.filter((s) => s.kind === 'CREASE');
-  for (const s of cuts) {
-    doc.moveTo(...point(s.x1, s.y1)).lineTo(...point(s.x2, s.y2));
-  }
-  if (cuts.length) doc.lineWidth(0.7).strokeColor('#000000').stroke();
-  for (const s of creases) {
-    doc.moveTo(...point(s.x1, s.y1)).lineTo(...point(s.x2, s.y2));
-  }
-  if (creases.length) {
-    doc.lineWidth(0.6).strokeColor('#c0392b').dash(3, { space: 2 }).stroke();
-    doc.undash();
-  }
-  doc.restore();
-  return { width: dieLine.width * scale, height: dieLine.height * scale, x: offsetX, y: offsetY };
 }
 
 function dieLines(doc: Doc, quote: PdfQuote, f: Formatter, top: number) {

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, Paginated, problemResponses, Uuid } from '../../platform/schemas.ts';
+import { DELIVERY_PAGE } from './deliveries.ts';
 import type { WebhookModule } from './module.ts';
 import {
   AttemptSchema,
@@ -14,7 +15,7 @@ import {
   UpdateWebhookBody,
   WebhookSchema,
 } from './schemas.ts';
-import { DELIVERY_PAGE, WEBHOOK_PAGE } from './service.ts';
+import { WEBHOOK_PAGE } from './service.ts';
 
 const Params = Type.Object({ id: Uuid });
 const DeliveryParams = Type.Object({ id: Uuid, deliveryId: Uuid });

@@ -1,34 +1,34 @@
-import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor, Tx } from '../../db/client.ts';
-import { events, users } from '../../db/schema/platform.ts';
+import { users } from '../../db/schema/platform.ts';
 import {
-  type DeliveryStatus,
   type WebhookAuthType,
   type WebhookCredentials,
   type WebhookMethod,
   webhookDeliveries,
-  webhookDeliveryAttempts,
   webhooks,
 } from '../../db/schema/webhooks.ts';
 import type { Actor } from '../../platform/actor.ts';
 import type { ErrorCode } from '../../platform/error-codes.ts';
-import { AppError, badRequest, notFound, type ProblemIssue } from '../../platform/errors.ts';
-import { type ChangeActor, type EventRecorder, entity, eventRow, toJsonSafe } from '../../platform/events.ts';
+import { AppError, badRequest, type ProblemIssue } from '../../platform/errors.ts';
+import type { ChangeActor, EventRecorder } from '../../platform/events.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import { createSecretBox } from '../../platform/secret-box.ts';
 import { registerEventResource } from '../events/resources.ts';
+import { createWebhookDeliveries } from './deliveries.ts';
 import { compilePatterns, isValidPattern, PATTERN_DESCRIPTION } from './patterns.ts';
+import {
+  type CredentialsInput,
+  liveWebhook,
+  publicWebhook,
+  snapshotOf,
+  WEBHOOK_ENTITY,
+  type WebhookRow,
+} from './repository.ts';
 import { newWebhookSecret } from './signing.ts';
 import { BlockedTargetError, type TargetPolicy } from './ssrf.ts';
-
-export const WEBHOOK_ENTITY = entity('WEBHOOK', 'webhooks');
-export const MASK = '********';
-
-type WebhookRow = typeof webhooks.$inferSelect;
-
-type CredentialsInput = { username?: string; password?: string; name?: string; token?: string };
 
 export type WebhookInput = {
   name: string;
@@ -59,36 +59,6 @@ const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 /** Any control character (C0 or DEL), which would let a value split or forge header lines. */
 const hasControl = (value: string) =>
   [...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
-
-/** The API view of a webhook: credentials masked, secrets never included. */
-export function publicWebhook(row: WebhookRow) {
-  let credentials: Record<string, string> | null = null;
-  const stored = row.credentials as CredentialsInput | null;
-  if (row.authenticationType === 'basic' && stored)
-    credentials = { username: stored.username!, password: MASK };
-  if (row.authenticationType === 'header' && stored) credentials = { name: stored.name!, token: MASK };
-  return {
-    id: row.id,
-    name: row.name,
-    url: row.url,
-    events: row.events,
-    authenticationType: row.authenticationType,
-    credentials,
-    httpMethod: row.httpMethod,
-    enabled: row.enabled,
-    disabledReason: row.disabledReason,
-    disabledAt: row.disabledAt,
-    previousSecretExpiresAt:
-      row.previousSecretExpiresAt && row.previousSecretExpiresAt > new Date()
-        ? row.previousSecretExpiresAt
-        : null,
-    lastSuccessAt: row.lastSuccessAt,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
-
-const snapshotOf = (row: WebhookRow) => publicWebhook(row) as unknown as Record<string, unknown>;
 
 function invalid(pointer: string, message: string, code: ErrorCode = 'validation_failed') {
   return new AppError(code, `${pointer.slice(1)} ${message}`, { issues: [{ pointer, message, in: 'body' }] });
@@ -142,54 +112,12 @@ function validatePatterns(patterns: string[]) {
   return [...new Set(patterns)];
 }
 
-const DELIVERY_PAGE: PageOptions = {
-  defaultLimit: 25,
-  maxLimit: 100,
-  sortFields: { createdAt: webhookDeliveries.createdAt, eventCode: webhookDeliveries.eventCode },
-  tieBreaker: webhookDeliveries.id,
-  defaultSort: { field: 'createdAt', direction: 'DESC' },
-};
-const WEBHOOK_PAGE: PageOptions = {
+export const WEBHOOK_PAGE: PageOptions = {
   defaultLimit: 25,
   maxLimit: 100,
   sortFields: { createdAt: webhooks.createdAt, name: webhooks.name, updatedAt: webhooks.updatedAt },
   tieBreaker: webhooks.id,
   defaultSort: { field: 'createdAt', direction: 'DESC' },
-};
-
-export { DELIVERY_PAGE, WEBHOOK_PAGE };
-
-const deliveryColumns = {
-  id: webhookDeliveries.id,
-  webhookId: webhookDeliveries.webhookId,
-  eventId: webhookDeliveries.eventId,
-  eventCode: webhookDeliveries.eventCode,
-  eventName: webhookDeliveries.eventName,
-  status: webhookDeliveries.status,
-  attempts: webhookDeliveries.attempts,
-  nextAttemptAt: webhookDeliveries.nextAttemptAt,
-  lastAttemptAt: webhookDeliveries.lastAttemptAt,
-  lastStatusCode: webhookDeliveries.lastStatusCode,
-  lastError: webhookDeliveries.lastError,
-  completedAt: webhookDeliveries.completedAt,
-  replayOf: webhookDeliveries.replayOf,
-  createdAt: webhookDeliveries.createdAt,
-  updatedAt: webhookDeliveries.updatedAt,
-};
-type DeliveryRow = { [K in keyof typeof deliveryColumns]: (typeof webhookDeliveries.$inferSelect)[K] };
-const publicDelivery = (row: DeliveryRow) => ({
-  ...row,
-  nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt : null,
-});
-
-const attemptColumns = {
-  id: webhookDeliveryAttempts.id,
-  attempt: webhookDeliveryAttempts.attempt,
-  startedAt: webhookDeliveryAttempts.startedAt,
-  durationMs: webhookDeliveryAttempts.durationMs,
-  statusCode: webhookDeliveryAttempts.statusCode,
-  error: webhookDeliveryAttempts.error,
-  responseExcerpt: webhookDeliveryAttempts.responseExcerpt,
 };
 
 /** Cancels the deliveries still waiting for a webhook that stops receiving (disabled, deleted). */
@@ -208,6 +136,11 @@ export type WebhookServiceDeps = {
   wake: () => void;
 };
 
+/**
+ * The webhooks of an organisation: create, list, update, delete, rotate the signing secret, and
+ * the system's own disabling (with an e-mail to the admins); the deliveries' views, replay and
+ * test event come from deliveries.ts, in the same service.
+ */
 export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServiceDeps) {
   const { db } = ctx;
   // The signing secret and the password or token sent to receivers are stored sealed
@@ -240,19 +173,6 @@ export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServi
       throw error;
     }
     return url.toString();
-  }
-
-  async function findRow(executor: Executor, organisationId: string, id: string, lock = false) {
-    const query = executor
-      .select()
-      .from(webhooks)
-      .where(
-        and(eq(webhooks.id, id), eq(webhooks.organisationId, organisationId), isNull(webhooks.deletedAt)),
-      )
-      .limit(1);
-    const [row] = lock ? await query.for('update') : await query;
-    if (!row) throw notFound('Webhook');
-    return row;
   }
 
   async function applyUpdate(
@@ -297,6 +217,8 @@ export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServi
   }
 
   const service = {
+    ...createWebhookDeliveries({ db, wake }),
+
     async create(actor: Actor, input: WebhookInput) {
       const patterns = validatePatterns(input.events);
       const url = await checkUrl(input.url);
@@ -354,14 +276,14 @@ export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServi
     },
 
     async get(actor: Actor, id: string) {
-      return publicWebhook(await findRow(db, actor.organisationId, id));
+      return publicWebhook(await liveWebhook(db, actor.organisationId, id));
     },
 
     async update(actor: Actor, id: string, input: Partial<WebhookInput>) {
       const patterns = input.events ? validatePatterns(input.events) : undefined;
       const url = input.url !== undefined ? await checkUrl(input.url) : undefined;
       const row = await ctx.change(actor, async (tx, record) => {
-        const before = await findRow(tx, actor.organisationId, id, true);
+        const before = await liveWebhook(tx, actor.organisationId, id, true);
         const set: Partial<typeof webhooks.$inferInsert> = {};
         if (input.name !== undefined) set.name = input.name.trim();
         if (url !== undefined) set.url = url;
@@ -397,7 +319,7 @@ export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServi
 
     async remove(actor: Actor, id: string) {
       await ctx.change(actor, async (tx, record) => {
-        const before = await findRow(tx, actor.organisationId, id, true);
+        const before = await liveWebhook(tx, actor.organisationId, id, true);
         const now = new Date();
         const [after] = await tx
           .update(webhooks)
@@ -419,7 +341,7 @@ export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServi
       const grace = gracePeriodSeconds ?? ctx.config.webhooks.secretGraceSeconds;
       const secret = newWebhookSecret();
       const row = await ctx.change(actor, async (tx, record) => {
-        const before = await findRow(tx, actor.organisationId, id, true);
+        const before = await liveWebhook(tx, actor.organisationId, id, true);
         return applyUpdate(tx, record, before, {
           secret: box.seal(secret),
           previousSecret: grace > 0 ? before.secret : null, // still sealed
@@ -427,132 +349,6 @@ export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServi
         });
       });
       return { ...publicWebhook(row), secret };
-    },
-
-    async listDeliveries(
-      actor: Actor,
-      webhookId: string,
-      query: PageQuery & { status?: DeliveryStatus; eventId?: string },
-    ) {
-      await findRow(db, actor.organisationId, webhookId);
-      const page = resolvePage(query, DELIVERY_PAGE);
-      const where = and(
-        eq(webhookDeliveries.webhookId, webhookId),
-        eq(webhookDeliveries.organisationId, actor.organisationId),
-        query.status ? eq(webhookDeliveries.status, query.status) : undefined,
-        query.eventId ? eq(webhookDeliveries.eventId, query.eventId) : undefined,
-      );
-      const [rows, [total]] = await Promise.all([
-        db
-          .select(deliveryColumns)
-          .from(webhookDeliveries)
-          .where(where)
-          .orderBy(...page.orderBy)
-          .limit(page.limit)
-          .offset(page.offset),
-        db.select({ total: count() }).from(webhookDeliveries).where(where),
-      ]);
-      return pageResult(rows.map(publicDelivery), Number(total?.total ?? 0), page);
-    },
-
-    async findDelivery(actor: Actor, webhookId: string, deliveryId: string) {
-      await findRow(db, actor.organisationId, webhookId);
-      const [row] = await db
-        .select(deliveryColumns)
-        .from(webhookDeliveries)
-        .where(
-          and(
-            eq(webhookDeliveries.id, deliveryId),
-            eq(webhookDeliveries.webhookId, webhookId),
-            eq(webhookDeliveries.organisationId, actor.organisationId),
-          ),
-        )
-        .limit(1);
-      if (!row) throw notFound('Delivery');
-      return row;
-    },
-
-    async attempts(actor: Actor, webhookId: string, deliveryId: string) {
-      await service.findDelivery(actor, webhookId, deliveryId);
-      return db
-        .select(attemptColumns)
-        .from(webhookDeliveryAttempts)
-        .where(eq(webhookDeliveryAttempts.deliveryId, deliveryId))
-        .orderBy(desc(webhookDeliveryAttempts.attempt));
-    },
-
-    async getDelivery(actor: Actor, webhookId: string, deliveryId: string) {
-      const delivery = await service.findDelivery(actor, webhookId, deliveryId);
-      return { ...publicDelivery(delivery), attempts: await service.attempts(actor, webhookId, deliveryId) };
-    },
-
-    /** Sends the delivery's event again, as a new delivery (same `webhook-id`: the event id). */
-    async replay(actor: Actor, webhookId: string, deliveryId: string) {
-      const webhook = await findRow(db, actor.organisationId, webhookId);
-      if (!webhook.enabled)
-        throw new AppError('webhook_disabled', 'The webhook is disabled: enable it before replaying');
-      const original = await service.findDelivery(actor, webhookId, deliveryId);
-      const [created] = await db
-        .insert(webhookDeliveries)
-        .values({
-          organisationId: actor.organisationId,
-          webhookId,
-          eventId: original.eventId,
-          eventCode: original.eventCode,
-          eventName: original.eventName,
-          replayOf: original.id,
-        })
-        .returning(deliveryColumns);
-      wake();
-      return publicDelivery(created!);
-    },
-
-    /**
-     * A test event (`event.webhooks.test`, the webhook's masked view as its entity) delivered to
-     * this webhook only, whatever its patterns: it is written already dispatched, so the dispatcher
-     * does not fan it out to the organisation's other webhooks. Not a change of the webhook.
-     */
-    async sendTest(actor: Actor, webhookId: string) {
-      const webhook = await findRow(db, actor.organisationId, webhookId);
-      if (!webhook.enabled)
-        throw new AppError(
-          'webhook_disabled',
-          'The webhook is disabled: enable it before sending a test event',
-        );
-      const created = await db.transaction(async (tx) => {
-        const row = eventRow(
-          {
-            on: WEBHOOK_ENTITY,
-            type: 'UPDATE',
-            entityId: webhook.id,
-            snapshot: toJsonSafe(snapshotOf(webhook)),
-          },
-          actor.organisationId,
-          actor.userId,
-        );
-        const [event] = await tx
-          .insert(events)
-          .values({
-            ...row,
-            eventName: 'event.webhooks.test',
-            category: 'webhooks.test',
-            dispatchedAt: new Date(),
-          })
-          .returning({ id: events.id, code: events.code, eventName: events.eventName });
-        const [delivery] = await tx
-          .insert(webhookDeliveries)
-          .values({
-            organisationId: actor.organisationId,
-            webhookId,
-            eventId: event!.id,
-            eventCode: event!.code,
-            eventName: event!.eventName,
-          })
-          .returning(deliveryColumns);
-        return delivery!;
-      });
-      wake();
-      return publicDelivery(created);
     },
 
     /**
