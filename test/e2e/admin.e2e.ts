@@ -1,15 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import {
-  ADMIN,
-  apiCall,
-  launchBrowser,
-  type Service,
-  screenshot,
-  signInApi,
-  startService,
-} from './harness.ts';
+import { ADMIN, openE2eSession, screenshot, signInApi } from './harness.ts';
 
 /**
  * The administration screens in a real Chromium: users (create with the API's refusal shown, archive
@@ -18,22 +9,14 @@ import {
  * re-priced brief (through the UI and the API), and a sales user who is offered no admin action.
  * Screenshots go to test-results/e2e (admin-*.png).
  */
-let service: Service;
-let browser: Browser;
-let page: Page;
-let adminToken: string;
+const e2e = openE2eSession({ name: 'admin' });
+const { url } = e2e;
 const SALES = { email: 'sam.sales@e2e.test', password: 'sales-password-1' };
 const state: { briefId?: string; briefCode?: string; token?: string; storedBefore?: number } = {};
 
 beforeAll(async () => {
-  service = await startService();
-  browser = await launchBrowser();
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-GB' });
-  page = await context.newPage();
-  adminToken = await signInApi(service.baseUrl, ADMIN.email, ADMIN.password);
   // A saved folding carton to re-price (the configurator's own scenario is sales-desk.e2e.ts).
-  const api = (method: string, path: string, body?: unknown) =>
-    apiCall(service.baseUrl, adminToken, method, path, body);
+  const { api } = e2e;
   const company = await api('POST', '/api/companies', { name: 'Rate Test Co' });
   const products = (await api('GET', '/api/products')) as { id: string; code: string }[];
   const boards = (await api('GET', '/api/material-references')) as { id: string; code: string }[];
@@ -69,61 +52,52 @@ beforeAll(async () => {
     collaborationIds: [company.id],
   });
 });
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail' && page)
-    await screenshot(page, `admin-failed-${context.task.name.slice(0, 40)}`);
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
 
 /** Waits for a screen to catch up with the service (re-pricing, refetches) on a shared, busy machine. */
 const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 20_000 });
-const url = (path: string) => `${service.baseUrl}/app${path}`;
 const euro = (amount: number) =>
   new Intl.NumberFormat('en', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2 }).format(
     amount,
   );
 
 async function signInAs(username: string, password: string) {
-  await page.goto(url('/'));
-  await page.getByLabel('Username or e-mail').fill(username);
-  await page.locator('input[name=password]').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByTestId('signed-in-user').waitFor();
+  await e2e.page.goto(url('/'));
+  await e2e.page.getByLabel('Username or e-mail').fill(username);
+  await e2e.page.locator('input[name=password]').fill(password);
+  await e2e.page.getByRole('button', { name: 'Sign in' }).click();
+  await e2e.page.getByTestId('signed-in-user').waitFor();
 }
 
 async function signOut() {
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await e2e.page.getByRole('button', { name: 'Sign out' }).click();
+  await e2e.page.getByRole('heading', { name: 'Sign in' }).waitFor();
 }
 
 /** A direct HTTP call with an access token, as another application (curl) would make it. */
 const withToken = (token: string, path = '/api/users/me') =>
-  fetch(`${service.baseUrl}${path}`, { headers: { 'x-access-token': token } });
+  fetch(`${e2e.service.baseUrl}${path}`, { headers: { 'x-access-token': token } });
 
 /** A link of the main navigation (tables also hold links such as "Access tokens"). */
-const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
-const row = (text: string) => page.getByRole('row').filter({ hasText: text });
+const nav = (name: string) => e2e.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
+const row = (text: string) => e2e.page.getByRole('row').filter({ hasText: text });
 
 describe('administration, end to end', () => {
   it('creates a user (the API’s refusal shows in the form), archives and unarchives another', async () => {
     await signInAs(ADMIN.email, ADMIN.password);
     await nav('Users').click();
-    await page.getByRole('heading', { name: 'Users' }).waitFor();
+    await e2e.page.getByRole('heading', { name: 'Users' }).waitFor();
     await row('temp.guest@e2e.test').waitFor();
-    await page.getByRole('button', { name: 'New user' }).click();
-    const dialog = page.getByRole('dialog');
+    await e2e.page.getByRole('button', { name: 'New user' }).click();
+    const dialog = e2e.page.getByRole('dialog');
     // An e-mail already taken: 409 from the API, its reason in the form.
     await dialog.getByLabel('E-mail').fill('temp.guest@e2e.test');
     await dialog.getByLabel('First password').fill(SALES.password);
     await dialog.getByRole('button', { name: 'Create' }).click();
     await poll(() => dialog.getByRole('alert').textContent()).toMatch(/already exists/);
-    await screenshot(page, 'admin-01-user-refused');
+    await screenshot(e2e.page, 'admin-01-user-refused');
     await dialog.getByLabel('E-mail').fill(SALES.email);
     await dialog.getByRole('combobox', { name: 'Role' }).click();
-    await page.getByRole('option', { name: 'Sales', exact: true }).click();
+    await e2e.page.getByRole('option', { name: 'Sales', exact: true }).click();
     await dialog.getByLabel('First name').fill('Sam');
     await dialog.getByLabel('Last name').fill('Sales');
     await dialog.getByRole('button', { name: 'Create' }).click();
@@ -131,132 +105,132 @@ describe('administration, end to end', () => {
     await row(SALES.email).getByText('Sales', { exact: true }).waitFor();
 
     await row('temp.guest@e2e.test').getByRole('button', { name: 'Archive' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Archive' }).click();
+    await e2e.page.getByRole('dialog').getByRole('button', { name: 'Archive' }).click();
     await poll(() => row('temp.guest@e2e.test').count()).toBe(0);
     // The switch follows the URL (a router navigation), so it is clicked rather than checked.
-    await page.getByLabel('Archived users').click();
+    await e2e.page.getByLabel('Archived users').click();
     await row('temp.guest@e2e.test').getByRole('button', { name: 'Unarchive' }).click();
     await poll(() => row('temp.guest@e2e.test').count()).toBe(0);
-    await page.getByLabel('Archived users').click();
+    await e2e.page.getByLabel('Archived users').click();
     await row('temp.guest@e2e.test').waitFor();
     // A contact without a password is invited to sign in from the list.
     await row('cleo@rate-test.test').getByRole('button', { name: 'Let sign in' }).click();
-    await page.getByRole('dialog').getByLabel('Password for signing in').fill('cleo-password-1');
-    await page.getByRole('dialog').getByRole('button', { name: 'Let sign in' }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await e2e.page.getByRole('dialog').getByLabel('Password for signing in').fill('cleo-password-1');
+    await e2e.page.getByRole('dialog').getByRole('button', { name: 'Let sign in' }).click();
+    await e2e.page.getByRole('dialog').waitFor({ state: 'detached' });
     await poll(() => row('cleo@rate-test.test').getByRole('button', { name: 'Let sign in' }).count()).toBe(0);
-    expect(await signInApi(service.baseUrl, 'cleo@rate-test.test', 'cleo-password-1')).toBeTruthy();
-    await screenshot(page, 'admin-02-users');
-    await expectAccessible(page, 'users');
+    expect(await signInApi(e2e.service.baseUrl, 'cleo@rate-test.test', 'cleo-password-1')).toBeTruthy();
+    await screenshot(e2e.page, 'admin-02-users');
+    await expectAccessible(e2e.page, 'users');
   });
 
   it('an access token created in the UI works for direct calls and stops working once revoked', async () => {
     await nav('Access tokens').click();
-    await page.getByRole('heading', { name: 'Access tokens' }).waitFor();
-    await page.getByRole('button', { name: 'Create token' }).click();
+    await e2e.page.getByRole('heading', { name: 'Access tokens' }).waitFor();
+    await e2e.page.getByRole('button', { name: 'Create token' }).click();
     // No name: the API's pointer lands on the field.
-    await poll(() => page.locator('.mantine-TextInput-error').first().textContent()).toMatch(/\S/);
-    await page.getByLabel('Application name').fill('ERP sync');
-    await page.getByRole('button', { name: 'Create token' }).click();
-    const shown = page.getByTestId('new-token-value');
+    await poll(() => e2e.page.locator('.mantine-TextInput-error').first().textContent()).toMatch(/\S/);
+    await e2e.page.getByLabel('Application name').fill('ERP sync');
+    await e2e.page.getByRole('button', { name: 'Create token' }).click();
+    const shown = e2e.page.getByTestId('new-token-value');
     await shown.waitFor();
     state.token = (await shown.textContent())!.trim();
     expect(state.token.length).toBeGreaterThan(20);
-    await page.getByTestId('new-token').getByRole('button', { name: 'Copy' }).waitFor();
+    await e2e.page.getByTestId('new-token').getByRole('button', { name: 'Copy' }).waitFor();
     await row('ERP sync').getByText('Active').waitFor();
-    await screenshot(page, 'admin-03-token-created');
-    await expectAccessible(page, 'access tokens');
+    await screenshot(e2e.page, 'admin-03-token-created');
+    await expectAccessible(e2e.page, 'access tokens');
 
     const me = await withToken(state.token);
     expect(me.status).toBe(200);
     expect((await me.json()).email).toBe(ADMIN.email);
     expect((await withToken(state.token, '/api/companies/pagination')).status).toBe(200);
     // The list shows the prefix, never the token again.
-    expect(await page.getByTestId('access-tokens').textContent()).not.toContain(state.token);
+    expect(await e2e.page.getByTestId('access-tokens').textContent()).not.toContain(state.token);
 
     await row('ERP sync').getByRole('button', { name: 'Revoke' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await e2e.page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
     await row('ERP sync').getByText('Revoked').waitFor();
     const refused = await withToken(state.token);
     expect(refused.status).toBe(401);
     expect((await refused.json()).detail).toMatch(/revoked/);
-    await screenshot(page, 'admin-04-token-revoked');
+    await screenshot(e2e.page, 'admin-04-token-revoked');
   });
 
   it('manages statuses and custom fields', async () => {
     await nav('Statuses & settings').click();
-    await page.getByRole('heading', { name: 'Statuses & settings' }).waitFor();
-    await page.getByRole('button', { name: 'New status' }).click();
-    const dialog = page.getByRole('dialog');
+    await e2e.page.getByRole('heading', { name: 'Statuses & settings' }).waitFor();
+    await e2e.page.getByRole('button', { name: 'New status' }).click();
+    const dialog = e2e.page.getByRole('dialog');
     await dialog.getByLabel('Name (staff)').fill('In press');
     await dialog.getByRole('textbox', { name: 'Colour', exact: true }).fill('#2b8a3e');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await dialog.waitFor({ state: 'detached' });
-    const statuses = page.getByTestId('statuses');
+    const statuses = e2e.page.getByTestId('statuses');
     await statuses.getByRole('cell', { name: 'In press' }).first().waitFor();
     const lastBefore = await statuses.getByRole('row').last().textContent();
     expect(lastBefore).toContain('In press');
-    await page.getByRole('button', { name: 'Move In press up' }).click();
+    await e2e.page.getByRole('button', { name: 'Move In press up' }).click();
     await poll(() => statuses.getByRole('row').last().textContent()).not.toContain('In press');
-    await screenshot(page, 'admin-05-statuses');
-    await expectAccessible(page, 'statuses');
+    await screenshot(e2e.page, 'admin-05-statuses');
+    await expectAccessible(e2e.page, 'statuses');
 
-    await page.getByRole('tab', { name: 'Currencies' }).click();
-    await page.getByTestId('currencies').waitFor();
-    await expectAccessible(page, 'currencies');
+    await e2e.page.getByRole('tab', { name: 'Currencies' }).click();
+    await e2e.page.getByTestId('currencies').waitFor();
+    await expectAccessible(e2e.page, 'currencies');
 
-    await page.getByRole('tab', { name: 'Custom fields' }).click();
-    await page.getByRole('button', { name: 'New field' }).click();
-    await page.getByRole('dialog').getByLabel('Label').fill('PO number');
-    await page.getByRole('dialog').getByLabel('Key').fill('poNumber');
-    await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
-    await page.getByTestId('custom-fields').getByText('poNumber').waitFor();
-    await screenshot(page, 'admin-06-custom-fields');
-    await expectAccessible(page, 'custom fields');
-    const fields = await apiCall(service.baseUrl, adminToken, 'GET', '/api/custom-fields?entity=order');
+    await e2e.page.getByRole('tab', { name: 'Custom fields' }).click();
+    await e2e.page.getByRole('button', { name: 'New field' }).click();
+    await e2e.page.getByRole('dialog').getByLabel('Label').fill('PO number');
+    await e2e.page.getByRole('dialog').getByLabel('Key').fill('poNumber');
+    await e2e.page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
+    await e2e.page.getByRole('dialog').waitFor({ state: 'detached' });
+    await e2e.page.getByTestId('custom-fields').getByText('poNumber').waitFor();
+    await screenshot(e2e.page, 'admin-06-custom-fields');
+    await expectAccessible(e2e.page, 'custom fields');
+    const fields = await e2e.api('GET', '/api/custom-fields?entity=order');
     expect(fields.data.map((f: { key: string }) => f.key)).toContain('poNumber');
   });
 
   it('a machine rate changed by the admin changes a re-priced brief (UI and API)', async () => {
     await nav('Estimating catalogue').click();
-    await page.getByRole('heading', { name: 'Estimating catalogue' }).waitFor();
-    const panel = page.getByTestId('reprice-panel');
+    await e2e.page.getByRole('heading', { name: 'Estimating catalogue' }).waitFor();
+    const panel = e2e.page.getByTestId('reprice-panel');
     await panel.getByRole('combobox', { name: 'Brief' }).click();
-    await page.getByRole('option', { name: new RegExp(state.briefCode!) }).click();
+    await e2e.page.getByRole('option', { name: new RegExp(state.briefCode!) }).click();
     const stored = panel.getByTestId('reprice-stored');
     const now = panel.getByTestId('reprice-now');
     await poll(() => stored.textContent()).toBe(euro(state.storedBefore!));
     await poll(() => panel.getByTestId('reprice-difference').textContent()).toBe('No change');
-    await screenshot(page, 'admin-07-catalogue');
-    await expectAccessible(page, 'catalogue');
+    await screenshot(e2e.page, 'admin-07-catalogue');
+    await expectAccessible(e2e.page, 'catalogue');
 
-    const machine = page.getByTestId('machine-DIECUT-106');
+    const machine = e2e.page.getByTestId('machine-DIECUT-106');
     await machine.getByRole('button', { name: 'Edit' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = e2e.page.getByRole('dialog');
     await dialog.getByLabel('Hourly rate').fill('900');
-    await screenshot(page, 'admin-08-machine-form');
-    await expectAccessible(page, 'machine form');
+    await screenshot(e2e.page, 'admin-08-machine-form');
+    await expectAccessible(e2e.page, 'machine form');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
     await poll(() => machine.getByTestId('hourly-rate').textContent()).toBe(euro(900));
-    const machines = await apiCall(service.baseUrl, adminToken, 'GET', '/api/machines');
+    const machines = await e2e.api('GET', '/api/machines');
     expect(machines.find((m: { code: string }) => m.code === 'DIECUT-106').hourlyRate).toBe(900);
 
     // The preview follows the new rate; the stored price has not moved yet.
     await poll(() => panel.getByTestId('reprice-difference').textContent()).toMatch(/^\+/);
     const preview = (await now.textContent())!;
     expect(await stored.textContent()).toBe(euro(state.storedBefore!));
-    await screenshot(page, 'admin-09-reprice-preview');
+    await screenshot(e2e.page, 'admin-09-reprice-preview');
 
     await panel.getByTestId('reprice-brief').click();
     await poll(() => stored.textContent()).toBe(preview);
-    const brief = await apiCall(service.baseUrl, adminToken, 'GET', `/api/briefs/${state.briefId}`);
+    const brief = await e2e.api('GET', `/api/briefs/${state.briefId}`);
     expect(brief.currentVersion).toBe(2);
     expect(brief.totalPrice).toBeGreaterThan(state.storedBefore!);
     expect(euro(brief.totalPrice)).toBe(preview);
     await poll(() => panel.getByTestId('reprice-difference').textContent()).toBe('No change');
-    await screenshot(page, 'admin-10-repriced');
+    await screenshot(e2e.page, 'admin-10-repriced');
   });
 
   it('a sales user sees the administration read-only, and a refused call shows the API’s reason', async () => {
@@ -264,54 +238,54 @@ describe('administration, end to end', () => {
     await signInAs(SALES.email, SALES.password);
     await nav('Users').click();
     await row(ADMIN.email).waitFor();
-    expect(await page.getByRole('button', { name: 'New user' }).count()).toBe(0);
-    expect(await page.getByRole('button', { name: 'Edit' }).count()).toBe(0);
-    expect(await page.getByRole('button', { name: 'Archive' }).count()).toBe(0);
-    expect(await page.getByLabel('Archived users').count()).toBe(0);
+    expect(await e2e.page.getByRole('button', { name: 'New user' }).count()).toBe(0);
+    expect(await e2e.page.getByRole('button', { name: 'Edit' }).count()).toBe(0);
+    expect(await e2e.page.getByRole('button', { name: 'Archive' }).count()).toBe(0);
+    expect(await e2e.page.getByLabel('Archived users').count()).toBe(0);
     // Tokens: only one's own (no link on the admin's row, no owner picker).
     expect(await row(ADMIN.email).getByRole('link', { name: 'Access tokens' }).count()).toBe(0);
-    await screenshot(page, 'admin-11-sales-users');
-    await expectAccessible(page, 'users (sales)');
+    await screenshot(e2e.page, 'admin-11-sales-users');
+    await expectAccessible(e2e.page, 'users (sales)');
 
     // What the screen does not offer can still be asked by URL: the API refuses, with its reason.
-    await page.goto(url('/admin/users?archived=true'));
-    await poll(() => page.getByTestId('error-reason').textContent()).toMatch(/Only admins/);
-    await screenshot(page, 'admin-12-sales-refused');
+    await e2e.page.goto(url('/admin/users?archived=true'));
+    await poll(() => e2e.page.getByTestId('error-reason').textContent()).toMatch(/Only admins/);
+    await screenshot(e2e.page, 'admin-12-sales-refused');
 
     await nav('Estimating catalogue').click();
-    await page.getByTestId('machine-DIECUT-106').waitFor();
-    expect(await page.getByRole('button', { name: 'Edit' }).count()).toBe(0);
-    await page.getByRole('tab', { name: 'Pricing settings' }).click();
-    await page.getByLabel('Default commercial margin').waitFor();
-    expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(0);
+    await e2e.page.getByTestId('machine-DIECUT-106').waitFor();
+    expect(await e2e.page.getByRole('button', { name: 'Edit' }).count()).toBe(0);
+    await e2e.page.getByRole('tab', { name: 'Pricing settings' }).click();
+    await e2e.page.getByLabel('Default commercial margin').waitFor();
+    expect(await e2e.page.getByRole('button', { name: 'Save' }).count()).toBe(0);
 
     await nav('Statuses & settings').click();
-    await page.getByTestId('statuses').waitFor();
-    expect(await page.getByRole('button', { name: 'New status' }).count()).toBe(0);
-    expect(await page.getByRole('button', { name: /Move .* up/ }).count()).toBe(0);
+    await e2e.page.getByTestId('statuses').waitFor();
+    expect(await e2e.page.getByRole('button', { name: 'New status' }).count()).toBe(0);
+    expect(await e2e.page.getByRole('button', { name: /Move .* up/ }).count()).toBe(0);
 
     await nav('Access tokens').click();
-    await page.getByRole('button', { name: 'Create token' }).waitFor();
-    expect(await page.getByLabel('Tokens of').count()).toBe(0);
+    await e2e.page.getByRole('button', { name: 'Create token' }).waitFor();
+    expect(await e2e.page.getByLabel('Tokens of').count()).toBe(0);
     // The admin's tokens are out of a sales user's reach: the API's reason, not an empty list.
-    const me = await apiCall(service.baseUrl, adminToken, 'GET', '/api/users/me');
-    await page.goto(url(`/admin/access-tokens?userId=${me.id}`));
-    await poll(() => page.getByTestId('error-reason').textContent()).toMatch(/Only admins/);
-    expect(await page.getByRole('button', { name: 'Create token' }).count()).toBe(0);
-    await screenshot(page, 'admin-13-sales-tokens-refused');
+    const me = await e2e.api('GET', '/api/users/me');
+    await e2e.page.goto(url(`/admin/access-tokens?userId=${me.id}`));
+    await poll(() => e2e.page.getByTestId('error-reason').textContent()).toMatch(/Only admins/);
+    expect(await e2e.page.getByRole('button', { name: 'Create token' }).count()).toBe(0);
+    await screenshot(e2e.page, 'admin-13-sales-tokens-refused');
 
     // The same screens in French.
-    await page.getByRole('combobox', { name: 'Language' }).click();
-    await page.getByRole('option', { name: 'Français' }).click();
-    await page
+    await e2e.page.getByRole('combobox', { name: 'Language' }).click();
+    await e2e.page.getByRole('option', { name: 'Français' }).click();
+    await e2e.page
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Catalogue de chiffrage' })
       .click();
-    await page.getByRole('heading', { name: 'Catalogue de chiffrage' }).waitFor();
-    await page.getByRole('tab', { name: 'Matières' }).click();
-    await page.getByRole('heading', { name: 'Cartons' }).waitFor();
-    await page.getByText('GC1-350', { exact: true }).waitFor();
-    await screenshot(page, 'admin-14-catalogue-fr');
-    await expectAccessible(page, 'catalogue (fr)');
+    await e2e.page.getByRole('heading', { name: 'Catalogue de chiffrage' }).waitFor();
+    await e2e.page.getByRole('tab', { name: 'Matières' }).click();
+    await e2e.page.getByRole('heading', { name: 'Cartons' }).waitFor();
+    await e2e.page.getByText('GC1-350', { exact: true }).waitFor();
+    await screenshot(e2e.page, 'admin-14-catalogue-fr');
+    await expectAccessible(e2e.page, 'catalogue (fr)');
   });
 });

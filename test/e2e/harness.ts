@@ -4,7 +4,14 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const ADMIN = { email: 'admin@e2e.test', password: 'e2e-admin-password' };
@@ -123,4 +130,60 @@ export async function apiCall(
 
 export async function signInApi(baseUrl: string, username: string, password: string): Promise<string> {
   return (await apiCall(baseUrl, undefined, 'POST', '/api/sign-in', { username, password })).token;
+}
+
+/** What a scenario file drives: filled in by the beforeAll hook that openE2eSession registers. */
+export type E2eSession = {
+  service: Service;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** The admin's API token (when signIn is not false). */
+  token: string;
+  /** The web app's URL of a path, e.g. url('/companies'). */
+  url: (path: string) => string;
+  /** apiCall as the admin. */
+  api: (method: string, path: string, body?: unknown) => ReturnType<typeof apiCall>;
+};
+
+/**
+ * Registers the set-up every e2e file shares: the built service (with env) and Chromium started
+ * before the file's tests, one page at 1400x900 in en-GB (plus context options), the admin signed in
+ * through the API, a screenshot `<name>-failed-<test>` when a test fails, all closed at the end.
+ * Call it at the top level of the file; the session's fields are there once beforeAll has run, so
+ * the file's own beforeAll hooks (registered after it) may use them.
+ */
+export function openE2eSession(options: {
+  name: string;
+  env?: Record<string, string>;
+  context?: BrowserContextOptions;
+  signIn?: boolean;
+}): E2eSession {
+  const session = {
+    url: (path: string) => `${session.service.baseUrl}/app${path}`,
+    api: (method: string, path: string, body?: unknown) =>
+      apiCall(session.service.baseUrl, session.token, method, path, body),
+  } as E2eSession;
+  beforeAll(async () => {
+    session.service = await startService(options.env);
+    session.browser = await launchBrowser();
+    session.context = await session.browser.newContext({
+      viewport: { width: 1400, height: 900 },
+      locale: 'en-GB',
+      ...options.context,
+    });
+    session.page = await session.context.newPage();
+    if (options.signIn !== false)
+      session.token = await signInApi(session.service.baseUrl, ADMIN.email, ADMIN.password);
+  });
+  afterEach(async (test) => {
+    // What the screen showed when a step failed, beside the other screenshots.
+    if (test.task.result?.state === 'fail' && session.page)
+      await screenshot(session.page, `${options.name}-failed-${test.task.name.slice(0, 40)}`);
+  });
+  afterAll(async () => {
+    await session.browser?.close();
+    await session.service?.stop();
+  });
+  return session;
 }

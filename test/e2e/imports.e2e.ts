@@ -1,16 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import {
-  ADMIN,
-  apiCall,
-  launchBrowser,
-  type Service,
-  screenshot,
-  signInApi,
-  startService,
-} from './harness.ts';
+import { ADMIN, apiCall, openE2eSession, screenshot } from './harness.ts';
 
 /**
  * The imports screen in a real Chromium: a companies CSV with two bad rows is dropped on the page,
@@ -18,10 +9,12 @@ import {
  * the good rows are in the companies list; templates and the original file download; a sales user
  * is not offered imports and is shown the API's refusal. Screenshots: test-results/e2e/imports-*.
  */
-let service: Service;
-let browser: Browser;
-let page: Page;
-let adminToken: string;
+const e2e = openE2eSession({
+  name: 'imports',
+  env: { IMPORT_BATCH_SIZE: '10' },
+  context: { acceptDownloads: true },
+});
+const { url } = e2e;
 /** Good rows: enough, in batches of 10, that the import runs for a while (its progress is polled). */
 const GOOD = 1200;
 const BAD_LINES = { name: 6, email: 11 }; // record numbers, the header being line 1
@@ -43,39 +36,17 @@ function companiesCsv() {
   return `${lines.join('\n')}\n`;
 }
 
-beforeAll(async () => {
-  service = await startService({ IMPORT_BATCH_SIZE: '10' });
-  browser = await launchBrowser();
-  const context = await browser.newContext({
-    viewport: { width: 1400, height: 900 },
-    locale: 'en-GB',
-    acceptDownloads: true,
-  });
-  page = await context.newPage();
-  adminToken = await signInApi(service.baseUrl, ADMIN.email, ADMIN.password);
-});
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail' && page)
-    await screenshot(page, `imports-failed-${context.task.name.slice(0, 30)}`);
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
-
-const url = (path: string) => `${service.baseUrl}/app${path}`;
-
 async function signInAs(username: string, password: string) {
-  await page.goto(url('/'));
-  await page.getByLabel('Username or e-mail').fill(username);
-  await page.locator('input[name=password]').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByTestId('signed-in-user').waitFor();
+  await e2e.page.goto(url('/'));
+  await e2e.page.getByLabel('Username or e-mail').fill(username);
+  await e2e.page.locator('input[name=password]').fill(password);
+  await e2e.page.getByRole('button', { name: 'Sign in' }).click();
+  await e2e.page.getByTestId('signed-in-user').waitFor();
 }
 
 /** Drops a file on the dropzone as a drag and drop does: a `drop` event carrying a DataTransfer. */
 async function dropFile(name: string, text: string) {
-  const dataTransfer = await page.evaluateHandle(
+  const dataTransfer = await e2e.page.evaluateHandle(
     ({ name, text }) => {
       const transfer = new DataTransfer();
       transfer.items.add(new File([text], name, { type: 'text/csv' }));
@@ -83,42 +54,44 @@ async function dropFile(name: string, text: string) {
     },
     { name, text },
   );
-  await page.dispatchEvent('[data-testid="import-dropzone"]', 'dragenter', { dataTransfer });
-  await page.dispatchEvent('[data-testid="import-dropzone"]', 'drop', { dataTransfer });
+  await e2e.page.dispatchEvent('[data-testid="import-dropzone"]', 'dragenter', { dataTransfer });
+  await e2e.page.dispatchEvent('[data-testid="import-dropzone"]', 'drop', { dataTransfer });
 }
 
 async function download(click: () => Promise<void>) {
-  const [file] = await Promise.all([page.waitForEvent('download'), click()]);
+  const [file] = await Promise.all([e2e.page.waitForEvent('download'), click()]);
   return { name: file.suggestedFilename(), text: readFileSync((await file.path())!, 'utf8') };
 }
 
 describe('CSV imports, end to end', () => {
   it('offers the four templates, built from the columns the service lists', async () => {
     await signInAs(ADMIN.email, ADMIN.password);
-    await page.getByRole('link', { name: 'Imports' }).click();
-    await page.getByRole('heading', { name: 'CSV imports' }).waitFor();
-    await page.getByRole('button', { name: 'Companies template' }).waitFor();
+    await e2e.page.getByRole('link', { name: 'Imports' }).click();
+    await e2e.page.getByRole('heading', { name: 'CSV imports' }).waitFor();
+    await e2e.page.getByRole('button', { name: 'Companies template' }).waitFor();
     for (const type of ['Contacts', 'Articles', 'Orders'])
-      await page.getByRole('button', { name: `${type} template` }).waitFor();
-    const template = await download(() => page.getByRole('button', { name: 'Companies template' }).click());
+      await e2e.page.getByRole('button', { name: `${type} template` }).waitFor();
+    const template = await download(() =>
+      e2e.page.getByRole('button', { name: 'Companies template' }).click(),
+    );
     expect(template.name).toBe('companies-template.csv');
     const header = template.text.trim().split(',');
     expect(header[0]).toBe('externalId');
     expect(header).toEqual(expect.arrayContaining(['name', 'parentExternalId', 'email', 'vatNumber']));
-    await screenshot(page, 'imports-01-page');
-    await expectAccessible(page, 'imports page');
+    await screenshot(e2e.page, 'imports-01-page');
+    await expectAccessible(e2e.page, 'imports page');
   });
 
   it('imports a companies CSV with two bad rows: progress, then the two errors with their lines', async () => {
     const csv = companiesCsv();
     await dropFile('companies.csv', csv);
-    await expect.poll(() => page.getByTestId('chosen-file').textContent()).toContain('companies.csv');
-    await page.getByRole('button', { name: 'Start the import' }).click();
+    await expect.poll(() => e2e.page.getByTestId('chosen-file').textContent()).toContain('companies.csv');
+    await e2e.page.getByRole('button', { name: 'Start the import' }).click();
 
     // The import page starts from the upload's answer (waiting, 0 %) and polls until the end; every
     // state the progress bar showed is recorded by the page itself.
-    await page.getByTestId('import-progress').waitFor();
-    await page.evaluate(() => {
+    await e2e.page.getByTestId('import-progress').waitFor();
+    await e2e.page.evaluate(() => {
       const seen: string[] = [];
       (window as unknown as { progressSeen: string[] }).progressSeen = seen;
       const note = () => {
@@ -132,29 +105,31 @@ describe('CSV imports, end to end', () => {
         characterData: true,
       });
     });
-    await page.getByText(/of 1,202 rows$/).waitFor({ timeout: 90_000 });
-    await screenshot(page, 'imports-02-running');
+    await e2e.page.getByText(/of 1,202 rows$/).waitFor({ timeout: 90_000 });
+    await screenshot(e2e.page, 'imports-02-running');
     await expect
-      .poll(() => page.getByTestId('import-status').textContent(), { timeout: 90_000 })
+      .poll(() => e2e.page.getByTestId('import-status').textContent(), { timeout: 90_000 })
       .toMatch(/^Done/);
-    const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
+    const seen = await e2e.page.evaluate(
+      () => (window as unknown as { progressSeen: string[] }).progressSeen,
+    );
     console.log('progress labels seen:', seen.join(' | '));
     expect(seen[0]).toMatch(/Waiting for a worker|Checking the file|of 1,202 rows/);
     expect(seen.at(-1)).toBe('1,202 of 1,202 rows');
 
-    expect(await page.getByTestId('count-created').textContent()).toBe('1,200');
-    expect(await page.getByTestId('count-errors').textContent()).toBe('2');
-    expect(await page.getByTestId('count-updated').textContent()).toBe('0');
-    const rows = page.getByTestId('import-errors').locator('tbody tr');
+    expect(await e2e.page.getByTestId('count-created').textContent()).toBe('1,200');
+    expect(await e2e.page.getByTestId('count-errors').textContent()).toBe('2');
+    expect(await e2e.page.getByTestId('count-updated').textContent()).toBe('0');
+    const rows = e2e.page.getByTestId('import-errors').locator('tbody tr');
     await expect.poll(() => rows.count()).toBe(2);
     const cells = async (i: number) => (await rows.nth(i).locator('td').allTextContents()).slice(0, 2);
     expect(await cells(0)).toEqual([String(BAD_LINES.name), 'name']);
     expect(await cells(1)).toEqual([String(BAD_LINES.email), 'email']);
-    await screenshot(page, 'imports-03-result');
-    await expectAccessible(page, 'import result');
+    await screenshot(e2e.page, 'imports-03-result');
+    await expectAccessible(e2e.page, 'import result');
 
     const errors = await download(() =>
-      page.getByRole('button', { name: 'Download the errors (CSV)' }).click(),
+      e2e.page.getByRole('button', { name: 'Download the errors (CSV)' }).click(),
     );
     const errorLines = errors.text.trim().split('\r\n');
     expect(errorLines[0]).toBe('line,column,message');
@@ -163,48 +138,48 @@ describe('CSV imports, end to end', () => {
       `${BAD_LINES.email},email`,
     ]);
     const original = await download(() =>
-      page.getByRole('link', { name: 'Download the original file' }).click(),
+      e2e.page.getByRole('link', { name: 'Download the original file' }).click(),
     );
     expect(original.text).toBe(csv);
   });
 
   it('shows the good rows in the companies list, and the import in the list with its status', async () => {
-    await page.getByRole('link', { name: 'Companies' }).click();
-    await page.getByLabel('Search').fill('Imported Company 1199');
-    await page.getByRole('link', { name: 'Imported Company 1199, Ltd' }).waitFor();
-    await page.getByLabel('Search').fill('Broken Mail');
-    await page.getByText('Nothing matches the search or filters.').waitFor();
-    await page.getByLabel('Search').fill('');
-    await expect.poll(() => page.getByText(/^1200 · Page 1\/48$/).count()).toBe(1);
-    await screenshot(page, 'imports-04-companies');
+    await e2e.page.getByRole('link', { name: 'Companies' }).click();
+    await e2e.page.getByLabel('Search').fill('Imported Company 1199');
+    await e2e.page.getByRole('link', { name: 'Imported Company 1199, Ltd' }).waitFor();
+    await e2e.page.getByLabel('Search').fill('Broken Mail');
+    await e2e.page.getByText('Nothing matches the search or filters.').waitFor();
+    await e2e.page.getByLabel('Search').fill('');
+    await expect.poll(() => e2e.page.getByText(/^1200 · Page 1\/48$/).count()).toBe(1);
+    await screenshot(e2e.page, 'imports-04-companies');
 
-    await page.getByRole('link', { name: 'Imports' }).click();
-    const list = page.getByTestId('imports-list').locator('tbody tr');
+    await e2e.page.getByRole('link', { name: 'Imports' }).click();
+    const list = e2e.page.getByTestId('imports-list').locator('tbody tr');
     await expect.poll(() => list.count()).toBe(1);
     await expect.poll(() => list.first().textContent()).toMatch(/Companies.*Done/);
     // A status filter that excludes it empties the list; it lives in the URL.
-    await page.getByRole('combobox', { name: 'Status' }).click();
-    await page.getByRole('option', { name: 'Cancelled' }).click();
-    await page.keyboard.press('Escape');
-    await page.getByText('Nothing here yet').waitFor();
-    expect(page.url()).toContain('status=3');
-    await screenshot(page, 'imports-05-list-filtered');
+    await e2e.page.getByRole('combobox', { name: 'Status' }).click();
+    await e2e.page.getByRole('option', { name: 'Cancelled' }).click();
+    await e2e.page.keyboard.press('Escape');
+    await e2e.page.getByText('Nothing here yet').waitFor();
+    expect(e2e.page.url()).toContain('status=3');
+    await screenshot(e2e.page, 'imports-05-list-filtered');
   });
 
   it('runs a dry run: the counts say what would happen, nothing is written', async () => {
-    await page.goto(url('/imports'));
+    await e2e.page.goto(url('/imports'));
     await dropFile('dry.csv', 'externalId,name\nERP-DRY-1,Dry Run Company\nERP-1,Renamed By Dry Run\n');
-    await page.getByLabel('Dry run (check and count, write nothing)').check();
-    await page.getByRole('button', { name: 'Start the import' }).click();
-    await page.getByText('dry run', { exact: true }).waitFor();
+    await e2e.page.getByLabel('Dry run (check and count, write nothing)').check();
+    await e2e.page.getByRole('button', { name: 'Start the import' }).click();
+    await e2e.page.getByText('dry run', { exact: true }).waitFor();
     await expect
-      .poll(() => page.getByTestId('import-status').textContent(), { timeout: 60_000 })
+      .poll(() => e2e.page.getByTestId('import-status').textContent(), { timeout: 60_000 })
       .toMatch(/^Done/);
-    expect(await page.getByTestId('count-created').textContent()).toBe('1');
-    expect(await page.getByTestId('count-updated').textContent()).toBe('1');
+    expect(await e2e.page.getByTestId('count-created').textContent()).toBe('1');
+    expect(await e2e.page.getByTestId('count-updated').textContent()).toBe('1');
     const found = await apiCall(
-      service.baseUrl,
-      adminToken,
+      e2e.service.baseUrl,
+      e2e.token,
       'GET',
       '/api/companies/pagination?search=Dry%20Run',
     );
@@ -212,41 +187,39 @@ describe('CSV imports, end to end', () => {
   });
 
   it('refuses a file that is not CSV with the service’s reason, and archives an import', async () => {
-    await page.goto(url('/imports'));
+    await e2e.page.goto(url('/imports'));
     await dropFile('photo.csv', 'GIF89a\u0000\u0001binary');
-    await page.getByRole('button', { name: 'Start the import' }).click();
+    await e2e.page.getByRole('button', { name: 'Start the import' }).click();
     await expect
-      .poll(() => page.getByTestId('error-reason').first().textContent())
+      .poll(() => e2e.page.getByTestId('error-reason').first().textContent())
       .toMatch(/CSV|UTF-8|binary/i);
-    await screenshot(page, 'imports-06-refused-file');
+    await screenshot(e2e.page, 'imports-06-refused-file');
 
-    const [record] = (
-      await apiCall(service.baseUrl, adminToken, 'GET', '/api/imports?type=companies&sort=code,ASC')
-    ).data;
-    await page.goto(url(`/imports/${record.id}`));
-    await page.getByRole('button', { name: 'Archive' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Archive' }).click();
-    await page.getByText('The original file was archived').waitFor();
+    const [record] = (await e2e.api('GET', '/api/imports?type=companies&sort=code,ASC')).data;
+    await e2e.page.goto(url(`/imports/${record.id}`));
+    await e2e.page.getByRole('button', { name: 'Archive' }).click();
+    await e2e.page.getByRole('dialog').getByRole('button', { name: 'Archive' }).click();
+    await e2e.page.getByText('The original file was archived').waitFor();
     // It leaves the list; the dry run stays.
-    await page.goto(url('/imports'));
-    const rows = page.getByTestId('imports-list').locator('tbody tr');
+    await e2e.page.goto(url('/imports'));
+    const rows = e2e.page.getByTestId('imports-list').locator('tbody tr');
     await expect.poll(() => rows.locator('td:first-child').allTextContents()).toEqual(['2']);
   });
 
   it('does not offer imports to a sales user, and shows the API’s refusal at its URL', async () => {
-    await apiCall(service.baseUrl, adminToken, 'POST', '/api/users', {
+    await e2e.api('POST', '/api/users', {
       email: 'seller@e2e.test',
       password: 'seller-password-1',
       role: 'sales',
     });
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await e2e.page.getByRole('button', { name: 'Sign out' }).click();
     await signInAs('seller@e2e.test', 'seller-password-1');
-    expect(await page.getByRole('link', { name: 'Imports' }).count()).toBe(0);
-    expect(await page.getByRole('link', { name: 'Webhooks' }).count()).toBe(0);
-    await page.goto(url('/imports'));
+    expect(await e2e.page.getByRole('link', { name: 'Imports' }).count()).toBe(0);
+    expect(await e2e.page.getByRole('link', { name: 'Webhooks' }).count()).toBe(0);
+    await e2e.page.goto(url('/imports'));
     await expect
-      .poll(() => page.getByTestId('error-reason').first().textContent())
+      .poll(() => e2e.page.getByTestId('error-reason').first().textContent())
       .toMatch(/permission|not allowed|role/i);
-    await screenshot(page, 'imports-07-sales-refused');
+    await screenshot(e2e.page, 'imports-07-sales-refused');
   });
 });
