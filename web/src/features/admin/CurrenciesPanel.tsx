@@ -4,7 +4,6 @@ import {
   Button,
   Checkbox,
   Group,
-  Modal,
   NumberInput,
   SimpleGrid,
   Stack,
@@ -18,7 +17,7 @@ import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
-import { ConfirmButton } from './Confirm.tsx';
+import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';
 import { useAction } from './useAction.ts';
 import { useEditor } from './useEditor.ts';
 
@@ -45,89 +44,74 @@ export function CurrenciesPanel({ manage }: { manage: boolean }) {
       {action.error !== undefined && <ErrorState error={action.error} />}
       <QueryState query={query} isEmpty={(d) => d.data.length === 0}>
         {(page) => (
-          <Table striped data-testid="currencies">
-            <Table.Thead>
-              <Table.Tr>
+          <AdminTable
+            testId="currencies"
+            manage={manage}
+            head={
+              <>
                 <Table.Th>{t('admin.currencies.code')}</Table.Th>
                 <Table.Th>{t('common.name')}</Table.Th>
                 <Table.Th>{t('admin.currencies.symbol')}</Table.Th>
                 <Table.Th ta="right">{t('admin.currencies.rate')}</Table.Th>
                 <Table.Th>{t('admin.statuses.flags')}</Table.Th>
-                {manage && <Table.Th>{t('common.actions')}</Table.Th>}
+              </>
+            }
+          >
+            {page.data.map((c) => (
+              <Table.Tr key={c.id}>
+                <Table.Td>{c.code}</Table.Td>
+                <Table.Td>{c.name ?? '—'}</Table.Td>
+                <Table.Td>{c.symbol}</Table.Td>
+                <Table.Td ta="right">{c.rate}</Table.Td>
+                <Table.Td>
+                  <Group gap={4}>
+                    {c.isBase && (
+                      <Badge variant="filled" color="indigo.8">
+                        {t('admin.currencies.base')}
+                      </Badge>
+                    )}
+                    {c.isDefault && (
+                      <Badge variant="filled" color="teal.9">
+                        {t('admin.statuses.default')}
+                      </Badge>
+                    )}
+                    {!c.enabled && (
+                      <Badge variant="filled" color="gray.8">
+                        {t('admin.disabled')}
+                      </Badge>
+                    )}
+                  </Group>
+                </Table.Td>
+                {manage && (
+                  <RowActions
+                    name={c.code}
+                    onEdit={() => editor.open(c)}
+                    onDelete={
+                      c.isBase
+                        ? undefined
+                        : () =>
+                            action
+                              .run(c.id, () =>
+                                unwrap(
+                                  api.DELETE('/api/currencies/{id}', { params: { path: { id: c.id } } }),
+                                ),
+                              )
+                              .then(refresh)
+                    }
+                  />
+                )}
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {page.data.map((c) => (
-                <Table.Tr key={c.id}>
-                  <Table.Td>{c.code}</Table.Td>
-                  <Table.Td>{c.name ?? '—'}</Table.Td>
-                  <Table.Td>{c.symbol}</Table.Td>
-                  <Table.Td ta="right">{c.rate}</Table.Td>
-                  <Table.Td>
-                    <Group gap={4}>
-                      {c.isBase && (
-                        <Badge variant="filled" color="indigo.8">
-                          {t('admin.currencies.base')}
-                        </Badge>
-                      )}
-                      {c.isDefault && (
-                        <Badge variant="filled" color="teal.9">
-                          {t('admin.statuses.default')}
-                        </Badge>
-                      )}
-                      {!c.enabled && (
-                        <Badge variant="filled" color="gray.8">
-                          {t('admin.disabled')}
-                        </Badge>
-                      )}
-                    </Group>
-                  </Table.Td>
-                  {manage && (
-                    <Table.Td>
-                      <Group gap={4} wrap="nowrap">
-                        <Button size="xs" variant="subtle" onClick={() => editor.open(c)}>
-                          {t('common.edit')}
-                        </Button>
-                        {!c.isBase && (
-                          <ConfirmButton
-                            label={t('admin.delete')}
-                            question={t('admin.deleteQuestion', { name: c.code })}
-                            onConfirm={() =>
-                              action
-                                .run(c.id, () =>
-                                  unwrap(
-                                    api.DELETE('/api/currencies/{id}', { params: { path: { id: c.id } } }),
-                                  ),
-                                )
-                                .then(refresh)
-                            }
-                          />
-                        )}
-                      </Group>
-                    </Table.Td>
-                  )}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+            ))}
+          </AdminTable>
         )}
       </QueryState>
-      <Modal
-        opened={editor.opened}
-        onClose={editor.close}
+      <EditorModal
+        editor={editor}
         title={editor.isNew ? t('admin.currencies.new') : t('common.edit')}
+        onSaved={refresh}
       >
-        {editor.item && (
-          <CurrencyForm
-            key={editor.key}
-            currency={editor.current}
-            onDone={async () => {
-              editor.close();
-              await refresh();
-            }}
-          />
-        )}
-      </Modal>
+        {(currency, done) => <CurrencyForm currency={currency} onDone={done} />}
+      </EditorModal>
     </Stack>
   );
 }

@@ -3,7 +3,6 @@ import {
   Button,
   Checkbox,
   Group,
-  Modal,
   NumberInput,
   Select,
   Stack,
@@ -18,7 +17,7 @@ import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
-import { ConfirmButton } from './Confirm.tsx';
+import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';
 import { useAction } from './useAction.ts';
 import { useEditor } from './useEditor.ts';
 
@@ -56,72 +55,53 @@ export function CustomFieldsPanel({ manage }: { manage: boolean }) {
       {action.error !== undefined && <ErrorState error={action.error} />}
       <QueryState query={query} isEmpty={(d) => d.data.length === 0}>
         {(page) => (
-          <Table striped data-testid="custom-fields">
-            <Table.Thead>
-              <Table.Tr>
+          <AdminTable
+            testId="custom-fields"
+            manage={manage}
+            head={
+              <>
                 <Table.Th>{t('admin.fields.label')}</Table.Th>
                 <Table.Th>{t('admin.fields.key')}</Table.Th>
                 <Table.Th>{t('admin.fields.type')}</Table.Th>
                 <Table.Th>{t('admin.fields.options')}</Table.Th>
                 <Table.Th>{t('admin.fields.required')}</Table.Th>
-                {manage && <Table.Th>{t('common.actions')}</Table.Th>}
+              </>
+            }
+          >
+            {page.data.map((f) => (
+              <Table.Tr key={f.id}>
+                <Table.Td>{f.label}</Table.Td>
+                <Table.Td>
+                  <code>{f.key}</code>
+                </Table.Td>
+                <Table.Td>{t(`admin.fields.types.${f.type}`)}</Table.Td>
+                <Table.Td>{f.options?.join(', ') || '—'}</Table.Td>
+                <Table.Td>{f.required ? t('admin.yes') : t('admin.no')}</Table.Td>
+                {manage && (
+                  <RowActions
+                    name={f.label}
+                    onEdit={() => editor.open(f)}
+                    onDelete={() =>
+                      action
+                        .run(f.id, () =>
+                          unwrap(api.DELETE('/api/custom-fields/{id}', { params: { path: { id: f.id } } })),
+                        )
+                        .then(refresh)
+                    }
+                  />
+                )}
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {page.data.map((f) => (
-                <Table.Tr key={f.id}>
-                  <Table.Td>{f.label}</Table.Td>
-                  <Table.Td>
-                    <code>{f.key}</code>
-                  </Table.Td>
-                  <Table.Td>{t(`admin.fields.types.${f.type}`)}</Table.Td>
-                  <Table.Td>{f.options?.join(', ') || '—'}</Table.Td>
-                  <Table.Td>{f.required ? t('admin.yes') : t('admin.no')}</Table.Td>
-                  {manage && (
-                    <Table.Td>
-                      <Group gap={4} wrap="nowrap">
-                        <Button size="xs" variant="subtle" onClick={() => editor.open(f)}>
-                          {t('common.edit')}
-                        </Button>
-                        <ConfirmButton
-                          label={t('admin.delete')}
-                          question={t('admin.deleteQuestion', { name: f.label })}
-                          onConfirm={() =>
-                            action
-                              .run(f.id, () =>
-                                unwrap(
-                                  api.DELETE('/api/custom-fields/{id}', { params: { path: { id: f.id } } }),
-                                ),
-                              )
-                              .then(refresh)
-                          }
-                        />
-                      </Group>
-                    </Table.Td>
-                  )}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+            ))}
+          </AdminTable>
         )}
       </QueryState>
-      <Modal
-        opened={editor.opened}
-        onClose={editor.close}
+      <EditorModal
+        editor={editor}
         title={editor.isNew ? t('admin.fields.new') : t('common.edit')}
+        onSaved={refresh}
       >
-        {editor.item && (
-          <FieldForm
-            key={editor.key}
-            entity={entity}
-            field={editor.current}
-            onDone={async () => {
-              editor.close();
-              await refresh();
-            }}
-          />
-        )}
-      </Modal>
+        {(field, done) => <FieldForm entity={entity} field={field} onDone={done} />}
+      </EditorModal>
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Checkbox, Group, Modal, NumberInput, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Group, NumberInput, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { api, unwrap } from '../../api/client.ts';
 import { money, number } from '../../ui/format.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
+import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';
 import { type CatalogueEntry, type MachineRate, num, useCatalogueChanged } from './catalogue.ts';
 import { useEditor } from './useEditor.ts';
 
@@ -27,68 +28,56 @@ export function MachinesPanel({ manage, currency }: { manage: boolean; currency:
     <>
       <QueryState query={machines} isEmpty={(d) => d.length === 0}>
         {(list) => (
-          <Table striped data-testid="machines">
-            <Table.Thead>
-              <Table.Tr>
+          <AdminTable
+            testId="machines"
+            manage={manage}
+            head={
+              <>
                 <Table.Th>{t('common.name')}</Table.Th>
                 <Table.Th ta="right">{t('admin.catalogue.hourlyRate')}</Table.Th>
                 <Table.Th>{t('admin.catalogue.speeds')}</Table.Th>
-                {manage && <Table.Th>{t('common.actions')}</Table.Th>}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.map((m) => (
-                <Table.Tr key={m.id} data-testid={`machine-${m.code}`}>
-                  <Table.Td>
-                    {m.name}
-                    <Text size="xs" c="dimmed">
-                      {m.code}
-                    </Text>
-                    {!m.enabled && (
-                      <Badge variant="filled" color="gray.8" size="sm">
-                        {t('admin.disabled')}
-                      </Badge>
-                    )}
-                  </Table.Td>
-                  <Table.Td ta="right" data-testid="hourly-rate">
-                    {money(num(m, 'hourlyRate'), currency)}
-                  </Table.Td>
-                  <Table.Td>
-                    {((m.operations as MachineRate[] | undefined) ?? []).map((r) => (
-                      <Text size="sm" key={r.operationId}>
-                        {operationName(r.operationId)}: {number(r.speedPerHour)}/h ·{' '}
-                        {t('admin.catalogue.setupShort', { hours: r.setupHours })}
-                      </Text>
-                    ))}
-                  </Table.Td>
-                  {manage && (
-                    <Table.Td>
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        onClick={() => editor.open(m)}
-                        aria-label={`${t('common.edit')} ${m.name}`}
-                      >
-                        {t('common.edit')}
-                      </Button>
-                    </Table.Td>
+              </>
+            }
+          >
+            {list.map((m) => (
+              <Table.Tr key={m.id} data-testid={`machine-${m.code}`}>
+                <Table.Td>
+                  {m.name}
+                  <Text size="xs" c="dimmed">
+                    {m.code}
+                  </Text>
+                  {!m.enabled && (
+                    <Badge variant="filled" color="gray.8" size="sm">
+                      {t('admin.disabled')}
+                    </Badge>
                   )}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+                </Table.Td>
+                <Table.Td ta="right" data-testid="hourly-rate">
+                  {money(num(m, 'hourlyRate'), currency)}
+                </Table.Td>
+                <Table.Td>
+                  {((m.operations as MachineRate[] | undefined) ?? []).map((r) => (
+                    <Text size="sm" key={r.operationId}>
+                      {operationName(r.operationId)}: {number(r.speedPerHour)}/h ·{' '}
+                      {t('admin.catalogue.setupShort', { hours: r.setupHours })}
+                    </Text>
+                  ))}
+                </Table.Td>
+                {manage && (
+                  <RowActions
+                    name={m.name}
+                    onEdit={() => editor.open(m)}
+                    editLabel={`${t('common.edit')} ${m.name}`}
+                  />
+                )}
+              </Table.Tr>
+            ))}
+          </AdminTable>
         )}
       </QueryState>
-      <Modal opened={editor.opened} onClose={editor.close} title={editor.current?.name} size="lg">
-        {editor.item && (
-          <MachineForm
-            key={editor.key}
-            machine={editor.current!}
-            operationName={operationName}
-            onDone={editor.close}
-          />
-        )}
-      </Modal>
+      <EditorModal editor={editor} title={editor.current?.name} size="lg">
+        {(machine) => <MachineForm machine={machine!} operationName={operationName} onDone={editor.close} />}
+      </EditorModal>
     </>
   );
 }

@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Checkbox,
-  Group,
-  Modal,
-  NumberInput,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Group, NumberInput, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +6,7 @@ import { api, unwrap } from '../../api/client.ts';
 import { money, number } from '../../ui/format.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
+import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';
 import { type CatalogueEntry, type CataloguePath, num, useCatalogueChanged } from './catalogue.ts';
 import { useEditor } from './useEditor.ts';
 
@@ -90,66 +79,59 @@ function MaterialTable({
       </Title>
       <QueryState query={query} isEmpty={(d) => d.length === 0}>
         {(list) => (
-          <Table striped>
-            <Table.Thead>
-              <Table.Tr>
+          <AdminTable
+            manage={manage}
+            head={
+              <>
                 <Table.Th>{t('common.name')}</Table.Th>
                 {columns.map((c) => (
                   <Table.Th key={c.key} ta="right">
                     {c.label}
                   </Table.Th>
                 ))}
-                {manage && <Table.Th>{t('common.actions')}</Table.Th>}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.map((m) => (
-                <Table.Tr key={m.id}>
-                  <Table.Td>
-                    {m.name}
-                    <Text size="xs" c="dimmed">
-                      {m.code}
-                    </Text>
-                    {!m.enabled && (
-                      <Badge variant="filled" color="gray.8" size="sm">
-                        {t('admin.disabled')}
-                      </Badge>
-                    )}
-                  </Table.Td>
-                  {columns.map((c) => (
-                    <Table.Td key={c.key} ta="right">
-                      {c.price ? money(num(m, c.key), currency) : number(num(m, c.key))}
-                    </Table.Td>
-                  ))}
-                  {manage && (
-                    <Table.Td>
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        onClick={() => editor.open(m)}
-                        aria-label={`${t('common.edit')} ${m.name}`}
-                      >
-                        {t('common.edit')}
-                      </Button>
-                    </Table.Td>
+              </>
+            }
+          >
+            {list.map((m) => (
+              <Table.Tr key={m.id}>
+                <Table.Td>
+                  {m.name}
+                  <Text size="xs" c="dimmed">
+                    {m.code}
+                  </Text>
+                  {!m.enabled && (
+                    <Badge variant="filled" color="gray.8" size="sm">
+                      {t('admin.disabled')}
+                    </Badge>
                   )}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+                </Table.Td>
+                {columns.map((c) => (
+                  <Table.Td key={c.key} ta="right">
+                    {c.price ? money(num(m, c.key), currency) : number(num(m, c.key))}
+                  </Table.Td>
+                ))}
+                {manage && (
+                  <RowActions
+                    name={m.name}
+                    onEdit={() => editor.open(m)}
+                    editLabel={`${t('common.edit')} ${m.name}`}
+                  />
+                )}
+              </Table.Tr>
+            ))}
+          </AdminTable>
         )}
       </QueryState>
-      <Modal opened={editor.opened} onClose={editor.close} title={editor.current?.name}>
-        {editor.item && (
+      <EditorModal editor={editor} title={editor.current?.name}>
+        {(entry) => (
           <PriceForm
-            key={editor.key}
             path={path}
-            entry={editor.current!}
+            entry={entry!}
             fields={columns.filter((c) => c.editable)}
             onDone={editor.close}
           />
         )}
-      </Modal>
+      </EditorModal>
     </Stack>
   );
 }

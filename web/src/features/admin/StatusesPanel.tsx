@@ -6,7 +6,6 @@ import {
   ColorInput,
   ColorSwatch,
   Group,
-  Modal,
   Select,
   SimpleGrid,
   Stack,
@@ -20,7 +19,7 @@ import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
-import { ConfirmButton } from './Confirm.tsx';
+import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';
 import { useAction } from './useAction.ts';
 import { useEditor } from './useEditor.ts';
 
@@ -72,41 +71,52 @@ export function StatusesPanel({ manage }: { manage: boolean }) {
       {action.error !== undefined && <ErrorState error={action.error} />}
       <QueryState query={query} isEmpty={(d) => d.length === 0}>
         {(list) => (
-          <Table striped data-testid="statuses">
-            <Table.Thead>
-              <Table.Tr>
+          <AdminTable
+            testId="statuses"
+            manage={manage}
+            head={
+              <>
                 <Table.Th>#</Table.Th>
                 <Table.Th>{t('admin.statuses.internal')}</Table.Th>
                 <Table.Th>{t('admin.statuses.external')}</Table.Th>
                 <Table.Th>{t('admin.statuses.flags')}</Table.Th>
-                {manage && <Table.Th>{t('common.actions')}</Table.Th>}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.map((s, i) => (
-                <Table.Tr key={s.id}>
-                  <Table.Td>{i + 1}</Table.Td>
-                  <Table.Td>
-                    {/* The organisation's colours as a swatch; the name stays in body text, which
+              </>
+            }
+          >
+            {list.map((s, i) => (
+              <Table.Tr key={s.id}>
+                <Table.Td>{i + 1}</Table.Td>
+                <Table.Td>
+                  {/* The organisation's colours as a swatch; the name stays in body text, which
                         keeps its contrast whatever colours were chosen. */}
-                    <Group gap="xs" wrap="nowrap">
-                      <ColorSwatch color={s.color ?? '#ced4da'} size={16} aria-hidden />
-                      <span>{s.internalLabel}</span>
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>{s.externalLabel}</Table.Td>
-                  <Table.Td>
-                    {[
-                      s.isDefault && t('admin.statuses.default'),
-                      s.isCompleted && t('admin.statuses.completed'),
-                      s.isOverdue && t('admin.statuses.overdue'),
-                    ]
-                      .filter(Boolean)
-                      .join(' · ') || '—'}
-                  </Table.Td>
-                  {manage && (
-                    <Table.Td>
-                      <Group gap={4} wrap="nowrap">
+                  <Group gap="xs" wrap="nowrap">
+                    <ColorSwatch color={s.color ?? '#ced4da'} size={16} aria-hidden />
+                    <span>{s.internalLabel}</span>
+                  </Group>
+                </Table.Td>
+                <Table.Td>{s.externalLabel}</Table.Td>
+                <Table.Td>
+                  {[
+                    s.isDefault && t('admin.statuses.default'),
+                    s.isCompleted && t('admin.statuses.completed'),
+                    s.isOverdue && t('admin.statuses.overdue'),
+                  ]
+                    .filter(Boolean)
+                    .join(' · ') || '—'}
+                </Table.Td>
+                {manage && (
+                  <RowActions
+                    name={s.internalLabel}
+                    onEdit={() => editor.open(s)}
+                    onDelete={() =>
+                      action
+                        .run(s.id, () =>
+                          unwrap(api.DELETE('/api/statuses/{id}', { params: { path: { id: s.id } } })),
+                        )
+                        .then(refresh)
+                    }
+                    before={
+                      <>
                         <ActionIcon
                           variant="default"
                           aria-label={t('admin.statuses.up', { name: s.internalLabel })}
@@ -123,47 +133,24 @@ export function StatusesPanel({ manage }: { manage: boolean }) {
                         >
                           ↓
                         </ActionIcon>
-                        <Button size="xs" variant="subtle" onClick={() => editor.open(s)}>
-                          {t('common.edit')}
-                        </Button>
-                        <ConfirmButton
-                          label={t('admin.delete')}
-                          question={t('admin.deleteQuestion', { name: s.internalLabel })}
-                          onConfirm={() =>
-                            action
-                              .run(s.id, () =>
-                                unwrap(api.DELETE('/api/statuses/{id}', { params: { path: { id: s.id } } })),
-                              )
-                              .then(refresh)
-                          }
-                        />
-                      </Group>
-                    </Table.Td>
-                  )}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+                      </>
+                    }
+                  />
+                )}
+              </Table.Tr>
+            ))}
+          </AdminTable>
         )}
       </QueryState>
-      <Modal
-        opened={editor.opened}
-        onClose={editor.close}
+      <EditorModal
+        editor={editor}
         title={editor.isNew ? t('admin.statuses.new') : t('common.edit')}
+        onSaved={refresh}
       >
-        {editor.item && (
-          <StatusForm
-            key={editor.key}
-            entity={entity}
-            status={editor.current}
-            position={query.data?.length ?? 0}
-            onDone={async () => {
-              editor.close();
-              await refresh();
-            }}
-          />
+        {(status, done) => (
+          <StatusForm entity={entity} status={status} position={query.data?.length ?? 0} onDone={done} />
         )}
-      </Modal>
+      </EditorModal>
     </Stack>
   );
 }
