@@ -10,7 +10,7 @@ import { ADMIN, openE2eSession, screenshot, signInApi } from './harness.ts';
  * Screenshots go to test-results/e2e (admin-*.png).
  */
 const e2e = openE2eSession({ name: 'admin' });
-const { url } = e2e;
+const { url, signInAs, signOut } = e2e;
 const SALES = { email: 'sam.sales@e2e.test', password: 'sales-password-1' };
 const state: { briefId?: string; briefCode?: string; token?: string; storedBefore?: number } = {};
 
@@ -59,19 +59,6 @@ const euro = (amount: number) =>
   new Intl.NumberFormat('en', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2 }).format(
     amount,
   );
-
-async function signInAs(username: string, password: string) {
-  await e2e.page.goto(url('/'));
-  await e2e.page.getByLabel('Username or e-mail').fill(username);
-  await e2e.page.locator('input[name=password]').fill(password);
-  await e2e.page.getByRole('button', { name: 'Sign in' }).click();
-  await e2e.page.getByTestId('signed-in-user').waitFor();
-}
-
-async function signOut() {
-  await e2e.page.getByRole('button', { name: 'Sign out' }).click();
-  await e2e.page.getByRole('heading', { name: 'Sign in' }).waitFor();
-}
 
 /** A direct HTTP call with an access token, as another application (curl) would make it. */
 const withToken = (token: string, path = '/api/users/me') =>

@@ -144,6 +144,10 @@ export type E2eSession = {
   url: (path: string) => string;
   /** apiCall as the admin. */
   api: (method: string, path: string, body?: unknown) => ReturnType<typeof apiCall>;
+  /** Signs in through the sign-in screen (English labels) and waits for the signed-in header. */
+  signInAs: (username: string, password: string) => Promise<void>;
+  /** Signs out and waits for the sign-in screen. */
+  signOut: () => Promise<void>;
 };
 
 /**
@@ -163,6 +167,18 @@ export function openE2eSession(options: {
     url: (path: string) => `${session.service.baseUrl}/app${path}`,
     api: (method: string, path: string, body?: unknown) =>
       apiCall(session.service.baseUrl, session.token, method, path, body),
+    async signInAs(username: string, password: string) {
+      const { page } = session;
+      await page.goto(session.url('/'));
+      await page.getByLabel('Username or e-mail').fill(username);
+      await page.locator('input[name=password]').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByTestId('signed-in-user').waitFor();
+    },
+    async signOut() {
+      await session.page.getByRole('button', { name: 'Sign out' }).click();
+      await session.page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    },
   } as E2eSession;
   beforeAll(async () => {
     session.service = await startService(options.env);

@@ -14,7 +14,7 @@ const e2e = openE2eSession({
   env: { IMPORT_BATCH_SIZE: '10' },
   context: { acceptDownloads: true },
 });
-const { url } = e2e;
+const { url, signInAs } = e2e;
 /** Good rows: enough, in batches of 10, that the import runs for a while (its progress is polled). */
 const GOOD = 1200;
 const BAD_LINES = { name: 6, email: 11 }; // record numbers, the header being line 1
@@ -34,14 +34,6 @@ function companiesCsv() {
     }
   }
   return `${lines.join('\n')}\n`;
-}
-
-async function signInAs(username: string, password: string) {
-  await e2e.page.goto(url('/'));
-  await e2e.page.getByLabel('Username or e-mail').fill(username);
-  await e2e.page.locator('input[name=password]').fill(password);
-  await e2e.page.getByRole('button', { name: 'Sign in' }).click();
-  await e2e.page.getByTestId('signed-in-user').waitFor();
 }
 
 /** Drops a file on the dropzone as a drag and drop does: a `drop` event carrying a DataTransfer. */

@@ -13,7 +13,7 @@ import { ADMIN, ARTIFACTS, openE2eSession, ROOT, screenshot as shot } from './ha
  * moved on the board; and what a buyer may not do is not offered. Screenshots: test-results/e2e.
  */
 const e2e = openE2eSession({ name: 'orders' });
-const { url } = e2e;
+const { url, signInAs } = e2e;
 const BUYER = { email: 'buyer@orders.test', password: 'buyer-password-1' };
 const state: { companyId?: string; orderId?: string; articleId?: string; statuses: Record<string, string> } =
   {
@@ -48,14 +48,6 @@ beforeAll(async () => {
 });
 
 const screenshot = (name: string) => shot(e2e.page, `orders-${name}`);
-
-async function signInAs(username: string, password: string) {
-  await e2e.page.goto(url('/'));
-  await e2e.page.getByLabel('Username or e-mail').fill(username);
-  await e2e.page.locator('input[name=password]').fill(password);
-  await e2e.page.getByRole('button', { name: 'Sign in' }).click();
-  await e2e.page.getByTestId('signed-in-user').waitFor();
-}
 
 async function pick(scope: Page | ReturnType<Page['getByRole']>, label: string, option: string | RegExp) {
   await scope.getByRole('combobox', { name: label }).first().click();

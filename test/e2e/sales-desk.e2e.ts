@@ -12,7 +12,7 @@ import { ADMIN, ARTIFACTS, openE2eSession, screenshot } from './harness.ts';
  * the contact accepts; convert to an order. Then the refusals. Screenshots go to test-results/e2e.
  */
 const e2e = openE2eSession({ name: 'sales-desk' });
-const { url } = e2e;
+const { url, signInAs, signOut } = e2e;
 const CONTACT = { email: 'buyer@acme-tea.test', password: 'buyer-password-1' };
 const state: { companyId?: string; briefIds: string[]; quoteId?: string; quoteCode?: string } = {
   briefIds: [],
@@ -23,19 +23,6 @@ beforeAll(async () => {
 });
 
 const total = () => e2e.page.getByTestId('estimate-total').textContent();
-
-async function signInAs(username: string, password: string) {
-  await e2e.page.goto(url('/'));
-  await e2e.page.getByLabel('Username or e-mail').fill(username);
-  await e2e.page.locator('input[name=password]').fill(password);
-  await e2e.page.getByRole('button', { name: 'Sign in' }).click();
-  await e2e.page.getByTestId('signed-in-user').waitFor();
-}
-
-async function signOut() {
-  await e2e.page.getByRole('button', { name: 'Sign out' }).click();
-  await e2e.page.getByRole('heading', { name: 'Sign in' }).waitFor();
-}
 
 async function pick(label: string, option: string | RegExp) {
   await e2e.page.getByRole('combobox', { name: label }).first().click();
