@@ -17,7 +17,11 @@ import { anyBrief, oneElementBrief } from './arbitraries.ts';
 const catalogue = defaultCatalogue();
 const cents = (amount: number) => Math.round(amount * 100);
 const sumCents = (amounts: number[]) => amounts.reduce((s, a) => s + cents(a), 0);
-const RUNS = { numRuns: Number(process.env.PRICING_RUNS ?? 60) };
+// PRICING_SEED replays a failing run (fast-check prints its seed).
+const RUNS = {
+  numRuns: Number(process.env.PRICING_RUNS ?? 60),
+  ...(process.env.PRICING_SEED ? { seed: Number(process.env.PRICING_SEED) } : {}),
+};
 
 function withElement(brief: BriefInput, change: (e: BriefElementInput) => BriefElementInput): BriefInput {
   return { ...brief, briefElements: brief.briefElements.map((e, i) => (i === 0 ? change(e) : e)) };
@@ -149,8 +153,13 @@ describe('pricing properties', () => {
           catalogue,
         );
         const step = Math.max(liftStep(before), liftStep(after));
+        // A gang run's sheet count follows its dominant artwork: scaling the mix may add a sheet
+        // for a unit or two more of it (seen with a factor of 1.0000000000000002, every run + 1).
+        const extra = Math.max(
+          ...brief.briefElements[0]!.decorationsCount.map((d) => Math.ceil(d.quantity * factor) - d.quantity),
+        );
         expect(allInUnit(after)).toBeLessThanOrEqual(
-          allInUnit(before) + (0.006 + step) / selected(after).quantity,
+          allInUnit(before) + (0.006 + step + gangStep(after, extra)) / selected(after).quantity,
         );
       }),
       RUNS,
