@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,12 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const ADMIN = { email: 'admin@e2e.test', password: 'e2e-admin-password' };
 /** Screenshots of each screen, kept as test artifacts (gitignored). */
 export const ARTIFACTS = join(ROOT, 'test-results', 'e2e');
+
+/** Removes one file's screenshots of an earlier run; the other files' stay (they share the folder). */
+export function clearScreenshots(isMine: (name: string) => boolean) {
+  for (const name of existsSync(ARTIFACTS) ? readdirSync(ARTIFACTS) : [])
+    if (isMine(name)) rmSync(join(ARTIFACTS, name), { force: true });
+}
 
 /** Debian's chromium (CI installs it); CHROMIUM_PATH overrides. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { ADMIN, ARTIFACTS, openE2eSession, ROOT, screenshot as shot } from './harness.ts';
+import { ADMIN, clearScreenshots, openE2eSession, ROOT, screenshot as shot } from './harness.ts';
 
 /**
  * Issue 17's orders scenario through the screens in a real Chromium: the catalogue (an article
@@ -22,8 +22,7 @@ const state: { companyId?: string; orderId?: string; articleId?: string; statuse
 
 beforeAll(async () => {
   // This file's screenshots of an earlier run (the sales desk's stay).
-  for (const file of existsSync(ARTIFACTS) ? readdirSync(ARTIFACTS, { withFileTypes: true }) : [])
-    if (file.name.startsWith('orders-')) rmSync(join(ARTIFACTS, file.name));
+  clearScreenshots((name) => name.startsWith('orders-'));
   e2e.page.setDefaultTimeout(15_000);
   // Every organisation starts with an order workflow (Pending, the default, Processing, Shipped...).
   const statuses = await e2e.api('GET', '/api/statuses/entity?entity=order');

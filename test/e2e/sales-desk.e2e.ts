@@ -1,8 +1,7 @@
-import { rmSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { extractPdfText } from '../helpers/pdf-text.ts';
 import { expectAccessible } from './axe.ts';
-import { ADMIN, ARTIFACTS, openE2eSession, screenshot } from './harness.ts';
+import { ADMIN, clearScreenshots, openE2eSession, screenshot } from './harness.ts';
 
 /**
  * The issue's "done when" scenario, through the screens of the built app in a real Chromium: sign in;
@@ -19,7 +18,8 @@ const state: { companyId?: string; briefIds: string[]; quoteId?: string; quoteCo
 };
 
 beforeAll(async () => {
-  rmSync(ARTIFACTS, { recursive: true, force: true });
+  // Its screenshots are numbered (01-sign-in.png ...); the other files' stay.
+  clearScreenshots((name) => /^\d{2}-/.test(name) || name.startsWith('sales-desk-failed-'));
 });
 
 const total = () => e2e.page.getByTestId('estimate-total').textContent();
