@@ -272,6 +272,8 @@ describe('administration, end to end', () => {
     await e2e.page.getByRole('tab', { name: 'Matières' }).click();
     await e2e.page.getByRole('heading', { name: 'Cartons' }).waitFor();
     await e2e.page.getByText('GC1-350', { exact: true }).waitFor();
+    // The corrugated compositions load too (a page from /corrugated-material-compositions).
+    await e2e.page.getByText('B-K150-T125-K150', { exact: true }).waitFor();
     await screenshot(e2e.page, 'admin-14-catalogue-fr');
     await expectAccessible(e2e.page, 'catalogue (fr)');
   });

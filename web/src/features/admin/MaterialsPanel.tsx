@@ -70,7 +70,11 @@ function MaterialTable({
   const editor = useEditor<CatalogueEntry>();
   const query = useQuery({
     queryKey: ['admin-catalogue', path],
-    queryFn: async () => (await unwrap(api.GET(path))) as CatalogueEntry[],
+    queryFn: async () => {
+      // Boards answer a plain array; the compositions (HIPE's route) a page { data, ... } of 50.
+      const body = (await unwrap(api.GET(path))) as CatalogueEntry[] | { data: CatalogueEntry[] };
+      return Array.isArray(body) ? body : body.data;
+    },
   });
   return (
     <Stack gap="xs">
