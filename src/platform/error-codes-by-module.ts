@@ -7,7 +7,7 @@ export const CODES_BY_MODULE: Record<string, readonly ErrorCode[]> = {
   addresses: ['not_found', 'unknown_company'],
   articles: ['validation_failed', 'invalid_custom_fields', 'not_found', 'duplicate_code', 'invalid_reference', 'brief_elements_unavailable'],
   auth: ['invalid_credentials', 'session_required', 'too_many_requests', 'forbidden', 'not_found', 'already_expired'],
-  briefs: ['validation_failed', 'not_found', 'reference_conflict', 'catalogue_changed', 'prediction_not_available', 'invalid_reference', 'project_company_mismatch', 'invalid_brief', 'brief_elements_unavailable', 'element_of_brief', 'last_element', 'stale_write'],
+  briefs: ['validation_failed', 'cost_field_forbidden', 'not_found', 'reference_conflict', 'catalogue_changed', 'prediction_not_available', 'invalid_reference', 'project_company_mismatch', 'invalid_brief', 'brief_elements_unavailable', 'element_of_brief', 'last_element', 'stale_write'],
   catalogue: ['validation_failed', 'not_found'],
   companies: ['invalid_custom_fields', 'forbidden', 'not_found', 'external_id_taken', 'username_taken', 'email_taken', 'company_has_children', 'unknown_company', 'parent_not_found', 'company_cycle'],
   contacts: ['invalid_custom_fields', 'forbidden', 'not_found', 'external_id_taken', 'username_taken', 'email_taken', 'unknown_company', 'collaboration_required', 'email_required'],

@@ -153,6 +153,12 @@ export const ERROR_CODES = {
     description:
       'The role may not perform the operation (docs/permissions.md), or the row belongs to a company the user is not linked to, or the target user is of an equal or stronger role.',
   },
+  cost_field_forbidden: {
+    status: 403,
+    title: 'Cost field not allowed',
+    description:
+      'A role without `costs:read` (contacts, guests, external sales) sent a commercial margin: only the seller’s estimating staff set it; the pointers name the fields.',
+  },
   csrf_failed: {
     status: 403,
     title: 'CSRF check failed',

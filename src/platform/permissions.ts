@@ -12,6 +12,8 @@ const STAFF: Role[] = ['superadmin', 'admin', 'sales', 'external_sales'];
 const ADMINS: Role[] = ['superadmin', 'admin'];
 const EVERYONE: Role[] = ['superadmin', 'admin', 'sales', 'external_sales', 'contact', 'guest'];
 const READERS: Role[] = EVERYONE;
+/** The seller's own estimating staff: the only roles that see costs, margins and rates. */
+const COST_READERS: Role[] = ['superadmin', 'admin', 'sales'];
 
 export const PERMISSIONS = {
   'organisations:create': { roles: ['superadmin'], description: 'Create another organisation (tenant)' },
@@ -43,9 +45,22 @@ export const PERMISSIONS = {
   },
   'files:read': { roles: READERS, description: 'List and download files and comments' },
   'files:write': { roles: [...STAFF, 'contact'], description: 'Upload and delete files, write comments' },
-  'catalogue:read': { roles: EVERYONE, description: 'Read the estimating reference catalogue' },
+  'catalogue:read': {
+    roles: EVERYONE,
+    description:
+      'Read the estimating reference catalogue (without `costs:read`: names and specifications, no rates or prices)',
+  },
   'catalogue:manage': { roles: ADMINS, description: 'Edit the estimating reference catalogue (rates)' },
-  'briefs:read': { roles: READERS, description: 'Read briefs, their prediction and process' },
+  'briefs:read': {
+    roles: READERS,
+    description:
+      'Read briefs, their prediction and process (without `costs:read`: the buyer’s view, prices without costs or margins)',
+  },
+  'costs:read': {
+    roles: COST_READERS,
+    description:
+      'See the seller’s costs: cost lines and shares, margins, operations’ times and costs, machine and material rates, supplier prices, value-analysis internals; set a brief’s commercial margin',
+  },
   'briefs:write': { roles: [...STAFF, 'contact'], description: 'Create, change and delete briefs' },
   'articles:read': { roles: READERS, description: 'Read articles' },
   'articles:write': { roles: STAFF, description: 'Create, change and delete articles' },

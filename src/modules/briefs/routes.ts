@@ -6,6 +6,7 @@ import { badRequest } from '../../platform/errors.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, IdParams, Nullable, problemResponses } from '../../platform/schemas.ts';
+import { briefsForAudience, elementsForAudience } from './audience.ts';
 import { createElementService } from './elements.ts';
 import type { BriefsModule } from './module.ts';
 import {
@@ -51,7 +52,8 @@ const sendSvg = (reply: FastifyReply, svg: string) =>
 const POLLING =
   'Poll GET /briefs/{id} until `predictionStatus` is COMPLETED and `hasPrice` is true, then read details, process and value-analysis.';
 
-export const briefsRoutes = (_ctx: AppContext, { service }: BriefsModule): FastifyPluginAsyncTypebox => {
+export const briefsRoutes = (_ctx: AppContext, wired: BriefsModule): FastifyPluginAsyncTypebox => {
+  const service = briefsForAudience(wired.service);
   return async (app) => {
     app.addSchema(BriefElementSchema);
     app.addSchema(PredictionSummarySchema);
@@ -418,11 +420,9 @@ function foldAlias(body: Record<string, unknown>) {
 }
 
 /** `/api/brief-elements`: served under /api only (the spec names no unprefixed form). */
-export const briefElementsRoutes = (
-  ctx: AppContext,
-  { service, predictor }: BriefsModule,
-): FastifyPluginAsyncTypebox => {
-  const elements = createElementService(ctx, { enqueue: predictor.enqueue });
+export const briefElementsRoutes = (ctx: AppContext, wired: BriefsModule): FastifyPluginAsyncTypebox => {
+  const service = briefsForAudience(wired.service);
+  const elements = elementsForAudience(createElementService(ctx, { enqueue: wired.predictor.enqueue }));
   const elementTags = ['briefs'];
   return async (app) => {
     app.addSchema(BriefElementSchema);

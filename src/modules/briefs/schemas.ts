@@ -1,4 +1,4 @@
-import { type Static, type TOptional, type TSchema, Type } from '@sinclair/typebox';
+import { CloneType, type Static, type TOptional, type TSchema, Type } from '@sinclair/typebox';
 import { PREDICTION_STATUSES } from '../../db/schema/briefs.ts';
 import { DateTime, Nullable, NullableInput, StringEnum, Uuid } from '../../platform/schemas.ts';
 
@@ -284,6 +284,17 @@ export const ImpositionQuery = Type.Object(
 // Responses.
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * A field only the seller's staff see (permission `costs:read`); absent from the buyer's view of the
+ * same answer (contacts, guests, external sales: docs/permissions.md).
+ */
+const SellerOnly = <T extends TSchema>(schema: T) =>
+  Type.Optional(
+    CloneType(schema, {
+      description: `${schema.description ? `${schema.description}. ` : ''}Only for roles with costs:read.`,
+    }),
+  );
+
 /** A loosely typed object: the key fields are documented, the rest passes through. */
 const Loose = (properties: Record<string, TSchema>, description: string) =>
   Type.Object(Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, Type.Optional(v)])), {
@@ -337,7 +348,7 @@ export const BriefElementSchema = Type.Object(
     windowWidth: Nullable(Type.Number()),
     windowHeight: Nullable(Type.Number()),
     layoutCounts: Type.Array(Type.Object({ quantity: Type.Integer(), machineId: Type.String() })),
-    commercialMargin: Nullable(Type.Number()),
+    commercialMargin: SellerOnly(Nullable(Type.Number())),
     briefElementPrice: Nullable(ElementPriceSchema),
     createdById: Nullable(Uuid),
     createdAt: DateTime,
@@ -362,15 +373,15 @@ export const PredictionSummarySchema = Type.Object(
     version: Type.Integer({ description: 'Increments with every pricing of the brief' }),
     currency: Type.String(),
     totalPrice: Type.Number({ description: 'productPrice + toolingCost + deliveryCost' }),
-    productCost: Type.Number(),
+    productCost: SellerOnly(Type.Number()),
     productPrice: Type.Number(),
-    marginAmount: Type.Number(),
+    marginAmount: SellerOnly(Type.Number()),
     toolingCost: Type.Number(),
     deliveryCost: Type.Number(),
     productionTime: Type.Number({ description: 'Hours' }),
     processCount: Type.Integer(),
-    commercialMargin: Type.Number(),
-    commercialMarginInitial: Type.Number(),
+    commercialMargin: SellerOnly(Type.Number()),
+    commercialMarginInitial: SellerOnly(Type.Number()),
     quantity: Type.Integer(),
     createdAt: DateTime,
   },
@@ -400,7 +411,7 @@ const briefProperties = {
   packingType: Type.String(),
   palletType: Type.String(),
   deliveryZoneId: Nullable(Uuid),
-  commercialMargin: Nullable(Type.Number()),
+  commercialMargin: SellerOnly(Nullable(Type.Number())),
   currentVersion: Nullable(Type.Integer()),
   totalPrice: Nullable(Type.Number()),
   currency: Nullable(Type.String()),
@@ -595,9 +606,9 @@ export const PredictionPanelSchema = Type.Object(
     totals: Type.Object({
       totalPrice: Type.Number(),
       productPrice: Type.Number(),
-      productCost: Type.Number(),
-      marginAmount: Type.Number(),
-      marginPercentage: Type.Number(),
+      productCost: SellerOnly(Type.Number()),
+      marginAmount: SellerOnly(Type.Number()),
+      marginPercentage: SellerOnly(Type.Number()),
       toolingCost: Type.Number(),
       deliveryCost: Type.Number(),
     }),
@@ -606,12 +617,16 @@ export const PredictionPanelSchema = Type.Object(
     allInUnitPrice: Amount('totalPrice / quantity, 4 decimals'),
     pricePerThousand: Amount('unitPrice x 1000'),
     leadTime: LeadTime,
-    breakdown: Type.Object({
-      chart: Type.String({ description: 'Suggested chart type' }),
-      total: Type.Number(),
-      segments: Type.Array(ChartSegment, { description: 'By stage of manufacture; amounts add up to total' }),
-      natures: Type.Array(ChartSegment, { description: 'By nature; amounts add up to total' }),
-    }),
+    breakdown: SellerOnly(
+      Type.Object({
+        chart: Type.String({ description: 'Suggested chart type' }),
+        total: Type.Number(),
+        segments: Type.Array(ChartSegment, {
+          description: 'By stage of manufacture; amounts add up to total',
+        }),
+        natures: Type.Array(ChartSegment, { description: 'By nature; amounts add up to total' }),
+      }),
+    ),
     quantityCurve: Type.Array(CurvePoint, {
       description: 'The whole brief at each factor of the ordered quantities',
     }),
@@ -734,8 +749,8 @@ export const BriefEstimateSchema = Type.Object(
           description: 'The imposition of the selected variant on its sheet, SVG',
         }),
         operations: Type.Array(Operation, { description: 'The selected variant: its operations in order' }),
-        costShares: Type.Array(
-          Loose({ key: Type.String(), amount: Type.Number() }, 'A stage of manufacture'),
+        costShares: SellerOnly(
+          Type.Array(Loose({ key: Type.String(), amount: Type.Number() }, 'A stage of manufacture')),
         ),
       }),
     ),

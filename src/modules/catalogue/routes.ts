@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DateTime, IdParams, problemResponses, Uuid } from '../../platform/schemas.ts';
 import type { CatalogueKind } from './repository.ts';
-import { createCatalogueService, present } from './service.ts';
+import { createCatalogueService } from './service.ts';
 import { upgradeCatalogues } from './upgrade.ts';
 
 /**
@@ -196,7 +196,7 @@ export const catalogueRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
           response: { 200: Type.Ref('CatalogueEntry'), ...problemResponses() },
         },
       },
-      async (request) => present(await service.settingsEntry(actorOf(request))),
+      async (request) => service.settings(actorOf(request)),
     );
     app.patch(
       '/pricing-settings',

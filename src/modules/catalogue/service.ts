@@ -6,6 +6,7 @@ import type { Actor } from '../../platform/actor.ts';
 import { badRequest, notFound, type ProblemIssue } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { defaultCatalogue } from '../../pricing/default-catalogue.ts';
+import { entryFor } from './audience.ts';
 import {
   CATALOGUE_ENTITY,
   type CatalogueEntry,
@@ -157,13 +158,19 @@ function mergeDeep(
 
 export function createCatalogueService(ctx: AppContext) {
   return {
+    /** The collection for the caller's audience (a buyer: no rates or prices, see audience.ts). */
     list: async (actor: Actor, kind: string) =>
-      (await listEntries(ctx.db, actor.organisationId, kind)).map(present),
+      (await listEntries(ctx.db, actor.organisationId, kind)).map((entry) => present(entryFor(actor, entry))),
 
     async get(actor: Actor, kind: string, id: string) {
       const entry = await findEntry(ctx.db, actor.organisationId, kind, id);
       if (!entry) throw notFound('Catalogue entry');
-      return present(entry);
+      return present(entryFor(actor, entry));
+    },
+
+    /** GET /pricing-settings for the caller's audience (a buyer: the currency only). */
+    async settings(actor: Actor) {
+      return present(entryFor(actor, await this.settingsEntry(actor)));
     },
 
     async settingsEntry(actor: Actor) {

@@ -3,17 +3,20 @@ import { Type } from '@sinclair/typebox';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, IdParams, PageMeta, problemResponses } from '../../platform/schemas.ts';
 import type { CorrugatedModule } from './module.ts';
-import { type Body, compositions, prices, RESOURCES, type Resource } from './resources.ts';
+import { type Body, compositions, prices, RESOURCES, type Resource, suppliers } from './resources.ts';
 import { ANSWERS, BODIES, listQuery } from './schemas.ts';
 import type { ListQuery } from './service.ts';
 
 /** The resources the node can also delete and create in bulk. */
 const DELETABLE = new Set<Resource>([compositions, prices]);
 
+/** Purchasing data (who we buy from, at what price): only the seller's staff read it. */
+const PURCHASING = new Set<Resource>([prices, suppliers]);
+
 /**
  * `/api/corrugated-*`: the corrugated resources of HIPE's n8n node over the estimating catalogue
- * (see resources.ts and docs/hipe-compatibility.md). Reading needs `catalogue:read`, writing
- * `catalogue:manage`, as the rest of the catalogue.
+ * (see resources.ts and docs/hipe-compatibility.md). Reading needs `catalogue:read` (a buyer reads
+ * no price: catalogue/audience.ts), suppliers and prices `costs:read`; writing `catalogue:manage`.
  */
 export const corrugatedRoutes = ({ service }: CorrugatedModule): FastifyPluginAsyncTypebox => {
   return async (app) => {
@@ -25,10 +28,11 @@ export const corrugatedRoutes = ({ service }: CorrugatedModule): FastifyPluginAs
       const ref = Type.Ref(answer.$id!);
       const body = BODIES[path]!;
       const about = `(HIPE client: ${resource.label.toLowerCase()})`;
+      const readPermission = PURCHASING.has(resource) ? 'costs:read' : 'catalogue:read';
       app.get(
         `/${path}`,
         {
-          config: { permission: 'catalogue:read' },
+          config: { permission: readPermission },
           schema: {
             tags,
             operationId: `list${many}`,
@@ -49,7 +53,7 @@ export const corrugatedRoutes = ({ service }: CorrugatedModule): FastifyPluginAs
       app.get(
         `/${path}/:id`,
         {
-          config: { permission: 'catalogue:read' },
+          config: { permission: readPermission },
           schema: {
             tags,
             operationId: `get${one}`,

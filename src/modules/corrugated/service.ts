@@ -11,6 +11,7 @@ import { catalogueEntries } from '../../db/schema/catalogue.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
+import { entryFor } from '../catalogue/audience.ts';
 import { baseCurrencyCode, findCurrencyByCode } from '../currencies/repository.ts';
 import { type Body, compositions, invalidReference, prices, type Resource } from './resources.ts';
 import {
@@ -178,14 +179,19 @@ export function createCorrugatedService(ctx: AppContext) {
       const where = and(await whereOf(db, resource, actor.organisationId), ...conditions)!;
       const { rows, total } = await listPage(db, where, { by, desc }, { limit, offset: (page - 1) * limit });
       return {
-        data: await show(db, resource, actor.organisationId, rows),
+        data: await show(
+          db,
+          resource,
+          actor.organisationId,
+          rows.map((row) => entryFor(actor, row)),
+        ),
         meta: { page, limit, total, hasNextPage: page * limit < total },
       };
     },
 
     async get(actor: Actor, resource: Resource, id: string) {
       const row = await one(db, resource, actor, id);
-      return (await show(db, resource, actor.organisationId, [row]))[0]!;
+      return (await show(db, resource, actor.organisationId, [entryFor(actor, row)]))[0]!;
     },
 
     create(actor: Actor, resource: Resource, body: Body) {

@@ -840,7 +840,7 @@ export interface paths {
          * List corrugated material composition prices page by page (HIPE client: corrugated material composition price)
          * @description Filters (flat or as `filters[name]`): corrugatedMaterialComposition, currency, validOnDate; "" = no filter. Sort with `sortBy`/`sortOrder`, `order[field]=asc|desc` or `sort=field,DIR`: price, validFrom, createdAt. `limit` (or `itemsPerPage`) default 50, at most 500.
          *
-         *     Permission `catalogue:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         *     Permission `costs:read` - roles: superadmin, admin, sales.
          */
         get: operations["listCorrugatedMaterialCompositionPrices"];
         put?: never;
@@ -864,7 +864,7 @@ export interface paths {
         };
         /**
          * One corrugated material composition price (HIPE client: corrugated material composition price)
-         * @description Permission `catalogue:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         * @description Permission `costs:read` - roles: superadmin, admin, sales.
          */
         get: operations["getCorrugatedMaterialCompositionPrice"];
         put?: never;
@@ -968,7 +968,7 @@ export interface paths {
          * List corrugated suppliers page by page (HIPE client: corrugated supplier)
          * @description Filters (flat or as `filters[name]`): name; "" = no filter. Sort with `sortBy`/`sortOrder`, `order[field]=asc|desc` or `sort=field,DIR`: name, createdAt. `limit` (or `itemsPerPage`) default 50, at most 500.
          *
-         *     Permission `catalogue:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         *     Permission `costs:read` - roles: superadmin, admin, sales.
          */
         get: operations["listCorrugatedSuppliers"];
         put?: never;
@@ -992,7 +992,7 @@ export interface paths {
         };
         /**
          * One corrugated supplier (HIPE client: corrugated supplier)
-         * @description Permission `catalogue:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         * @description Permission `costs:read` - roles: superadmin, admin, sales.
          */
         get: operations["getCorrugatedSupplier"];
         put?: never;
@@ -4969,7 +4969,8 @@ export interface components {
                 quantity: number;
                 machineId: string;
             }[];
-            commercialMargin: number | null;
+            /** @description Only for roles with costs:read. */
+            commercialMargin?: number | null;
             briefElementPrice: {
                 /** @description Per piece, 4 decimals, tooling and delivery apart */
                 unitPrice: number;
@@ -5012,16 +5013,20 @@ export interface components {
             currency: string;
             /** @description productPrice + toolingCost + deliveryCost */
             totalPrice: number;
-            productCost: number;
+            /** @description Only for roles with costs:read. */
+            productCost?: number;
             productPrice: number;
-            marginAmount: number;
+            /** @description Only for roles with costs:read. */
+            marginAmount?: number;
             toolingCost: number;
             deliveryCost: number;
             /** @description Hours */
             productionTime: number;
             processCount: number;
-            commercialMargin: number;
-            commercialMarginInitial: number;
+            /** @description Only for roles with costs:read. */
+            commercialMargin?: number;
+            /** @description Only for roles with costs:read. */
+            commercialMarginInitial?: number;
             quantity: number;
             /**
              * Format: date-time
@@ -5092,7 +5097,8 @@ export interface components {
             packingType: string;
             palletType: string;
             deliveryZoneId: string | null;
-            commercialMargin: number | null;
+            /** @description Only for roles with costs:read. */
+            commercialMargin?: number | null;
             currentVersion: number | null;
             totalPrice: number | null;
             currency: string | null;
@@ -5182,7 +5188,8 @@ export interface components {
             packingType: string;
             palletType: string;
             deliveryZoneId: string | null;
-            commercialMargin: number | null;
+            /** @description Only for roles with costs:read. */
+            commercialMargin?: number | null;
             currentVersion: number | null;
             totalPrice: number | null;
             currency: string | null;
@@ -21606,7 +21613,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21810,7 +21817,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22013,9 +22020,12 @@ export interface operations {
                         totals: {
                             totalPrice: number;
                             productPrice: number;
-                            productCost: number;
-                            marginAmount: number;
-                            marginPercentage: number;
+                            /** @description Only for roles with costs:read. */
+                            productCost?: number;
+                            /** @description Only for roles with costs:read. */
+                            marginAmount?: number;
+                            /** @description Only for roles with costs:read. */
+                            marginPercentage?: number;
                             toolingCost: number;
                             deliveryCost: number;
                         };
@@ -22033,7 +22043,8 @@ export interface operations {
                             workingDays: number;
                             hoursPerWorkingDay: number;
                         };
-                        breakdown: {
+                        /** @description Only for roles with costs:read. */
+                        breakdown?: {
                             /** @description Suggested chart type */
                             chart: string;
                             total: number;
@@ -22126,7 +22137,8 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             })[];
-                            costShares: ({
+                            /** @description Only for roles with costs:read. */
+                            costShares?: ({
                                 key?: string;
                                 amount?: number;
                             } & {
@@ -22170,7 +22182,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22383,7 +22395,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22460,7 +22472,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22670,7 +22682,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22746,7 +22758,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22849,7 +22861,8 @@ export interface operations {
                         packingType: string;
                         palletType: string;
                         deliveryZoneId: string | null;
-                        commercialMargin: number | null;
+                        /** @description Only for roles with costs:read. */
+                        commercialMargin?: number | null;
                         currentVersion: number | null;
                         totalPrice: number | null;
                         currency: string | null;
@@ -23007,7 +23020,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23063,16 +23076,20 @@ export interface operations {
                             currency: string;
                             /** @description productPrice + toolingCost + deliveryCost */
                             totalPrice: number;
-                            productCost: number;
+                            /** @description Only for roles with costs:read. */
+                            productCost?: number;
                             productPrice: number;
-                            marginAmount: number;
+                            /** @description Only for roles with costs:read. */
+                            marginAmount?: number;
                             toolingCost: number;
                             deliveryCost: number;
                             /** @description Hours */
                             productionTime: number;
                             processCount: number;
-                            commercialMargin: number;
-                            commercialMarginInitial: number;
+                            /** @description Only for roles with costs:read. */
+                            commercialMargin?: number;
+                            /** @description Only for roles with costs:read. */
+                            commercialMarginInitial?: number;
                             quantity: number;
                             /**
                              * Format: date-time
@@ -23119,7 +23136,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23368,7 +23385,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23470,7 +23487,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23543,9 +23560,12 @@ export interface operations {
                         totals: {
                             totalPrice: number;
                             productPrice: number;
-                            productCost: number;
-                            marginAmount: number;
-                            marginPercentage: number;
+                            /** @description Only for roles with costs:read. */
+                            productCost?: number;
+                            /** @description Only for roles with costs:read. */
+                            marginAmount?: number;
+                            /** @description Only for roles with costs:read. */
+                            marginPercentage?: number;
                             toolingCost: number;
                             deliveryCost: number;
                         };
@@ -23563,7 +23583,8 @@ export interface operations {
                             workingDays: number;
                             hoursPerWorkingDay: number;
                         };
-                        breakdown: {
+                        /** @description Only for roles with costs:read. */
+                        breakdown?: {
                             /** @description Suggested chart type */
                             chart: string;
                             total: number;
@@ -23658,7 +23679,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23731,7 +23752,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23806,7 +23827,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23887,7 +23908,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24062,7 +24083,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24139,7 +24160,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24206,7 +24227,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24399,7 +24420,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -1,3 +1,4 @@
+import { useCan } from '../admin/useCan.ts';
 import '@mantine/charts/styles.css';
 import { DonutChart, LineChart } from '@mantine/charts';
 import {
@@ -91,7 +92,9 @@ export const EstimateDetails = memo(function EstimateDetails({
 }) {
   const { t } = useTranslation();
   const currency = estimate.currency;
-  const segments = estimate.breakdown.segments.filter((s) => s.amount > 0);
+  // The seller's staff (costs:read) see times, costs and cost shares; a buyer's estimate has none.
+  const breakdown = useCan()('costs:read') ? estimate.breakdown : undefined;
+  const segments = breakdown?.segments.filter((s) => s.amount > 0) ?? [];
   return (
     <Stack gap="md">
       <Tabs defaultValue="0" keepMounted={false}>
@@ -138,8 +141,12 @@ export const EstimateDetails = memo(function EstimateDetails({
                       <Table.Th>#</Table.Th>
                       <Table.Th>{t('configurator.operation')}</Table.Th>
                       <Table.Th>{t('configurator.machine')}</Table.Th>
-                      <Table.Th ta="right">{t('configurator.time')}</Table.Th>
-                      <Table.Th ta="right">{t('configurator.cost')}</Table.Th>
+                      {breakdown ? (
+                        <>
+                          <Table.Th ta="right">{t('configurator.time')}</Table.Th>
+                          <Table.Th ta="right">{t('configurator.cost')}</Table.Th>
+                        </>
+                      ) : null}
                     </Table.Tr>
                   </Table.Thead>
                   <Table.Tbody>
@@ -150,10 +157,16 @@ export const EstimateDetails = memo(function EstimateDetails({
                           <Table.Td>{op.position}</Table.Td>
                           <Table.Td>{op.operation?.name}</Table.Td>
                           <Table.Td>{op.machine?.name}</Table.Td>
-                          <Table.Td ta="right">
-                            {number(Math.round(((op.setupTime ?? 0) + (op.rollingTime ?? 0)) * 100) / 100)}
-                          </Table.Td>
-                          <Table.Td ta="right">{money(o.totalCost ?? o.cost, currency)}</Table.Td>
+                          {breakdown ? (
+                            <>
+                              <Table.Td ta="right">
+                                {number(
+                                  Math.round(((op.setupTime ?? 0) + (op.rollingTime ?? 0)) * 100) / 100,
+                                )}
+                              </Table.Td>
+                              <Table.Td ta="right">{money(o.totalCost ?? o.cost, currency)}</Table.Td>
+                            </>
+                          ) : null}
                         </Table.Tr>
                       );
                     })}
@@ -165,37 +178,39 @@ export const EstimateDetails = memo(function EstimateDetails({
         ))}
       </Tabs>
 
-      <SimpleGrid cols={{ base: 1, lg: 2 }}>
-        <Card withBorder>
-          <Title order={3} size="h5" mb="xs">
-            {t('configurator.costShare')}
-          </Title>
-          <Group wrap="nowrap" align="center">
-            <DonutChart
-              size={150}
-              thickness={26}
-              data={segments.map((s, i) => ({
-                name: s.label,
-                value: s.amount,
-                color: COLOURS[i % COLOURS.length]!,
-              }))}
-              valueFormatter={(v) => money(v, currency)}
-              chartLabel={money(estimate.breakdown.total, currency, 0)}
-            />
-            <Stack gap={2}>
-              {segments.map((s, i) => (
-                <Group key={s.key} gap={6} wrap="nowrap">
-                  <Badge size="xs" circle color={COLOURS[i % COLOURS.length]} aria-hidden>
-                    {' '}
-                  </Badge>
-                  <Text size="xs">
-                    {s.label}: {money(s.amount, currency)} ({Math.round(s.sharePercent)} %)
-                  </Text>
-                </Group>
-              ))}
-            </Stack>
-          </Group>
-        </Card>
+      <SimpleGrid cols={{ base: 1, lg: breakdown ? 2 : 1 }}>
+        {breakdown ? (
+          <Card withBorder>
+            <Title order={3} size="h5" mb="xs">
+              {t('configurator.costShare')}
+            </Title>
+            <Group wrap="nowrap" align="center">
+              <DonutChart
+                size={150}
+                thickness={26}
+                data={segments.map((s, i) => ({
+                  name: s.label,
+                  value: s.amount,
+                  color: COLOURS[i % COLOURS.length]!,
+                }))}
+                valueFormatter={(v) => money(v, currency)}
+                chartLabel={money(breakdown.total, currency, 0)}
+              />
+              <Stack gap={2}>
+                {segments.map((s, i) => (
+                  <Group key={s.key} gap={6} wrap="nowrap">
+                    <Badge size="xs" circle color={COLOURS[i % COLOURS.length]} aria-hidden>
+                      {' '}
+                    </Badge>
+                    <Text size="xs">
+                      {s.label}: {money(s.amount, currency)} ({Math.round(s.sharePercent)} %)
+                    </Text>
+                  </Group>
+                ))}
+              </Stack>
+            </Group>
+          </Card>
+        ) : null}
         <Card withBorder>
           <Title order={3} size="h5" mb="xs">
             {t('configurator.curve')}

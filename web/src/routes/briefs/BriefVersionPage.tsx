@@ -15,6 +15,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
+import { useCan } from '../../features/admin/useCan.ts';
 import { useBrief, useBriefVersions, useDescribe, type Version } from '../../features/briefs/describe.ts';
 import { CompareTable, when } from '../../features/briefs/VersionChanges.tsx';
 import {
@@ -36,6 +37,8 @@ type Group_ = { key: string; label: string; amount: number; sharePercent: number
 export default function BriefVersionPage() {
   const { id, version: param } = useParams() as { id: string; version: string };
   const { t } = useTranslation();
+  // The seller's staff (costs:read) see the cost shares and the operations' times and costs.
+  const seesCosts = useCan()('costs:read');
   const n = /^\d+$/.test(param) ? Number(param) : Number.NaN;
   const brief = useBrief(id);
   const versions = useBriefVersions(id, brief.data?.currentVersion);
@@ -89,37 +92,39 @@ export default function BriefVersionPage() {
                   <Text size="sm">{t('briefs.revisions.isCurrent')}</Text>
                 )}
                 <Items briefId={id} version={version} />
-                <Card withBorder>
-                  <Title order={3} size="h4" mb="xs">
-                    {t('briefs.revisions.breakdown')}
-                  </Title>
-                  <QueryState query={details}>
-                    {(d) => {
-                      const groups = ((d.briefPrice?.costSummary as { groups?: Group_[] } | undefined)
-                        ?.groups ?? []) as Group_[];
-                      return (
-                        <Table data-testid="version-breakdown">
-                          <Table.Thead>
-                            <Table.Tr>
-                              <Table.Th>{t('briefs.revisions.stage')}</Table.Th>
-                              <Table.Th ta="right">{t('briefs.revisions.amount')}</Table.Th>
-                              <Table.Th ta="right">{t('briefs.revisions.share')}</Table.Th>
-                            </Table.Tr>
-                          </Table.Thead>
-                          <Table.Tbody>
-                            {groups.map((g) => (
-                              <Table.Tr key={g.key}>
-                                <Table.Td>{g.label}</Table.Td>
-                                <Table.Td ta="right">{money(g.amount, version.currency)}</Table.Td>
-                                <Table.Td ta="right">{number(g.sharePercent)} %</Table.Td>
+                {seesCosts ? (
+                  <Card withBorder>
+                    <Title order={3} size="h4" mb="xs">
+                      {t('briefs.revisions.breakdown')}
+                    </Title>
+                    <QueryState query={details}>
+                      {(d) => {
+                        const groups = ((d.briefPrice?.costSummary as { groups?: Group_[] } | undefined)
+                          ?.groups ?? []) as Group_[];
+                        return (
+                          <Table data-testid="version-breakdown">
+                            <Table.Thead>
+                              <Table.Tr>
+                                <Table.Th>{t('briefs.revisions.stage')}</Table.Th>
+                                <Table.Th ta="right">{t('briefs.revisions.amount')}</Table.Th>
+                                <Table.Th ta="right">{t('briefs.revisions.share')}</Table.Th>
                               </Table.Tr>
-                            ))}
-                          </Table.Tbody>
-                        </Table>
-                      );
-                    }}
-                  </QueryState>
-                </Card>
+                            </Table.Thead>
+                            <Table.Tbody>
+                              {groups.map((g) => (
+                                <Table.Tr key={g.key}>
+                                  <Table.Td>{g.label}</Table.Td>
+                                  <Table.Td ta="right">{money(g.amount, version.currency)}</Table.Td>
+                                  <Table.Td ta="right">{number(g.sharePercent)} %</Table.Td>
+                                </Table.Tr>
+                              ))}
+                            </Table.Tbody>
+                          </Table>
+                        );
+                      }}
+                    </QueryState>
+                  </Card>
+                ) : null}
               </Stack>
             );
           }}
@@ -222,6 +227,8 @@ function Item({
   element: Record<string, unknown>;
 }) {
   const { t } = useTranslation();
+  // The seller's staff (costs:read) see the cost shares and the operations' times and costs.
+  const seesCosts = useCan()('costs:read');
   const { label, value } = useDescribe();
   const position = element.position as number;
   const process = useQuery({
@@ -285,8 +292,12 @@ function Item({
                   <Table.Th>#</Table.Th>
                   <Table.Th>{t('configurator.operation')}</Table.Th>
                   <Table.Th>{t('configurator.machine')}</Table.Th>
-                  <Table.Th ta="right">{t('configurator.time')}</Table.Th>
-                  <Table.Th ta="right">{t('configurator.cost')}</Table.Th>
+                  {seesCosts ? (
+                    <>
+                      <Table.Th ta="right">{t('configurator.time')}</Table.Th>
+                      <Table.Th ta="right">{t('configurator.cost')}</Table.Th>
+                    </>
+                  ) : null}
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -297,10 +308,14 @@ function Item({
                       <Table.Td>{op.position}</Table.Td>
                       <Table.Td>{op.operation?.name}</Table.Td>
                       <Table.Td>{op.machine?.name}</Table.Td>
-                      <Table.Td ta="right">
-                        {number(Math.round(((o.setupTime ?? 0) + (o.rollingTime ?? 0)) * 100) / 100)}
-                      </Table.Td>
-                      <Table.Td ta="right">{money(o.cost, currency)}</Table.Td>
+                      {seesCosts ? (
+                        <>
+                          <Table.Td ta="right">
+                            {number(Math.round(((o.setupTime ?? 0) + (o.rollingTime ?? 0)) * 100) / 100)}
+                          </Table.Td>
+                          <Table.Td ta="right">{money(o.cost, currency)}</Table.Td>
+                        </>
+                      ) : null}
                     </Table.Tr>
                   );
                 })}
