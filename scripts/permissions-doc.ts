@@ -33,6 +33,14 @@ ${header}${rows}
 - **contact** is a client: it reads its companies' data, may create briefs for them, attach files
   and comments, and accepts or declines published quotes; it cannot change orders or quotes.
 - **guest** reads only.
+- **Costs** (\`costs:read\`: superadmin, admin, sales) are the seller's: every other role (contact,
+  guest, external_sales) gets the buyer's view of each answer, built from an allowlist: prices, unit
+  prices, tooling, delivery, lead time, specification and drawings; never cost lines or shares,
+  margins, operations' times or costs, machine and material rates, supplier prices or the ranking of
+  process variants (src/modules/briefs/buyer-views.ts, src/modules/catalogue/audience.ts). They may
+  not set a commercial margin (403 \`cost_field_forbidden\`); corrugated suppliers and composition
+  prices need \`costs:read\`. \`test/security/costs-audience.test.ts\` walks every read operation of
+  the OpenAPI document as each role.
 - **Role hierarchy** (superadmin > admin > sales > external_sales > contact > guest): nobody acts
   as a stronger or equal user. Access tokens (mint, list, revoke) and passwords of others follow
   it: every user manages their own; an admin those of users below admin; a superadmin those of any
