@@ -51,7 +51,9 @@ export function createAuthService(ctx: AppContext) {
 
   return {
     async signIn(username: string, password: string, address: string) {
-      await throttle.assertAllowed(username, address);
+      // Counted before the password is checked, so concurrent attempts (on any node) cannot all
+      // slip under the limit; 429 without checking anything once it is reached (issue 23, probe 3).
+      const reservation = await throttle.reserve(username, address);
       const [user] = await db
         .select({
           id: users.id,
@@ -66,11 +68,9 @@ export function createAuthService(ctx: AppContext) {
       const valid = user?.passwordHash
         ? await verifyPassword(user.passwordHash, password)
         : await verifyDecoy(password);
-      if (!user || !valid) {
-        await throttle.recordFailure(username, address);
-        throw new AppError('invalid_credentials', 'Unknown username or wrong password');
-      }
-      await throttle.recordSuccess(username);
+      // A failure keeps its reservation: it is the recorded failure.
+      if (!user || !valid) throw new AppError('invalid_credentials', 'Unknown username or wrong password');
+      await throttle.succeeded(reservation);
       await db.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
       return ctx.signer.sign(user);
     },
