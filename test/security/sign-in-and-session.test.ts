@@ -3,11 +3,14 @@
  *
  * - concurrent sign-ins each read the lock before any failure was recorded, so 30 at once checked
  *   29 passwords against a limit of 5 (and on several nodes alike): every attempt must now reserve
- *   its place in the count before its password is checked.
+ *   its place in the count before its password is checked;
+ * - a signed-out browser session could be refreshed forever with its old cookies: signing out now
+ *   ends the session in the database, for every node.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.ts';
 import {
+  auth,
   buildPeerApp,
   buildTestApp,
   type Credentials,
@@ -125,6 +128,95 @@ describe('probe 3: concurrent sign-ins cannot check more passwords than the limi
   });
 });
 
+type Cookie = { name: string; value: string };
+
+/** A browser session through POST /api/session: its cookies (header form), CSRF token and bearer token. */
+async function openSession(app: App, username: string) {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/session',
+    payload: { username, password: PASSWORD },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return sessionOf(response);
+}
+
+function sessionOf(response: { cookies: unknown[]; json(): { token: string; csrfToken: string } }) {
+  const cookies = response.cookies as Cookie[];
+  const value = (name: string) => cookies.find((c) => c.name === name)!.value;
+  const { token, csrfToken } = response.json();
+  return {
+    token,
+    csrf: csrfToken,
+    cookie: `pqs_session=${value('pqs_session')}; pqs_csrf=${value('pqs_csrf')}`,
+  };
+}
+
+type Session = Awaited<ReturnType<typeof openSession>>;
+
+const refreshOn = (app: App, session: Session) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/session/refresh',
+    headers: { cookie: session.cookie, 'x-csrf-token': session.csrf },
+  });
+const signOutOn = (app: App, session: Session) =>
+  app.inject({ method: 'DELETE', url: '/api/session', headers: { cookie: session.cookie } });
+const meOn = (app: App, headers: Record<string, string>) =>
+  app.inject({ method: 'GET', url: '/api/users/me', headers });
+
+describe('probe 3: a signed-out session stays signed out', () => {
+  it('refreshes before sign-out; after DELETE /api/session its old cookies refresh to 401, again and again', async () => {
+    const user = await makeUser(t, admin, 'sales');
+    const first = await openSession(t.app, user.email);
+    const refreshed = await refreshOn(t.app, first);
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+    const second = sessionOf(refreshed);
+    expect((await refreshOn(t.app, second)).statusCode).toBe(200);
+
+    expect((await signOutOn(t.app, second)).statusCode).toBe(204);
+    for (const old of [first, second, first, second]) {
+      expectProblem(await refreshOn(t.app, old), 401, 'session_ended');
+    }
+    // The session's tokens stop working everywhere, as a cookie and as a bearer token.
+    expectProblem(await meOn(t.app, { cookie: first.cookie }), 401, 'session_ended');
+    expectProblem(await meOn(t.app, auth(second)), 401, 'session_ended');
+  });
+
+  it("signing out ends that session only: the user's other sessions and bearer tokens keep working", async () => {
+    const user = await makeUser(t, admin, 'sales');
+    const laptop = await openSession(t.app, user.email);
+    const phone = await openSession(t.app, user.email);
+    expect((await signOutOn(t.app, laptop)).statusCode).toBe(204);
+    expectProblem(await refreshOn(t.app, laptop), 401, 'session_ended');
+    const refreshed = await refreshOn(t.app, phone);
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+    expect((await meOn(t.app, { cookie: sessionOf(refreshed).cookie })).statusCode).toBe(200);
+    expect((await meOn(t.app, auth(user))).statusCode).toBe(200);
+  });
+
+  it('refuses to refresh a bearer token of POST /api/sign-in put in the session cookie', async () => {
+    const user = await makeUser(t, admin, 'sales');
+    const csrf = t.app.ctx.session.csrfFor(user.token);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/session/refresh',
+      headers: { cookie: `pqs_session=${user.token}; pqs_csrf=${csrf}`, 'x-csrf-token': csrf },
+    });
+    expectProblem(response, 401, 'session_required');
+  });
+
+  it('signing out without a session cookie, or with a forged one, only clears the cookies', async () => {
+    expect((await t.app.inject({ method: 'DELETE', url: '/api/session' })).statusCode).toBe(204);
+    const forged = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/session',
+      headers: { cookie: 'pqs_session=not-a-token' },
+    });
+    expect(forged.statusCode).toBe(204);
+  });
+});
+
 describe.skipIf(!TEST_DATABASE_URL)('probe 3 on two nodes sharing one PostgreSQL database', () => {
   let peer: Awaited<ReturnType<typeof buildPeerApp>>;
   beforeAll(async () => {
@@ -143,5 +235,14 @@ describe.skipIf(!TEST_DATABASE_URL)('probe 3 on two nodes sharing one PostgreSQL
     expect(count(statuses, 401), statuses.join(',')).toBe(LIMIT);
     expect(count(statuses, 429)).toBe(30 - LIMIT);
     for (const app of nodes) expectProblem(await signInOn(app, user.email, PASSWORD, address), 429);
+  });
+
+  it('a session signed out on one node cannot be refreshed on the other', async () => {
+    const user = await makeUser(t, admin, 'sales');
+    const session = await openSession(t.app, user.email);
+    expect((await refreshOn(peer.app, session)).statusCode).toBe(200);
+    expect((await signOutOn(peer.app, session)).statusCode).toBe(204);
+    for (const app of [t.app, peer.app, t.app])
+      expectProblem(await refreshOn(app, session), 401, 'session_ended');
   });
 });

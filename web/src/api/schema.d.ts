@@ -52,12 +52,12 @@ export interface paths {
         put?: never;
         /**
          * Sign in a browser: a bearer token plus an httpOnly, SameSite=Strict session cookie
-         * @description The same check and throttling as POST /sign-in. Sets `pqs_session` (httpOnly) and `pqs_csrf`. A request with no Authorization or X-ACCESS-TOKEN header is then authenticated by the cookie; its writes must send `X-CSRF-Token` (the `pqs_csrf` value), else 403 `csrf_failed`. See docs/web.md.
+         * @description The same check and throttling as POST /sign-in. Sets `pqs_session` (httpOnly) and `pqs_csrf`. A request with no Authorization or X-ACCESS-TOKEN header is then authenticated by the cookie; its writes must send `X-CSRF-Token` (the `pqs_csrf` value), else 403 `csrf_failed`. The tokens of the session (the cookie and the answered bearer token) work until DELETE /session ends it. See docs/web.md.
          */
         post: operations["createSession"];
         /**
-         * Sign a browser out: clears the session cookies
-         * @description Bearer tokens already issued stay valid until they expire (JWT_EXPIRES_IN); the app forgets its copy.
+         * Sign a browser out: ends its session and clears the session cookies
+         * @description Ends the session of the `pqs_session` cookie on every node: its tokens (the cookie and the bearer tokens answered by POST /session and its refreshes) then answer 401 `session_ended`, and it cannot be refreshed. The user's other sessions, bearer tokens of POST /sign-in and access tokens are not affected. Without a valid session cookie it only clears the cookies.
          */
         delete: operations["deleteSession"];
         options?: never;
@@ -76,7 +76,7 @@ export interface paths {
         put?: never;
         /**
          * A new bearer token and session cookie from the session cookie (the web app on reload)
-         * @description Authenticated by the session cookie only, with `X-CSRF-Token`; 401 `session_required` for a header credential.
+         * @description Authenticated by the session cookie only, with `X-CSRF-Token`; 401 `session_required` for a header credential or a token of POST /sign-in, 401 `session_ended` once the session was signed out (DELETE /session).
          */
         post: operations["refreshSession"];
         delete?: never;
@@ -5712,7 +5712,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5794,7 +5794,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5857,7 +5857,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5923,7 +5923,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5982,7 +5982,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6056,7 +6056,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6117,7 +6117,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6214,7 +6214,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6288,7 +6288,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6347,7 +6347,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6418,7 +6418,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6474,7 +6474,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6533,7 +6533,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6604,7 +6604,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6660,7 +6660,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6719,7 +6719,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6790,7 +6790,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6846,7 +6846,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6905,7 +6905,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6976,7 +6976,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7032,7 +7032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7091,7 +7091,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7162,7 +7162,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7218,7 +7218,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7277,7 +7277,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7348,7 +7348,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7404,7 +7404,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7463,7 +7463,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7534,7 +7534,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7590,7 +7590,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7649,7 +7649,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7720,7 +7720,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7776,7 +7776,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7835,7 +7835,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7906,7 +7906,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7962,7 +7962,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8021,7 +8021,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8092,7 +8092,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8148,7 +8148,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8207,7 +8207,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8278,7 +8278,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8334,7 +8334,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8393,7 +8393,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8464,7 +8464,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8520,7 +8520,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8588,7 +8588,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8663,7 +8663,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8729,7 +8729,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8806,7 +8806,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8872,7 +8872,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8968,7 +8968,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9076,7 +9076,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9153,7 +9153,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9220,7 +9220,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9337,7 +9337,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9463,7 +9463,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9558,7 +9558,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9635,7 +9635,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9712,7 +9712,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9779,7 +9779,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9865,7 +9865,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9960,7 +9960,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10054,7 +10054,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10125,7 +10125,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10202,7 +10202,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10273,7 +10273,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10366,7 +10366,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10435,7 +10435,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10512,7 +10512,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10581,7 +10581,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10674,7 +10674,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10750,7 +10750,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10827,7 +10827,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10903,7 +10903,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10999,7 +10999,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11077,7 +11077,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11154,7 +11154,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11232,7 +11232,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11306,7 +11306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11370,7 +11370,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11451,7 +11451,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11532,7 +11532,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11616,7 +11616,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11713,7 +11713,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11772,7 +11772,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11831,7 +11831,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11933,7 +11933,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12010,7 +12010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12085,7 +12085,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12162,7 +12162,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12230,7 +12230,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12322,7 +12322,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12383,7 +12383,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12442,7 +12442,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12516,7 +12516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12648,7 +12648,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12725,7 +12725,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12792,7 +12792,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12882,7 +12882,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12941,7 +12941,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13000,7 +13000,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13103,7 +13103,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13182,7 +13182,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13281,7 +13281,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13342,7 +13342,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13406,7 +13406,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13486,7 +13486,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13579,7 +13579,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13681,7 +13681,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13758,7 +13758,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13817,7 +13817,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13884,7 +13884,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13988,7 +13988,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14074,7 +14074,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14157,7 +14157,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14234,7 +14234,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14301,7 +14301,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14393,7 +14393,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14477,7 +14477,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14559,7 +14559,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14636,7 +14636,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14703,7 +14703,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14773,7 +14773,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14881,7 +14881,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14983,7 +14983,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15080,7 +15080,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15149,7 +15149,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15259,7 +15259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15361,7 +15361,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15448,7 +15448,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15549,7 +15549,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15628,7 +15628,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15732,7 +15732,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15887,7 +15887,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15946,7 +15946,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16005,7 +16005,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16119,7 +16119,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16196,7 +16196,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16284,7 +16284,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16370,7 +16370,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16447,7 +16447,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16534,7 +16534,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16611,7 +16611,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16672,7 +16672,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16733,7 +16733,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16832,7 +16832,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16931,7 +16931,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17030,7 +17030,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17107,7 +17107,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17174,7 +17174,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17274,7 +17274,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17350,7 +17350,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17409,7 +17409,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17488,7 +17488,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17590,7 +17590,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17667,7 +17667,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17772,7 +17772,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17849,7 +17849,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17916,7 +17916,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18019,7 +18019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18114,7 +18114,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18256,7 +18256,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18333,7 +18333,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18400,7 +18400,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18535,7 +18535,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18622,7 +18622,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18692,7 +18692,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18780,7 +18780,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18897,7 +18897,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18999,7 +18999,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19096,7 +19096,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19165,7 +19165,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19275,7 +19275,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19377,7 +19377,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19464,7 +19464,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19565,7 +19565,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19668,7 +19668,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19783,7 +19783,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19860,7 +19860,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19927,7 +19927,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20042,7 +20042,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20143,7 +20143,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20250,7 +20250,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20327,7 +20327,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20401,7 +20401,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20511,7 +20511,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20628,7 +20628,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20722,7 +20722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20839,7 +20839,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20941,7 +20941,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21038,7 +21038,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21107,7 +21107,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21217,7 +21217,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21319,7 +21319,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21406,7 +21406,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21507,7 +21507,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21597,7 +21597,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21801,7 +21801,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22161,7 +22161,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22374,7 +22374,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22451,7 +22451,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22661,7 +22661,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22737,7 +22737,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22998,7 +22998,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23110,7 +23110,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23359,7 +23359,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23461,7 +23461,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23649,7 +23649,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23722,7 +23722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23797,7 +23797,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23878,7 +23878,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24053,7 +24053,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24130,7 +24130,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24197,7 +24197,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24390,7 +24390,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24495,7 +24495,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24569,7 +24569,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24672,7 +24672,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24733,7 +24733,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24795,7 +24795,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24854,7 +24854,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24913,7 +24913,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24981,7 +24981,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25049,7 +25049,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25118,7 +25118,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25178,7 +25178,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25257,7 +25257,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25331,7 +25331,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25408,7 +25408,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25467,7 +25467,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25526,7 +25526,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25616,7 +25616,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25731,7 +25731,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25808,7 +25808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -25906,7 +25906,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -26010,7 +26010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -26089,7 +26089,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -26171,7 +26171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -26246,7 +26246,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -26317,7 +26317,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -26599,7 +26599,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -26686,7 +26686,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -26765,7 +26765,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -26824,7 +26824,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -26925,7 +26925,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -27004,7 +27004,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `invalid_access_token` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
