@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Db } from '../db/client.ts';
-import { accessTokens, type Role, users } from '../db/schema/platform.ts';
+import { accessTokens, type Role, userSessions, users } from '../db/schema/platform.ts';
 import type { Actor } from './actor.ts';
 import { AppError, unauthorized } from './errors.ts';
 
@@ -10,18 +10,28 @@ const ISSUER = 'packaging-quote-service';
 const AUDIENCE = 'api';
 
 export type TokenSigner = {
-  sign(user: {
-    id: string;
-    organisationId: string;
-    role: Role;
-    tokenVersion: number;
-  }): Promise<{ token: string; expiresAt: Date }>;
-  /** The token's user and the token version it was signed with (`ver`; 0 for tokens without it). */
-  verify(token: string): Promise<{ userId: string; version: number }>;
+  sign(
+    user: {
+      id: string;
+      organisationId: string;
+      role: Role;
+      tokenVersion: number;
+    },
+    /** The browser session the token belongs to (claim `sid`; user_sessions), if any. */
+    sessionId?: string,
+  ): Promise<{ token: string; expiresAt: Date }>;
+  /**
+   * The token's user, the token version it was signed with (`ver`; 0 for tokens without it) and
+   * its browser session (`sid`), if any.
+   */
+  verify(token: string): Promise<VerifiedToken>;
 };
+
+export type VerifiedToken = { userId: string; version: number; sessionId?: string };
 
 /** Verified bearer tokens kept in memory (a user's client sends the same token for its whole life). */
 const VERIFIED_CACHE_SIZE = 10_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createTokenSigner(secret: string, expiresInSeconds: number): TokenSigner {
   const key = new TextEncoder().encode(secret);
@@ -31,12 +41,15 @@ export function createTokenSigner(secret: string, expiresInSeconds: number): Tok
   // oldest entry goes when the map is full.
   // The cache keeps what the signature proves (subject, version, expiry); whether the version is
   // still current is checked against the user row on every request (createAuthenticator).
-  const verified = new Map<string, { userId: string; version: number; expiresAtMs: number }>();
+  const verified = new Map<string, VerifiedToken & { expiresAtMs: number }>();
+  const answer = ({ userId, version, sessionId }: VerifiedToken): VerifiedToken =>
+    sessionId === undefined ? { userId, version } : { userId, version, sessionId };
   return {
-    async sign(user) {
+    async sign(user, sessionId) {
       const now = Math.floor(Date.now() / 1000);
       const expiresAt = new Date((now + expiresInSeconds) * 1000);
-      const token = await new SignJWT({ org: user.organisationId, role: user.role, ver: user.tokenVersion })
+      const claims = { org: user.organisationId, role: user.role, ver: user.tokenVersion };
+      const token = await new SignJWT(sessionId === undefined ? claims : { ...claims, sid: sessionId })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(user.id)
         .setIssuer(ISSUER)
@@ -49,7 +62,7 @@ export function createTokenSigner(secret: string, expiresInSeconds: number): Tok
     async verify(token) {
       const known = verified.get(token);
       if (known) {
-        if (Date.now() < known.expiresAtMs) return { userId: known.userId, version: known.version };
+        if (Date.now() < known.expiresAtMs) return answer(known);
         verified.delete(token);
         throw new AppError('token_expired', 'The bearer token has expired');
       }
@@ -66,9 +79,13 @@ export function createTokenSigner(secret: string, expiresInSeconds: number): Tok
         const version = payload.ver ?? 0;
         if (typeof version !== 'number' || !Number.isSafeInteger(version))
           throw new AppError('invalid_token', 'The bearer token is not valid');
+        const sessionId = payload.sid;
+        if (sessionId !== undefined && (typeof sessionId !== 'string' || !UUID.test(sessionId)))
+          throw new AppError('invalid_token', 'The bearer token is not valid');
+        const result = answer({ userId: payload.sub, version, sessionId });
         if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
-        verified.set(token, { userId: payload.sub, version, expiresAtMs: payload.exp * 1000 });
-        return { userId: payload.sub, version };
+        verified.set(token, { ...result, expiresAtMs: payload.exp * 1000 });
+        return result;
       } catch (error) {
         if (error instanceof joseErrors.JWTExpired)
           throw new AppError('token_expired', 'The bearer token has expired');
@@ -151,6 +168,22 @@ export function createAuthenticator(db: Db, signer: TokenSigner) {
     .where(and(eq(users.id, sql.placeholder('userId')), isNull(users.deletedAt)))
     .limit(1)
     .prepare('auth_user_by_id');
+  // A token of a browser session (claim `sid`) is good only while its session is (issue 23, probe
+  // 3): the same one query, with the session row joined.
+  const userBySession = db
+    .select({
+      ...currentUserColumns,
+      tokenVersion: users.tokenVersion,
+      sessionOpen: sql<boolean>`(${userSessions.id} is not null and ${userSessions.endedAt} is null)`,
+    })
+    .from(users)
+    .leftJoin(
+      userSessions,
+      and(eq(userSessions.id, sql.placeholder('sessionId')), eq(userSessions.userId, users.id)),
+    )
+    .where(and(eq(users.id, sql.placeholder('userId')), isNull(users.deletedAt)))
+    .limit(1)
+    .prepare('auth_user_by_session');
   const userByAccessToken = db
     .select({ ...currentUserColumns, tokenId: accessTokens.id })
     .from(accessTokens)
@@ -167,13 +200,20 @@ export function createAuthenticator(db: Db, signer: TokenSigner) {
     .prepare('auth_user_by_access_token');
 
   async function fromBearer(token: string): Promise<Authenticated> {
-    const { userId, version } = await signer.verify(token);
-    const [row] = await userById.execute({ userId });
+    const { userId, version, sessionId } = await signer.verify(token);
+    const [row] =
+      sessionId === undefined
+        ? await userById.execute({ userId })
+        : await userBySession.execute({ userId, sessionId });
     if (!row) throw new AppError('invalid_token', 'The user of this token no longer exists');
-    const { tokenVersion, ...user } = row;
+    const { tokenVersion, ...rest } = row;
     // The password changed after this token was signed: sign in again (issue 14, defect 7).
     if (version !== tokenVersion)
       throw new AppError('token_revoked', 'The bearer token was revoked by a password change; sign in again');
+    if (sessionId === undefined) return toActor(rest, 'jwt');
+    const { sessionOpen, ...user } = rest as typeof rest & { sessionOpen: boolean };
+    if (!sessionOpen)
+      throw new AppError('session_ended', 'The session of this token was signed out; sign in again');
     return toActor(user, 'jwt');
   }
 

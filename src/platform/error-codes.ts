@@ -123,6 +123,13 @@ export const ERROR_CODES = {
     title: 'Bearer token revoked',
     description: 'The password changed after the token was issued; sign in again with the new password.',
   },
+  session_ended: {
+    status: 401,
+    title: 'Session ended',
+    description:
+      'The token belongs to a browser session that was signed out (DELETE /api/session); sign in again. ' +
+      "The user's other sessions and bearer tokens are not affected.",
+  },
   invalid_access_token: {
     status: 401,
     title: 'Invalid access token',

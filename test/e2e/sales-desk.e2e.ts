@@ -139,6 +139,8 @@ describe('the sales desk, end to end', () => {
     await e2e.page.getByRole('checkbox', { name: 'Lamination' }).check();
     const afterFinish = await priceChangedFrom(afterQuantity);
     expect(afterFinish).not.toBe(afterQuantity);
+    // The seller's staff see where the money goes (a buyer does not: see the contact's brief below).
+    await e2e.page.getByRole('heading', { name: 'Where the money goes' }).waitFor();
     await screenshot(e2e.page, '05-configurator-carton');
     await expectAccessible(e2e.page, 'configurator');
 
@@ -247,10 +249,21 @@ describe('the sales desk, end to end', () => {
     await signOut();
     await signInAs(CONTACT.email, CONTACT.password);
     await e2e.page.getByRole('heading', { name: 'My quotes' }).waitFor();
+    // The buyer's brief: the price, the drawings and the operations, never the seller's costs.
+    await e2e.page.goto(url(`/briefs/${state.briefIds[0]}`));
+    await e2e.page.getByTestId('estimate-total').waitFor();
+    await e2e.page.getByTestId('operations-0').waitFor();
+    expect(await e2e.page.getByRole('heading', { name: 'Where the money goes' }).count()).toBe(0);
+    expect(
+      await e2e.page.getByTestId('operations-0').getByRole('columnheader', { name: 'Cost' }).count(),
+    ).toBe(0);
+    await screenshot(e2e.page, '13-buyer-brief');
+    await e2e.page.goto(url('/quotes'));
+    await e2e.page.getByRole('heading', { name: 'My quotes' }).waitFor();
     await e2e.page.getByRole('link', { name: state.quoteCode! }).click();
     await e2e.page.getByRole('button', { name: 'Accept' }).waitFor();
     expect(await e2e.page.getByRole('button', { name: 'Publish' }).count()).toBe(0);
-    await screenshot(e2e.page, '13-buyer-quote');
+    await screenshot(e2e.page, '13-buyer-quote-accept');
     await expectAccessible(e2e.page, 'buyer quote');
     await e2e.page.getByRole('button', { name: 'Accept' }).click();
     await expect.poll(() => e2e.page.getByTestId('quote-state').textContent()).toBe('Signed');

@@ -1,5 +1,6 @@
 import { type App, buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
+import { openDatabase } from '../../src/db/client.ts';
 import type { Role } from '../../src/db/schema/platform.ts';
 import { users } from '../../src/db/schema/platform.ts';
 import { createOrganisationService } from '../../src/modules/organisations/service.ts';
@@ -13,6 +14,8 @@ export type TestApp = {
   app: App;
   /** Superadmin of the bootstrap organisation. */
   root: Credentials;
+  /** The test database's connection string on PostgreSQL (see buildPeerApp); undefined on PGlite. */
+  databaseUrl?: string;
   close(): Promise<void>;
 };
 
@@ -43,7 +46,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 export async function buildTestApp(
   options: { config?: Partial<Config>; runWorkers?: boolean; now?: () => Date } = {},
 ): Promise<TestApp> {
-  const { database, drop } = await openTestDatabase();
+  const { database, drop, url } = await openTestDatabase();
   const app = await buildApp({
     config: testConfig(options.config),
     database,
@@ -56,9 +59,36 @@ export async function buildTestApp(
   return {
     app,
     root,
+    databaseUrl: url,
     close: async () => {
       await app.close();
       await drop();
+    },
+  };
+}
+
+/**
+ * Another node on the database of `t`: a second app with its own connection pool, sharing only the
+ * database, as two service processes do (lighter than test/multi-node.test.ts's real processes).
+ * PostgreSQL only: an embedded PGlite database belongs to one app. Close it before `t`.
+ */
+export async function buildPeerApp(
+  t: TestApp,
+  options: { config?: Partial<Config> } = {},
+): Promise<{ app: App; close(): Promise<void> }> {
+  if (!t.databaseUrl) throw new Error('buildPeerApp needs PostgreSQL (DATABASE_URL)');
+  const database = await openDatabase({ kind: 'postgres', url: t.databaseUrl, poolSize: 5 });
+  const app = await buildApp({
+    config: testConfig(options.config),
+    database,
+    runWorkers: false,
+    logger: false,
+  });
+  return {
+    app,
+    close: async () => {
+      await app.close();
+      await database.close().catch(() => {});
     },
   };
 }

@@ -8,7 +8,12 @@ import { TEST_DATABASE_URL, withAdminClient } from './pg-admin.ts';
  * A fresh database for one test file, copied from the migrated template made by global-setup.ts:
  * a PGlite data-directory dump, or a PostgreSQL database created from the template database.
  */
-export async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+export async function openTestDatabase(): Promise<{
+  database: Database;
+  drop: () => Promise<void>;
+  /** The copy's connection string on PostgreSQL (another node may open it); undefined on PGlite. */
+  url?: string;
+}> {
   const template = inject('dbTemplate');
   if (!template) throw new Error('No template database: run the tests through vitest (global-setup.ts)');
   const serverUrl = TEST_DATABASE_URL;
@@ -20,6 +25,7 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
     const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 5 });
     return {
       database,
+      url: url.toString(),
       drop: async () => {
         await database.close().catch(() => {});
         await withAdminClient(serverUrl, (c) => c.query(`drop database if exists "${name}" with (force)`));

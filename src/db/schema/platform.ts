@@ -89,6 +89,29 @@ export const accessTokens = pgTable(
   (t) => [uniqueIndex('access_tokens_hash_uq').on(t.tokenHash), index('access_tokens_user_idx').on(t.userId)],
 );
 
+/**
+ * Browser sessions opened by POST /api/session (docs/web.md): every token issued for one carries its
+ * id (claim `sid`), and is refused once `ended_at` is set by signing out (DELETE /api/session), on
+ * every node; POST /api/session/refresh extends `expires_at`. Bearer tokens of POST /api/sign-in
+ * belong to no session. A row past `expires_at` is useless (every token of it has expired) and is
+ * deleted when its user opens another session.
+ */
+export const userSessions = pgTable(
+  'user_sessions',
+  {
+    id: id(),
+    organisationId: organisationId().references(() => organisations.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** The expiry of the newest token issued for the session. */
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('user_sessions_user_idx').on(t.userId, t.expiresAt)],
+);
+
 /** Failed sign-in counters per account and per client address, shared by every node. */
 export const signInThrottle = pgTable('sign_in_throttle', {
   key: text('key').primaryKey(),

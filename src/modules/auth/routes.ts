@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DateTime, DateTimeInput, Nullable, problemResponses, Uuid } from '../../platform/schemas.ts';
+import { SESSION_COOKIE } from '../../platform/session.ts';
 import { createAuthService } from './service.ts';
 
 const AccessToken = Type.Object(
@@ -79,13 +80,14 @@ export const authRoutes =
           description:
             'The same check and throttling as POST /sign-in. Sets `pqs_session` (httpOnly) and `pqs_csrf`. A request ' +
             'with no Authorization or X-ACCESS-TOKEN header is then authenticated by the cookie; its writes must send ' +
-            '`X-CSRF-Token` (the `pqs_csrf` value), else 403 `csrf_failed`. See docs/web.md.',
+            '`X-CSRF-Token` (the `pqs_csrf` value), else 403 `csrf_failed`. The tokens of the session (the cookie and the ' +
+            'answered bearer token) work until DELETE /session ends it. See docs/web.md.',
           body: Credentials,
           response: { 200: SessionAnswer, ...problemResponses(429) },
         },
       },
       async (request, reply) => {
-        const signed = await service.signIn(request.body.username, request.body.password, request.ip);
+        const signed = await service.openSession(request.body.username, request.body.password, request.ip);
         const csrfToken = ctx.session.set(request, reply, signed.token, signed.expiresAt);
         return { ...signed, csrfToken };
       },
@@ -102,7 +104,8 @@ export const authRoutes =
           operationId: 'refreshSession',
           summary: 'A new bearer token and session cookie from the session cookie (the web app on reload)',
           description:
-            'Authenticated by the session cookie only, with `X-CSRF-Token`; 401 `session_required` for a header credential.',
+            'Authenticated by the session cookie only, with `X-CSRF-Token`; 401 `session_required` for a header credential ' +
+            'or a token of POST /sign-in, 401 `session_ended` once the session was signed out (DELETE /session).',
           response: { 200: SessionAnswer, ...problemResponses() },
         },
       },
@@ -110,16 +113,7 @@ export const authRoutes =
         const sessionToken = ctx.session.credentialOf(request);
         if (!sessionToken)
           throw new AppError('session_required', 'This operation is authenticated by the session cookie');
-        const { actor } = await ctx.authenticator.authenticate({ authorization: `Bearer ${sessionToken}` });
-        // The session token passed the token-version check above (a password change revokes it),
-        // so its version is the user's current one.
-        const { version } = await ctx.signer.verify(sessionToken);
-        const signed = await ctx.signer.sign({
-          id: actor.userId,
-          organisationId: actor.organisationId,
-          role: actor.role,
-          tokenVersion: version,
-        });
+        const signed = await service.refreshSession(sessionToken);
         const csrfToken = ctx.session.set(request, reply, signed.token, signed.expiresAt);
         return { ...signed, csrfToken };
       },
@@ -132,13 +126,19 @@ export const authRoutes =
         schema: {
           tags,
           operationId: 'deleteSession',
-          summary: 'Sign a browser out: clears the session cookies',
+          summary: 'Sign a browser out: ends its session and clears the session cookies',
           description:
-            'Bearer tokens already issued stay valid until they expire (JWT_EXPIRES_IN); the app forgets its copy.',
+            'Ends the session of the `pqs_session` cookie on every node: its tokens (the cookie and the bearer tokens ' +
+            'answered by POST /session and its refreshes) then answer 401 `session_ended`, and it cannot be refreshed. ' +
+            "The user's other sessions, bearer tokens of POST /sign-in and access tokens are not affected. Without a " +
+            'valid session cookie it only clears the cookies.',
           response: { 204: Type.Null(), ...problemResponses() },
         },
       },
       async (request, reply) => {
+        // No CSRF check: the web app signs out without one, SameSite=Strict keeps the cookie off
+        // other sites' requests, and the worst a forged sign-out does is sign a browser out.
+        await service.endSession(request.cookies?.[SESSION_COOKIE]);
         ctx.session.clear(request, reply);
         return reply.status(204).send(null);
       },

@@ -1,6 +1,7 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
 import type { AppContext } from '../../context.ts';
-import { accessTokens, users } from '../../db/schema/platform.ts';
+import { accessTokens, userSessions, users } from '../../db/schema/platform.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { newAccessToken } from '../../platform/auth.ts';
 import { AppError, forbidden, notFound } from '../../platform/errors.ts';
@@ -49,30 +50,112 @@ export function createAuthService(ctx: AppContext) {
     return owner;
   }
 
+  /** The user whose username and password these are; 401, or 429 when throttled. */
+  async function checkCredentials(username: string, password: string, address: string) {
+    // Counted before the password is checked, so concurrent attempts (on any node) cannot all
+    // slip under the limit; 429 without checking anything once it is reached (issue 23, probe 3).
+    const reservation = await throttle.reserve(username, address);
+    const [user] = await db
+      .select({
+        id: users.id,
+        organisationId: users.organisationId,
+        role: users.role,
+        tokenVersion: users.tokenVersion,
+        passwordHash: users.passwordHash,
+      })
+      .from(users)
+      .where(and(sql`lower(${users.username}) = ${username.toLowerCase()}`, isNull(users.deletedAt)))
+      .limit(1);
+    const valid = user?.passwordHash
+      ? await verifyPassword(user.passwordHash, password)
+      : await verifyDecoy(password);
+    // A failure keeps its reservation: it is the recorded failure.
+    if (!user || !valid) throw new AppError('invalid_credentials', 'Unknown username or wrong password');
+    await throttle.succeeded(reservation);
+    await db.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
+    return user;
+  }
+
   return {
+    /** A bearer token (JWT) of no session: it lasts until it expires or the password changes. */
     async signIn(username: string, password: string, address: string) {
-      await throttle.assertAllowed(username, address);
-      const [user] = await db
-        .select({
-          id: users.id,
-          organisationId: users.organisationId,
-          role: users.role,
-          tokenVersion: users.tokenVersion,
-          passwordHash: users.passwordHash,
-        })
-        .from(users)
-        .where(and(sql`lower(${users.username}) = ${username.toLowerCase()}`, isNull(users.deletedAt)))
-        .limit(1);
-      const valid = user?.passwordHash
-        ? await verifyPassword(user.passwordHash, password)
-        : await verifyDecoy(password);
-      if (!user || !valid) {
-        await throttle.recordFailure(username, address);
-        throw new AppError('invalid_credentials', 'Unknown username or wrong password');
-      }
-      await throttle.recordSuccess(username);
-      await db.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
-      return ctx.signer.sign(user);
+      return ctx.signer.sign(await checkCredentials(username, password, address));
+    },
+
+    /**
+     * A browser session (POST /api/session): a row in user_sessions, whose id its tokens carry
+     * (claim `sid`), so that signing out ends them on every node. One row per sign-in, so signing
+     * out one browser leaves the user's other sessions and bearer tokens alone.
+     */
+    async openSession(username: string, password: string, address: string) {
+      const user = await checkCredentials(username, password, address);
+      const sessionId = uuidv7();
+      const signed = await ctx.signer.sign(user, sessionId);
+      // The user's sessions whose every token has expired are of no more use.
+      await db
+        .delete(userSessions)
+        .where(and(eq(userSessions.userId, user.id), lt(userSessions.expiresAt, sql`now()`)));
+      await db.insert(userSessions).values({
+        id: sessionId,
+        organisationId: user.organisationId,
+        userId: user.id,
+        expiresAt: signed.expiresAt,
+      });
+      return signed;
+    },
+
+    /**
+     * A new token of the session of `sessionToken` (the session cookie): 401 `session_ended` once
+     * the session was signed out, `session_required` for a token of no session.
+     */
+    async refreshSession(sessionToken: string) {
+      // The token's version and session are checked against the database here: a password change
+      // (token_revoked) and a sign-out (session_ended) end it.
+      const { actor } = await ctx.authenticator.authenticate({ authorization: `Bearer ${sessionToken}` });
+      // So its version is the user's current one (verify answers from its cache here).
+      const { version, sessionId } = await ctx.signer.verify(sessionToken);
+      // A bearer token of POST /api/sign-in put in the cookie is not a session's: it cannot be
+      // turned into one that refreshes itself.
+      if (sessionId === undefined)
+        throw new AppError(
+          'session_required',
+          'This token belongs to no session; sign in through POST /api/session',
+        );
+      const signed = await ctx.signer.sign(
+        { id: actor.userId, organisationId: actor.organisationId, role: actor.role, tokenVersion: version },
+        sessionId,
+      );
+      // Conditional on the session still being open: a sign-out that came in meanwhile wins.
+      const [open] = await db
+        .update(userSessions)
+        .set({ expiresAt: sql`greatest(${userSessions.expiresAt}, ${signed.expiresAt})` })
+        .where(and(eq(userSessions.id, sessionId), isNull(userSessions.endedAt)))
+        .returning({ id: userSessions.id });
+      if (!open) throw new AppError('session_ended', 'The session was signed out; sign in again');
+      return signed;
+    },
+
+    /**
+     * Ends the session of `sessionToken` (the session cookie), if it is a valid token of one; a
+     * missing, forged or expired token ends nothing (the browser then only loses its cookies).
+     */
+    async endSession(sessionToken: string | undefined) {
+      if (!sessionToken) return;
+      const verified = await ctx.signer.verify(sessionToken).catch((error: unknown) => {
+        if (error instanceof AppError) return undefined;
+        throw error;
+      });
+      if (!verified?.sessionId) return;
+      await db
+        .update(userSessions)
+        .set({ endedAt: sql`now()` })
+        .where(
+          and(
+            eq(userSessions.id, verified.sessionId),
+            eq(userSessions.userId, verified.userId),
+            isNull(userSessions.endedAt),
+          ),
+        );
     },
 
     async createAccessToken(actor: Actor, userId: string, input: { name: string; expiresAt?: string }) {

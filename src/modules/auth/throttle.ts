@@ -1,14 +1,32 @@
-import { inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db, Executor } from '../../db/client.ts';
 import { signInThrottle } from '../../db/schema/platform.ts';
 import { tooManyRequests } from '../../platform/errors.ts';
 
 export type ThrottleSettings = { maxFailures: number; windowSeconds: number; lockSeconds: number };
 
+/** What a sign-in attempt holds while its password is checked (see `reserve`). */
+export type Reservation = {
+  account: string;
+  address: string;
+  /** The address row's window and lock as the reservation left them (microseconds since the epoch). */
+  addressWindow: string;
+  addressLock: string | null;
+};
+
 /**
  * Sign-in throttling per account and per client address, kept in the database so every node of a
  * cluster counts the same failures. An address is allowed more failures than an account, since many
  * users can share one address.
+ *
+ * Every attempt reserves its place in both counts before its password is checked (issue 23, probe
+ * 3): reading the lock, checking, then recording the failure let concurrent attempts all pass the
+ * read, so 30 at once checked 29 passwords against a limit of 5. A reservation is one
+ * `INSERT ... ON CONFLICT DO UPDATE ... WHERE <not locked>` per key, which counts the attempt and
+ * locks the key when the count reaches the limit; PostgreSQL runs concurrent ones on a row one after
+ * the other, on whichever node they come from. A failed attempt keeps its reservation (it is the
+ * failure); a successful one clears the account's count, as a success always has, and gives back
+ * its place in the address's count.
  */
 export function createSignInThrottle(db: Db, settings: ThrottleSettings) {
   const ADDRESS_FACTOR = 4;
@@ -16,51 +34,88 @@ export function createSignInThrottle(db: Db, settings: ThrottleSettings) {
     account: `account:${username.toLowerCase()}`,
     address: `address:${address}`,
   });
+  const lock = sql`now() + make_interval(secs => ${settings.lockSeconds})`;
+  const window = sql`make_interval(secs => ${settings.windowSeconds})`;
+  // Exact and independent of the session's time zone, to find the same window and lock again.
+  const micros = (column: typeof signInThrottle.windowStartedAt | typeof signInThrottle.lockedUntil) =>
+    sql<string | null>`((extract(epoch from ${column}) * 1000000)::bigint)::text`;
+
+  /** Counts one attempt on `key` unless it is locked; undefined when it is. */
+  async function reserveKey(tx: Executor, key: string, max: number) {
+    const stale = sql`${signInThrottle.windowStartedAt} < now() - ${window}`;
+    const attempts = sql`case when ${stale} then 1 else ${signInThrottle.failures} + 1 end`;
+    const [row] = await tx
+      .insert(signInThrottle)
+      .values({ key, failures: 1, windowStartedAt: sql`now()`, lockedUntil: max <= 1 ? lock : null })
+      .onConflictDoUpdate({
+        target: signInThrottle.key,
+        set: {
+          failures: attempts,
+          windowStartedAt: sql`case when ${stale} then now() else ${signInThrottle.windowStartedAt} end`,
+          lockedUntil: sql`case when ${attempts} >= ${max} then ${lock} else ${signInThrottle.lockedUntil} end`,
+        },
+        setWhere: sql`${signInThrottle.lockedUntil} is null or ${signInThrottle.lockedUntil} <= now()`,
+      })
+      .returning({
+        window: micros(signInThrottle.windowStartedAt),
+        lockedUntil: micros(signInThrottle.lockedUntil),
+      });
+    return row;
+  }
 
   return {
-    async assertAllowed(username: string, address: string) {
+    /**
+     * Reserves one attempt in the account's and the address's counts, both or neither (one
+     * transaction); throws 429 `too_many_requests` with Retry-After, without counting anything,
+     * when either is locked. Call before checking the password.
+     */
+    async reserve(username: string, address: string): Promise<Reservation> {
       const { account, address: addr } = keys(username, address);
-      const rows = await db
-        .select({ lockedUntil: signInThrottle.lockedUntil })
-        .from(signInThrottle)
-        .where(inArray(signInThrottle.key, [account, addr]));
-      const now = Date.now();
-      const until = Math.max(0, ...rows.map((r) => r.lockedUntil?.getTime() ?? 0));
-      if (until > now)
-        throw tooManyRequests(Math.ceil((until - now) / 1000), 'Too many failed sign-ins; retry later');
+      return db.transaction(async (tx) => {
+        const forAccount = await reserveKey(tx, account, settings.maxFailures);
+        const forAddress = forAccount && (await reserveKey(tx, addr, settings.maxFailures * ADDRESS_FACTOR));
+        if (!forAccount || !forAddress) {
+          const rows = await tx
+            .select({ lockedUntil: signInThrottle.lockedUntil })
+            .from(signInThrottle)
+            .where(inArray(signInThrottle.key, [account, addr]));
+          const until = Math.max(0, ...rows.map((r) => r.lockedUntil?.getTime() ?? 0));
+          // Thrown inside the transaction: the account's reservation, if any, is rolled back.
+          throw tooManyRequests(
+            Math.max(1, Math.ceil((until - Date.now()) / 1000)),
+            'Too many failed sign-ins; retry later',
+          );
+        }
+        return {
+          account,
+          address: addr,
+          addressWindow: forAddress.window!,
+          addressLock: forAddress.lockedUntil,
+        };
+      });
     },
 
-    async recordFailure(username: string, address: string) {
-      const { account, address: addr } = keys(username, address);
-      for (const [key, max] of [
-        [account, settings.maxFailures],
-        [addr, settings.maxFailures * ADDRESS_FACTOR],
-      ] as const) {
-        const window = sql`make_interval(secs => ${settings.windowSeconds})`;
-        const stale = sql`${signInThrottle.windowStartedAt} < now() - ${window}`;
-        const failures = sql`case when ${stale} then 1 else ${signInThrottle.failures} + 1 end`;
-        await db
-          .insert(signInThrottle)
-          .values({
-            key,
-            failures: 1,
-            windowStartedAt: sql`now()`,
-            lockedUntil: max <= 1 ? sql`now() + make_interval(secs => ${settings.lockSeconds})` : null,
-          })
-          .onConflictDoUpdate({
-            target: signInThrottle.key,
-            set: {
-              failures,
-              windowStartedAt: sql`case when ${stale} then now() else ${signInThrottle.windowStartedAt} end`,
-              lockedUntil: sql`case when ${failures} >= ${max}
-                then now() + make_interval(secs => ${settings.lockSeconds}) else ${signInThrottle.lockedUntil} end`,
-            },
-          });
-      }
-    },
-
-    async recordSuccess(username: string) {
-      await db.delete(signInThrottle).where(inArray(signInThrottle.key, [keys(username, '').account]));
+    /**
+     * The attempt succeeded: the account's failures are forgiven, and the address gets its place
+     * back (in the same window only; and the lock, if this very attempt set it).
+     */
+    async succeeded(reservation: Reservation) {
+      await db.delete(signInThrottle).where(eq(signInThrottle.key, reservation.account));
+      const lockedByThis = reservation.addressLock
+        ? sql`${micros(signInThrottle.lockedUntil)} = ${reservation.addressLock}`
+        : sql`false`;
+      await db
+        .update(signInThrottle)
+        .set({
+          failures: sql`greatest(${signInThrottle.failures} - 1, 0)`,
+          lockedUntil: sql`case when ${lockedByThis} then null else ${signInThrottle.lockedUntil} end`,
+        })
+        .where(
+          and(
+            eq(signInThrottle.key, reservation.address),
+            sql`${micros(signInThrottle.windowStartedAt)} = ${reservation.addressWindow}`,
+          ),
+        );
     },
   };
 }
