@@ -1,0 +1,72 @@
+/**
+ * Defects found by the hostile probe of issue 23 (probe 3), each through the real app; see
+ * docs/security.md, "Probe 3 (issue 23)".
+ */
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { isAllowed } from '../../src/platform/permissions.ts';
+import { auth, type Credentials, makeUser } from '../helpers/app.ts';
+import { securityFixture } from './fixture.ts';
+
+const fixture = securityFixture();
+const { inject } = fixture;
+
+const withIds = (url: string) => url.replace(/:[A-Za-z]+/g, () => randomUUID());
+
+describe('probe 3: HEAD is authorized exactly like GET', () => {
+  let guest: Credentials;
+  beforeAll(async () => {
+    guest = await makeUser(fixture.t, fixture.admin, 'guest');
+  });
+  const head = (url: string, headers: Record<string, string> = {}) =>
+    fixture.t.app.inject({ method: 'HEAD', url, headers });
+
+  it('answers 401 to HEAD without a credential on every protected GET route, never 5xx or 200', async () => {
+    const gets = fixture.t.app.protectedRoutes.filter((r) => r.method === 'GET');
+    expect(gets.length).toBeGreaterThan(100);
+    const failures: string[] = [];
+    for (const route of gets) {
+      const response = await head(withIds(route.url));
+      if (response.statusCode !== 401) failures.push(`HEAD ${route.url} -> ${response.statusCode}`);
+      else expect(response.headers['www-authenticate']).toBe('Bearer');
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('answers HEAD with the status of GET on every protected GET route for an allowed caller', async () => {
+    const failures: string[] = [];
+    for (const route of fixture.t.app.protectedRoutes.filter((r) => r.method === 'GET')) {
+      const url = withIds(route.url);
+      const [get, headResponse] = [
+        await fixture.t.app.inject({ method: 'GET', url, headers: auth(fixture.t.root) }),
+        await head(url, auth(fixture.t.root)),
+      ];
+      if (headResponse.statusCode >= 500 || headResponse.statusCode !== get.statusCode)
+        failures.push(`${route.url}: GET ${get.statusCode}, HEAD ${headResponse.statusCode}`);
+      if (headResponse.body !== '') failures.push(`${route.url}: HEAD answered a body`);
+    }
+    expect(failures).toEqual([]);
+  }, 60_000);
+
+  it('answers 200 with headers and no body when allowed, 403 for a role without the permission, 404 where GET is', async () => {
+    const me = await head('/api/users/me', auth(fixture.admin));
+    expect(me.statusCode).toBe(200);
+    expect(me.headers['content-type']).toContain('application/json');
+    expect(me.body).toBe('');
+    const get = await inject('GET', '/api/users/me');
+    expect(Number(me.headers['content-length'])).toBe(Buffer.byteLength(get.body));
+
+    const refused = fixture.t.app.protectedRoutes.find(
+      (r) => r.method === 'GET' && !r.url.includes(':') && !isAllowed('guest', r.permission),
+    )!;
+    expect(refused).toBeDefined();
+    expect((await head(refused.url, auth(guest))).statusCode).toBe(403);
+    expect(
+      (await fixture.t.app.inject({ method: 'GET', url: refused.url, headers: auth(guest) })).statusCode,
+    ).toBe(403);
+
+    const missing = `/api/companies/${randomUUID()}`;
+    expect((await inject('GET', missing)).statusCode).toBe(404);
+    expect((await head(missing, auth(fixture.admin))).statusCode).toBe(404);
+  });
+});
