@@ -32,7 +32,7 @@ import { statusesModule } from './modules/statuses/module.ts';
 import { usersModule } from './modules/users/module.ts';
 import { startWebhookDelivery, webhooksFeature } from './modules/webhooks/module.ts';
 import { createAuthenticator, createTokenSigner } from './platform/auth.ts';
-import { registerErrorHandling } from './platform/errors.ts';
+import { formatSchemaErrors, registerErrorHandling } from './platform/errors.ts';
 import { createChangeRunner } from './platform/events.ts';
 import { registerHipeCompatibility } from './platform/hipe.ts';
 import { registerIdempotency } from './platform/idempotency.ts';
@@ -104,6 +104,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: config.bodyLimitBytes,
+    schemaErrorFormatter: formatSchemaErrors,
     requestIdHeader: 'x-request-id',
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];

@@ -41,7 +41,7 @@ export const ERROR_CODES = {
     status: 400,
     title: 'Invalid input',
     description:
-      'A body, query, path or header value does not match the schema or a field rule. `errors` holds one JSON pointer and message per value: correct them and send again.',
+      'A body, query, path or header value does not match the schema or a field rule. `errors` holds one JSON pointer and message per value (the first 20; `errorsTotal` counts them all when there are more): correct them and send again.',
   },
   invalid_query: {
     status: 400,

@@ -9,7 +9,7 @@ import { auth, type Credentials, makeUser } from '../helpers/app.ts';
 import { securityFixture } from './fixture.ts';
 
 const fixture = securityFixture();
-const { inject } = fixture;
+const { inject, pointersOf } = fixture;
 
 const withIds = (url: string) => url.replace(/:[A-Za-z]+/g, () => randomUUID());
 
@@ -68,5 +68,47 @@ describe('probe 3: HEAD is authorized exactly like GET', () => {
     const missing = `/api/companies/${randomUUID()}`;
     expect((await inject('GET', missing)).statusCode).toBe(404);
     expect((await head(missing, auth(fixture.admin))).statusCode).toBe(404);
+  });
+});
+
+describe('probe 3: validation errors do not amplify requests', () => {
+  it('answers a sign-in body with 60,000 unknown fields with 400, at most 20 issues and under 10 KB', async () => {
+    const fields = Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`f${i}`, 1]));
+    const response = await fixture.t.app.inject({
+      method: 'POST',
+      url: '/api/sign-in',
+      payload: { username: 'someone@test.local', password: 'whatever', ...fields },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.body.length).toBeLessThan(10_000);
+    const body = response.json();
+    expect(body.code).toBe('validation_failed');
+    expect(body.errors.length).toBeLessThanOrEqual(20);
+    expect(body.errors[0]).toEqual({ pointer: '/f0', message: 'is not an accepted property', in: 'body' });
+    expect(body.errorsTotal).toBe(60_000);
+    expect(body.detail).toContain('59980 more');
+  });
+
+  it('keeps the answer small when the unknown property names are long', async () => {
+    const fields = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`${i}${'k'.repeat(5_000)}`, 1]));
+    const response = await fixture.t.app.inject({
+      method: 'POST',
+      url: '/api/sign-in',
+      payload: { username: 'someone@test.local', password: 'whatever', ...fields },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.body.length).toBeLessThan(10_000);
+    expect(response.json().errorsTotal).toBe(50);
+  });
+
+  it('lists every issue, without errorsTotal, when there are few', async () => {
+    const response = await fixture.t.app.inject({
+      method: 'POST',
+      url: '/api/sign-in',
+      payload: { username: 'someone@test.local', password: 'whatever', a: 1, b: 2 },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(pointersOf(response)).toEqual(['/a', '/b']);
+    expect(response.json()).not.toHaveProperty('errorsTotal');
   });
 });

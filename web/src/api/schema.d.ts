@@ -3739,12 +3739,15 @@ export interface components {
             code: string;
             instance?: string;
             requestId?: string;
+            /** @description The issues found, at most 20 (see errorsTotal) */
             errors?: {
                 /** @description JSON pointer to the offending value */
                 pointer: string;
                 message: string;
                 in?: string;
             }[];
+            /** @description How many issues were found, when there were more than the 20 listed in errors */
+            errorsTotal?: number;
         };
         AccessToken: {
             /**
