@@ -112,3 +112,45 @@ describe('probe 3: validation errors do not amplify requests', () => {
     expect(response.json()).not.toHaveProperty('errorsTotal');
   });
 });
+
+describe('probe 3: label objects', () => {
+  it('answers 400 with a pointer, not 500, to a label object with an operator-like key', async () => {
+    const attempts: Array<['POST' | 'PATCH', string, unknown, string]> = [
+      ['POST', '/api/statuses', { entity: 'order', internalLabel: { $ne: null } }, '/internalLabel'],
+      [
+        'POST',
+        '/api/statuses',
+        { entity: 'order', internalLabel: 'X', externalLabel: { $ne: null } },
+        '/externalLabel',
+      ],
+      ['POST', '/api/statuses', { entity: 'order', internalLabel: { en: 'Won', $gt: '' } }, '/internalLabel'],
+      ['POST', '/api/statuses', { entity: 'order', internalLabel: { en: { $ne: null } } }, '/internalLabel'],
+      ['POST', '/api/corrugated-liners', { name: 'K', label: { $ne: null } }, '/label'],
+      ['POST', '/api/corrugated-liners', { name: 'K', label: { 'en-US': { $ne: null } } }, '/label'],
+    ];
+    const failures: string[] = [];
+    for (const [method, url, payload, pointer] of attempts) {
+      const response = await inject(method, url, payload);
+      if (response.statusCode !== 400 || !pointersOf(response).some((p) => p.startsWith(pointer)))
+        failures.push(`${method} ${url} ${JSON.stringify(payload)}: ${response.statusCode} ${response.body}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('still accepts labels per language', async () => {
+    const response = await inject('POST', '/api/statuses', {
+      entity: 'order',
+      internalLabel: { en: 'Probe won', fr: 'Sonde gagnée' },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json()).toMatchObject({
+      internalLabel: 'Probe won',
+      internalLabels: { en: 'Probe won', fr: 'Sonde gagnée' },
+    });
+    const liner = await inject('POST', '/api/corrugated-liners', {
+      name: 'K150',
+      label: { 'en-US': 'Kraft 150', 'fr-FR': 'Kraft 150' },
+    });
+    expect(liner.statusCode, liner.body).toBe(201);
+  });
+});
