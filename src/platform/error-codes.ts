@@ -596,6 +596,13 @@ export const ERROR_CODES = {
       'Content-Type is application/json but the body is empty; send a JSON document or no Content-Type.',
     source: 'framework',
   },
+  request_aborted: {
+    status: 400,
+    title: 'Request cut off',
+    description:
+      'The connection closed, or the request took longer than the service waits for one (REQUEST_TIMEOUT_MS: 408), before the whole body arrived. The client has gone, so this is only logged; send the request again, faster.',
+    source: 'framework',
+  },
   ctp_invalid_content_length: {
     status: 400,
     title: 'Wrong Content-Length',

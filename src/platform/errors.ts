@@ -253,7 +253,13 @@ export function registerErrorHandling(app: FastifyInstance) {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: malformed JSON, body too large, unsupported media type...
-      const code = (error.code ?? 'bad_request').replace(/^FST_ERR_/, '').toLowerCase();
+      // A body cut off by the client or by the request timeout (Node answered 408 and closed the
+      // connection): the content type parser's read fails with ECONNRESET.
+      const code =
+        error.code === 'ECONNRESET'
+          ? 'request_aborted'
+          : (error.code ?? 'bad_request').replace(/^FST_ERR_/, '').toLowerCase();
+      if (code === 'request_aborted') request.log.info('request cut off before its body arrived');
       if (status === 429 && reply.getHeader('retry-after') === undefined) reply.header('retry-after', '60');
       return sendProblem(request, reply, { status, code, detail: error.message });
     }

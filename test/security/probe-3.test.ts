@@ -3,9 +3,13 @@
  * docs/security.md, "Probe 3 (issue 23)".
  */
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { type AddressInfo, connect } from 'node:net';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type App, buildApp } from '../../src/app.ts';
 import { isAllowed } from '../../src/platform/permissions.ts';
-import { auth, type Credentials, makeUser } from '../helpers/app.ts';
+import { auth, type Credentials, makeUser, testConfig } from '../helpers/app.ts';
+import { openTestDatabase } from '../helpers/database.ts';
 import { securityFixture } from './fixture.ts';
 
 const fixture = securityFixture();
@@ -153,4 +157,74 @@ describe('probe 3: label objects', () => {
     });
     expect(liner.statusCode, liner.body).toBe(201);
   });
+});
+
+describe('probe 3: slow requests time out', () => {
+  let slow: App;
+  let drop: () => Promise<void>;
+  let port: number;
+  const logged: Array<{ level: number; msg?: string }> = [];
+  beforeAll(async () => {
+    const opened = await openTestDatabase();
+    drop = opened.drop;
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        logged.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
+    slow = await buildApp({
+      config: testConfig({ requestTimeoutMs: 300 }),
+      database: opened.database,
+      runWorkers: false,
+      logger: { level: 'info', stream },
+    });
+    await slow.listen({ port: 0, host: '127.0.0.1' });
+    port = (slow.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await slow?.close();
+    await drop?.();
+  });
+
+  /** What the server does with a request that stops half-way: its answer (if any) once it closes. */
+  const stall = (start: string) =>
+    new Promise<{ answer: string; closed: boolean }>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let answer = '';
+      // Generous: the server is configured to give up after 300 ms.
+      const guard = setTimeout(() => {
+        socket.destroy();
+        resolve({ answer, closed: false });
+      }, 15_000);
+      socket.setEncoding('utf8');
+      socket.on('connect', () => socket.write(start));
+      socket.on('data', (chunk) => {
+        answer += chunk;
+      });
+      socket.on('error', reject);
+      socket.on('close', () => {
+        clearTimeout(guard);
+        resolve({ answer, closed: true });
+      });
+    });
+
+  it('answers 408 or closes the connection when a body stops arriving, and logs no error', async () => {
+    const result = await stall(
+      'POST /api/sign-in HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"user',
+    );
+    expect(result.closed).toBe(true);
+    if (result.answer) expect(result.answer).toMatch(/^HTTP\/1\.1 408/);
+    // The body that never completed is logged as such, not as a fault.
+    await expect
+      .poll(() => logged.some((line) => line.msg === 'request cut off before its body arrived'))
+      .toBe(true);
+    expect(logged.filter((line) => line.level >= 50)).toEqual([]);
+  }, 30_000);
+
+  it('answers 408 or closes the connection when headers stop arriving', async () => {
+    const result = await stall('GET /health HTTP/1.1\r\nHost: localhost\r\nX-Slow: ');
+    expect(result.closed).toBe(true);
+    if (result.answer) expect(result.answer).toMatch(/^HTTP\/1\.1 408/);
+  }, 30_000);
 });

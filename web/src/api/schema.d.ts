@@ -5706,7 +5706,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5788,7 +5788,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5851,7 +5851,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5917,7 +5917,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5976,7 +5976,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessToken"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6050,7 +6050,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6111,7 +6111,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessToken"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6208,7 +6208,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6282,7 +6282,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6341,7 +6341,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6412,7 +6412,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6468,7 +6468,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6527,7 +6527,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6598,7 +6598,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6654,7 +6654,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6713,7 +6713,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6784,7 +6784,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6840,7 +6840,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6899,7 +6899,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6970,7 +6970,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7026,7 +7026,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7085,7 +7085,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7156,7 +7156,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7212,7 +7212,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7271,7 +7271,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7342,7 +7342,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7398,7 +7398,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7457,7 +7457,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7528,7 +7528,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7584,7 +7584,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7643,7 +7643,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7714,7 +7714,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7770,7 +7770,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7829,7 +7829,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7900,7 +7900,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7956,7 +7956,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8015,7 +8015,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8086,7 +8086,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8142,7 +8142,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8201,7 +8201,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8272,7 +8272,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8328,7 +8328,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8387,7 +8387,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8458,7 +8458,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8514,7 +8514,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8582,7 +8582,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8657,7 +8657,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8723,7 +8723,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterial"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8800,7 +8800,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterial"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8866,7 +8866,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterial"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8962,7 +8962,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9070,7 +9070,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialComposition"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9147,7 +9147,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialComposition"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9214,7 +9214,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9331,7 +9331,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialComposition"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9457,7 +9457,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialComposition"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9552,7 +9552,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9629,7 +9629,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialCompositionPrice"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9706,7 +9706,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialCompositionPrice"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9773,7 +9773,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9859,7 +9859,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialCompositionPrice"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9954,7 +9954,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialCompositionPrice"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10048,7 +10048,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10119,7 +10119,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedFormat"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10196,7 +10196,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedFormat"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10267,7 +10267,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedFormat"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10360,7 +10360,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10429,7 +10429,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedSupplier"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10506,7 +10506,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedSupplier"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10575,7 +10575,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedSupplier"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10668,7 +10668,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10744,7 +10744,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedFlute"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10821,7 +10821,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedFlute"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10897,7 +10897,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedFlute"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10993,7 +10993,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11071,7 +11071,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedLiner"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11148,7 +11148,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedLiner"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11226,7 +11226,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedLiner"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11300,7 +11300,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11364,7 +11364,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11445,7 +11445,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11526,7 +11526,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11610,7 +11610,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11707,7 +11707,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11766,7 +11766,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11825,7 +11825,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11927,7 +11927,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12004,7 +12004,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12079,7 +12079,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12156,7 +12156,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12224,7 +12224,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12316,7 +12316,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12377,7 +12377,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12436,7 +12436,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12510,7 +12510,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12642,7 +12642,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12719,7 +12719,7 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12786,7 +12786,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12876,7 +12876,7 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12935,7 +12935,7 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12994,7 +12994,7 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13097,7 +13097,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13176,7 +13176,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13275,7 +13275,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13336,7 +13336,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryAttempt"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13400,7 +13400,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13480,7 +13480,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13573,7 +13573,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13675,7 +13675,7 @@ export interface operations {
                     "application/json": components["schemas"]["Status"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13752,7 +13752,7 @@ export interface operations {
                     "application/json": components["schemas"]["Status"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13811,7 +13811,7 @@ export interface operations {
                     "application/json": components["schemas"]["Status"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13878,7 +13878,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13982,7 +13982,7 @@ export interface operations {
                     "application/json": components["schemas"]["Status"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14068,7 +14068,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14151,7 +14151,7 @@ export interface operations {
                     "application/json": components["schemas"]["Currency"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14228,7 +14228,7 @@ export interface operations {
                     "application/json": components["schemas"]["Currency"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14295,7 +14295,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14387,7 +14387,7 @@ export interface operations {
                     "application/json": components["schemas"]["Currency"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14471,7 +14471,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14553,7 +14553,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomFieldDefinition"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14630,7 +14630,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomFieldDefinition"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14697,7 +14697,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14767,7 +14767,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomFieldDefinition"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14875,7 +14875,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14977,7 +14977,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15074,7 +15074,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15143,7 +15143,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15253,7 +15253,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15355,7 +15355,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15442,7 +15442,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15543,7 +15543,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15622,7 +15622,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15726,7 +15726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Company"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15881,7 +15881,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15940,7 +15940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Company"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15999,7 +15999,7 @@ export interface operations {
                     "application/json": components["schemas"]["Company"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16113,7 +16113,7 @@ export interface operations {
                     "application/json": components["schemas"]["Company"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16190,7 +16190,7 @@ export interface operations {
                     "application/json": components["schemas"]["Company"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16278,7 +16278,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16364,7 +16364,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16441,7 +16441,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16528,7 +16528,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16605,7 +16605,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16666,7 +16666,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16727,7 +16727,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16826,7 +16826,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16925,7 +16925,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17024,7 +17024,7 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17101,7 +17101,7 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17168,7 +17168,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17268,7 +17268,7 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17344,7 +17344,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pipeline"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17403,7 +17403,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pipeline"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17482,7 +17482,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17584,7 +17584,7 @@ export interface operations {
                     "application/json": components["schemas"]["Address"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17661,7 +17661,7 @@ export interface operations {
                     "application/json": components["schemas"]["Address"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17766,7 +17766,7 @@ export interface operations {
                     "application/json": components["schemas"]["Address"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17843,7 +17843,7 @@ export interface operations {
                     "application/json": components["schemas"]["Address"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17910,7 +17910,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18013,7 +18013,7 @@ export interface operations {
                     "application/json": components["schemas"]["Address"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18108,7 +18108,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18250,7 +18250,7 @@ export interface operations {
                     "application/json": components["schemas"]["Article"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18327,7 +18327,7 @@ export interface operations {
                     "application/json": components["schemas"]["Article"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18394,7 +18394,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18529,7 +18529,7 @@ export interface operations {
                     "application/json": components["schemas"]["Article"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18616,7 +18616,7 @@ export interface operations {
                     "application/json": components["schemas"]["Article"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18686,7 +18686,7 @@ export interface operations {
                     "application/json": components["schemas"]["Article"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18774,7 +18774,7 @@ export interface operations {
                     "application/json": components["schemas"]["Article"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18891,7 +18891,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18993,7 +18993,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19090,7 +19090,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19159,7 +19159,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19269,7 +19269,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19371,7 +19371,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19458,7 +19458,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19559,7 +19559,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19662,7 +19662,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19777,7 +19777,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19854,7 +19854,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19921,7 +19921,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20036,7 +20036,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20137,7 +20137,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20244,7 +20244,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderItem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20321,7 +20321,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderItem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20395,7 +20395,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20505,7 +20505,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderItem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20622,7 +20622,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderItem"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20716,7 +20716,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20833,7 +20833,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20935,7 +20935,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21032,7 +21032,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21101,7 +21101,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21211,7 +21211,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21313,7 +21313,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21400,7 +21400,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21501,7 +21501,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21591,7 +21591,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21795,7 +21795,7 @@ export interface operations {
                     "application/json": components["schemas"]["Brief"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22155,7 +22155,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22368,7 +22368,7 @@ export interface operations {
                     "application/json": components["schemas"]["Brief"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22445,7 +22445,7 @@ export interface operations {
                     "application/json": components["schemas"]["Brief"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22655,7 +22655,7 @@ export interface operations {
                     "application/json": components["schemas"]["Brief"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22731,7 +22731,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22992,7 +22992,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23104,7 +23104,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23353,7 +23353,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23455,7 +23455,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23643,7 +23643,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23716,7 +23716,7 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23791,7 +23791,7 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23872,7 +23872,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24047,7 +24047,7 @@ export interface operations {
                     "application/json": components["schemas"]["BriefElement"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24124,7 +24124,7 @@ export interface operations {
                     "application/json": components["schemas"]["BriefElement"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24191,7 +24191,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24384,7 +24384,7 @@ export interface operations {
                     "application/json": components["schemas"]["BriefElement"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24489,7 +24489,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24563,7 +24563,7 @@ export interface operations {
                     "application/json": components["schemas"]["Import"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24666,7 +24666,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24727,7 +24727,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24789,7 +24789,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24848,7 +24848,7 @@ export interface operations {
                     "application/json": components["schemas"]["Import"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24907,7 +24907,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24975,7 +24975,7 @@ export interface operations {
                     "application/json": components["schemas"]["Import"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25043,7 +25043,7 @@ export interface operations {
                     "application/json": components["schemas"]["Import"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25112,7 +25112,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25172,7 +25172,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25251,7 +25251,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25325,7 +25325,7 @@ export interface operations {
                     "application/json": components["schemas"]["Export"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25402,7 +25402,7 @@ export interface operations {
                     "application/json": components["schemas"]["Export"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25461,7 +25461,7 @@ export interface operations {
                     "application/json": components["schemas"]["Export"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25520,7 +25520,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25610,7 +25610,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25725,7 +25725,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25802,7 +25802,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25900,7 +25900,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26004,7 +26004,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26083,7 +26083,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26165,7 +26165,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26240,7 +26240,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26311,7 +26311,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26593,7 +26593,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26680,7 +26680,7 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26759,7 +26759,7 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26818,7 +26818,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuoteGuestLink"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26919,7 +26919,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26998,7 +26998,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuoteGuestLink"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
