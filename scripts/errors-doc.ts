@@ -137,7 +137,8 @@ export function renderErrorsDoc(): string {
 
 Every error answer is an RFC 9457 \`application/problem+json\` document whose \`code\` is one of the
 ${codes.length} codes below (\`type\` ends with the code; \`title\` is the title of the HTTP status;
-validation answers add \`errors: [{ pointer, message, in }]\`). Clients branch on \`code\`, never on
+validation answers add \`errors: [{ pointer, message, in }]\`, at most 20 of them, with \`errorsTotal\`
+counting every issue when there are more). Clients branch on \`code\`, never on
 \`detail\`, which is for people. The OpenAPI document lists, for each operation and status, the
 codes it may answer. "From" names the feature modules that throw a code; \`platform\` codes may
 come from any route.

@@ -32,7 +32,7 @@ import { statusesModule } from './modules/statuses/module.ts';
 import { usersModule } from './modules/users/module.ts';
 import { startWebhookDelivery, webhooksFeature } from './modules/webhooks/module.ts';
 import { createAuthenticator, createTokenSigner } from './platform/auth.ts';
-import { registerErrorHandling } from './platform/errors.ts';
+import { formatSchemaErrors, registerErrorHandling } from './platform/errors.ts';
 import { createChangeRunner } from './platform/events.ts';
 import { registerHipeCompatibility } from './platform/hipe.ts';
 import { registerIdempotency } from './platform/idempotency.ts';
@@ -104,6 +104,17 @@ export async function buildApp(options: BuildOptions): Promise<App> {
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: config.bodyLimitBytes,
+    // Slow requests (issue 23): Node answers 408 and closes a connection whose request has not fully
+    // arrived in time. It looks every connectionsCheckingInterval (30 s by default), so that is
+    // made a fraction of the timeout. No connectionTimeout (idle socket): it would also cut long
+    // answers (PDFs, exports) still being computed.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: Math.min(config.headersTimeoutMs, config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(config.requestTimeoutMs / 4))),
+    },
+    schemaErrorFormatter: formatSchemaErrors,
     requestIdHeader: 'x-request-id',
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];

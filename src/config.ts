@@ -18,6 +18,12 @@ export type Config = {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   bodyLimitBytes: number;
   fileSizeLimitBytes: number;
+  /**
+   * The whole of a request (headers and body, uploads included) must arrive within this time, its
+   * headers within headersTimeoutMs; a client that trickles one answers 408 and is disconnected.
+   */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
   smtpUrl?: string;
   mailFrom: string;
   publicBaseUrl: string;
@@ -148,6 +154,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl))
     throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
   const port = integer(env, 'PORT', 3000, 0, 65535);
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  const headersTimeoutMs = integer(
+    env,
+    'HEADERS_TIMEOUT_MS',
+    Math.min(10_000, requestTimeoutMs),
+    100,
+    3_600_000,
+  );
+  if (headersTimeoutMs > requestTimeoutMs)
+    throw new ConfigError(
+      `HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
+    );
   const host = env.HOST || '127.0.0.1';
   return {
     port,
@@ -162,6 +180,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
     fileSizeLimitBytes: integer(env, 'FILE_SIZE_LIMIT_BYTES', 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    requestTimeoutMs,
+    headersTimeoutMs,
     smtpUrl,
     mailFrom: env.MAIL_FROM || 'no-reply@localhost',
     publicBaseUrl: (env.PUBLIC_BASE_URL || `http://${host}:${port}`).replace(/\/$/, ''),

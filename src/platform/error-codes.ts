@@ -41,7 +41,7 @@ export const ERROR_CODES = {
     status: 400,
     title: 'Invalid input',
     description:
-      'A body, query, path or header value does not match the schema or a field rule. `errors` holds one JSON pointer and message per value: correct them and send again.',
+      'A body, query, path or header value does not match the schema or a field rule. `errors` holds one JSON pointer and message per value (the first 20; `errorsTotal` counts them all when there are more): correct them and send again.',
   },
   invalid_query: {
     status: 400,
@@ -607,6 +607,13 @@ export const ERROR_CODES = {
     title: 'Empty JSON body',
     description:
       'Content-Type is application/json but the body is empty; send a JSON document or no Content-Type.',
+    source: 'framework',
+  },
+  request_aborted: {
+    status: 400,
+    title: 'Request cut off',
+    description:
+      'The connection closed, or the request took longer than the service waits for one (REQUEST_TIMEOUT_MS: 408), before the whole body arrived. The client has gone, so this is only logged; send the request again, faster.',
     source: 'framework',
   },
   ctp_invalid_content_length: {

@@ -73,7 +73,55 @@ export type Problem = {
   instance?: string;
   requestId?: string;
   errors?: ProblemIssue[];
+  /** How many issues were found, when there are more than the MAX_ISSUES listed in `errors`. */
+  errorsTotal?: number;
 };
+
+/**
+ * A problem stays small whatever the request (issue 23: a 649 KB body with 60,000 unknown
+ * properties answered 6.9 MB): it lists at most MAX_ISSUES issues and counts the rest in
+ * `errorsTotal`, and clips each pointer, message and the detail.
+ */
+export const MAX_ISSUES = 20;
+const MAX_POINTER_LENGTH = 200;
+const MAX_MESSAGE_LENGTH = 300;
+const MAX_DETAIL_LENGTH = 2000;
+
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** The first MAX_ISSUES issues, clipped, and how many there were when some were left out. */
+function boundedIssues(issues: ProblemIssue[]): Pick<Problem, 'errors' | 'errorsTotal'> {
+  const errors = issues.slice(0, MAX_ISSUES).map((issue) => ({
+    ...issue,
+    pointer: clip(issue.pointer, MAX_POINTER_LENGTH),
+    message: clip(issue.message, MAX_MESSAGE_LENGTH),
+  }));
+  return issues.length > MAX_ISSUES ? { errors, errorsTotal: issues.length } : { errors };
+}
+
+/** The detail of a validation failure: its first issues, and how many more there are. */
+export function issuesDetail(issues: ProblemIssue[]): string {
+  const listed = issues
+    .slice(0, MAX_ISSUES)
+    .map((e) => `${e.in} ${clip(e.pointer, MAX_POINTER_LENGTH)} ${clip(e.message, MAX_MESSAGE_LENGTH)}`)
+    .join('; ');
+  return issues.length > MAX_ISSUES ? `${listed}; and ${issues.length - MAX_ISSUES} more` : listed;
+}
+
+/**
+ * Fastify's message of a validation error (schemaErrorFormatter): the handler below answers from
+ * the issues themselves, so this only names the first ones instead of joining every one of them.
+ */
+export function formatSchemaErrors(
+  errors: Array<{ instancePath?: string; message?: string }>,
+  dataVar: string,
+): Error {
+  const listed = errors
+    .slice(0, MAX_ISSUES)
+    .map((e) => `${dataVar}${e.instancePath ?? ''} ${e.message ?? 'is invalid'}`)
+    .join(', ');
+  return new Error(errors.length > MAX_ISSUES ? `${listed}, and ${errors.length - MAX_ISSUES} more` : listed);
+}
 
 // Tests and development fail loudly on a code missing from the registry; production answers anyway.
 const STRICT_CODES = process.env.NODE_ENV === 'test' || process.env.NODE_ENV === 'development';
@@ -81,14 +129,17 @@ const STRICT_CODES = process.env.NODE_ENV === 'test' || process.env.NODE_ENV ===
 function sendProblem(
   request: FastifyRequest,
   reply: FastifyReply,
-  problem: Omit<Problem, 'type' | 'title' | 'code'> & { code: string },
+  problem: Omit<Problem, 'type' | 'title' | 'code' | 'errorsTotal'> & { code: string },
 ) {
   if (STRICT_CODES && !isErrorCode(problem.code))
     throw new Error(`Unregistered error code "${problem.code}": add it to src/platform/error-codes.ts`);
+  const { errors, ...rest } = problem;
   const body: Problem = {
     type: `https://problems.packaging-quote.dev/${problem.code}`,
     title: TITLES[problem.status] ?? 'Error',
-    ...problem,
+    ...rest,
+    detail: clip(problem.detail, MAX_DETAIL_LENGTH),
+    ...(errors ? boundedIssues(errors) : {}),
     code: problem.code as ErrorCode, // framework codes are checked above, not by the compiler
     instance: request.url.split('?')[0],
     requestId: request.id,
@@ -187,8 +238,12 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     if (error.validation) {
       const errors = dedupe(issuesFromValidation(error));
-      const detail = errors.map((e) => `${e.in} ${e.pointer} ${e.message}`).join('; ');
-      return sendProblem(request, reply, { status: 400, code: 'validation_failed', detail, errors });
+      return sendProblem(request, reply, {
+        status: 400,
+        code: 'validation_failed',
+        detail: issuesDetail(errors),
+        errors,
+      });
     }
     const pgError = databaseErrorOf(error);
     if (pgError) {
@@ -198,7 +253,13 @@ export function registerErrorHandling(app: FastifyInstance) {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: malformed JSON, body too large, unsupported media type...
-      const code = (error.code ?? 'bad_request').replace(/^FST_ERR_/, '').toLowerCase();
+      // A body cut off by the client or by the request timeout (Node answered 408 and closed the
+      // connection): the content type parser's read fails with ECONNRESET.
+      const code =
+        error.code === 'ECONNRESET'
+          ? 'request_aborted'
+          : (error.code ?? 'bad_request').replace(/^FST_ERR_/, '').toLowerCase();
+      if (code === 'request_aborted') request.log.info('request cut off before its body arrived');
       if (status === 429 && reply.getHeader('retry-after') === undefined) reply.header('retry-after', '60');
       return sendProblem(request, reply, { status, code, detail: error.message });
     }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import { AppError, badRequest, type ProblemIssue } from './errors.ts';
+import { AppError, badRequest, issuesDetail, type ProblemIssue } from './errors.ts';
 
 /**
  * Input safety that holds for every route without each schema repeating it (issue 14, defects
@@ -144,7 +144,7 @@ function assertSafe(request: FastifyRequest, checkStrings: boolean) {
   if (checkStrings) findUnsafe(request.headers, '', 'headers', issues, checkStrings);
   findUnsafe(request.body, '', 'body', issues, checkStrings);
   if (issues.length) {
-    throw badRequest(issues.map((i) => `${i.in} ${i.pointer} ${i.message}`).join('; '), issues);
+    throw badRequest(issuesDetail(issues), issues);
   }
 }
 

@@ -56,15 +56,21 @@ export function registerRouteSecurity(
     const url = route.url ?? '';
     const isAlias = aliasedPrefixes.some((p) => url === p || url.startsWith(`${p}/`));
     if (isAlias && route.schema) route.schema = { ...route.schema, hide: true };
-    if (config.public || route.method === 'HEAD') return;
+    if (config.public) return;
     if (!url.startsWith('/api') && !isAlias) return; // framework routes such as the docs page
     const permission = config.permission;
     if (!permission) throw new Error(`Route ${String(route.method)} ${url} declares no permission`);
 
-    for (const method of [route.method].flat())
-      protectedRoutes.push({ method: String(method), url, permission });
+    // Fastify's automatic HEAD route of a GET (the service declares no HEAD route itself) copies
+    // the options the GET was declared with, `config.permission` included, and comes through this
+    // hook on its own: it is authorized exactly like its GET, but listed and documented only as
+    // the GET (issue 23: it used to be skipped, so HEAD ran the GET handler unauthenticated).
+    const automaticHead = route.method === 'HEAD';
+    if (!automaticHead)
+      for (const method of [route.method].flat())
+        protectedRoutes.push({ method: String(method), url, permission });
     const roles = PERMISSIONS[permission].roles.join(', ');
-    if (route.schema && !route.schema.hide) {
+    if (route.schema && !route.schema.hide && !automaticHead) {
       const note = `Permission \`${permission}\` - roles: ${roles}.`;
       route.schema = {
         ...route.schema,

@@ -99,7 +99,13 @@ export const ProblemSchema = Type.Object(
           message: Type.String(),
           in: Type.Optional(Type.String()),
         }),
+        { description: 'The issues found, at most 20 (see errorsTotal)' },
       ),
+    ),
+    errorsTotal: Type.Optional(
+      Type.Integer({
+        description: 'How many issues were found, when there were more than the 20 listed in errors',
+      }),
     ),
   },
   { $id: 'Problem', description: 'RFC 9457 problem details' },

@@ -27,3 +27,20 @@ describe('generated secrets', () => {
     expect(() => loadConfig({ DATA_DIR: dir, JWT_SECRET: 'short' })).toThrow(ConfigError);
   });
 });
+
+describe('request timeouts (issue 23)', () => {
+  it('defaults to 30 s for a whole request and 10 s for its headers, and refuses headers longer than the request', () => {
+    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+    });
+    expect(loadConfig({ DATA_DIR: dir, REQUEST_TIMEOUT_MS: '5000' })).toMatchObject({
+      requestTimeoutMs: 5000,
+      headersTimeoutMs: 5000,
+    });
+    expect(() => loadConfig({ DATA_DIR: dir, REQUEST_TIMEOUT_MS: '0' })).toThrow(ConfigError);
+    expect(() =>
+      loadConfig({ DATA_DIR: dir, REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '2000' }),
+    ).toThrow(ConfigError);
+  });
+});

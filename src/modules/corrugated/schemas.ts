@@ -38,9 +38,15 @@ const flute = {
   insideLoss: Mm('Inside loss, mm'),
   enabled: Enabled,
 };
-const Label = Type.Record(Type.String({ maxLength: 10 }), Type.String({ maxLength: 200 }), {
-  description: 'The label per language, e.g. `{"en-US": "Kraft 150", "fr-FR": "Kraft 150"}`',
-});
+// Language tags only (TypeBox turns a key schema without a pattern into "any key"), texts only.
+const Label = Type.Record(
+  Type.String({ pattern: '^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8}){0,2}$' }),
+  Type.String({ maxLength: 200 }),
+  {
+    additionalProperties: false,
+    description: 'The label per language, e.g. `{"en-US": "Kraft 150", "fr-FR": "Kraft 150"}`',
+  },
+);
 const liner = {
   name: Name,
   weight: Type.Number({ exclusiveMinimum: 0, maximum: 2000, description: 'g/m2' }),

@@ -48,24 +48,26 @@ const Label = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
 const Color = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'Colour as #RRGGBB' });
 const Position = Type.Integer({ minimum: 0, maximum: 10_000, description: 'Order in the workflow, from 0' });
 
-const Labels = Type.Record(Type.String({ pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$' }), Type.String(), {
+/** A language tag as a key of labels per language: `en`, `fr`, `pt-BR`. */
+const LanguageTag = Type.String({ pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$' });
+
+const Labels = Type.Record(LanguageTag, Type.String(), {
   description: 'The label per language, e.g. `{"en": "Won", "fr": "Gagné"}`',
 });
 
 /**
  * A label as text, or per language as HIPE sends it (`{"en": "...", "fr": "..."}`): the languages
  * are kept in `internalLabels`/`externalLabels`, and the label is the English one (else the first).
+ * Per language, only language tags and texts: any other key (`{"$ne": null}`) is refused (issue 23:
+ * it reached the service, which trimmed its value).
  */
 const LabelInput = Type.Union(
   [
     Label,
-    Type.Record(
-      Type.String({ pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$' }),
-      Type.String({ maxLength: 100 }),
-      {
-        description: 'Per language (HIPE client)',
-      },
-    ),
+    Type.Record(LanguageTag, Type.String({ maxLength: 100 }), {
+      additionalProperties: false,
+      description: 'Per language (HIPE client): language tags and texts only',
+    }),
   ],
   { description: 'Text, or an object of texts per language (`{"en": "...", "fr": "..."}`)' },
 );

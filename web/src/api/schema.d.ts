@@ -3739,12 +3739,15 @@ export interface components {
             code: string;
             instance?: string;
             requestId?: string;
+            /** @description The issues found, at most 20 (see errorsTotal) */
             errors?: {
                 /** @description JSON pointer to the offending value */
                 pointer: string;
                 message: string;
                 in?: string;
             }[];
+            /** @description How many issues were found, when there were more than the 20 listed in errors */
+            errorsTotal?: number;
         };
         AccessToken: {
             /**
@@ -5710,7 +5713,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5792,7 +5795,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5855,7 +5858,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5921,7 +5924,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5980,7 +5983,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessToken"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6054,7 +6057,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6115,7 +6118,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessToken"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6212,7 +6215,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6286,7 +6289,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6345,7 +6348,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6416,7 +6419,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6472,7 +6475,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6531,7 +6534,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6602,7 +6605,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6658,7 +6661,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6717,7 +6720,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6788,7 +6791,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6844,7 +6847,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6903,7 +6906,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6974,7 +6977,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7030,7 +7033,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7089,7 +7092,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7160,7 +7163,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7216,7 +7219,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7275,7 +7278,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7346,7 +7349,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7402,7 +7405,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7461,7 +7464,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7532,7 +7535,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7588,7 +7591,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7647,7 +7650,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7718,7 +7721,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7774,7 +7777,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7833,7 +7836,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7904,7 +7907,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7960,7 +7963,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8019,7 +8022,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8090,7 +8093,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8146,7 +8149,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8205,7 +8208,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8276,7 +8279,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8332,7 +8335,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8391,7 +8394,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8462,7 +8465,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8518,7 +8521,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8586,7 +8589,7 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogueEntry"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8661,7 +8664,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8727,7 +8730,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterial"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8804,7 +8807,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterial"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8870,7 +8873,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterial"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8966,7 +8969,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9074,7 +9077,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialComposition"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9151,7 +9154,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialComposition"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9218,7 +9221,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9335,7 +9338,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialComposition"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9461,7 +9464,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialComposition"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9556,7 +9559,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9633,7 +9636,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialCompositionPrice"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9710,7 +9713,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialCompositionPrice"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9777,7 +9780,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9863,7 +9866,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialCompositionPrice"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9958,7 +9961,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedMaterialCompositionPrice"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10052,7 +10055,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10123,7 +10126,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedFormat"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10200,7 +10203,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedFormat"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10271,7 +10274,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedFormat"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10364,7 +10367,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10433,7 +10436,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedSupplier"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10510,7 +10513,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedSupplier"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10579,7 +10582,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedSupplier"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10672,7 +10675,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10748,7 +10751,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedFlute"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10825,7 +10828,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedFlute"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10901,7 +10904,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedFlute"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10997,7 +11000,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11075,7 +11078,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedLiner"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11152,7 +11155,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedLiner"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11230,7 +11233,7 @@ export interface operations {
                     "application/json": components["schemas"]["CorrugatedLiner"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11304,7 +11307,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11368,7 +11371,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11449,7 +11452,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11530,7 +11533,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11614,7 +11617,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11711,7 +11714,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11770,7 +11773,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11829,7 +11832,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11931,7 +11934,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12008,7 +12011,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12083,7 +12086,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12160,7 +12163,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12228,7 +12231,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12320,7 +12323,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12381,7 +12384,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12440,7 +12443,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12514,7 +12517,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12646,7 +12649,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12723,7 +12726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12790,7 +12793,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12880,7 +12883,7 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12939,7 +12942,7 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12998,7 +13001,7 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13101,7 +13104,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13180,7 +13183,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13279,7 +13282,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13340,7 +13343,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryAttempt"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13404,7 +13407,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13484,7 +13487,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_url`, `url_not_allowed`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13577,7 +13580,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13679,7 +13682,7 @@ export interface operations {
                     "application/json": components["schemas"]["Status"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13756,7 +13759,7 @@ export interface operations {
                     "application/json": components["schemas"]["Status"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13815,7 +13818,7 @@ export interface operations {
                     "application/json": components["schemas"]["Status"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13882,7 +13885,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13986,7 +13989,7 @@ export interface operations {
                     "application/json": components["schemas"]["Status"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14072,7 +14075,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14155,7 +14158,7 @@ export interface operations {
                     "application/json": components["schemas"]["Currency"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14232,7 +14235,7 @@ export interface operations {
                     "application/json": components["schemas"]["Currency"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14299,7 +14302,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14391,7 +14394,7 @@ export interface operations {
                     "application/json": components["schemas"]["Currency"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14475,7 +14478,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14557,7 +14560,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomFieldDefinition"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14634,7 +14637,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomFieldDefinition"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14701,7 +14704,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14771,7 +14774,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomFieldDefinition"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14879,7 +14882,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14981,7 +14984,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15078,7 +15081,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15147,7 +15150,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15257,7 +15260,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15359,7 +15362,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15446,7 +15449,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15547,7 +15550,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15626,7 +15629,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15730,7 +15733,7 @@ export interface operations {
                     "application/json": components["schemas"]["Company"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15885,7 +15888,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15944,7 +15947,7 @@ export interface operations {
                     "application/json": components["schemas"]["Company"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16003,7 +16006,7 @@ export interface operations {
                     "application/json": components["schemas"]["Company"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16117,7 +16120,7 @@ export interface operations {
                     "application/json": components["schemas"]["Company"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16194,7 +16197,7 @@ export interface operations {
                     "application/json": components["schemas"]["Company"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16282,7 +16285,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16368,7 +16371,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16445,7 +16448,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16532,7 +16535,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16609,7 +16612,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16670,7 +16673,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16731,7 +16734,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16830,7 +16833,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16929,7 +16932,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17028,7 +17031,7 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17105,7 +17108,7 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17172,7 +17175,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17272,7 +17275,7 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17348,7 +17351,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pipeline"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17407,7 +17410,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pipeline"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17486,7 +17489,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17588,7 +17591,7 @@ export interface operations {
                     "application/json": components["schemas"]["Address"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17665,7 +17668,7 @@ export interface operations {
                     "application/json": components["schemas"]["Address"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17770,7 +17773,7 @@ export interface operations {
                     "application/json": components["schemas"]["Address"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17847,7 +17850,7 @@ export interface operations {
                     "application/json": components["schemas"]["Address"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17914,7 +17917,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18017,7 +18020,7 @@ export interface operations {
                     "application/json": components["schemas"]["Address"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18112,7 +18115,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18254,7 +18257,7 @@ export interface operations {
                     "application/json": components["schemas"]["Article"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18331,7 +18334,7 @@ export interface operations {
                     "application/json": components["schemas"]["Article"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18398,7 +18401,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18533,7 +18536,7 @@ export interface operations {
                     "application/json": components["schemas"]["Article"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18620,7 +18623,7 @@ export interface operations {
                     "application/json": components["schemas"]["Article"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18690,7 +18693,7 @@ export interface operations {
                     "application/json": components["schemas"]["Article"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18778,7 +18781,7 @@ export interface operations {
                     "application/json": components["schemas"]["Article"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18895,7 +18898,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18997,7 +19000,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19094,7 +19097,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19163,7 +19166,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19273,7 +19276,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19375,7 +19378,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19462,7 +19465,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19563,7 +19566,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19666,7 +19669,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19781,7 +19784,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19858,7 +19861,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19925,7 +19928,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20040,7 +20043,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20141,7 +20144,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20248,7 +20251,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderItem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20325,7 +20328,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderItem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20399,7 +20402,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20509,7 +20512,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderItem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20626,7 +20629,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderItem"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20720,7 +20723,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20837,7 +20840,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20939,7 +20942,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21036,7 +21039,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21105,7 +21108,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21215,7 +21218,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21317,7 +21320,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21404,7 +21407,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21505,7 +21508,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21595,7 +21598,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21799,7 +21802,7 @@ export interface operations {
                     "application/json": components["schemas"]["Brief"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22164,7 +22167,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22377,7 +22380,7 @@ export interface operations {
                     "application/json": components["schemas"]["Brief"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22454,7 +22457,7 @@ export interface operations {
                     "application/json": components["schemas"]["Brief"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22664,7 +22667,7 @@ export interface operations {
                     "application/json": components["schemas"]["Brief"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22740,7 +22743,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23002,7 +23005,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23118,7 +23121,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23367,7 +23370,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23469,7 +23472,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23661,7 +23664,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23734,7 +23737,7 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23809,7 +23812,7 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23890,7 +23893,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24065,7 +24068,7 @@ export interface operations {
                     "application/json": components["schemas"]["BriefElement"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24142,7 +24145,7 @@ export interface operations {
                     "application/json": components["schemas"]["BriefElement"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24209,7 +24212,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24402,7 +24405,7 @@ export interface operations {
                     "application/json": components["schemas"]["BriefElement"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24507,7 +24510,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24581,7 +24584,7 @@ export interface operations {
                     "application/json": components["schemas"]["Import"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24684,7 +24687,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24745,7 +24748,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24807,7 +24810,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24866,7 +24869,7 @@ export interface operations {
                     "application/json": components["schemas"]["Import"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24925,7 +24928,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24993,7 +24996,7 @@ export interface operations {
                     "application/json": components["schemas"]["Import"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25061,7 +25064,7 @@ export interface operations {
                     "application/json": components["schemas"]["Import"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `not_csv`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25130,7 +25133,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25190,7 +25193,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25269,7 +25272,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25343,7 +25346,7 @@ export interface operations {
                     "application/json": components["schemas"]["Export"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25420,7 +25423,7 @@ export interface operations {
                     "application/json": components["schemas"]["Export"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25479,7 +25482,7 @@ export interface operations {
                     "application/json": components["schemas"]["Export"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25538,7 +25541,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25628,7 +25631,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25743,7 +25746,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25820,7 +25823,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25918,7 +25921,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26022,7 +26025,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26101,7 +26104,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26183,7 +26186,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26258,7 +26261,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26329,7 +26332,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26611,7 +26614,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26698,7 +26701,7 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26777,7 +26780,7 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26836,7 +26839,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuoteGuestLink"][];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26937,7 +26940,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27016,7 +27019,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuoteGuestLink"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
