@@ -42,8 +42,9 @@ import { registerPgliteMaintenance } from './platform/maintenance.ts';
 import { aliasPrefixes, type FeatureModule } from './platform/module.ts';
 import { type ProtectedRoute, registerRouteSecurity } from './platform/route-security.ts';
 import { ProblemSchema } from './platform/schemas.ts';
+import { registerSecurityHeaders } from './platform/security-headers.ts';
 import { createSessionCookies } from './platform/session.ts';
-import { registerWebApp } from './platform/web.ts';
+import { registerWebApp, WEB_PREFIX } from './platform/web.ts';
 
 export type BuildOptions = {
   config: Config;
@@ -86,6 +87,8 @@ const MODULES: FeatureModule[] = [
 ];
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+/** Where Swagger UI is served. */
+const DOCS_PREFIX = '/docs';
 
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config, database } = options;
@@ -155,6 +158,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
+  await registerSecurityHeaders(app, { web: WEB_PREFIX, docs: DOCS_PREFIX });
   registerInputSafety(app);
   registerHipeCompatibility(app);
   app.addSchema(ProblemSchema);
@@ -181,7 +185,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
         typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+  await app.register(fastifySwaggerUi, { routePrefix: DOCS_PREFIX, uiConfig: { deepLinking: true } });
   await app.register(fastifyMultipart, {
     limits: { fileSize: config.fileSizeLimitBytes, files: 1, fields: 20 },
     throwFileSizeLimit: true,

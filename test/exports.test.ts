@@ -12,6 +12,7 @@ import { events } from '../src/db/schema/platform.ts';
 import { exportsModule } from '../src/modules/exports/module.ts';
 import { createExportRecovery } from '../src/modules/exports/recovery.ts';
 import { EXPORT_ATTEMPTS, EXPORT_STALE_AFTER_MS } from '../src/modules/exports/service.ts';
+import { runImport } from './fixtures/imports.ts';
 import { auth, buildTestApp, type Credentials, makeOrganisation, type TestApp } from './helpers/app.ts';
 
 let t: TestApp;
@@ -79,6 +80,97 @@ describe('export CSV: custom field columns', () => {
       (await call(other, 'GET', `/api/exports/${theirs}/download`)).body,
     ) as string[][];
     expect(otherHeader!.some((c) => c.startsWith('cf.'))).toBe(false);
+  });
+});
+
+describe('export CSV: formula injection (probe 3)', () => {
+  /** Names a spreadsheet would run as a formula (OWASP CSV injection), and their escaped cells. */
+  const HOSTILE: Array<[string, string]> = [
+    ["=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0"],
+    ['+SUM(1,2)', "'+SUM(1,2)"],
+    ['-2+3+cmd|x', "'-2+3+cmd|x"],
+    ['@SUM(A1:A2)', "'@SUM(A1:A2)"],
+    ["'=already quoted", "''=already quoted"],
+    ["Plain O'Brien", "Plain O'Brien"],
+  ];
+
+  async function organisationWithFields() {
+    const who = await makeOrganisation(t);
+    for (const field of [
+      { key: 'score', type: 'number' },
+      { key: 'note', type: 'string' },
+    ]) {
+      const created = await call(who, 'POST', '/api/custom-fields', {
+        entity: 'company',
+        label: field.key,
+        ...field,
+      });
+      expect(created.statusCode, created.body).toBe(201);
+    }
+    return who;
+  }
+
+  async function exportCompanies(who: Credentials) {
+    const id = await requestExport(who, 16);
+    await service().run(id);
+    const download = await call(who, 'GET', `/api/exports/${id}/download`);
+    expect(download.statusCode).toBe(200);
+    return download.body;
+  }
+
+  it("prefixes text cells starting with = + - @ tab or CR with ', and leaves numbers as numbers", async () => {
+    const who = await organisationWithFields();
+    const names = [...HOSTILE.map(([name]) => name), '\tTabbed', '\rReturned'];
+    for (const [i, name] of names.entries()) {
+      const created = await call(who, 'POST', '/api/companies', {
+        name,
+        externalId: `F${i}`,
+        phoneNumber: '+33 1 23 45 67 89',
+        customFields: { score: -12.5, note: '=1+2' },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+    }
+    const [header, ...rows] = parse(await exportCompanies(who)) as string[][];
+    const column = (name: string) => header!.indexOf(name);
+    const byKey = new Map(rows.map((row) => [row[column('externalId')], row]));
+    for (const [i, [, cell]] of HOSTILE.entries()) {
+      expect(byKey.get(`F${i}`)![column('name')]).toBe(cell);
+    }
+    expect(byKey.get(`F${HOSTILE.length}`)![column('name')]).toBe("'\tTabbed");
+    expect(byKey.get(`F${HOSTILE.length + 1}`)![column('name')]).toBe("'\rReturned");
+    for (const row of rows) {
+      expect(row[column('phoneNumber')]).toBe("'+33 1 23 45 67 89");
+      expect(row[column('cf.note')]).toBe("'=1+2");
+      // A number column: a negative number is a number, not a formula, and stays one.
+      expect(row[column('cf.score')]).toBe('-12.5');
+    }
+    // No cell of the file starts with a formula character.
+    for (const row of rows) {
+      for (const [index, cell] of row.entries()) {
+        if (index !== column('cf.score')) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+      }
+    }
+  });
+
+  it('imports an exported file back as it was: the escaping quote is dropped, once', async () => {
+    const who = await organisationWithFields();
+    for (const [i, [name]] of HOSTILE.entries()) {
+      const created = await call(who, 'POST', '/api/companies', {
+        name,
+        externalId: `R${i}`,
+        vatNumber: '-VAT-1',
+        customFields: { score: -12.5, note: '@note' },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+    }
+    const record = await runImport(t.app, who, await exportCompanies(who));
+    expect(record.stats).toMatchObject({ rowsTotal: HOSTILE.length, unchanged: HOSTILE.length, failed: 0 });
+    const listed = await call(who, 'GET', '/api/companies?limit=100');
+    const companies = (listed.json().data ?? listed.json()) as Array<Record<string, unknown>>;
+    expect(companies.map((c) => c.name).sort()).toEqual(HOSTILE.map(([name]) => name).sort());
+    for (const company of companies) {
+      expect(company).toMatchObject({ vatNumber: '-VAT-1', customFields: { score: -12.5, note: '@note' } });
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import { briefs } from '../src/db/schema/briefs.ts';
 import { idempotencyKeys } from '../src/db/schema/idempotency.ts';
 import { imports } from '../src/db/schema/imports.ts';
 import { companies, events } from '../src/db/schema/platform.ts';
+import { webhookDeliveries } from '../src/db/schema/webhooks.ts';
 import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
 import {
   createIdempotencyStore,
@@ -451,6 +452,118 @@ describe('concurrency', () => {
     const taken = await post(admin, '/api/companies', { name: 'Orphan Co' }, key);
     expect(taken.statusCode).toBe(201);
     expect((await keyRow(admin, key))?.state).toBe('completed');
+  });
+});
+
+describe('a crash between the commit and the stored answer (probe 3)', () => {
+  /**
+   * Fault injection in the database: for keys named `crash-...`, storing the answer and releasing
+   * the key both fail, so after the create commits the key row stays exactly as the creating
+   * request left it, as when its node dies between the commit and the answer's own statement.
+   */
+  async function withLostAnswers(run: () => Promise<void>) {
+    await t.app.ctx.database.query(`
+      create or replace function idempotency_fault() returns trigger language plpgsql as $$
+      begin
+        if tg_op = 'DELETE' then
+          if old.key like 'crash-%' then raise exception 'fault injected: the node is gone'; end if;
+          return old;
+        end if;
+        if new.key like 'crash-%' and new.state = 'completed' then
+          raise exception 'fault injected: the node is gone';
+        end if;
+        return new;
+      end $$`);
+    await t.app.ctx.database.query(
+      'create trigger idempotency_fault before update or delete on idempotency_keys ' +
+        'for each row execute function idempotency_fault()',
+    );
+    try {
+      await run();
+    } finally {
+      await t.app.ctx.database.query('drop trigger idempotency_fault on idempotency_keys');
+      await t.app.ctx.database.query('drop function idempotency_fault()');
+    }
+  }
+  const afterTheLock = () =>
+    new Date(clock.getTime() + (t.app.ctx.config.idempotency.lockSeconds + 1) * 1000);
+
+  it('does not create the record again on a retry once the lock ran out', async () => {
+    await withLostAnswers(async () => {
+      const key = `crash-${newKey()}`;
+      const body = { name: 'Crashed After Commit Co' };
+      const first = await post(admin, '/api/companies', body, key);
+      expect(first.statusCode).toBe(201);
+      const created = await companiesNamed(admin.organisationId, body.name);
+      expect(created).toHaveLength(1);
+
+      // The node is gone; its lock on the key runs out; the client retries (on another node).
+      clock = afterTheLock();
+      const retried = await post(admin, '/api/companies', body, key);
+      expectProblem(retried, 409, 'idempotency_answer_lost');
+      expect(retried.headers['idempotent-replayed']).toBe('true');
+      expect(retried.json().detail).toContain(created[0]!.id);
+      expect(await companiesNamed(admin.organisationId, body.name)).toHaveLength(1);
+      // Another body under that key is still refused as a reuse.
+      expectProblem(
+        await post(admin, '/api/companies', { name: 'Other' }, key),
+        422,
+        'idempotency_key_reused',
+      );
+    });
+  });
+
+  it('covers the writes that record no event: a webhook test event and a delivery replay', async () => {
+    const hook = await post(admin, '/api/webhooks', {
+      name: 'Crash hook',
+      url: 'http://127.0.0.1:9/hook',
+      events: ['event.companies.created'],
+    });
+    expect(hook.statusCode, hook.body).toBe(201);
+    const id = hook.json().id as string;
+    const deliveries = async () =>
+      (await t.app.ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, id))).length;
+    await withLostAnswers(async () => {
+      const testKey = `crash-${newKey()}`;
+      const sent = await post(admin, `/api/webhooks/${id}/test`, undefined, testKey);
+      expect(sent.statusCode, sent.body).toBe(202);
+      const replayKey = `crash-${newKey()}`;
+      const replayUrl = `/api/webhooks/${id}/deliveries/${sent.json().id}/replay`;
+      expect((await post(admin, replayUrl, undefined, replayKey)).statusCode).toBe(202);
+      expect(await deliveries()).toBe(2);
+
+      clock = afterTheLock();
+      expectProblem(
+        await post(admin, `/api/webhooks/${id}/test`, undefined, testKey),
+        409,
+        'idempotency_answer_lost',
+      );
+      expectProblem(await post(admin, replayUrl, undefined, replayKey), 409, 'idempotency_answer_lost');
+      expect(await deliveries()).toBe(2);
+    });
+  });
+
+  it('does not commit the create of a request whose key was taken over (its lock ran out)', async () => {
+    const key = newKey();
+    const before = await importCount();
+    const body = multipart({ type: '16' }, { content: 'externalId,name\nS-1,Slow Co\n' });
+    const headers = { ...auth(admin), ...body.headers, 'idempotency-key': key };
+    // The first request holds the key while its body is slow to arrive; its lock runs out.
+    const stream = new PassThrough();
+    const half = Math.floor(body.payload.length / 2);
+    stream.write(body.payload.subarray(0, half));
+    const slow = t.app.inject({ method: 'POST', url: '/api/imports', headers, payload: stream });
+    await until(async () => (await keyRow(admin, key))?.state === 'running');
+    clock = afterTheLock();
+    const taker = await t.app.inject({ method: 'POST', url: '/api/imports', headers, payload: body.payload });
+    expect(taker.statusCode, taker.body).toBe(201);
+
+    stream.end(body.payload.subarray(half));
+    expectProblem(await slow, 409, 'idempotency_key_in_use');
+    expect(await importCount()).toBe(before + 1);
+    const retry = await t.app.inject({ method: 'POST', url: '/api/imports', headers, payload: body.payload });
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json().id).toBe(taker.json().id);
   });
 });
 

@@ -239,6 +239,12 @@ export const ERROR_CODES = {
     description:
       'A request with the same Idempotency-Key is still being processed; retry after `Retry-After` seconds to get its answer.',
   },
+  idempotency_answer_lost: {
+    status: 409,
+    title: 'Idempotency-Key answer lost',
+    description:
+      'The request with this Idempotency-Key was carried out (the detail names the records it created), but its answer could not be stored (the node answering it stopped, or the database refused the write). It is not run again: read the records instead of sending the request again.',
+  },
   external_id_taken: {
     status: 409,
     title: 'externalId taken',

@@ -126,6 +126,26 @@ export function formatSchemaErrors(
 // Tests and development fail loudly on a code missing from the registry; production answers anyway.
 const STRICT_CODES = process.env.NODE_ENV === 'test' || process.env.NODE_ENV === 'development';
 
+/**
+ * The problem document of a registered code, as the error handler renders it, for an answer made
+ * ahead of time (the provisional answer of an idempotency key, platform/idempotency.ts).
+ */
+export function problemDocument(
+  code: ErrorCode,
+  detail: string,
+  where: { instance: string; requestId: string },
+): Problem {
+  const { status } = errorSpec(code);
+  return {
+    type: `https://problems.packaging-quote.dev/${code}`,
+    title: TITLES[status] ?? 'Error',
+    status,
+    detail,
+    code,
+    ...where,
+  };
+}
+
 function sendProblem(
   request: FastifyRequest,
   reply: FastifyReply,

@@ -65,6 +65,14 @@ export function eventRow(change: Change, organisationId: string, actorId: string
 
 export type CommittedListener = (organisationId: string) => void;
 
+/**
+ * Work done inside the transaction of every change, after the change itself and just before the
+ * commit, with the changes it recorded; it may throw to roll the change back, and may answer a
+ * function to run once the transaction has committed. (Idempotency keys store their answer here:
+ * platform/idempotency.ts.)
+ */
+export type CommitHook = (tx: Tx, recorded: readonly Change[]) => Promise<(() => void) | undefined>;
+
 /** Records change events inside the transaction of the change itself (transactional outbox). */
 export type EventRecorder = (change: Change) => Promise<void>;
 
@@ -75,6 +83,7 @@ export type ChangeRunner = {
    */
   <T>(actor: ChangeActor | Actor, work: (tx: Tx, record: EventRecorder) => Promise<T>): Promise<T>;
   onCommitted(listener: CommittedListener): void;
+  beforeCommit(hook: CommitHook): void;
 };
 
 export function toJsonSafe(value: Record<string, unknown>): Record<string, unknown> {
@@ -83,27 +92,40 @@ export function toJsonSafe(value: Record<string, unknown>): Record<string, unkno
 
 export function createChangeRunner(database: Pick<Database, 'db'>): ChangeRunner {
   const listeners: CommittedListener[] = [];
+  const hooks: CommitHook[] = [];
   const run = async <T>(
     actor: ChangeActor | Actor,
     work: (tx: Tx, record: EventRecorder) => Promise<T>,
   ): Promise<T> => {
     const touched = new Set<string>();
+    const recorded: Change[] = [];
+    const afterCommit: Array<() => void> = [];
     const result = await (database.db as Db).transaction(async (tx) => {
       const record: EventRecorder = async (change) => {
         const organisationId = change.organisationId ?? actor?.organisationId;
         if (!organisationId) throw new Error(`Event ${change.on.entity} ${change.type} has no organisation`);
         touched.add(organisationId);
+        recorded.push(change);
         await tx.insert(events).values({
           ...eventRow(change, organisationId, actor?.userId ?? null),
           payload: change.snapshot ? toJsonSafe(change.snapshot) : null,
         });
       };
-      return work(tx, record);
+      const value = await work(tx, record);
+      for (const hook of hooks) {
+        const then = await hook(tx, recorded);
+        if (then) afterCommit.push(then);
+      }
+      return value;
     });
+    for (const then of afterCommit) then();
     for (const organisationId of touched) for (const listener of listeners) listener(organisationId);
     return result;
   };
-  return Object.assign(run, { onCommitted: (listener: CommittedListener) => void listeners.push(listener) });
+  return Object.assign(run, {
+    onCommitted: (listener: CommittedListener) => void listeners.push(listener),
+    beforeCommit: (hook: CommitHook) => void hooks.push(hook),
+  });
 }
 
 /** The names of the fields whose values differ between two versions of a row. */

@@ -1,12 +1,20 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
-import { and, eq, gt, lte, or, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { and, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  RouteOptions,
+} from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema/idempotency.ts';
-import { AppError, badRequest } from './errors.ts';
+import { AppError, badRequest, problemDocument } from './errors.ts';
+import type { Change } from './events.ts';
 import { actorOf } from './route-security.ts';
 import { createSecretBox } from './secret-box.ts';
 
@@ -20,6 +28,13 @@ import { createSecretBox } from './secret-box.ts';
  * running; with another method, path or body it gets 422; while the first still runs, 409. 5xx
  * answers and transient 4xx (408, 409, 425, 429) are not stored: the key is released and a retry
  * runs again. Keys expire after `IDEMPOTENCY_KEY_TTL_SECONDS`.
+ *
+ * The change a request makes commits with its key: inside the change's own transaction
+ * (`ctx.change`, via a commit hook and the request's async context) the key gets a provisional
+ * answer (409 `idempotency_answer_lost`, naming the records created) and stops being takeable, so
+ * a node dying between that commit and the statement that stores the real answer cannot make a
+ * retry run the change twice. The same statement fences the change: a request whose key a retry
+ * took over (its lock ran out) rolls back instead of committing a second record.
  *
  * Which routes: every authenticated POST whose success answer is 201 or 202 (it creates something
  * or starts work), unless the route says `config: { idempotent: false }`; any route may opt in with
@@ -219,6 +234,31 @@ export function createIdempotencyStore(db: Db) {
       return row;
     },
 
+    /**
+     * Inside the creating transaction: the key's provisional answer, and the key no longer takeable
+     * (`committed`). False when the key is no longer held by this attempt (a retry took it over once
+     * the lock ran out, or it expired): the caller then rolls the change back.
+     */
+    async holdCommitted(
+      tx: Tx,
+      scope: Scope,
+      attempt: string,
+      answer: { fingerprint: string | null; status: number; headers: Record<string, string>; body: string },
+    ): Promise<boolean> {
+      const rows = await tx
+        .update(idempotencyKeys)
+        .set({
+          state: 'committed',
+          fingerprint: answer.fingerprint,
+          responseStatus: answer.status,
+          responseHeaders: answer.headers,
+          responseBody: answer.body,
+        })
+        .where(and(byAttempt(scope, attempt), inArray(idempotencyKeys.state, ['running', 'committed'])))
+        .returning({ attempt: idempotencyKeys.attempt });
+      return rows.length > 0;
+    },
+
     async complete(
       scope: Scope,
       attempt: string,
@@ -263,7 +303,26 @@ type Held = {
   hasher?: MultipartHasher;
   raw?: Readable;
   done: boolean;
+  /** A change of the request committed: the key holds a provisional answer and is never released. */
+  committed: boolean;
+  /** The records its committed changes created (`COMPANY <id>`), named by the provisional answer. */
+  created: string[];
+  instance: string;
+  requestId: string;
 };
+
+/** The most records a provisional answer names. */
+const NAMED_RECORDS = 10;
+
+function lostAnswerDetail(created: readonly string[]): string {
+  const named = created.slice(0, NAMED_RECORDS).join(', ');
+  const more = created.length > NAMED_RECORDS ? ` and ${created.length - NAMED_RECORDS} more` : '';
+  const what = created.length ? `it created ${named}${more}` : 'its change was committed';
+  return (
+    `The request with this Idempotency-Key was carried out (${what}), but its answer could not be stored; ` +
+    'it is not run again: read the records instead of sending the request again'
+  );
+}
 
 /** Whether a route takes Idempotency-Key: see the module comment. */
 export function isIdempotentRoute(route: RouteOptions): boolean {
@@ -285,7 +344,8 @@ function asArray<T>(hooks: T | T[] | undefined): T[] {
 const HEADER_DESCRIPTION =
   'Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header; docs/idempotency.md). ' +
   'The same key with the same method, path and body replays the stored answer (`Idempotent-Replayed: true`); ' +
-  'with another body 422 `idempotency_key_reused`; while the first request runs 409 `idempotency_key_in_use`. ' +
+  'with another body 422 `idempotency_key_reused`; while the first request runs 409 `idempotency_key_in_use`; ' +
+  'when the first request’s change committed but its answer was lost (its node stopped), 409 `idempotency_answer_lost`. ' +
   'Keys are kept per organisation and user for IDEMPOTENCY_KEY_TTL_SECONDS (default 24 h). ' +
   'Up to 255 characters among A-Z a-z 0-9 - _ . : ~ + / =, bare or as a quoted string; a UUID is recommended.';
 
@@ -317,6 +377,8 @@ export function registerIdempotency(
   const box = createSecretBox(ctx.config.encryptionKey);
   const { ttlSeconds, lockSeconds } = ctx.config.idempotency;
   const held = new WeakMap<FastifyRequest, Held>();
+  /** The key a request holds, for the changes its handler makes (see the commit hook below). */
+  const keyContext = new AsyncLocalStorage<Held>();
 
   ctx.jobs.define(IDEMPOTENCY_SWEEP_JOB, async () => {
     const deleted = await store.sweep(now());
@@ -330,6 +392,56 @@ export function registerIdempotency(
       request.log.error({ err: error }, 'could not release an idempotency key');
     });
   };
+
+  /**
+   * Gives the key up without a stored answer: released when nothing was committed (a retry runs
+   * again); once a change committed, kept with its provisional answer (a retry must not run again).
+   */
+  const giveUp = async (request: FastifyRequest, state: Held, why: string) => {
+    if (!state.committed) return release(request, state);
+    state.done = true;
+    request.log.warn(
+      { idempotencyKey: state.scope.key },
+      `the change committed but its answer is not stored (${why}): the key keeps its provisional answer`,
+    );
+  };
+
+  /**
+   * In the transaction of every change a request holding a key makes: the provisional answer, and
+   * the fence (a request that lost its key to a retry rolls back).
+   */
+  ctx.change.beforeCommit(async (tx: Tx, recorded: readonly Change[]) => {
+    const state = keyContext.getStore();
+    if (!state || state.done) return undefined;
+    const created = [
+      ...state.created,
+      ...recorded.filter((c) => c.type === 'CREATE').map((c) => `${c.on.entity} ${c.entityId}`),
+    ];
+    const fingerprint =
+      state.fingerprint ?? (state.hasher && state.raw?.readableEnded ? state.hasher.digest() : null);
+    const answer = problemDocument('idempotency_answer_lost', lostAnswerDetail(created), {
+      instance: state.instance,
+      requestId: state.requestId,
+    });
+    const holds = await store.holdCommitted(tx, state.scope, state.attempt, {
+      fingerprint,
+      status: 409,
+      headers: { 'content-type': 'application/problem+json; charset=utf-8' },
+      body: box.seal(Buffer.from(JSON.stringify(answer)).toString('base64')),
+    });
+    if (!holds) {
+      throw new AppError(
+        'idempotency_key_in_use',
+        'This request held its Idempotency-Key longer than IDEMPOTENCY_LOCK_SECONDS and a retry took the key over; ' +
+          'nothing was changed: retry to get the answer of that retry',
+        { headers: { 'retry-after': '1' } },
+      );
+    }
+    return () => {
+      state.committed = true;
+      state.created = created;
+    };
+  });
 
   async function replay(reply: FastifyReply, row: Row) {
     reply.code(row.responseStatus ?? 200);
@@ -374,7 +486,16 @@ export function registerIdempotency(
       const attempt = randomUUID();
       const at = now();
       if (await store.claim(scope, { attempt, fingerprint, now: at, ttlSeconds, lockSeconds })) {
-        const state: Held = { scope, attempt, fingerprint, done: false };
+        const state: Held = {
+          scope,
+          attempt,
+          fingerprint,
+          done: false,
+          committed: false,
+          created: [],
+          instance: request.url.split('?')[0] ?? request.url,
+          requestId: request.id,
+        };
         held.set(request, state);
         if (streamed) {
           // Hash the parts as the handler streams them; pause first so that no chunk flows before
@@ -389,7 +510,8 @@ export function registerIdempotency(
       }
       const row = await store.find(scope, at);
       if (!row) continue;
-      if (row.state === 'running') {
+      // A committed key whose holder is still within its lock is about to store the real answer.
+      if (row.state === 'running' || (row.state === 'committed' && row.lockedUntil > at)) {
         throw new AppError(
           'idempotency_key_in_use',
           'A request with this Idempotency-Key is still being processed; retry once it has been answered',
@@ -399,7 +521,8 @@ export function registerIdempotency(
       const presented = streamed
         ? await hashUnreadBody(request, new MultipartHasher(`${prefix}multipart\n`, boundary))
         : fingerprint;
-      if (presented !== row.fingerprint) {
+      // Unknown only for an upload whose change committed before its body was read to the end.
+      if (row.fingerprint !== null && presented !== row.fingerprint) {
         throw new AppError(
           'idempotency_key_reused',
           'This Idempotency-Key was already used with another request (method, path or body); ' +
@@ -415,13 +538,20 @@ export function registerIdempotency(
     });
   }
 
+  /** Runs the rest of the request (its handler's changes) in the context of the key it holds. */
+  function enterKeyContext(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) {
+    const state = held.get(request);
+    if (state) keyContext.run(state, done);
+    else done();
+  }
+
   /** Stores the answer of the request that holds a key, before it goes out. */
   async function onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const state = held.get(request);
     if (!state || state.done) return payload;
     const status = reply.statusCode;
     if (status >= 500 || TRANSIENT_STATUSES.has(status)) {
-      await release(request, state);
+      await giveUp(request, state, `answered ${status}`);
       return payload;
     }
     try {
@@ -445,7 +575,7 @@ export function registerIdempotency(
             ? Buffer.from(payload)
             : undefined; // a stream cannot be kept
       if (!fingerprint || !body) {
-        await release(request, state);
+        await giveUp(request, state, body ? 'the body was not read to the end' : 'a streamed answer');
         return payload;
       }
       const headers: Record<string, string> = {};
@@ -461,9 +591,9 @@ export function registerIdempotency(
       });
       state.done = true;
     } catch (error) {
-      // The change may have committed: the answer goes out; a retry after the lock runs out runs again.
+      // The answer goes out; a committed change keeps its provisional answer for a retry.
       request.log.error({ err: error }, 'could not store the answer of an idempotency key');
-      await release(request, state);
+      await giveUp(request, state, 'the database refused it');
     }
     return payload;
   }
@@ -471,13 +601,13 @@ export function registerIdempotency(
   /** A request that ended without passing onSend (aborted) gives its key up. */
   async function onResponse(request: FastifyRequest) {
     const state = held.get(request);
-    if (state && !state.done) await release(request, state);
+    if (state && !state.done) await giveUp(request, state, 'the request was aborted');
   }
 
   app.addHook('onRoute', (route: RouteOptions) => {
     if (!isIdempotentRoute(route)) return;
     documentRoute(route);
-    route.preHandler = [preHandler, ...asArray(route.preHandler)];
+    route.preHandler = [preHandler, enterKeyContext, ...asArray(route.preHandler)];
     route.onSend = [...asArray(route.onSend), onSend];
     route.onResponse = [...asArray(route.onResponse), onResponse];
   });

@@ -11,7 +11,7 @@ import {
   chromium,
   type Page,
 } from 'playwright-core';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const ADMIN = { email: 'admin@e2e.test', password: 'e2e-admin-password' };
@@ -138,6 +138,24 @@ export async function signInApi(baseUrl: string, username: string, password: str
   return (await apiCall(baseUrl, undefined, 'POST', '/api/sign-in', { username, password })).token;
 }
 
+/**
+ * Records every Content-Security-Policy violation of the context's pages (their frames included):
+ * the service's policies (src/platform/security-headers.ts) must let every screen work, so a
+ * violation fails the test in which it happened (see openE2eSession).
+ */
+export async function watchCspViolations(context: BrowserContext): Promise<string[]> {
+  const violations: string[] = [];
+  await context.exposeBinding('__reportCspViolation', (_source, text: string) => void violations.push(text));
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const report = (window as unknown as { __reportCspViolation: (text: string) => void })
+        .__reportCspViolation;
+      report(`${event.effectiveDirective} refused ${event.blockedURI || 'inline'} on ${event.documentURI}`);
+    });
+  });
+  return violations;
+}
+
 /** What a scenario file drives: filled in by the beforeAll hook that openE2eSession registers. */
 export type E2eSession = {
   service: Service;
@@ -154,6 +172,8 @@ export type E2eSession = {
   signInAs: (username: string, password: string) => Promise<void>;
   /** Signs out and waits for the sign-in screen. */
   signOut: () => Promise<void>;
+  /** The CSP violations seen so far in the current test (each test fails on any). */
+  cspViolations: string[];
 };
 
 /**
@@ -194,6 +214,7 @@ export function openE2eSession(options: {
       locale: 'en-GB',
       ...options.context,
     });
+    session.cspViolations = await watchCspViolations(session.context);
     session.page = await session.context.newPage();
     if (options.signIn !== false)
       session.token = await signInApi(session.service.baseUrl, ADMIN.email, ADMIN.password);
@@ -202,6 +223,9 @@ export function openE2eSession(options: {
     // What the screen showed when a step failed, beside the other screenshots.
     if (test.task.result?.state === 'fail' && session.page)
       await screenshot(session.page, `${options.name}-failed-${test.task.name.slice(0, 40)}`);
+    // The service's Content Security Policy refused nothing the screens of this test needed.
+    const violations = session.cspViolations?.splice(0) ?? [];
+    expect(violations, 'Content-Security-Policy violations').toEqual([]);
   });
   afterAll(async () => {
     await session.browser?.close();

@@ -79,6 +79,7 @@ export function createElementWrites(
         return result;
       })) as ChangeRunner;
     run.onCommitted = ctx.change.onCommitted;
+    run.beforeCommit = ctx.change.beforeCommit;
     const service = createBriefService({ db: ctx.db, change: run, ...options });
     return service.update(actor, briefId, {
       briefElements: renumber(specs) as unknown as BriefElementUpdate[],

@@ -110,6 +110,16 @@ export function readHeader(
   return { reason };
 }
 
+/** An exported cell escaped against formula injection: quotes, then `= + - @`, tab or CR. */
+const ESCAPED_FORMULA = /^'+[=+\-@\t\r]/;
+
+/**
+ * A cell as it was before the export escaped it (src/modules/exports/writers.ts `spreadsheetSafe`):
+ * one leading `'` dropped before `'*[=+-@\t\r]`, so an exported file imports back as it was
+ * (`'=x` is `=x`, `''=x` is `'=x`). Any other cell is left as it is.
+ */
+export const unescapeCell = (cell: string) => (ESCAPED_FORMULA.test(cell) ? cell.slice(1) : cell);
+
 /** A data record as a row of the header's columns, or why its shape is wrong. */
 export function toInputRow(
   header: Header,
@@ -121,8 +131,9 @@ export function toInputRow(
   const count = Math.min(record.length, header.cells.length);
   for (let i = 0; i < count; i++) {
     const cell = header.cells[i]!;
-    if (cell.kind === 'custom') customFields[cell.key] = record[i]!;
-    else if (cell.name) values[cell.name] = record[i]!;
+    const value = unescapeCell(record[i]!);
+    if (cell.kind === 'custom') customFields[cell.key] = value;
+    else if (cell.name) values[cell.name] = value;
   }
   const row = { row: line, values, customFields };
   if (record.length !== header.cells.length) {

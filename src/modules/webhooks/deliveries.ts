@@ -4,7 +4,7 @@ import { events } from '../../db/schema/platform.ts';
 import { type DeliveryStatus, webhookDeliveries, webhookDeliveryAttempts } from '../../db/schema/webhooks.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
-import { eventRow, toJsonSafe } from '../../platform/events.ts';
+import { type ChangeRunner, eventRow, toJsonSafe } from '../../platform/events.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import { liveWebhook, snapshotOf, WEBHOOK_ENTITY } from './repository.ts';
 
@@ -54,7 +54,19 @@ const attemptColumns = {
  * ways to make one by hand: replay a delivery's event, send a test event. The delivery runtime
  * (delivery.ts) makes and sends the others.
  */
-export function createWebhookDeliveries({ db, wake }: { db: Db; wake: () => void }) {
+/**
+ * `change` runs the writes (a replay, a test event) although they record no change event: that is
+ * where a request's Idempotency-Key commits with them (platform/idempotency.ts).
+ */
+export function createWebhookDeliveries({
+  db,
+  change,
+  wake,
+}: {
+  db: Db;
+  change: ChangeRunner;
+  wake: () => void;
+}) {
   const deliveries = {
     async listDeliveries(
       actor: Actor,
@@ -122,17 +134,19 @@ export function createWebhookDeliveries({ db, wake }: { db: Db; wake: () => void
       if (!webhook.enabled)
         throw new AppError('webhook_disabled', 'The webhook is disabled: enable it before replaying');
       const original = await deliveries.liveDelivery(actor, webhookId, deliveryId);
-      const [created] = await db
-        .insert(webhookDeliveries)
-        .values({
-          organisationId: actor.organisationId,
-          webhookId,
-          eventId: original.eventId,
-          eventCode: original.eventCode,
-          eventName: original.eventName,
-          replayOf: original.id,
-        })
-        .returning(deliveryColumns);
+      const [created] = await change(actor, (tx) =>
+        tx
+          .insert(webhookDeliveries)
+          .values({
+            organisationId: actor.organisationId,
+            webhookId,
+            eventId: original.eventId,
+            eventCode: original.eventCode,
+            eventName: original.eventName,
+            replayOf: original.id,
+          })
+          .returning(deliveryColumns),
+      );
       wake();
       return publicDelivery(created!);
     },
@@ -149,7 +163,7 @@ export function createWebhookDeliveries({ db, wake }: { db: Db; wake: () => void
           'webhook_disabled',
           'The webhook is disabled: enable it before sending a test event',
         );
-      const created = await db.transaction(async (tx) => {
+      const created = await change(actor, async (tx) => {
         const row = eventRow(
           {
             on: WEBHOOK_ENTITY,

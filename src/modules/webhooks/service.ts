@@ -217,7 +217,7 @@ export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServi
   }
 
   const service = {
-    ...createWebhookDeliveries({ db, wake }),
+    ...createWebhookDeliveries({ db, change: ctx.change, wake }),
 
     async create(actor: Actor, input: WebhookInput) {
       const patterns = validatePatterns(input.events);

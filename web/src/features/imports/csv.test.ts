@@ -8,6 +8,9 @@ describe('CSV files of the imports screen', () => {
     );
     expect(toCsv([['a;b', 'c']], ';')).toBe('"a;b";c\r\n');
   });
+  it('defuses a text cell starting with a tab or a carriage return too, but not a number', () => {
+    expect(toCsv([['\tx', '\r=y', '-1', -12.5]])).toBe("'\tx,\"'\r=y\",'-1,-12.5\r\n");
+  });
   it('writes a template header with the required columns first', () => {
     expect(
       templateCsv({

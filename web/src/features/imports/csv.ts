@@ -1,12 +1,13 @@
 /**
  * CSV text for the files the imports screen offers (templates, row errors): RFC 4180 quoting, so a
- * message with a comma, a quote or a line break stays one cell; a leading = + - @ is prefixed with
- * an apostrophe so a spreadsheet does not run a cell as a formula.
+ * message with a comma, a quote or a line break stays one cell; a text cell starting with = + - @,
+ * a tab or a carriage return is prefixed with an apostrophe so a spreadsheet does not run it as a
+ * formula (OWASP CSV injection); numbers (a line number, -12.5) are written as numbers.
  */
 export function toCsv(rows: (string | number | null | undefined)[][], delimiter = ','): string {
   const cell = (value: string | number | null | undefined) => {
     let text = value === null || value === undefined ? '' : String(value);
-    if (/^[=+\-@]/.test(text)) text = `'${text}`;
+    if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
     return /["\r\n]/.test(text) || text.includes(delimiter) ? `"${text.replaceAll('"', '""')}"` : text;
   };
   return `${rows.map((row) => row.map(cell).join(delimiter)).join('\r\n')}\r\n`;
