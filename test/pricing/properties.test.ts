@@ -100,6 +100,9 @@ function liftStep(prediction: BriefPrediction): number {
  * sheets, so more of that variant costs whole sheets of its share of ups (the other artworks on
  * them become overs): its marginal cost can exceed the average unit cost. The rise is bounded by
  * the extra units' sheets at the gang's price per sheet (at most one sheet per extra unit).
+ * It holds when the engine leaves the gang for separate runs too (CI seed 1780739530: 9,759 +
+ * 100 + 18,142 ganged, then 35,951 of the longest run separately): separate runs are chosen only
+ * when they cost less than the grown gang, so the gang of the smaller order bounds the rise.
  */
 function gangStep(prediction: BriefPrediction, extra: number): number {
   const v = selected(prediction);
@@ -131,7 +134,9 @@ describe('pricing properties', () => {
         const after = priceBrief(more, catalogue);
         const step = Math.max(liftStep(before), liftStep(after));
         expect(allInUnit(after)).toBeLessThanOrEqual(
-          allInUnit(before) + (0.006 + step + gangStep(after, extra)) / selected(after).quantity,
+          allInUnit(before) +
+            (0.006 + step + Math.max(gangStep(before, extra), gangStep(after, extra))) /
+              selected(after).quantity,
         );
       }),
       RUNS,
@@ -159,7 +164,9 @@ describe('pricing properties', () => {
           ...brief.briefElements[0]!.decorationsCount.map((d) => Math.ceil(d.quantity * factor) - d.quantity),
         );
         expect(allInUnit(after)).toBeLessThanOrEqual(
-          allInUnit(before) + (0.006 + step + gangStep(after, extra)) / selected(after).quantity,
+          allInUnit(before) +
+            (0.006 + step + Math.max(gangStep(before, extra), gangStep(after, extra))) /
+              selected(after).quantity,
         );
       }),
       RUNS,
