@@ -33,6 +33,11 @@ function forAudience<T>(actor: Actor, value: T, view: (value: never) => unknown)
   return isBuyer(actor) ? (view(value as never) as T) : value;
 }
 
+/** A page of a list for the caller's audience: each row through `view` for a buyer. */
+function pageFor<P extends { data: unknown[] }>(actor: Actor, page: P, view: (row: never) => unknown): P {
+  return isBuyer(actor) ? { ...page, data: page.data.map((row) => view(row as never)) } : page;
+}
+
 /**
  * 403 when a caller without `costs:read` sends a commercial margin (on the brief or an element):
  * a buyer setting the seller's margin would choose their own price.
@@ -68,8 +73,7 @@ export function briefsForAudience(service: BriefService) {
   return {
     ...service,
     async list(actor: Actor, query: Parameters<BriefService['list']>[1]) {
-      const page = await service.list(actor, query);
-      return isBuyer(actor) ? { ...page, data: page.data.map(buyerListItem) as typeof page.data } : page;
+      return pageFor(actor, await service.list(actor, query), buyerListItem);
     },
     async get(actor: Actor, id: string) {
       return forAudience(actor, await service.get(actor, id), buyerBrief);
@@ -112,8 +116,7 @@ export function elementsForAudience(elements: ElementService) {
   return {
     ...elements,
     async list(actor: Actor, query: Parameters<ElementService['list']>[1]) {
-      const page = await elements.list(actor, query);
-      return isBuyer(actor) ? { ...page, data: page.data.map(buyerElement) as typeof page.data } : page;
+      return pageFor(actor, await elements.list(actor, query), buyerElement);
     },
     async create(actor: Actor, body: Obj) {
       assertMayPriceMargin(actor, body);
