@@ -248,7 +248,7 @@ function Item({
       <SimpleGrid cols={{ base: 1, lg: 3 }}>
         <Table data-testid={`version-spec-${position}`}>
           <Table.Tbody>
-            {ELEMENT_FIELDS.map((field) => (
+            {ELEMENT_FIELDS.filter((field) => seesCosts || field !== 'commercialMargin').map((field) => (
               <Table.Tr key={field}>
                 <Table.Th scope="row" fw={500}>
                   {label(field)}
