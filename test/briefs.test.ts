@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   briefElements,
@@ -1331,7 +1331,8 @@ describe('background pricing, driven by hand (no workers in this app)', () => {
     const statusEvents = await t.app.ctx.db
       .select({ process: events.process, payload: events.payload })
       .from(events)
-      .where(and(eq(events.entityId, brief.id), eq(events.type, 'UPDATE')));
+      .where(and(eq(events.entityId, brief.id), eq(events.type, 'UPDATE')))
+      .orderBy(asc(events.code));
     expect(
       statusEvents.map((e) => [(e.payload as { predictionStatus: string }).predictionStatus, e.process]),
     ).toEqual([

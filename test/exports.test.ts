@@ -4,7 +4,7 @@
  * called directly with the time it runs at.
  */
 import { parse } from 'csv-parse/sync';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exports } from '../src/db/schema/exports.ts';
 import { IMPORT_STATUS } from '../src/db/schema/imports.ts';
@@ -193,7 +193,11 @@ describe('export recovery after a crash', () => {
     await leave(id, IMPORT_STATUS.IN_PROGRESS, EXPORT_STALE_AFTER_MS + 60_000, EXPORT_ATTEMPTS - 1);
     await createExportRecovery(t.app.ctx).recover();
     expect(await rowOf(id)).toMatchObject({ status: IMPORT_STATUS.CRASH, attempts: EXPORT_ATTEMPTS });
-    const changes = await t.app.ctx.db.select().from(events).where(eq(events.entityId, id));
+    const changes = await t.app.ctx.db
+      .select()
+      .from(events)
+      .where(eq(events.entityId, id))
+      .orderBy(asc(events.code));
     expect(changes.map((e) => e.type)).toEqual(['CREATE', 'UPDATE']);
     expect((await call(admin, 'GET', `/api/exports/${id}`)).json()).toMatchObject({
       status: 7,
