@@ -1,7 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
-import { AppError } from '../../platform/errors.ts';
 import type { ChangeRunner } from '../../platform/events.ts';
 import type { CustomFieldValue } from '../../platform/schemas.ts';
 import { findArticleOfElement, insertArticleInTransaction } from '../articles/in-transaction.ts';
@@ -12,30 +11,126 @@ import {
 } from '../orders/in-transaction.ts';
 import type { OrderService } from '../orders/service.ts';
 import { itemTree } from './items.ts';
-import {
-  findCurrencyByCode,
-  liveItemsOf,
-  QUOTE_ENTITY,
-  type QuoteItemRow,
-  type QuoteRow,
-  setQuote,
-} from './repository.ts';
+import type { EffectHandler, QuoteLifecycle } from './lifecycle.ts';
+import { findCurrencyByCode, liveItemsOf, type QuoteItemRow, type QuoteRow, setQuote } from './repository.ts';
 
 /**
- * POST /quotes/{id}/order: a signed quote becomes an order in one transaction. Its items become
+ * The `createOrder` effect of the lifecycle's `convert` row (POST /quotes/{id}/order): the signed
+ * quote, locked by the change, becomes an order in the change's transaction. Its items become
  * order lines (groups keep their children; tooling and delivery become service lines below their
  * line), brief elements become articles of the company (or the article made earlier), and the
  * quote keeps the order's id.
  */
+export const createOrderOfQuote: EffectHandler = async (step) => {
+  const { tx, record, quote, now, input } = step;
+  const actor = step.actor!;
+  const org = actor.organisationId;
+  const currency = await findCurrencyByCode(tx, org, quote.currency);
+  const order = await insertOrderInTransaction(
+    tx,
+    actor,
+    {
+      companyId: quote.companyId,
+      projectId: quote.projectId,
+      shippingAddressId: quote.addressId,
+      currencyId: currency?.id ?? null,
+      billedAmount: quote.totalPrice,
+      orderDate: now,
+      customFields: input.customFields,
+    },
+    record,
+  );
+  const tree = itemTree(await liveItemsOf(tx, quote.id));
+  const lines: NewOrderItem[] = [];
+  // Tooling (position 1) and delivery (position 2) of a line: service lines below it.
+  const extras = (item: QuoteItemRow, parentId: string) => {
+    for (const [amount, position] of [
+      [item.toolingCost, 1],
+      [item.deliveryCost, 2],
+    ] as const) {
+      if (amount > 0) {
+        lines.push({
+          parentId,
+          articleId: null,
+          quantity: 1,
+          unitPrice: amount,
+          unit: 'service',
+          position,
+        });
+      }
+    }
+  };
+  const articleFor = async (item: QuoteItemRow, code: string) => {
+    if (item.articleId) return item.articleId;
+    if (!item.briefElementId) return null;
+    const existing = await findArticleOfElement(tx, org, quote.companyId, item.briefElementId);
+    if (existing) return existing.id;
+    const article = await insertArticleInTransaction(
+      tx,
+      actor,
+      {
+        companyId: quote.companyId,
+        name: item.name,
+        code,
+        description: item.description,
+        price: item.price,
+        briefElementId: item.briefElementId,
+        currencyId: currency?.id ?? null,
+      },
+      record,
+    );
+    return article.id;
+  };
+  const lineOf = async (item: QuoteItemRow, parentId: string | null, code: string) => {
+    const lineId = uuidv7();
+    lines.push({
+      id: lineId,
+      parentId,
+      articleId: await articleFor(item, code),
+      quantity: item.quantity,
+      unitPrice: item.price,
+      totalPrice: item.price === null ? 0 : undefined,
+      unit: 'pieces',
+      position: item.position,
+    });
+    extras(item, lineId);
+  };
+  for (const root of tree) {
+    if (root.children.length) {
+      const groupId = uuidv7();
+      lines.push({
+        id: groupId,
+        parentId: null,
+        articleId: null,
+        quantity: 1,
+        unitPrice: null,
+        totalPrice: 0,
+        unit: null,
+        position: root.position,
+      });
+      for (const child of root.children) {
+        await lineOf(child, groupId, `${quote.code}-${root.position}.${child.position}`);
+      }
+    } else {
+      await lineOf(root, null, `${quote.code}-${root.position}`);
+    }
+  }
+  await insertOrderItemsInTransaction(tx, actor, order.id, lines, record);
+  step.made.orderId = order.id;
+  return setQuote(tx, quote.id, { orderId: order.id, updatedAt: now });
+};
+
+/** POST /quotes/{id}/order: fires `convert` and answers the quote and the order, as the actor reads them. */
 export function createQuoteConversion<QuoteDetail>(deps: {
   change: ChangeRunner;
   /** The quote locked for a change by the actor (404/403 as the quote service decides). */
   lockForChange: (tx: Tx, actor: Actor, id: string, options: { write: boolean }) => Promise<QuoteRow>;
+  fire: QuoteLifecycle['fire'];
   /** The quote as the actor reads it after the change. */
   read: (actor: Actor, id: string) => Promise<QuoteDetail>;
   orders: Pick<OrderService, 'get'>;
 }) {
-  const { change, lockForChange, read, orders } = deps;
+  const { change, lockForChange, fire, read, orders } = deps;
   return async function convertToOrder(
     actor: Actor,
     id: string,
@@ -43,118 +138,8 @@ export function createQuoteConversion<QuoteDetail>(deps: {
   ) {
     const orderId = await change(actor, async (tx, record) => {
       const quote = await lockForChange(tx, actor, id, { write: true });
-      if (quote.orderId) {
-        throw new AppError('already_converted', 'The quote has already been converted into an order');
-      }
-      if (quote.state !== 'signed') {
-        throw new AppError(
-          'quote_not_signed',
-          `Only a signed quote becomes an order (this one is ${quote.state})`,
-        );
-      }
-      const org = actor.organisationId;
-      const currency = await findCurrencyByCode(tx, org, quote.currency);
-      const now = new Date();
-      const order = await insertOrderInTransaction(
-        tx,
-        actor,
-        {
-          companyId: quote.companyId,
-          projectId: quote.projectId,
-          shippingAddressId: quote.addressId,
-          currencyId: currency?.id ?? null,
-          billedAmount: quote.totalPrice,
-          orderDate: now,
-          customFields: input.customFields,
-        },
-        record,
-      );
-      const tree = itemTree(await liveItemsOf(tx, quote.id));
-      const lines: NewOrderItem[] = [];
-      // Tooling (position 1) and delivery (position 2) of a line: service lines below it.
-      const extras = (item: QuoteItemRow, parentId: string) => {
-        for (const [amount, position] of [
-          [item.toolingCost, 1],
-          [item.deliveryCost, 2],
-        ] as const) {
-          if (amount > 0) {
-            lines.push({
-              parentId,
-              articleId: null,
-              quantity: 1,
-              unitPrice: amount,
-              unit: 'service',
-              position,
-            });
-          }
-        }
-      };
-      const articleFor = async (item: QuoteItemRow, code: string) => {
-        if (item.articleId) return item.articleId;
-        if (!item.briefElementId) return null;
-        const existing = await findArticleOfElement(tx, org, quote.companyId, item.briefElementId);
-        if (existing) return existing.id;
-        const article = await insertArticleInTransaction(
-          tx,
-          actor,
-          {
-            companyId: quote.companyId,
-            name: item.name,
-            code,
-            description: item.description,
-            price: item.price,
-            briefElementId: item.briefElementId,
-            currencyId: currency?.id ?? null,
-          },
-          record,
-        );
-        return article.id;
-      };
-      const lineOf = async (item: QuoteItemRow, parentId: string | null, code: string) => {
-        const lineId = uuidv7();
-        lines.push({
-          id: lineId,
-          parentId,
-          articleId: await articleFor(item, code),
-          quantity: item.quantity,
-          unitPrice: item.price,
-          totalPrice: item.price === null ? 0 : undefined,
-          unit: 'pieces',
-          position: item.position,
-        });
-        extras(item, lineId);
-      };
-      for (const root of tree) {
-        if (root.children.length) {
-          const groupId = uuidv7();
-          lines.push({
-            id: groupId,
-            parentId: null,
-            articleId: null,
-            quantity: 1,
-            unitPrice: null,
-            totalPrice: 0,
-            unit: null,
-            position: root.position,
-          });
-          for (const child of root.children) {
-            await lineOf(child, groupId, `${quote.code}-${root.position}.${child.position}`);
-          }
-        } else {
-          await lineOf(root, null, `${quote.code}-${root.position}`);
-        }
-      }
-      await insertOrderItemsInTransaction(tx, actor, order.id, lines, record);
-      const after = await setQuote(tx, quote.id, { orderId: order.id, updatedAt: now });
-      await record({
-        on: QUOTE_ENTITY,
-        type: 'UPDATE',
-        entityId: quote.id,
-        snapshot: after!,
-        updatedColumns: ['orderId'],
-        updatedRelations: ['order'],
-      });
-      return order.id;
+      const step = await fire(tx, record, { actor, quote, trigger: 'convert', input });
+      return step.made.orderId!;
     });
     const [quote, order] = await Promise.all([read(actor, id), orders.get(actor, orderId)]);
     // Custom field values were checked when written: the schema's value union.

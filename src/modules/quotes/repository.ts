@@ -2,7 +2,7 @@ import { and, asc, eq, getTableColumns, inArray, isNull, lt, ne, or, sql } from 
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { type Executor, rowsOf } from '../../db/client.ts';
 import { briefElements, briefs } from '../../db/schema/briefs.ts';
-import { articles } from '../../db/schema/orders.ts';
+import { articles, orders } from '../../db/schema/orders.ts';
 import { addresses, currencies, files, projects } from '../../db/schema/organisation-data.ts';
 import { companies, companyUsers, organisations, users } from '../../db/schema/platform.ts';
 import { quoteCodeCounters, quoteGuestLinks, quoteItems, quotes } from '../../db/schema/quotes.ts';
@@ -213,23 +213,22 @@ export async function allocateCodeNumber(tx: Executor, organisationId: string, y
 }
 
 /**
- * Moves published quotes whose validity has passed to `expired` (all organisations, or one, or
- * one quote) and returns them. Rows another transaction holds are skipped: it is changing them
- * now, and the next sweep or read takes them.
+ * Locks the published quotes whose validity has passed (all organisations, or one, or one quote),
+ * oldest validity first, for the expiry to fire on each. Rows another transaction holds are
+ * skipped: it is changing them now, and the next sweep or read takes them.
  */
-export async function expireDue(
+export function lockDueQuotes(
   tx: Executor,
-  options: { organisationId?: string; quoteId?: string; limit?: number; now?: Date },
+  options: { organisationId?: string; quoteId?: string; limit?: number; now: Date },
 ): Promise<QuoteRow[]> {
-  const now = options.now ?? new Date();
-  const due = tx
-    .select({ id: quotes.id })
+  return tx
+    .select()
     .from(quotes)
     .where(
       and(
         eq(quotes.state, 'published'),
         isNull(quotes.deletedAt),
-        lt(quotes.validUntil, now),
+        lt(quotes.validUntil, options.now),
         options.organisationId ? eq(quotes.organisationId, options.organisationId) : undefined,
         options.quoteId ? eq(quotes.id, options.quoteId) : undefined,
       ),
@@ -237,11 +236,6 @@ export async function expireDue(
     .orderBy(quotes.validUntil)
     .limit(options.limit ?? 500)
     .for('update', { skipLocked: true });
-  return tx
-    .update(quotes)
-    .set({ state: 'expired', expiredAt: now, updatedAt: now })
-    .where(and(inArray(quotes.id, due), eq(quotes.state, 'published')))
-    .returning();
 }
 
 /** Whether the organisation has a published quote past its validity (a cheap indexed probe). */
@@ -410,4 +404,14 @@ export async function hasItemOfOtherCompany(db: Executor, quoteId: string, compa
     )
     .limit(1);
   return Boolean(other);
+}
+
+/** The live order a quote was converted into, as a link shows it (its id and ERP id). */
+export async function findOrderRef(db: Executor, organisationId: string, orderId: string) {
+  const [row] = await db
+    .select({ id: orders.id, externalId: orders.externalId })
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.organisationId, organisationId), isNull(orders.deletedAt)))
+    .limit(1);
+  return row ?? null;
 }

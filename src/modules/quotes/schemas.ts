@@ -13,6 +13,7 @@ import {
 } from '../../platform/schemas.ts';
 import { OrderItemSchema, OrderSchema } from '../orders/schemas.ts';
 import { SUPPORTED_LANGUAGES } from './i18n.ts';
+import { QUOTE_ACTIONS } from './lifecycle.ts';
 
 export const QuoteStateSchema = StringEnum(QUOTE_STATES, { description: 'Lifecycle state (docs/quotes.md)' });
 
@@ -109,6 +110,13 @@ const quoteProperties = {
   updatedAt: DateTime,
   project: Ref({ name: Type.String() }),
   company: Type.Object({ id: Uuid, name: Type.String() }),
+  allowedActions: Type.Array(StringEnum(QUOTE_ACTIONS), {
+    description:
+      'What the caller may do next with this quote, from the lifecycle table (docs/quotes.md): `edit` (a ' +
+      'draft’s fields and items), `publish`, `accept`, `decline`, `revise` (POST revisions), `convert` (POST ' +
+      'order). Per caller: their role’s permissions and the guards (validity, an order already made). The ' +
+      'API still decides each request.',
+  }),
 };
 
 export const QuoteSummarySchema = Type.Object(quoteProperties, { $id: 'QuoteSummary' });
@@ -142,6 +150,12 @@ export const QuoteSchema = Type.Object(
       description: 'Root items by position, each with its children',
     }),
     pdfs: Type.Array(Type.Ref('QuotePdf'), { description: 'Generated PDFs, one per language' }),
+    order: Nullable(
+      Type.Object(
+        { id: Uuid, externalId: Nullable(Type.String({ description: 'The order’s ERP id' })) },
+        { description: 'The order made from the quote (`orderId`) while it exists' },
+      ),
+    ),
   },
   { $id: 'Quote' },
 );

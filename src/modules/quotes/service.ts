@@ -13,19 +13,24 @@ import { type ChangeRunner, changedFields, type EventRecorder } from '../../plat
 import { likeEscape } from '../../platform/filters.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import type { OrderService } from '../orders/service.ts';
-import { createQuoteConversion } from './conversion.ts';
+import { createOrderOfQuote, createQuoteConversion } from './conversion.ts';
 import { buildItems, itemTree, type QuoteTarget } from './items.ts';
 import {
+  allowedActions,
+  assertQuoteEditable,
   createQuoteLifecycle,
+  type EffectHandler,
   invalidTransition,
-  quoteLocked,
+  type QuoteTrigger,
   recordItems,
-  recordQuoteUpdate,
+  TRIGGER_OF_STATE,
+  type TransitionInput,
   validityOf,
 } from './lifecycle.ts';
 import { currencyOf, resolveRelations } from './relations.ts';
 import {
   findItemRow,
+  findOrderRef,
   findQuoteRow,
   findQuoteWithRefs,
   hasDue,
@@ -69,8 +74,9 @@ export type QuoteListQuery = PageQuery & {
 export type QuoteDetail = Awaited<ReturnType<ReturnType<typeof createQuoteService>['get']>>;
 
 /**
- * Quotes: reads, lists, drafts and their items, revisions. The state machine (publish, respond,
- * expiry) is lifecycle.ts, the conversion to an order conversion.ts.
+ * Quotes: reads, lists, drafts and their items. Every state change (publish, accept, decline,
+ * expire, revise, convert) fires a row of the lifecycle table (lifecycle.ts), whose effects run
+ * here, in lifecycle.ts and in conversion.ts.
  */
 export function createQuoteService({
   db,
@@ -82,7 +88,24 @@ export function createQuoteService({
   /** Reads the order a conversion made, as the actor sees it. */
   orders: Pick<OrderService, 'get'>;
 }) {
-  const { expireAllDue, expireIfPastValidity, publish, respond } = createQuoteLifecycle({ db, change });
+  const { fire, expireAllDue, expireIfPastValidity } = createQuoteLifecycle({
+    db,
+    change,
+    effects: {
+      applyFields: (step) => applyFields(step.tx, step.actor!, step.quote, step.input.fields ?? {}),
+      copyIntoRevision: async (step) => {
+        step.made.revisionId = await copyIntoRevision(
+          step.tx,
+          step.record,
+          step.actor!,
+          step.quote,
+          step.now,
+        );
+        return undefined;
+      },
+      createOrder: createOrderOfQuote,
+    } satisfies Record<string, EffectHandler>,
+  });
   /** Contacts only see quotes that were sent to them: drafts are internal. */
   const hiddenFrom = (actor: Actor, state: QuoteState) => actor.role === 'contact' && state === 'draft';
 
@@ -99,9 +122,10 @@ export function createQuoteService({
   }
 
   async function present(actor: Actor, found: QuoteWithRefs) {
-    const [items, pdfs] = await Promise.all([
+    const [items, pdfs, order] = await Promise.all([
       liveItemsOf(db, found.id),
       pdfFilesOf(db, actor.organisationId, found.id),
+      found.orderId ? findOrderRef(db, actor.organisationId, found.orderId) : null,
     ]);
     const {
       organisationName: _organisation,
@@ -112,6 +136,8 @@ export function createQuoteService({
     };
     return {
       ...quote,
+      allowedActions: allowedActions(found, actor),
+      order,
       items: itemTree(items),
       pdfs: pdfs.map((file) => ({
         ...file,
@@ -136,11 +162,6 @@ export function createQuoteService({
     if (hiddenFrom(actor, row.state)) throw notFound('Quote');
     if (options.write) assertCompanyWritable(actor, row.companyId);
     return row;
-  }
-
-  /** Refuses (409) a change of a quote that is no longer a draft. */
-  function assertDraft(row: QuoteRow) {
-    if (row.state !== 'draft') throw quoteLocked(row.state);
   }
 
   /** Inserts built item rows, brings parents and totals up to date, records the events. */
@@ -169,20 +190,52 @@ export function createQuoteService({
     return after;
   }
 
-  /** Runs a state change of a published quote after expiring it if its validity has passed. */
+  /**
+   * Fires a trigger of the lifecycle on the quote in one change: expired first if its validity
+   * has passed (so the table sees its true state), then locked, then the row's guard and effects.
+   * Returns what the effects made (a revision's id).
+   */
   async function transition(
     actor: Actor,
     id: string,
-    apply: (tx: Tx, current: QuoteRow) => Promise<QuoteRow>,
-    options: { write: boolean },
+    trigger: QuoteTrigger,
+    options: { write: boolean; input?: TransitionInput; fields?: boolean },
   ) {
     await expireIfPastValidity(actor.organisationId, id);
-    await change(actor, async (tx, record) => {
-      const current = await lockForChange(tx, actor, id, options);
-      const after = await apply(tx, current);
-      await recordQuoteUpdate(record, current, after, 'state');
+    return change(actor, async (tx, record) => {
+      const quote = await lockForChange(tx, actor, id, options);
+      // Edits go with a draft only, whatever else the request asks (409 quote_locked first).
+      if (options.fields) assertQuoteEditable(quote);
+      const step = await fire(tx, record, { actor, quote, trigger, input: options.input });
+      return step.made;
     });
-    return read(actor, id);
+  }
+
+  /** The `applyFields` effect: the edits of a draft (`PUT` fields), relations checked. */
+  async function applyFields(tx: Tx, actor: Actor, current: QuoteRow, input: UpdateQuoteInput) {
+    if (!FIELD_KEYS.some((key) => input[key] !== undefined)) return undefined;
+    const next = {
+      companyId: input.companyId ?? current.companyId,
+      projectId: input.projectId === undefined ? current.projectId : input.projectId,
+      contactId: input.contactId === undefined ? current.contactId : input.contactId,
+      addressId: input.addressId === undefined ? current.addressId : input.addressId,
+    };
+    const sent: Record<string, unknown> = {};
+    for (const key of ['projectId', 'contactId', 'addressId'] as const)
+      if (input[key] !== undefined) sent[key] = input[key];
+    if (input.companyId !== undefined && input.companyId !== current.companyId) {
+      sent.companyId = input.companyId;
+      await assertItemsOfCompany(tx, current.id, input.companyId);
+    }
+    const { companyId } = await resolveRelations(tx, actor, next, sent);
+    const changes: Partial<QuoteRow> = { ...next, companyId };
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.email !== undefined) changes.email = input.email;
+    if (input.phoneNumber !== undefined) changes.phoneNumber = input.phoneNumber;
+    if (input.receiverName !== undefined) changes.receiverName = input.receiverName;
+    if (input.validUntil !== undefined)
+      changes.validUntil = input.validUntil === null ? null : validityOf(input.validUntil);
+    return setQuote(tx, current.id, { ...changes, updatedAt: new Date() });
   }
 
   const FIELD_KEYS = [
@@ -247,7 +300,11 @@ export function createQuoteService({
           .offset(page.offset),
         db.select({ total: sql<number>`count(*)::int` }).from(quotes).where(where),
       ]);
-      return pageResult(data, counted[0]?.total ?? 0, page);
+      return pageResult(
+        data.map((row) => ({ ...row, allowedActions: allowedActions(row, actor) })),
+        counted[0]?.total ?? 0,
+        page,
+      );
     },
 
     async create(actor: Actor, input: CreateQuoteInput) {
@@ -323,74 +380,32 @@ export function createQuoteService({
     },
 
     /**
-     * PUT /quotes/:id: edits a draft, and/or moves the quote to another state (`state`). A quote
+     * PUT /quotes/:id: edits a draft (`edit`), and/or moves the quote to another state (`state`:
+     * the trigger of TRIGGER_OF_STATE, e.g. `published` fires `publish` with the edits). A quote
      * that is no longer a draft accepts only a state change (409 `quote_locked` otherwise).
      */
     async update(actor: Actor, id: string, input: UpdateQuoteInput) {
       const to = input.state;
-      const fields = FIELD_KEYS.filter((key) => input[key] !== undefined);
+      const fields = FIELD_KEYS.some((key) => input[key] !== undefined);
       if (input.rejectionReason !== undefined && to !== 'rejected') {
         throw badRequest('rejectionReason goes with state rejected', [
           { pointer: '/rejectionReason', message: 'is only accepted with state "rejected"', in: 'body' },
         ]);
       }
-      if (to === 'signed' || to === 'rejected') {
-        if (fields.length) {
-          const row = await findQuoteRow(db, actor.organisationId, id);
-          if (row && row.state !== 'draft') throw quoteLocked(row.state);
-        }
-        return transition(
-          actor,
-          id,
-          (tx, current) => respond(tx, actor, current, to, input.rejectionReason),
-          {
-            write: true,
-          },
-        );
+      const trigger = TRIGGER_OF_STATE[to ?? 'draft'];
+      if (trigger === 'edit' && !fields) {
+        // `{state: "draft"}` alone moves nothing: a draft stays one, and nothing goes back to draft.
+        await expireIfPastValidity(actor.organisationId, id);
+        await change(actor, async (tx) => {
+          const current = await lockForChange(tx, actor, id, { write: true });
+          if (current.state !== 'draft') throw invalidTransition(current.state, 'draft');
+        });
+        return read(actor, id);
       }
-      await expireIfPastValidity(actor.organisationId, id);
-      await change(actor, async (tx, record) => {
-        const current = await lockForChange(tx, actor, id, { write: true });
-        if (current.state !== 'draft') {
-          if (fields.length) throw quoteLocked(current.state);
-          throw invalidTransition(current.state, to ?? current.state);
-        }
-        if (to && to !== 'draft' && to !== 'published') {
-          throw invalidTransition(
-            'draft',
-            to,
-            to === 'expired' ? 'a quote expires by itself once published and past validUntil' : undefined,
-          );
-        }
-        let row = current;
-        if (fields.length) {
-          const next = {
-            companyId: input.companyId ?? current.companyId,
-            projectId: input.projectId === undefined ? current.projectId : input.projectId,
-            contactId: input.contactId === undefined ? current.contactId : input.contactId,
-            addressId: input.addressId === undefined ? current.addressId : input.addressId,
-          };
-          const sent: Record<string, unknown> = {};
-          for (const key of ['projectId', 'contactId', 'addressId'] as const)
-            if (input[key] !== undefined) sent[key] = input[key];
-          if (input.companyId !== undefined && input.companyId !== current.companyId) {
-            sent.companyId = input.companyId;
-            await assertItemsOfCompany(tx, current.id, input.companyId);
-          }
-          const { companyId } = await resolveRelations(tx, actor, next, sent);
-          const changes: Partial<QuoteRow> = { ...next, companyId };
-          if (input.name !== undefined) changes.name = input.name;
-          if (input.email !== undefined) changes.email = input.email;
-          if (input.phoneNumber !== undefined) changes.phoneNumber = input.phoneNumber;
-          if (input.receiverName !== undefined) changes.receiverName = input.receiverName;
-          if (input.validUntil !== undefined)
-            changes.validUntil = input.validUntil === null ? null : validityOf(input.validUntil);
-          const updated = await setQuote(tx, id, { ...changes, updatedAt: new Date() });
-          row = updated!;
-        }
-        if (to === 'published') row = await publish(tx, record, row);
-        if (row !== current)
-          await recordQuoteUpdate(record, current, row, to === 'published' ? 'state' : undefined);
+      await transition(actor, id, trigger, {
+        write: true,
+        fields,
+        input: { fields: input, reason: input.rejectionReason },
       });
       return read(actor, id);
     },
@@ -399,7 +414,7 @@ export function createQuoteService({
     async addItems(actor: Actor, id: string, items: ItemInput[]) {
       await change(actor, async (tx, record) => {
         const current = await lockForChange(tx, actor, id, { write: true });
-        assertDraft(current);
+        assertQuoteEditable(current);
         const rows = await buildItems(
           tx,
           current,
@@ -429,7 +444,7 @@ export function createQuoteService({
         const current = await lockForChange(tx, actor, id, { write: true });
         const item = await findItemRow(tx, actor.organisationId, itemId);
         if (!item || item.quoteId !== id) throw notFound('Quote item');
-        assertDraft(current);
+        assertQuoteEditable(current);
         const items = await liveItemsOf(tx, id);
         const ids = new Set([item.id, ...items.filter((i) => i.parentId === item.id).map((i) => i.id)]);
         if (item.parentId && !items.some((i) => i.parentId === item.parentId && !ids.has(i.id))) {
@@ -464,79 +479,24 @@ export function createQuoteService({
     },
 
     /** The client accepts: published -> signed. */
-    accept: (actor: Actor, id: string) =>
-      transition(actor, id, (tx, current) => respond(tx, actor, current, 'signed'), { write: false }),
+    async accept(actor: Actor, id: string) {
+      await transition(actor, id, 'accept', { write: false });
+      return read(actor, id);
+    },
 
     /** The client declines: published -> rejected, with an optional reason. */
-    decline: (actor: Actor, id: string, reason?: string) =>
-      transition(actor, id, (tx, current) => respond(tx, actor, current, 'rejected', reason), {
-        write: false,
-      }),
+    async decline(actor: Actor, id: string, reason?: string) {
+      await transition(actor, id, 'decline', { write: false, input: { reason } });
+      return read(actor, id);
+    },
 
     /**
      * POST /quotes/:id/revisions: a new draft copying a quote that is no longer a draft (its
      * fields and items, prices as they were), version = the lineage's highest + 1.
      */
     async revise(actor: Actor, id: string) {
-      await expireIfPastValidity(actor.organisationId, id);
-      const newId = await change(actor, async (tx, record) => {
-        const source = await lockForChange(tx, actor, id, { write: true });
-        if (source.state === 'draft') {
-          throw new AppError(
-            'invalid_transition',
-            'A draft is edited, not revised: revise a quote once it is published',
-          );
-        }
-        const rootId = source.rootQuoteId ?? source.id;
-        // The lineage's original, locked: revisions of one lineage are numbered one at a time.
-        await tx.select({ id: quotes.id }).from(quotes).where(eq(quotes.id, rootId)).for('update');
-        const [latest] = await tx
-          .select({ version: sql<number>`max(${quotes.version})::int` })
-          .from(quotes)
-          .where(or(eq(quotes.id, rootId), eq(quotes.rootQuoteId, rootId)));
-        const now = new Date();
-        const [created] = await tx
-          .insert(quotes)
-          .values({
-            id: uuidv7(),
-            organisationId: source.organisationId,
-            name: source.name,
-            state: 'draft',
-            version: (latest?.version ?? source.version) + 1,
-            parentQuoteId: source.id,
-            rootQuoteId: rootId,
-            projectId: source.projectId,
-            companyId: source.companyId,
-            contactId: source.contactId,
-            addressId: source.addressId,
-            email: source.email,
-            phoneNumber: source.phoneNumber,
-            receiverName: source.receiverName,
-            validUntil:
-              source.validUntil && source.validUntil.getTime() > now.getTime() ? source.validUntil : null,
-            currency: source.currency,
-            createdById: actor.userId,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning();
-        const items = await liveItemsOf(tx, source.id);
-        const newIds = new Map(items.map((i) => [i.id, uuidv7()]));
-        const copies = items
-          .sort((a, b) => Number(Boolean(a.parentId)) - Number(Boolean(b.parentId)))
-          .map(({ id: oldId, createdAt: _c, updatedAt: _u, deletedAt: _d, ...item }) => ({
-            ...item,
-            id: newIds.get(oldId)!,
-            quoteId: created!.id,
-            parentId: item.parentId ? newIds.get(item.parentId)! : null,
-            createdById: actor.userId,
-            createdAt: now,
-            updatedAt: now,
-          }));
-        await insertItemsCreate(tx, record, created!, copies);
-        return created!.id;
-      });
-      return read(actor, newId);
+      const made = await transition(actor, id, 'revise', { write: true });
+      return read(actor, made.revisionId!);
     },
 
     /**
@@ -545,11 +505,65 @@ export function createQuoteService({
      * (code from the quote code); tooling and delivery become service lines under it. The quote
      * keeps the order's id.
      */
-    convertToOrder: createQuoteConversion({ change, lockForChange, read, orders }),
+    convertToOrder: createQuoteConversion({ change, lockForChange, fire, read, orders }),
 
     /** The scheduled sweep: expires every quote whose validity has passed. */
     expireDue: expireAllDue,
   };
+
+  /**
+   * The `copyIntoRevision` effect: a new draft with the source's fields and items (prices as they
+   * were), version = the lineage's highest + 1, `parentQuoteId` = the source; the source is unchanged.
+   */
+  async function copyIntoRevision(tx: Tx, record: EventRecorder, actor: Actor, source: QuoteRow, now: Date) {
+    const rootId = source.rootQuoteId ?? source.id;
+    // The lineage's original, locked: revisions of one lineage are numbered one at a time.
+    await tx.select({ id: quotes.id }).from(quotes).where(eq(quotes.id, rootId)).for('update');
+    const [latest] = await tx
+      .select({ version: sql<number>`max(${quotes.version})::int` })
+      .from(quotes)
+      .where(or(eq(quotes.id, rootId), eq(quotes.rootQuoteId, rootId)));
+    const [created] = await tx
+      .insert(quotes)
+      .values({
+        id: uuidv7(),
+        organisationId: source.organisationId,
+        name: source.name,
+        state: 'draft',
+        version: (latest?.version ?? source.version) + 1,
+        parentQuoteId: source.id,
+        rootQuoteId: rootId,
+        projectId: source.projectId,
+        companyId: source.companyId,
+        contactId: source.contactId,
+        addressId: source.addressId,
+        email: source.email,
+        phoneNumber: source.phoneNumber,
+        receiverName: source.receiverName,
+        validUntil:
+          source.validUntil && source.validUntil.getTime() > now.getTime() ? source.validUntil : null,
+        currency: source.currency,
+        createdById: actor.userId,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    const items = await liveItemsOf(tx, source.id);
+    const newIds = new Map(items.map((i) => [i.id, uuidv7()]));
+    const copies = items
+      .sort((a, b) => Number(Boolean(a.parentId)) - Number(Boolean(b.parentId)))
+      .map(({ id: oldId, createdAt: _c, updatedAt: _u, deletedAt: _d, ...item }) => ({
+        ...item,
+        id: newIds.get(oldId)!,
+        quoteId: created!.id,
+        parentId: item.parentId ? newIds.get(item.parentId)! : null,
+        createdById: actor.userId,
+        createdAt: now,
+        updatedAt: now,
+      }));
+    await insertItemsCreate(tx, record, created!, copies);
+    return created!.id;
+  }
 
   /** Inserts the items of a new quote (its CREATE event first, then the items'). */
   async function insertItemsCreate(
