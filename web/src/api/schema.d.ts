@@ -5512,6 +5512,8 @@ export interface components {
                 id: string;
                 name: string;
             };
+            /** @description What the caller may do next with this quote, from the lifecycle table (docs/quotes.md): `edit` (a draft’s fields and items), `publish`, `accept`, `decline`, `revise` (POST revisions), `convert` (POST order). Per caller: their role’s permissions and the guards (validity, an order already made). The API still decides each request. */
+            allowedActions: ("edit" | "publish" | "accept" | "decline" | "revise" | "convert")[];
         };
         Quote: {
             /**
@@ -5588,6 +5590,8 @@ export interface components {
                 id: string;
                 name: string;
             };
+            /** @description What the caller may do next with this quote, from the lifecycle table (docs/quotes.md): `edit` (a draft’s fields and items), `publish`, `accept`, `decline`, `revise` (POST revisions), `convert` (POST order). Per caller: their role’s permissions and the guards (validity, an order already made). The API still decides each request. */
+            allowedActions: ("edit" | "publish" | "accept" | "decline" | "revise" | "convert")[];
             contact: {
                 /**
                  * Format: uuid
@@ -5618,6 +5622,14 @@ export interface components {
             items: components["schemas"]["QuoteItem"][];
             /** @description Generated PDFs, one per language */
             pdfs: components["schemas"]["QuotePdf"][];
+            order: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 */
+                id: string;
+                externalId: string | null;
+            } | null;
         };
         QuoteGuestLink: {
             /**
