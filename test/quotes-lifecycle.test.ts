@@ -84,6 +84,8 @@ describe('the table', () => {
       if (row.from !== row.to) expect(row.effects.at(-1)).toBe('recordUpdate');
     }
     expect(QUOTE_LIFECYCLE.filter((r) => r.by === 'system').map((r) => r.trigger)).toEqual(['expire']);
+    // Users are offered every trigger but the service's own.
+    expect([...QUOTE_ACTIONS]).toEqual(QUOTE_TRIGGERS.filter((trigger) => trigger !== 'expire'));
   });
 
   it('is the table docs/quotes.md shows', () => {

@@ -1,29 +1,41 @@
-import type { Role } from '../../api/auth.ts';
+import type { components } from '../../api/schema.d.ts';
 
-export type QuoteState = 'draft' | 'published' | 'signed' | 'rejected' | 'expired';
-export type QuoteAction =
-  | 'edit'
-  | 'publish'
-  | 'accept'
-  | 'decline'
-  | 'revise'
-  | 'convert'
-  | 'pdf'
-  | 'guestLinks';
+type Quote = components['schemas']['Quote'];
 
-const STAFF: Role[] = ['superadmin', 'admin', 'sales', 'external_sales'];
+/** An action the API offers on a quote (its lifecycle table: docs/quotes.md). */
+export type QuoteAction = Quote['allowedActions'][number];
+
+/** What the page reads of a quote to decide: its state, the API's `allowedActions`, its order. */
+export type QuoteForActions = Pick<Quote, 'state' | 'allowedActions' | 'orderId'>;
 
 /**
- * What the quote screen offers in a state, for a role: the transitions of docs/quotes.md and the
- * permission matrix (quotes:write for staff, quotes:respond for contacts too). It only chooses
- * which buttons to show; the API decides, and a refusal shows its reason.
+ * Whether the quote screen offers the action: only what the API's `allowedActions` lists for this
+ * caller (their role, the quote's state, its validity, an order already made). The page never
+ * decides by role or state itself; the API still decides each request and a refusal shows.
  */
-export function quoteActions(state: QuoteState, role: Role | undefined, converted: boolean): QuoteAction[] {
-  const staff = role !== undefined && STAFF.includes(role);
-  const actions: QuoteAction[] = [];
-  if (state === 'draft' && staff) actions.push('edit', 'publish');
-  if (state === 'published' && (staff || role === 'contact')) actions.push('accept', 'decline');
-  if (state !== 'draft' && staff) actions.push('pdf', 'guestLinks', 'revise');
-  if (state === 'signed' && staff && !converted) actions.push('convert');
-  return actions;
+export const offers = (quote: QuoteForActions, action: QuoteAction) => quote.allowedActions.includes(action);
+
+/**
+ * The guidance line of the quote page (an i18n key under `quotes.guide`), from the same list: it
+ * names only what this caller can do next, so a buyer never reads staff guidance, an ordered quote
+ * is not told to be converted, and nobody is told to revise what cannot be revised.
+ */
+export function guidanceOf(quote: QuoteForActions): string {
+  const can = (action: QuoteAction) => offers(quote, action);
+  switch (quote.state) {
+    case 'draft':
+      return can('publish') || can('edit') ? 'draftEdit' : 'draft';
+    case 'published':
+      if (can('accept') && can('revise')) return 'publishedStaff';
+      if (can('accept')) return 'publishedBuyer';
+      if (can('revise')) return 'publishedRevise';
+      return 'publishedWait';
+    case 'signed':
+      if (can('convert')) return 'signedConvert';
+      return quote.orderId ? 'signedOrdered' : 'signed';
+    case 'rejected':
+      return can('revise') ? 'rejectedRevise' : 'rejected';
+    case 'expired':
+      return can('revise') ? 'expiredRevise' : 'expired';
+  }
 }

@@ -19,12 +19,14 @@ import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { auth, useAuth } from '../../api/auth.ts';
+import { auth } from '../../api/auth.ts';
 import { ApiError, api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
-import { type QuoteState, quoteActions } from '../../features/quotes/actions.ts';
+import { useCan } from '../../features/admin/useCan.ts';
+import { orderName } from '../../features/orders/format.ts';
+import { guidanceOf, offers, type QuoteAction } from '../../features/quotes/actions.ts';
 import { LinePicker, type Lines, linesBody } from '../../features/quotes/LinePicker.tsx';
 import { date, money, number } from '../../ui/format.ts';
 import { problemFields } from '../../ui/problem.ts';
@@ -38,7 +40,7 @@ type Item = Quote['items'][number];
 export default function QuotePage() {
   const { id } = useParams() as { id: string };
   const { t } = useTranslation();
-  const { me } = useAuth();
+  const may = useCan();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const quote = useQuery({
@@ -71,8 +73,10 @@ export default function QuotePage() {
   return (
     <QueryState query={quote} back={{ to: '/quotes', label: t('quotes.title') }}>
       {(q) => {
-        const actions = quoteActions(q.state as QuoteState, me?.role, !!q.orderId);
-        const can = (a: (typeof actions)[number]) => actions.includes(a);
+        // The lifecycle's actions come from the API (allowedActions, per caller); the PDF and guest
+        // links are not transitions: the permission to write quotes and the state decide them.
+        const can = (action: QuoteAction) => offers(q, action);
+        const writer = may('quotes:write');
         return (
           <Stack>
             <Group justify="space-between" align="flex-start">
@@ -153,11 +157,15 @@ export default function QuotePage() {
             </Group>
 
             <Alert color="gray" title={t('quotes.next')} data-testid="quote-next">
-              {t(`quotes.next${q.state.charAt(0).toUpperCase()}${q.state.slice(1)}`)}
+              {t(`quotes.guide.${guidanceOf(q)}`)}
               {q.rejectionReason ? ` — ${q.rejectionReason}` : ''}
-              {q.orderId ? (
+              {q.order ? (
                 <Text size="sm" mt={4} data-testid="quote-order">
-                  {t('quotes.ordered', { code: q.orderId })}
+                  <Trans
+                    i18nKey="quotes.ordered"
+                    values={{ code: orderName(q.order) }}
+                    components={{ link: <Anchor component={Link} to={`/orders/${q.order.id}`} /> }}
+                  />
                 </Text>
               ) : null}
             </Alert>
@@ -251,8 +259,8 @@ export default function QuotePage() {
               </Card>
             )}
 
-            {q.state !== 'draft' && <PdfPanel quote={q} canRender={can('pdf')} />}
-            {can('guestLinks') && <GuestLinks quoteId={q.id} />}
+            {q.state !== 'draft' && <PdfPanel quote={q} canRender={writer && q.state === 'published'} />}
+            {writer && q.state !== 'draft' && <GuestLinks quoteId={q.id} />}
             {q.parentQuoteId && (
               <Text size="sm">
                 {t('quotes.revisions')}:{' '}
