@@ -338,7 +338,7 @@ export const en = {
       expiredRevise: 'Expired: make a revision to offer again.',
       expired: 'Expired: its validity has passed; ask the seller for a new offer.',
     },
-    ordered: 'Converted into order <link>{{code}}</link>',
+    ordered: 'Converted into order',
     states: {
       draft: 'Draft',
       published: 'Published',

@@ -339,7 +339,7 @@ export const fr: Messages = {
       expiredRevise: 'Expiré : faites une révision pour proposer à nouveau.',
       expired: 'Expiré : sa validité est passée ; demandez une nouvelle offre au vendeur.',
     },
-    ordered: 'Transformé en commande <link>{{code}}</link>',
+    ordered: 'Transformé en commande',
     states: {
       draft: 'Brouillon',
       published: 'Publié',

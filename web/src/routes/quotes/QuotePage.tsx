@@ -19,7 +19,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { auth } from '../../api/auth.ts';
 import { ApiError, api, unwrap } from '../../api/client.ts';
@@ -161,11 +161,10 @@ export default function QuotePage() {
               {q.rejectionReason ? ` — ${q.rejectionReason}` : ''}
               {q.order ? (
                 <Text size="sm" mt={4} data-testid="quote-order">
-                  <Trans
-                    i18nKey="quotes.ordered"
-                    values={{ code: orderName(q.order) }}
-                    components={{ link: <Anchor component={Link} to={`/orders/${q.order.id}`} /> }}
-                  />
+                  {t('quotes.ordered')}{' '}
+                  <Anchor component={Link} to={`/orders/${q.order.id}`}>
+                    {orderName(q.order)}
+                  </Anchor>
                 </Text>
               ) : null}
             </Alert>
