@@ -70,9 +70,10 @@ const ListQuery = pageQuerySchema(QUOTE_PAGE, {
 });
 
 const STATES_NOTE =
-  'States: draft -> published (PUT state, all items priced, assigns the code and locks the quote) -> ' +
-  'signed | rejected (accept / decline, or PUT state) | expired (automatic once validUntil has passed). ' +
-  'Any other transition answers 409 `invalid_transition`; a change of a quote that is not a draft 409 `quote_locked`.';
+  'States (the lifecycle table of docs/quotes.md): draft -> published (PUT state, all items priced, assigns the ' +
+  'code and locks the quote) -> signed | rejected (accept / decline, or PUT state) | expired (automatic once ' +
+  'validUntil has passed). Any other transition answers 409 `invalid_transition`; a change of a quote that is ' +
+  'not a draft 409 `quote_locked`. `allowedActions` in the answer lists what the caller may do next.';
 
 export const quotesRoutes = (
   _ctx: AppContext,
@@ -136,6 +137,9 @@ export const quotesRoutes = (
           tags,
           operationId: 'getQuote',
           summary: 'Get a quote with its items (tree), project, company, contact, address and PDFs',
+          description:
+            '`allowedActions` lists what this caller may do next (from the lifecycle table: their permissions, the ' +
+            'state, the validity, an order already made); `order` names the order the quote became.',
           params: IdParams,
           response: { 200: Quote, ...problemResponses() },
         },
@@ -244,7 +248,8 @@ export const quotesRoutes = (
           summary: 'Duplicate a quote that is no longer a draft into a new draft revision',
           description:
             'The revision copies the fields and items (prices as they were), gets version = the highest of ' +
-            'its lineage + 1 and parentQuoteId = this quote. A draft is edited, not revised (409).',
+            'its lineage + 1 and parentQuoteId = this quote. A draft is edited, not revised, and a quote converted ' +
+            'into an order is not revised (409 `invalid_transition`).',
           params: IdParams,
           response: { 201: Quote, ...problemResponses(409) },
         },

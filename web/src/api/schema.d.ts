@@ -3466,12 +3466,14 @@ export interface paths {
         };
         /**
          * Get a quote with its items (tree), project, company, contact, address and PDFs
-         * @description Permission `quotes:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         * @description `allowedActions` lists what this caller may do next (from the lifecycle table: their permissions, the state, the validity, an order already made); `order` names the order the quote became.
+         *
+         *     Permission `quotes:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
          */
         get: operations["getQuote"];
         /**
          * Edit a draft and/or change the state of a quote
-         * @description States: draft -> published (PUT state, all items priced, assigns the code and locks the quote) -> signed | rejected (accept / decline, or PUT state) | expired (automatic once validUntil has passed). Any other transition answers 409 `invalid_transition`; a change of a quote that is not a draft 409 `quote_locked`. Publishing without a complete pricing answers 422 `pricing_incomplete`; without a validUntil the quote is valid 30 days. `rejectionReason` goes with `state: rejected`.
+         * @description States (the lifecycle table of docs/quotes.md): draft -> published (PUT state, all items priced, assigns the code and locks the quote) -> signed | rejected (accept / decline, or PUT state) | expired (automatic once validUntil has passed). Any other transition answers 409 `invalid_transition`; a change of a quote that is not a draft 409 `quote_locked`. `allowedActions` in the answer lists what the caller may do next. Publishing without a complete pricing answers 422 `pricing_incomplete`; without a validUntil the quote is valid 30 days. `rejectionReason` goes with `state: rejected`.
          *
          *     Permission `quotes:write` - roles: superadmin, admin, sales, external_sales.
          */
@@ -3582,7 +3584,7 @@ export interface paths {
         put?: never;
         /**
          * Duplicate a quote that is no longer a draft into a new draft revision
-         * @description The revision copies the fields and items (prices as they were), gets version = the highest of its lineage + 1 and parentQuoteId = this quote. A draft is edited, not revised (409).
+         * @description The revision copies the fields and items (prices as they were), gets version = the highest of its lineage + 1 and parentQuoteId = this quote. A draft is edited, not revised, and a quote converted into an order is not revised (409 `invalid_transition`).
          *
          *     Permission `quotes:write` - roles: superadmin, admin, sales, external_sales.
          */
