@@ -22,6 +22,7 @@ import {
   setQuote,
   setQuoteItem,
 } from './repository.ts';
+import type { UpdateQuoteInput } from './schemas.ts';
 
 /*
  * The lifecycle of a quote as ONE table (docs/quotes.md renders it): each row says from which
@@ -368,7 +369,7 @@ export const recordQuoteUpdate = (
 
 /** What a firing carries besides the quote: the edits (`PUT`), a reason, the order's fields. */
 export type TransitionInput = {
-  fields?: Record<string, unknown>;
+  fields?: UpdateQuoteInput;
   reason?: string | null;
   customFields?: Record<string, unknown>;
 };
