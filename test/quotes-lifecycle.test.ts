@@ -17,6 +17,7 @@ import {
   type QuoteTrigger,
   refusalOf,
   type Transition,
+  transitionFor,
 } from '../src/modules/quotes/lifecycle.ts';
 import { PERMISSIONS } from '../src/platform/permissions.ts';
 import {
@@ -367,6 +368,30 @@ describe('the API fires the table', () => {
     });
     // Not converted: no order.
     expect(signed.order).toBeNull();
+  });
+});
+
+describe('the routes and the table', () => {
+  it('each trigger’s route asks for the permission its row names (PUT asks quotes:write of all)', () => {
+    const permissionOf = (method: string, path: string) => {
+      const found = t.app.protectedRoutes.filter((r) => r.method === method && r.url === `/api${path}`);
+      expect(found, `${method} ${path}`).toHaveLength(1);
+      return found[0]!.permission;
+    };
+    const routeOf: Record<Exclude<QuoteTrigger, 'expire'>, [string, string]> = {
+      edit: ['PUT', '/quotes/:id'],
+      publish: ['PUT', '/quotes/:id'],
+      accept: ['POST', '/quotes/:id/accept'],
+      decline: ['POST', '/quotes/:id/decline'],
+      revise: ['POST', '/quotes/:id/revisions'],
+      convert: ['POST', '/quotes/:id/order'],
+    };
+    for (const row of QUOTE_LIFECYCLE) {
+      if (row.trigger === 'expire') continue;
+      expect(permissionOf(...routeOf[row.trigger]), `${row.from} ${row.trigger}`).toBe(row.by);
+    }
+    // Items change with `edit`'s permission too.
+    expect(permissionOf('POST', '/quotes/:id/quote-items')).toBe(transitionFor('edit', 'draft')!.by);
   });
 });
 
