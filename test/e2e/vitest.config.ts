@@ -11,5 +11,8 @@ export default defineConfig({
     pool: 'forks',
     poolOptions: { forks: { singleFork: true } },
     fileParallelism: false,
+    // A screen reflects a change once the service has answered and the query refetched; on a loaded
+    // machine that can take seconds, so polls wait long (they end as soon as the condition holds).
+    expect: { poll: { timeout: 20_000 } },
   },
 });
