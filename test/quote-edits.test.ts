@@ -7,6 +7,7 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addresses, articles, companies, companyUsers, events } from '../src/db/schema/index.ts';
 import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
+import { formatterFor } from '../src/modules/quotes/i18n.ts';
 import type { Catalogue } from '../src/pricing/index.ts';
 import {
   auth,
@@ -16,6 +17,7 @@ import {
   makeUser,
   type TestApp,
 } from './helpers/app.ts';
+import { extractPdfText } from './helpers/pdf-text.ts';
 
 let t: TestApp;
 let admin: Credentials;
@@ -457,6 +459,33 @@ describe('PATCH /quotes/{id}/quote-items/{itemId}', () => {
     expect(order.billedAmount).toBe(edited.totalPrice);
     expect(order.itemsTotal).toBe(edited.totalPrice);
     expect(order.items.some((i) => i.quantity === 50)).toBe(false);
+  });
+});
+
+describe('the PDF of an edited quote', () => {
+  it('prints the lines’ cents, says the discount and that an optional line is not in the total', async () => {
+    const quote = await createQuote({
+      items: [
+        { articleId, quantity: 1000 },
+        { articleId, quantity: 20 },
+      ],
+      briefIds: [briefId],
+    });
+    const [discounted, extra] = quote.items.filter((i) => i.articleId === articleId);
+    await patchItem(admin, quote, discounted!.id, { discountPercent: 12.5 });
+    const edited = ok(await patchItem(admin, quote, extra!.id, { optional: true }));
+    ok(await call('PUT', admin, `/api/quotes/${quote.id}`, { state: 'published' }));
+    const pdf = await call('POST', admin, `/api/quotes/${quote.id}/generate-pdf`, { localisationId: 'en' });
+    expect(pdf.statusCode, pdf.body).toBe(201);
+    const text = extractPdfText(pdf.rawPayload);
+    const money = formatterFor('en', 'EUR').money;
+    // 1,000 x 0.1234 = 123.40, less 12.5 % (15.43): 107.97.
+    expect(edited.items.find((i) => i.id === discounted!.id)!.totalPrice).toBe(107.97);
+    expect(text).toContain(money(107.97));
+    expect(text).toContain(`Discount 12.5 % (${money(-15.43)})`);
+    expect(text).toContain('Option, not included in the total');
+    expect(text).toContain(money(edited.totalPrice));
+    expect(cents(edited.totalPrice)).toBe(countedCents(edited));
   });
 });
 
