@@ -144,7 +144,8 @@ export async function lineMoneyAfter(
         issues: [
           {
             pointer: '/discountAmount',
-            message: amount === null ? 'needs a priced line' : `must be at most ${amount}`,
+            // The platform's wording of a maximum, which the app translates.
+            message: amount === null ? 'needs a priced line' : `must be <= ${amount}`,
             in: 'body',
           },
         ],

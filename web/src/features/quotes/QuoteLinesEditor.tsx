@@ -362,7 +362,6 @@ function LineEditor({
                   ? t('quotes.edit.engineHint', { price: money(item.enginePrice, quote.currency, 4) })
                   : t('quotes.edit.priceHint')
               }
-              placeholder={item.enginePrice != null ? String(item.enginePrice) : undefined}
               value={price}
               onChange={setPrice}
               min={0}
