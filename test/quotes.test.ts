@@ -56,6 +56,7 @@ type Item = {
   articleId: string | null;
   quantity: number;
   price: number | null;
+  amount?: number | null;
   totalPrice: number;
   toolingCost: number;
   deliveryCost: number;
@@ -335,19 +336,16 @@ describe('creating a quote', () => {
         briefId: pricedBrief.id,
         position: element.position + 1,
         quantity: variant.quantity,
-        price: variant.unitPrice,
+        // Rounding rule: the line is the engine's product price in cents, the unit price derived.
+        amount: variant.productPrice,
+        price: Math.round((variant.productPrice / variant.quantity) * 10_000) / 10_000,
         toolingCost: variant.toolingCost,
         deliveryCost: variant.deliveryCost,
         valid: true,
         priceSource: 'prediction',
       });
-      expect(child.totalPrice).toBe(
-        cents(cents(variant.quantity * variant.unitPrice) + variant.toolingCost + variant.deliveryCost),
-      );
-      // Within the rounding of the 4-decimal unit price, the line is the prediction's total.
-      expect(Math.abs(child.totalPrice - variant.totalPrice)).toBeLessThanOrEqual(
-        variant.quantity * 0.00005 + 0.01,
-      );
+      // To the cent, the line is the prediction's total.
+      expect(child.totalPrice).toBe(variant.totalPrice);
     }
     const [first, second] = parent.children;
     expect(first).toMatchObject({ length: 120, width: 40, height: 180, name: 'Straight tuck end carton' });

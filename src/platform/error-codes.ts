@@ -513,6 +513,24 @@ export const ERROR_CODES = {
     title: 'Pricing incomplete',
     description: 'Some quote items have no price yet (a brief not priced); price them before publishing.',
   },
+  invalid_discount: {
+    status: 422,
+    title: 'Discount not valid',
+    description:
+      'A quote line takes a discount as a percentage or as an amount (not both), at most the line’s goods amount.',
+  },
+  line_not_priced: {
+    status: 422,
+    title: 'Line has no price of its own',
+    description:
+      'A group line (a brief) takes its money from its element lines: change their quantity, price or discount; or the line has no engine price to go back to.',
+  },
+  repricing_failed: {
+    status: 422,
+    title: 'Quantity not priced',
+    description:
+      'The pricing engine cannot price the element at the requested quantity (the message says why); choose another quantity or set a price.',
+  },
   article_disabled: {
     status: 422,
     title: 'Article disabled',

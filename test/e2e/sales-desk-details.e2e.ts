@@ -356,6 +356,29 @@ describe('the sales desk, in detail', () => {
     await expect.poll(() => lengthError.textContent(), { timeout: 20_000 }).toBe('Au plus 10000');
     await expect.poll(() => e2e.page.getByTestId('error-reason').textContent()).toContain('Certains champs');
 
+    // A draft's lines editor in French: a discount above the line refused with a French sentence.
+    const brief = await api('POST', '/api/briefs', {
+      companyId: data.companyId,
+      name: 'Brief à éditer',
+      briefElements: [data.elementBody],
+    });
+    const draft = await api('POST', '/api/quotes', { companyId: data.companyId, briefIds: [brief.id] });
+    await e2e.page.goto(url(`/quotes/${draft.id}`));
+    await e2e.page.getByTestId('quote-lines-editor').waitFor();
+    const line = e2e.page.getByTestId('quote-line').nth(1);
+    await line.getByRole('button', { name: 'Modifier' }).click();
+    const lineDialog = e2e.page.getByRole('dialog');
+    await lineDialog.getByText('EUR', { exact: true }).click();
+    await lineDialog.getByRole('textbox', { name: 'Remise' }).fill('99999999');
+    await lineDialog.getByRole('button', { name: 'Enregistrer' }).click();
+    await expect
+      .poll(() => lineDialog.getByTestId('line-editor-error').textContent())
+      .toContain('La remise n');
+    await screenshot(e2e.page, 'd-10b-fr-quote-line-refused');
+    await expectAccessible(e2e.page, 'quote line dialog in French');
+    await lineDialog.getByRole('button', { name: 'Annuler' }).click();
+    await screenshot(e2e.page, 'd-10c-fr-quote-lines');
+
     // Not found, in French, with no "Réessayer".
     await e2e.page.goto(url('/briefs/00000000-0000-4000-8000-000000000000'));
     await e2e.page.getByRole('heading', { name: 'Introuvable' }).waitFor();

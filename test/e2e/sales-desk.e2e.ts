@@ -205,6 +205,10 @@ describe('the sales desk, end to end', () => {
     await e2e.page.keyboard.press('Escape');
     await pick('Articles', /ART-TISSUE/);
     await e2e.page.keyboard.press('Escape');
+    // No quantity is assumed for an article: the picker asks for it.
+    const articleQuantity = e2e.page.getByRole('textbox', { name: /Quantity · ART-TISSUE/ });
+    expect(await articleQuantity.inputValue()).toBe('');
+    await articleQuantity.fill('1500');
     await screenshot(e2e.page, '09-new-quote');
     await expectAccessible(e2e.page, 'new quote');
     await e2e.page.getByTestId('create-quote').click();
@@ -214,6 +218,47 @@ describe('the sales desk, end to end', () => {
     expect(await e2e.page.getByTestId('quote-state').textContent()).toBe('Draft');
     await screenshot(e2e.page, '10-quote-draft');
     await expectAccessible(e2e.page, 'quote');
+
+    // Edit the article line: quantity, a discount, a comment; then move it to the top.
+    const total = await e2e.page.getByTestId('quote-total').textContent();
+    const articleRow = e2e.page.getByTestId('quote-line').filter({ hasText: 'Tissue paper insert' });
+    await articleRow.getByRole('button', { name: 'Edit' }).click();
+    const dialog = e2e.page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: 'Quantity' }).fill('2000');
+    await dialog.getByText('%', { exact: true }).click();
+    await dialog.getByRole('textbox', { name: 'Discount' }).fill('10');
+    await dialog.getByRole('textbox', { name: 'Comment' }).fill('Printed both sides');
+    await screenshot(e2e.page, '10b-quote-line-dialog');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => e2e.page.getByTestId('quote-total').textContent()).not.toBe(total);
+    await expect.poll(() => articleRow.textContent()).toContain('Printed both sides');
+    // 2,000 x 0.12 = 240.00, less 10 %: 216.00.
+    expect(await articleRow.textContent()).toContain('216.00');
+    // Up twice: above the Shipper, then above the Tea box (one change each).
+    const placeOfArticle = async () =>
+      (await e2e.page.getByTestId('quote-line').allTextContents()).findIndex((row) =>
+        row.includes('Tissue paper insert'),
+      );
+    const start = await placeOfArticle();
+    await articleRow.getByRole('button', { name: /Move Tissue paper insert up/ }).click();
+    await expect.poll(placeOfArticle).toBeLessThan(start);
+    await articleRow.getByRole('button', { name: /Move Tissue paper insert up/ }).click();
+    await expect.poll(placeOfArticle).toBe(0);
+    // A discount above the line is refused with a sentence.
+    await articleRow.getByRole('button', { name: 'Edit' }).click();
+    await dialog.getByText(/^EUR$/).click();
+    await dialog.getByRole('textbox', { name: 'Discount' }).fill('99999');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByTestId('line-editor-error').waitFor();
+    await screenshot(e2e.page, '10c-quote-line-refused');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await screenshot(e2e.page, '10d-quote-lines-edited');
+    await expectAccessible(e2e.page, 'quote lines editor');
+    // The edits' notifications sit over the Publish button until they close.
+    await expect
+      .poll(() => e2e.page.locator('.mantine-Notification-root').count(), { timeout: 15_000 })
+      .toBe(0);
 
     await e2e.page.getByRole('button', { name: 'Publish' }).click();
     await expect.poll(() => e2e.page.getByTestId('quote-state').textContent()).toBe('Published');

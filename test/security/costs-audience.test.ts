@@ -63,6 +63,11 @@ const INTERNAL_FIELDS = new Set([
   'minimumPrice',
   'consumptionRate',
   'depthSurchargePerMm',
+  // A quote line's engine price, cost and margin (beside a manual price): staff only.
+  'engineCost',
+  'engineAmount',
+  'enginePrice',
+  'margin',
 ]);
 
 /** In the catalogue, `price` is a purchase price (cases, pallets, consumables, composition prices). */
@@ -241,6 +246,8 @@ describe('the seller’s costs stay private: every read operation walked as each
       'hourlyRate',
       'pricePerTonne',
       'setupTime',
+      'engineCost',
+      'margin',
     ])
       expect(found, field).toContain(`/${field}`);
   });

@@ -142,8 +142,31 @@ export const quoteItems = pgTable(
     name: text('name').notNull(),
     description: text('description'),
     quantity: doublePrecision('quantity').notNull(),
-    /** Unit price, 4 decimals; null while unknown. */
+    /**
+     * Unit price shown, 4 decimals; null while unknown. Derived from the line amount
+     * (`amount / quantity`) except for a manual price, which is the price typed in (docs/quotes.md,
+     * rounding rule): it is never multiplied back into an amount.
+     */
     price: doublePrecision('price'),
+    /**
+     * The goods amount of the line before discount, in cents: the engine's product price for the
+     * quantity (a brief element), or quantity x the article's / manual unit price rounded once.
+     * Null on rows made before the rounding rule (their totalPrice is kept as it was).
+     */
+    amount: doublePrecision('amount'),
+    /** The engine's (or the article's) unit price, kept beside a manual override; staff only. */
+    enginePrice: doublePrecision('engine_price'),
+    /** The engine's goods amount for the quantity (cents), kept beside a manual override; staff only. */
+    engineAmount: doublePrecision('engine_amount'),
+    /** The engine's product cost for the quantity (cents): the margin shown to staff; staff only. */
+    engineCost: doublePrecision('engine_cost'),
+    /** A discount of the goods amount: a percentage or an amount (cents), never both. */
+    discountPercent: doublePrecision('discount_percent'),
+    discountAmount: doublePrecision('discount_amount'),
+    /** An optional line is shown (with its price) but not counted in its parent's or the quote's total. */
+    optional: boolean('optional').notNull().default(false),
+    /** A heading the line is shown under (a group of lines on the quote). */
+    groupLabel: text('group_label'),
     totalPrice: doublePrecision('total_price').notNull().default(0),
     toolingCost: doublePrecision('tooling_cost').notNull().default(0),
     deliveryCost: doublePrecision('delivery_cost').notNull().default(0),
@@ -164,6 +187,7 @@ export const quoteItems = pgTable(
     index('quote_items_org_brief_idx').on(t.organisationId, t.briefId).where(live(t)),
     index('quote_items_org_article_idx').on(t.organisationId, t.articleId).where(live(t)),
     index('quote_items_org_updated_idx').on(t.organisationId, t.updatedAt),
+    check('quote_items_discount_check', sql`${t.discountPercent} is null or ${t.discountAmount} is null`),
     check(
       'quote_items_reference_check',
       sql`${t.briefId} is not null or ${t.briefElementId} is not null or ${t.articleId} is not null`,

@@ -7,7 +7,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.ts';
 import { orders } from '../../db/schema/orders.ts';
 import type { EventRecorder } from '../../platform/events.ts';
-import { roundCents } from '../../platform/money.ts';
+import { roundCents, roundUnitPrice } from '../../platform/money.ts';
 import { defaultOrderStatus } from '../../platform/references.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
 import { priceItem } from './items-service.ts';
@@ -68,9 +68,25 @@ export type NewOrderItem = {
   quantity: number;
   unitPrice: number | null;
   totalPrice?: number | null;
+  /**
+   * The total is the amount agreed elsewhere (a quote line, in cents) and the unit price is
+   * derived from it for display: kept as sent, not recomputed as quantity x unitPrice (which
+   * would drift by up to quantity x 0.00005; docs/quotes.md, rounding rule).
+   */
+  fixedTotal?: boolean;
   unit: string | null;
   position: number;
 };
+
+/** The unit price and total an item is stored with (a fixed total kept, else priceItem's rule). */
+export function orderItemMoney(
+  item: Pick<NewOrderItem, 'quantity' | 'unitPrice' | 'totalPrice' | 'fixedTotal'>,
+): { unitPrice: number | null; totalPrice: number } {
+  if (item.fixedTotal && item.unitPrice !== null && item.totalPrice != null) {
+    return { unitPrice: roundUnitPrice(item.unitPrice), totalPrice: roundCents(item.totalPrice) };
+  }
+  return priceItem({ quantity: item.quantity, unitPrice: item.unitPrice, totalPrice: item.totalPrice });
+}
 
 /**
  * Inserts items into an order (parents before their children, ids chosen by the caller), priced
@@ -91,7 +107,7 @@ export async function insertOrderItemsInTransaction(
     articleId: item.articleId,
     parentId: item.parentId,
     quantity: item.quantity,
-    ...priceItem({ quantity: item.quantity, unitPrice: item.unitPrice, totalPrice: item.totalPrice }),
+    ...orderItemMoney(item),
     unit: item.unit,
     position: item.position,
     createdById: actor.userId,

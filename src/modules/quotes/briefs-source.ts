@@ -23,6 +23,9 @@ export type SourceElement = typeof briefElements.$inferSelect;
 export type SelectedVariant = {
   position: number;
   unitPrice: number;
+  /** The engine's product price and cost for the quantity (cents, tooling and delivery apart). */
+  productPrice: number;
+  productCost: number;
   toolingCost: number;
   deliveryCost: number;
   quantity: number;
@@ -88,6 +91,8 @@ export async function selectedVariants(
     currency: string;
     position: number;
     unit_price: number;
+    product_price: number | null;
+    product_cost: number | null;
     tooling_cost: number;
     delivery_cost: number;
     quantity: number;
@@ -95,6 +100,7 @@ export async function selectedVariants(
   }>(
     await db.execute(sql`
       select p.id, p.currency, (v->>'position')::int as position, (v->>'unitPrice')::float8 as unit_price,
+        (v->>'productPrice')::float8 as product_price, (v->>'productCost')::float8 as product_cost,
         (v->>'toolingCost')::float8 as tooling_cost, (v->>'deliveryCost')::float8 as delivery_cost,
         (v->>'quantity')::float8 as quantity, v->'parts'->>'1' as product_name
       from brief_predictions p
@@ -113,6 +119,12 @@ export async function selectedVariants(
     prices.variants.set(Number(row.position), {
       position: Number(row.position),
       unitPrice: Number(row.unit_price),
+      // Predictions stored before the engine gave productPrice: quantity x unit price.
+      productPrice:
+        row.product_price === null
+          ? Number(row.unit_price) * Number(row.quantity)
+          : Number(row.product_price),
+      productCost: row.product_cost === null ? Number.NaN : Number(row.product_cost),
       toolingCost: Number(row.tooling_cost),
       deliveryCost: Number(row.delivery_cost),
       quantity: Number(row.quantity),

@@ -2,6 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
 import type { ChangeRunner } from '../../platform/events.ts';
+import { roundCents } from '../../platform/money.ts';
 import type { CustomFieldValue } from '../../platform/schemas.ts';
 import { findArticleOfElement, insertArticleInTransaction } from '../articles/in-transaction.ts';
 import {
@@ -11,8 +12,28 @@ import {
 } from '../orders/in-transaction.ts';
 import type { OrderService } from '../orders/service.ts';
 import { itemTree } from './items.ts';
+import { amountOfUnitPrice, derivedUnitPrice } from './line-money.ts';
 import type { EffectHandler, QuoteLifecycle } from './lifecycle.ts';
 import { findCurrencyByCode, liveItemsOf, type QuoteItemRow, type QuoteRow, setQuote } from './repository.ts';
+
+/**
+ * The money of the order line of a quote line: the quote line's cents (rounding rule,
+ * line-money.ts), i.e. its goods amount after discount, with the unit price derived from it
+ * unless the line has its typed unit price and no discount. Tooling and delivery go apart.
+ */
+export function orderLineMoney(
+  item: Pick<QuoteItemRow, 'quantity' | 'price' | 'totalPrice' | 'toolingCost' | 'deliveryCost'>,
+): Pick<NewOrderItem, 'quantity' | 'unitPrice' | 'totalPrice' | 'fixedTotal'> {
+  if (item.price === null) return { quantity: item.quantity, unitPrice: null, totalPrice: 0 };
+  const net = roundCents(item.totalPrice - item.toolingCost - item.deliveryCost);
+  const typed = net === amountOfUnitPrice(item.quantity, item.price);
+  return {
+    quantity: item.quantity,
+    unitPrice: typed ? item.price : derivedUnitPrice(net, item.quantity),
+    totalPrice: net,
+    fixedTotal: true,
+  };
+}
 
 /**
  * The `createOrder` effect of the lifecycle's `convert` row (POST /quotes/{id}/order): the signed
@@ -87,15 +108,17 @@ export const createOrderOfQuote: EffectHandler = async (step) => {
       id: lineId,
       parentId,
       articleId: await articleFor(item, code),
-      quantity: item.quantity,
-      unitPrice: item.price,
-      totalPrice: item.price === null ? 0 : undefined,
+      ...orderLineMoney(item),
       unit: 'pieces',
       position: item.position,
     });
     extras(item, lineId);
   };
-  for (const root of tree) {
+  // Optional lines were offered, not ordered: they stay on the quote only.
+  const ordered = tree
+    .filter((root) => !root.optional && (!root.children.length || root.children.some((c) => !c.optional)))
+    .map((root) => ({ ...root, children: root.children.filter((child) => !child.optional) }));
+  for (const root of ordered) {
     if (root.children.length) {
       const groupId = uuidv7();
       lines.push({

@@ -32,6 +32,9 @@ export type Labels = {
   grandTotal: string;
   dimensions: string;
   comment: string;
+  /** A line offered as an option: shown with its price, not in the total. */
+  optional: string;
+  discount: string;
   brief: string;
   dieLines: string;
   dieLineCaption: string;
@@ -73,6 +76,8 @@ const en: Labels = {
   grandTotal: 'Total',
   dimensions: 'Dimensions',
   comment: 'Note',
+  optional: 'Option, not included in the total',
+  discount: 'Discount',
   brief: 'Brief',
   dieLines: 'Die-lines',
   dieLineCaption: 'Flat blank',
@@ -120,6 +125,8 @@ const fr: Labels = {
   grandTotal: 'Total HT',
   dimensions: 'Dimensions',
   comment: 'Remarque',
+  optional: 'En option, non comprise dans le total',
+  discount: 'Remise',
   brief: 'Cahier des charges',
   dieLines: 'Tracés de découpe',
   dieLineCaption: 'Développé à plat',
@@ -167,6 +174,8 @@ const de: Labels = {
   grandTotal: 'Gesamt netto',
   dimensions: 'Abmessungen',
   comment: 'Hinweis',
+  optional: 'Option, nicht im Gesamtbetrag enthalten',
+  discount: 'Rabatt',
   brief: 'Anfrage',
   dieLines: 'Stanzkonturen',
   dieLineCaption: 'Zuschnitt',

@@ -10,7 +10,6 @@ import type { Executor } from '../../db/client.ts';
 import { articles } from '../../db/schema/orders.ts';
 import { type PriceSource, quoteItems } from '../../db/schema/quotes.ts';
 import { AppError, badRequest, type ProblemIssue } from '../../platform/errors.ts';
-import { assertTotalInRange } from '../../platform/input-safety.ts';
 import { roundCents, roundUnitPrice } from '../../platform/money.ts';
 import { invalidReference } from '../../platform/references.ts';
 import type { Catalogue } from '../../pricing/index.ts';
@@ -20,10 +19,12 @@ import {
   liveElements,
   liveElementsOfBriefs,
   type PredictionPrices,
+  type SelectedVariant,
   type SourceBrief,
   type SourceElement,
   selectedVariants,
 } from './briefs-source.ts';
+import { amountOfUnitPrice, derivedUnitPrice, discountOf, lineTotal } from './line-money.ts';
 import { nextPosition, type QuoteItemRow } from './repository.ts';
 import type { ItemInput } from './schemas.ts';
 
@@ -41,6 +42,10 @@ export type Pricing = Pick<
   NewItem,
   | 'quantity'
   | 'price'
+  | 'amount'
+  | 'enginePrice'
+  | 'engineAmount'
+  | 'engineCost'
   | 'totalPrice'
   | 'toolingCost'
   | 'deliveryCost'
@@ -49,18 +54,59 @@ export type Pricing = Pick<
   | 'predictionId'
 >;
 
-/** totalPrice of a line: quantity x unit price in cents, plus tooling and delivery. */
-export function lineTotal(quantity: number, price: number | null, tooling: number, delivery: number) {
-  const amount = price === null ? 0 : roundCents(quantity * price);
-  const total = roundCents(amount + tooling + delivery);
-  assertTotalInRange(total, '/items');
-  return total;
+/** What the engine says of an element at a quantity: its money in cents, the unit price derived. */
+export type EnginePrice = {
+  quantity: number;
+  amount: number;
+  cost: number | null;
+  tooling: number;
+  delivery: number;
+};
+
+export const engineOfVariant = (variant: SelectedVariant): EnginePrice => ({
+  quantity: variant.quantity,
+  amount: roundCents(variant.productPrice),
+  cost: Number.isFinite(variant.productCost) ? roundCents(variant.productCost) : null,
+  tooling: roundCents(variant.toolingCost),
+  delivery: roundCents(variant.deliveryCost),
+});
+
+/**
+ * The pricing of an element line from the engine's price at its quantity (rounding rule,
+ * line-money.ts): the goods amount is the engine's product price in cents, the unit price is
+ * derived from it. A manual unit price replaces the amount (quantity x price, rounded once) and
+ * keeps the engine's beside it.
+ */
+export function pricingOfEngine(
+  engine: EnginePrice,
+  predictionId: string | null,
+  manualPrice?: number | null,
+  discount = 0,
+): Pricing {
+  const enginePrice = derivedUnitPrice(engine.amount, engine.quantity);
+  const manual = manualPrice !== undefined && manualPrice !== null;
+  const price = manual ? roundUnitPrice(manualPrice) : enginePrice;
+  const amount = manual ? amountOfUnitPrice(engine.quantity, price) : engine.amount;
+  return {
+    quantity: engine.quantity,
+    price,
+    amount,
+    enginePrice,
+    engineAmount: engine.amount,
+    engineCost: engine.cost,
+    totalPrice: lineTotal(amount, engine.tooling, engine.delivery, discount),
+    toolingCost: engine.tooling,
+    deliveryCost: engine.delivery,
+    valid: true,
+    priceSource: manual ? 'manual' : 'prediction',
+    predictionId,
+  };
 }
 
 /**
  * The price of an element item. From the brief's current prediction when it is COMPLETED, in the
  * quote's currency, and for the quantity it priced (the element's total quantity): the selected
- * variant's unit price, tooling and delivery. A price sent in the request wins (`manual`, valid).
+ * variant's product price, tooling and delivery. A price sent in the request wins (`manual`, valid).
  * Otherwise the item is not valid (no price yet, or a quantity the prediction did not price).
  */
 export function priceElement(
@@ -75,37 +121,34 @@ export function priceElement(
   const variant =
     completed && prices.currency === currency ? prices.variants.get(element.position) : undefined;
   const quantity = input.quantity ?? variant?.quantity ?? element.quantity;
-  const tooling = variant ? roundCents(variant.toolingCost) : 0;
-  const delivery = variant ? roundCents(variant.deliveryCost) : 0;
+  if (variant && quantity === variant.quantity) {
+    return pricingOfEngine(engineOfVariant(variant), brief.currentPredictionId, input.price);
+  }
   if (input.price !== undefined) {
     const price = roundUnitPrice(input.price);
+    const amount = amountOfUnitPrice(quantity, price);
     return {
       quantity,
       price,
-      totalPrice: lineTotal(quantity, price, tooling, delivery),
-      toolingCost: tooling,
-      deliveryCost: delivery,
+      amount,
+      enginePrice: null,
+      engineAmount: null,
+      engineCost: null,
+      totalPrice: lineTotal(amount, 0, 0),
+      toolingCost: 0,
+      deliveryCost: 0,
       valid: true,
       priceSource: 'manual',
-      predictionId: variant ? brief.currentPredictionId : null,
-    };
-  }
-  if (variant && quantity === variant.quantity) {
-    const price = roundUnitPrice(variant.unitPrice);
-    return {
-      quantity,
-      price,
-      totalPrice: lineTotal(quantity, price, tooling, delivery),
-      toolingCost: tooling,
-      deliveryCost: delivery,
-      valid: true,
-      priceSource: 'prediction',
-      predictionId: brief.currentPredictionId,
+      predictionId: null,
     };
   }
   return {
     quantity,
     price: null,
+    amount: null,
+    enginePrice: null,
+    engineAmount: null,
+    engineCost: null,
     totalPrice: 0,
     toolingCost: 0,
     deliveryCost: 0,
@@ -368,6 +411,7 @@ export async function buildItems(
     description: null,
     quantity: 1,
     price: null,
+    amount: null,
     totalPrice: 0,
     toolingCost: 0,
     deliveryCost: 0,
@@ -414,11 +458,9 @@ export async function buildItems(
       const article = articlesById.get(item.articleId)!;
       const quantity = item.quantity!;
       const sent = item.price !== undefined;
-      const price = sent
-        ? roundUnitPrice(item.price!)
-        : article.price === null
-          ? null
-          : roundUnitPrice(article.price);
+      const articlePrice = article.price === null ? null : roundUnitPrice(article.price);
+      const price = sent ? roundUnitPrice(item.price!) : articlePrice;
+      const amount = price === null ? null : amountOfUnitPrice(quantity, price);
       rows.push({
         ...base,
         id: uuidv7(),
@@ -432,7 +474,11 @@ export async function buildItems(
         description: article.description,
         quantity,
         price,
-        totalPrice: lineTotal(quantity, price, 0, 0),
+        amount,
+        enginePrice: articlePrice,
+        engineAmount: articlePrice === null ? null : amountOfUnitPrice(quantity, articlePrice),
+        engineCost: null,
+        totalPrice: lineTotal(amount, 0, 0),
         toolingCost: 0,
         deliveryCost: 0,
         valid: price !== null,
@@ -485,7 +531,18 @@ export async function repriceInvalidItems(
       quote.currency,
       { quantity: item.quantity },
     );
-    if (pricing.valid) result.push({ item, pricing });
+    if (!pricing.valid) continue;
+    // A discount set while the line had no price applies to the price it gets now.
+    const discount = discountOf(pricing.amount ?? 0, item);
+    if (discount) {
+      pricing.totalPrice = lineTotal(
+        pricing.amount ?? null,
+        pricing.toolingCost ?? 0,
+        pricing.deliveryCost ?? 0,
+        discount,
+      );
+    }
+    result.push({ item, pricing });
   }
   return result;
 }

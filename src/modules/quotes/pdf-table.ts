@@ -1,4 +1,5 @@
 import type { Formatter } from './i18n.ts';
+import { discountOf } from './line-money.ts';
 import type { PdfItem, PdfQuote } from './pdf.ts';
 import {
   BOLD,
@@ -99,6 +100,14 @@ function drawRow(doc: Doc, cols: Column[], row: Row, y: number) {
   }
 }
 
+/** What the line edits add to an item (quote_items columns; rows made before them lack them). */
+type EditedItem = PdfItem & {
+  amount?: number | null;
+  discountPercent?: number | null;
+  discountAmount?: number | null;
+  optional?: boolean;
+};
+
 function itemRows(quote: PdfQuote, f: Formatter): Row[] {
   const l = f.labels;
   const rows: Row[] = [];
@@ -110,6 +119,16 @@ function itemRows(quote: PdfQuote, f: Formatter): Row[] {
     const dims = dimensionsOf(item);
     if (dims) details.push(`${l.dimensions}: ${dims.map((d) => f.number(d, 1)).join(' × ')} mm`);
     if (item.comment) details.push(`${l.comment}: ${item.comment}`);
+    // The line's total is after its discount (rounding rule): the discount is said, not hidden.
+    const { discountPercent, discountAmount, amount, optional } = item as EditedItem;
+    if (discountPercent != null && amount != null) {
+      details.push(
+        `${l.discount} ${f.number(discountPercent, 2)} % (${f.money(-discountOf(amount, { discountPercent }))})`,
+      );
+    } else if (discountAmount != null) {
+      details.push(`${l.discount} ${f.money(-discountAmount)}`);
+    }
+    if (optional) details.push(l.optional);
     return details;
   };
   const line = (item: PdfItem, no: string, indent: number): Row => ({

@@ -135,8 +135,8 @@ export async function nextPosition(db: Executor, quoteId: string, parentId: stri
 }
 
 /**
- * Makes every parent item of the quote the sum of its live children (money rounded to cents,
- * valid when all children are) and returns the parents that changed. Runs in the transaction of
+ * Makes every parent item of the quote the sum of its live children that are not optional (money
+ * rounded to cents, valid when all children are) and returns the parents that changed. Runs in the transaction of
  * every item change, under the quote's row lock.
  */
 export async function refreshParents(tx: Executor, quoteId: string): Promise<QuoteItemRow[]> {
@@ -151,9 +151,9 @@ export async function refreshParents(tx: Executor, quoteId: string): Promise<Quo
     })
     .from(
       sql`(select parent_id,
-          coalesce(round(sum(total_price)::numeric, 2), 0)::float8 as total,
-          coalesce(round(sum(tooling_cost)::numeric, 2), 0)::float8 as tooling,
-          coalesce(round(sum(delivery_cost)::numeric, 2), 0)::float8 as delivery,
+          coalesce(round((sum(total_price) filter (where not optional))::numeric, 2), 0)::float8 as total,
+          coalesce(round((sum(tooling_cost) filter (where not optional))::numeric, 2), 0)::float8 as tooling,
+          coalesce(round((sum(delivery_cost) filter (where not optional))::numeric, 2), 0)::float8 as delivery,
           bool_and(valid) as valid
         from quote_items
         where quote_id = ${quoteId} and parent_id is not null and deleted_at is null
@@ -171,11 +171,11 @@ export async function refreshParents(tx: Executor, quoteId: string): Promise<Quo
   return changed;
 }
 
-/** Makes the quote's totals the sums of its live root items; returns the updated quote. */
+/** Makes the quote's totals the sums of its live root items that are not optional; returns the quote. */
 export async function refreshQuoteTotals(tx: Executor, quoteId: string): Promise<QuoteRow> {
   const sums = (column: string) =>
     sql.raw(`coalesce((select round(sum(i.${column})::numeric, 2) from quote_items i
-      where i.quote_id = quotes.id and i.parent_id is null and i.deleted_at is null), 0)::float8`);
+      where i.quote_id = quotes.id and i.parent_id is null and i.deleted_at is null and not i.optional), 0)::float8`);
   const [row] = await tx
     .update(quotes)
     .set({

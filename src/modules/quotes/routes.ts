@@ -21,12 +21,14 @@ import {
   ItemParams,
   LinkParams,
   LocalisationParams,
+  PatchQuoteBody,
   QuoteItemChildSchema,
   QuoteItemSchema,
   QuotePdfSchema,
   QuoteSchema,
   QuoteSummarySchema,
   TokenParams,
+  UpdateItemBody,
   UpdateQuoteBody,
 } from './schemas.ts';
 import { QUOTE_PAGE } from './service.ts';
@@ -164,6 +166,51 @@ export const quotesRoutes = (
         },
       },
       async (request) => service.update(actorOf(request), request.params.id, request.body),
+    );
+
+    app.patch(
+      '/quotes/:id',
+      {
+        config: { permission: 'quotes:write' },
+        schema: {
+          tags,
+          operationId: 'patchQuote',
+          summary: 'Edit the fields of a draft quote (name, validity, contact, address...)',
+          description:
+            'The fields of `PUT /quotes/{id}` without a state change: each sent field is changed, the others kept; ' +
+            '`null` clears a nullable one. The contact and address must be of the quote’s company (422), another ' +
+            'tenant’s answers 422 like a missing one. A quote that is not a draft answers 409 `quote_locked`.',
+          params: IdParams,
+          body: PatchQuoteBody,
+          response: { 200: Quote, ...problemResponses(409, 422) },
+        },
+      },
+      async (request) => service.update(actorOf(request), request.params.id, request.body),
+    );
+
+    app.patch(
+      '/quotes/:id/quote-items/:itemId',
+      {
+        config: { permission: 'quotes:write' },
+        schema: {
+          tags,
+          operationId: 'updateQuoteItem',
+          summary: 'Edit a line of a draft quote',
+          description:
+            'One change of a line: `quantity` (a brief element is priced again by the engine, 422 ' +
+            '`repricing_failed` when it cannot be), `price` (a unit price override; the engine’s price is kept ' +
+            'beside it and shown to staff with the margin; `null` goes back to it), `discountPercent` or ' +
+            '`discountAmount` (not both: 400; above the line: 422 `invalid_discount`), `comment`, `optional` (shown, ' +
+            'not counted in the total nor ordered), `position` (among its siblings), `groupLabel`. Money does not ' +
+            'apply to a group line (422 `line_not_priced`). The line, its parent and the quote totals are recomputed ' +
+            'in the same transaction (docs/quotes.md, rounding rule). Not a draft: 409 `quote_locked`.',
+          params: ItemParams,
+          body: UpdateItemBody,
+          response: { 200: Quote, ...problemResponses(409, 422) },
+        },
+      },
+      async (request) =>
+        service.updateItem(actorOf(request), request.params.id, request.params.itemId, request.body),
     );
 
     app.post(

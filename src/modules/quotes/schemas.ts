@@ -35,8 +35,28 @@ const itemProperties = {
   name: Type.String({ description: 'Snapshot taken when the item was added' }),
   description: Nullable(Type.String()),
   quantity: Type.Number(),
-  price: Nullable(Type.Number({ description: 'Unit price (4 decimals); null while unknown' })),
-  totalPrice: Money('quantity x price (cents) + toolingCost + deliveryCost; a parent: sum of its children'),
+  price: Nullable(
+    Type.Number({
+      description:
+        'Unit price shown (4 decimals): amount / quantity, or the price typed in (article, manual); null while unknown',
+    }),
+  ),
+  amount: Nullable(
+    Type.Number({
+      description:
+        'Goods amount before discount (cents): the engine’s product price for the quantity, or quantity x the typed unit price rounded once',
+    }),
+  ),
+  discountPercent: Nullable(Type.Number({ description: 'Discount as a percentage of the amount' })),
+  discountAmount: Nullable(Type.Number({ description: 'Discount as an amount (cents)' })),
+  optional: Type.Boolean({
+    description:
+      'An optional line is shown with its price but not counted in its parent’s or the quote’s total',
+  }),
+  groupLabel: Nullable(Type.String({ description: 'Heading the line is shown under' })),
+  totalPrice: Money(
+    'amount - discount + toolingCost + deliveryCost (cents); a parent: sum of its children that are not optional',
+  ),
   toolingCost: Money('One-off tooling (plates, cutting dies...)'),
   deliveryCost: Money('Delivery share'),
   valid: Type.Boolean({ description: 'Whether the pricing is complete (a parent: all its children are)' }),
@@ -49,13 +69,40 @@ const itemProperties = {
   updatedAt: DateTime,
 };
 
-export const QuoteItemChildSchema = Type.Object(itemProperties, {
-  $id: 'QuoteItemChild',
-  description: 'An item below a parent item (an element of a brief)',
-});
+/** The keys a buyer sees of a quote item (an allowlist: anything else is the seller's). */
+export const BUYER_ITEM_KEYS = Object.keys(itemProperties) as (keyof typeof itemProperties)[];
+
+/** Seen by staff with `costs:read` only (src/platform/audience.ts). */
+const sellerItemProperties = {
+  enginePrice: Type.Optional(
+    Nullable(Type.Number({ description: 'Staff only: the engine’s (or article’s) unit price' })),
+  ),
+  engineAmount: Type.Optional(
+    Nullable(Type.Number({ description: 'Staff only: the engine’s goods amount for the quantity' })),
+  ),
+  engineCost: Type.Optional(
+    Nullable(Type.Number({ description: 'Staff only: the engine’s product cost for the quantity' })),
+  ),
+  margin: Type.Optional(
+    Nullable(
+      Type.Number({
+        description:
+          'Staff only: amount - discount - engineCost, the margin the line makes at its price (null without a cost)',
+      }),
+    ),
+  ),
+};
+
+export const QuoteItemChildSchema = Type.Object(
+  { ...itemProperties, ...sellerItemProperties },
+  {
+    $id: 'QuoteItemChild',
+    description: 'An item below a parent item (an element of a brief)',
+  },
+);
 
 export const QuoteItemSchema = Type.Object(
-  { ...itemProperties, children: Type.Array(Type.Ref('QuoteItemChild')) },
+  { ...itemProperties, ...sellerItemProperties, children: Type.Array(Type.Ref('QuoteItemChild')) },
   { $id: 'QuoteItem', description: 'A root item with its children, by position' },
 );
 
@@ -239,6 +286,60 @@ export const UpdateQuoteBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 export type UpdateQuoteInput = Static<typeof UpdateQuoteBody>;
+
+/** PATCH /quotes/{id}: the draft's own fields, no state change (that is PUT's or the lifecycle's). */
+const { state: _state, rejectionReason: _reason, ...patchableQuoteFields } = UpdateQuoteBody.properties;
+export const PatchQuoteBody = Type.Object(patchableQuoteFields, {
+  additionalProperties: false,
+  minProperties: 1,
+});
+
+export const UpdateItemBody = Type.Object(
+  {
+    quantity: Type.Optional(
+      Quantity({
+        description:
+          'A brief element is priced again by the engine at this quantity (whole pieces); an article line keeps its unit price',
+      }),
+    ),
+    price: Type.Optional(
+      NullableInput(
+        MoneyInput({
+          description:
+            'Unit price override (manual, 4 decimals); the engine’s price is kept beside it. null: back to the engine’s price',
+        }),
+      ),
+    ),
+    discountPercent: Type.Optional(
+      NullableInput(
+        Type.Number({
+          minimum: 0,
+          maximum: 100,
+          description: 'Percentage of the amount; not with discountAmount',
+        }),
+      ),
+    ),
+    discountAmount: Type.Optional(
+      NullableInput(
+        MoneyInput({ description: 'Amount off the line (at most its amount); not with discountPercent' }),
+      ),
+    ),
+    comment: Type.Optional(NullableInput(Type.String({ maxLength: 2000 }))),
+    optional: Type.Optional(
+      Type.Boolean({ description: 'Shown with its price, not counted in the total (nor ordered)' }),
+    ),
+    position: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 10000,
+        description: 'New place among its siblings, from 1 (beyond the last: last); the others follow',
+      }),
+    ),
+    groupLabel: Type.Optional(NullableInput(Type.String({ minLength: 1, maxLength: 200 }))),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateItemInput = Static<typeof UpdateItemBody>;
 
 export const AddItemsBody = Type.Object(
   { items: Type.Array(ItemInput, { minItems: 1, maxItems: 500 }) },

@@ -8,12 +8,15 @@ import {
   assertCompanyWritable,
   inCompanyScope,
 } from '../../platform/actor.ts';
+import { type Audience, audienceOf, pick } from '../../platform/audience.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { type ChangeRunner, changedFields, type EventRecorder } from '../../platform/events.ts';
 import { likeEscape } from '../../platform/filters.ts';
+import { roundCents } from '../../platform/money.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import type { OrderService } from '../orders/service.ts';
 import { createOrderOfQuote, createQuoteConversion } from './conversion.ts';
+import { checkItemEdit, lineMoneyAfter, moveItem } from './item-edits.ts';
 import { buildItems, itemTree, type QuoteTarget } from './items.ts';
 import {
   allowedActions,
@@ -27,6 +30,7 @@ import {
   type TransitionInput,
   validityOf,
 } from './lifecycle.ts';
+import { discountOf } from './line-money.ts';
 import { currencyOf, resolveRelations } from './relations.ts';
 import {
   findItemRow,
@@ -38,14 +42,35 @@ import {
   liveItemsOf,
   pdfFilesOf,
   QUOTE_ENTITY,
+  type QuoteItemRow,
   type QuoteRow,
   type QuoteWithRefs,
   refreshParents,
   refreshQuoteTotals,
   selectQuoteSummaries,
   setQuote,
+  setQuoteItem,
 } from './repository.ts';
-import type { CreateQuoteInput, ItemInput, UpdateQuoteInput } from './schemas.ts';
+import {
+  BUYER_ITEM_KEYS,
+  type CreateQuoteInput,
+  type ItemInput,
+  type UpdateItemInput,
+  type UpdateQuoteInput,
+} from './schemas.ts';
+
+/**
+ * A quote item as its reader may see it: staff with `costs:read` get the engine's price, amount,
+ * cost and the margin the line makes; anyone else only the buyer's allowlist (schemas.ts).
+ */
+const itemView = (audience: Audience) => (row: QuoteItemRow) => {
+  if (audience === 'buyer') return pick(row, BUYER_ITEM_KEYS);
+  const net = row.amount === null ? null : roundCents(row.amount - discountOf(row.amount, row));
+  return {
+    ...row,
+    margin: net === null || row.engineCost === null ? null : roundCents(net - row.engineCost),
+  };
+};
 
 export const QUOTE_PAGE: PageOptions = {
   defaultLimit: 25,
@@ -134,11 +159,12 @@ export function createQuoteService({
     } = found as QuoteWithRefs & {
       deletedAt?: unknown;
     };
+    const view = itemView(audienceOf(actor));
     return {
       ...quote,
       allowedActions: allowedActions(found, actor),
       order,
-      items: itemTree(items),
+      items: itemTree(items).map((root) => ({ ...view(root), children: root.children.map(view) })),
       pdfs: pdfs.map((file) => ({
         ...file,
         localisationId: file.label ?? '',
@@ -406,6 +432,52 @@ export function createQuoteService({
         write: true,
         fields,
         input: { fields: input, reason: input.rejectionReason },
+      });
+      return read(actor, id);
+    },
+
+    /**
+     * PATCH /quotes/:id/quote-items/:itemId: one change of a line of a draft (quantity, unit price
+     * override, discount, comment, optional, position, group label), its parents and the quote's
+     * totals recomputed and every changed row evented in the same transaction.
+     */
+    async updateItem(actor: Actor, id: string, itemId: string, input: UpdateItemInput) {
+      checkItemEdit(input);
+      await change(actor, async (tx, record) => {
+        const current = await lockForChange(tx, actor, id, { write: true });
+        const item = await findItemRow(tx, actor.organisationId, itemId);
+        if (!item || item.quoteId !== id) throw notFound('Quote item');
+        assertQuoteEditable(current);
+        const items = await liveItemsOf(tx, id);
+        const changes: Partial<QuoteItemRow> = await lineMoneyAfter(tx, current, item, items, input);
+        if (input.comment !== undefined) changes.comment = input.comment;
+        if (input.optional !== undefined) changes.optional = input.optional;
+        if (input.groupLabel !== undefined) changes.groupLabel = input.groupLabel;
+        let after = item;
+        if (Object.keys(changes).length) {
+          after = (await setQuoteItem(tx, item.id, { ...changes, updatedAt: new Date() }))!;
+        }
+        const moved = input.position === undefined ? [] : await moveItem(tx, items, after, input.position);
+        after = moved.find((row) => row.id === item.id) ?? after;
+        const columns = changedFields(item, after);
+        if (columns.length) await recordItems(record, [after], 'UPDATE', columns);
+        await recordItems(
+          record,
+          moved.filter((row) => row.id !== item.id),
+          'UPDATE',
+          ['position'],
+        );
+        const parents = await refreshParents(tx, id);
+        await recordItems(record, parents, 'UPDATE', ['totalPrice', 'toolingCost', 'deliveryCost', 'valid']);
+        const quoteAfter = await refreshQuoteTotals(tx, id);
+        await record({
+          on: QUOTE_ENTITY,
+          type: 'UPDATE',
+          entityId: id,
+          snapshot: quoteAfter,
+          updatedColumns: changedFields(current, quoteAfter),
+          updatedRelations: ['items'],
+        });
       });
       return read(actor, id);
     },

@@ -54,7 +54,8 @@ export function LinePicker({
             ...value,
             articles: ids.map(
               (articleId) =>
-                value.articles.find((a) => a.articleId === articleId) ?? { articleId, quantity: 1000 },
+                // No quantity is assumed: the user gives one for each article added.
+                value.articles.find((a) => a.articleId === articleId) ?? { articleId, quantity: '' },
             ),
           })
         }
@@ -66,7 +67,9 @@ export function LinePicker({
           <NumberInput
             label={`${t('quotes.quantity')} · ${articleName(line.articleId)?.code ?? ''}`}
             value={line.quantity}
-            min={0}
+            min={1}
+            required
+            placeholder={t('quotes.quantity')}
             onChange={(q) =>
               onChange({
                 ...value,
@@ -75,7 +78,10 @@ export function LinePicker({
                 ),
               })
             }
-            error={errors[`/items/${i}/quantity`]}
+            error={
+              errors[`/items/${i}/quantity`] ??
+              (line.quantity === '' ? t('quotes.quantityRequired') : undefined)
+            }
           />
           <ActionIcon
             variant="subtle"
@@ -96,6 +102,10 @@ export function LinePicker({
     </Stack>
   );
 }
+
+/** Whether every article picked has its quantity (nothing is sent before). */
+export const linesComplete = (lines: Lines) =>
+  lines.articles.every((a) => a.quantity !== '' && a.quantity > 0);
 
 export const linesBody = (lines: Lines) => [
   ...lines.briefIds.map((briefId) => ({ briefId })),

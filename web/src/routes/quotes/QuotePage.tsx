@@ -27,7 +27,8 @@ import type { components } from '../../api/schema.d.ts';
 import { useCan } from '../../features/admin/useCan.ts';
 import { orderName } from '../../features/orders/format.ts';
 import { guidanceOf, offers, type QuoteAction } from '../../features/quotes/actions.ts';
-import { LinePicker, type Lines, linesBody } from '../../features/quotes/LinePicker.tsx';
+import { LinePicker, type Lines, linesBody, linesComplete } from '../../features/quotes/LinePicker.tsx';
+import { QuoteLinesEditor } from '../../features/quotes/QuoteLinesEditor.tsx';
 import { date, money, number } from '../../ui/format.ts';
 import { problemFields } from '../../ui/problem.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
@@ -170,61 +171,65 @@ export default function QuotePage() {
             </Alert>
             {refusal ? <ErrorState error={refusal} /> : null}
 
-            <Card withBorder>
-              <Title order={3} size="h4" mb="xs">
-                {t('quotes.lines')}
-              </Title>
-              <Table.ScrollContainer minWidth={640}>
-                <Table data-testid="quote-lines">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t('quotes.reference')}</Table.Th>
-                      <Table.Th>{t('common.name')}</Table.Th>
-                      <Table.Th ta="right">{t('quotes.quantity')}</Table.Th>
-                      <Table.Th ta="right">{t('quotes.unitPrice')}</Table.Th>
-                      <Table.Th ta="right">{t('quotes.total')}</Table.Th>
-                      <Table.Th>{t('quotes.comment')}</Table.Th>
-                      {can('edit') && <Table.Th>{t('common.actions')}</Table.Th>}
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {q.items.flatMap((item) => [
-                      <LineRow
-                        key={item.id}
-                        item={item}
-                        currency={q.currency}
-                        depth={0}
-                        onRemove={
-                          can('edit')
-                            ? () =>
-                                run(t('common.remove'), () =>
-                                  unwrap(
-                                    api.DELETE('/api/quotes/{id}/quote-items/{itemId}', {
-                                      params: { path: { id, itemId: item.id } },
-                                    }),
-                                  ),
-                                )
-                            : undefined
-                        }
-                      />,
-                      ...(item.children ?? []).map((child) => (
-                        <LineRow key={child.id} item={child as Item} currency={q.currency} depth={1} />
-                      )),
-                    ])}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-              <SimpleGrid cols={3} mt="sm" maw={520} ml="auto">
-                <Total label={t('quotes.tooling')} value={money(q.toolingCost, q.currency)} />
-                <Total label={t('quotes.delivery')} value={money(q.deliveryCost, q.currency)} />
-                <Total
-                  label={t('quotes.total')}
-                  value={money(q.totalPrice, q.currency)}
-                  strong
-                  testId="quote-total"
-                />
-              </SimpleGrid>
-            </Card>
+            {can('edit') ? (
+              <QuoteLinesEditor quote={q} />
+            ) : (
+              <Card withBorder>
+                <Title order={3} size="h4" mb="xs">
+                  {t('quotes.lines')}
+                </Title>
+                <Table.ScrollContainer minWidth={640}>
+                  <Table data-testid="quote-lines">
+                    <Table.Thead>
+                      <Table.Tr>
+                        <Table.Th>{t('quotes.reference')}</Table.Th>
+                        <Table.Th>{t('common.name')}</Table.Th>
+                        <Table.Th ta="right">{t('quotes.quantity')}</Table.Th>
+                        <Table.Th ta="right">{t('quotes.unitPrice')}</Table.Th>
+                        <Table.Th ta="right">{t('quotes.total')}</Table.Th>
+                        <Table.Th>{t('quotes.comment')}</Table.Th>
+                        {can('edit') && <Table.Th>{t('common.actions')}</Table.Th>}
+                      </Table.Tr>
+                    </Table.Thead>
+                    <Table.Tbody>
+                      {q.items.flatMap((item) => [
+                        <LineRow
+                          key={item.id}
+                          item={item}
+                          currency={q.currency}
+                          depth={0}
+                          onRemove={
+                            can('edit')
+                              ? () =>
+                                  run(t('common.remove'), () =>
+                                    unwrap(
+                                      api.DELETE('/api/quotes/{id}/quote-items/{itemId}', {
+                                        params: { path: { id, itemId: item.id } },
+                                      }),
+                                    ),
+                                  )
+                              : undefined
+                          }
+                        />,
+                        ...(item.children ?? []).map((child) => (
+                          <LineRow key={child.id} item={child as Item} currency={q.currency} depth={1} />
+                        )),
+                      ])}
+                    </Table.Tbody>
+                  </Table>
+                </Table.ScrollContainer>
+                <SimpleGrid cols={3} mt="sm" maw={520} ml="auto">
+                  <Total label={t('quotes.tooling')} value={money(q.toolingCost, q.currency)} />
+                  <Total label={t('quotes.delivery')} value={money(q.deliveryCost, q.currency)} />
+                  <Total
+                    label={t('quotes.total')}
+                    value={money(q.totalPrice, q.currency)}
+                    strong
+                    testId="quote-total"
+                  />
+                </SimpleGrid>
+              </Card>
+            )}
 
             {can('edit') && (
               <Card withBorder>
@@ -239,7 +244,7 @@ export default function QuotePage() {
                 />
                 <Group justify="flex-end" mt="sm">
                   <Button
-                    disabled={!lines.briefIds.length && !lines.articles.length}
+                    disabled={(!lines.briefIds.length && !lines.articles.length) || !linesComplete(lines)}
                     onClick={() =>
                       run(t('common.saved'), async () => {
                         await unwrap(

@@ -1,0 +1,463 @@
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Modal,
+  NumberInput,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, unwrap } from '../../api/client.ts';
+import type { components, operations } from '../../api/schema.d.ts';
+import { money, number } from '../../ui/format.ts';
+import { useApiForm } from '../../ui/useApiForm.ts';
+import { useCan } from '../admin/useCan.ts';
+import { DateField } from '../orders/DateField.tsx';
+
+type Quote = components['schemas']['Quote'];
+type Item = components['schemas']['QuoteItemChild'];
+type ItemPatch = operations['updateQuoteItem']['requestBody']['content']['application/json'];
+
+const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : null);
+
+/**
+ * The lines of a draft quote, editable one change at a time (PATCH .../quote-items/{itemId}):
+ * quantity, unit price (staff with `costs:read` see the engine's price and the margin), discount,
+ * comment, optional, group label, order (up/down), removal; and the quote's name and validity.
+ * Each change is sent on its own and the quote is read again (totals come from the API).
+ */
+export function QuoteLinesEditor({ quote }: { quote: Quote }) {
+  const { t } = useTranslation();
+  const can = useCan();
+  const seller = can('costs:read');
+  const queryClient = useQueryClient();
+  const form = useApiForm();
+  const [editing, setEditing] = useState<Item>();
+  const reload = () => queryClient.invalidateQueries({ queryKey: ['quote', quote.id] });
+  const patchItem = (item: Item, body: ItemPatch, success = t('common.saved')) =>
+    form.submit(async () => {
+      await unwrap(
+        api.PATCH('/api/quotes/{id}/quote-items/{itemId}', {
+          params: { path: { id: quote.id, itemId: item.id } },
+          body,
+        }),
+      );
+      await reload();
+    }, success);
+  const remove = (item: Item) =>
+    form.submit(async () => {
+      await unwrap(
+        api.DELETE('/api/quotes/{id}/quote-items/{itemId}', {
+          params: { path: { id: quote.id, itemId: item.id } },
+        }),
+      );
+      await reload();
+    }, t('common.saved'));
+
+  const rows = (items: Item[], depth: number): React.ReactNode[] =>
+    items.flatMap((item, index) => {
+      const children = (item as Quote['items'][number]).children ?? [];
+      const group = children.length > 0 || (item.briefId !== null && item.briefElementId === null);
+      return [
+        <Table.Tr key={item.id} data-testid="quote-line" data-optional={item.optional || undefined}>
+          <Table.Td pl={depth ? 32 : undefined}>
+            <Group gap={2} wrap="nowrap">
+              <ActionIcon
+                size="sm"
+                variant="subtle"
+                disabled={index === 0}
+                aria-label={t('quotes.edit.moveUp', { name: item.name })}
+                onClick={() => patchItem(item, { position: item.position - 1 }, t('quotes.edit.moved'))}
+              >
+                ↑
+              </ActionIcon>
+              <ActionIcon
+                size="sm"
+                variant="subtle"
+                disabled={index === items.length - 1}
+                aria-label={t('quotes.edit.moveDown', { name: item.name })}
+                onClick={() => patchItem(item, { position: item.position + 1 }, t('quotes.edit.moved'))}
+              >
+                ↓
+              </ActionIcon>
+            </Group>
+          </Table.Td>
+          <Table.Td>
+            <Text size="sm" fw={depth ? 400 : 600}>
+              {item.name}
+            </Text>
+            <Group gap={4}>
+              {item.reference && (
+                <Text size="xs" c="dimmed">
+                  {item.reference}
+                </Text>
+              )}
+              {item.groupLabel && <Badge variant="light">{item.groupLabel}</Badge>}
+              {item.optional && (
+                <Badge color="gray.7" variant="outline">
+                  {t('quotes.edit.optional')}
+                </Badge>
+              )}
+              {item.priceSource === 'manual' && (
+                <Badge color="orange.9" variant="light">
+                  {t('quotes.edit.manualPrice')}
+                </Badge>
+              )}
+            </Group>
+            {item.comment && (
+              <Text size="xs" fs="italic">
+                {item.comment}
+              </Text>
+            )}
+          </Table.Td>
+          <Table.Td ta="right">{group ? '' : number(item.quantity)}</Table.Td>
+          <Table.Td ta="right">
+            {group ? '' : money(item.price, quote.currency, 4)}
+            {seller && !group && item.enginePrice != null && item.priceSource === 'manual' && (
+              <Text size="xs" c="dimmed" data-testid="engine-price">
+                {t('quotes.edit.enginePrice')} {money(item.enginePrice, quote.currency, 4)}
+              </Text>
+            )}
+          </Table.Td>
+          <Table.Td ta="right">
+            {item.discountPercent != null
+              ? `${number(item.discountPercent)} %`
+              : item.discountAmount != null
+                ? money(item.discountAmount, quote.currency)
+                : ''}
+          </Table.Td>
+          <Table.Td ta="right">{money(item.totalPrice, quote.currency)}</Table.Td>
+          {seller && (
+            <Table.Td ta="right" data-testid="line-margin">
+              {group || item.margin == null ? '' : money(item.margin, quote.currency)}
+            </Table.Td>
+          )}
+          <Table.Td>
+            <Group gap={4} wrap="nowrap">
+              <Button size="xs" variant="default" onClick={() => setEditing(item)}>
+                {t('common.edit')}
+              </Button>
+              <Button
+                size="xs"
+                variant="subtle"
+                color="red.9"
+                c="red.9"
+                aria-label={`${t('common.remove')} ${item.name}`}
+                onClick={() => remove(item)}
+              >
+                {t('common.remove')}
+              </Button>
+            </Group>
+          </Table.Td>
+        </Table.Tr>,
+        ...rows(children as Item[], depth + 1),
+      ];
+    });
+
+  return (
+    <Stack>
+      <QuoteFields quote={quote} />
+      <Card withBorder data-testid="quote-lines-editor">
+        <Title order={3} size="h4" mb="xs">
+          {t('quotes.lines')}
+        </Title>
+        {form.formError && (
+          <Alert color="red" mb="sm" role="alert" data-testid="line-error">
+            {form.formError}
+            {Object.entries(form.fields).map(([pointer, message]) => (
+              <Text key={pointer} size="sm">
+                {message}
+              </Text>
+            ))}
+          </Alert>
+        )}
+        <Table.ScrollContainer minWidth={820}>
+          <Table data-testid="quote-lines">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th w={64}>
+                  <VisuallyHidden>{t('quotes.edit.order')}</VisuallyHidden>
+                </Table.Th>
+                <Table.Th>{t('common.name')}</Table.Th>
+                <Table.Th ta="right">{t('quotes.quantity')}</Table.Th>
+                <Table.Th ta="right">{t('quotes.unitPrice')}</Table.Th>
+                <Table.Th ta="right">{t('quotes.edit.discount')}</Table.Th>
+                <Table.Th ta="right">{t('quotes.total')}</Table.Th>
+                {seller && <Table.Th ta="right">{t('quotes.edit.margin')}</Table.Th>}
+                <Table.Th>{t('common.actions')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>{rows(quote.items as Item[], 0)}</Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        <SimpleGrid cols={3} mt="sm" maw={520} ml="auto">
+          <Total label={t('quotes.tooling')} value={money(quote.toolingCost, quote.currency)} />
+          <Total label={t('quotes.delivery')} value={money(quote.deliveryCost, quote.currency)} />
+          <Total
+            label={t('quotes.total')}
+            value={money(quote.totalPrice, quote.currency)}
+            strong
+            testId="quote-total"
+          />
+        </SimpleGrid>
+      </Card>
+      {editing && (
+        <LineEditor
+          key={editing.id}
+          quote={quote}
+          item={editing}
+          seller={seller}
+          onClose={() => setEditing(undefined)}
+          onSaved={async () => {
+            await reload();
+            setEditing(undefined);
+          }}
+        />
+      )}
+    </Stack>
+  );
+}
+
+/** The quote's own fields of a draft: name and validity (PATCH /quotes/{id}, only what changed). */
+function QuoteFields({ quote }: { quote: Quote }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const form = useApiForm();
+  const [name, setName] = useState(quote.name);
+  const [validUntil, setValidUntil] = useState<string | null>(day(quote.validUntil));
+  const body: { name?: string; validUntil?: string | null } = {};
+  if (name !== quote.name) body.name = name;
+  if (validUntil !== day(quote.validUntil)) body.validUntil = validUntil;
+  return (
+    <Card withBorder data-testid="quote-fields">
+      <Group align="flex-end">
+        <TextInput
+          label={t('common.name')}
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={form.error('/name')}
+          w={320}
+        />
+        <DateField
+          label={t('quotes.validUntil')}
+          value={validUntil}
+          onChange={(value) => setValidUntil(value ? String(value).slice(0, 10) : null)}
+          error={form.error('/validUntil')}
+          w={200}
+        />
+        <Button
+          disabled={!Object.keys(body).length}
+          loading={form.busy}
+          onClick={() =>
+            form.submit(async () => {
+              await unwrap(api.PATCH('/api/quotes/{id}', { params: { path: { id: quote.id } }, body }));
+              await queryClient.invalidateQueries({ queryKey: ['quote', quote.id] });
+            }, t('common.saved'))
+          }
+        >
+          {t('common.save')}
+        </Button>
+      </Group>
+      {form.formError && !Object.keys(form.fields).length && (
+        <Text c="red" size="sm" mt="xs" role="alert">
+          {form.formError}
+        </Text>
+      )}
+    </Card>
+  );
+}
+
+type DiscountKind = 'none' | 'percent' | 'amount';
+
+/** One line in a dialog: only the fields that changed are sent, in one PATCH. */
+function LineEditor({
+  quote,
+  item,
+  seller,
+  onClose,
+  onSaved,
+}: {
+  quote: Quote;
+  item: Item;
+  seller: boolean;
+  onClose: () => void;
+  onSaved: () => Promise<void>;
+}) {
+  const { t } = useTranslation();
+  const form = useApiForm();
+  const group = item.briefId !== null && item.briefElementId === null;
+  const manual = item.priceSource === 'manual';
+  const [quantity, setQuantity] = useState<number | string>(item.quantity);
+  const [price, setPrice] = useState<number | string>(manual ? (item.price ?? '') : '');
+  const initialKind: DiscountKind =
+    item.discountPercent != null ? 'percent' : item.discountAmount != null ? 'amount' : 'none';
+  const [kind, setKind] = useState<DiscountKind>(initialKind);
+  const [discount, setDiscount] = useState<number | string>(
+    item.discountPercent ?? item.discountAmount ?? '',
+  );
+  const [comment, setComment] = useState(item.comment ?? '');
+  const [optional, setOptional] = useState(item.optional);
+  const [groupLabel, setGroupLabel] = useState(item.groupLabel ?? '');
+
+  const body: ItemPatch = {};
+  if (!group) {
+    if (quantity !== '' && Number(quantity) !== item.quantity) body.quantity = Number(quantity);
+    if (price === '' && manual) body.price = null;
+    if (price !== '' && Number(price) !== (manual ? item.price : null)) body.price = Number(price);
+    const before = item.discountPercent ?? item.discountAmount ?? '';
+    if (kind === 'none' && initialKind !== 'none') {
+      body[initialKind === 'percent' ? 'discountPercent' : 'discountAmount'] = null;
+    } else if (kind !== 'none' && discount !== '' && (kind !== initialKind || Number(discount) !== before)) {
+      body[kind === 'percent' ? 'discountPercent' : 'discountAmount'] = Number(discount);
+    }
+  }
+  if (comment !== (item.comment ?? '')) body.comment = comment === '' ? null : comment;
+  if (optional !== item.optional) body.optional = optional;
+  if (groupLabel !== (item.groupLabel ?? '')) body.groupLabel = groupLabel === '' ? null : groupLabel;
+
+  const save = () =>
+    form.submit(async () => {
+      await unwrap(
+        api.PATCH('/api/quotes/{id}/quote-items/{itemId}', {
+          params: { path: { id: quote.id, itemId: item.id } },
+          body,
+        }),
+      );
+      await onSaved();
+    }, t('common.saved'));
+
+  return (
+    <Modal opened onClose={onClose} title={`${t('quotes.edit.title')} · ${item.name}`} size="lg">
+      <Stack>
+        {!group && (
+          <>
+            <NumberInput
+              label={t('quotes.quantity')}
+              description={item.briefElementId ? t('quotes.edit.quantityRepriced') : undefined}
+              value={quantity}
+              onChange={setQuantity}
+              min={1}
+              thousandSeparator=" "
+              error={form.error('/quantity')}
+              data-autofocus
+            />
+            <NumberInput
+              label={t('quotes.unitPrice')}
+              description={
+                seller && item.enginePrice != null
+                  ? t('quotes.edit.engineHint', { price: money(item.enginePrice, quote.currency, 4) })
+                  : t('quotes.edit.priceHint')
+              }
+              value={price}
+              onChange={setPrice}
+              min={0}
+              decimalScale={4}
+              error={form.error('/price')}
+            />
+            {seller && item.margin != null && (
+              <Text size="sm" data-testid="editor-margin">
+                {t('quotes.edit.marginNow', { margin: money(item.margin, quote.currency) })}
+              </Text>
+            )}
+            <Stack gap={4}>
+              <Text size="sm" fw={500}>
+                {t('quotes.edit.discount')}
+              </Text>
+              <SegmentedControl
+                value={kind}
+                onChange={(v) => setKind(v as DiscountKind)}
+                data={[
+                  { value: 'none', label: t('quotes.edit.noDiscount') },
+                  { value: 'percent', label: '%' },
+                  { value: 'amount', label: quote.currency },
+                ]}
+                aria-label={t('quotes.edit.discount')}
+              />
+              {kind !== 'none' && (
+                <NumberInput
+                  aria-label={t('quotes.edit.discount')}
+                  value={discount}
+                  onChange={setDiscount}
+                  min={0}
+                  max={kind === 'percent' ? 100 : undefined}
+                  decimalScale={2}
+                  suffix={kind === 'percent' ? ' %' : undefined}
+                  error={form.error('/discountPercent') ?? form.error('/discountAmount')}
+                />
+              )}
+            </Stack>
+          </>
+        )}
+        <Textarea
+          label={t('quotes.comment')}
+          value={comment}
+          onChange={(e) => setComment(e.currentTarget.value)}
+          autosize
+          minRows={2}
+          error={form.error('/comment')}
+        />
+        <TextInput
+          label={t('quotes.edit.groupLabel')}
+          value={groupLabel}
+          onChange={(e) => setGroupLabel(e.currentTarget.value)}
+          error={form.error('/groupLabel')}
+        />
+        <Switch
+          label={t('quotes.edit.optionalLabel')}
+          checked={optional}
+          onChange={(e) => setOptional(e.currentTarget.checked)}
+        />
+        {form.formError && (
+          <Alert color="red" role="alert" data-testid="line-editor-error">
+            {form.formError}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('common.cancel')}
+          </Button>
+          <Button onClick={save} loading={form.busy} disabled={!Object.keys(body).length}>
+            {t('common.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function Total({
+  label,
+  value,
+  strong,
+  testId,
+}: {
+  label: string;
+  value: string;
+  strong?: boolean;
+  testId?: string;
+}) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" ta="right">
+        {label}
+      </Text>
+      <Text ta="right" fw={strong ? 700 : 500} data-testid={testId}>
+        {value}
+      </Text>
+    </div>
+  );
+}
