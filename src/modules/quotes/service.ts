@@ -13,6 +13,8 @@ import { type ChangeRunner, changedFields, type EventRecorder } from '../../plat
 import { likeEscape } from '../../platform/filters.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import type { OrderService } from '../orders/service.ts';
+import type { OrganisationSettingsService } from '../organisations/settings-service.ts';
+import { type VatDecision, vatTotals } from '../organisations/vat.ts';
 import { createQuoteConversion } from './conversion.ts';
 import { buildItems, itemTree, type QuoteTarget } from './items.ts';
 import {
@@ -40,7 +42,7 @@ import {
   selectQuoteSummaries,
   setQuote,
 } from './repository.ts';
-import type { CreateQuoteInput, ItemInput, UpdateQuoteInput } from './schemas.ts';
+import { type CreateQuoteInput, type ItemInput, TERMS_KEYS, type UpdateQuoteInput } from './schemas.ts';
 
 export const QUOTE_PAGE: PageOptions = {
   defaultLimit: 25,
@@ -76,11 +78,14 @@ export function createQuoteService({
   db,
   change,
   orders,
+  seller,
 }: {
   db: Db;
   change: ChangeRunner;
   /** Reads the order a conversion made, as the actor sees it. */
   orders: Pick<OrderService, 'get'>;
+  /** The organisation's default terms and the VAT of a customer (organisations module). */
+  seller: Pick<OrganisationSettingsService, 'quoteDefaults' | 'vatFor'>;
 }) {
   const { expireAllDue, expireIfPastValidity, publish, respond } = createQuoteLifecycle({ db, change });
   /** Contacts only see quotes that were sent to them: drafts are internal. */
@@ -112,6 +117,7 @@ export function createQuoteService({
     };
     return {
       ...quote,
+      ...vatTotals(quote.totalPrice, quote.vatRate),
       items: itemTree(items),
       pdfs: pdfs.map((file) => ({
         ...file,
@@ -195,7 +201,15 @@ export function createQuoteService({
     'phoneNumber',
     'receiverName',
     'validUntil',
+    ...TERMS_KEYS,
   ] as const;
+
+  /** The VAT columns of a quote for its customer (recomputed while it is a draft). */
+  const vatColumns = (vat: VatDecision) => ({
+    vatTreatment: vat.treatment,
+    vatRate: vat.rate,
+    vatExemptionReason: vat.exemptionReason,
+  });
 
   return {
     get: read,
@@ -277,6 +291,13 @@ export function createQuoteService({
           companyId: next.companyId,
         });
         const currency = await currencyOf(tx, org, input);
+        const { vat, ...defaults } = await seller.quoteDefaults(tx, org, {
+          companyId,
+          addressId: next.addressId,
+        });
+        const terms = { ...defaults, poNumber: null as string | null };
+        for (const key of TERMS_KEYS)
+          if (input[key] !== undefined) Object.assign(terms, { [key]: input[key] });
         const contactName = [contact?.firstName, contact?.lastName].filter(Boolean).join(' ');
         const [created] = await tx
           .insert(quotes)
@@ -294,6 +315,8 @@ export function createQuoteService({
             receiverName: input.receiverName ?? (contactName || null),
             validUntil: input.validUntil ? validityOf(input.validUntil) : null,
             currency,
+            ...terms,
+            ...vatColumns(vat),
             createdById: actor.userId,
           })
           .returning();
@@ -385,10 +408,29 @@ export function createQuoteService({
           if (input.receiverName !== undefined) changes.receiverName = input.receiverName;
           if (input.validUntil !== undefined)
             changes.validUntil = input.validUntil === null ? null : validityOf(input.validUntil);
+          for (const key of TERMS_KEYS)
+            if (input[key] !== undefined) Object.assign(changes, { [key]: input[key] });
+          // The customer (company, address) may have changed: its VAT follows while a draft.
+          Object.assign(
+            changes,
+            vatColumns(
+              await seller.vatFor(tx, actor.organisationId, { companyId, addressId: next.addressId }),
+            ),
+          );
           const updated = await setQuote(tx, id, { ...changes, updatedAt: new Date() });
           row = updated!;
         }
-        if (to === 'published') row = await publish(tx, record, row);
+        if (to === 'published') {
+          // Published, the VAT is frozen: decided once more from the settings of the moment.
+          const vat = vatColumns(
+            await seller.vatFor(tx, actor.organisationId, {
+              companyId: row.companyId,
+              addressId: row.addressId,
+            }),
+          );
+          if (changedFields(row, { ...row, ...vat }).length) row = (await setQuote(tx, id, vat))!;
+          row = await publish(tx, record, row);
+        }
         if (row !== current)
           await recordQuoteUpdate(record, current, row, to === 'published' ? 'state' : undefined);
       });
@@ -515,6 +557,13 @@ export function createQuoteService({
             validUntil:
               source.validUntil && source.validUntil.getTime() > now.getTime() ? source.validUntil : null,
             currency: source.currency,
+            ...Object.fromEntries(TERMS_KEYS.map((key) => [key, source[key]])),
+            ...vatColumns(
+              await seller.vatFor(tx, source.organisationId, {
+                companyId: source.companyId,
+                addressId: source.addressId,
+              }),
+            ),
             createdById: actor.userId,
             createdAt: now,
             updatedAt: now,
