@@ -26,6 +26,7 @@ import { ApiError, api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { type QuoteState, quoteActions } from '../../features/quotes/actions.ts';
 import { LinePicker, type Lines, linesBody } from '../../features/quotes/LinePicker.tsx';
+import { QuoteTermsCard, QuoteVatTotals } from '../../features/quotes/QuoteTerms.tsx';
 import { date, money, number } from '../../ui/format.ts';
 import { problemFields } from '../../ui/problem.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
@@ -217,7 +218,10 @@ export default function QuotePage() {
                   testId="quote-total"
                 />
               </SimpleGrid>
+              <QuoteVatTotals quote={q} />
             </Card>
+
+            <QuoteTermsCard quote={q} editable={can('edit')} />
 
             {can('edit') && (
               <Card withBorder>
