@@ -134,8 +134,12 @@ function SettingsForm({ settings, manage }: { settings: OrganisationSettings; ma
   const client = useQueryClient();
   const form = useApiForm();
   const [values, setValues] = useState(settings);
-  const [rates, setRates] = useState<{ country: string; rate: number | string }[]>(
-    Object.entries(settings.vatRates).map(([country, rate]) => ({ country, rate: Number(rate) })),
+  const [rates, setRates] = useState<{ key: string; country: string; rate: number | string }[]>(
+    Object.entries(settings.vatRates).map(([country, rate]) => ({
+      key: country,
+      country,
+      rate: Number(rate),
+    })),
   );
   const set = <K extends keyof OrganisationSettings>(key: K, value: OrganisationSettings[K]) =>
     setValues((current: OrganisationSettings) => ({ ...current, [key]: value }));
@@ -332,7 +336,7 @@ function SettingsForm({ settings, manage }: { settings: OrganisationSettings; ma
               {t('organisation.countryRatesHelp')}
             </Text>
             {rates.map((row, index) => (
-              <Group key={index} gap="xs" align="flex-start">
+              <Group key={row.key} gap="xs" align="flex-start">
                 <TextInput
                   aria-label={t('organisation.country')}
                   placeholder="DE"
@@ -377,7 +381,9 @@ function SettingsForm({ settings, manage }: { settings: OrganisationSettings; ma
                 variant="subtle"
                 size="xs"
                 w="fit-content"
-                onClick={() => setRates((list) => [...list, { country: '', rate: '' }])}
+                onClick={() =>
+                  setRates((list) => [...list, { key: crypto.randomUUID(), country: '', rate: '' }])
+                }
               >
                 {t('organisation.addRate')}
               </Button>
