@@ -49,7 +49,7 @@ describe('POST /api/companies', () => {
       email: 'hello@acme.test',
       phoneNumber: '+33 1 23 45 67 89',
       website: 'https://acme.test',
-      vatNumber: 'FR123',
+      vatNumber: 'FR40303265045',
     });
     expect(response.statusCode).toBe(201);
     const company = response.json();

@@ -202,7 +202,7 @@ describe('Companies', () => {
           customFields: '{}',
           email: 'buyer@acme.test',
           phone: '+33 1 23 45 67 89',
-          vat: 'FR123456789',
+          vat: 'FR40303265045',
           website: 'https://acme.test',
           name: 'Acme',
           managedById: sales.userId,
@@ -216,8 +216,8 @@ describe('Companies', () => {
       name: 'Acme',
       phone: '+33 1 23 45 67 89',
       phoneNumber: '+33 1 23 45 67 89',
-      vat: 'FR123456789',
-      vatNumber: 'FR123456789',
+      vat: 'FR40303265045',
+      vatNumber: 'FR40303265045',
       managedById: sales.userId,
       collaboratorIds: [admin.userId, sales.userId],
       currencyId: ids.currency,
@@ -243,7 +243,7 @@ describe('Companies', () => {
   it('Get.ts: GET /api/companies/{id}', async () => {
     expect(await ok(await node('GET', `/api/companies/${ids.company}`))).toMatchObject({
       id: ids.company,
-      vat: 'FR123456789',
+      vat: 'FR40303265045',
     });
     expectProblem(await node('GET', `/api/companies/${ids.company}`, { as: otherTenant }), 404);
   });
@@ -251,12 +251,17 @@ describe('Companies', () => {
   it('Update.ts: PATCH /api/companies/{id} with phone, vat, managedById and collaboratorIds', async () => {
     const company = await ok(
       await node('PATCH', `/api/companies/${ids.company}`, {
-        body: { phone: '+33 9 99', vat: 'FR999', managedById: admin.userId, collaboratorIds: [sales.userId] },
+        body: {
+          phone: '+33 9 99',
+          vat: 'FR83404833048',
+          managedById: admin.userId,
+          collaboratorIds: [sales.userId],
+        },
       }),
     );
     expect(company).toMatchObject({
       phoneNumber: '+33 9 99',
-      vatNumber: 'FR999',
+      vatNumber: 'FR83404833048',
       managedById: admin.userId,
       collaboratorIds: [sales.userId],
     });

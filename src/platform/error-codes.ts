@@ -407,6 +407,12 @@ export const ERROR_CODES = {
     title: 'Unsupported media type',
     description: 'The operation takes multipart/form-data; send the file as such.',
   },
+  unsupported_image: {
+    status: 415,
+    title: 'Unsupported image',
+    description:
+      'The organisation logo must be a PNG or JPEG image (recognised by its content, at most 4096 pixels a side) that can be printed; send another file.',
+  },
 
   // Business rules.
   business_rule: {

@@ -43,6 +43,15 @@ export const PERMISSIONS = {
     roles: ADMINS,
     description: 'Manage statuses, currencies and custom field definitions',
   },
+  'organisation_settings:read': {
+    roles: STAFF,
+    description:
+      'Read the seller’s identity and commercial settings (buyers see only what their quote PDF prints)',
+  },
+  'organisation_settings:manage': {
+    roles: ADMINS,
+    description: 'Change the seller’s identity, logo, bank details, commercial terms and VAT rates',
+  },
   'files:read': { roles: READERS, description: 'List and download files and comments' },
   'files:write': { roles: [...STAFF, 'contact'], description: 'Upload and delete files, write comments' },
   'catalogue:read': {

@@ -9,6 +9,7 @@ export * from './imports.ts';
 export * from './mail.ts';
 export * from './orders.ts';
 export * from './organisation-data.ts';
+export * from './organisation-settings.ts';
 export * from './pipelines.ts';
 export * from './platform.ts';
 export * from './quotes.ts';

@@ -222,6 +222,8 @@ export const ATTACHABLE_ENTITIES = [
   'company',
   'import',
   'export',
+  /** The seller's own files (its logo), entityId = the organisation's id. */
+  'organisation',
 ] as const;
 export type AttachableEntity = (typeof ATTACHABLE_ENTITIES)[number];
 

@@ -176,6 +176,9 @@ export const companies = pgTable(
     phoneNumber: text('phone_number'),
     website: text('website'),
     vatNumber: text('vat_number'),
+    /** Sales to this customer carry no VAT (e.g. an exempt body); the reason is printed on its quotes. */
+    vatExempt: boolean('vat_exempt').notNull().default(false),
+    vatExemptionReason: text('vat_exemption_reason'),
     /** The user of the organisation who manages the account (HIPE `managedById`). */
     managedById: uuid('managed_by_id'),
     /** Users of the organisation who collaborate on the account (HIPE `collaboratorIds`). */

@@ -17,6 +17,7 @@ import { briefElements, briefs } from './briefs.ts';
 import { deletedAt, id, organisationId, timestamps } from './columns.ts';
 import { articles, orders } from './orders.ts';
 import { addresses, projects } from './organisation-data.ts';
+import type { Incoterm } from './organisation-settings.ts';
 import { companies, organisations, users } from './platform.ts';
 
 const live = (t: { deletedAt: AnyPgColumn }) => sql`${t.deletedAt} is null`;
@@ -24,6 +25,14 @@ const live = (t: { deletedAt: AnyPgColumn }) => sql`${t.deletedAt} is null`;
 /** Lifecycle of a quote (docs/quotes.md): draft -> published -> signed | rejected | expired. */
 export const QUOTE_STATES = ['draft', 'published', 'signed', 'rejected', 'expired'] as const;
 export type QuoteState = (typeof QUOTE_STATES)[number];
+
+/**
+ * How VAT applies to a quote (docs/quotes.md, "VAT and terms"): `standard` at `vatRate`;
+ * `reverse_charge` (customer in another EU country with a VAT number), `exempt` (the customer's
+ * exemption), `export` (customer outside the EU) at 0; `none` while the seller has no VAT rate.
+ */
+export const VAT_TREATMENTS = ['standard', 'reverse_charge', 'exempt', 'export', 'none'] as const;
+export type VatTreatment = (typeof VAT_TREATMENTS)[number];
 
 /** Where an item's unit price comes from: the brief's prediction, the article, or the request. */
 export const PRICE_SOURCES = ['prediction', 'article', 'manual'] as const;
@@ -67,6 +76,19 @@ export const quotes = pgTable(
     totalPrice: doublePrecision('total_price').notNull().default(0),
     toolingCost: doublePrecision('tooling_cost').notNull().default(0),
     deliveryCost: doublePrecision('delivery_cost').notNull().default(0),
+    /** Commercial terms, defaulted from the organisation settings when the quote is created. */
+    paymentTerms: text('payment_terms'),
+    paymentDays: integer('payment_days'),
+    incoterm: text('incoterm').$type<Incoterm>(),
+    incotermPlace: text('incoterm_place'),
+    deliveryTerms: text('delivery_terms'),
+    /** The buyer's purchase order number. */
+    poNumber: text('po_number'),
+    /** The VAT decided for the customer (percent; null while `vatTreatment` is `none`). */
+    vatRate: doublePrecision('vat_rate'),
+    vatTreatment: text('vat_treatment').$type<VatTreatment>().notNull().default('none'),
+    /** The customer's exemption reason, printed when `vatTreatment` is `exempt`. */
+    vatExemptionReason: text('vat_exemption_reason'),
     publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }),
     signedAt: timestamp('signed_at', { withTimezone: true, mode: 'date' }),
     rejectedAt: timestamp('rejected_at', { withTimezone: true, mode: 'date' }),

@@ -17,6 +17,8 @@ export const companyColumns = {
   phoneNumber: companies.phoneNumber,
   website: companies.website,
   vatNumber: companies.vatNumber,
+  vatExempt: companies.vatExempt,
+  vatExemptionReason: companies.vatExemptionReason,
   managedById: companies.managedById,
   collaboratorIds: companies.collaboratorIds,
   currencyId: companies.currencyId,

@@ -41,6 +41,8 @@ export const CompanySchema = withOutputAliases(
       phoneNumber: Nullable(Type.String()),
       website: Nullable(Type.String()),
       vatNumber: Nullable(Type.String()),
+      vatExempt: Type.Boolean({ description: 'Sales to the company carry no VAT (its quotes say why)' }),
+      vatExemptionReason: Nullable(Type.String()),
       managedById: Nullable(Uuid),
       collaboratorIds: Type.Array(Uuid),
       currencyId: Nullable(Uuid),
@@ -65,7 +67,17 @@ const companyFields = {
   email: NullableInput(Type.String({ format: 'email', maxLength: 320 })),
   phoneNumber: NullableInput(Type.String({ maxLength: 50 })),
   website: NullableInput(Type.String({ maxLength: 500 })),
-  vatNumber: NullableInput(Type.String({ maxLength: 50 })),
+  vatNumber: NullableInput(
+    Type.String({
+      maxLength: 50,
+      description:
+        'A number with an EU prefix (FR, DE, EL...) must have that country’s format and is stored normalised (FR40303265045); others are kept as typed',
+    }),
+  ),
+  vatExempt: Type.Boolean({ description: 'Default false; true needs a vatExemptionReason' }),
+  vatExemptionReason: NullableInput(
+    Type.String({ maxLength: 500, description: 'Printed on the quotes, e.g. the exemption’s legal basis' }),
+  ),
   managedById: NullableInput(
     Type.String({
       format: 'uuid',
@@ -92,6 +104,8 @@ export const CreateCompanyBody = withInputAliases(
       phoneNumber: Type.Optional(companyFields.phoneNumber),
       website: Type.Optional(companyFields.website),
       vatNumber: Type.Optional(companyFields.vatNumber),
+      vatExempt: Type.Optional(companyFields.vatExempt),
+      vatExemptionReason: Type.Optional(companyFields.vatExemptionReason),
       managedById: Type.Optional(companyFields.managedById),
       collaboratorIds: Type.Optional(companyFields.collaboratorIds),
       currencyId: Type.Optional(companyFields.currencyId),
@@ -115,6 +129,8 @@ export const UpdateCompanyBody = withInputAliases(
       phoneNumber: Type.Optional(companyFields.phoneNumber),
       website: Type.Optional(companyFields.website),
       vatNumber: Type.Optional(companyFields.vatNumber),
+      vatExempt: Type.Optional(companyFields.vatExempt),
+      vatExemptionReason: Type.Optional(companyFields.vatExemptionReason),
       managedById: Type.Optional(companyFields.managedById),
       collaboratorIds: Type.Optional(companyFields.collaboratorIds),
       currencyId: Type.Optional(companyFields.currencyId),

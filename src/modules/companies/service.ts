@@ -5,10 +5,11 @@ import { companies } from '../../db/schema/platform.ts';
 import { type Actor, assertCompanyVisible, isCompanyScoped } from '../../platform/actor.ts';
 import { parseCrudQuery } from '../../platform/crud-query.ts';
 import { type CrudQueryString, crudParams } from '../../platform/crud-search.ts';
-import { AppError, notFound } from '../../platform/errors.ts';
+import { AppError, badRequest, notFound, type ProblemIssue } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import { externalIdTaken, liveCurrency, liveStaffUsers } from '../../platform/references.ts';
+import { checkVatNumber } from '../../platform/vat-numbers.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
 import { addCompanyLinks } from '../users/repository.ts';
 import {
@@ -65,6 +66,48 @@ async function lockCompanyTree(db: Executor, organisationId: string) {
   await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`company-tree:${organisationId}`}))`);
 }
 
+type CompanyVat = { vatNumber: string | null; vatExempt: boolean; vatExemptionReason: string | null };
+
+/**
+ * The VAT fields a create or update leaves: the number checked (platform/vat-numbers.ts), an
+ * exemption only with its reason (400 otherwise; the reason is printed on the quotes). Clearing
+ * the exemption keeps no reason.
+ */
+function checkCompanyVat(
+  input: { vatNumber?: string | null; vatExempt?: boolean; vatExemptionReason?: string | null },
+  current: CompanyVat,
+): Partial<CompanyVat> {
+  const issues: ProblemIssue[] = [];
+  const out: Partial<CompanyVat> = {};
+  if (input.vatNumber !== undefined) {
+    const trimmed = input.vatNumber?.trim();
+    if (!trimmed) out.vatNumber = null;
+    else {
+      const checked = checkVatNumber(trimmed);
+      if ('error' in checked) issues.push({ pointer: '/vatNumber', message: checked.error, in: 'body' });
+      else out.vatNumber = checked.value;
+    }
+  }
+  if (input.vatExempt !== undefined) out.vatExempt = input.vatExempt;
+  if (input.vatExemptionReason !== undefined)
+    out.vatExemptionReason = input.vatExemptionReason?.trim() || null;
+  const exempt = out.vatExempt ?? current.vatExempt;
+  if (exempt) {
+    const reason = out.vatExemptionReason !== undefined ? out.vatExemptionReason : current.vatExemptionReason;
+    if (!reason) {
+      issues.push({
+        pointer: '/vatExemptionReason',
+        message: 'is required when vatExempt is true',
+        in: 'body',
+      });
+    }
+  } else if (input.vatExempt === false) {
+    out.vatExemptionReason = null;
+  }
+  if (issues.length) throw badRequest('The VAT fields are not valid', issues);
+  return out;
+}
+
 export function createCompanyService(ctx: AppContext) {
   const { db } = ctx;
 
@@ -119,6 +162,7 @@ export function createCompanyService(ctx: AppContext) {
         ) {
           throw externalIdConflict();
         }
+        const vat = checkCompanyVat(input, { vatNumber: null, vatExempt: false, vatExemptionReason: null });
         const customFields = await validateCustomFields(
           tx,
           actor.organisationId,
@@ -135,7 +179,7 @@ export function createCompanyService(ctx: AppContext) {
             email: input.email ?? null,
             phoneNumber: input.phoneNumber ?? null,
             website: input.website ?? null,
-            vatNumber: input.vatNumber ?? null,
+            ...vat,
             managedById: input.managedById ?? null,
             collaboratorIds: input.collaboratorIds ?? [],
             currencyId: input.currencyId ?? null,
@@ -175,8 +219,9 @@ export function createCompanyService(ctx: AppContext) {
           input.customFields,
           current.customFields,
         );
+        const vat = checkCompanyVat(input, current);
         const { customFields: _ignored, createdAt, ...rest } = input;
-        const fields = { ...rest, ...(createdAt ? { createdAt: new Date(createdAt) } : {}) };
+        const fields = { ...rest, ...vat, ...(createdAt ? { createdAt: new Date(createdAt) } : {}) };
         const next = { ...current, ...fields, customFields };
         const changed = changedFields(current, next);
         if (changed.length === 0) return current;

@@ -17,6 +17,7 @@ export const PARENT_ENTITIES: Record<AttachableEntity, EntityDescriptor> = {
   company: entity('COMPANY', 'companies'),
   import: entity('IMPORT', 'imports'),
   export: entity('EXPORT', 'exports'),
+  organisation: entity('ORGANISATION', 'organisations'),
 };
 
 /** The record a file or comment belongs to. */

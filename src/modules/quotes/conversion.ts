@@ -12,8 +12,8 @@ import {
 } from '../orders/in-transaction.ts';
 import type { OrderService } from '../orders/service.ts';
 import { itemTree } from './items.ts';
-import { amountOfUnitPrice, derivedUnitPrice } from './line-money.ts';
 import type { EffectHandler, QuoteLifecycle } from './lifecycle.ts';
+import { amountOfUnitPrice, derivedUnitPrice } from './line-money.ts';
 import { findCurrencyByCode, liveItemsOf, type QuoteItemRow, type QuoteRow, setQuote } from './repository.ts';
 
 /**

@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.ts';
 import type { FeatureModule } from '../../platform/module.ts';
 import { registerEventResource } from '../events/resources.ts';
 import { ordersModule } from '../orders/module.ts';
+import { organisationSettingsModule } from '../organisations/module.ts';
 import { itemTree } from './items.ts';
 import { createQuotePdfService, presentLink, type QuotePdfService } from './pdf-service.ts';
 import {
@@ -35,8 +36,14 @@ const modules = new WeakMap<AppContext, QuotesModule>();
 export function quotesModule(ctx: AppContext): QuotesModule {
   const existing = modules.get(ctx);
   if (existing) return existing;
-  const service = createQuoteService({ db: ctx.db, change: ctx.change, orders: ordersModule(ctx).orders });
-  const pdfs = createQuotePdfService(ctx, service);
+  const settings = organisationSettingsModule(ctx).settings;
+  const service = createQuoteService({
+    db: ctx.db,
+    change: ctx.change,
+    orders: ordersModule(ctx).orders,
+    seller: settings,
+  });
+  const pdfs = createQuotePdfService(ctx, service, settings);
   const module = { service, pdfs };
   modules.set(ctx, module);
 

@@ -42,7 +42,8 @@ export const SHADE = '#eef2f6';
 export const ACCENT = '#1f4e79';
 
 export const MARGIN = 42;
-const FOOTER = 28;
+/** Room kept above the bottom margin for the footer (the seller's identity line, the footer text). */
+const FOOTER = 40;
 
 export type Doc = PDFKit.PDFDocument;
 

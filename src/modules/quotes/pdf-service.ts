@@ -16,12 +16,16 @@ import type { DieLine } from '../../pricing/index.ts';
 import { removeLabelledFilesInTransaction } from '../files/in-transaction.ts';
 import { readFileContent } from '../files/repository.ts';
 import { createFilesService } from '../files/service.ts';
+import type { OrganisationSettingsService } from '../organisations/settings-service.ts';
+import { vatTotals } from '../organisations/vat.ts';
 import { dieLinesOf } from './briefs-source.ts';
 import { type Language, requireLanguage } from './i18n.ts';
 import { itemTree } from './items.ts';
 import { type PdfQuote, renderQuotePdf } from './pdf.ts';
 import type { RenderOptions } from './pdf-document.ts';
+import type { PdfSeller } from './pdf-seller.ts';
 import {
+  companyVatNumberOf,
   findGuestLinkByHash,
   findQuoteRow,
   type GuestLinkRow,
@@ -74,19 +78,47 @@ async function dieLinesOfItems(db: Executor, items: Awaited<ReturnType<typeof li
   return result;
 }
 
-/** What the PDF of a quote shows. */
-export async function pdfDataOf(db: Executor, quote: QuoteWithRefs): Promise<PdfQuote> {
+/** The seller of an organisation without settings: its name only. */
+const bareSeller = (name: string): PdfSeller => ({
+  name,
+  legalName: null,
+  tradingName: null,
+  logo: null,
+  registeredAddress: null,
+  invoiceAddress: null,
+  email: null,
+  phoneNumber: null,
+  website: null,
+  vatNumber: null,
+  registrationNumber: null,
+  bankName: null,
+  accountHolder: null,
+  iban: null,
+  bic: null,
+  termsAndConditions: {},
+  pdfFooter: null,
+});
+
+/** What the PDF of a quote shows; `seller` is the organisation settings' (its name alone without). */
+export async function pdfDataOf(db: Executor, quote: QuoteWithRefs, seller?: PdfSeller): Promise<PdfQuote> {
   const items = await liveItemsOf(db, quote.id);
+  const [dieLines, customerVatNumber] = await Promise.all([
+    dieLinesOfItems(db, items),
+    companyVatNumberOf(db, quote.organisationId, quote.companyId),
+  ]);
   return {
     ...quote,
     items: itemTree(items),
-    dieLines: await dieLinesOfItems(db, items),
+    dieLines,
+    seller: seller ?? bareSeller(quote.organisationName),
+    terms: { ...quote, ...vatTotals(quote.totalPrice, quote.vatRate), customerVatNumber },
   };
 }
 
 export function createQuotePdfService(
   ctx: AppContext,
   quotes: QuoteService,
+  settings: Pick<OrganisationSettingsService, 'sellerOf'>,
   renderOptions: RenderOptions = {},
 ) {
   const { db } = ctx;
@@ -125,7 +157,8 @@ export function createQuotePdfService(
       );
     }
     // Rendering happens outside the transaction: nothing is locked while pdfkit works.
-    const content = await renderQuotePdf(await pdfDataOf(db, found), language, renderOptions);
+    const seller = await settings.sellerOf(db, actor.organisationId);
+    const content = await renderQuotePdf(await pdfDataOf(db, found, seller), language, renderOptions);
     const file = await ctx.change(actor, async (tx, record) => {
       const row = await findQuoteRow(tx, actor.organisationId, id, true);
       if (!row) throw notFound('Quote');

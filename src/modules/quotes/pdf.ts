@@ -23,6 +23,17 @@ import {
   type RenderOptions,
   RULE,
 } from './pdf-document.ts';
+import {
+  commercialTerms,
+  identityLine,
+  type PdfSeller,
+  type PdfTerms,
+  sellerHeader,
+  sellerLabels,
+  sellerName,
+  termsPages,
+  vatRows,
+} from './pdf-seller.ts';
 import { table } from './pdf-table.ts';
 
 export type PdfItem = {
@@ -79,6 +90,9 @@ export type PdfQuote = {
   items: (PdfItem & { children: PdfItem[] })[];
   /** Die-lines of the element items, by item id. */
   dieLines: Map<string, DieLine>;
+  /** The seller's identity and the quote's terms and VAT (pdf-seller.ts). */
+  seller: PdfSeller;
+  terms: PdfTerms;
 };
 
 function addressLines(address: NonNullable<PdfQuote['address']>): string[] {
@@ -96,11 +110,7 @@ function header(doc: Doc, quote: PdfQuote, f: Formatter) {
   const l = f.labels;
   const width = contentWidth(doc);
   const top = MARGIN;
-  doc
-    .font(BOLD)
-    .fontSize(15)
-    .fillColor(ACCENT)
-    .text(quote.organisationName, MARGIN, top, { width: width * 0.55 });
+  const sellerBottom = sellerHeader(doc, quote.seller, f, top, width * 0.5);
   doc
     .font(BOLD)
     .fontSize(24)
@@ -113,6 +123,7 @@ function header(doc: Doc, quote: PdfQuote, f: Formatter) {
   if (quote.validUntil) rows.push([l.validUntil, f.date(quote.validUntil)]);
   rows.push([l.currency, quote.currency]);
   if (quote.project) rows.push([l.project, quote.project.name]);
+  if (quote.terms.poNumber) rows.push([sellerLabels(f).poNumber, quote.terms.poNumber]);
   let y = top + 34;
   const labelWidth = 95;
   const valueWidth = 150;
@@ -126,7 +137,7 @@ function header(doc: Doc, quote: PdfQuote, f: Formatter) {
       .text(value, x + labelWidth, y, { width: valueWidth, align: 'right' });
     y += Math.max(13, doc.heightOfString(value, { width: valueWidth }) + 3);
   }
-  return Math.max(y, top + 60) + 10;
+  return Math.max(y, top + 60, sellerBottom) + 10;
 }
 
 function blocks(doc: Doc, quote: PdfQuote, f: Formatter, top: number) {
@@ -160,6 +171,9 @@ function blocks(doc: Doc, quote: PdfQuote, f: Formatter, top: number) {
     return y;
   };
   const customerLines = quote.address ? addressLines(quote.address) : [];
+  if (quote.terms.customerVatNumber) {
+    customerLines.push(`${sellerLabels(f).customerVatNumber} ${quote.terms.customerVatNumber}`);
+  }
   const contactName =
     quote.receiverName ??
     ([quote.contact?.firstName, quote.contact?.lastName].filter(Boolean).join(' ') || null);
@@ -188,47 +202,76 @@ function blocks(doc: Doc, quote: PdfQuote, f: Formatter, top: number) {
   return y;
 }
 
+/**
+ * Products, tooling and delivery, then the total excluding VAT, the VAT line(s) and the total
+ * including VAT in the accent bar; a quote without VAT (`none`) keeps its net total in the bar.
+ * The VAT is the quote's (round(net x rate) once per quote, docs/quotes.md).
+ */
 function totals(doc: Doc, quote: PdfQuote, f: Formatter, top: number) {
   const l = f.labels;
-  const width = 240;
+  const s = sellerLabels(f);
+  const width = 260;
   const x = MARGIN + contentWidth(doc) - width;
-  const needed = 4 * 16 + 14;
+  const vat = vatRows(quote.terms, f);
+  const withVat = quote.terms.vatTreatment !== 'none';
+  const products = Math.round((quote.totalPrice - quote.toolingCost - quote.deliveryCost) * 100) / 100;
+  const lines: [string, number, boolean][] = [
+    [l.productsTotal, products, false],
+    [l.toolingTotal, quote.toolingCost, false],
+    [l.deliveryTotal, quote.deliveryCost, false],
+  ];
+  if (withVat) {
+    lines.push([s.netTotal, quote.terms.netTotal, true]);
+    for (const [label, value] of vat.rows) lines.push([label, value, false]);
+  }
+  const needed = lines.length * 15 + 40 + (vat.note ? 24 : 0);
   let y = top;
   if (y + needed > bottomLimit(doc)) {
     doc.addPage();
     y = MARGIN;
   }
-  const products = Math.round((quote.totalPrice - quote.toolingCost - quote.deliveryCost) * 100) / 100;
-  const lines: [string, number][] = [
-    [l.productsTotal, products],
-    [l.toolingTotal, quote.toolingCost],
-    [l.deliveryTotal, quote.deliveryCost],
-  ];
-  for (const [label, value] of lines) {
+  for (const [label, value, strong] of lines) {
+    if (strong) {
+      doc
+        .moveTo(x, y - 2)
+        .lineTo(x + width, y - 2)
+        .lineWidth(0.4)
+        .strokeColor(RULE)
+        .stroke();
+    }
     doc
-      .font(FONT)
+      .font(strong ? BOLD : FONT)
       .fontSize(9)
-      .fillColor(MUTED)
-      .text(label, x, y, { width: width / 2 });
+      .fillColor(strong ? INK : MUTED)
+      .text(label, x, y, { width: width * 0.62 });
+    const next = Math.max(doc.y, y + 12);
     doc
-      .font(FONT)
+      .font(strong ? BOLD : FONT)
       .fontSize(9)
       .fillColor(INK)
-      .text(f.money(value), x + width / 2, y, { width: width / 2, align: 'right' });
-    y += 15;
+      .text(f.money(value), x + width * 0.62, y, { width: width * 0.38, align: 'right' });
+    y = next + 3;
   }
   doc.rect(x, y + 2, width, 22).fill(ACCENT);
   doc
     .font(BOLD)
     .fontSize(10.5)
     .fillColor('#ffffff')
-    .text(l.grandTotal, x + 8, y + 8, { width: width / 2 });
+    .text(withVat ? s.grossTotal : l.grandTotal, x + 8, y + 8, { width: width / 2 });
   doc
     .font(BOLD)
     .fontSize(10.5)
     .fillColor('#ffffff')
-    .text(f.money(quote.totalPrice), x + width / 2, y + 8, { width: width / 2 - 8, align: 'right' });
-  return y + 38;
+    .text(f.money(withVat ? quote.terms.grossTotal : quote.totalPrice), x + width / 2, y + 8, {
+      width: width / 2 - 8,
+      align: 'right',
+    });
+  y += 32;
+  if (vat.note) {
+    doc.font(FONT).fontSize(7.5).fillColor(MUTED).text(vat.note, x, y, { width });
+    y = doc.y + 2;
+  }
+  return y + 8;
 }
 
 function validity(doc: Doc, quote: PdfQuote, f: Formatter, top: number) {
@@ -352,22 +395,34 @@ function footers(doc: Doc, quote: PdfQuote, f: Formatter) {
     doc.page.margins.bottom = 0;
     const y = doc.page.height - MARGIN - 10;
     const width = contentWidth(doc);
+    const identity = identityLine(quote.seller, f);
     doc
-      .moveTo(MARGIN, y - 6)
-      .lineTo(MARGIN + width, y - 6)
+      .moveTo(MARGIN, y - 17)
+      .lineTo(MARGIN + width, y - 17)
       .lineWidth(0.4)
       .strokeColor(RULE)
       .stroke();
     doc
       .font(FONT)
-      .fontSize(7.5)
+      .fontSize(6.5)
       .fillColor(MUTED)
-      .text(`${quote.organisationName} · ${f.labels.title} ${quote.code ?? ''}`, MARGIN, y, {
-        width: width * 0.7,
+      .text(identity, MARGIN, y - 11, {
+        width,
         lineBreak: false,
+        ellipsis: true,
       });
-    doc.text(f.labels.page(i - range.start + 1, range.count), MARGIN + width * 0.7, y, {
-      width: width * 0.3,
+    doc
+      .font(FONT)
+      .fontSize(7)
+      .fillColor(MUTED)
+      .text(
+        quote.seller.pdfFooter ?? `${sellerName(quote.seller)} · ${f.labels.title} ${quote.code ?? ''}`,
+        MARGIN,
+        y,
+        { width: width * 0.78, lineBreak: false, ellipsis: true },
+      );
+    doc.text(f.labels.page(i - range.start + 1, range.count), MARGIN + width * 0.78, y, {
+      width: width * 0.22,
       align: 'right',
       lineBreak: false,
     });
@@ -381,15 +436,17 @@ export async function renderQuotePdf(quote: PdfQuote, language: Language, option
   const doc = await createDocument({
     ...options,
     title: `${f.labels.title} ${quote.code ?? ''}`.trim(),
-    author: quote.organisationName,
+    author: sellerName(quote.seller),
   });
   const bytes = bytesOf(doc);
   let y = header(doc, quote, f);
   y = blocks(doc, quote, f, y);
   y = table(doc, quote, f, y);
   y = totals(doc, quote, f, y);
+  y = commercialTerms(doc, quote.seller, quote.terms, f, y);
   y = validity(doc, quote, f, y);
   dieLines(doc, quote, f, y);
+  termsPages(doc, quote.seller, f);
   footers(doc, quote, f);
   doc.end();
   return bytes;

@@ -97,6 +97,16 @@ export async function findQuoteWithRefs(db: Executor, organisationId: string, id
   return row;
 }
 
+/** The VAT number of the quote's company (printed in the customer block of the PDF). */
+export async function companyVatNumberOf(db: Executor, organisationId: string, companyId: string) {
+  const [row] = await db
+    .select({ vatNumber: companies.vatNumber })
+    .from(companies)
+    .where(and(eq(companies.id, companyId), eq(companies.organisationId, organisationId)))
+    .limit(1);
+  return row?.vatNumber ?? null;
+}
+
 export type QuoteWithRefs = NonNullable<Awaited<ReturnType<typeof findQuoteWithRefs>>>;
 
 /** The live items of a quote: roots by position, each root's children right after it. */

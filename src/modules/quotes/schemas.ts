@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PRICE_SOURCES, QUOTE_STATES } from '../../db/schema/quotes.ts';
+import { PRICE_SOURCES, QUOTE_STATES, VAT_TREATMENTS } from '../../db/schema/quotes.ts';
 import { dateInput } from '../../platform/filters.ts';
 import {
   CustomFieldValues,
@@ -12,6 +12,7 @@ import {
   Uuid,
 } from '../../platform/schemas.ts';
 import { OrderItemSchema, OrderSchema } from '../orders/schemas.ts';
+import { IncotermSchema, NullableIncoterm } from '../organisations/schemas.ts';
 import { SUPPORTED_LANGUAGES } from './i18n.ts';
 import { QUOTE_ACTIONS } from './lifecycle.ts';
 
@@ -123,6 +124,40 @@ export const QuotePdfSchema = Type.Object(
   { $id: 'QuotePdf' },
 );
 
+/** Commercial terms and VAT of a quote (docs/quotes.md, "VAT and terms"). */
+const termsProperties = {
+  paymentTerms: Nullable(Type.String({ description: 'Default: the organisation settings’' })),
+  paymentDays: Nullable(Type.Integer()),
+  incoterm: Nullable(IncotermSchema),
+  incotermPlace: Nullable(Type.String()),
+  deliveryTerms: Nullable(Type.String()),
+  poNumber: Nullable(Type.String({ description: 'The buyer’s purchase order number' })),
+  vatTreatment: StringEnum(VAT_TREATMENTS, {
+    description:
+      'standard (at vatRate), reverse_charge (EU customer abroad with a VAT number), exempt (the company’s exemption), export (outside the EU), none (the seller has no VAT rate)',
+  }),
+  vatRate: Nullable(Type.Number({ description: 'Percent; null with vatTreatment none' })),
+  vatExemptionReason: Nullable(Type.String({ description: 'With vatTreatment exempt' })),
+};
+
+/** The request properties of the terms (create and update of a draft). */
+const termsInput = {
+  paymentTerms: Type.Optional(NullableInput(Type.String({ maxLength: 500 }))),
+  paymentDays: Type.Optional(NullableInput(Type.Integer({ minimum: 0, maximum: 365 }))),
+  incoterm: Type.Optional(NullableIncoterm),
+  incotermPlace: Type.Optional(NullableInput(Type.String({ maxLength: 200 }))),
+  deliveryTerms: Type.Optional(NullableInput(Type.String({ maxLength: 1000 }))),
+  poNumber: Type.Optional(NullableInput(Type.String({ maxLength: 100 }))),
+};
+export const TERMS_KEYS = [
+  'paymentTerms',
+  'paymentDays',
+  'incoterm',
+  'incotermPlace',
+  'deliveryTerms',
+  'poNumber',
+] as const;
+
 const quoteProperties = {
   id: Uuid,
   organisationId: Uuid,
@@ -145,6 +180,7 @@ const quoteProperties = {
   totalPrice: Money('Sum of the items (tooling and delivery included)'),
   toolingCost: Money('Sum of the items’ tooling'),
   deliveryCost: Money('Sum of the items’ delivery'),
+  ...termsProperties,
   publishedAt: Nullable(DateTime),
   signedAt: Nullable(DateTime),
   rejectedAt: Nullable(DateTime),
@@ -203,6 +239,9 @@ export const QuoteSchema = Type.Object(
         { description: 'The order made from the quote (`orderId`) while it exists' },
       ),
     ),
+    netTotal: Money('totalPrice, excluding VAT'),
+    vatAmount: Money('round(netTotal x vatRate / 100) to the cent, once per quote'),
+    grossTotal: Money('netTotal + vatAmount'),
   },
   { $id: 'Quote' },
 );
@@ -258,6 +297,7 @@ export const CreateQuoteBody = Type.Object(
     phoneNumber: Type.Optional(Text(50)),
     receiverName: Type.Optional(Text(200)),
     validUntil: Type.Optional(ValidUntil),
+    ...termsInput,
     briefIds: Type.Optional(
       Type.Array(Uuid, { uniqueItems: true, maxItems: 50, description: 'One parent item per brief' }),
     ),
@@ -278,6 +318,7 @@ export const UpdateQuoteBody = Type.Object(
     phoneNumber: Type.Optional(NullableInput(Text(50))),
     receiverName: Type.Optional(NullableInput(Text(200))),
     validUntil: Type.Optional(NullableInput(ValidUntil)),
+    ...termsInput,
     state: Type.Optional(QuoteStateSchema),
     rejectionReason: Type.Optional(
       Type.String({ maxLength: 2000, description: 'With state `rejected` only' }),

@@ -15,6 +15,8 @@ import { likeEscape } from '../../platform/filters.ts';
 import { roundCents } from '../../platform/money.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import type { OrderService } from '../orders/service.ts';
+import type { OrganisationSettingsService } from '../organisations/settings-service.ts';
+import { type VatDecision, vatTotals } from '../organisations/vat.ts';
 import { createOrderOfQuote, createQuoteConversion } from './conversion.ts';
 import { checkItemEdit, lineMoneyAfter, moveItem } from './item-edits.ts';
 import { buildItems, itemTree, type QuoteTarget } from './items.ts';
@@ -55,6 +57,7 @@ import {
   BUYER_ITEM_KEYS,
   type CreateQuoteInput,
   type ItemInput,
+  TERMS_KEYS,
   type UpdateItemInput,
   type UpdateQuoteInput,
 } from './schemas.ts';
@@ -107,11 +110,14 @@ export function createQuoteService({
   db,
   change,
   orders,
+  seller,
 }: {
   db: Db;
   change: ChangeRunner;
   /** Reads the order a conversion made, as the actor sees it. */
   orders: Pick<OrderService, 'get'>;
+  /** The organisation's default terms and the VAT of a customer (organisations module). */
+  seller: Pick<OrganisationSettingsService, 'quoteDefaults' | 'vatFor'>;
 }) {
   const { fire, expireAllDue, expireIfPastValidity } = createQuoteLifecycle({
     db,
@@ -162,6 +168,7 @@ export function createQuoteService({
     const view = itemView(audienceOf(actor));
     return {
       ...quote,
+      ...vatTotals(quote.totalPrice, quote.vatRate),
       allowedActions: allowedActions(found, actor),
       order,
       items: itemTree(items).map((root) => ({ ...view(root), children: root.children.map(view) })),
@@ -237,9 +244,29 @@ export function createQuoteService({
     });
   }
 
-  /** The `applyFields` effect: the edits of a draft (`PUT` fields), relations checked. */
+  /** The VAT columns of a quote for its customer (recomputed while it is a draft). */
+  const vatColumns = (vat: VatDecision) => ({
+    vatTreatment: vat.treatment,
+    vatRate: vat.rate,
+    vatExemptionReason: vat.exemptionReason,
+  });
+
+  /**
+   * The `applyFields` effect: the edits of a draft (`PUT` fields), relations checked. The VAT is
+   * decided again on every edit and at publication (the customer or the settings may have
+   * changed); once published it is frozen with the quote.
+   */
   async function applyFields(tx: Tx, actor: Actor, current: QuoteRow, input: UpdateQuoteInput) {
-    if (!FIELD_KEYS.some((key) => input[key] !== undefined)) return undefined;
+    if (!FIELD_KEYS.some((key) => input[key] !== undefined)) {
+      const vat = vatColumns(
+        await seller.vatFor(tx, actor.organisationId, {
+          companyId: current.companyId,
+          addressId: current.addressId,
+        }),
+      );
+      if (!changedFields(current, { ...current, ...vat }).length) return undefined;
+      return setQuote(tx, current.id, vat);
+    }
     const next = {
       companyId: input.companyId ?? current.companyId,
       projectId: input.projectId === undefined ? current.projectId : input.projectId,
@@ -261,6 +288,11 @@ export function createQuoteService({
     if (input.receiverName !== undefined) changes.receiverName = input.receiverName;
     if (input.validUntil !== undefined)
       changes.validUntil = input.validUntil === null ? null : validityOf(input.validUntil);
+    for (const key of TERMS_KEYS) if (input[key] !== undefined) Object.assign(changes, { [key]: input[key] });
+    Object.assign(
+      changes,
+      vatColumns(await seller.vatFor(tx, actor.organisationId, { companyId, addressId: next.addressId })),
+    );
     return setQuote(tx, current.id, { ...changes, updatedAt: new Date() });
   }
 
@@ -274,6 +306,7 @@ export function createQuoteService({
     'phoneNumber',
     'receiverName',
     'validUntil',
+    ...TERMS_KEYS,
   ] as const;
 
   return {
@@ -360,6 +393,13 @@ export function createQuoteService({
           companyId: next.companyId,
         });
         const currency = await currencyOf(tx, org, input);
+        const { vat, ...defaults } = await seller.quoteDefaults(tx, org, {
+          companyId,
+          addressId: next.addressId,
+        });
+        const terms = { ...defaults, poNumber: null as string | null };
+        for (const key of TERMS_KEYS)
+          if (input[key] !== undefined) Object.assign(terms, { [key]: input[key] });
         const contactName = [contact?.firstName, contact?.lastName].filter(Boolean).join(' ');
         const [created] = await tx
           .insert(quotes)
@@ -377,6 +417,8 @@ export function createQuoteService({
             receiverName: input.receiverName ?? (contactName || null),
             validUntil: input.validUntil ? validityOf(input.validUntil) : null,
             currency,
+            ...terms,
+            ...vatColumns(vat),
             createdById: actor.userId,
           })
           .returning();
@@ -615,6 +657,13 @@ export function createQuoteService({
         validUntil:
           source.validUntil && source.validUntil.getTime() > now.getTime() ? source.validUntil : null,
         currency: source.currency,
+        ...Object.fromEntries(TERMS_KEYS.map((key) => [key, source[key]])),
+        ...vatColumns(
+          await seller.vatFor(tx, source.organisationId, {
+            companyId: source.companyId,
+            addressId: source.addressId,
+          }),
+        ),
         createdById: actor.userId,
         createdAt: now,
         updatedAt: now,

@@ -149,6 +149,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organisation/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The seller’s identity and commercial settings
+         * @description Permission `organisation_settings:read` - roles: superadmin, admin, sales, external_sales.
+         */
+        get: operations["getOrganisationSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the seller’s identity and commercial settings
+         * @description Only the properties sent change; null (or a blank text) clears one. The IBAN is checked (length of its country and mod-97 checksum), the BIC by its shape, an EU VAT number against its country’s format (400 with a pointer otherwise).
+         *
+         *     Permission `organisation_settings:manage` - roles: superadmin, admin.
+         */
+        patch: operations["updateOrganisationSettings"];
+        trace?: never;
+    };
+    "/api/organisation/settings/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The logo image
+         * @description Permission `organisation_settings:read` - roles: superadmin, admin, sales, external_sales.
+         */
+        get: operations["downloadOrganisationLogo"];
+        /**
+         * Replace the logo printed on the quote PDFs
+         * @description multipart/form-data with a PNG or JPEG in the field `file`, at most 1 MiB (413) and 4096 pixels a side; anything else answers 415 `unsupported_image`.
+         *
+         *     Permission `organisation_settings:manage` - roles: superadmin, admin.
+         */
+        put: operations["uploadOrganisationLogo"];
+        post?: never;
+        /**
+         * Remove the logo
+         * @description Permission `organisation_settings:manage` - roles: superadmin, admin.
+         */
+        delete: operations["deleteOrganisationLogo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/product-categories": {
         parameters: {
             query?: never;
@@ -4353,6 +4409,9 @@ export interface components {
             phoneNumber: string | null;
             website: string | null;
             vatNumber: string | null;
+            /** @description Sales to the company carry no VAT (its quotes say why) */
+            vatExempt: boolean;
+            vatExemptionReason: string | null;
             managedById: string | null;
             collaboratorIds: string[];
             currencyId: string | null;
@@ -5512,6 +5571,19 @@ export interface components {
             toolingCost: number;
             /** @description Sum of the items’ delivery */
             deliveryCost: number;
+            paymentTerms: string | null;
+            paymentDays: number | null;
+            incoterm: ("EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF") | null;
+            incotermPlace: string | null;
+            deliveryTerms: string | null;
+            poNumber: string | null;
+            /**
+             * @description standard (at vatRate), reverse_charge (EU customer abroad with a VAT number), exempt (the company’s exemption), export (outside the EU), none (the seller has no VAT rate)
+             * @enum {string}
+             */
+            vatTreatment: "standard" | "reverse_charge" | "exempt" | "export" | "none";
+            vatRate: number | null;
+            vatExemptionReason: string | null;
             publishedAt: string | null;
             signedAt: string | null;
             rejectedAt: string | null;
@@ -5590,6 +5662,19 @@ export interface components {
             toolingCost: number;
             /** @description Sum of the items’ delivery */
             deliveryCost: number;
+            paymentTerms: string | null;
+            paymentDays: number | null;
+            incoterm: ("EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF") | null;
+            incotermPlace: string | null;
+            deliveryTerms: string | null;
+            poNumber: string | null;
+            /**
+             * @description standard (at vatRate), reverse_charge (EU customer abroad with a VAT number), exempt (the company’s exemption), export (outside the EU), none (the seller has no VAT rate)
+             * @enum {string}
+             */
+            vatTreatment: "standard" | "reverse_charge" | "exempt" | "export" | "none";
+            vatRate: number | null;
+            vatExemptionReason: string | null;
             publishedAt: string | null;
             signedAt: string | null;
             rejectedAt: string | null;
@@ -5664,6 +5749,12 @@ export interface components {
                 id: string;
                 externalId: string | null;
             } | null;
+            /** @description totalPrice, excluding VAT */
+            netTotal: number;
+            /** @description round(netTotal x vatRate / 100) to the cent, once per quote */
+            vatAmount: number;
+            /** @description netTotal + vatAmount */
+            grossTotal: number;
         };
         QuoteGuestLink: {
             /**
@@ -6261,7 +6352,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6308,6 +6399,639 @@ export interface operations {
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `value_out_of_range` (docs/errors.md) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOrganisationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seller’s identity and commercial defaults */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         */
+                        organisationId: string;
+                        /** @description The organisation’s name in the service (not printed when a legal name is set) */
+                        name: string;
+                        legalName: string | null;
+                        tradingName: string | null;
+                        logo: {
+                            /**
+                             * Format: uuid
+                             * @description UUID
+                             */
+                            id: string;
+                            filename: string;
+                            mimeType: string;
+                            size: number;
+                            sha256: string;
+                            /** @description Download path (GET, staff) */
+                            url: string;
+                        } | null;
+                        registeredAddress: {
+                            street1: string;
+                            street2: string | null;
+                            postcode: string | null;
+                            city: string;
+                            region: string | null;
+                            countryCode: string;
+                        } | null;
+                        invoiceAddress: {
+                            street1: string;
+                            street2: string | null;
+                            postcode: string | null;
+                            city: string;
+                            region: string | null;
+                            countryCode: string;
+                        } | null;
+                        email: string | null;
+                        phoneNumber: string | null;
+                        website: string | null;
+                        vatNumber: string | null;
+                        registrationNumber: string | null;
+                        bankName: string | null;
+                        accountHolder: string | null;
+                        iban: string | null;
+                        bic: string | null;
+                        paymentTerms: string | null;
+                        paymentDays: number | null;
+                        incoterm: ("EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF") | null;
+                        incotermPlace: string | null;
+                        deliveryTerms: string | null;
+                        /** @description Terms and conditions by language (en, fr, de), appended to the quote PDF */
+                        termsAndConditions: {
+                            en?: string;
+                            fr?: string;
+                            de?: string;
+                        };
+                        defaultVatRate: number | null;
+                        /** @description Percent by customer country */
+                        vatRates: {
+                            [key: string]: number;
+                        };
+                        pdfFooter: string | null;
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateOrganisationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Only the properties sent change; null clears one */
+        requestBody: {
+            content: {
+                "application/json": {
+                    legalName?: string | null;
+                    tradingName?: string | null;
+                    registeredAddress?: {
+                        street1: string;
+                        street2?: string | null;
+                        postcode?: string | null;
+                        city: string;
+                        region?: string | null;
+                        /** @description ISO 3166-1 alpha-2 */
+                        countryCode: string;
+                    } | null;
+                    invoiceAddress?: {
+                        street1: string;
+                        street2?: string | null;
+                        postcode?: string | null;
+                        city: string;
+                        region?: string | null;
+                        /** @description ISO 3166-1 alpha-2 */
+                        countryCode: string;
+                    } | null;
+                    /** Format: email */
+                    email?: string | null;
+                    phoneNumber?: string | null;
+                    website?: string | null;
+                    /** @description EU numbers are checked against their country’s format */
+                    vatNumber?: string | null;
+                    /** @description Company registration (SIREN/SIRET, HRB, company number...) */
+                    registrationNumber?: string | null;
+                    bankName?: string | null;
+                    accountHolder?: string | null;
+                    /** @description Checked (country length and mod-97 checksum); stored without spaces */
+                    iban?: string | null;
+                    /** @description BIC/SWIFT, 8 or 11 characters */
+                    bic?: string | null;
+                    /** @description e.g. "30 days net from invoice date" */
+                    paymentTerms?: string | null;
+                    paymentDays?: number | null;
+                    /**
+                     * @description Incoterms 2020 rule, or null
+                     * @enum {string|null}
+                     */
+                    incoterm?: "EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF" | null;
+                    /** @description The named place of the incoterm, e.g. "Lyon" */
+                    incotermPlace?: string | null;
+                    deliveryTerms?: string | null;
+                    /** @description Only the languages sent change; null or blank removes a language */
+                    termsAndConditions?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
+                    /** @description Percent, e.g. 20 or 5.5 */
+                    defaultVatRate?: number | null;
+                    /** @description Replaces the set: percent by ISO country code of the customer */
+                    vatRates?: {
+                        [key: string]: number;
+                    };
+                    pdfFooter?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The seller’s identity and commercial defaults */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         */
+                        organisationId: string;
+                        /** @description The organisation’s name in the service (not printed when a legal name is set) */
+                        name: string;
+                        legalName: string | null;
+                        tradingName: string | null;
+                        logo: {
+                            /**
+                             * Format: uuid
+                             * @description UUID
+                             */
+                            id: string;
+                            filename: string;
+                            mimeType: string;
+                            size: number;
+                            sha256: string;
+                            /** @description Download path (GET, staff) */
+                            url: string;
+                        } | null;
+                        registeredAddress: {
+                            street1: string;
+                            street2: string | null;
+                            postcode: string | null;
+                            city: string;
+                            region: string | null;
+                            countryCode: string;
+                        } | null;
+                        invoiceAddress: {
+                            street1: string;
+                            street2: string | null;
+                            postcode: string | null;
+                            city: string;
+                            region: string | null;
+                            countryCode: string;
+                        } | null;
+                        email: string | null;
+                        phoneNumber: string | null;
+                        website: string | null;
+                        vatNumber: string | null;
+                        registrationNumber: string | null;
+                        bankName: string | null;
+                        accountHolder: string | null;
+                        iban: string | null;
+                        bic: string | null;
+                        paymentTerms: string | null;
+                        paymentDays: number | null;
+                        incoterm: ("EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF") | null;
+                        incotermPlace: string | null;
+                        deliveryTerms: string | null;
+                        /** @description Terms and conditions by language (en, fr, de), appended to the quote PDF */
+                        termsAndConditions: {
+                            en?: string;
+                            fr?: string;
+                            de?: string;
+                        };
+                        defaultVatRate: number | null;
+                        /** @description Percent by customer country */
+                        vatRates: {
+                            [key: string]: number;
+                        };
+                        pdfFooter: string | null;
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    downloadOrganisationLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PNG or JPEG image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    uploadOrganisationLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description A PNG or JPEG image */
+                    file: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description The seller’s identity and commercial defaults */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         */
+                        organisationId: string;
+                        /** @description The organisation’s name in the service (not printed when a legal name is set) */
+                        name: string;
+                        legalName: string | null;
+                        tradingName: string | null;
+                        logo: {
+                            /**
+                             * Format: uuid
+                             * @description UUID
+                             */
+                            id: string;
+                            filename: string;
+                            mimeType: string;
+                            size: number;
+                            sha256: string;
+                            /** @description Download path (GET, staff) */
+                            url: string;
+                        } | null;
+                        registeredAddress: {
+                            street1: string;
+                            street2: string | null;
+                            postcode: string | null;
+                            city: string;
+                            region: string | null;
+                            countryCode: string;
+                        } | null;
+                        invoiceAddress: {
+                            street1: string;
+                            street2: string | null;
+                            postcode: string | null;
+                            city: string;
+                            region: string | null;
+                            countryCode: string;
+                        } | null;
+                        email: string | null;
+                        phoneNumber: string | null;
+                        website: string | null;
+                        vatNumber: string | null;
+                        registrationNumber: string | null;
+                        bankName: string | null;
+                        accountHolder: string | null;
+                        iban: string | null;
+                        bic: string | null;
+                        paymentTerms: string | null;
+                        paymentDays: number | null;
+                        incoterm: ("EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF") | null;
+                        incotermPlace: string | null;
+                        deliveryTerms: string | null;
+                        /** @description Terms and conditions by language (en, fr, de), appended to the quote PDF */
+                        termsAndConditions: {
+                            en?: string;
+                            fr?: string;
+                            de?: string;
+                        };
+                        defaultVatRate: number | null;
+                        /** @description Percent by customer country */
+                        vatRates: {
+                            [key: string]: number;
+                        };
+                        pdfFooter: string | null;
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `payload_too_large`, `file_too_large`, `ctp_body_too_large` (docs/errors.md) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unsupported_media_type`, `unsupported_image`, `ctp_invalid_media_type` (docs/errors.md) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteOrganisationLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seller’s identity and commercial defaults */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         */
+                        organisationId: string;
+                        /** @description The organisation’s name in the service (not printed when a legal name is set) */
+                        name: string;
+                        legalName: string | null;
+                        tradingName: string | null;
+                        logo: {
+                            /**
+                             * Format: uuid
+                             * @description UUID
+                             */
+                            id: string;
+                            filename: string;
+                            mimeType: string;
+                            size: number;
+                            sha256: string;
+                            /** @description Download path (GET, staff) */
+                            url: string;
+                        } | null;
+                        registeredAddress: {
+                            street1: string;
+                            street2: string | null;
+                            postcode: string | null;
+                            city: string;
+                            region: string | null;
+                            countryCode: string;
+                        } | null;
+                        invoiceAddress: {
+                            street1: string;
+                            street2: string | null;
+                            postcode: string | null;
+                            city: string;
+                            region: string | null;
+                            countryCode: string;
+                        } | null;
+                        email: string | null;
+                        phoneNumber: string | null;
+                        website: string | null;
+                        vatNumber: string | null;
+                        registrationNumber: string | null;
+                        bankName: string | null;
+                        accountHolder: string | null;
+                        iban: string | null;
+                        bic: string | null;
+                        paymentTerms: string | null;
+                        paymentDays: number | null;
+                        incoterm: ("EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF") | null;
+                        incotermPlace: string | null;
+                        deliveryTerms: string | null;
+                        /** @description Terms and conditions by language (en, fr, de), appended to the quote PDF */
+                        termsAndConditions: {
+                            en?: string;
+                            fr?: string;
+                            de?: string;
+                        };
+                        defaultVatRate: number | null;
+                        /** @description Percent by customer country */
+                        vatRates: {
+                            [key: string]: number;
+                        };
+                        pdfFooter: string | null;
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14894,7 +15618,7 @@ export interface operations {
                              */
                             id: string;
                             /** @enum {string} */
-                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
+                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export" | "organisation";
                             /**
                              * Format: uuid
                              * @description UUID
@@ -15003,7 +15727,7 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
+                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export" | "organisation";
                         /**
                          * Format: uuid
                          * @description UUID
@@ -15269,7 +15993,7 @@ export interface operations {
                              */
                             id: string;
                             /** @enum {string} */
-                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
+                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export" | "organisation";
                             /**
                              * Format: uuid
                              * @description UUID
@@ -15378,7 +16102,7 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
+                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export" | "organisation";
                         /**
                          * Format: uuid
                          * @description UUID
@@ -15566,7 +16290,7 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
+                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export" | "organisation";
                         /**
                          * Format: uuid
                          * @description UUID
@@ -15738,7 +16462,12 @@ export interface operations {
                     email?: string | null;
                     phoneNumber?: string | null;
                     website?: string | null;
+                    /** @description A number with an EU prefix (FR, DE, EL...) must have that country’s format and is stored normalised (FR40303265045); others are kept as typed */
                     vatNumber?: string | null;
+                    /** @description Default false; true needs a vatExemptionReason */
+                    vatExempt?: boolean;
+                    /** @description Printed on the quotes, e.g. the exemption’s legal basis */
+                    vatExemptionReason?: string | null;
                     /**
                      * Format: uuid
                      * @description The user of the organisation (not a contact) managing the account
@@ -15764,7 +16493,7 @@ export interface operations {
                     enabled?: boolean;
                     /** @description Alias of `phoneNumber` (HIPE client) */
                     phone?: string | null;
-                    /** @description Alias of `vatNumber` (HIPE client) */
+                    /** @description Alias of `vatNumber` (HIPE client). A number with an EU prefix (FR, DE, EL...) must have that country’s format and is stored normalised (FR40303265045); others are kept as typed */
                     vat?: string | null;
                 };
             };
@@ -16125,7 +16854,12 @@ export interface operations {
                     email?: string | null;
                     phoneNumber?: string | null;
                     website?: string | null;
+                    /** @description A number with an EU prefix (FR, DE, EL...) must have that country’s format and is stored normalised (FR40303265045); others are kept as typed */
                     vatNumber?: string | null;
+                    /** @description Default false; true needs a vatExemptionReason */
+                    vatExempt?: boolean;
+                    /** @description Printed on the quotes, e.g. the exemption’s legal basis */
+                    vatExemptionReason?: string | null;
                     /**
                      * Format: uuid
                      * @description The user of the organisation (not a contact) managing the account
@@ -16151,7 +16885,7 @@ export interface operations {
                     enabled?: boolean;
                     /** @description Alias of `phoneNumber` (HIPE client) */
                     phone?: string | null;
-                    /** @description Alias of `vatNumber` (HIPE client) */
+                    /** @description Alias of `vatNumber` (HIPE client). A number with an EU prefix (FR, DE, EL...) must have that country’s format and is stored normalised (FR40303265045); others are kept as typed */
                     vat?: string | null;
                 };
             };
@@ -18910,7 +19644,7 @@ export interface operations {
                              */
                             id: string;
                             /** @enum {string} */
-                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
+                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export" | "organisation";
                             /**
                              * Format: uuid
                              * @description UUID
@@ -19019,7 +19753,7 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
+                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export" | "organisation";
                         /**
                          * Format: uuid
                          * @description UUID
@@ -19285,7 +20019,7 @@ export interface operations {
                              */
                             id: string;
                             /** @enum {string} */
-                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
+                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export" | "organisation";
                             /**
                              * Format: uuid
                              * @description UUID
@@ -19394,7 +20128,7 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
+                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export" | "organisation";
                         /**
                          * Format: uuid
                          * @description UUID
@@ -19582,7 +20316,7 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
+                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export" | "organisation";
                         /**
                          * Format: uuid
                          * @description UUID
@@ -20852,7 +21586,7 @@ export interface operations {
                              */
                             id: string;
                             /** @enum {string} */
-                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
+                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export" | "organisation";
                             /**
                              * Format: uuid
                              * @description UUID
@@ -20961,7 +21695,7 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
+                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export" | "organisation";
                         /**
                          * Format: uuid
                          * @description UUID
@@ -21227,7 +21961,7 @@ export interface operations {
                              */
                             id: string;
                             /** @enum {string} */
-                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
+                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export" | "organisation";
                             /**
                              * Format: uuid
                              * @description UUID
@@ -21336,7 +22070,7 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
+                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export" | "organisation";
                         /**
                          * Format: uuid
                          * @description UUID
@@ -21524,7 +22258,7 @@ export interface operations {
                          */
                         id: string;
                         /** @enum {string} */
-                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export";
+                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export" | "organisation";
                         /**
                          * Format: uuid
                          * @description UUID
@@ -25755,6 +26489,16 @@ export interface operations {
                     receiverName?: string;
                     /** @description End of validity: an ISO 8601 timestamp, or a date (`YYYY-MM-DD`, valid through that day, UTC) */
                     validUntil?: string | unknown | unknown;
+                    paymentTerms?: string | null;
+                    paymentDays?: number | null;
+                    /**
+                     * @description Incoterms 2020 rule, or null
+                     * @enum {string|null}
+                     */
+                    incoterm?: "EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF" | null;
+                    incotermPlace?: string | null;
+                    deliveryTerms?: string | null;
+                    poNumber?: string | null;
                     /** @description One parent item per brief */
                     briefIds?: string[];
                     items?: {
@@ -25947,6 +26691,16 @@ export interface operations {
                     receiverName?: string | null;
                     /** @description End of validity: an ISO 8601 timestamp, or a date (`YYYY-MM-DD`, valid through that day, UTC) */
                     validUntil?: ((string | unknown | unknown) | null) | unknown | unknown;
+                    paymentTerms?: string | null;
+                    paymentDays?: number | null;
+                    /**
+                     * @description Incoterms 2020 rule, or null
+                     * @enum {string|null}
+                     */
+                    incoterm?: "EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF" | null;
+                    incotermPlace?: string | null;
+                    deliveryTerms?: string | null;
+                    poNumber?: string | null;
                     /**
                      * @description Lifecycle state (docs/quotes.md)
                      * @enum {string}
@@ -26063,6 +26817,16 @@ export interface operations {
                     receiverName?: string | null;
                     /** @description End of validity: an ISO 8601 timestamp, or a date (`YYYY-MM-DD`, valid through that day, UTC) */
                     validUntil?: ((string | unknown | unknown) | null) | unknown | unknown;
+                    paymentTerms?: string | null;
+                    paymentDays?: number | null;
+                    /**
+                     * @description Incoterms 2020 rule, or null
+                     * @enum {string|null}
+                     */
+                    incoterm?: "EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF" | null;
+                    incotermPlace?: string | null;
+                    deliveryTerms?: string | null;
+                    poNumber?: string | null;
                 };
             };
         };

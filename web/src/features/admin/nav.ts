@@ -14,6 +14,8 @@ export function useAdminLinks(): { to: string; label: string }[] {
   const links = [{ to: '/admin/access-tokens', label: t('admin.nav.tokens') }];
   if (!isStaff(me?.role)) return links;
   if (can('users:read')) links.unshift({ to: '/admin/users', label: t('admin.nav.users') });
+  if (can('organisation_settings:read'))
+    links.push({ to: '/admin/organisation', label: t('admin.nav.organisation') });
   if (can('settings:read')) links.push({ to: '/admin/settings', label: t('admin.nav.settings') });
   if (can('catalogue:read')) links.push({ to: '/admin/catalogue', label: t('admin.nav.catalogue') });
   return links;

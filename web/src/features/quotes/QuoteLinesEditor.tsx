@@ -27,6 +27,7 @@ import { money, number } from '../../ui/format.ts';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { useCan } from '../admin/useCan.ts';
 import { DateField } from '../orders/DateField.tsx';
+import { QuoteVatTotals } from './QuoteTerms.tsx';
 
 type Quote = components['schemas']['Quote'];
 type Item = components['schemas']['QuoteItemChild'];
@@ -214,6 +215,7 @@ export function QuoteLinesEditor({ quote }: { quote: Quote }) {
             testId="quote-total"
           />
         </SimpleGrid>
+        <QuoteVatTotals quote={quote} />
       </Card>
       {editing && (
         <LineEditor

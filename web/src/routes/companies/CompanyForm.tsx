@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
@@ -18,6 +18,8 @@ export function CompanyForm({ company, onDone }: { company?: Company; onDone: (c
     website: company?.website ?? '',
     vatNumber: company?.vatNumber ?? '',
   });
+  const [vatExempt, setVatExempt] = useState(company?.vatExempt ?? false);
+  const [vatExemptionReason, setVatExemptionReason] = useState(company?.vatExemptionReason ?? '');
   const field = (key: keyof typeof values, label: string, type = 'text') => (
     <TextInput
       label={label}
@@ -34,9 +36,13 @@ export function CompanyForm({ company, onDone }: { company?: Company; onDone: (c
       onSubmit={async (event) => {
         event.preventDefault();
         // Empty optional fields are sent as null (cleared); the API checks the rest.
-        const body = Object.fromEntries(
-          Object.entries(values).map(([k, v]) => [k, k === 'name' ? v : v.trim() || null]),
-        );
+        const body = {
+          ...Object.fromEntries(
+            Object.entries(values).map(([k, v]) => [k, k === 'name' ? v : v.trim() || null]),
+          ),
+          vatExempt,
+          vatExemptionReason: vatExempt ? vatExemptionReason.trim() || null : null,
+        };
         const saved = await form.submit(
           () =>
             company
@@ -62,7 +68,28 @@ export function CompanyForm({ company, onDone }: { company?: Company; onDone: (c
         {field('email', t('common.email'), 'email')}
         {field('phoneNumber', t('common.phone'))}
         {field('website', t('companies.website'))}
-        {field('vatNumber', t('companies.vat'))}
+        <TextInput
+          label={t('companies.vat')}
+          description={t('companies.vatHelp')}
+          value={values.vatNumber}
+          onChange={(e) => setValues({ ...values, vatNumber: e.currentTarget.value })}
+          error={form.error('/vatNumber')}
+        />
+        <Checkbox
+          label={t('companies.vatExempt')}
+          checked={vatExempt}
+          onChange={(e) => setVatExempt(e.currentTarget.checked)}
+        />
+        {vatExempt && (
+          <TextInput
+            label={t('companies.vatExemptionReason')}
+            description={t('companies.vatExemptionReasonHelp')}
+            value={vatExemptionReason}
+            onChange={(e) => setVatExemptionReason(e.currentTarget.value)}
+            error={form.error('/vatExemptionReason')}
+            required
+          />
+        )}
         <Group justify="flex-end">
           <Button type="submit" loading={form.busy}>
             {company ? t('common.save') : t('common.create')}

@@ -93,6 +93,7 @@ export default function CompanyPage() {
               <Field label={t('common.phone')} value={c.phoneNumber} />
               <Field label={t('companies.website')} value={c.website} />
               <Field label={t('companies.vat')} value={c.vatNumber} />
+              {c.vatExempt && <Field label={t('companies.vatExempt')} value={c.vatExemptionReason} />}
             </SimpleGrid>
           </Card>
           <Tabs defaultValue="contacts">

@@ -29,6 +29,7 @@ import { orderName } from '../../features/orders/format.ts';
 import { guidanceOf, offers, type QuoteAction } from '../../features/quotes/actions.ts';
 import { LinePicker, type Lines, linesBody, linesComplete } from '../../features/quotes/LinePicker.tsx';
 import { QuoteLinesEditor } from '../../features/quotes/QuoteLinesEditor.tsx';
+import { QuoteTermsCard, QuoteVatTotals } from '../../features/quotes/QuoteTerms.tsx';
 import { date, money, number } from '../../ui/format.ts';
 import { problemFields } from '../../ui/problem.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
@@ -228,8 +229,11 @@ export default function QuotePage() {
                     testId="quote-total"
                   />
                 </SimpleGrid>
+                <QuoteVatTotals quote={q} />
               </Card>
             )}
+
+            <QuoteTermsCard quote={q} editable={can('edit')} />
 
             {can('edit') && (
               <Card withBorder>
