@@ -15,3 +15,23 @@ export const number = (value: number | null | undefined) =>
 
 export const date = (value: string | null | undefined) =>
   value ? new Intl.DateTimeFormat(i18next.language, { dateStyle: 'medium' }).format(new Date(value)) : '—';
+
+/**
+ * A percentage as the locale writes it ("12.6%", "12,6 %", "12,6 %"), from a value in percent
+ * (12.6, as the API gives shares and savings).
+ */
+export const percent = (value: number | null | undefined, maximumFractionDigits = 1) =>
+  value === null || value === undefined
+    ? '—'
+    : new Intl.NumberFormat(i18next.language, { style: 'percent', maximumFractionDigits }).format(
+        value / 100,
+      );
+
+/** A duration in seconds as the locale writes it ("1.5 sec", "1,5 s"). */
+export const seconds = (value: number) =>
+  new Intl.NumberFormat(i18next.language, {
+    style: 'unit',
+    unit: 'second',
+    unitDisplay: 'short',
+    maximumFractionDigits: 1,
+  }).format(value);

@@ -26,6 +26,7 @@ import { ApiError, api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { type QuoteState, quoteActions } from '../../features/quotes/actions.ts';
 import { LinePicker, type Lines, linesBody } from '../../features/quotes/LinePicker.tsx';
+import { LANGUAGES, languageOf } from '../../i18n/languages.ts';
 import { date, money, number } from '../../ui/format.ts';
 import { problemFields } from '../../ui/problem.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
@@ -359,10 +360,10 @@ function Total({
   );
 }
 
-/** The PDF in the page (en/fr): staff render it (POST generate-pdf); anyone may open a stored one. */
+/** The PDF in the page (en/fr/de): staff render it (POST generate-pdf); anyone may open a stored one. */
 function PdfPanel({ quote, canRender }: { quote: Quote; canRender: boolean }) {
   const { t, i18n } = useTranslation();
-  const [language, setLanguage] = useState(i18n.language === 'fr' ? 'fr' : 'en');
+  const [language, setLanguage] = useState<string>(languageOf(i18n.language));
   const [url, setUrl] = useState<string>();
   const [error, setError] = useState<unknown>();
   const stored = quote.pdfs.find((p) => p.localisationId === language);
@@ -402,10 +403,7 @@ function PdfPanel({ quote, canRender }: { quote: Quote; canRender: boolean }) {
               setLanguage(v);
               setUrl(undefined);
             }}
-            data={[
-              { value: 'en', label: 'English' },
-              { value: 'fr', label: 'Français' },
-            ]}
+            data={LANGUAGES.map((l) => ({ ...l }))}
           />
           {(canRender || stored) && (
             <Button variant="default" onClick={() => void load()} data-testid="pdf-preview">
@@ -438,7 +436,7 @@ function PdfPanel({ quote, canRender }: { quote: Quote; canRender: boolean }) {
 }
 
 function GuestLinks({ quoteId }: { quoteId: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const [created, setCreated] = useState<{ id: string; url: string }>();
   const [error, setError] = useState<unknown>();
@@ -462,7 +460,7 @@ function GuestLinks({ quoteId }: { quoteId: string }) {
               const link = await unwrap(
                 api.POST('/api/quotes/{id}/guest-links', {
                   params: { path: { id: quoteId } },
-                  body: { localisationId: 'en' },
+                  body: { localisationId: languageOf(i18n.language) },
                 }),
               );
               setCreated({ id: link.id, url: link.url });
