@@ -501,6 +501,9 @@ export const de: Messages = {
       status404: 'Nicht gefunden.',
       status409: 'Das widerspricht dem aktuellen Stand des Datensatzes.',
       status422: 'Der Dienst hat diese Änderung abgelehnt.',
+      invalidAddress:
+        'Die Adresse dieser Seite ist ungültig: der Link ist vielleicht falsch oder abgeschnitten.',
+      issue: '{{label}}: {{message}}',
       more_one: 'und {{count}} weiterer',
       more_other: 'und {{count}} weitere',
       ...problemsDe,

@@ -66,6 +66,8 @@ export const en = {
       status404: 'Not found.',
       status409: 'This conflicts with the current state of the record.',
       status422: 'The service refused this change.',
+      invalidAddress: 'The address of this page is not valid: the link may be wrong or cut off.',
+      issue: '{{label}}: {{message}}',
       more_one: 'and {{count}} more',
       more_other: 'and {{count}} more',
       ...problemsEn,

@@ -67,6 +67,8 @@ export const fr: Messages = {
       status404: 'Introuvable.',
       status409: "Cela contredit l'état actuel de l'enregistrement.",
       status422: 'Le service a refusé cette modification.',
+      invalidAddress: "L'adresse de cette page n'est pas valide : le lien est peut-être erroné ou tronqué.",
+      issue: '{{label}} : {{message}}',
       more_one: 'et {{count}} autre',
       more_other: 'et {{count}} autres',
       ...problemsFr,

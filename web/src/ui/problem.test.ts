@@ -104,18 +104,18 @@ describe('API refusals in the user language', () => {
     [
       'en',
       {
-        '/name': 'At least 1 character',
+        '/name': 'Required',
         '/briefElements/0/quantity': 'At most 50,000,000',
         '/count': 'A whole number',
         '/key': 'Use only the characters this field accepts',
         '/id': 'Choose a value from the list',
       },
-      'Some fields are not valid: see the messages under them. Name: At least 1 character · Quantity: At most 50,000,000 · A value: A whole number · Key: Use only the characters this field accepts · A value: Choose a value from the list',
+      'Some fields are not valid: see the messages under them. Name: Required · Quantity: At most 50,000,000 · A value: A whole number · Key: Use only the characters this field accepts · A value: Choose a value from the list',
     ],
     [
       'fr',
       {
-        '/name': 'Au moins 1 caractère',
+        '/name': 'Obligatoire',
         '/briefElements/0/quantity': 'Au plus 50\u202f000\u202f000',
         '/count': 'Un nombre entier',
         '/key': "N'utilisez que les caractères acceptés par ce champ",
@@ -126,7 +126,7 @@ describe('API refusals in the user language', () => {
     [
       'de',
       {
-        '/name': 'Mindestens 1 Zeichen',
+        '/name': 'Pflichtfeld',
         '/briefElements/0/quantity': 'Höchstens 50.000.000',
         '/count': 'Eine ganze Zahl',
         '/key': 'Bitte nur die Zeichen verwenden, die dieses Feld annimmt',
@@ -172,6 +172,44 @@ describe('API refusals in the user language', () => {
     );
     expect(fieldMessage('must be after 3fa85f64-5717-4562-b3fc-2c963f66afa6', i18next.t)).toBe(
       'This value is not valid',
+    );
+  });
+
+  it('counts characters by the plural rules of the language', async () => {
+    const issue = (keyword: string, limit: number) => ({
+      pointer: '/code',
+      message: 'x',
+      keyword,
+      params: { limit },
+    });
+    await i18next.changeLanguage('en');
+    expect(fieldMessage(issue('minLength', 3), i18next.t)).toBe('At least 3 characters');
+    expect(fieldMessage(issue('maxLength', 1), i18next.t)).toBe('At most 1 character');
+    await i18next.changeLanguage('fr');
+    expect(fieldMessage(issue('maxLength', 1), i18next.t)).toBe('Au plus 1 caractère');
+    expect(fieldMessage(issue('maxLength', 2000), i18next.t)).toBe('Au plus 2\u202f000 caractères');
+    await i18next.changeLanguage('de');
+    expect(fieldMessage(issue('minLength', 3), i18next.t)).toBe('Mindestens 3 Zeichen');
+  });
+
+  it('says a malformed id of the page address is a bad link, not a field to correct', async () => {
+    await i18next.changeLanguage('de');
+    const error = refusal({
+      status: 400,
+      code: 'validation_failed',
+      detail: 'params /id must be a UUID',
+      errors: [
+        {
+          pointer: '/id',
+          message: 'must be a UUID',
+          in: 'params',
+          keyword: 'format',
+          params: { format: 'uuid' },
+        },
+      ],
+    });
+    expect(problemMessage(error, i18next.t)).toBe(
+      'Die Adresse dieser Seite ist ungültig: der Link ist vielleicht falsch oder abgeschnitten.',
     );
   });
 

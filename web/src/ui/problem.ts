@@ -39,10 +39,16 @@ export function problemMessage(error: unknown, t: TFunction): string {
     const message = t('common.problems.internal_error');
     return requestId ? `${message} (${t('common.problems.requestId')} ${requestId})` : message;
   }
+  // A malformed id in the page's own address (params /id): nothing the user typed is wrong.
+  const issues = error.problem.errors ?? [];
+  if (issues.length && issues.every((issue) => issue.in === 'params'))
+    return t('common.problems.invalidAddress');
   const sentence = codeSentence(error.problem, t);
   const listed = problemIssues(error, t);
   if (!listed.length) return sentence;
-  const shown = listed.slice(0, MAX_LISTED).map((issue) => `${issue.label}: ${issue.message}`);
+  const shown = listed
+    .slice(0, MAX_LISTED)
+    .map((issue) => t('common.problems.issue', { label: issue.label, message: issue.message }));
   if (listed.length > MAX_LISTED)
     shown.push(t('common.problems.more', { count: listed.length - MAX_LISTED }));
   return `${sentence} ${shown.join(' · ')}`;
@@ -70,6 +76,8 @@ function byKeyword(issue: Issue): [string, Record<string, unknown>] | undefined 
     case 'additionalProperties':
       return ['notAccepted', {}];
     case 'minLength':
+      // An empty text where one is needed: the user left the field blank.
+      return Number(params.limit) === 1 ? ['required', {}] : ['minLength', limit];
     case 'maxLength':
       return [issue.keyword, limit];
     case 'minItems':
