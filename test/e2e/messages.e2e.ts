@@ -109,10 +109,12 @@ describe('refusals in the user’s words, French and German', () => {
       await dialog.getByRole('button', { name: c.create }).click();
       // Mantine links the error text to its input (aria-describedby): the sentence is that field's.
       const name = dialog.getByRole('textbox', { name: c.name, exact: true });
-      await expect.poll(() => name.getAttribute('aria-invalid')).toBe('true');
+      await expect.poll(() => name.getAttribute('aria-invalid'), { timeout: 20_000 }).toBe('true');
       expect(await describedBy(page, c.name)).toContain(c.nameMessage);
       expect(await describedBy(page, c.email)).toContain(c.emailMessage);
-      await expect.poll(() => dialog.getByRole('alert').innerText()).toContain(c.summary);
+      await expect
+        .poll(() => dialog.getByRole('alert').innerText(), { timeout: 20_000 })
+        .toContain(c.summary);
       const text = await expectNoRawText(page);
       expect(text).toContain(c.nameMessage);
       await shot(page, `${c.lng}-company-form`);
@@ -130,7 +132,7 @@ describe('refusals in the user’s words, French and German', () => {
       await dialog.getByRole('textbox', { name: c.key, exact: true }).fill('1 bad key');
       await dialog.getByRole('button', { name: c.create }).click();
       const key = dialog.getByRole('textbox', { name: c.key, exact: true });
-      await expect.poll(() => key.getAttribute('aria-invalid')).toBe('true');
+      await expect.poll(() => key.getAttribute('aria-invalid'), { timeout: 20_000 }).toBe('true');
       expect(await describedBy(page, c.key)).toContain(c.keyMessage);
       const text = await expectNoRawText(page);
       expect(text).not.toContain('^[a-zA-Z]');
@@ -146,4 +148,88 @@ describe('refusals in the user’s words, French and German', () => {
       await shot(page, `${c.lng}-bad-link`);
     });
   }
+
+  it('de: the configurator prices in German and words a refused quantity, its savings and its lead time', async () => {
+    const { page } = e2e;
+    const company = await e2e.api('POST', '/api/companies', { name: 'Kaffee Rösterei' });
+    await page.goto(e2e.url(`/briefs/new?companyId=${company.id}`));
+    await page.getByRole('heading', { name: 'Briefing-Konfigurator' }).waitFor();
+    const pick = async (label: string, option: RegExp) => {
+      await page.getByRole('combobox', { name: label }).first().click();
+      await page.getByRole('option', { name: option }).first().click();
+    };
+    await page.getByLabel('Name des Briefings').fill('Kaffeeschachtel');
+    await pick('Bauart', /STE/);
+    await page.getByRole('textbox', { name: 'Länge (mm)' }).fill('120');
+    await page.getByRole('textbox', { name: 'Breite (mm)' }).fill('40');
+    await page.getByRole('textbox', { name: 'Höhe (mm)' }).fill('180');
+    await pick('Karton', /GC1/);
+    await page.getByTestId('estimate-total').waitFor();
+    await expect
+      .poll(() => page.getByTestId('estimate-total').textContent(), { timeout: 30_000 })
+      .toMatch(/€/);
+    // German plural of the lead time, and the engine's words in German (no English description).
+    await expect
+      .poll(() => page.locator('body').innerText(), { timeout: 30_000 })
+      .toMatch(/\d+ Arbeitstage?\b/);
+    await page.getByRole('heading', { name: 'Wertanalyse' }).waitFor();
+    const priced = await expectNoRawText(page);
+    for (const english of ['instead of', 'gang run', 'working day', 'drop the'])
+      expect(priced).not.toContain(english);
+    await shot(page, 'de-configurator');
+
+    // A quantity beyond the engine's limit: the estimate is refused, in words, with the limit in German.
+    await page.getByTestId('quantity-0-0').fill('60000000');
+    await page.getByText('Höchstens 50.000.000').first().waitFor({ timeout: 30_000 });
+    await expectNoRawText(page);
+    await shot(page, 'de-configurator-refused');
+  });
+
+  it('de: a quote’s PDF is made in German from the quote page', async () => {
+    const { page } = e2e;
+    const company = await e2e.api('POST', '/api/companies', { name: 'Tee Kontor' });
+    const products = (await e2e.api('GET', '/api/products')) as { id: string; code: string }[];
+    const boards = (await e2e.api('GET', '/api/material-references')) as { id: string; code: string }[];
+    const brief = await e2e.api('POST', '/api/briefs', {
+      name: 'Teeschachtel',
+      companyId: company.id,
+      briefElements: [
+        {
+          position: 0,
+          productId: products.find((p) => p.code === 'STE')!.id,
+          lengthDimension: 120,
+          widthDimension: 40,
+          heightDimension: 180,
+          materialReferenceId: boards.find((b) => b.code === 'GC1-350')!.id,
+          decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
+          wantDecoration: true,
+          sidePrinted: 'RECTO',
+          rectoColorCount: 4,
+          versoColorCount: 0,
+        },
+      ],
+    });
+    const quote = await e2e.api('POST', '/api/quotes', {
+      companyId: company.id,
+      name: 'Tee 2027',
+      briefIds: [brief.id],
+    });
+    await e2e.api('PUT', `/api/quotes/${quote.id}`, { state: 'published' });
+    await page.goto(e2e.url(`/quotes/${quote.id}`));
+    const panel = page.getByTestId('pdf-panel');
+    await panel.waitFor();
+    // The PDF language follows the app's: German is offered and chosen.
+    await expect
+      .poll(() => panel.getByRole('radio', { name: 'Deutsch' }).isChecked(), { timeout: 20_000 })
+      .toBe(true);
+    const rendered = page.waitForResponse(
+      (r) => r.url().endsWith('/generate-pdf') && r.request().method() === 'POST',
+    );
+    await panel.getByRole('button', { name: 'PDF-Vorschau' }).click();
+    const response = await rendered;
+    expect(response.ok()).toBe(true);
+    expect(JSON.parse(response.request().postData() ?? '{}')).toEqual({ localisationId: 'de' });
+    await expectNoRawText(page);
+    await shot(page, 'de-quote-pdf');
+  });
 });

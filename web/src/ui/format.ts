@@ -35,3 +35,12 @@ export const seconds = (value: number) =>
     unitDisplay: 'short',
     maximumFractionDigits: 1,
   }).format(value);
+
+/** The locale's digit-group and decimal separators, for inputs that format as the user types. */
+export function separators(): { thousandSeparator: string; decimalSeparator: string } {
+  const parts = new Intl.NumberFormat(i18next.language).formatToParts(12345.6);
+  return {
+    thousandSeparator: parts.find((p) => p.type === 'group')?.value ?? ',',
+    decimalSeparator: parts.find((p) => p.type === 'decimal')?.value ?? '.',
+  };
+}
