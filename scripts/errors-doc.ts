@@ -137,9 +137,30 @@ export function renderErrorsDoc(): string {
 
 Every error answer is an RFC 9457 \`application/problem+json\` document whose \`code\` is one of the
 ${codes.length} codes below (\`type\` ends with the code; \`title\` is the title of the HTTP status;
-validation answers add \`errors: [{ pointer, message, in }]\`, at most 20 of them, with \`errorsTotal\`
-counting every issue when there are more). Clients branch on \`code\`, never on
-\`detail\`, which is for people. The OpenAPI document lists, for each operation and status, the
+validation answers add \`errors: [{ pointer, message, in, keyword?, params? }]\`, at most 20 of them, with
+\`errorsTotal\` counting every issue when there are more). Clients branch on \`code\`, never on
+\`detail\`, which is for people.
+
+An issue of a schema check also carries \`keyword\`, the JSON Schema rule the value broke, and
+\`params\`, that rule's parameters as JSON Schema (ajv) names them, so a client can word the message
+in its user's language instead of showing \`message\` (English text for people):
+
+| keyword | params | example message |
+|---|---|---|
+| \`required\` | (none: the pointer names the missing property) | must have required property 'name' |
+| \`additionalProperties\` | (none: the pointer names the property) | is not an accepted property |
+| \`minLength\` / \`maxLength\` | \`limit\` | must NOT have fewer than 1 characters |
+| \`minimum\` / \`maximum\` | \`limit\`, \`comparison\` | must be <= 50000000 |
+| \`exclusiveMinimum\` / \`exclusiveMaximum\` | \`limit\`, \`comparison\` | must be > 0 |
+| \`minItems\` / \`maxItems\` | \`limit\` | must NOT have fewer than 1 items |
+| \`type\` | \`type\` (integer, number, string, boolean, object, array, null) | must be integer |
+| \`format\` | \`format\` (uuid, email, uri, date, date-time) | must be a UUID |
+| \`pattern\` | \`pattern\` | must match pattern "^[a-z]+$" |
+| \`enum\`, \`const\`, \`anyOf\` | \`allowedValues\` (at most 20) | must be one of: a, b |
+
+Issues found by the service's own rules (a custom field, an unknown reference) have a pointer and
+a message, and no keyword. The existing fields keep their meaning: a client that ignores
+\`keyword\` and \`params\` reads the same problem as before. The OpenAPI document lists, for each operation and status, the
 codes it may answer. "From" names the feature modules that throw a code; \`platform\` codes may
 come from any route.
 

@@ -2,7 +2,19 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { type ErrorCode, type ErrorStatus, errorSpec, isErrorCode, statusesOf } from './error-codes.ts';
 import { registerErrorCodeDocs } from './error-openapi.ts';
 
-export type ProblemIssue = { pointer: string; message: string; in?: 'body' | 'query' | 'params' | 'headers' };
+export type ProblemIssue = {
+  pointer: string;
+  message: string;
+  in?: 'body' | 'query' | 'params' | 'headers';
+  /**
+   * The rule the value broke, for clients that word the message themselves (the web app, in the
+   * user's language): the JSON Schema keyword of a schema check (`minLength`, `maximum`, `type`,
+   * `format`, `pattern`, `required`, `enum`...). `message` stays the English text.
+   */
+  keyword?: string;
+  /** The rule's parameters, as JSON Schema names them (`limit`, `type`, `format`, `allowedValues`...). */
+  params?: Record<string, unknown>;
+};
 
 /** What an error carries besides its code and detail. */
 export type AppErrorExtras = {
@@ -169,6 +181,20 @@ function sendProblem(
 
 type AjvIssue = { instancePath: string; message?: string; keyword: string; params: Record<string, unknown> };
 
+/**
+ * The keyword and parameters of a schema issue, for a client to translate (issue 26). The
+ * parameters are ajv's, minus those that only repeat the pointer; long lists are clipped like
+ * messages so a problem stays small.
+ */
+function machineReadable(issue: AjvIssue): Pick<ProblemIssue, 'keyword' | 'params'> {
+  const params: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(issue.params ?? {})) {
+    if (name === 'missingProperty' || name === 'additionalProperty') continue;
+    params[name] = Array.isArray(value) ? value.slice(0, MAX_ISSUES) : value;
+  }
+  return Object.keys(params).length ? { keyword: issue.keyword, params } : { keyword: issue.keyword };
+}
+
 function issuesFromValidation(error: FastifyError): ProblemIssue[] {
   const where = (error.validationContext ?? 'body') as 'body' | 'querystring' | 'params' | 'headers';
   const location = where === 'querystring' ? 'query' : where;
@@ -187,7 +213,7 @@ function issuesFromValidation(error: FastifyError): ProblemIssue[] {
       message = `must be one of: ${(issue.params.allowedValues as unknown[]).join(', ')}`;
     }
     if (issue.keyword === 'format' && issue.params.format === 'uuid') message = 'must be a UUID';
-    return { pointer: pointer || '/', message, in: location };
+    return { pointer: pointer || '/', message, in: location, ...machineReadable(issue) };
   });
 }
 

@@ -96,8 +96,24 @@ export const ProblemSchema = Type.Object(
       Type.Array(
         Type.Object({
           pointer: Type.String({ description: 'JSON pointer to the offending value' }),
-          message: Type.String(),
+          message: Type.String({ description: 'The English text of the issue, for people' }),
           in: Type.Optional(Type.String()),
+          keyword: Type.Optional(
+            Type.String({
+              description:
+                'The rule the value broke (schema issues): the JSON Schema keyword, such as minLength, maximum, type, format, pattern, required, enum',
+            }),
+          ),
+          params: Type.Optional(
+            Type.Object(
+              {},
+              {
+                additionalProperties: true,
+                description:
+                  "The rule's parameters as JSON Schema names them: limit (minLength, maximum...), type, format, pattern, allowedValues",
+              },
+            ),
+          ),
         }),
         { description: 'The issues found, at most 20 (see errorsTotal)' },
       ),

@@ -9,6 +9,7 @@
  * Units: lengths in mm, areas in mm2 unless the field says m2/cm2, times in hours, money in the
  * catalogue currency (EUR), rates that are fractions (waste, margin) in 0..1.
  */
+import type { OPERATION_CODES } from './message-codes.ts';
 
 export interface CatalogueRecord {
   id: string;
@@ -166,21 +167,7 @@ export interface CorrugatedMaterial extends CatalogueRecord {
   pricePerSquareMetre: number;
 }
 
-export type OperationCode =
-  | 'PRINT_OFFSET'
-  | 'PRINT_DIGITAL'
-  | 'PRINT_FLEXO'
-  | 'LAMINATION'
-  | 'VARNISH'
-  | 'HOT_FOIL_STAMPING'
-  | 'EMBOSSING'
-  | 'DIE_CUTTING'
-  | 'ROTARY_DIE_CUTTING'
-  | 'GUILLOTINE_CUTTING'
-  | 'SLOT_FOLD_GLUE'
-  | 'WINDOW_PATCHING'
-  | 'FOLDING_GLUING'
-  | 'PACKING';
+export type OperationCode = (typeof OPERATION_CODES)[number];
 
 export type OperationCategory = 'PRINTING' | 'FINISHING' | 'CONVERTING' | 'PACKING';
 

@@ -2,9 +2,10 @@
  * What the engine prices: a brief with its elements, mirroring the spec's Brief and BriefElement
  * field names. Ids refer to catalogue records (`Catalogue` in catalogue.ts).
  */
+import type { PRINTING_PROCESSES } from './message-codes.ts';
 
 export type SidePrinted = 'RECTO' | 'VERSO' | 'RECTO_VERSO';
-export type PrintingProcess = 'offset' | 'digital' | 'flexo';
+export type PrintingProcess = (typeof PRINTING_PROCESSES)[number];
 export type PackingType = 'SHIPPING_CASE' | 'BUNDLE';
 export type BriefPalletType = 'EURO' | 'STANDARD' | 'CUSTOM';
 

@@ -5,6 +5,7 @@
  * Money is in the catalogue currency, rounded to cents, except unit prices (4 decimals). Every
  * total is the sum of its already-rounded parts, so totals always add up exactly.
  */
+
 import type { CostNature } from './costing.ts';
 import type { DieLine } from './geometry/die-line.ts';
 import type { Imposition } from './imposition.ts';
@@ -16,16 +17,10 @@ import type {
   PackingType,
   SidePrinted,
 } from './input.ts';
+import type { OPTIMISATION_TYPES } from './message-codes.ts';
 import type { RouteProcess } from './resolve.ts';
 
-export type OptimisationType =
-  | 'INCREASE_QUANTITY'
-  | 'CHANGE_MATERIAL'
-  | 'SIMPLIFY_FINISHING'
-  | 'ADJUST_DIMENSIONS'
-  | 'BUNDLE_PACKING'
-  | 'CHEAPER_TOTAL_ROUTE'
-  | 'GANG_RUN';
+export type OptimisationType = (typeof OPTIMISATION_TYPES)[number];
 
 /** What a cost line pays for; LOGISTICS is delivery. */
 export type CostLineNature = CostNature | 'LOGISTICS';

@@ -80,7 +80,7 @@ describe('administration, end to end', () => {
     await dialog.getByLabel('E-mail').fill('temp.guest@e2e.test');
     await dialog.getByLabel('First password').fill(SALES.password);
     await dialog.getByRole('button', { name: 'Create' }).click();
-    await poll(() => dialog.getByRole('alert').textContent()).toMatch(/already exists/);
+    await poll(() => dialog.getByRole('alert').textContent()).toMatch(/already used/);
     await screenshot(e2e.page, 'admin-01-user-refused');
     await dialog.getByLabel('E-mail').fill(SALES.email);
     await dialog.getByRole('combobox', { name: 'Role' }).click();
@@ -236,7 +236,7 @@ describe('administration, end to end', () => {
 
     // What the screen does not offer can still be asked by URL: the API refuses, with its reason.
     await e2e.page.goto(url('/admin/users?archived=true'));
-    await poll(() => e2e.page.getByTestId('error-reason').textContent()).toMatch(/Only admins/);
+    await poll(() => e2e.page.getByTestId('error-reason').textContent()).toMatch(/role does not allow/);
     await screenshot(e2e.page, 'admin-12-sales-refused');
 
     await nav('Estimating catalogue').click();
@@ -257,7 +257,7 @@ describe('administration, end to end', () => {
     // The admin's tokens are out of a sales user's reach: the API's reason, not an empty list.
     const me = await e2e.api('GET', '/api/users/me');
     await e2e.page.goto(url(`/admin/access-tokens?userId=${me.id}`));
-    await poll(() => e2e.page.getByTestId('error-reason').textContent()).toMatch(/Only admins/);
+    await poll(() => e2e.page.getByTestId('error-reason').textContent()).toMatch(/role does not allow/);
     expect(await e2e.page.getByRole('button', { name: 'Create token' }).count()).toBe(0);
     await screenshot(e2e.page, 'admin-13-sales-tokens-refused');
 

@@ -353,7 +353,7 @@ describe('the sales desk, in detail', () => {
     await e2e.page.getByTestId('estimate-total').waitFor();
     await e2e.page.getByRole('textbox', { name: 'Longueur (mm)' }).fill('20000');
     const lengthError = e2e.page.getByTestId('element-0').locator('.mantine-NumberInput-error').first();
-    await expect.poll(() => lengthError.textContent(), { timeout: 20_000 }).toBe('Au plus 10000');
+    await expect.poll(() => lengthError.textContent(), { timeout: 20_000 }).toBe('Au plus 10\u202f000');
     await expect.poll(() => e2e.page.getByTestId('error-reason').textContent()).toContain('Certains champs');
 
     // A draft's lines editor in French: a discount above the line refused with a French sentence.

@@ -87,7 +87,7 @@ describe('the sales desk, end to end', () => {
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expect
       .poll(() => dialog.locator('.mantine-TextInput-error').first().textContent())
-      .toMatch(/email|format/i);
+      .toBe('Enter a valid e-mail address');
     await screenshot(e2e.page, '02-company-form-error');
     await dialog.getByLabel('E-mail').fill('orders@acme-tea.test');
     await dialog.getByRole('button', { name: 'Create' }).click();

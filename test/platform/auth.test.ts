@@ -101,6 +101,7 @@ describe('sign-in', () => {
       pointer: '/password',
       message: expect.any(String),
       in: 'body',
+      keyword: 'required',
     });
   });
 });

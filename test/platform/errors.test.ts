@@ -105,7 +105,51 @@ describe('problem+json for every error class', () => {
 
   it('missing required property -> 400 pointing at it', async () => {
     const body = expectProblem(await post({ kind: 'case', count: 1 }), 400);
-    expect(body.errors).toContainEqual({ pointer: '/id', message: expect.any(String), in: 'body' });
+    expect(body.errors).toContainEqual({
+      pointer: '/id',
+      message: expect.any(String),
+      in: 'body',
+      keyword: 'required',
+    });
+  });
+
+  it('schema issues carry the keyword and its parameters for clients to translate (issue 26)', async () => {
+    const body = expectProblem(
+      await post({ id: 'nope', kind: 'case', count: 0, colour: 'green', extra: 1 }),
+      400,
+      'validation_failed',
+    );
+    const at = (pointer: string) => body.errors.find((e: { pointer: string }) => e.pointer === pointer);
+    // The English message is unchanged; keyword and params are added beside it.
+    expect(at('/count')).toEqual({
+      pointer: '/count',
+      message: 'must be >= 1',
+      in: 'body',
+      keyword: 'minimum',
+      params: { comparison: '>=', limit: 1 },
+    });
+    expect(at('/id')).toMatchObject({
+      message: 'must be a UUID',
+      keyword: 'format',
+      params: { format: 'uuid' },
+    });
+    expect(at('/colour')).toMatchObject({ keyword: 'enum', params: { allowedValues: ['red', 'blue'] } });
+    expect(at('/extra')).toEqual({
+      pointer: '/extra',
+      message: 'is not an accepted property',
+      in: 'body',
+      keyword: 'additionalProperties',
+    });
+    const typed = expectProblem(await post({ id: crypto.randomUUID(), kind: 'case', count: 1.5 }), 400);
+    expect(typed.errors).toEqual([
+      {
+        pointer: '/count',
+        message: 'must be integer',
+        in: 'body',
+        keyword: 'type',
+        params: { type: 'integer' },
+      },
+    ]);
   });
 
   it('bad UUID in a path -> 400', async () => {
@@ -115,7 +159,12 @@ describe('problem+json for every error class', () => {
       headers: auth(root),
     });
     const body = expectProblem(response, 400);
-    expect(body.errors[0]).toMatchObject({ pointer: '/userId', in: 'params' });
+    expect(body.errors[0]).toMatchObject({
+      pointer: '/userId',
+      in: 'params',
+      keyword: 'format',
+      params: { format: 'uuid' },
+    });
   });
 
   it('oversized body -> 413', async () => {

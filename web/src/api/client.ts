@@ -11,7 +11,14 @@ export type Problem = {
   status: number;
   detail?: string;
   code?: string;
-  errors?: { pointer: string; message: string; in?: string }[];
+  /** Validation issues; schema issues add the rule's `keyword` and `params` (docs/errors.md). */
+  errors?: {
+    pointer: string;
+    message: string;
+    in?: string;
+    keyword?: string;
+    params?: Record<string, unknown>;
+  }[];
 };
 
 /** A refused call: the API's problem+json, so screens show its reason and its field pointers. */
@@ -19,11 +26,19 @@ export class ApiError extends Error {
   constructor(readonly problem: Problem) {
     super(problem.detail || problem.title || `HTTP ${problem.status}`);
   }
-  /** Field errors keyed by JSON pointer ("/name", "/briefElements/0/lengthDimension"). */
+  /**
+   * The API's English field messages keyed by JSON pointer: which fields were refused. Screens show
+   * the translated sentences of ui/problem.ts (problemFields), never these texts.
+   */
   get fields(): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const e of this.problem.errors ?? []) if (!(e.pointer in out)) out[e.pointer] = e.message;
+    for (const e of this.issues) out[e.pointer] = e.message;
     return out;
+  }
+  /** The first issue of each pointer, with its rule (keyword, params) when the API sent it. */
+  get issues(): NonNullable<Problem['errors']> {
+    const seen = new Set<string>();
+    return (this.problem.errors ?? []).filter((e) => !seen.has(e.pointer) && seen.add(e.pointer));
   }
 }
 

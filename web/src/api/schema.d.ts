@@ -3813,8 +3813,15 @@ export interface components {
             errors?: {
                 /** @description JSON pointer to the offending value */
                 pointer: string;
+                /** @description The English text of the issue, for people */
                 message: string;
                 in?: string;
+                /** @description The rule the value broke (schema issues): the JSON Schema keyword, such as minLength, maximum, type, format, pattern, required, enum */
+                keyword?: string;
+                /** @description The rule's parameters as JSON Schema names them: limit (minLength, maximum...), type, format, pattern, allowedValues */
+                params?: {
+                    [key: string]: unknown;
+                };
             }[];
             /** @description How many issues were found, when there were more than the 20 listed in errors */
             errorsTotal?: number;

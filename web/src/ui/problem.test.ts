@@ -1,6 +1,7 @@
 import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../api/client.ts';
+import { de } from '../i18n/de.ts';
 import { en } from '../i18n/en.ts';
 import { fr } from '../i18n/fr.ts';
 import { fieldMessage, isNotFound, isRetryable, problemFields, problemMessage } from './problem.ts';
@@ -9,7 +10,7 @@ const refusal = (problem: Partial<ApiError['problem']> & { status: number }) => 
 
 beforeAll(async () => {
   await i18next.init({
-    resources: { en: { translation: en }, fr: { translation: fr } },
+    resources: { en: { translation: en }, fr: { translation: fr }, de: { translation: de } },
     lng: 'fr',
     fallbackLng: 'en',
     interpolation: { escapeValue: false },
@@ -27,21 +28,21 @@ describe('API refusals in the user language', () => {
     expect(problemMessage(error, i18next.t)).toBe('Identifiant inconnu ou mot de passe erroné.');
   });
 
-  it("falls back to the API's detail for an unknown code, and to the status without a detail", async () => {
+  it('falls back to the sentence of the status for an unknown code, never to the English detail', async () => {
     await i18next.changeLanguage('fr');
     expect(
       problemMessage(refusal({ status: 409, code: 'brand_new_rule', detail: 'Something new' }), i18next.t),
-    ).toBe('Something new');
+    ).toBe("Cela contredit l'état actuel de l'enregistrement.");
     expect(problemMessage(refusal({ status: 403 }), i18next.t)).toBe(
       'Votre rôle ne permet pas cette action.',
     );
-  });
-
-  it("shows the API's own detail in English, and a fault with its request id in any language", async () => {
     await i18next.changeLanguage('en');
     expect(
       problemMessage(refusal({ status: 404, code: 'not_found', detail: 'Brief not found' }), i18next.t),
-    ).toBe('Brief not found');
+    ).toBe('Not found: it does not exist or is not visible to you.');
+  });
+
+  it('shows a fault with its request id in any language', async () => {
     await i18next.changeLanguage('fr');
     const fault = new ApiError({
       status: 500,
@@ -54,7 +55,98 @@ describe('API refusals in the user language', () => {
     );
   });
 
-  it('translates the usual field messages and keeps the pointers', async () => {
+  // The issue-26 report: these reached the user under "Refused by the service".
+  const raw = refusal({
+    status: 400,
+    code: 'validation_failed',
+    detail:
+      'body /name must NOT have fewer than 1 characters; body /briefElements/0/quantity must be <= 50000000',
+    errors: [
+      {
+        pointer: '/name',
+        message: 'must NOT have fewer than 1 characters',
+        in: 'body',
+        keyword: 'minLength',
+        params: { limit: 1 },
+      },
+      {
+        pointer: '/briefElements/0/quantity',
+        message: 'must be <= 50000000',
+        in: 'body',
+        keyword: 'maximum',
+        params: { comparison: '<=', limit: 50000000 },
+      },
+      {
+        pointer: '/count',
+        message: 'must be integer',
+        in: 'body',
+        keyword: 'type',
+        params: { type: 'integer' },
+      },
+      {
+        pointer: '/key',
+        message: 'must match pattern "^[a-zA-Z][a-zA-Z0-9_]{0,63}$"',
+        in: 'body',
+        keyword: 'pattern',
+        params: { pattern: '^[a-zA-Z][a-zA-Z0-9_]{0,63}$' },
+      },
+      {
+        pointer: '/id',
+        message: 'must be a UUID',
+        in: 'params',
+        keyword: 'format',
+        params: { format: 'uuid' },
+      },
+    ],
+  });
+
+  it.each([
+    [
+      'en',
+      {
+        '/name': 'Required',
+        '/briefElements/0/quantity': 'At most 50,000,000',
+        '/count': 'A whole number',
+        '/key': 'Use only the characters this field accepts',
+        '/id': 'Choose a value from the list',
+      },
+      'Some fields are not valid: see the messages under them. Name: Required · Quantity: At most 50,000,000 · A value: A whole number · Key: Use only the characters this field accepts · A value: Choose a value from the list',
+    ],
+    [
+      'fr',
+      {
+        '/name': 'Obligatoire',
+        '/briefElements/0/quantity': 'Au plus 50\u202f000\u202f000',
+        '/count': 'Un nombre entier',
+        '/key': "N'utilisez que les caractères acceptés par ce champ",
+        '/id': 'Choisissez une valeur dans la liste',
+      },
+      undefined,
+    ],
+    [
+      'de',
+      {
+        '/name': 'Pflichtfeld',
+        '/briefElements/0/quantity': 'Höchstens 50.000.000',
+        '/count': 'Eine ganze Zahl',
+        '/key': 'Bitte nur die Zeichen verwenden, die dieses Feld annimmt',
+        '/id': 'Bitte einen Wert aus der Liste wählen',
+      },
+      undefined,
+    ],
+  ])(
+    'words schema issues by keyword and params in %s, with the limit in the locale',
+    async (lng, fields, summary) => {
+      await i18next.changeLanguage(lng);
+      expect(problemFields(raw, i18next.t)).toEqual(fields);
+      const message = problemMessage(raw, i18next.t);
+      if (summary) expect(message).toBe(summary);
+      for (const leak of ['body /', 'must ', 'params /', '50000000', 'pattern', '^[a-zA-Z]'])
+        expect(message).not.toContain(leak);
+    },
+  );
+
+  it('translates the usual field messages without a keyword and keeps the pointers', async () => {
     await i18next.changeLanguage('fr');
     const error = refusal({
       status: 400,
@@ -68,12 +160,57 @@ describe('API refusals in the user language', () => {
     });
     expect(problemFields(error, i18next.t)).toEqual({
       '/email': 'Saisissez une adresse e-mail valide',
-      '/briefElements/0/lengthDimension': 'Au plus 10000',
+      '/briefElements/0/lengthDimension': 'Au plus 10\u202f000',
       '/name': 'Obligatoire',
-      '/briefElements/0/productId': 'the board cannot be used for this style',
+      '/briefElements/0/productId': "Cette valeur n'est pas valide",
     });
     await i18next.changeLanguage('en');
-    expect(fieldMessage('must be <= 10000', i18next.t)).toBe('must be <= 10000');
+    // Schema text never reaches a user, even in English; the service's own sentences do.
+    expect(fieldMessage('must be <= 10000', i18next.t)).toBe('At most 10,000');
+    expect(fieldMessage('the board cannot be used for this style', i18next.t)).toBe(
+      'the board cannot be used for this style',
+    );
+    expect(fieldMessage('must be after 3fa85f64-5717-4562-b3fc-2c963f66afa6', i18next.t)).toBe(
+      'This value is not valid',
+    );
+  });
+
+  it('counts characters by the plural rules of the language', async () => {
+    const issue = (keyword: string, limit: number) => ({
+      pointer: '/code',
+      message: 'x',
+      keyword,
+      params: { limit },
+    });
+    await i18next.changeLanguage('en');
+    expect(fieldMessage(issue('minLength', 3), i18next.t)).toBe('At least 3 characters');
+    expect(fieldMessage(issue('maxLength', 1), i18next.t)).toBe('At most 1 character');
+    await i18next.changeLanguage('fr');
+    expect(fieldMessage(issue('maxLength', 1), i18next.t)).toBe('Au plus 1 caractère');
+    expect(fieldMessage(issue('maxLength', 2000), i18next.t)).toBe('Au plus 2\u202f000 caractères');
+    await i18next.changeLanguage('de');
+    expect(fieldMessage(issue('minLength', 3), i18next.t)).toBe('Mindestens 3 Zeichen');
+  });
+
+  it('says a malformed id of the page address is a bad link, not a field to correct', async () => {
+    await i18next.changeLanguage('de');
+    const error = refusal({
+      status: 400,
+      code: 'validation_failed',
+      detail: 'params /id must be a UUID',
+      errors: [
+        {
+          pointer: '/id',
+          message: 'must be a UUID',
+          in: 'params',
+          keyword: 'format',
+          params: { format: 'uuid' },
+        },
+      ],
+    });
+    expect(problemMessage(error, i18next.t)).toBe(
+      'Die Adresse dieser Seite ist ungültig: der Link ist vielleicht falsch oder abgeschnitten.',
+    );
   });
 
   it('tells a not-found (no retry) from a fault or throttling (retry)', () => {

@@ -13,6 +13,7 @@ import {
 } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { CatalogueEntry } from '../../api/queries.ts';
+import { separators } from '../../ui/format.ts';
 import { boardsFor, type ElementForm, productsOf, withoutBoardDetails, withProduct } from './form.ts';
 
 type Props = {
@@ -308,7 +309,7 @@ export function ElementFields({
                 data-testid={`quantity-${index}-${i}`}
                 min={0}
                 step={500}
-                thousandSeparator=" "
+                thousandSeparator={separators().thousandSeparator}
                 value={quantity}
                 onChange={(v) => set({ quantities: element.quantities.map((q, j) => (j === i ? n(v) : q)) })}
               />

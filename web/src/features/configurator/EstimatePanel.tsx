@@ -17,8 +17,9 @@ import {
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { paths } from '../../api/schema.d.ts';
-import { money, number } from '../../ui/format.ts';
+import { money, number, percent } from '../../ui/format.ts';
 import type { Change } from './form.ts';
+import { suggestionText } from './suggestion.ts';
 
 export type Estimate = paths['/api/briefs/estimate']['post']['responses'][200]['content']['application/json'];
 
@@ -94,7 +95,11 @@ export const EstimateDetails = memo(function EstimateDetails({
   const currency = estimate.currency;
   // The seller's staff (costs:read) see times, costs and cost shares; a buyer's estimate has none.
   const breakdown = useCan()('costs:read') ? estimate.breakdown : undefined;
-  const segments = breakdown?.segments.filter((s) => s.amount > 0) ?? [];
+  // Stage names by their engine key, in the user's language (the engine's labels are English).
+  const segments = (breakdown?.segments.filter((s) => s.amount > 0) ?? []).map((s) => ({
+    ...s,
+    label: t(`engine.costShares.${s.key}`, { defaultValue: s.label }),
+  }));
   return (
     <Stack gap="md">
       <Tabs defaultValue="0" keepMounted={false}>
@@ -120,8 +125,7 @@ export const EstimateDetails = memo(function EstimateDetails({
               </Card>
               <Card withBorder className="drawing" data-testid={`imposition-${e.position}`}>
                 <Title order={3} size="h5">
-                  {t('configurator.imposition')} · {e.layoutCount} × · {Math.round(e.sheetUtilisation * 100)}{' '}
-                  %
+                  {t('configurator.imposition')} · {e.layoutCount} × · {percent(e.sheetUtilisation * 100, 0)}
                 </Title>
                 <img
                   src={svgSrc(e.impositionSvg)}
@@ -155,7 +159,12 @@ export const EstimateDetails = memo(function EstimateDetails({
                       return (
                         <Table.Tr key={`${op.partNumber}-${op.position}`}>
                           <Table.Td>{op.position}</Table.Td>
-                          <Table.Td>{op.operation?.name}</Table.Td>
+                          <Table.Td>
+                            {op.operation &&
+                              t(`engine.operations.${op.operation.code}`, {
+                                defaultValue: op.operation.name,
+                              })}
+                          </Table.Td>
                           <Table.Td>{op.machine?.name}</Table.Td>
                           {breakdown ? (
                             <>
@@ -203,7 +212,7 @@ export const EstimateDetails = memo(function EstimateDetails({
                       {' '}
                     </Badge>
                     <Text size="xs">
-                      {s.label}: {money(s.amount, currency)} ({Math.round(s.sharePercent)} %)
+                      {s.label}: {money(s.amount, currency)} ({percent(s.sharePercent, 0)})
                     </Text>
                   </Group>
                 ))}
@@ -261,29 +270,35 @@ export const EstimateDetails = memo(function EstimateDetails({
           </Text>
         ) : (
           <Stack gap="xs" data-testid="suggestions">
-            {estimate.optimisations.map((o) => (
-              <Group key={`${o.position}-${o.type}-${o.description}`} justify="space-between" wrap="nowrap">
-                <Text size="sm" style={{ flex: 1 }}>
-                  <Badge size="sm" mr={6}>
-                    {t('configurator.element', { n: o.position + 1 })}
-                  </Badge>
-                  {o.description} —{' '}
-                  {t('configurator.saving', {
-                    amount: money(o.totalSaving, currency),
-                    percent: Math.round(o.savingPercent * 10) / 10,
-                  })}
-                </Text>
-                <Button
-                  size="xs"
-                  variant="light"
-                  style={{ flexShrink: 0 }}
-                  onClick={() => onApply(o.changes as Change[])}
-                  aria-label={`${t('configurator.apply')}: ${o.description}`}
-                >
-                  {t('configurator.apply')}
-                </Button>
-              </Group>
-            ))}
+            {estimate.optimisations.map((o) => {
+              const text = suggestionText(o, t);
+              return (
+                <Group key={`${o.position}-${o.type}-${o.description}`} justify="space-between" wrap="nowrap">
+                  <Text size="sm" style={{ flex: 1 }} data-testid="suggestion">
+                    <Badge size="sm" mr={6}>
+                      {t('configurator.element', { n: o.position + 1 })}
+                    </Badge>
+                    {text} —{' '}
+                    {t('configurator.saving', {
+                      amount: money(o.totalSaving, currency),
+                      percent: percent(o.savingPercent),
+                    })}
+                  </Text>
+                  {/* Apply is offered only where it changes the form (a gang run is already priced in). */}
+                  {o.changes.length > 0 && (
+                    <Button
+                      size="xs"
+                      variant="light"
+                      style={{ flexShrink: 0 }}
+                      onClick={() => onApply(o.changes as Change[])}
+                      aria-label={`${t('configurator.apply')}: ${text}`}
+                    >
+                      {t('configurator.apply')}
+                    </Button>
+                  )}
+                </Group>
+              );
+            })}
           </Stack>
         )}
       </Card>

@@ -19,6 +19,7 @@ import { Link } from 'react-router';
 import { ApiError, api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { number } from '../../ui/format.ts';
+import { problemFields } from '../../ui/problem.ts';
 import { Empty, ErrorState } from '../../ui/states.tsx';
 import { amount, unitPrice } from './format.ts';
 import { type BulkItem, briefItems } from './fromBriefs.ts';
@@ -139,7 +140,7 @@ export function OrderItems({ order, canWrite }: { order: Order; canWrite: boolea
         <AddItems
           order={order}
           busy={busy}
-          errors={error instanceof ApiError ? error.fields : {}}
+          errors={problemFields(error, t)}
           onAdd={(build) =>
             run(async () => {
               const items = await build();

@@ -22,10 +22,10 @@ const COLORS: Record<Delivery['status'], string> = {
 const POLL_MS = 1500;
 const IDLE_POLL_MS = 10_000;
 
-/** Date and time to the second: attempts and retries are seconds apart. */
+/** Date and time to the second (attempts and retries are seconds apart), the date spelt out by the locale: a short date reads 11/25/26 in English, ambiguous elsewhere. */
 export const when = (value: string | null) =>
   value
-    ? new Intl.DateTimeFormat(i18next.language, { dateStyle: 'short', timeStyle: 'medium' }).format(
+    ? new Intl.DateTimeFormat(i18next.language, { dateStyle: 'medium', timeStyle: 'medium' }).format(
         new Date(value),
       )
     : '—';

@@ -24,7 +24,7 @@ import {
   elementValue,
   type VersionInput,
 } from '../../features/briefs/versions.ts';
-import { money, number } from '../../ui/format.ts';
+import { money, number, percent } from '../../ui/format.ts';
 import { NotFoundState, QueryState } from '../../ui/states.tsx';
 
 type Group_ = { key: string; label: string; amount: number; sharePercent: number };
@@ -113,9 +113,11 @@ export default function BriefVersionPage() {
                             <Table.Tbody>
                               {groups.map((g) => (
                                 <Table.Tr key={g.key}>
-                                  <Table.Td>{g.label}</Table.Td>
+                                  <Table.Td>
+                                    {t(`engine.costShares.${g.key}`, { defaultValue: g.label })}
+                                  </Table.Td>
                                   <Table.Td ta="right">{money(g.amount, version.currency)}</Table.Td>
-                                  <Table.Td ta="right">{number(g.sharePercent)} %</Table.Td>
+                                  <Table.Td ta="right">{percent(g.sharePercent)}</Table.Td>
                                 </Table.Tr>
                               ))}
                             </Table.Tbody>
@@ -306,7 +308,10 @@ function Item({
                   return (
                     <Table.Tr key={`${op.partNumber}-${op.position}`}>
                       <Table.Td>{op.position}</Table.Td>
-                      <Table.Td>{op.operation?.name}</Table.Td>
+                      <Table.Td>
+                        {op.operation &&
+                          t(`engine.operations.${op.operation.code}`, { defaultValue: op.operation.name })}
+                      </Table.Td>
                       <Table.Td>{op.machine?.name}</Table.Td>
                       {seesCosts ? (
                         <>

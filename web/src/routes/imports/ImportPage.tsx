@@ -13,6 +13,7 @@ import {
 } from '../../features/imports/api.ts';
 import { dateTime, ImportProgress, ImportResult } from '../../features/imports/ImportResult.tsx';
 import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
+import { seconds } from '../../ui/format.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 
@@ -112,7 +113,7 @@ export default function ImportPage() {
                   <Text size="sm" c="dimmed">
                     {t('imports.createdAt')} {dateTime(data.createdAt)}
                     {data.stats.durationMs !== null &&
-                      ` · ${t('imports.duration')} ${(data.stats.durationMs / 1000).toFixed(1)} s`}
+                      ` · ${t('imports.duration')} ${seconds(data.stats.durationMs / 1000)}`}
                   </Text>
                 </Stack>
               </Card>

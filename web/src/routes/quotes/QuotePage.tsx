@@ -30,6 +30,7 @@ import { guidanceOf, offers, type QuoteAction } from '../../features/quotes/acti
 import { LinePicker, type Lines, linesBody, linesComplete } from '../../features/quotes/LinePicker.tsx';
 import { QuoteLinesEditor } from '../../features/quotes/QuoteLinesEditor.tsx';
 import { QuoteTermsCard, QuoteVatTotals } from '../../features/quotes/QuoteTerms.tsx';
+import { LANGUAGES, languageOf } from '../../i18n/languages.ts';
 import { date, money, number } from '../../ui/format.ts';
 import { problemFields } from '../../ui/problem.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
@@ -375,10 +376,10 @@ function Total({
   );
 }
 
-/** The PDF in the page (en/fr): staff render it (POST generate-pdf); anyone may open a stored one. */
+/** The PDF in the page (en/fr/de): staff render it (POST generate-pdf); anyone may open a stored one. */
 function PdfPanel({ quote, canRender }: { quote: Quote; canRender: boolean }) {
   const { t, i18n } = useTranslation();
-  const [language, setLanguage] = useState(i18n.language === 'fr' ? 'fr' : 'en');
+  const [language, setLanguage] = useState<string>(languageOf(i18n.language));
   const [url, setUrl] = useState<string>();
   const [error, setError] = useState<unknown>();
   const stored = quote.pdfs.find((p) => p.localisationId === language);
@@ -418,10 +419,7 @@ function PdfPanel({ quote, canRender }: { quote: Quote; canRender: boolean }) {
               setLanguage(v);
               setUrl(undefined);
             }}
-            data={[
-              { value: 'en', label: 'English' },
-              { value: 'fr', label: 'Français' },
-            ]}
+            data={LANGUAGES.map((l) => ({ ...l }))}
           />
           {(canRender || stored) && (
             <Button variant="default" onClick={() => void load()} data-testid="pdf-preview">
@@ -454,7 +452,7 @@ function PdfPanel({ quote, canRender }: { quote: Quote; canRender: boolean }) {
 }
 
 function GuestLinks({ quoteId }: { quoteId: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const [created, setCreated] = useState<{ id: string; url: string }>();
   const [error, setError] = useState<unknown>();
@@ -478,7 +476,7 @@ function GuestLinks({ quoteId }: { quoteId: string }) {
               const link = await unwrap(
                 api.POST('/api/quotes/{id}/guest-links', {
                   params: { path: { id: quoteId } },
-                  body: { localisationId: 'en' },
+                  body: { localisationId: languageOf(i18n.language) },
                 }),
               );
               setCreated({ id: link.id, url: link.url });
