@@ -126,6 +126,34 @@ export function offsetPolygon(points: Point[], distance: number): Point[] {
   return out;
 }
 
+/**
+ * Sutherland-Hodgman: the part of a polygon inside an axis-aligned rectangle (the clip region
+ * must be convex, which a rectangle is; the polygon may be concave).
+ */
+export function clipToRectangle(points: Point[], x0: number, y0: number, x1: number, y1: number): Point[] {
+  const edges: [(p: Point) => boolean, (a: Point, b: Point) => Point][] = [
+    [(p) => p.x >= x0, (a, b) => ({ x: x0, y: a.y + ((b.y - a.y) * (x0 - a.x)) / (b.x - a.x) })],
+    [(p) => p.x <= x1, (a, b) => ({ x: x1, y: a.y + ((b.y - a.y) * (x1 - a.x)) / (b.x - a.x) })],
+    [(p) => p.y >= y0, (a, b) => ({ x: a.x + ((b.x - a.x) * (y0 - a.y)) / (b.y - a.y), y: y0 })],
+    [(p) => p.y <= y1, (a, b) => ({ x: a.x + ((b.x - a.x) * (y1 - a.y)) / (b.y - a.y), y: y1 })],
+  ];
+  let result = points;
+  for (const [inside, cross] of edges) {
+    const input = result;
+    result = [];
+    for (let i = 0; i < input.length; i++) {
+      const cur = input[i]!;
+      const prev = input[(i - 1 + input.length) % input.length]!;
+      if (inside(cur)) {
+        if (!inside(prev)) result.push(cross(prev, cur));
+        result.push(cur);
+      } else if (inside(prev)) result.push(cross(prev, cur));
+    }
+    if (!result.length) return [];
+  }
+  return result;
+}
+
 /** The drawing of a die-line: y flipped upwards, rules typed, guides computed. */
 export function drawingOf(dieLine: DieLine, options: { bleedMm?: number; safeMm?: number } = {}): Drawing {
   const bleedMm = options.bleedMm ?? BLEED_MM;
@@ -149,6 +177,9 @@ export function drawingOf(dieLine: DieLine, options: { bleedMm?: number; safeMm?
     width: p.width,
     height: p.height,
   }));
+  // Each panel inset by the safe margin, clipped to the outline pulled in by the same margin
+  // (tapered flaps and chamfered lids are not rectangles).
+  const inner = offsetPolygon(outline, -safeMm);
   const safe = dieLine.panels?.length
     ? dieLine.panels
         .filter((p) => p.width > 2 * safeMm && p.height > 2 * safeMm)
@@ -157,14 +188,10 @@ export function drawingOf(dieLine: DieLine, options: { bleedMm?: number; safeMm?
           const x1 = p.x + p.width - safeMm;
           const y0 = h - (p.y + p.height) + safeMm;
           const y1 = h - p.y - safeMm;
-          return [
-            { x: x0, y: y0 },
-            { x: x1, y: y0 },
-            { x: x1, y: y1 },
-            { x: x0, y: y1 },
-          ];
+          return clipToRectangle(inner, x0, y0, x1, y1);
         })
-    : [offsetPolygon(outline, -safeMm)];
+        .filter((zone) => zone.length >= 3)
+    : [inner];
   const xMarks = dieLine.dimensions.filter((d) => d.axis === 'x');
   const yMarks = dieLine.dimensions.filter((d) => d.axis === 'y');
   const step = 8;
