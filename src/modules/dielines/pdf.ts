@@ -202,6 +202,9 @@ function drawPage(doc: Doc, page: TemplatePage, bleedMm: number, layers: Map<str
   const widthPt = (drawing.width + 2 * bleedMm) * MM;
   const heightPt = (drawing.height + 2 * bleedMm) * MM;
   doc.addPage({ size: [widthPt, heightPt], margin: 0 });
+  // Labels are placed, never flowed: text near the bottom edge must not make pdfkit start a new
+  // page (one page per element), so the page's bottom limit is lifted.
+  (doc as unknown as { page: { maxY(): number } }).page.maxY = () => Number.POSITIVE_INFINITY;
   const pageDict = (doc as unknown as { page: { dictionary: { data: Record<string, unknown> } } }).page
     .dictionary.data;
   // Boxes in PDF space (origin lower left): the trim is the blank, the bleed the whole page.
@@ -339,7 +342,11 @@ function drawPage(doc: Doc, page: TemplatePage, bleedMm: number, layers: Map<str
 
 /** The title block in the largest panel (or the blank's centre), under the panel's name. */
 function drawTitleBlock(doc: Doc, page: TemplatePage, drawing: Drawing, at: (p: Point) => [number, number]) {
-  const host = drawing.panels.find((p) => p.text === 'front') ??
+  const rows = page.titleBlock;
+  // The front panel if the block fits in it at a readable size, else the largest panel.
+  const fits = (p: { height: number }) => p.height * MM >= rows.length * 4 * 1.3 + 24;
+  const front = drawing.panels.find((p) => p.text === 'front');
+  const host = (front && fits(front) ? front : undefined) ??
     drawing.panels.reduce<(typeof drawing.panels)[number] | undefined>(
       (best, p) => (!best || p.width * p.height > best.width * best.height ? p : best),
       undefined,
@@ -350,7 +357,6 @@ function drawTitleBlock(doc: Doc, page: TemplatePage, drawing: Drawing, at: (p: 
       width: drawing.width,
       height: drawing.height,
     };
-  const rows = page.titleBlock;
   const boxWidth = host.width * MM * 0.8;
   let size = 7;
   doc.font(FONT).fontSize(size);
