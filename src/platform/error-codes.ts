@@ -407,6 +407,12 @@ export const ERROR_CODES = {
     title: 'Unsupported media type',
     description: 'The operation takes multipart/form-data; send the file as such.',
   },
+  not_acceptable: {
+    status: 406,
+    title: 'Not acceptable',
+    description:
+      'None of the media types the `Accept` header asks for is one the operation answers with; the message lists those it does (or name one with `?format=`).',
+  },
 
   // Business rules.
   business_rule: {
