@@ -168,6 +168,28 @@ describe('GET /api/briefs/:id/elements/:elementIndex/die-line', () => {
     expectProblem(await get(other, url('?format=cf2')), 404, 'not_found');
   });
 
+  it('answers the imposition sheet: CF2 calling the blank once per up, DXF with ups x the rules', async () => {
+    const details = (await get(admin, `/api/briefs/${brief.id}/details`)).json();
+    const cad = details.briefComputed.briefElements[0].cad;
+    const cf2 = await get(admin, `/api/briefs/${brief.id}/elements/0/imposition-sheet?format=cf2`);
+    expect(cf2.statusCode, cf2.body).toBe(200);
+    expect(cf2.headers['content-disposition']).toContain(`${brief.code}-v1-1-RTE-120x40x180-sheet.cf2`);
+    const doc = readCf2(cf2.body);
+    const ups = doc.main.calls.length;
+    expect(ups).toBeGreaterThan(1);
+    const dxf = readDxf(
+      (await get(admin, `/api/briefs/${brief.id}/elements/0/imposition-sheet?format=dxf`)).body,
+    );
+    expect(dxf.counts.CUT).toBe(ups * cad.cutSegments);
+    expect(Math.abs(dxf.lengths.CUT! - ups * cad.cutRuleLengthMm)).toBeLessThan(0.01 * ups);
+    const pdf = await get(admin, `/api/briefs/${brief.id}/elements/0/imposition-sheet`);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    const other = await get(admin, `/api/briefs/${brief.id}/elements/0/imposition-sheet`, {
+      'if-none-match': pdf.headers.etag as string,
+    });
+    expect(other.statusCode).toBe(304);
+  });
+
   it('needs a credential', async () => {
     const response = await t.app.inject({ method: 'GET', url: url() });
     expectProblem(response, 401);

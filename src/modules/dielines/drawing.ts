@@ -64,6 +64,8 @@ export interface Drawing {
   safe: Point[][];
   panels: Label[];
   dimensions: DimensionLine[];
+  /** Extra non-printing guides (a sheet's edge, gripper, grain arrow), polylines. */
+  guides?: { label: string; points: Point[]; closed: boolean }[];
   /** The engine's own totals, for checks. */
   cutLengthMm: number;
   creaseLengthMm: number;

@@ -17,6 +17,7 @@ export const DXF_LAYERS = {
   PARTIAL_CUT: { name: 'PARTIAL_CUT', color: 6, lineType: 'DASHDOT' }, // magenta
   BLEED: { name: 'BLEED', color: 4, lineType: 'Continuous' }, // cyan
   DIMENSIONS: { name: 'DIMENSIONS', color: 8, lineType: 'Continuous' }, // grey
+  SHEET: { name: 'SHEET', color: 30, lineType: 'Continuous' }, // orange: sheet edge, gripper, grain
 } as const;
 
 export type DxfLayerKey = keyof typeof DXF_LAYERS;
@@ -93,7 +94,16 @@ export function drawRules(
       });
     }
   }
-  if (options.bleed) polyline(dxf, drawing.bleed, DXF_LAYERS.BLEED.name, at);
+  if (options.bleed && drawing.bleed.length) polyline(dxf, drawing.bleed, DXF_LAYERS.BLEED.name, at);
+  for (const guide of drawing.guides ?? []) {
+    const points = guide.points.map((p) => placePoint(p, at));
+    const count = guide.closed ? points.length : points.length - 1;
+    for (let i = 0; i < count; i++) {
+      const a = points[i]!;
+      const b = points[(i + 1) % points.length]!;
+      dxf.addLine(p3(a.x, a.y), p3(b.x, b.y), { layerName: DXF_LAYERS.SHEET.name });
+    }
+  }
   if (options.dimensions) {
     const layerName = DXF_LAYERS.DIMENSIONS.name;
     for (const d of drawing.dimensions) {

@@ -176,8 +176,9 @@ export async function dieLineTemplatePdf(pages: TemplatePage[], options: Templat
     ...(['CUT', 'CREASE', 'PERFORATION', 'PARTIAL_CUT'] as const)
       .filter((t) => ruleTypes.has(t))
       .map((t) => TEMPLATE_LAYERS[t]),
-    TEMPLATE_LAYERS.BLEED,
-    TEMPLATE_LAYERS.SAFE,
+    // An imposition sheet has no bleed or safe zone: no empty layers for it.
+    ...(pages.some((p) => p.drawing.bleed.length) ? [TEMPLATE_LAYERS.BLEED] : []),
+    ...(pages.some((p) => p.drawing.safe.length) ? [TEMPLATE_LAYERS.SAFE] : []),
     TEMPLATE_LAYERS.DIMENSIONS,
     TEMPLATE_LAYERS.INFO,
   ];
@@ -252,26 +253,30 @@ function drawPage(doc: Doc, page: TemplatePage, bleedMm: number, layers: Map<str
     });
   }
 
-  inLayer(doc, layers.get('BLEED')!, 'BLEED', () => {
-    doc.save();
-    overprint(doc, op);
-    doc.lineWidth(0.25).strokeColor(SPOT_COLOURS.BLEED.name);
-    path(drawing.bleed);
-    doc.stroke();
-    doc.restore();
-  });
+  const bleedLayer = layers.get('BLEED');
+  if (bleedLayer && drawing.bleed.length)
+    inLayer(doc, bleedLayer, 'BLEED', () => {
+      doc.save();
+      overprint(doc, op);
+      doc.lineWidth(0.25).strokeColor(SPOT_COLOURS.BLEED.name);
+      path(drawing.bleed);
+      doc.stroke();
+      doc.restore();
+    });
 
-  inLayer(doc, layers.get('SAFE')!, 'SAFE', () => {
-    doc.save();
-    overprint(doc, op);
-    doc
-      .lineWidth(0.25)
-      .dash(1.5 * MM, { space: 1 * MM })
-      .strokeColor(SPOT_COLOURS.SAFE.name);
-    for (const zone of drawing.safe) path(zone);
-    doc.stroke();
-    doc.restore();
-  });
+  const safeLayer = layers.get('SAFE');
+  if (safeLayer && drawing.safe.length)
+    inLayer(doc, safeLayer, 'SAFE', () => {
+      doc.save();
+      overprint(doc, op);
+      doc
+        .lineWidth(0.25)
+        .dash(1.5 * MM, { space: 1 * MM })
+        .strokeColor(SPOT_COLOURS.SAFE.name);
+      for (const zone of drawing.safe) path(zone);
+      doc.stroke();
+      doc.restore();
+    });
 
   const textColour = '#2c6fbb';
   inLayer(doc, layers.get('DIMENSIONS')!, 'DIMENSIONS', () => {
@@ -334,6 +339,16 @@ function drawPage(doc: Doc, page: TemplatePage, bleedMm: number, layers: Map<str
       doc.font(BOLD).fontSize(size);
       const [x, y] = at({ x: panel.x - panel.width / 2, y: panel.y });
       doc.text(panel.text, x, y - size / 2, { width: panel.width * MM, align: 'center', lineBreak: false });
+    }
+    doc.lineWidth(0.5).strokeColor('#e67e22');
+    for (const guide of drawing.guides ?? []) {
+      guide.points.forEach((p, i) => {
+        const [x, y] = at(p);
+        if (i === 0) doc.moveTo(x, y);
+        else doc.lineTo(x, y);
+      });
+      if (guide.closed) doc.closePath();
+      doc.stroke();
     }
     drawTitleBlock(doc, page, drawing, at);
     doc.restore();

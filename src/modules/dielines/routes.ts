@@ -63,4 +63,34 @@ export const dieLineRoutes =
         return sendFile(request, reply, file);
       },
     );
+
+    app.get(
+      '/briefs/:id/elements/:elementIndex/imposition-sheet',
+      {
+        config: { permission: 'briefs:read' },
+        schema: {
+          tags,
+          operationId: 'getBriefElementImpositionFile',
+          summary: 'The imposition sheet of an element (every up, gripper, grain arrow) as PDF, DXF or CF2',
+          description:
+            'The selected process variant’s sheet, for the die-maker who builds the die for the whole sheet. ' +
+            'Format, version, permissions, names, ETag and 304 as for the die-line (`-sheet` added to the file name); ' +
+            'the CF2 calls the blank’s SUB once per up.',
+          params: ElementIndexParams,
+          querystring: DieLineQuery,
+          response: { 200: DIELINE_RESPONSE, 304: NOT_MODIFIED, ...problemResponses(406, 409) },
+        },
+      },
+      async (request, reply) => {
+        const format = negotiateFormat(request.query.format, request.headers.accept);
+        const file = await service.briefElementSheet(
+          actorOf(request),
+          request.params.id,
+          request.params.elementIndex,
+          format,
+          request.query.version,
+        );
+        return sendFile(request, reply, file);
+      },
+    );
   };

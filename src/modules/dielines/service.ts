@@ -7,11 +7,13 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
+import { notFound } from '../../platform/errors.ts';
 import type { BriefService } from '../briefs/service.ts';
 import { loadCatalogue } from '../catalogue/loader.ts';
-import { dieLineCf2 } from './cf2.ts';
+import { cf2File, dieLineCf2 } from './cf2.ts';
 import { drawingOf } from './drawing.ts';
 import { dieLineDxf } from './dxf.ts';
+import { cf2Call, impositionDrawing } from './imposition.ts';
 import { DIELINE_FORMATS, type DieLineFormat } from './negotiation.ts';
 import { dieLineTemplatePdf } from './pdf.ts';
 
@@ -113,7 +115,73 @@ export function createDieLineService({
     }
   }
 
+  /** The selected variant's sheet, every up's die-line at its place. */
+  async function renderSheet(source: Source, format: DieLineFormat): Promise<Buffer> {
+    const imposition = source.imposition;
+    if (!imposition) throw notFound('Imposition');
+    const dieLine = source.computed.dieLine;
+    const drawing = impositionDrawing(imposition, dieLine);
+    const title = `${source.brief.code} v${source.version} #${source.position + 1}`;
+    const named = await names(source);
+    const grain = imposition.grain.sheetGrain
+      ? `${imposition.grain.sheetGrain === 'LONG' ? 'long' : 'short'} grain (arrow)`
+      : 'unknown';
+    const rows: [string, string][] = [
+      ['Brief', title],
+      ['Style', `${named.product} (${dieLine.style})`],
+      ['Sheet', `${mm(imposition.sheet.width)} x ${mm(imposition.sheet.height)} mm, ${grain}`],
+      ['Ups', `${imposition.ups} (${imposition.layout === 'NESTED' ? 'nested' : 'grid'})`],
+      ['Gripper', `${mm(imposition.margins.gripperMm)} mm (top edge)`],
+      ['Blank', `${mm(dieLine.width)} x ${mm(dieLine.height)} mm`],
+      ['Date', source.pricedAt.toISOString().slice(0, 10)],
+    ];
+    switch (format) {
+      case 'pdf':
+        return dieLineTemplatePdf([{ drawing, titleBlock: rows }], {
+          title: `Sheet ${title}`,
+          date: source.pricedAt,
+          bleedMm: 0,
+        });
+      case 'dxf':
+        return Buffer.from(dieLineDxf(drawing), 'utf8');
+      case 'cf2':
+        return Buffer.from(
+          cf2File({
+            name: `${fileStem(source)}-sheet`,
+            comments: rows.map(([label, value]) => `${label} ${value}`),
+            width: imposition.sheet.width,
+            height: imposition.sheet.height,
+            sub: { name: fileStem(source), drawing: drawingOf(dieLine) },
+            calls: imposition.placements.map((p) => cf2Call(p, dieLine, imposition.sheet.height)),
+          }),
+          'utf8',
+        );
+    }
+  }
+
+  const fileOf = (stem: string, format: DieLineFormat, content: Buffer): DieLineFile => {
+    const spec = DIELINE_FORMATS[format];
+    return {
+      filename: `${stem}.${spec.extension}`,
+      mediaType: spec.mediaType,
+      content,
+      etag: `"${createHash('sha256').update(content).digest('base64url')}"`,
+    };
+  };
+
   return {
+    /** The imposition sheet of an element's selected process variant in `format`. */
+    async briefElementSheet(
+      actor: Actor,
+      briefId: string,
+      position: number,
+      format: DieLineFormat,
+      version?: number,
+    ): Promise<DieLineFile> {
+      const source = await briefs.dieLineSource(actor, briefId, position, version);
+      return fileOf(`${fileStem(source)}-sheet`, format, await renderSheet(source, format));
+    },
+
     /** An element's die-line file in `format`. */
     async briefElementFile(
       actor: Actor,
@@ -123,14 +191,7 @@ export function createDieLineService({
       version?: number,
     ): Promise<DieLineFile> {
       const source = await briefs.dieLineSource(actor, briefId, position, version);
-      const content = await render(source, format);
-      const spec = DIELINE_FORMATS[format];
-      return {
-        filename: `${fileStem(source)}.${spec.extension}`,
-        mediaType: spec.mediaType,
-        content,
-        etag: `"${createHash('sha256').update(content).digest('base64url')}"`,
-      };
+      return fileOf(fileStem(source), format, await render(source, format));
     },
   };
 }
