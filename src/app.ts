@@ -18,6 +18,7 @@ import { contactsModule } from './modules/contacts/module.ts';
 import { corrugatedModule } from './modules/corrugated/module.ts';
 import { currenciesModule } from './modules/currencies/module.ts';
 import { customFieldsModule } from './modules/custom-fields/module.ts';
+import { dieLinesFeature } from './modules/dielines/module.ts';
 import { eventsModule } from './modules/events/module.ts';
 import { exportsFeature } from './modules/exports/module.ts';
 import { filesModule } from './modules/files/module.ts';
@@ -81,6 +82,7 @@ const MODULES: FeatureModule[] = [
   articlesModule,
   ordersFeature,
   briefsFeature,
+  dieLinesFeature,
   importsFeature,
   exportsFeature,
   quotesFeature,

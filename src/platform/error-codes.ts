@@ -413,6 +413,12 @@ export const ERROR_CODES = {
     description:
       'The organisation logo must be a PNG or JPEG image (recognised by its content, at most 4096 pixels a side) that can be printed; send another file.',
   },
+  not_acceptable: {
+    status: 406,
+    title: 'Not acceptable',
+    description:
+      'None of the media types the `Accept` header asks for is one the operation answers with; the message lists those it does (or name one with `?format=`).',
+  },
 
   // Business rules.
   business_rule: {

@@ -22,6 +22,7 @@ export type {
   DieLine,
   DimensionMark,
   KnockedDown,
+  PanelLabel,
   Point,
   Segment,
   SegmentKind,

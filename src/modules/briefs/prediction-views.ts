@@ -133,6 +133,30 @@ export function createPredictionViews<
       return renderDieLineSvg(computed.dieLine);
     },
 
+    /**
+     * What an element's die-line files are drawn from (modules/dielines): the brief's code, the
+     * version and its date, the priced element (die-line, material) and its request, and the
+     * selected variant's imposition. Visibility as GET /briefs/:id (404 for another company's).
+     */
+    async dieLineSource(actor: Actor, id: string, position: number, version?: number) {
+      const { found, prediction: row } = await prediction(actor, id, version);
+      const computed = row.output.briefComputed.briefElements.find((e) => e.position === position);
+      const input = row.input.briefElements.find((e) => e.position === position);
+      if (!computed || !input) throw notFound('Brief element');
+      const variants = variantsOf(row.output, position);
+      const variant = variants.find((v) => v.selected) ?? variants[0];
+      return {
+        brief: { id, code: found.brief.code, name: found.brief.name },
+        version: row.version,
+        pricedAt: row.createdAt,
+        organisationId: row.organisationId,
+        position,
+        input,
+        computed,
+        imposition: variant?.imposition ?? null,
+      };
+    },
+
     async impositionSvg(
       actor: Actor,
       id: string,

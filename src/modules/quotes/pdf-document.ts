@@ -21,13 +21,13 @@ export const BOLD = 'Bold';
  * render a PDF.
  */
 let pdfkit: Promise<typeof PDFKitDocument> | undefined;
-function loadPdfkit() {
+export function loadPdfkit() {
   pdfkit ??= import('pdfkit').then((module) => module.default);
   return pdfkit;
 }
 
 let fonts: { regular: Buffer; bold: Buffer } | undefined;
-function loadFonts() {
+export function loadFonts() {
   fonts ??= {
     regular: readFileSync(new URL('./assets/DejaVuSans.ttf', import.meta.url)),
     bold: readFileSync(new URL('./assets/DejaVuSans-Bold.ttf', import.meta.url)),

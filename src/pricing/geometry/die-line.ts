@@ -29,6 +29,18 @@ export interface DimensionMark {
   end: number;
 }
 
+/**
+ * A named region of the blank (front, back, side, flap...), for the artwork template's labels.
+ * x, y, width, height in die-line coordinates.
+ */
+export interface PanelLabel {
+  name: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 export interface KnockedDown {
   /** Folded-flat footprint and thickness, mm. */
   length: number;
@@ -53,6 +65,8 @@ export interface DieLine {
   knockedDown: KnockedDown;
   caliperMm: number;
   dimensions: DimensionMark[];
+  /** Named panels and flaps; absent on die-lines priced before panels were recorded. */
+  panels?: PanelLabel[];
 }
 
 export function segmentLength(segment: Segment): number {
@@ -124,6 +138,7 @@ export class DieLineDraft {
   private readonly holeContours: Point[][] = [];
   private readonly creases: Segment[] = [];
   private readonly marks: DimensionMark[] = [];
+  private readonly panelLabels: PanelLabel[] = [];
 
   point(x: number, y: number): this {
     this.outlinePoints.push({ x, y });
@@ -148,6 +163,12 @@ export class DieLineDraft {
 
   mark(label: string, axis: 'x' | 'y', start: number, end: number): this {
     this.marks.push({ label, axis, start, end });
+    return this;
+  }
+
+  /** A named panel or flap (a rectangle; its label goes at the centre). */
+  panel(name: string, x: number, y: number, width: number, height: number): this {
+    if (width > EPSILON && height > EPSILON) this.panelLabels.push({ name, x, y, width, height });
     return this;
   }
 
@@ -203,6 +224,7 @@ export class DieLineDraft {
         start: m.start - offset(m.axis),
         end: m.end - offset(m.axis),
       })),
+      panels: this.panelLabels.map((p) => ({ ...p, x: p.x - minX, y: p.y - minY })),
     };
   }
 }

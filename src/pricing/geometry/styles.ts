@@ -107,6 +107,30 @@ function tube(
     }
     draft.point(xa, yBot);
   }
+  // Panel names: the lids hinge on the back panel (index 0), the front is the third panel.
+  const names = ['back', 'side', 'front', 'side'];
+  draft.panel('glue flap', 0, yTop, g, pH);
+  for (let i = 0; i < 4; i++) {
+    const xa = starts[i]!;
+    const w = widths[i]!;
+    draft.panel(names[i]!, xa, yTop, w, pH);
+    for (const [flap, where] of [
+      [spec.top[i]!, 'top'],
+      [spec.bottom[i]!, 'bottom'],
+    ] as const) {
+      const depth = flapDepth(flap);
+      const y = where === 'top' ? yTop - depth : yBot;
+      const label =
+        flap.kind === 'LID'
+          ? `${where} lid`
+          : flap.kind === 'DUST'
+            ? `${where} dust flap`
+            : flap.kind === 'NONE'
+              ? ''
+              : `${where} lock flap`;
+      if (label) draft.panel(label, xa, y, w, depth);
+    }
+  }
   // Glue flap on the left, tapered at 45 degrees so it clears the closures.
   draft.point(0, yBot - glueTaper).point(0, yTop + glueTaper);
   for (const x of starts) draft.crease(x, yTop, x, yBot);
@@ -230,6 +254,12 @@ export function tray(input: StyleInput): DieLine {
     .point(0, top)
     .point(left, top)
     .point(left - cw, top - cw);
+  draft
+    .panel('base', left, top, pL, pW)
+    .panel('wall', left, 0, pL, pH)
+    .panel('wall', left, bottom, pL, pH)
+    .panel('end wall', 0, top, pH, pW)
+    .panel('end wall', right, top, pH, pW);
   // Base edges.
   draft.crease(left, top, right, top).crease(left, bottom, right, bottom);
   draft.crease(left, top, left, bottom).crease(right, top, right, bottom);
@@ -284,6 +314,15 @@ export function fefco0201(input: StyleInput): DieLine {
     .point(0, fd)
     .point(x[0]!, fd);
   for (const xs of [x[0]!, x[1]!, x[2]!, x[3]!]) draft.crease(xs, fd, xs, fd + pH);
+  draft.panel('glue flap', 0, fd, gf, pH);
+  ['front', 'side', 'back', 'side'].forEach((name, i) => {
+    const xa = x[i]!;
+    const w = x[i + 1]! - xa;
+    draft
+      .panel(name, xa, fd, w, pH)
+      .panel('top flap', xa, 0, w, fd)
+      .panel('bottom flap', xa, fd + pH, w, fd);
+  });
   // Flap creases run under each flap; the slots interrupt them.
   const flapSpans: [number, number][] = [
     [x[0]!, x[1]! - s / 2],
@@ -356,6 +395,17 @@ export function fefco0427(input: StyleInput): DieLine {
     .point(x2 - lw, y1 + e)
     .point(x2, y1)
     .point(x2, k);
+  draft
+    .panel('tuck', x2, 0, pL, y1)
+    .panel('lid', x2, y1, pL, pW)
+    .panel('back', x2, y2, pL, pH)
+    .panel('base', x2, y3, pL, pW)
+    .panel('front', x2, y4, pL, pH)
+    .panel('front lining', x2, y5, pL, pH)
+    .panel('side', x1, y3, pH, pW)
+    .panel('side lining', x0, y3, pH, pW)
+    .panel('side', x3, y3, pH, pW)
+    .panel('side lining', x4, y3, pH, pW);
   for (const y of [y1, y2, y3, y4, y5]) draft.crease(x2, y, x3, y);
   for (const x of [x1, x2, x3, x4]) draft.crease(x, y3, x, y4);
   draft.crease(x2, y1, x2, y2).crease(x3, y1, x3, y2);
@@ -374,6 +424,7 @@ export function flat(input: StyleInput): DieLine {
   const draft = new DieLineDraft();
   draft.point(0, 0).point(input.length, 0).point(input.length, input.width).point(0, input.width);
   draft.mark('L', 'x', 0, input.length).mark('W', 'y', 0, input.width);
+  draft.panel('front', 0, 0, input.length, input.width);
   return draft.finish('FLAT', {
     caliperMm: input.caliperMm,
     glueLengthMm: 0,

@@ -3189,6 +3189,50 @@ export interface paths {
         patch: operations["updateBriefElement"];
         trace?: never;
     };
+    "/api/briefs/{id}/elements/{elementIndex}/die-line": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The die-line of an element as a PDF artwork template, a DXF or a CF2 file
+         * @description The format by `?format=pdf|dxf|cf2`, else by `Accept` (application/pdf, image/vnd.dxf, application/x-cf2; 406 `not_acceptable` when it names none of them), else the PDF. `?version=` for a prediction version. Anyone who may read the brief may download it (the files carry no cost); 304 when `If-None-Match` holds the ETag. See docs/dielines.md for the layers, colours and standards.
+         *
+         *     Permission `briefs:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["getBriefElementDieLineFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/briefs/{id}/elements/{elementIndex}/imposition-sheet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The imposition sheet of an element (every up, gripper, grain arrow) as PDF, DXF or CF2
+         * @description The selected process variant’s sheet, for the die-maker who builds the die for the whole sheet. Format, version, permissions, names, ETag and 304 as for the die-line (`-sheet` added to the file name); the CF2 calls the blank’s SUB once per up.
+         *
+         *     Permission `briefs:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["getBriefElementImpositionFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/imports": {
         parameters: {
             query?: never;
@@ -25239,6 +25283,192 @@ export interface operations {
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `invalid_brief`, `brief_elements_unavailable`, `element_of_brief`, `value_out_of_range` (docs/errors.md) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBriefElementDieLineFile: {
+        parameters: {
+            query?: {
+                /** @description pdf (artwork template), dxf (CAD, millimetres) or cf2 (die-maker); overrides Accept. Default: Accept, else pdf */
+                format?: "pdf" | "dxf" | "cf2";
+                /** @description A prediction version (default: the current one) */
+                version?: number;
+            };
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+                /** @description Element position (0-indexed) */
+                elementIndex: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The die-line file; `Content-Disposition` names it (brief code, version, element, product, inside size) and `ETag` is a hash of its bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/vnd.dxf": string;
+                    "application/x-cf2": string;
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is the current one */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost` (docs/errors.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBriefElementImpositionFile: {
+        parameters: {
+            query?: {
+                /** @description pdf (artwork template), dxf (CAD, millimetres) or cf2 (die-maker); overrides Accept. Default: Accept, else pdf */
+                format?: "pdf" | "dxf" | "cf2";
+                /** @description A prediction version (default: the current one) */
+                version?: number;
+            };
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+                /** @description Element position (0-indexed) */
+                elementIndex: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The die-line file; `Content-Disposition` names it (brief code, version, element, product, inside size) and `ETag` is a hash of its bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/vnd.dxf": string;
+                    "application/x-cf2": string;
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is the current one */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost` (docs/errors.md) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

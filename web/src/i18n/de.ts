@@ -721,6 +721,18 @@ export const de: Messages = {
     exempt: 'USt-befreit: {{reason}}',
     treatments: { reverse_charge: 'USt: Reverse-Charge', export: 'USt: Ausfuhr (0 %)' },
   },
+  dielines: {
+    download: 'Stanzkontur-Dateien',
+    dieLine: 'Stanzkontur',
+    sheet: 'Nutzenbogen',
+    title: 'Stanzkontur-Dateien',
+    element: 'Element {{n}}',
+    formats: {
+      pdf: 'PDF-Druckvorlage (Gestalter)',
+      dxf: 'DXF (CAD)',
+      cf2: 'CF2 (Stanzformenbau)',
+    },
+  },
   companies: {
     title: 'Firmen',
     new: 'Neue Firma',

@@ -121,6 +121,18 @@ export const en = {
       stage: 'Stage',
     },
   },
+  dielines: {
+    download: 'Die-line files',
+    dieLine: 'Die-line',
+    sheet: 'Imposition sheet',
+    title: 'Die-line files',
+    element: 'Element {{n}}',
+    formats: {
+      pdf: 'PDF artwork template (designer)',
+      dxf: 'DXF (CAD)',
+      cf2: 'CF2 (die-maker)',
+    },
+  },
   configurator: {
     title: 'Brief configurator',
     editTitle: 'Brief {{code}}',

@@ -122,6 +122,18 @@ export const fr: Messages = {
       stage: 'Étape',
     },
   },
+  dielines: {
+    download: 'Fichiers du tracé',
+    dieLine: 'Tracé de découpe',
+    sheet: 'Feuille d’imposition',
+    title: 'Fichiers du tracé de découpe',
+    element: 'Élément {{n}}',
+    formats: {
+      pdf: 'Gabarit PDF (graphiste)',
+      dxf: 'DXF (CAO)',
+      cf2: 'CF2 (forme de découpe)',
+    },
+  },
   configurator: {
     title: 'Configurateur de brief',
     editTitle: 'Brief {{code}}',

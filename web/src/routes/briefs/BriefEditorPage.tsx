@@ -5,6 +5,7 @@ import { useBrief, useBriefVersions } from '../../features/briefs/describe.ts';
 import { when } from '../../features/briefs/VersionChanges.tsx';
 import { Configurator } from '../../features/configurator/Configurator.tsx';
 import { elementForm, emptyBrief, type PackingType } from '../../features/configurator/form.ts';
+import { DieLineDownloads } from '../../features/dielines/DieLineDownloads.tsx';
 import { money } from '../../ui/format.ts';
 import { QueryState } from '../../ui/states.tsx';
 
@@ -43,6 +44,23 @@ export default function BriefEditorPage() {
                 .map((e) => elementForm(e as Record<string, unknown>)),
             }}
           />
+          {b.currentVersion && b.briefElements.length ? (
+            <Card withBorder data-testid="die-line-files">
+              <Title order={3} size="h4" mb="xs">
+                {t('dielines.title')}
+              </Title>
+              <Group>
+                {[...b.briefElements]
+                  .sort((x, y) => x.position - y.position)
+                  .map((e) => (
+                    <Group key={e.position} gap="xs">
+                      <span>{t('dielines.element', { n: e.position + 1 })}</span>
+                      <DieLineDownloads briefId={b.id} position={e.position} />
+                    </Group>
+                  ))}
+              </Group>
+            </Card>
+          ) : null}
           <Card withBorder>
             <Group justify="space-between" mb="xs">
               <Title order={3} size="h4">

@@ -24,6 +24,7 @@ import {
   elementValue,
   type VersionInput,
 } from '../../features/briefs/versions.ts';
+import { DieLineDownloads } from '../../features/dielines/DieLineDownloads.tsx';
 import { money, number, percent } from '../../ui/format.ts';
 import { NotFoundState, QueryState } from '../../ui/states.tsx';
 
@@ -261,9 +262,12 @@ function Item({
           </Table.Tbody>
         </Table>
         <Card withBorder className="drawing" data-testid={`version-die-line-${position}`}>
-          <Title order={4} size="h5">
-            {t('configurator.dieLine')}
-          </Title>
+          <Group justify="space-between" mb={4}>
+            <Title order={4} size="h5">
+              {t('configurator.dieLine')}
+            </Title>
+            <DieLineDownloads briefId={briefId} position={position} version={version} />
+          </Group>
           <img
             src={drawing('die-line')}
             alt={`${t('configurator.dieLine')} · ${t('configurator.version', { n: version })}`}
