@@ -3,9 +3,10 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { contentDisposition } from '../../platform/content-disposition.ts';
+import { LIST_COUNT_CAP } from '../../platform/list-paging.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
-import { IdParams, Paginated, problemResponses, Uuid } from '../../platform/schemas.ts';
+import { CountedPage, IdParams, problemResponses, Uuid } from '../../platform/schemas.ts';
 import type { QuotesModule } from './module.ts';
 import {
   AcceptBody,
@@ -120,9 +121,14 @@ export const quotesRoutes = (
           description:
             'Default: page 1, limit 25 (maximum 100), sorted by createdAt DESC. Contacts see the quotes of their ' +
             'companies that are no longer drafts; external sales those of their companies. Quotes past their ' +
-            'validity are expired before the list is read.',
+            'validity are expired before the list is read. `meta.total` is exact for the unfiltered list ' +
+            `and up to ${LIST_COUNT_CAP.toLocaleString('en')} matching quotes; beyond, it is a lower bound and ` +
+            '`meta.totalIsExact` is false. `meta.hasNextPage` is always exact.',
           querystring: ListQuery,
-          response: { 200: Paginated(Type.Ref('QuoteSummary')), ...problemResponses() },
+          response: {
+            200: CountedPage(Type.Ref('QuoteSummary'), { cap: LIST_COUNT_CAP, alwaysSaysExact: true }),
+            ...problemResponses(),
+          },
         },
       },
       async (request) => service.list(actorOf(request), request.query),

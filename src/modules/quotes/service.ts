@@ -7,10 +7,12 @@ import {
   assertCompanyVisible,
   assertCompanyWritable,
   inCompanyScope,
+  isCompanyScoped,
 } from '../../platform/actor.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { type ChangeRunner, changedFields, type EventRecorder } from '../../platform/events.ts';
 import { likeEscape } from '../../platform/filters.ts';
+import { pageOfIds } from '../../platform/list-paging.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import type { OrderService } from '../orders/service.ts';
 import { createQuoteConversion } from './conversion.ts';
@@ -239,15 +241,30 @@ export function createQuoteService({
         conditions.push(or(ilike(quotes.name, pattern), ilike(quotes.code, pattern)));
       }
       const where = and(...conditions);
-      const [data, counted] = await Promise.all([
-        selectQuoteSummaries(db)
-          .where(where)
-          .orderBy(...page.orderBy)
-          .limit(page.limit)
-          .offset(page.offset),
-        db.select({ total: sql<number>`count(*)::int` }).from(quotes).where(where),
-      ]);
-      return pageResult(data, counted[0]?.total ?? 0, page);
+      // Ids first, then the page's rows with their company and project (platform/list-paging.ts).
+      const wholeOrganisation =
+        !isCompanyScoped(actor) &&
+        actor.role !== 'contact' &&
+        !query.companyId &&
+        !query.projectId &&
+        !query.status &&
+        !term;
+      const found = await pageOfIds(db, {
+        table: quotes,
+        id: quotes.id,
+        where,
+        page,
+        wholeOrganisation: wholeOrganisation
+          ? { organisationId: actor.organisationId, entity: 'quotes' }
+          : undefined,
+      });
+      const data = found.ids.length
+        ? await selectQuoteSummaries(db)
+            .where(inArray(quotes.id, found.ids))
+            .orderBy(...page.orderBy)
+        : [];
+      const { meta } = pageResult(data, found.total, page);
+      return { data, meta: { ...meta, hasNextPage: found.hasNextPage, totalIsExact: found.totalIsExact } };
     },
 
     async create(actor: Actor, input: CreateQuoteInput) {

@@ -3438,7 +3438,7 @@ export interface paths {
         };
         /**
          * List quotes with filters, pagination and sorting
-         * @description Default: page 1, limit 25 (maximum 100), sorted by createdAt DESC. Contacts see the quotes of their companies that are no longer drafts; external sales those of their companies. Quotes past their validity are expired before the list is read.
+         * @description Default: page 1, limit 25 (maximum 100), sorted by createdAt DESC. Contacts see the quotes of their companies that are no longer drafts; external sales those of their companies. Quotes past their validity are expired before the list is read. `meta.total` is exact for the unfiltered list and up to 10,000 matching quotes; beyond, it is a lower bound and `meta.totalIsExact` is false. `meta.hasNextPage` is always exact.
          *
          *     Permission `quotes:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
          */
@@ -15623,8 +15623,12 @@ export interface operations {
                         meta: {
                             page: number;
                             limit: number;
+                            /** @description Matching rows: exact for the unfiltered list and up to 10,000 matches, else a lower bound */
                             total: number;
+                            /** @description Always exact */
                             hasNextPage: boolean;
+                            /** @description Sent (false) only when more than 10,000 rows match a filtered list: total is then a lower bound */
+                            totalIsExact?: boolean;
                         };
                     };
                 };
@@ -15882,8 +15886,12 @@ export interface operations {
                         meta: {
                             page: number;
                             limit: number;
+                            /** @description Matching rows: exact for the unfiltered list and up to 10,000 matches, else a lower bound */
                             total: number;
+                            /** @description Always exact */
                             hasNextPage: boolean;
+                            /** @description Sent (false) only when more than 10,000 rows match a filtered list: total is then a lower bound */
+                            totalIsExact?: boolean;
                         };
                     };
                 };
@@ -25625,8 +25633,12 @@ export interface operations {
                         meta: {
                             page: number;
                             limit: number;
+                            /** @description Matching rows: exact for the unfiltered list and up to 10,000 matches, else a lower bound */
                             total: number;
+                            /** @description Always exact */
                             hasNextPage: boolean;
+                            /** @description False when more than 10,000 rows match a filtered list: total is then a lower bound */
+                            totalIsExact: boolean;
                         };
                     };
                 };
