@@ -37,12 +37,29 @@ const PDF_RESPONSE = {
   content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } },
 };
 
+/** Whether an If-None-Match header names this entity tag (weak comparison, RFC 9110 13.1.2). */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const bare = etag.replace(/^W\//, '');
+  return ifNoneMatch
+    .split(',')
+    .map((tag) => tag.trim())
+    .some((tag) => tag === '*' || tag.replace(/^W\//, '') === bare);
+}
+
 const sendPdf = (
   reply: FastifyReply,
   pdf: { file: { filename: string; sha256: string }; content: Buffer },
   disposition: 'attachment' | 'inline' = 'attachment',
-) =>
-  reply
+) => {
+  const etag = `"${pdf.file.sha256}"`;
+  // Kept by the client, asked again each time (a guest link says no-store itself).
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'private, no-cache');
+  // A stored PDF does not change under its tag: a client that has it gets 304 and no body.
+  if (etagMatches(reply.request.headers['if-none-match'], etag)) {
+    return reply.status(304).header('etag', etag).send();
+  }
+  return reply
     .header('content-type', 'application/pdf')
     .header('content-length', String(pdf.content.length))
     .header(
@@ -52,8 +69,9 @@ const sendPdf = (
         : contentDisposition(pdf.file.filename).replace(/^attachment/, 'inline'),
     )
     .header('x-content-type-options', 'nosniff')
-    .header('etag', `"${pdf.file.sha256}"`)
+    .header('etag', etag)
     .send(pdf.content);
+};
 
 const ListQuery = pageQuerySchema(QUOTE_PAGE, {
   search: Type.Optional(
@@ -314,6 +332,30 @@ export const quotesRoutes = (
     );
 
     app.get(
+      '/quotes/:id/preview/:localisationId',
+      {
+        config: { permission: 'quotes:write' },
+        schema: {
+          tags,
+          operationId: 'previewQuotePdf',
+          summary: 'Render the PDF of a quote as it is now (drafts too), without storing it',
+          description:
+            'For checking a draft before publishing. Renders go through a bounded pool per node ' +
+            '(PDF_RENDER_CONCURRENCY at once, PDF_RENDER_QUEUE waiting): beyond, 429 `pdf_render_busy` with ' +
+            '`Retry-After`. A published quote’s PDF is better read from GET /quotes/{id}/localisation/{localisationId} (stored).',
+          params: LocalisationParams,
+          response: { 200: PDF_RESPONSE, ...problemResponses(429) },
+        },
+      },
+      async (request, reply) =>
+        sendPdf(
+          reply,
+          await pdfs.preview(actorOf(request), request.params.id, request.params.localisationId),
+          'inline',
+        ),
+    );
+
+    app.get(
       '/quotes/:id/localisation/:localisationId',
       {
         config: { permission: 'quotes:read' },
@@ -321,7 +363,11 @@ export const quotesRoutes = (
           tags,
           operationId: 'downloadQuotePdf',
           summary: 'Download the PDF of a quote in a language',
-          description: '404 `pdf_not_generated` until it has been generated.',
+          description:
+            'A published quote’s PDF is rendered once and stored (after the publish, by a job, or by the first ' +
+            'request), and rendered again only when the quote or its template changes; it is served with its ' +
+            '`ETag`, and `If-None-Match` answers 304. Another state serves the PDF stored while it was published: ' +
+            '404 `pdf_not_generated` when there is none (a draft).',
           params: LocalisationParams,
           response: { 200: PDF_RESPONSE, ...problemResponses() },
         },

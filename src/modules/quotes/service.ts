@@ -78,11 +78,14 @@ export function createQuoteService({
   db,
   change,
   orders,
+  onPublished,
 }: {
   db: Db;
   change: ChangeRunner;
   /** Reads the order a conversion made, as the actor sees it. */
   orders: Pick<OrderService, 'get'>;
+  /** Told once a publish has committed (the module queues the rendering of its stored PDFs). */
+  onPublished?: (actor: Actor, quoteId: string) => Promise<void>;
 }) {
   const { expireAllDue, expireIfPastValidity, publish, respond } = createQuoteLifecycle({ db, change });
   /** Contacts only see quotes that were sent to them: drafts are internal. */
@@ -409,6 +412,7 @@ export function createQuoteService({
         if (row !== current)
           await recordQuoteUpdate(record, current, row, to === 'published' ? 'state' : undefined);
       });
+      if (to === 'published' && onPublished) await onPublished(actor, id);
       return read(actor, id);
     },
 
