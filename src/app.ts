@@ -34,6 +34,7 @@ import { startWebhookDelivery, webhooksFeature } from './modules/webhooks/module
 import { createAuthenticator, createTokenSigner } from './platform/auth.ts';
 import { registerCompression } from './platform/compression.ts';
 import { formatSchemaErrors, registerErrorHandling } from './platform/errors.ts';
+import { registerEtags } from './platform/etag.ts';
 import { createChangeRunner } from './platform/events.ts';
 import { registerHipeCompatibility } from './platform/hipe.ts';
 import { registerIdempotency } from './platform/idempotency.ts';
@@ -197,6 +198,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerIdempotency(app, ctx, { now: options.now });
   // After idempotency (its onSend keeps the answer uncompressed) and before every route and the
   // web app's static files: the plugin attaches itself to routes as they are added.
+  registerEtags(app);
   await registerCompression(app);
   // After compression: the OpenAPI document is a large JSON answer.
   app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>

@@ -1,5 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { articles } from '../src/db/schema/orders.ts';
 import { projects } from '../src/db/schema/organisation-data.ts';
 import { companies } from '../src/db/schema/platform.ts';
 import { API_CSP } from '../src/platform/security-headers.ts';
@@ -148,5 +149,51 @@ describe('HTTP compression', () => {
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers.etag).toBe(`W/${plain.headers.etag}`);
     expect(brotliDecompressSync(br.rawPayload).equals(csv)).toBe(true);
+  });
+});
+
+describe('weak ETags on reads (briefs, quotes)', () => {
+  it('answers a quote read with a weak ETag, 304 to If-None-Match, a new tag after a change', async () => {
+    const [company] = await t.app.ctx.db
+      .insert(companies)
+      .values({ organisationId: admin.organisationId, name: 'Tagged Ltd' })
+      .returning({ id: companies.id });
+    const [article] = await t.app.ctx.db
+      .insert(articles)
+      .values({
+        organisationId: admin.organisationId,
+        companyId: company!.id,
+        name: 'Box',
+        code: 'B-1',
+        price: 1,
+      })
+      .returning({ id: articles.id });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/quotes',
+      headers: auth(admin),
+      payload: { companyId: company!.id, name: 'Tagged', items: [{ articleId: article!.id, quantity: 2 }] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const url = `/api/quotes/${created.json().id}`;
+    const first = await get(url);
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^W\/"[\w-]+"$/);
+    const again = await get(url, { 'if-none-match': etag, 'accept-encoding': 'br' });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
+    // Compressed, the same content keeps the same (weak) tag.
+    expect((await get(url, { 'accept-encoding': 'gzip' })).headers.etag).toBe(etag);
+    const renamed = await t.app.inject({
+      method: 'PUT',
+      url,
+      headers: auth(admin),
+      payload: { name: 'Tagged again' },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const changed = await get(url, { 'if-none-match': etag });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(changed.json().name).toBe('Tagged again');
   });
 });

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { contentDisposition } from '../../platform/content-disposition.ts';
+import { etagMatches } from '../../platform/etag.ts';
 import { LIST_COUNT_CAP } from '../../platform/list-paging.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
@@ -36,16 +37,6 @@ const PDF_RESPONSE = {
   description: 'The PDF (application/pdf)',
   content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } },
 };
-
-/** Whether an If-None-Match header names this entity tag (weak comparison, RFC 9110 13.1.2). */
-export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  const bare = etag.replace(/^W\//, '');
-  return ifNoneMatch
-    .split(',')
-    .map((tag) => tag.trim())
-    .some((tag) => tag === '*' || tag.replace(/^W\//, '') === bare);
-}
 
 const sendPdf = (
   reply: FastifyReply,
@@ -155,7 +146,7 @@ export const quotesRoutes = (
     app.get(
       '/quotes/:id',
       {
-        config: { permission: 'quotes:read' },
+        config: { permission: 'quotes:read', etag: true },
         schema: {
           tags,
           operationId: 'getQuote',
