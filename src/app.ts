@@ -33,7 +33,9 @@ import { statusesModule } from './modules/statuses/module.ts';
 import { usersModule } from './modules/users/module.ts';
 import { startWebhookDelivery, webhooksFeature } from './modules/webhooks/module.ts';
 import { createAuthenticator, createTokenSigner } from './platform/auth.ts';
+import { registerCompression } from './platform/compression.ts';
 import { formatSchemaErrors, registerErrorHandling } from './platform/errors.ts';
+import { registerEtags } from './platform/etag.ts';
 import { createChangeRunner } from './platform/events.ts';
 import { registerHipeCompatibility } from './platform/hipe.ts';
 import { registerIdempotency } from './platform/idempotency.ts';
@@ -192,13 +194,18 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     limits: { fileSize: config.fileSizeLimitBytes, files: 1, fields: 20 },
     throwFileSizeLimit: true,
   });
-  app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
-    app.swagger(),
-  );
 
   await app.register(fastifyCookie);
   const protectedRoutes = registerRouteSecurity(app, ctx.authenticator, ctx.session, aliasPrefixes(MODULES));
   registerIdempotency(app, ctx, { now: options.now });
+  // After idempotency (its onSend keeps the answer uncompressed) and before every route and the
+  // web app's static files: the plugin attaches itself to routes as they are added.
+  registerEtags(app);
+  await registerCompression(app);
+  // After compression: the OpenAPI document is a large JSON answer.
+  app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
 
   for (const module of MODULES) {
     for (const { plugin, root, aliased } of module.wire(ctx)) {

@@ -59,6 +59,11 @@ export type Config = {
     /** A request that holds a key for longer than this (a crashed node) loses it to a retry. */
     lockSeconds: number;
   };
+  /**
+   * Renders of quote PDF previews (drafts) this process runs at once, and how many more may wait
+   * for one; beyond, 429 `pdf_render_busy` with Retry-After (docs/quotes.md, "Stored PDFs").
+   */
+  pdfRender: { concurrency: number; queue: number };
   /** Start the background job workers in this process. */
   runWorkers: boolean;
   signInThrottle: { maxFailures: number; windowSeconds: number; lockSeconds: number };
@@ -205,6 +210,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idempotency: {
       ttlSeconds: integer(env, 'IDEMPOTENCY_KEY_TTL_SECONDS', 86_400, 60, 30 * 86_400),
       lockSeconds: integer(env, 'IDEMPOTENCY_LOCK_SECONDS', 300, 5, 86_400),
+    },
+    pdfRender: {
+      concurrency: integer(env, 'PDF_RENDER_CONCURRENCY', 2, 1, 64),
+      queue: integer(env, 'PDF_RENDER_QUEUE', 8, 0, 1000),
     },
     runWorkers: bool(env, 'RUN_WORKERS', true),
     webDir: resolve(env.WEB_DIR || DEFAULT_WEB_DIR),

@@ -331,8 +331,14 @@ describe('generating a PDF', () => {
     expect(
       (await get(admin, `/api/quotes/${quote.id}/localisation/fr-FR`)).rawPayload.equals(again.rawPayload),
     ).toBe(true);
+    // A published quote's PDF is rendered on the first request when none is stored yet (issue 31);
+    // a draft has none.
     const fresh = await newQuote({ items: [{ articleId, quantity: 1 }] });
-    expectProblem(await get(admin, `/quotes/${fresh.id}/localisation/fr`), 404, 'pdf_not_generated');
+    const rendered = await get(admin, `/quotes/${fresh.id}/localisation/fr`);
+    expect(rendered.statusCode).toBe(200);
+    expect(rendered.headers['content-type']).toBe('application/pdf');
+    const draft = await newQuote({ items: [{ articleId, quantity: 1 }] }, false);
+    expectProblem(await get(admin, `/quotes/${draft.id}/localisation/fr`), 404, 'pdf_not_generated');
     expectProblem(
       await get(admin, `/quotes/${quote.id}/localisation/zz`),
       400,

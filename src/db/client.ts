@@ -60,13 +60,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
   }
   // Loaded only when used: a process on PostgreSQL never pays for PGlite's code (a few MB of heap).
-  const [{ PGlite }, { drizzle: drizzlePglite }] = await Promise.all([
+  const [{ PGlite }, { drizzle: drizzlePglite }, { pg_trgm }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('drizzle-orm/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
   ]);
+  // pg_trgm backs the trigram indexes of `$cont` searches (migration heavy_lists): PGlite ships
+  // it as an extension bundle that must be given here before CREATE EXTENSION can find it.
+  const pgliteOptions = { loadDataDir: options.loadDataDir, extensions: { pg_trgm } };
   const pglite = options.dataDir
-    ? new PGlite(join(options.dataDir, 'pgdata'), { loadDataDir: options.loadDataDir })
-    : new PGlite({ loadDataDir: options.loadDataDir });
+    ? new PGlite(join(options.dataDir, 'pgdata'), pgliteOptions)
+    : new PGlite(pgliteOptions);
   await pglite.waitReady;
   const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
   return {

@@ -1,6 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { Paginated } from './schemas.ts';
+import { CountedPage, Paginated } from './schemas.ts';
 
 // The request side of the @nestjsx/crud grammar (parsed by crud-query.ts): the query-string
 // schema, the fold of indexed lists, and the answer shape, shared by the searches of companies,
@@ -113,7 +113,13 @@ export async function foldIndexedCrudParams(request: FastifyRequest) {
 }
 
 /** A search answer: a plain array, or the page envelope when `page` was given. */
-export const SearchResult = <T extends TSchema>(item: T) =>
-  Type.Union([Type.Array(item), Paginated(item)], {
-    description: 'An array of matches, or `{data, meta}` when `page` is given',
-  });
+export const SearchResult = <T extends TSchema>(item: T, options: { countCap?: number } = {}) =>
+  Type.Union(
+    [
+      Type.Array(item),
+      options.countCap === undefined
+        ? Paginated(item)
+        : CountedPage(item, { cap: options.countCap, alwaysSaysExact: false }),
+    ],
+    { description: 'An array of matches, or `{data, meta}` when `page` is given' },
+  );

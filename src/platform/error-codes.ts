@@ -355,6 +355,12 @@ export const ERROR_CODES = {
     description:
       'The quote cannot go from its current state to the requested one (see docs/quotes.md for the state machine).',
   },
+  pdf_render_busy: {
+    status: 429,
+    title: 'PDF renderer busy',
+    description:
+      'Every preview renderer of this node is busy and its queue is full (PDF_RENDER_CONCURRENCY, PDF_RENDER_QUEUE); retry after `Retry-After` seconds.',
+  },
   quote_not_published: {
     status: 409,
     title: 'Quote not published',

@@ -145,4 +145,35 @@ export const PageMeta = Type.Object({
 export const Paginated = <T extends TSchema>(item: T) =>
   Type.Object({ data: Type.Array(item), meta: PageMeta });
 
+/**
+ * A page of a list whose total is exact for the whole organisation and counted up to
+ * `LIST_COUNT_CAP` (platform/list-paging.ts) otherwise. `totalIsExact` is always sent, or (for an
+ * envelope clients already compare whole, the companies') only when false.
+ */
+export const CountedPage = <T extends TSchema>(
+  item: T,
+  options: { cap: number; alwaysSaysExact: boolean },
+) => {
+  const cap = options.cap.toLocaleString('en');
+  const base = {
+    page: Type.Integer(),
+    limit: Type.Integer(),
+    total: Type.Integer({
+      description: `Matching rows: exact for the unfiltered list and up to ${cap} matches, else a lower bound`,
+    }),
+    hasNextPage: Type.Boolean({ description: 'Always exact' }),
+  };
+  const totalIsExact = Type.Boolean({
+    description: options.alwaysSaysExact
+      ? `False when more than ${cap} rows match a filtered list: total is then a lower bound`
+      : `Sent (false) only when more than ${cap} rows match a filtered list: total is then a lower bound`,
+  });
+  return Type.Object({
+    data: Type.Array(item),
+    meta: options.alwaysSaysExact
+      ? Type.Object({ ...base, totalIsExact })
+      : Type.Object({ ...base, totalIsExact: Type.Optional(totalIsExact) }),
+  });
+};
+
 export const DeletedResponse = Type.Object({ id: Uuid, deleted: Type.Literal(true) });

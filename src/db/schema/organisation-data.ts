@@ -241,6 +241,11 @@ export const files = pgTable(
     sha256: text('sha256').notNull(),
     /** Free label, e.g. a language for quote PDFs ("fr") or "preview" for an article image. */
     label: text('label'),
+    /**
+     * What a stored rendering was made from, to know when it is stale (quote PDFs: the quote's
+     * revision, the language and the template version; docs/quotes.md, "Stored PDFs").
+     */
+    renderKey: text('render_key'),
     createdById: uuid('created_by_id'),
     ...timestamps(),
     deletedAt: deletedAt(),

@@ -195,7 +195,10 @@ export const companies = pgTable(
     uniqueIndex('companies_external_id_live_uq')
       .on(t.organisationId, t.externalId)
       .where(sql`${t.deletedAt} is null and ${t.externalId} is not null`),
-    index('companies_org_name_idx').on(t.organisationId, t.name),
+    // The list's default sort (name, then id) over live companies: the ids of a page come from an
+    // index-only scan, whatever its offset (issue 31). Trigram indexes for `$cont` searches are
+    // hand-written in migration heavy_lists (pg_trgm).
+    index('companies_org_name_idx').on(t.organisationId, t.name, t.id).where(sql`${t.deletedAt} is null`),
     index('companies_parent_idx').on(t.parentId),
   ],
 );
@@ -214,4 +217,22 @@ export const companyUsers = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.companyId, t.userId] }), index('company_users_user_idx').on(t.userId)],
+);
+
+/**
+ * The number of live rows (deleted_at is null) of an organisation per listed table (`entity`:
+ * 'quotes', 'companies'), kept by a deferred constraint trigger on each table (migration
+ * heavy_lists, hand-written like brief_counts'). A list of the whole organisation thus knows its
+ * exact total without counting, and reads a page past the middle from the far end (issue 31).
+ */
+export const liveCounts = pgTable(
+  'live_counts',
+  {
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id),
+    entity: text('entity').notNull(),
+    live: integer('live').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organisationId, t.entity] })],
 );

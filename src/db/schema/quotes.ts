@@ -105,8 +105,15 @@ export const quotes = pgTable(
   (t) => [
     uniqueIndex('quotes_org_code_uq').on(t.organisationId, t.code).where(sql`${t.code} is not null`),
     uniqueIndex('quotes_order_uq').on(t.orderId).where(sql`${t.orderId} is not null`),
-    index('quotes_org_updated_idx').on(t.organisationId, t.updatedAt, t.id).where(live(t)),
-    index('quotes_org_created_idx').on(t.organisationId, t.createdAt, t.id).where(live(t)),
+    // The list's sorts by time, newest first as the list defaults to (a forward scan), ending with
+    // the tie-breaker and then what visibility checks read (state for contacts, the company for
+    // company-scoped roles): the ids of a page come from an index-only scan (issue 31).
+    index('quotes_org_updated_idx')
+      .on(t.organisationId, t.updatedAt.desc().nullsFirst(), t.id.desc().nullsFirst(), t.state, t.companyId)
+      .where(live(t)),
+    index('quotes_org_created_idx')
+      .on(t.organisationId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst(), t.state, t.companyId)
+      .where(live(t)),
     index('quotes_org_company_idx').on(t.organisationId, t.companyId, t.updatedAt).where(live(t)),
     index('quotes_org_project_idx').on(t.organisationId, t.projectId, t.updatedAt).where(live(t)),
     index('quotes_org_state_idx').on(t.organisationId, t.state, t.updatedAt).where(live(t)),

@@ -146,7 +146,7 @@ export const briefsRoutes = (_ctx: AppContext, wired: BriefsModule): FastifyPlug
     app.get(
       '/briefs/:id',
       {
-        config: { permission: 'briefs:read' },
+        config: { permission: 'briefs:read', etag: true },
         schema: {
           tags,
           operationId: 'getBrief',
@@ -198,7 +198,7 @@ export const briefsRoutes = (_ctx: AppContext, wired: BriefsModule): FastifyPlug
     app.get(
       '/briefs/:id/details',
       {
-        config: { permission: 'briefs:read' },
+        config: { permission: 'briefs:read', etag: true },
         schema: {
           tags,
           operationId: 'getBriefDetails',

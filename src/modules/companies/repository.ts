@@ -1,9 +1,10 @@
-import { and, eq, ilike, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../db/client.ts';
 import { companies } from '../../db/schema/platform.ts';
 import { type Actor, inCompanyScope } from '../../platform/actor.ts';
 import type { CrudFields } from '../../platform/crud-query.ts';
 import { entity } from '../../platform/events.ts';
+import { inOrderOf } from '../../platform/list-paging.ts';
 
 export const COMPANY_ENTITY = entity('COMPANY', 'companies');
 
@@ -58,6 +59,31 @@ export function visibleCompanies(actor: Actor): SQL {
     isNull(companies.deletedAt),
     inCompanyScope(actor, companies.id),
   )!;
+}
+
+/** The ids of a window of companies (an index-only scan for the default order, any offset). */
+export async function companyIdsOf(
+  db: Executor,
+  where: SQL | undefined,
+  orderBy: SQL[],
+  offset: number,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .select({ id: companies.id })
+    .from(companies)
+    .where(where)
+    .orderBy(...orderBy)
+    .offset(offset)
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/** The companies of these ids (found by a list query just before), in the order of `ids`. */
+export async function companiesByIds(db: Executor, ids: string[]) {
+  if (!ids.length) return [];
+  const rows = await db.select(companyColumns).from(companies).where(inArray(companies.id, ids));
+  return inOrderOf(ids, rows);
 }
 
 /** A live company of the organisation (ignoring the actor's company scope). */

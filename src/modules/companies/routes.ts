@@ -2,9 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { crudQuerySchema, foldIndexedCrudParams, SearchResult } from '../../platform/crud-search.ts';
+import { LIST_COUNT_CAP } from '../../platform/list-paging.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
-import { IdParams, Paginated, problemResponses, Uuid } from '../../platform/schemas.ts';
+import { CountedPage, IdParams, problemResponses, Uuid } from '../../platform/schemas.ts';
 import { COMPANY_CRUD_FIELDS } from './repository.ts';
 import { COMPANY_ALIASES, CompanySchema, CreateCompanyBody, UpdateCompanyBody } from './schemas.ts';
 import { COMPANY_PAGE, COMPANY_SEARCH, createCompanyService } from './service.ts';
@@ -67,7 +68,7 @@ export const companiesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
             'of zero or one company; create it with POST when absent, update it with PATCH when present. ' +
             'A plain array unless `page` is given.',
           querystring: crudQuerySchema({ fields: Object.keys(COMPANY_CRUD_FIELDS), ...COMPANY_SEARCH }),
-          response: { 200: SearchResult(Company), ...problemResponses() },
+          response: { 200: SearchResult(Company, { countCap: LIST_COUNT_CAP }), ...problemResponses() },
         },
       },
       async (request) => service.search(actorOf(request), request.query),
@@ -115,7 +116,10 @@ export const companiesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
             ),
             ...HIPE_IGNORED_COMPANY_FILTERS,
           }),
-          response: { 200: Paginated(Company), ...problemResponses() },
+          response: {
+            200: CountedPage(Company, { cap: LIST_COUNT_CAP, alwaysSaysExact: false }),
+            ...problemResponses(),
+          },
         },
       },
       async (request) => service.paginate(actorOf(request), request.query),

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { companies } from '../../db/schema/platform.ts';
@@ -7,7 +7,8 @@ import { parseCrudQuery } from '../../platform/crud-query.ts';
 import { type CrudQueryString, crudParams } from '../../platform/crud-search.ts';
 import { AppError, badRequest, notFound, type ProblemIssue } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
-import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { type IdsPage, pageOfIds } from '../../platform/list-paging.ts';
+import { type PageQuery, type PageRequest, resolvePage } from '../../platform/pagination.ts';
 import { externalIdTaken, liveCurrency, liveStaffUsers } from '../../platform/references.ts';
 import { checkVatNumber } from '../../platform/vat-numbers.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
@@ -16,7 +17,9 @@ import {
   ancestorsOf,
   COMPANY_CRUD_FIELDS,
   COMPANY_ENTITY,
+  companiesByIds,
   companyColumns,
+  companyIdsOf,
   companyTextSearch,
   findCompany,
   findVisibleCompany,
@@ -108,8 +111,40 @@ function checkCompanyVat(
   return out;
 }
 
+/** The crud grammar's default order, and its reverse (a far page of the whole list is read from the end). */
+const DEFAULT_SORT = [asc(companies.name), asc(companies.id)];
+const REVERSE_DEFAULT_SORT = [desc(companies.name), desc(companies.id)];
+
+/** The crud window as a page request (only the default order has a reverse: see `whole` below). */
+function crudPage(crud: { orderBy: SQL[]; offset: number; limit: number; page?: number }): PageRequest {
+  return {
+    page: crud.page ?? 1,
+    limit: crud.limit,
+    offset: crud.offset,
+    orderBy: crud.orderBy,
+    reverseOrderBy: crud.orderBy === DEFAULT_SORT ? REVERSE_DEFAULT_SORT : crud.orderBy,
+    sortField: 'name',
+    direction: 'ASC',
+  };
+}
+
+/**
+ * The page envelope. `totalIsExact: false` is sent only when the count was capped: clients of the
+ * crud envelope (HIPE's node) compare its meta as it always was.
+ */
+function countedPage<T>(data: T[], found: IdsPage, request: { page?: number; limit: number }) {
+  const meta = {
+    page: request.page ?? 1,
+    limit: request.limit,
+    total: found.total,
+    hasNextPage: found.hasNextPage,
+  };
+  return { data, meta: found.totalIsExact ? meta : { ...meta, totalIsExact: false } };
+}
+
 export function createCompanyService(ctx: AppContext) {
   const { db } = ctx;
+  const readCompanies = (ids: string[]) => companiesByIds(db, ids);
 
   /** The parent must be a live company the actor may see, and must not be the company or below it. */
   async function checkParent(tx: Executor, actor: Actor, parentId: string, companyId?: string) {
@@ -285,19 +320,24 @@ export function createCompanyService(ctx: AppContext) {
       const crud = parseCrudQuery(crudParams(query), {
         fields: COMPANY_CRUD_FIELDS,
         ...COMPANY_SEARCH,
-        defaultSort: [asc(companies.name), asc(companies.id)],
+        defaultSort: DEFAULT_SORT,
       });
       const where = and(visibleCompanies(actor), crud.where);
-      const rows = await db
-        .select(companyColumns)
-        .from(companies)
-        .where(where)
-        .orderBy(...crud.orderBy)
-        .limit(crud.limit)
-        .offset(crud.offset);
-      if (!crud.page) return rows;
-      const [count] = await db.select({ total: sql<number>`count(*)::int` }).from(companies).where(where);
-      return pageResult(rows, count?.total ?? 0, { page: crud.page, limit: crud.limit });
+      if (!crud.page) {
+        // No envelope, no count: the window's ids (index-only for the default sort), then its rows.
+        return readCompanies(await companyIdsOf(db, where, crud.orderBy, crud.offset, crud.limit));
+      }
+      // The whole organisation in the default order: exact total from live_counts, far pages
+      // read from the end; otherwise a capped count (platform/list-paging.ts).
+      const whole = !crud.where && !isCompanyScoped(actor) && crud.orderBy === DEFAULT_SORT;
+      const found = await pageOfIds(db, {
+        table: companies,
+        id: companies.id,
+        where,
+        page: crudPage(crud),
+        wholeOrganisation: whole ? { organisationId: actor.organisationId, entity: 'companies' } : undefined,
+      });
+      return countedPage(await readCompanies(found.ids), found, crud);
     },
 
     async paginate(actor: Actor, query: PageQuery & CompanyListFilters) {
@@ -311,17 +351,17 @@ export function createCompanyService(ctx: AppContext) {
         query.start ? gte(companies.createdAt, new Date(query.start)) : undefined,
         query.end ? lte(companies.createdAt, new Date(query.end)) : undefined,
       );
-      const [rows, [count]] = await Promise.all([
-        db
-          .select(companyColumns)
-          .from(companies)
-          .where(where)
-          .orderBy(...page.orderBy)
-          .limit(page.limit)
-          .offset(page.offset),
-        db.select({ total: sql<number>`count(*)::int` }).from(companies).where(where),
-      ]);
-      return pageResult(rows, count?.total ?? 0, page);
+      const filtered =
+        query.search || query.parentId || query.manager || query.createdBy || query.start || query.end;
+      const whole = !filtered && !isCompanyScoped(actor);
+      const found = await pageOfIds(db, {
+        table: companies,
+        id: companies.id,
+        where,
+        page,
+        wholeOrganisation: whole ? { organisationId: actor.organisationId, entity: 'companies' } : undefined,
+      });
+      return countedPage(await readCompanies(found.ids), found, page);
     },
   };
 }

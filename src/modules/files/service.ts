@@ -37,6 +37,8 @@ export type NewFile = AttachmentTarget & {
   mimeType: string;
   content: Buffer;
   label?: string | null;
+  /** What a stored rendering was made from (quote PDFs), to know when it is stale. */
+  renderKey?: string | null;
 };
 
 const ADMINS: readonly string[] = ['superadmin', 'admin'];
@@ -78,6 +80,7 @@ export function createFilesService(ctx: AppContext) {
         size: input.content.length,
         sha256: createHash('sha256').update(input.content).digest('hex'),
         label,
+        renderKey: input.renderKey ?? null,
         createdById: actor.userId,
       })
       .returning(fileColumns);

@@ -4,7 +4,13 @@ import { registerEventResource } from '../events/resources.ts';
 import { ordersModule } from '../orders/module.ts';
 import { organisationSettingsModule } from '../organisations/module.ts';
 import { itemTree } from './items.ts';
-import { createQuotePdfService, presentLink, type QuotePdfService } from './pdf-service.ts';
+import {
+  createQuotePdfService,
+  PDF_JOB,
+  type PdfJobData,
+  presentLink,
+  type QuotePdfService,
+} from './pdf-service.ts';
 import {
   findGuestLink,
   findItemRow,
@@ -42,6 +48,18 @@ export function quotesModule(ctx: AppContext): QuotesModule {
     change: ctx.change,
     orders: ordersModule(ctx).orders,
     seller: settings,
+    // The stored PDFs of a published quote are rendered in the background, so that the first
+    // reader finds them (docs/quotes.md, "Stored PDFs"); one job per publish.
+    onPublished: async (actor, quoteId) => {
+      const data: PdfJobData = { organisationId: actor.organisationId, quoteId, userId: actor.userId };
+      // The publish has committed: a queue failure must not turn it into an error; the first
+      // request renders the PDF instead.
+      await ctx.jobs
+        .send(PDF_JOB, data, { singletonKey: quoteId })
+        .catch((error) =>
+          ctx.log.warn({ err: error, quoteId }, 'could not queue the PDFs of a published quote'),
+        );
+    },
   });
   const pdfs = createQuotePdfService(ctx, service, settings);
   const module = { service, pdfs };
@@ -53,6 +71,13 @@ export function quotesModule(ctx: AppContext): QuotesModule {
   ctx.jobs.afterStart(async () => {
     await ctx.jobs.schedule(EXPIRE_JOB, EXPIRE_CRON);
   });
+  ctx.jobs.define<PdfJobData>(
+    PDF_JOB,
+    async (jobs) => {
+      for (const job of jobs) await pdfs.storeAfterPublish(job.data);
+    },
+    { queue: { retryLimit: 3, retryDelay: 30, expireInSeconds: 300 } },
+  );
 
   registerEventResource('quotes', async (db, organisationId, id) => {
     const found = await findQuoteWithRefs(db, organisationId, id);

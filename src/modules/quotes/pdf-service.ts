@@ -4,30 +4,33 @@
  * PDF without credentials (token shown once, stored as its SHA-256).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { briefElements } from '../../db/schema/briefs.ts';
-import { files } from '../../db/schema/organisation-data.ts';
+import { fileContents, files } from '../../db/schema/organisation-data.ts';
+import { organisationSettings } from '../../db/schema/organisation-settings.ts';
+import { organisations } from '../../db/schema/platform.ts';
 import { quoteGuestLinks } from '../../db/schema/quotes.ts';
-import { type Actor, assertCompanyWritable } from '../../platform/actor.ts';
+import { type Actor, assertCompanyWritable, systemActor } from '../../platform/actor.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import type { DieLine } from '../../pricing/index.ts';
 import { removeLabelledFilesInTransaction } from '../files/in-transaction.ts';
-import { readFileContent } from '../files/repository.ts';
 import { createFilesService } from '../files/service.ts';
 import type { OrganisationSettingsService } from '../organisations/settings-service.ts';
 import { vatTotals } from '../organisations/vat.ts';
 import { dieLinesOf } from './briefs-source.ts';
-import { type Language, requireLanguage } from './i18n.ts';
+import { type Language, requireLanguage, SUPPORTED_LANGUAGES } from './i18n.ts';
 import { itemTree } from './items.ts';
 import { type PdfQuote, renderQuotePdf } from './pdf.ts';
 import type { RenderOptions } from './pdf-document.ts';
 import type { PdfSeller } from './pdf-seller.ts';
+import { createRenderPool, type RenderPool } from './render-pool.ts';
 import {
   companyVatNumberOf,
   findGuestLinkByHash,
   findQuoteRow,
+  findQuoteWithRefs,
   type GuestLinkRow,
   guestLinksOf,
   liveItemsOf,
@@ -115,19 +118,68 @@ export async function pdfDataOf(db: Executor, quote: QuoteWithRefs, seller?: Pdf
   };
 }
 
+/**
+ * The template part of a stored PDF's key: bump it when what a PDF shows changes (pdf.ts,
+ * pdf-document.ts, fonts), and every stored PDF is rendered again on its next request.
+ */
+export const PDF_TEMPLATE_VERSION = 1;
+
+/** The pg-boss queue that renders and stores the PDFs of a quote once it is published. */
+export const PDF_JOB = 'quotes.pdf';
+export type PdfJobData = { organisationId: string; quoteId: string; userId: string };
+
+export type QuotePdfOptions = {
+  /**
+   * `templateVersion`: what besides the quote a stored PDF depends on, per organisation. A new
+   * value makes every stored PDF of the organisation stale (re-rendered on its next request).
+   * Default: PDF_TEMPLATE_VERSION and the organisation's last update (its name and settings,
+   * seller identity included). A settings version of its own, when there is one, belongs here.
+   */
+  templateVersion?: (organisationId: string) => Promise<string>;
+  /** The bounded pool of preview renders (default from config.pdfRender). */
+  pool?: RenderPool;
+};
+
+/** What a stored PDF was rendered from: the quote's revision, the language, the template. */
+export const renderKeyOf = (quote: { updatedAt: Date }, language: Language, templateVersion: string) =>
+  `quote@${quote.updatedAt.toISOString()}/${language}/template@${templateVersion}`;
+
 export function createQuotePdfService(
   ctx: AppContext,
   quotes: QuoteService,
   settings: Pick<OrganisationSettingsService, 'sellerOf'>,
   renderOptions: RenderOptions = {},
+  options: QuotePdfOptions = {},
 ) {
   const { db } = ctx;
   const filesService = createFilesService(ctx);
+  const pool = options.pool ?? createRenderPool(ctx.config.pdfRender);
 
+  const templateVersion =
+    options.templateVersion ??
+    (async (organisationId: string) => {
+      // The organisation's name and its settings (the seller's identity, terms, logo) are printed.
+      const [org] = await db
+        .select({ updatedAt: organisations.updatedAt, settingsAt: organisationSettings.updatedAt })
+        .from(organisations)
+        .leftJoin(organisationSettings, eq(organisationSettings.organisationId, organisations.id))
+        .where(eq(organisations.id, organisationId));
+      return `${PDF_TEMPLATE_VERSION}.${org?.updatedAt.getTime() ?? 0}.${org?.settingsAt?.getTime() ?? 0}`;
+    });
+
+  /** The stored PDF of a quote in a language, its bytes with it (one statement: the hot path). */
   async function currentPdf(organisationId: string, quoteId: string, language: Language) {
-    const [file] = await db
-      .select({ id: files.id, filename: files.filename, sha256: files.sha256, mimeType: files.mimeType })
+    const [row] = await db
+      .select({
+        id: files.id,
+        filename: files.filename,
+        sha256: files.sha256,
+        mimeType: files.mimeType,
+        renderKey: files.renderKey,
+        content: fileContents.content,
+      })
       .from(files)
+      .innerJoin(fileContents, eq(fileContents.fileId, files.id))
       .where(
         and(
           eq(files.organisationId, organisationId),
@@ -140,26 +192,24 @@ export function createQuotePdfService(
       )
       .orderBy(files.createdAt)
       .limit(1);
-    if (!file) return undefined;
-    const content = await readFileContent(db, file.id);
-    return content ? { file, content } : undefined;
+    if (!row) return undefined;
+    const { content, ...file } = row;
+    return { file, content };
   }
 
-  /** Renders the PDF of a published quote in a language and stores it, replacing the previous one. */
-  async function generate(actor: Actor, id: string, localisationId: string) {
-    const language = requireLanguage(localisationId);
-    const found = await quotes.visibleWithRefs(actor, id);
-    assertCompanyWritable(actor, found.companyId);
-    if (found.state !== 'published') {
-      throw new AppError(
-        'quote_not_published',
-        `A PDF is generated for a published quote only (this one is ${found.state})`,
-      );
-    }
-    // Rendering happens outside the transaction: nothing is locked while pdfkit works.
-    const seller = await settings.sellerOf(db, actor.organisationId);
-    const content = await renderQuotePdf(await pdfDataOf(db, found, seller), language, renderOptions);
-    const file = await ctx.change(actor, async (tx, record) => {
+  /**
+   * Stores a rendering as the quote's file of its language, replacing the previous one, unless
+   * the quote changed while it was rendered (409 quote_changed).
+   */
+  async function storeRendering(
+    actor: Actor,
+    found: QuoteWithRefs,
+    language: Language,
+    renderKey: string,
+    content: Buffer,
+  ) {
+    const id = found.id;
+    return ctx.change(actor, async (tx, record) => {
       const row = await findQuoteRow(tx, actor.organisationId, id, true);
       if (!row) throw notFound('Quote');
       if (row.state !== 'published' || row.updatedAt.getTime() !== found.updatedAt.getTime()) {
@@ -178,6 +228,7 @@ export function createQuotePdfService(
           mimeType: 'application/pdf',
           content,
           label: language,
+          renderKey,
         },
         record,
       );
@@ -190,24 +241,143 @@ export function createQuotePdfService(
       });
       return stored;
     });
+  }
+
+  /** Renders the PDF of a published quote in a language and stores it, replacing the previous one. */
+  async function generate(actor: Actor, id: string, localisationId: string) {
+    const language = requireLanguage(localisationId);
+    const found = await quotes.visibleWithRefs(actor, id);
+    assertCompanyWritable(actor, found.companyId);
+    if (found.state !== 'published') {
+      throw new AppError(
+        'quote_not_published',
+        `A PDF is generated for a published quote only (this one is ${found.state})`,
+      );
+    }
+    const key = renderKeyOf(found, language, await templateVersion(actor.organisationId));
+    // Rendering happens outside the transaction: nothing is locked while pdfkit works.
+    const content = await renderQuotePdf(
+      await pdfDataOf(db, found, await settings.sellerOf(db, found.organisationId)),
+      language,
+      renderOptions,
+    );
+    const file = await storeRendering(actor, found, language, key, content);
     return { file, content };
+  }
+
+  /** Renders being made in this process, by quote, language and key: one render per key at once. */
+  const inFlight = new Map<
+    string,
+    Promise<{ file: { id: string; filename: string; sha256: string }; content: Buffer }>
+  >();
+
+  /**
+   * The stored PDF of a quote in a language, rendered and stored first when the quote is
+   * published and its stored PDF is missing or stale (its key differs). Single-flight: concurrent
+   * requests in this process share one render; on PostgreSQL an advisory lock per quote and
+   * language makes the other nodes wait for it and then read the stored file. A quote that is no
+   * longer published keeps the PDF it has (it can no longer be rendered).
+   */
+  async function storedPdf(actor: Actor, found: QuoteWithRefs, language: Language) {
+    const organisationId = actor.organisationId;
+    const key = renderKeyOf(found, language, await templateVersion(organisationId));
+    const current = await currentPdf(organisationId, found.id, language);
+    if (current && (current.file.renderKey === key || found.state !== 'published')) return current;
+    if (found.state !== 'published') {
+      throw new AppError(
+        'pdf_not_generated',
+        `No ${language} PDF of this quote: generate it with POST /quotes/${found.id}/generate-pdf`,
+      );
+    }
+    const flightKey = `${organisationId}/${found.id}/${key}`;
+    let flight = inFlight.get(flightKey);
+    if (!flight) {
+      // Stored on the service's behalf (a contact or a guest may be the first to ask), in the
+      // name of the user who asked.
+      const storer = systemActor(organisationId, actor.userId);
+      flight = renderOnce(storer, found, language, key).finally(() => inFlight.delete(flightKey));
+      inFlight.set(flightKey, flight);
+    }
+    return flight;
+  }
+
+  async function renderOnce(actor: Actor, found: QuoteWithRefs, language: Language, key: string) {
+    const render = async () => {
+      const again = await currentPdf(actor.organisationId, found.id, language);
+      if (again?.file.renderKey === key) return again;
+      const content = await renderQuotePdf(
+        await pdfDataOf(db, found, await settings.sellerOf(db, found.organisationId)),
+        language,
+        renderOptions,
+      );
+      const file = await storeRendering(actor, found, language, key, content);
+      return { file, content };
+    };
+    // PGlite is one process: the in-process single flight is enough (and a transaction held
+    // while rendering would stop every other query of its single connection).
+    if (ctx.database.kind !== 'postgres') return render();
+    return db.transaction(async (tx) => {
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(hashtextextended(${`quote-pdf/${found.id}/${language}`}, 0))`,
+      );
+      return render();
+    });
+  }
+
+  /** The job run after a publish: renders and stores the quote's PDF in every language. */
+  async function storeAfterPublish({ organisationId, quoteId, userId }: PdfJobData) {
+    const found = await findQuoteWithRefs(db, organisationId, quoteId);
+    if (found?.state !== 'published') return;
+    const actor = systemActor(organisationId, userId);
+    for (const language of SUPPORTED_LANGUAGES) {
+      try {
+        await storedPdf(actor, found, language);
+      } catch (error) {
+        // A change since the publish (expired, signed): the next request renders what it needs.
+        if (!(error instanceof AppError && error.code === 'quote_changed')) throw error;
+      }
+    }
   }
 
   return {
     generate,
+    storeAfterPublish,
+    /** The pool drafts' previews are rendered through (tests fill it to see the 429). */
+    renderPool: pool,
 
-    /** The stored PDF of a quote in a language (404 when it has not been generated). */
+    /**
+     * A PDF of the quote as it is now, whatever its state (drafts' previews), rendered through the
+     * bounded pool and not stored (429 pdf_render_busy when the pool and its queue are full).
+     */
+    async preview(actor: Actor, id: string, localisationId: string) {
+      const language = requireLanguage(localisationId, '/localisationId', 'params');
+      const found = await quotes.visibleWithRefs(actor, id);
+      assertCompanyWritable(actor, found.companyId);
+      const content = await pool.run(async () =>
+        renderQuotePdf(
+          await pdfDataOf(db, found, await settings.sellerOf(db, found.organisationId)),
+          language,
+          renderOptions,
+        ),
+      );
+      return {
+        file: {
+          filename: `${found.code ?? 'draft'}-${language}-preview.pdf`,
+          sha256: createHash('sha256').update(content).digest('hex'),
+        },
+        content,
+      };
+    },
+
+    /**
+     * The stored PDF of a quote in a language: a published quote's is rendered and stored on the
+     * first request if the publish job has not done it yet (or its template changed); another
+     * state serves what was stored (404 pdf_not_generated when nothing was).
+     */
     async download(actor: Actor, id: string, localisationId: string) {
       const language = requireLanguage(localisationId, '/localisationId', 'params');
-      await quotes.assertVisible(actor, id);
-      const pdf = await currentPdf(actor.organisationId, id, language);
-      if (!pdf) {
-        throw new AppError(
-          'pdf_not_generated',
-          `No ${language} PDF of this quote: generate it with POST /quotes/${id}/generate-pdf`,
-        );
-      }
-      return pdf;
+      const found = await quotes.visibleWithRefs(actor, id);
+      return storedPdf(actor, found, language);
     },
 
     /**
@@ -333,11 +503,21 @@ export function createQuotePdfService(
       if (link.expiresAt.getTime() <= Date.now()) {
         throw new AppError('guest_link_expired', 'This link has expired');
       }
-      const quote = await findQuoteRow(db, link.organisationId, link.quoteId);
+      const quote = await findQuoteWithRefs(db, link.organisationId, link.quoteId);
       if (!quote) throw notFound('Quote');
-      const pdf = await currentPdf(link.organisationId, link.quoteId, link.language as Language);
-      if (!pdf) throw notFound('PDF');
-      return pdf;
+      const userId = link.createdById ?? quote.createdById;
+      if (!userId) {
+        // Nobody to store a rendering in the name of: what is stored, or nothing.
+        const pdf = await currentPdf(link.organisationId, link.quoteId, link.language as Language);
+        if (!pdf) throw notFound('PDF');
+        return pdf;
+      }
+      try {
+        return await storedPdf(systemActor(link.organisationId, userId), quote, link.language as Language);
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'pdf_not_generated') throw notFound('PDF');
+        throw error;
+      }
     },
   };
 }

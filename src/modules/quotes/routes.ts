@@ -3,9 +3,11 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { contentDisposition } from '../../platform/content-disposition.ts';
+import { etagMatches } from '../../platform/etag.ts';
+import { LIST_COUNT_CAP } from '../../platform/list-paging.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
-import { IdParams, Paginated, problemResponses, Uuid } from '../../platform/schemas.ts';
+import { CountedPage, IdParams, problemResponses, Uuid } from '../../platform/schemas.ts';
 import type { QuotesModule } from './module.ts';
 import {
   AcceptBody,
@@ -42,8 +44,15 @@ const sendPdf = (
   reply: FastifyReply,
   pdf: { file: { filename: string; sha256: string }; content: Buffer },
   disposition: 'attachment' | 'inline' = 'attachment',
-) =>
-  reply
+) => {
+  const etag = `"${pdf.file.sha256}"`;
+  // Kept by the client, asked again each time (a guest link says no-store itself).
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'private, no-cache');
+  // A stored PDF does not change under its tag: a client that has it gets 304 and no body.
+  if (etagMatches(reply.request.headers['if-none-match'], etag)) {
+    return reply.status(304).header('etag', etag).send();
+  }
+  return reply
     .header('content-type', 'application/pdf')
     .header('content-length', String(pdf.content.length))
     .header(
@@ -53,8 +62,9 @@ const sendPdf = (
         : contentDisposition(pdf.file.filename).replace(/^attachment/, 'inline'),
     )
     .header('x-content-type-options', 'nosniff')
-    .header('etag', `"${pdf.file.sha256}"`)
+    .header('etag', etag)
     .send(pdf.content);
+};
 
 const ListQuery = pageQuerySchema(QUOTE_PAGE, {
   search: Type.Optional(
@@ -123,9 +133,14 @@ export const quotesRoutes = (
           description:
             'Default: page 1, limit 25 (maximum 100), sorted by createdAt DESC. Contacts see the quotes of their ' +
             'companies that are no longer drafts; external sales those of their companies. Quotes past their ' +
-            'validity are expired before the list is read.',
+            'validity are expired before the list is read. `meta.total` is exact for the unfiltered list ' +
+            `and up to ${LIST_COUNT_CAP.toLocaleString('en')} matching quotes; beyond, it is a lower bound and ` +
+            '`meta.totalIsExact` is false. `meta.hasNextPage` is always exact.',
           querystring: ListQuery,
-          response: { 200: Paginated(Type.Ref('QuoteSummary')), ...problemResponses() },
+          response: {
+            200: CountedPage(Type.Ref('QuoteSummary'), { cap: LIST_COUNT_CAP, alwaysSaysExact: true }),
+            ...problemResponses(),
+          },
         },
       },
       async (request) => service.list(actorOf(request), request.query),
@@ -134,7 +149,7 @@ export const quotesRoutes = (
     app.get(
       '/quotes/:id',
       {
-        config: { permission: 'quotes:read' },
+        config: { permission: 'quotes:read', etag: true },
         schema: {
           tags,
           operationId: 'getQuote',
@@ -360,6 +375,30 @@ export const quotesRoutes = (
     );
 
     app.get(
+      '/quotes/:id/preview/:localisationId',
+      {
+        config: { permission: 'quotes:write' },
+        schema: {
+          tags,
+          operationId: 'previewQuotePdf',
+          summary: 'Render the PDF of a quote as it is now (drafts too), without storing it',
+          description:
+            'For checking a draft before publishing. Renders go through a bounded pool per node ' +
+            '(PDF_RENDER_CONCURRENCY at once, PDF_RENDER_QUEUE waiting): beyond, 429 `pdf_render_busy` with ' +
+            '`Retry-After`. A published quote’s PDF is better read from GET /quotes/{id}/localisation/{localisationId} (stored).',
+          params: LocalisationParams,
+          response: { 200: PDF_RESPONSE, ...problemResponses(429) },
+        },
+      },
+      async (request, reply) =>
+        sendPdf(
+          reply,
+          await pdfs.preview(actorOf(request), request.params.id, request.params.localisationId),
+          'inline',
+        ),
+    );
+
+    app.get(
       '/quotes/:id/localisation/:localisationId',
       {
         config: { permission: 'quotes:read' },
@@ -367,7 +406,11 @@ export const quotesRoutes = (
           tags,
           operationId: 'downloadQuotePdf',
           summary: 'Download the PDF of a quote in a language',
-          description: '404 `pdf_not_generated` until it has been generated.',
+          description:
+            'A published quote’s PDF is rendered once and stored (after the publish, by a job, or by the first ' +
+            'request), and rendered again only when the quote or its template changes; it is served with its ' +
+            '`ETag`, and `If-None-Match` answers 304. Another state serves the PDF stored while it was published: ' +
+            '404 `pdf_not_generated` when there is none (a draft).',
           params: LocalisationParams,
           response: { 200: PDF_RESPONSE, ...problemResponses() },
         },

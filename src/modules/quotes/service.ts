@@ -7,11 +7,13 @@ import {
   assertCompanyVisible,
   assertCompanyWritable,
   inCompanyScope,
+  isCompanyScoped,
 } from '../../platform/actor.ts';
 import { type Audience, audienceOf, pick } from '../../platform/audience.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { type ChangeRunner, changedFields, type EventRecorder } from '../../platform/events.ts';
 import { likeEscape } from '../../platform/filters.ts';
+import { pageOfIds } from '../../platform/list-paging.ts';
 import { roundCents } from '../../platform/money.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import type { OrderService } from '../orders/service.ts';
@@ -111,6 +113,7 @@ export function createQuoteService({
   change,
   orders,
   seller,
+  onPublished,
 }: {
   db: Db;
   change: ChangeRunner;
@@ -118,6 +121,8 @@ export function createQuoteService({
   orders: Pick<OrderService, 'get'>;
   /** The organisation's default terms and the VAT of a customer (organisations module). */
   seller: Pick<OrganisationSettingsService, 'quoteDefaults' | 'vatFor'>;
+  /** Told once a publish has committed (the module queues the rendering of its stored PDFs). */
+  onPublished?: (actor: Actor, quoteId: string) => Promise<void>;
 }) {
   const { fire, expireAllDue, expireIfPastValidity } = createQuoteLifecycle({
     db,
@@ -235,13 +240,15 @@ export function createQuoteService({
     options: { write: boolean; input?: TransitionInput; fields?: boolean },
   ) {
     await expireIfPastValidity(actor.organisationId, id);
-    return change(actor, async (tx, record) => {
+    const made = await change(actor, async (tx, record) => {
       const quote = await lockForChange(tx, actor, id, options);
       // Edits go with a draft only, whatever else the request asks (409 quote_locked first).
       if (options.fields) assertQuoteEditable(quote);
       const step = await fire(tx, record, { actor, quote, trigger, input: options.input });
       return step.made;
     });
+    if (trigger === 'publish' && onPublished) await onPublished(actor, id);
+    return made;
   }
 
   /** The VAT columns of a quote for its customer (recomputed while it is a draft). */
@@ -351,19 +358,31 @@ export function createQuoteService({
         conditions.push(or(ilike(quotes.name, pattern), ilike(quotes.code, pattern)));
       }
       const where = and(...conditions);
-      const [data, counted] = await Promise.all([
-        selectQuoteSummaries(db)
-          .where(where)
-          .orderBy(...page.orderBy)
-          .limit(page.limit)
-          .offset(page.offset),
-        db.select({ total: sql<number>`count(*)::int` }).from(quotes).where(where),
-      ]);
-      return pageResult(
-        data.map((row) => ({ ...row, allowedActions: allowedActions(row, actor) })),
-        counted[0]?.total ?? 0,
+      // Ids first, then the page's rows with their company and project (platform/list-paging.ts).
+      const wholeOrganisation =
+        !isCompanyScoped(actor) &&
+        actor.role !== 'contact' &&
+        !query.companyId &&
+        !query.projectId &&
+        !query.status &&
+        !term;
+      const found = await pageOfIds(db, {
+        table: quotes,
+        id: quotes.id,
+        where,
         page,
-      );
+        wholeOrganisation: wholeOrganisation
+          ? { organisationId: actor.organisationId, entity: 'quotes' }
+          : undefined,
+      });
+      const rows = found.ids.length
+        ? await selectQuoteSummaries(db)
+            .where(inArray(quotes.id, found.ids))
+            .orderBy(...page.orderBy)
+        : [];
+      const data = rows.map((row) => ({ ...row, allowedActions: allowedActions(row, actor) }));
+      const { meta } = pageResult(data, found.total, page);
+      return { data, meta: { ...meta, hasNextPage: found.hasNextPage, totalIsExact: found.totalIsExact } };
     },
 
     async create(actor: Actor, input: CreateQuoteInput) {

@@ -3538,7 +3538,7 @@ export interface paths {
         };
         /**
          * List quotes with filters, pagination and sorting
-         * @description Default: page 1, limit 25 (maximum 100), sorted by createdAt DESC. Contacts see the quotes of their companies that are no longer drafts; external sales those of their companies. Quotes past their validity are expired before the list is read.
+         * @description Default: page 1, limit 25 (maximum 100), sorted by createdAt DESC. Contacts see the quotes of their companies that are no longer drafts; external sales those of their companies. Quotes past their validity are expired before the list is read. `meta.total` is exact for the unfiltered list and up to 10,000 matching quotes; beyond, it is a lower bound and `meta.totalIsExact` is false. `meta.hasNextPage` is always exact.
          *
          *     Permission `quotes:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
          */
@@ -3751,6 +3751,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/quotes/{id}/preview/{localisationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Render the PDF of a quote as it is now (drafts too), without storing it
+         * @description For checking a draft before publishing. Renders go through a bounded pool per node (PDF_RENDER_CONCURRENCY at once, PDF_RENDER_QUEUE waiting): beyond, 429 `pdf_render_busy` with `Retry-After`. A published quote’s PDF is better read from GET /quotes/{id}/localisation/{localisationId} (stored).
+         *
+         *     Permission `quotes:write` - roles: superadmin, admin, sales, external_sales.
+         */
+        get: operations["previewQuotePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/quotes/{id}/localisation/{localisationId}": {
         parameters: {
             query?: never;
@@ -3760,7 +3782,7 @@ export interface paths {
         };
         /**
          * Download the PDF of a quote in a language
-         * @description 404 `pdf_not_generated` until it has been generated.
+         * @description A published quote’s PDF is rendered once and stored (after the publish, by a job, or by the first request), and rendered again only when the quote or its template changes; it is served with its `ETag`, and `If-None-Match` answers 304. Another state serves the PDF stored while it was published: 404 `pdf_not_generated` when there is none (a draft).
          *
          *     Permission `quotes:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
          */
@@ -16444,8 +16466,12 @@ export interface operations {
                         meta: {
                             page: number;
                             limit: number;
+                            /** @description Matching rows: exact for the unfiltered list and up to 10,000 matches, else a lower bound */
                             total: number;
+                            /** @description Always exact */
                             hasNextPage: boolean;
+                            /** @description Sent (false) only when more than 10,000 rows match a filtered list: total is then a lower bound */
+                            totalIsExact?: boolean;
                         };
                     };
                 };
@@ -16708,8 +16734,12 @@ export interface operations {
                         meta: {
                             page: number;
                             limit: number;
+                            /** @description Matching rows: exact for the unfiltered list and up to 10,000 matches, else a lower bound */
                             total: number;
+                            /** @description Always exact */
                             hasNextPage: boolean;
+                            /** @description Sent (false) only when more than 10,000 rows match a filtered list: total is then a lower bound */
+                            totalIsExact?: boolean;
                         };
                     };
                 };
@@ -26642,8 +26672,12 @@ export interface operations {
                         meta: {
                             page: number;
                             limit: number;
+                            /** @description Matching rows: exact for the unfiltered list and up to 10,000 matches, else a lower bound */
                             total: number;
+                            /** @description Always exact */
                             hasNextPage: boolean;
+                            /** @description False when more than 10,000 rows match a filtered list: total is then a lower bound */
+                            totalIsExact: boolean;
                         };
                     };
                 };
@@ -28002,6 +28036,76 @@ export interface operations {
             };
             /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    previewQuotePdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+                /** @description Language tag; supported: en, fr, de (a region such as fr-FR uses its language) */
+                localisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF (application/pdf) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `too_many_requests`, `pdf_render_busy` (docs/errors.md) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
