@@ -3802,6 +3802,106 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description A catalogue entry of products */
+        Product: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            kind: string;
+            code: string;
+            name: string;
+            enabled: boolean;
+            position: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            /** @description Its product category (GET /api/product-categories) */
+            categoryId: string;
+            /**
+             * @description The die-line formula
+             * @enum {string}
+             */
+            style: "STE" | "RTE" | "CLB" | "SLEEVE" | "TRAY" | "FEFCO_0201" | "FEFCO_0427" | "FLAT";
+            /** @description The matters (GET /api/matters) it can be made of: pick a board whose matterId is one of them */
+            allowedMatterIds: string[];
+            windowAllowed?: boolean;
+            /** @description Inside dimensions, mm */
+            minDimensions?: {
+                length: number;
+                width: number;
+                height: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description Inside dimensions, mm */
+            maxDimensions?: {
+                length: number;
+                width: number;
+                height: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {string|null} */
+            gluing?: "STRAIGHT_LINE" | "CRASH_LOCK" | null;
+            /** @enum {string} */
+            requiredGrain?: "BLANK_WIDTH" | "BLANK_HEIGHT" | "ANY";
+            /** @enum {string} */
+            requiredFlute?: "BLANK_WIDTH" | "BLANK_HEIGHT" | "ANY";
+            mixedGrainAllowed?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A catalogue entry of material-references */
+        MaterialReference: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            kind: string;
+            code: string;
+            name: string;
+            enabled: boolean;
+            position: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            /** @description GET /api/material-types */
+            materialTypeId: string;
+            /** @description GET /api/matters; a product lists the matters it allows */
+            matterId: string;
+            /** @description g/m2 */
+            grammage: number;
+            caliperMm: number;
+            /** @enum {string} */
+            grain?: "LONG" | "SHORT";
+            sheetFormats?: ({
+                width: number;
+                height: number;
+                /** @enum {string} */
+                grain?: "LONG" | "SHORT";
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
+        };
         /** @description A corrugated material: a board (material reference) of the corrugated matter (catalogue entry fields beside these) */
         CorrugatedMaterial: {
             /**
@@ -6489,7 +6589,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"][];
+                    "application/json": components["schemas"]["Product"][];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -6542,13 +6642,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of products */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["Product"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -6613,13 +6713,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of products */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["Product"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -7047,7 +7147,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"][];
+                    "application/json": components["schemas"]["MaterialReference"][];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -7100,13 +7200,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of material-references */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["MaterialReference"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -7171,13 +7271,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of material-references */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["MaterialReference"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
