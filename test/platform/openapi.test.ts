@@ -194,6 +194,20 @@ describe('OpenAPI and docs', () => {
       expect(untyped).toEqual([]);
     });
 
+    it('documents the HIPE aliases the service accepts', () => {
+      const bodyOf = (path: string, method: string) =>
+        (
+          doc.paths[path]![method]!.requestBody as {
+            content: Record<string, { schema: { properties: Record<string, { enum?: string[] }> } }>;
+          }
+        ).content['application/json']!.schema.properties;
+      expect(bodyOf('/api/statuses', 'post').entity!.enum).toEqual(
+        expect.arrayContaining(['quote', 'QUOTES', 'ORDERS']),
+      );
+      expect(bodyOf('/api/addresses', 'post')).toHaveProperty('address');
+      expect(bodyOf('/api/addresses', 'post')).toHaveProperty('country');
+    });
+
     it("lists the registry's codes as the problem `code` enum", () => {
       expect(doc.components.schemas.Problem!.properties.code!.enum).toEqual(Object.keys(ERROR_CODES));
     });

@@ -13671,8 +13671,8 @@ export interface operations {
                 sort?: string;
                 /** @description `ASC`/`DESC` (direction for `sort`), or `+field`/`-field` (ascending/descending) */
                 order?: string;
-                /** @description The kind of record the status applies to */
-                entity?: "order" | "quote" | "brief" | "article" | "project" | "company" | "task" | "configuration" | "submission" | "file";
+                /** @description The kind of record the status applies to; HIPE’s names (`QUOTES`, ... in any case) are accepted as aliases */
+                entity?: "order" | "quote" | "brief" | "article" | "project" | "company" | "task" | "configuration" | "submission" | "file" | "QUOTES" | "BRIEFS" | "PROJECTS" | "COMPANIES" | "TASKS" | "CONFIGURATIONS" | "SUBMISSIONS" | "ORDERS" | "ARTICLES" | "FILES" | "ORDER" | "QUOTE" | "BRIEF" | "ARTICLE" | "PROJECT" | "COMPANY" | "TASK" | "CONFIGURATION" | "SUBMISSION" | "FILE";
             };
             header?: never;
             path?: never;
@@ -13749,10 +13749,10 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The kind of record the status applies to
+                     * @description The kind of record the status applies to; HIPE’s names (`QUOTES`, ... in any case) are accepted as aliases
                      * @enum {string}
                      */
-                    entity: "order" | "quote" | "brief" | "article" | "project" | "company" | "task" | "configuration" | "submission" | "file";
+                    entity: "order" | "quote" | "brief" | "article" | "project" | "company" | "task" | "configuration" | "submission" | "file" | "QUOTES" | "BRIEFS" | "PROJECTS" | "COMPANIES" | "TASKS" | "CONFIGURATIONS" | "SUBMISSIONS" | "ORDERS" | "ARTICLES" | "FILES" | "ORDER" | "QUOTE" | "BRIEF" | "ARTICLE" | "PROJECT" | "COMPANY" | "TASK" | "CONFIGURATION" | "SUBMISSION" | "FILE";
                     /** @description Text, or an object of texts per language (`{"en": "...", "fr": "..."}`) */
                     internalLabel: string | {
                         [key: string]: string;
@@ -13858,8 +13858,8 @@ export interface operations {
     listStatusesOfEntity: {
         parameters: {
             query: {
-                /** @description The kind of record the status applies to */
-                entity: "order" | "quote" | "brief" | "article" | "project" | "company" | "task" | "configuration" | "submission" | "file";
+                /** @description The kind of record the status applies to; HIPE’s names (`QUOTES`, ... in any case) are accepted as aliases */
+                entity: "order" | "quote" | "brief" | "article" | "project" | "company" | "task" | "configuration" | "submission" | "file" | "QUOTES" | "BRIEFS" | "PROJECTS" | "COMPANIES" | "TASKS" | "CONFIGURATIONS" | "SUBMISSIONS" | "ORDERS" | "ARTICLES" | "FILES" | "ORDER" | "QUOTE" | "BRIEF" | "ARTICLE" | "PROJECT" | "COMPANY" | "TASK" | "CONFIGURATION" | "SUBMISSION" | "FILE";
             };
             header?: never;
             path?: never;
@@ -14066,7 +14066,7 @@ export interface operations {
                      * @description A status keeps its entity: only its own entity is accepted (400 otherwise)
                      * @enum {string}
                      */
-                    entity?: "order" | "quote" | "brief" | "article" | "project" | "company" | "task" | "configuration" | "submission" | "file";
+                    entity?: "order" | "quote" | "brief" | "article" | "project" | "company" | "task" | "configuration" | "submission" | "file" | "QUOTES" | "BRIEFS" | "PROJECTS" | "COMPANIES" | "TASKS" | "CONFIGURATIONS" | "SUBMISSIONS" | "ORDERS" | "ARTICLES" | "FILES" | "ORDER" | "QUOTE" | "BRIEF" | "ARTICLE" | "PROJECT" | "COMPANY" | "TASK" | "CONFIGURATION" | "SUBMISSION" | "FILE";
                     /** @description Text, or an object of texts per language (`{"en": "...", "fr": "..."}`) */
                     internalLabel?: string | {
                         [key: string]: string;
