@@ -212,9 +212,13 @@ export const catalogueRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
       const typed = entrySchemaOf(c);
       if (typed) app.addSchema(typed);
       const EntryRef = Type.Ref(typed ? c.one : 'CatalogueEntry');
+      // A typed collection documents its fields but is serialized as an open entry was (plain
+      // JSON): an edited record (PATCH `data`) is served as stored, never refused by the serializer.
+      const serializer = typed ? { serializerCompiler: () => (data: unknown) => JSON.stringify(data) } : {};
       app.get(
         `/${c.path}`,
         {
+          ...serializer,
           config: { permission: 'catalogue:read' },
           schema: {
             tags,
@@ -228,6 +232,7 @@ export const catalogueRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
       app.get(
         `/${c.path}/:id`,
         {
+          ...serializer,
           config: { permission: 'catalogue:read' },
           schema: {
             tags,
@@ -242,6 +247,7 @@ export const catalogueRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
       app.patch(
         `/${c.path}/:id`,
         {
+          ...serializer,
           config: { permission: 'catalogue:manage' },
           schema: {
             tags,
