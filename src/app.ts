@@ -28,6 +28,7 @@ import { ordersFeature } from './modules/orders/module.ts';
 import { organisationsModule } from './modules/organisations/module.ts';
 import { pipelinesModule } from './modules/pipelines/module.ts';
 import { projectsModule } from './modules/projects/module.ts';
+import { QUOTE_BODY_REQUIREMENTS } from './modules/quotes/contract.ts';
 import { quotesFeature } from './modules/quotes/module.ts';
 import { statusesModule } from './modules/statuses/module.ts';
 import { usersModule } from './modules/users/module.ts';
@@ -43,6 +44,7 @@ import { registerInputSafety, restrictDateFormats } from './platform/input-safet
 import { createJobs } from './platform/jobs.ts';
 import { registerPgliteMaintenance } from './platform/maintenance.ts';
 import { aliasPrefixes, type FeatureModule } from './platform/module.ts';
+import { finishOpenApiDocument } from './platform/openapi-contract.ts';
 import { type ProtectedRoute, registerRouteSecurity } from './platform/route-security.ts';
 import { ProblemSchema } from './platform/schemas.ts';
 import { registerSecurityHeaders } from './platform/security-headers.ts';
@@ -184,6 +186,15 @@ export async function buildApp(options: BuildOptions): Promise<App> {
         },
       },
     },
+    // Document-wide fixes for generated clients (problem+json, binary answers, typed dates,
+    // servers, requirements the services check): platform/openapi-contract.ts.
+    transformObject: (document) =>
+      'openapiObject' in document
+        ? finishOpenApiDocument(document.openapiObject, {
+            unprefixedPrefixes: aliasPrefixes(MODULES),
+            bodyRequirements: QUOTE_BODY_REQUIREMENTS,
+          })
+        : document.swaggerObject,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) =>
         typeof json.$id === 'string' ? json.$id : `def-${i}`,

@@ -56,7 +56,12 @@ export function registerRouteSecurity(
     const url = route.url ?? '';
     const isAlias = aliasedPrefixes.some((p) => url === p || url.startsWith(`${p}/`));
     if (isAlias && route.schema) route.schema = { ...route.schema, hide: true };
-    if (config.public) return;
+    if (config.public) {
+      // Documented as needing no credential (`security: []`), so a generated client sends none
+      // and a linter does not read the absence as an oversight.
+      if (route.schema && !route.schema.hide) route.schema = { ...route.schema, security: [] };
+      return;
+    }
     if (!url.startsWith('/api') && !isAlias) return; // framework routes such as the docs page
     const permission = config.permission;
     if (!permission) throw new Error(`Route ${String(route.method)} ${url} declares no permission`);

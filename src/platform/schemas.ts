@@ -9,6 +9,7 @@ import {
   type TUnion,
   Type,
 } from '@sinclair/typebox';
+import { ERROR_CODES, type ErrorCode } from './error-codes.ts';
 import { MONEY_MAX, QUANTITY_MAX } from './input-safety.ts';
 
 /** An amount of money in a request: 0 to MONEY_MAX (10^12), finite (platform/input-safety.ts). */
@@ -89,7 +90,10 @@ export const ProblemSchema = Type.Object(
     title: Type.String(),
     status: Type.Integer(),
     detail: Type.String(),
-    code: Type.String({ description: 'Stable machine-readable error code' }),
+    // The registry's codes as an enum, so a client can switch over them (docs/errors.md).
+    code: StringEnum(Object.keys(ERROR_CODES) as ErrorCode[], {
+      description: 'Stable machine-readable error code (docs/errors.md)',
+    }),
     instance: Type.Optional(Type.String()),
     requestId: Type.Optional(Type.String()),
     errors: Type.Optional(

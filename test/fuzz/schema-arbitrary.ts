@@ -189,7 +189,13 @@ export function fromSchema(schema: JsonSchema | undefined, g: Generation, depth 
     return fc.oneof(...branches.map((b) => fromSchema({ ...rest, ...b }, g, depth + 1)));
   }
   if (schema.allOf?.length) {
-    const merged: JsonSchema = { type: 'object', properties: {}, required: [] };
+    // The schema's own properties too (a body with `allOf: [{anyOf: ...}]` beside them, as the
+    // quote creation's requirements in the OpenAPI document).
+    const merged: JsonSchema = {
+      type: 'object',
+      properties: { ...schema.properties },
+      required: [...(schema.required ?? [])],
+    };
     for (const part of schema.allOf) {
       const resolved = part.$ref ? g.resolve(part.$ref) : part;
       Object.assign(merged.properties!, resolved.properties ?? {});

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPENAPI_PATH } from '../../scripts/openapi.ts';
 import { renderPermissionsDoc } from '../../scripts/permissions-doc.ts';
+import { ERROR_CODES } from '../../src/platform/error-codes.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
@@ -82,5 +83,146 @@ describe('OpenAPI and docs', () => {
 
   it('keeps docs/permissions.md in step with the permission matrix', () => {
     expect(readFileSync('docs/permissions.md', 'utf8')).toBe(renderPermissionsDoc());
+  });
+
+  describe('the contract a generated client relies on (issue 27)', () => {
+    type Doc = {
+      servers?: { url: string }[];
+      info: Record<string, unknown>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          Operation & {
+            responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }>;
+          }
+        >
+      >;
+      components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> };
+    };
+    let doc: Doc;
+    beforeAll(async () => {
+      doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    });
+    const operations = () =>
+      Object.entries(doc.paths).flatMap(([path, item]) =>
+        Object.entries(item).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, path, op })),
+      );
+
+    it('documents error answers as application/problem+json, as they are served', async () => {
+      const misdocumented: string[] = [];
+      let problems = 0;
+      for (const { where, op } of operations())
+        for (const [status, response] of Object.entries(op.responses)) {
+          if (Number(status) < 400) continue;
+          const types = Object.keys(response.content ?? {});
+          if (types.length !== 1 || types[0] !== 'application/problem+json')
+            misdocumented.push(`${where} ${status}`);
+          else problems++;
+        }
+      expect(misdocumented).toEqual([]);
+      expect(problems).toBeGreaterThan(100);
+      const served = await t.app.inject({ method: 'GET', url: '/api/companies' });
+      expect(served.statusCode).toBe(401);
+      expect(served.headers['content-type']).toMatch(/^application\/problem\+json/);
+    });
+
+    it('declares `security: []` on exactly the operations served without a credential', async () => {
+      const open = operations().filter(({ op }) => Array.isArray(op.security) && op.security.length === 0);
+      expect(open.map(({ where }) => where)).toEqual(
+        expect.arrayContaining([
+          'GET /health',
+          'POST /api/sign-in',
+          'POST /api/session',
+          'GET /api/public/quotes/pdf/{token}',
+        ]),
+      );
+      for (const { where, path } of open) {
+        const [method, url] = where.split(' ') as [string, string];
+        if (method !== 'GET' || url.includes('{')) continue;
+        const anonymous = await t.app.inject({ method: 'GET', url: path });
+        expect(anonymous.statusCode, where).not.toBe(401);
+      }
+      const unsecured = operations().filter(({ op }) => !Array.isArray(op.security));
+      expect(unsecured.map(({ where }) => where)).toEqual([]);
+    });
+
+    it('has a server relative to the service root, and lists the unprefixed paths', () => {
+      expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+      expect(doc.info['x-unprefixed-paths']).toEqual(
+        expect.arrayContaining([
+          { path: '/orders', sameAs: '/api/orders' },
+          { path: '/quotes', sameAs: '/api/quotes' },
+        ]),
+      );
+    });
+
+    it('types PDF, CSV and file answers as binary', () => {
+      const binary = operations().flatMap(({ where, op }) =>
+        Object.entries(op.responses['200']?.content ?? op.responses['201']?.content ?? {})
+          .filter(([type]) => !type.endsWith('json'))
+          .map(([type, media]) => ({ where, type, schema: media.schema })),
+      );
+      expect(binary.map(({ type }) => type)).toEqual(
+        expect.arrayContaining(['application/pdf', 'text/csv', 'application/octet-stream']),
+      );
+      for (const { where, schema } of binary)
+        expect(schema, where).toMatchObject({ type: 'string', format: 'binary' });
+    });
+
+    it('types request dates as strings (a date or a timestamp), never as an untyped anyOf', () => {
+      const body = doc.paths['/api/orders']!.post!.requestBody as {
+        content: Record<string, { schema: { properties: Record<string, unknown> } }>;
+      };
+      expect(body.content['application/json']!.schema.properties.orderDate).toMatchObject({
+        anyOf: [
+          { type: 'string', format: 'date' },
+          { type: 'string', format: 'date-time' },
+          { type: 'null' },
+        ],
+      });
+      const untyped: string[] = [];
+      const walk = (node: unknown, where: string) => {
+        if (Array.isArray(node)) for (const [i, item] of node.entries()) walk(item, `${where}/${i}`);
+        else if (node && typeof node === 'object') {
+          const { anyOf } = node as { anyOf?: Record<string, unknown>[] };
+          if (anyOf?.some((branch) => 'format' in branch && !('type' in branch))) untyped.push(where);
+          for (const [key, value] of Object.entries(node)) walk(value, `${where}/${key}`);
+        }
+      };
+      walk(doc.paths, '#/paths');
+      expect(untyped).toEqual([]);
+    });
+
+    it('documents the HIPE aliases the service accepts', () => {
+      const bodyOf = (path: string, method: string) =>
+        (
+          doc.paths[path]![method]!.requestBody as {
+            content: Record<string, { schema: { properties: Record<string, { enum?: string[] }> } }>;
+          }
+        ).content['application/json']!.schema.properties;
+      expect(bodyOf('/api/statuses', 'post').entity!.enum).toEqual(
+        expect.arrayContaining(['quote', 'QUOTES', 'ORDERS']),
+      );
+      expect(bodyOf('/api/addresses', 'post')).toHaveProperty('address');
+      expect(bodyOf('/api/addresses', 'post')).toHaveProperty('country');
+    });
+
+    it("lists the registry's codes as the problem `code` enum", () => {
+      expect(doc.components.schemas.Problem!.properties.code!.enum).toEqual(Object.keys(ERROR_CODES));
+    });
+
+    it('states "companyId unless projectId" and "briefIds or items" of a quote in the schema', () => {
+      const body = doc.paths['/api/quotes']!.post!.requestBody as {
+        content: Record<string, { schema: { allOf?: { anyOf: { required: string[] }[] }[] } }>;
+      };
+      const requirements = body.content['application/json']!.schema.allOf!.map((part) =>
+        part.anyOf.map((branch) => branch.required),
+      );
+      expect(requirements).toEqual([
+        [['companyId'], ['projectId']],
+        [['briefIds'], ['items']],
+      ]);
+    });
   });
 });

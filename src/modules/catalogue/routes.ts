@@ -1,8 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { type TObject, Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../platform/route-security.ts';
-import { DateTime, IdParams, problemResponses, Uuid } from '../../platform/schemas.ts';
+import {
+  DateTime,
+  IdParams,
+  NullableOutput,
+  problemResponses,
+  StringEnum,
+  Uuid,
+} from '../../platform/schemas.ts';
 import type { CatalogueKind } from './repository.ts';
 import { createCatalogueService } from './service.ts';
 import { upgradeCatalogues } from './upgrade.ts';
@@ -117,6 +124,67 @@ const Entry = Type.Object(
   },
 );
 
+/**
+ * The fields of a collection's records (its `data`, served beside the entry's own) a client needs to choose records (declared for every audience:
+ * a buyer sees these, src/modules/catalogue/audience.ts); other fields stay open
+ * (`additionalProperties`), so what is served does not change. Ids name records of the catalogue:
+ * a product can be made of a board whose `matterId` is in its `allowedMatterIds`.
+ */
+const Dimensions = Type.Object(
+  { length: Type.Number(), width: Type.Number(), height: Type.Number() },
+  { additionalProperties: true, description: 'Inside dimensions, mm' },
+);
+const GrainRule = StringEnum(['BLANK_WIDTH', 'BLANK_HEIGHT', 'ANY']);
+const ProductData = Type.Object(
+  {
+    categoryId: Type.String({ description: 'Its product category (GET /api/product-categories)' }),
+    style: StringEnum(['STE', 'RTE', 'CLB', 'SLEEVE', 'TRAY', 'FEFCO_0201', 'FEFCO_0427', 'FLAT'], {
+      description: 'The die-line formula',
+    }),
+    allowedMatterIds: Type.Array(Type.String(), {
+      description:
+        'The matters (GET /api/matters) it can be made of: pick a board whose matterId is one of them',
+    }),
+    windowAllowed: Type.Optional(Type.Boolean()),
+    minDimensions: Type.Optional(Dimensions),
+    maxDimensions: Type.Optional(Dimensions),
+    gluing: Type.Optional(NullableOutput(StringEnum(['STRAIGHT_LINE', 'CRASH_LOCK']))),
+    requiredGrain: Type.Optional(GrainRule),
+    requiredFlute: Type.Optional(GrainRule),
+    mixedGrainAllowed: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: true },
+);
+const SheetFormat = Type.Object(
+  { width: Type.Number(), height: Type.Number(), grain: Type.Optional(StringEnum(['LONG', 'SHORT'])) },
+  { additionalProperties: true, description: 'mm, long edge first' },
+);
+const MaterialReferenceData = Type.Object(
+  {
+    materialTypeId: Type.String({ description: 'GET /api/material-types' }),
+    matterId: Type.String({ description: 'GET /api/matters; a product lists the matters it allows' }),
+    grammage: Type.Number({ description: 'g/m2' }),
+    caliperMm: Type.Number(),
+    grain: Type.Optional(StringEnum(['LONG', 'SHORT'])),
+    sheetFormats: Type.Optional(Type.Array(SheetFormat)),
+  },
+  { additionalProperties: true },
+);
+const DATA_OF: Partial<Record<CatalogueKind, TObject>> = {
+  products: ProductData,
+  materialReferences: MaterialReferenceData,
+};
+
+/** The entry schema of a collection: `CatalogueEntry` with its own fields (served beside them) where declared. */
+const entrySchemaOf = (c: (typeof COLLECTIONS)[number]) => {
+  const data = DATA_OF[c.kind];
+  if (!data) return undefined;
+  return Type.Object(
+    { ...Entry.properties, ...data.properties },
+    { $id: c.one, additionalProperties: true, description: `A catalogue entry of ${c.path}` },
+  );
+};
+
 const EntryPatch = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
@@ -141,15 +209,22 @@ export const catalogueRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.addSchema(Entry);
     const tags = ['catalogue'];
     for (const c of COLLECTIONS) {
+      const typed = entrySchemaOf(c);
+      if (typed) app.addSchema(typed);
+      const EntryRef = Type.Ref(typed ? c.one : 'CatalogueEntry');
+      // A typed collection documents its fields but is serialized as an open entry was (plain
+      // JSON): an edited record (PATCH `data`) is served as stored, never refused by the serializer.
+      const serializer = typed ? { serializerCompiler: () => (data: unknown) => JSON.stringify(data) } : {};
       app.get(
         `/${c.path}`,
         {
+          ...serializer,
           config: { permission: 'catalogue:read' },
           schema: {
             tags,
             operationId: `list${c.many}`,
             summary: `The estimating catalogue's ${c.about}`,
-            response: { 200: Type.Array(Type.Ref('CatalogueEntry')), ...problemResponses() },
+            response: { 200: Type.Array(EntryRef), ...problemResponses() },
           },
         },
         async (request) => service.list(actorOf(request), c.kind),
@@ -157,13 +232,14 @@ export const catalogueRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
       app.get(
         `/${c.path}/:id`,
         {
+          ...serializer,
           config: { permission: 'catalogue:read' },
           schema: {
             tags,
             operationId: `get${c.one}`,
             summary: `One ${c.one} of the catalogue`,
             params: IdParams,
-            response: { 200: Type.Ref('CatalogueEntry'), ...problemResponses() },
+            response: { 200: EntryRef, ...problemResponses() },
           },
         },
         async (request) => service.get(actorOf(request), c.kind, request.params.id),
@@ -171,6 +247,7 @@ export const catalogueRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
       app.patch(
         `/${c.path}/:id`,
         {
+          ...serializer,
           config: { permission: 'catalogue:manage' },
           schema: {
             tags,
@@ -178,7 +255,7 @@ export const catalogueRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
             summary: `Edit a ${c.one} (rates, speeds, prices); prices computed afterwards use it`,
             params: IdParams,
             body: EntryPatch,
-            response: { 200: Type.Ref('CatalogueEntry'), ...problemResponses() },
+            response: { 200: EntryRef, ...problemResponses() },
           },
         },
         async (request) => service.update(actorOf(request), c.kind, request.params.id, request.body),

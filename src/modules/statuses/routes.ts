@@ -7,7 +7,7 @@ import { DeletedResponse, IdParams, Paginated, problemResponses } from '../../pl
 import {
   CreateStatusBody,
   STATUS_ALIASES,
-  StatusEntitySchema,
+  StatusEntityInput,
   StatusListQuery,
   StatusSchema,
   statusEntityOf,
@@ -75,7 +75,7 @@ export const statusesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
           tags,
           operationId: 'listStatusesOfEntity',
           summary: 'The statuses of one entity in workflow order (by position)',
-          querystring: Type.Object({ entity: StatusEntitySchema }, { additionalProperties: false }),
+          querystring: Type.Object({ entity: StatusEntityInput }, { additionalProperties: false }),
           response: { 200: Type.Array(Status), ...problemResponses() },
         },
       },

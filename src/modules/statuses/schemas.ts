@@ -44,6 +44,25 @@ export const StatusEntitySchema = StringEnum(STATUS_ENTITIES, {
   description: 'The kind of record the status applies to',
 });
 
+/**
+ * `entity` in a request: ours or HIPE's upper-case names (`QUOTES`, `FILE`), documented in the enum so a
+ * generated client may send either. Typed as ours: the routes' preValidation hook maps HIPE's name
+ * (in any case) to ours before the schema is applied.
+ */
+export const StatusEntityInput = Type.Unsafe<(typeof STATUS_ENTITIES)[number]>({
+  type: 'string',
+  // HIPE's node sends upper-case plurals, and `FILE` (ours in upper case): both are listed.
+  enum: [
+    ...new Set([
+      ...STATUS_ENTITIES,
+      ...Object.keys(HIPE_ENTITIES).map((name) => name.toUpperCase()),
+      ...STATUS_ENTITIES.map((name) => name.toUpperCase()),
+    ]),
+  ],
+  description:
+    'The kind of record the status applies to; HIPE’s names (`QUOTES`, ... in any case) are accepted as aliases',
+});
+
 const Label = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
 const Color = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'Colour as #RRGGBB' });
 const Position = Type.Integer({ minimum: 0, maximum: 10_000, description: 'Order in the workflow, from 0' });
@@ -120,7 +139,7 @@ const AdditionalFields = Type.Object(
 export const CreateStatusBody = withInputAliases(
   Type.Object(
     {
-      entity: StatusEntitySchema,
+      entity: StatusEntityInput,
       internalLabel: LabelInput,
       externalLabel: Type.Optional(LabelInput),
       position: Type.Optional(Position),
@@ -142,7 +161,7 @@ export const UpdateStatusBody = withInputAliases(
   Type.Object(
     {
       entity: Type.Optional({
-        ...StatusEntitySchema,
+        ...StatusEntityInput,
         description: 'A status keeps its entity: only its own entity is accepted (400 otherwise)',
       }),
       internalLabel: Type.Optional(LabelInput),
@@ -176,4 +195,4 @@ export const STATUS_PAGE = {
   defaultSort: { field: 'position', direction: 'ASC' as const },
 };
 
-export const StatusListQuery = pageQuerySchema(STATUS_PAGE, { entity: Type.Optional(StatusEntitySchema) });
+export const StatusListQuery = pageQuerySchema(STATUS_PAGE, { entity: Type.Optional(StatusEntityInput) });

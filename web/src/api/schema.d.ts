@@ -3871,8 +3871,11 @@ export interface components {
             title: string;
             status: number;
             detail: string;
-            /** @description Stable machine-readable error code */
-            code: string;
+            /**
+             * @description Stable machine-readable error code (docs/errors.md)
+             * @enum {string}
+             */
+            code: "validation_failed" | "invalid_query" | "invalid_custom_fields" | "unsupported_language" | "invalid_multipart" | "too_many_files" | "too_many_fields" | "not_csv" | "invalid_url" | "url_not_allowed" | "quote_without_items" | "unauthorized" | "invalid_token" | "token_expired" | "token_revoked" | "session_ended" | "invalid_access_token" | "invalid_credentials" | "session_required" | "too_many_requests" | "forbidden" | "cost_field_forbidden" | "csrf_failed" | "not_found" | "route_not_found" | "pdf_not_generated" | "file_archived" | "guest_link_expired" | "guest_link_revoked" | "conflict" | "duplicate" | "reference_conflict" | "serialization_failure" | "idempotency_key_in_use" | "idempotency_answer_lost" | "external_id_taken" | "duplicate_external_id" | "duplicate_code" | "duplicate_currency" | "duplicate_custom_field" | "duplicate_status" | "username_taken" | "email_taken" | "base_currency" | "default_status" | "last_admin" | "cannot_archive_self" | "not_a_contact" | "not_archived" | "company_has_children" | "item_has_children" | "brief_already_in_quote" | "catalogue_changed" | "prediction_not_available" | "quote_locked" | "invalid_transition" | "pdf_render_busy" | "quote_not_published" | "quote_changed" | "quote_not_signed" | "already_converted" | "import_not_cancellable" | "export_not_ready" | "webhook_disabled" | "payload_too_large" | "file_too_large" | "unsupported_media_type" | "unsupported_image" | "not_acceptable" | "business_rule" | "idempotency_key_reused" | "total_out_of_range" | "invalid_reference" | "unknown_company" | "unknown_status" | "parent_not_found" | "company_cycle" | "company_mismatch" | "project_company_mismatch" | "address_company_mismatch" | "contact_company_mismatch" | "collaboration_required" | "email_required" | "password_required" | "custom_fields_not_supported" | "already_expired" | "invalid_expiry" | "validity_passed" | "pricing_incomplete" | "invalid_discount" | "line_not_priced" | "repricing_failed" | "article_disabled" | "invalid_brief" | "brief_elements_unavailable" | "element_of_brief" | "element_not_in_brief" | "standalone_element" | "hierarchy_cycle" | "parent_in_other_order" | "parent_later" | "inconsistent_total" | "value_out_of_range" | "invalid_character" | "date_out_of_range" | "invalid_value" | "bad_request" | "ctp_invalid_json_body" | "ctp_empty_json_body" | "request_aborted" | "ctp_invalid_content_length" | "bad_url" | "ctp_body_too_large" | "max_param_length" | "ctp_invalid_media_type" | "internal_error" | "last_element" | "stale_write" | "flute_mismatch" | "no_corrugated_matter" | "code_taken";
             instance?: string;
             requestId?: string;
             /** @description The issues found, at most 20 (see errorsTotal) */
@@ -3937,6 +3940,106 @@ export interface components {
              * @description ISO 8601 timestamp
              */
             updatedAt: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A catalogue entry of products */
+        Product: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            kind: string;
+            code: string;
+            name: string;
+            enabled: boolean;
+            position: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            /** @description Its product category (GET /api/product-categories) */
+            categoryId: string;
+            /**
+             * @description The die-line formula
+             * @enum {string}
+             */
+            style: "STE" | "RTE" | "CLB" | "SLEEVE" | "TRAY" | "FEFCO_0201" | "FEFCO_0427" | "FLAT";
+            /** @description The matters (GET /api/matters) it can be made of: pick a board whose matterId is one of them */
+            allowedMatterIds: string[];
+            windowAllowed?: boolean;
+            /** @description Inside dimensions, mm */
+            minDimensions?: {
+                length: number;
+                width: number;
+                height: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description Inside dimensions, mm */
+            maxDimensions?: {
+                length: number;
+                width: number;
+                height: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {string|null} */
+            gluing?: "STRAIGHT_LINE" | "CRASH_LOCK" | null;
+            /** @enum {string} */
+            requiredGrain?: "BLANK_WIDTH" | "BLANK_HEIGHT" | "ANY";
+            /** @enum {string} */
+            requiredFlute?: "BLANK_WIDTH" | "BLANK_HEIGHT" | "ANY";
+            mixedGrainAllowed?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A catalogue entry of material-references */
+        MaterialReference: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            kind: string;
+            code: string;
+            name: string;
+            enabled: boolean;
+            position: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            /** @description GET /api/material-types */
+            materialTypeId: string;
+            /** @description GET /api/matters; a product lists the matters it allows */
+            matterId: string;
+            /** @description g/m2 */
+            grammage: number;
+            caliperMm: number;
+            /** @enum {string} */
+            grain?: "LONG" | "SHORT";
+            sheetFormats?: ({
+                width: number;
+                height: number;
+                /** @enum {string} */
+                grain?: "LONG" | "SHORT";
+            } & {
+                [key: string]: unknown;
+            })[];
         } & {
             [key: string]: unknown;
         };
@@ -5929,7 +6032,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
@@ -5938,7 +6041,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -5947,7 +6050,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -5956,7 +6059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `too_many_requests` (docs/errors.md) */
@@ -5965,7 +6068,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6011,7 +6114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
@@ -6020,7 +6123,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -6029,7 +6132,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -6038,7 +6141,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `too_many_requests` (docs/errors.md) */
@@ -6047,7 +6150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6074,7 +6177,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
@@ -6083,7 +6186,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -6092,7 +6195,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -6101,7 +6204,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6140,7 +6243,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
@@ -6149,7 +6252,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -6158,7 +6261,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -6167,7 +6270,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6199,7 +6302,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
@@ -6208,7 +6311,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -6217,7 +6320,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -6226,7 +6329,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6273,7 +6376,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
@@ -6282,7 +6385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -6291,7 +6394,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -6300,7 +6403,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6334,7 +6437,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
@@ -6343,7 +6446,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -6352,7 +6455,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -6361,7 +6464,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6431,7 +6534,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -6440,7 +6543,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -6449,7 +6552,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -6458,7 +6561,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `external_id_taken`, `username_taken`, `email_taken` (docs/errors.md) */
@@ -6467,7 +6570,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `value_out_of_range` (docs/errors.md) */
@@ -6476,7 +6579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6571,7 +6674,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -6580,7 +6683,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -6589,7 +6692,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -6598,7 +6701,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6757,7 +6860,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -6766,7 +6869,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -6775,7 +6878,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -6784,7 +6887,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6813,7 +6916,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -6822,7 +6925,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -6831,7 +6934,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -6840,7 +6943,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6942,7 +7045,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -6951,7 +7054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -6960,7 +7063,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -6969,7 +7072,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `payload_too_large`, `file_too_large`, `ctp_body_too_large` (docs/errors.md) */
@@ -6978,7 +7081,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unsupported_media_type`, `unsupported_image`, `ctp_invalid_media_type` (docs/errors.md) */
@@ -6987,7 +7090,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7082,7 +7185,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -7091,7 +7194,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -7100,7 +7203,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -7109,7 +7212,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7138,7 +7241,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -7147,7 +7250,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -7156,7 +7259,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -7165,7 +7268,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7197,7 +7300,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -7206,7 +7309,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -7215,7 +7318,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -7224,7 +7327,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7268,7 +7371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -7277,7 +7380,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -7286,7 +7389,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -7295,7 +7398,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7315,7 +7418,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"][];
+                    "application/json": components["schemas"]["Product"][];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -7324,7 +7427,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -7333,7 +7436,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -7342,7 +7445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -7351,7 +7454,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7368,13 +7471,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of products */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["Product"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -7383,7 +7486,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -7392,7 +7495,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -7401,7 +7504,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -7410,7 +7513,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7439,13 +7542,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of products */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["Product"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -7454,7 +7557,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -7463,7 +7566,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -7472,7 +7575,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -7481,7 +7584,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7510,7 +7613,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -7519,7 +7622,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -7528,7 +7631,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -7537,7 +7640,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7569,7 +7672,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -7578,7 +7681,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -7587,7 +7690,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -7596,7 +7699,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7640,7 +7743,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -7649,7 +7752,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -7658,7 +7761,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -7667,7 +7770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7696,7 +7799,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -7705,7 +7808,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -7714,7 +7817,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -7723,7 +7826,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7755,7 +7858,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -7764,7 +7867,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -7773,7 +7876,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -7782,7 +7885,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7826,7 +7929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -7835,7 +7938,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -7844,7 +7947,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -7853,7 +7956,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7873,7 +7976,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"][];
+                    "application/json": components["schemas"]["MaterialReference"][];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -7882,7 +7985,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -7891,7 +7994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -7900,7 +8003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -7909,7 +8012,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7926,13 +8029,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of material-references */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["MaterialReference"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -7941,7 +8044,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -7950,7 +8053,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -7959,7 +8062,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -7968,7 +8071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7997,13 +8100,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of material-references */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["MaterialReference"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -8012,7 +8115,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -8021,7 +8124,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -8030,7 +8133,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -8039,7 +8142,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8068,7 +8171,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -8077,7 +8180,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -8086,7 +8189,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -8095,7 +8198,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8127,7 +8230,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -8136,7 +8239,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -8145,7 +8248,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -8154,7 +8257,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8198,7 +8301,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -8207,7 +8310,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -8216,7 +8319,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -8225,7 +8328,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8254,7 +8357,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -8263,7 +8366,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -8272,7 +8375,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -8281,7 +8384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8313,7 +8416,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -8322,7 +8425,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -8331,7 +8434,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -8340,7 +8443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8384,7 +8487,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -8393,7 +8496,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -8402,7 +8505,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -8411,7 +8514,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8440,7 +8543,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -8449,7 +8552,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -8458,7 +8561,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -8467,7 +8570,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8499,7 +8602,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -8508,7 +8611,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -8517,7 +8620,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -8526,7 +8629,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8570,7 +8673,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -8579,7 +8682,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -8588,7 +8691,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -8597,7 +8700,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8626,7 +8729,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -8635,7 +8738,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -8644,7 +8747,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -8653,7 +8756,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8685,7 +8788,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -8694,7 +8797,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -8703,7 +8806,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -8712,7 +8815,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8756,7 +8859,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -8765,7 +8868,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -8774,7 +8877,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -8783,7 +8886,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8812,7 +8915,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -8821,7 +8924,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -8830,7 +8933,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -8839,7 +8942,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8871,7 +8974,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -8880,7 +8983,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -8889,7 +8992,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -8898,7 +9001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8942,7 +9045,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -8951,7 +9054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -8960,7 +9063,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -8969,7 +9072,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8998,7 +9101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -9007,7 +9110,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -9016,7 +9119,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -9025,7 +9128,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9057,7 +9160,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -9066,7 +9169,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -9075,7 +9178,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -9084,7 +9187,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9128,7 +9231,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -9137,7 +9240,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -9146,7 +9249,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -9155,7 +9258,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9184,7 +9287,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -9193,7 +9296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -9202,7 +9305,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -9211,7 +9314,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9243,7 +9346,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -9252,7 +9355,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -9261,7 +9364,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -9270,7 +9373,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9314,7 +9417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -9323,7 +9426,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -9332,7 +9435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -9341,7 +9444,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9370,7 +9473,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -9379,7 +9482,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -9388,7 +9491,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -9397,7 +9500,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9438,7 +9541,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -9447,7 +9550,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -9456,7 +9559,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -9465,7 +9568,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9513,7 +9616,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -9522,7 +9625,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -9531,7 +9634,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -9540,7 +9643,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9579,7 +9682,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -9588,7 +9691,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -9597,7 +9700,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -9606,7 +9709,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `code_taken` (docs/errors.md) */
@@ -9615,7 +9718,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
@@ -9624,7 +9727,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9656,7 +9759,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -9665,7 +9768,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -9674,7 +9777,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -9683,7 +9786,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9722,7 +9825,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -9731,7 +9834,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -9740,7 +9843,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -9749,7 +9852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `code_taken` (docs/errors.md) */
@@ -9758,7 +9861,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
@@ -9767,7 +9870,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9818,7 +9921,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -9827,7 +9930,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -9836,7 +9939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -9845,7 +9948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9926,7 +10029,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -9935,7 +10038,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -9944,7 +10047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -9953,7 +10056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `code_taken` (docs/errors.md) */
@@ -9962,7 +10065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
@@ -9971,7 +10074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10003,7 +10106,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -10012,7 +10115,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -10021,7 +10124,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -10030,7 +10133,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10070,7 +10173,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -10079,7 +10182,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -10088,7 +10191,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -10097,7 +10200,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `code_taken` (docs/errors.md) */
@@ -10106,7 +10209,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10187,7 +10290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -10196,7 +10299,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -10205,7 +10308,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -10214,7 +10317,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `code_taken` (docs/errors.md) */
@@ -10223,7 +10326,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
@@ -10232,7 +10335,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10313,7 +10416,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -10322,7 +10425,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -10331,7 +10434,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -10340,7 +10443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `code_taken` (docs/errors.md) */
@@ -10349,7 +10452,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
@@ -10358,7 +10461,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10408,7 +10511,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -10417,7 +10520,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -10426,7 +10529,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -10435,7 +10538,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10485,7 +10588,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -10494,7 +10597,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -10503,7 +10606,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -10512,7 +10615,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `code_taken` (docs/errors.md) */
@@ -10521,7 +10624,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
@@ -10530,7 +10633,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10562,7 +10665,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -10571,7 +10674,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -10580,7 +10683,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -10589,7 +10692,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10629,7 +10732,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -10638,7 +10741,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -10647,7 +10750,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -10656,7 +10759,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `code_taken` (docs/errors.md) */
@@ -10665,7 +10768,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10715,7 +10818,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -10724,7 +10827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -10733,7 +10836,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -10742,7 +10845,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `code_taken` (docs/errors.md) */
@@ -10751,7 +10854,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
@@ -10760,7 +10863,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10810,7 +10913,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -10819,7 +10922,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -10828,7 +10931,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -10837,7 +10940,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `code_taken` (docs/errors.md) */
@@ -10846,7 +10949,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
@@ -10855,7 +10958,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10904,7 +11007,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -10913,7 +11016,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -10922,7 +11025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -10931,7 +11034,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10975,7 +11078,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -10984,7 +11087,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -10993,7 +11096,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -11002,7 +11105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `code_taken` (docs/errors.md) */
@@ -11011,7 +11114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
@@ -11020,7 +11123,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11052,7 +11155,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -11061,7 +11164,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -11070,7 +11173,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -11079,7 +11182,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11123,7 +11226,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -11132,7 +11235,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -11141,7 +11244,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -11150,7 +11253,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `code_taken` (docs/errors.md) */
@@ -11159,7 +11262,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
@@ -11168,7 +11271,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11216,7 +11319,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -11225,7 +11328,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -11234,7 +11337,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -11243,7 +11346,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11285,7 +11388,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -11294,7 +11397,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -11303,7 +11406,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -11312,7 +11415,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `code_taken` (docs/errors.md) */
@@ -11321,7 +11424,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
@@ -11330,7 +11433,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11362,7 +11465,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -11371,7 +11474,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -11380,7 +11483,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -11389,7 +11492,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11431,7 +11534,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -11440,7 +11543,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -11449,7 +11552,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -11458,7 +11561,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `code_taken` (docs/errors.md) */
@@ -11467,7 +11570,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
@@ -11476,7 +11579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11524,7 +11627,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -11533,7 +11636,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -11542,7 +11645,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -11551,7 +11654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11600,7 +11703,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -11609,7 +11712,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -11618,7 +11721,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -11627,7 +11730,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `code_taken` (docs/errors.md) */
@@ -11636,7 +11739,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
@@ -11645,7 +11748,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11677,7 +11780,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -11686,7 +11789,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -11695,7 +11798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -11704,7 +11807,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11753,7 +11856,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -11762,7 +11865,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -11771,7 +11874,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -11780,7 +11883,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `code_taken` (docs/errors.md) */
@@ -11789,7 +11892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
@@ -11798,7 +11901,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11849,7 +11952,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -11858,7 +11961,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -11867,7 +11970,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -11876,7 +11979,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11927,7 +12030,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -11936,7 +12039,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -11945,7 +12048,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -11954,7 +12057,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `code_taken` (docs/errors.md) */
@@ -11963,7 +12066,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
@@ -11972,7 +12075,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12004,7 +12107,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -12013,7 +12116,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -12022,7 +12125,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -12031,7 +12134,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12082,7 +12185,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -12091,7 +12194,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -12100,7 +12203,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -12109,7 +12212,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `code_taken` (docs/errors.md) */
@@ -12118,7 +12221,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range`, `flute_mismatch`, `no_corrugated_matter` (docs/errors.md) */
@@ -12127,7 +12230,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12156,7 +12259,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -12165,7 +12268,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -12174,7 +12277,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -12183,7 +12286,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12220,7 +12323,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -12229,7 +12332,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -12238,7 +12341,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -12247,7 +12350,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12301,7 +12404,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -12310,7 +12413,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -12319,7 +12422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -12328,7 +12431,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12382,7 +12485,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -12391,7 +12494,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -12400,7 +12503,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -12409,7 +12512,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12466,7 +12569,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -12475,7 +12578,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -12484,7 +12587,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -12493,7 +12596,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `external_id_taken`, `username_taken`, `email_taken`, `last_admin`, `cannot_archive_self`, `not_a_contact`, `not_archived` (docs/errors.md) */
@@ -12502,7 +12605,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `email_required`, `password_required`, `custom_fields_not_supported`, `value_out_of_range` (docs/errors.md) */
@@ -12511,7 +12614,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12563,7 +12666,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -12572,7 +12675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -12581,7 +12684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -12590,7 +12693,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12622,7 +12725,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -12631,7 +12734,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -12640,7 +12743,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -12649,7 +12752,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12681,7 +12784,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -12690,7 +12793,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -12699,7 +12802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -12708,7 +12811,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `external_id_taken`, `username_taken`, `email_taken`, `last_admin`, `cannot_archive_self`, `not_a_contact`, `not_archived` (docs/errors.md) */
@@ -12717,7 +12820,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12783,7 +12886,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -12792,7 +12895,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -12801,7 +12904,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -12810,7 +12913,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `external_id_taken`, `username_taken`, `email_taken`, `last_admin`, `cannot_archive_self`, `not_a_contact`, `not_archived` (docs/errors.md) */
@@ -12819,7 +12922,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `email_required`, `password_required`, `custom_fields_not_supported`, `value_out_of_range` (docs/errors.md) */
@@ -12828,7 +12931,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12860,7 +12963,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -12869,7 +12972,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -12878,7 +12981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -12887,7 +12990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `external_id_taken`, `username_taken`, `email_taken`, `last_admin`, `cannot_archive_self`, `not_a_contact`, `not_archived` (docs/errors.md) */
@@ -12896,7 +12999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12935,7 +13038,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -12944,7 +13047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -12953,7 +13056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -12962,7 +13065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `external_id_taken`, `username_taken`, `email_taken`, `last_admin`, `cannot_archive_self`, `not_a_contact`, `not_archived` (docs/errors.md) */
@@ -12971,7 +13074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `collaboration_required`, `email_required`, `password_required`, `custom_fields_not_supported`, `value_out_of_range` (docs/errors.md) */
@@ -12980,7 +13083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13012,7 +13115,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -13021,7 +13124,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -13030,7 +13133,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -13039,7 +13142,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `external_id_taken`, `username_taken`, `email_taken`, `last_admin`, `cannot_archive_self`, `not_a_contact`, `not_archived` (docs/errors.md) */
@@ -13048,7 +13151,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13080,7 +13183,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -13089,7 +13192,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -13098,7 +13201,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -13107,7 +13210,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `external_id_taken`, `username_taken`, `email_taken`, `last_admin`, `cannot_archive_self`, `not_a_contact`, `not_archived` (docs/errors.md) */
@@ -13116,7 +13219,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13172,7 +13275,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -13181,7 +13284,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -13190,7 +13293,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -13199,7 +13302,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13233,7 +13336,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -13242,7 +13345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -13251,7 +13354,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -13260,7 +13363,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13292,7 +13395,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -13301,7 +13404,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -13310,7 +13413,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -13319,7 +13422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13366,7 +13469,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -13375,7 +13478,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -13384,7 +13487,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -13393,7 +13496,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13498,7 +13601,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -13507,7 +13610,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -13516,7 +13619,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -13525,7 +13628,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `webhook_disabled` (docs/errors.md) */
@@ -13534,7 +13637,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range` (docs/errors.md) */
@@ -13543,7 +13646,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13575,7 +13678,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -13584,7 +13687,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -13593,7 +13696,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -13602,7 +13705,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13642,7 +13745,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -13651,7 +13754,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -13660,7 +13763,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -13669,7 +13772,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13732,7 +13835,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -13741,7 +13844,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -13750,7 +13853,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -13759,7 +13862,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13791,7 +13894,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -13800,7 +13903,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -13809,7 +13912,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -13818,7 +13921,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13850,7 +13953,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -13859,7 +13962,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -13868,7 +13971,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -13877,7 +13980,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13953,7 +14056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -13962,7 +14065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -13971,7 +14074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -13980,7 +14083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14032,7 +14135,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -14041,7 +14144,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -14050,7 +14153,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -14059,7 +14162,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14131,7 +14234,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -14140,7 +14243,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -14149,7 +14252,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -14158,7 +14261,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14192,7 +14295,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -14201,7 +14304,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -14210,7 +14313,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -14219,7 +14322,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14256,7 +14359,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -14265,7 +14368,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -14274,7 +14377,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -14283,7 +14386,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `webhook_disabled` (docs/errors.md) */
@@ -14292,7 +14395,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range` (docs/errors.md) */
@@ -14301,7 +14404,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14336,7 +14439,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -14345,7 +14448,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -14354,7 +14457,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -14363,7 +14466,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `webhook_disabled` (docs/errors.md) */
@@ -14372,7 +14475,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range` (docs/errors.md) */
@@ -14381,7 +14484,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14397,8 +14500,8 @@ export interface operations {
                 sort?: string;
                 /** @description `ASC`/`DESC` (direction for `sort`), or `+field`/`-field` (ascending/descending) */
                 order?: string;
-                /** @description The kind of record the status applies to */
-                entity?: "order" | "quote" | "brief" | "article" | "project" | "company" | "task" | "configuration" | "submission" | "file";
+                /** @description The kind of record the status applies to; HIPE’s names (`QUOTES`, ... in any case) are accepted as aliases */
+                entity?: "order" | "quote" | "brief" | "article" | "project" | "company" | "task" | "configuration" | "submission" | "file" | "QUOTES" | "BRIEFS" | "PROJECTS" | "COMPANIES" | "TASKS" | "CONFIGURATIONS" | "SUBMISSIONS" | "ORDERS" | "ARTICLES" | "FILES" | "ORDER" | "QUOTE" | "BRIEF" | "ARTICLE" | "PROJECT" | "COMPANY" | "TASK" | "CONFIGURATION" | "SUBMISSION" | "FILE";
             };
             header?: never;
             path?: never;
@@ -14429,7 +14532,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -14438,7 +14541,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -14447,7 +14550,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -14456,7 +14559,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14475,10 +14578,10 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The kind of record the status applies to
+                     * @description The kind of record the status applies to; HIPE’s names (`QUOTES`, ... in any case) are accepted as aliases
                      * @enum {string}
                      */
-                    entity: "order" | "quote" | "brief" | "article" | "project" | "company" | "task" | "configuration" | "submission" | "file";
+                    entity: "order" | "quote" | "brief" | "article" | "project" | "company" | "task" | "configuration" | "submission" | "file" | "QUOTES" | "BRIEFS" | "PROJECTS" | "COMPANIES" | "TASKS" | "CONFIGURATIONS" | "SUBMISSIONS" | "ORDERS" | "ARTICLES" | "FILES" | "ORDER" | "QUOTE" | "BRIEF" | "ARTICLE" | "PROJECT" | "COMPANY" | "TASK" | "CONFIGURATION" | "SUBMISSION" | "FILE";
                     /** @description Text, or an object of texts per language (`{"en": "...", "fr": "..."}`) */
                     internalLabel: string | {
                         [key: string]: string;
@@ -14531,7 +14634,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -14540,7 +14643,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -14549,7 +14652,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -14558,7 +14661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_status`, `default_status` (docs/errors.md) */
@@ -14567,7 +14670,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range` (docs/errors.md) */
@@ -14576,7 +14679,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14584,8 +14687,8 @@ export interface operations {
     listStatusesOfEntity: {
         parameters: {
             query: {
-                /** @description The kind of record the status applies to */
-                entity: "order" | "quote" | "brief" | "article" | "project" | "company" | "task" | "configuration" | "submission" | "file";
+                /** @description The kind of record the status applies to; HIPE’s names (`QUOTES`, ... in any case) are accepted as aliases */
+                entity: "order" | "quote" | "brief" | "article" | "project" | "company" | "task" | "configuration" | "submission" | "file" | "QUOTES" | "BRIEFS" | "PROJECTS" | "COMPANIES" | "TASKS" | "CONFIGURATIONS" | "SUBMISSIONS" | "ORDERS" | "ARTICLES" | "FILES" | "ORDER" | "QUOTE" | "BRIEF" | "ARTICLE" | "PROJECT" | "COMPANY" | "TASK" | "CONFIGURATION" | "SUBMISSION" | "FILE";
             };
             header?: never;
             path?: never;
@@ -14608,7 +14711,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -14617,7 +14720,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -14626,7 +14729,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -14635,7 +14738,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14667,7 +14770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -14676,7 +14779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -14685,7 +14788,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -14694,7 +14797,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14734,7 +14837,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -14743,7 +14846,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -14752,7 +14855,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -14761,7 +14864,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_status`, `default_status` (docs/errors.md) */
@@ -14770,7 +14873,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14792,7 +14895,7 @@ export interface operations {
                      * @description A status keeps its entity: only its own entity is accepted (400 otherwise)
                      * @enum {string}
                      */
-                    entity?: "order" | "quote" | "brief" | "article" | "project" | "company" | "task" | "configuration" | "submission" | "file";
+                    entity?: "order" | "quote" | "brief" | "article" | "project" | "company" | "task" | "configuration" | "submission" | "file" | "QUOTES" | "BRIEFS" | "PROJECTS" | "COMPANIES" | "TASKS" | "CONFIGURATIONS" | "SUBMISSIONS" | "ORDERS" | "ARTICLES" | "FILES" | "ORDER" | "QUOTE" | "BRIEF" | "ARTICLE" | "PROJECT" | "COMPANY" | "TASK" | "CONFIGURATION" | "SUBMISSION" | "FILE";
                     /** @description Text, or an object of texts per language (`{"en": "...", "fr": "..."}`) */
                     internalLabel?: string | {
                         [key: string]: string;
@@ -14838,7 +14941,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -14847,7 +14950,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -14856,7 +14959,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -14865,7 +14968,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_status`, `default_status` (docs/errors.md) */
@@ -14874,7 +14977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14924,7 +15027,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -14933,7 +15036,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -14942,7 +15045,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -14951,7 +15054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15007,7 +15110,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -15016,7 +15119,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -15025,7 +15128,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -15034,7 +15137,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_currency`, `base_currency` (docs/errors.md) */
@@ -15043,7 +15146,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range` (docs/errors.md) */
@@ -15052,7 +15155,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15084,7 +15187,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -15093,7 +15196,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -15102,7 +15205,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -15111,7 +15214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15151,7 +15254,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -15160,7 +15263,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -15169,7 +15272,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -15178,7 +15281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_currency`, `base_currency` (docs/errors.md) */
@@ -15187,7 +15290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15243,7 +15346,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -15252,7 +15355,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -15261,7 +15364,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -15270,7 +15373,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_currency`, `base_currency` (docs/errors.md) */
@@ -15279,7 +15382,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15327,7 +15430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -15336,7 +15439,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -15345,7 +15448,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -15354,7 +15457,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15409,7 +15512,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -15418,7 +15521,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -15427,7 +15530,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -15436,7 +15539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_custom_field` (docs/errors.md) */
@@ -15445,7 +15548,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range` (docs/errors.md) */
@@ -15454,7 +15557,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15486,7 +15589,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -15495,7 +15598,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -15504,7 +15607,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -15513,7 +15616,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15553,7 +15656,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -15562,7 +15665,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -15571,7 +15674,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -15580,7 +15683,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15623,7 +15726,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -15632,7 +15735,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -15641,7 +15744,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -15650,7 +15753,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15731,7 +15834,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -15740,7 +15843,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -15749,7 +15852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -15758,7 +15861,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15833,7 +15936,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -15842,7 +15945,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -15851,7 +15954,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -15860,7 +15963,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `external_id_taken` (docs/errors.md) */
@@ -15869,7 +15972,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `payload_too_large`, `ctp_body_too_large` (docs/errors.md) */
@@ -15878,7 +15981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `ctp_invalid_media_type` (docs/errors.md) */
@@ -15887,7 +15990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `unknown_status`, `value_out_of_range` (docs/errors.md) */
@@ -15896,7 +15999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15930,7 +16033,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -15939,7 +16042,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -15948,7 +16051,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -15957,7 +16060,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15999,7 +16102,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -16008,7 +16111,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -16017,7 +16120,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -16026,7 +16129,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -16109,7 +16212,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -16118,7 +16221,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -16127,7 +16230,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -16136,7 +16239,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -16211,7 +16314,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -16220,7 +16323,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -16229,7 +16332,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -16238,7 +16341,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `external_id_taken` (docs/errors.md) */
@@ -16247,7 +16350,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `unknown_status`, `value_out_of_range` (docs/errors.md) */
@@ -16256,7 +16359,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -16298,7 +16401,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -16307,7 +16410,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -16316,7 +16419,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -16325,7 +16428,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -16399,7 +16502,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -16408,7 +16511,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -16417,7 +16520,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -16426,7 +16529,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -16482,7 +16585,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -16491,7 +16594,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -16500,7 +16603,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -16509,7 +16612,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -16591,7 +16694,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -16600,7 +16703,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -16609,7 +16712,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -16618,7 +16721,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `external_id_taken`, `username_taken`, `email_taken`, `company_has_children` (docs/errors.md) */
@@ -16627,7 +16730,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `parent_not_found`, `company_cycle`, `value_out_of_range` (docs/errors.md) */
@@ -16636,7 +16739,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -16750,7 +16853,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -16759,7 +16862,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -16768,7 +16871,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -16777,7 +16880,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -16809,7 +16912,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -16818,7 +16921,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -16827,7 +16930,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -16836,7 +16939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -16868,7 +16971,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -16877,7 +16980,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -16886,7 +16989,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -16895,7 +16998,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `external_id_taken`, `username_taken`, `email_taken`, `company_has_children` (docs/errors.md) */
@@ -16904,7 +17007,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -16987,7 +17090,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -16996,7 +17099,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -17005,7 +17108,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -17014,7 +17117,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `external_id_taken`, `username_taken`, `email_taken`, `company_has_children` (docs/errors.md) */
@@ -17023,7 +17126,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `parent_not_found`, `company_cycle`, `value_out_of_range` (docs/errors.md) */
@@ -17032,7 +17135,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -17064,7 +17167,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -17073,7 +17176,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -17082,7 +17185,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -17091,7 +17194,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `external_id_taken`, `username_taken`, `email_taken`, `company_has_children` (docs/errors.md) */
@@ -17100,7 +17203,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -17152,7 +17255,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -17161,7 +17264,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -17170,7 +17273,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -17179,7 +17282,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -17238,7 +17341,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -17247,7 +17350,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -17256,7 +17359,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -17265,7 +17368,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `external_id_taken`, `username_taken`, `email_taken` (docs/errors.md) */
@@ -17274,7 +17377,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `collaboration_required`, `email_required`, `value_out_of_range` (docs/errors.md) */
@@ -17283,7 +17386,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -17315,7 +17418,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -17324,7 +17427,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -17333,7 +17436,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -17342,7 +17445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -17402,7 +17505,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -17411,7 +17514,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -17420,7 +17523,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -17429,7 +17532,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `external_id_taken`, `username_taken`, `email_taken` (docs/errors.md) */
@@ -17438,7 +17541,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `collaboration_required`, `email_required`, `value_out_of_range` (docs/errors.md) */
@@ -17447,7 +17550,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -17479,7 +17582,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -17488,7 +17591,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -17497,7 +17600,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -17506,7 +17609,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -17540,7 +17643,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -17549,7 +17652,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -17558,7 +17661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -17567,7 +17670,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -17601,7 +17704,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -17610,7 +17713,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -17619,7 +17722,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -17628,7 +17731,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -17700,7 +17803,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -17709,7 +17812,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -17718,7 +17821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -17727,7 +17830,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -17799,7 +17902,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -17808,7 +17911,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -17817,7 +17920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -17826,7 +17929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -17898,7 +18001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -17907,7 +18010,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -17916,7 +18019,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -17925,7 +18028,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `external_id_taken` (docs/errors.md) */
@@ -17934,7 +18037,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `unknown_status`, `value_out_of_range` (docs/errors.md) */
@@ -17943,7 +18046,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -17975,7 +18078,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -17984,7 +18087,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -17993,7 +18096,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -18002,7 +18105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -18042,7 +18145,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -18051,7 +18154,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -18060,7 +18163,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -18069,7 +18172,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -18142,7 +18245,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -18151,7 +18254,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -18160,7 +18263,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -18169,7 +18272,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `external_id_taken` (docs/errors.md) */
@@ -18178,7 +18281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `unknown_status`, `value_out_of_range` (docs/errors.md) */
@@ -18187,7 +18290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -18218,7 +18321,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -18227,7 +18330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -18236,7 +18339,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -18245,7 +18348,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -18277,7 +18380,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -18286,7 +18389,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -18295,7 +18398,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -18304,7 +18407,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -18356,7 +18459,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -18365,7 +18468,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -18374,7 +18477,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -18383,7 +18486,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -18458,7 +18561,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -18467,7 +18570,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -18476,7 +18579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -18485,7 +18588,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost` (docs/errors.md) */
@@ -18494,7 +18597,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `value_out_of_range` (docs/errors.md) */
@@ -18503,7 +18606,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -18535,7 +18638,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -18544,7 +18647,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -18553,7 +18656,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -18562,7 +18665,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -18640,7 +18743,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -18649,7 +18752,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -18658,7 +18761,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -18667,7 +18770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost` (docs/errors.md) */
@@ -18676,7 +18779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `value_out_of_range` (docs/errors.md) */
@@ -18685,7 +18788,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -18717,7 +18820,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -18726,7 +18829,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -18735,7 +18838,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -18744,7 +18847,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -18784,7 +18887,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -18793,7 +18896,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -18802,7 +18905,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -18811,7 +18914,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -18887,7 +18990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -18896,7 +18999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -18905,7 +19008,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -18914,7 +19017,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `value_out_of_range` (docs/errors.md) */
@@ -18923,7 +19026,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -18982,7 +19085,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -18991,7 +19094,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -19000,7 +19103,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -19009,7 +19112,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -19124,7 +19227,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -19133,7 +19236,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -19142,7 +19245,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -19151,7 +19254,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_code` (docs/errors.md) */
@@ -19160,7 +19263,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `brief_elements_unavailable`, `value_out_of_range` (docs/errors.md) */
@@ -19169,7 +19272,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -19201,7 +19304,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -19210,7 +19313,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -19219,7 +19322,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -19228,7 +19331,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -19268,7 +19371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -19277,7 +19380,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -19286,7 +19389,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -19295,7 +19398,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -19403,7 +19506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -19412,7 +19515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -19421,7 +19524,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -19430,7 +19533,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_code` (docs/errors.md) */
@@ -19439,7 +19542,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `brief_elements_unavailable`, `value_out_of_range` (docs/errors.md) */
@@ -19448,7 +19551,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -19490,7 +19593,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -19499,7 +19602,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -19508,7 +19611,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -19517,7 +19620,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `brief_elements_unavailable`, `value_out_of_range` (docs/errors.md) */
@@ -19526,7 +19629,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -19560,7 +19663,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -19569,7 +19672,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -19578,7 +19681,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -19587,7 +19690,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `brief_elements_unavailable`, `value_out_of_range` (docs/errors.md) */
@@ -19596,7 +19699,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -19648,7 +19751,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -19657,7 +19760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -19666,7 +19769,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -19675,7 +19778,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `brief_elements_unavailable`, `value_out_of_range` (docs/errors.md) */
@@ -19684,7 +19787,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -19765,7 +19868,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -19774,7 +19877,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -19783,7 +19886,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -19792,7 +19895,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -19867,7 +19970,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -19876,7 +19979,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -19885,7 +19988,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -19894,7 +19997,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_code` (docs/errors.md) */
@@ -19903,7 +20006,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `payload_too_large`, `ctp_body_too_large` (docs/errors.md) */
@@ -19912,7 +20015,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `ctp_invalid_media_type` (docs/errors.md) */
@@ -19921,7 +20024,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `brief_elements_unavailable`, `value_out_of_range` (docs/errors.md) */
@@ -19930,7 +20033,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -19964,7 +20067,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -19973,7 +20076,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -19982,7 +20085,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -19991,7 +20094,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -20033,7 +20136,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -20042,7 +20145,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -20051,7 +20154,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -20060,7 +20163,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -20143,7 +20246,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -20152,7 +20255,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -20161,7 +20264,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -20170,7 +20273,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -20245,7 +20348,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -20254,7 +20357,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -20263,7 +20366,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -20272,7 +20375,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_code` (docs/errors.md) */
@@ -20281,7 +20384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `brief_elements_unavailable`, `value_out_of_range` (docs/errors.md) */
@@ -20290,7 +20393,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -20332,7 +20435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -20341,7 +20444,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -20350,7 +20453,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -20359,7 +20462,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -20433,7 +20536,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -20442,7 +20545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -20451,7 +20554,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -20460,7 +20563,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -20491,17 +20594,17 @@ export interface operations {
                 /** @description ERP order id */
                 externalId?: string;
                 /** @description orderDate on or after (inclusive); ISO 8601 date or timestamp */
-                orderDateStart?: string | unknown | unknown;
+                orderDateStart?: string;
                 /** @description orderDate on or before (inclusive; a date alone includes its whole day, UTC) */
-                orderDateEnd?: string | unknown | unknown;
+                orderDateEnd?: string;
                 /** @description expectedDeliveryDate on or after (inclusive); ISO 8601 date or timestamp */
-                expectedDeliveryDateStart?: string | unknown | unknown;
+                expectedDeliveryDateStart?: string;
                 /** @description expectedDeliveryDate on or before (inclusive; a date alone includes its whole day, UTC) */
-                expectedDeliveryDateEnd?: string | unknown | unknown;
+                expectedDeliveryDateEnd?: string;
                 /** @description actualDeliveryDate on or after (inclusive); ISO 8601 date or timestamp */
-                actualDeliveryDateStart?: string | unknown | unknown;
+                actualDeliveryDateStart?: string;
                 /** @description actualDeliveryDate on or before (inclusive; a date alone includes its whole day, UTC) */
-                actualDeliveryDateEnd?: string | unknown | unknown;
+                actualDeliveryDateEnd?: string;
             };
             header?: never;
             path?: never;
@@ -20536,7 +20639,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -20545,7 +20648,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -20554,7 +20657,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -20563,7 +20666,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -20606,11 +20709,11 @@ export interface operations {
                      */
                     currencyId?: string | null;
                     /** @description ISO 8601 date (`YYYY-MM-DD`, midnight UTC) or timestamp */
-                    orderDate?: ((string | unknown | unknown) | null) | unknown | unknown;
+                    orderDate?: string | null;
                     /** @description ISO 8601 date (`YYYY-MM-DD`, midnight UTC) or timestamp */
-                    expectedDeliveryDate?: ((string | unknown | unknown) | null) | unknown | unknown;
+                    expectedDeliveryDate?: string | null;
                     /** @description ISO 8601 date (`YYYY-MM-DD`, midnight UTC) or timestamp */
-                    actualDeliveryDate?: ((string | unknown | unknown) | null) | unknown | unknown;
+                    actualDeliveryDate?: string | null;
                     /**
                      * Format: uuid
                      * @description An address of the order company
@@ -20651,7 +20754,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -20660,7 +20763,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -20669,7 +20772,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -20678,7 +20781,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `item_has_children` (docs/errors.md) */
@@ -20687,7 +20790,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `address_company_mismatch`, `article_disabled`, `hierarchy_cycle`, `parent_in_other_order`, `parent_later`, `inconsistent_total`, `value_out_of_range` (docs/errors.md) */
@@ -20696,7 +20799,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -20728,7 +20831,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -20737,7 +20840,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -20746,7 +20849,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -20755,7 +20858,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -20795,7 +20898,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -20804,7 +20907,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -20813,7 +20916,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -20822,7 +20925,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -20865,11 +20968,11 @@ export interface operations {
                      */
                     currencyId?: string | null;
                     /** @description ISO 8601 date (`YYYY-MM-DD`, midnight UTC) or timestamp */
-                    orderDate?: ((string | unknown | unknown) | null) | unknown | unknown;
+                    orderDate?: string | null;
                     /** @description ISO 8601 date (`YYYY-MM-DD`, midnight UTC) or timestamp */
-                    expectedDeliveryDate?: ((string | unknown | unknown) | null) | unknown | unknown;
+                    expectedDeliveryDate?: string | null;
                     /** @description ISO 8601 date (`YYYY-MM-DD`, midnight UTC) or timestamp */
-                    actualDeliveryDate?: ((string | unknown | unknown) | null) | unknown | unknown;
+                    actualDeliveryDate?: string | null;
                     /**
                      * Format: uuid
                      * @description An address of the order company
@@ -20910,7 +21013,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -20919,7 +21022,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -20928,7 +21031,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -20937,7 +21040,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `item_has_children` (docs/errors.md) */
@@ -20946,7 +21049,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `address_company_mismatch`, `article_disabled`, `hierarchy_cycle`, `parent_in_other_order`, `parent_later`, `inconsistent_total`, `value_out_of_range` (docs/errors.md) */
@@ -20955,7 +21058,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -21011,7 +21114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -21020,7 +21123,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -21029,7 +21132,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -21038,7 +21141,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -21118,7 +21221,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -21127,7 +21230,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -21136,7 +21239,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -21145,7 +21248,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `item_has_children` (docs/errors.md) */
@@ -21154,7 +21257,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `address_company_mismatch`, `article_disabled`, `hierarchy_cycle`, `parent_in_other_order`, `parent_later`, `inconsistent_total`, `value_out_of_range` (docs/errors.md) */
@@ -21163,7 +21266,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -21195,7 +21298,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -21204,7 +21307,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -21213,7 +21316,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -21222,7 +21325,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -21269,7 +21372,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -21278,7 +21381,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -21287,7 +21390,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -21296,7 +21399,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `item_has_children` (docs/errors.md) */
@@ -21305,7 +21408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -21379,7 +21482,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -21388,7 +21491,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -21397,7 +21500,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -21406,7 +21509,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `address_company_mismatch`, `article_disabled`, `hierarchy_cycle`, `parent_in_other_order`, `parent_later`, `inconsistent_total`, `value_out_of_range` (docs/errors.md) */
@@ -21415,7 +21518,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -21496,7 +21599,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -21505,7 +21608,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -21514,7 +21617,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -21523,7 +21626,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `item_has_children` (docs/errors.md) */
@@ -21532,7 +21635,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `address_company_mismatch`, `article_disabled`, `hierarchy_cycle`, `parent_in_other_order`, `parent_later`, `inconsistent_total`, `value_out_of_range` (docs/errors.md) */
@@ -21541,7 +21644,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -21590,7 +21693,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -21599,7 +21702,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -21608,7 +21711,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -21617,7 +21720,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `item_has_children` (docs/errors.md) */
@@ -21626,7 +21729,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -21707,7 +21810,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -21716,7 +21819,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -21725,7 +21828,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -21734,7 +21837,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -21809,7 +21912,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -21818,7 +21921,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -21827,7 +21930,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -21836,7 +21939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `item_has_children` (docs/errors.md) */
@@ -21845,7 +21948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `payload_too_large`, `ctp_body_too_large` (docs/errors.md) */
@@ -21854,7 +21957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `ctp_invalid_media_type` (docs/errors.md) */
@@ -21863,7 +21966,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `address_company_mismatch`, `article_disabled`, `hierarchy_cycle`, `parent_in_other_order`, `parent_later`, `inconsistent_total`, `value_out_of_range` (docs/errors.md) */
@@ -21872,7 +21975,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -21906,7 +22009,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -21915,7 +22018,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -21924,7 +22027,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -21933,7 +22036,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -21975,7 +22078,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -21984,7 +22087,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -21993,7 +22096,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -22002,7 +22105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -22085,7 +22188,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -22094,7 +22197,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -22103,7 +22206,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -22112,7 +22215,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -22187,7 +22290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -22196,7 +22299,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -22205,7 +22308,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -22214,7 +22317,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `item_has_children` (docs/errors.md) */
@@ -22223,7 +22326,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `address_company_mismatch`, `article_disabled`, `hierarchy_cycle`, `parent_in_other_order`, `parent_later`, `inconsistent_total`, `value_out_of_range` (docs/errors.md) */
@@ -22232,7 +22335,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -22274,7 +22377,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -22283,7 +22386,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -22292,7 +22395,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -22301,7 +22404,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -22375,7 +22478,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -22384,7 +22487,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -22393,7 +22496,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -22402,7 +22505,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -22465,7 +22568,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -22474,7 +22577,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
@@ -22483,7 +22586,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -22492,7 +22595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -22669,7 +22772,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -22678,7 +22781,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
@@ -22687,7 +22790,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -22696,7 +22799,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `catalogue_changed`, `prediction_not_available`, `element_of_brief`, `last_element`, `stale_write` (docs/errors.md) */
@@ -22705,7 +22808,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `invalid_brief`, `brief_elements_unavailable`, `element_of_brief`, `value_out_of_range` (docs/errors.md) */
@@ -22714,7 +22817,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -23034,7 +23137,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -23043,7 +23146,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
@@ -23052,7 +23155,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -23061,7 +23164,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `invalid_brief`, `brief_elements_unavailable`, `element_of_brief`, `value_out_of_range` (docs/errors.md) */
@@ -23070,7 +23173,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -23247,7 +23350,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -23256,7 +23359,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
@@ -23265,7 +23368,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -23274,7 +23377,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `catalogue_changed`, `prediction_not_available`, `element_of_brief`, `last_element`, `stale_write` (docs/errors.md) */
@@ -23283,7 +23386,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `invalid_brief`, `brief_elements_unavailable`, `element_of_brief`, `value_out_of_range` (docs/errors.md) */
@@ -23292,7 +23395,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -23324,7 +23427,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -23333,7 +23436,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
@@ -23342,7 +23445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -23351,7 +23454,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -23534,7 +23637,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -23543,7 +23646,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
@@ -23552,7 +23655,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -23561,7 +23664,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `invalid_brief`, `brief_elements_unavailable`, `element_of_brief`, `value_out_of_range` (docs/errors.md) */
@@ -23570,7 +23673,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -23610,7 +23713,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -23619,7 +23722,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
@@ -23628,7 +23731,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -23637,7 +23740,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -23872,7 +23975,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -23881,7 +23984,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
@@ -23890,7 +23993,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -23899,7 +24002,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -23988,7 +24091,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -23997,7 +24100,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
@@ -24006,7 +24109,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -24015,7 +24118,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -24237,7 +24340,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -24246,7 +24349,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
@@ -24255,7 +24358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -24264,7 +24367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `catalogue_changed`, `prediction_not_available`, `element_of_brief`, `last_element`, `stale_write` (docs/errors.md) */
@@ -24273,7 +24376,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -24339,7 +24442,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -24348,7 +24451,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
@@ -24357,7 +24460,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -24366,7 +24469,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `catalogue_changed`, `prediction_not_available`, `element_of_brief`, `last_element`, `stale_write` (docs/errors.md) */
@@ -24375,7 +24478,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -24531,7 +24634,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -24540,7 +24643,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
@@ -24549,7 +24652,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -24558,7 +24661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `catalogue_changed`, `prediction_not_available`, `element_of_brief`, `last_element`, `stale_write` (docs/errors.md) */
@@ -24567,7 +24670,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -24604,7 +24707,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -24613,7 +24716,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
@@ -24622,7 +24725,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -24631,7 +24734,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `catalogue_changed`, `prediction_not_available`, `element_of_brief`, `last_element`, `stale_write` (docs/errors.md) */
@@ -24640,7 +24743,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -24679,7 +24782,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -24688,7 +24791,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
@@ -24697,7 +24800,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -24706,7 +24809,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `catalogue_changed`, `prediction_not_available`, `element_of_brief`, `last_element`, `stale_write` (docs/errors.md) */
@@ -24715,7 +24818,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -24760,7 +24863,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -24769,7 +24872,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
@@ -24778,7 +24881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -24787,7 +24890,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -24935,7 +25038,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -24944,7 +25047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
@@ -24953,7 +25056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -24962,7 +25065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `catalogue_changed`, `prediction_not_available`, `element_of_brief`, `last_element`, `stale_write` (docs/errors.md) */
@@ -24971,7 +25074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `invalid_brief`, `brief_elements_unavailable`, `element_of_brief`, `value_out_of_range` (docs/errors.md) */
@@ -24980,7 +25083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -25012,7 +25115,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -25021,7 +25124,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
@@ -25030,7 +25133,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -25039,7 +25142,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -25079,7 +25182,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -25088,7 +25191,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
@@ -25097,7 +25200,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -25106,7 +25209,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `catalogue_changed`, `prediction_not_available`, `element_of_brief`, `last_element`, `stale_write` (docs/errors.md) */
@@ -25115,7 +25218,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `invalid_brief`, `brief_elements_unavailable`, `element_of_brief`, `value_out_of_range` (docs/errors.md) */
@@ -25124,7 +25227,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -25272,7 +25375,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -25281,7 +25384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `cost_field_forbidden`, `csrf_failed` (docs/errors.md) */
@@ -25290,7 +25393,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -25299,7 +25402,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `catalogue_changed`, `prediction_not_available`, `element_of_brief`, `last_element`, `stale_write` (docs/errors.md) */
@@ -25308,7 +25411,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `invalid_brief`, `brief_elements_unavailable`, `element_of_brief`, `value_out_of_range` (docs/errors.md) */
@@ -25317,7 +25420,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -25365,7 +25468,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -25374,7 +25477,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -25383,7 +25486,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -25392,7 +25495,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details */
@@ -25401,7 +25504,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost` (docs/errors.md) */
@@ -25410,7 +25513,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -25458,7 +25561,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -25467,7 +25570,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -25476,7 +25579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -25485,7 +25588,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details */
@@ -25494,7 +25597,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost` (docs/errors.md) */
@@ -25503,7 +25606,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -25563,7 +25666,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -25572,7 +25675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -25581,7 +25684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -25590,7 +25693,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -25637,7 +25740,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -25646,7 +25749,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -25655,7 +25758,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -25664,7 +25767,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `external_id_taken`, `username_taken`, `email_taken`, `import_not_cancellable` (docs/errors.md) */
@@ -25673,7 +25776,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `payload_too_large`, `file_too_large`, `ctp_body_too_large` (docs/errors.md) */
@@ -25682,7 +25785,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unsupported_media_type`, `ctp_invalid_media_type` (docs/errors.md) */
@@ -25691,7 +25794,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `unknown_company`, `value_out_of_range` (docs/errors.md) */
@@ -25700,7 +25803,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -25740,7 +25843,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -25749,7 +25852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -25758,7 +25861,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -25767,7 +25870,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -25801,7 +25904,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -25810,7 +25913,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -25819,7 +25922,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -25828,7 +25931,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -25863,7 +25966,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -25872,7 +25975,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -25881,7 +25984,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -25890,7 +25993,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -25922,7 +26025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -25931,7 +26034,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -25940,7 +26043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -25949,7 +26052,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -25981,7 +26084,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -25990,7 +26093,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -25999,7 +26102,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -26008,7 +26111,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `file_archived` (docs/errors.md) */
@@ -26017,7 +26120,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -26049,7 +26152,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -26058,7 +26161,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -26067,7 +26170,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -26076,7 +26179,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `external_id_taken`, `username_taken`, `email_taken`, `import_not_cancellable` (docs/errors.md) */
@@ -26085,7 +26188,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -26117,7 +26220,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -26126,7 +26229,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -26135,7 +26238,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -26144,7 +26247,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `external_id_taken`, `username_taken`, `email_taken`, `import_not_cancellable` (docs/errors.md) */
@@ -26153,7 +26256,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -26186,7 +26289,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -26195,7 +26298,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -26204,7 +26307,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -26213,7 +26316,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -26246,7 +26349,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -26255,7 +26358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -26264,7 +26367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -26273,7 +26376,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -26325,7 +26428,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -26334,7 +26437,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -26343,7 +26446,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -26352,7 +26455,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -26399,7 +26502,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -26408,7 +26511,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -26417,7 +26520,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -26426,7 +26529,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `export_not_ready` (docs/errors.md) */
@@ -26435,7 +26538,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `value_out_of_range` (docs/errors.md) */
@@ -26444,7 +26547,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -26476,7 +26579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -26485,7 +26588,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -26494,7 +26597,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -26503,7 +26606,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -26535,7 +26638,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -26544,7 +26647,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -26553,7 +26656,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -26562,7 +26665,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -26594,7 +26697,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -26603,7 +26706,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -26612,7 +26715,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
@@ -26621,7 +26724,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `export_not_ready` (docs/errors.md) */
@@ -26630,7 +26733,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -26688,7 +26791,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -26697,7 +26800,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -26706,7 +26809,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
@@ -26715,7 +26818,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -26759,7 +26862,7 @@ export interface operations {
                     phoneNumber?: string;
                     receiverName?: string;
                     /** @description End of validity: an ISO 8601 timestamp, or a date (`YYYY-MM-DD`, valid through that day, UTC) */
-                    validUntil?: string | unknown | unknown;
+                    validUntil?: string;
                     paymentTerms?: string | null;
                     paymentDays?: number | null;
                     /**
@@ -26794,7 +26897,45 @@ export interface operations {
                         price?: number;
                         comment?: string;
                     }[];
-                };
+                } & (({
+                    /**
+                     * Format: uuid
+                     * @description Required unless projectId is given (its company)
+                     */
+                    companyId: string;
+                } | {
+                    /**
+                     * Format: uuid
+                     * @description UUID
+                     */
+                    projectId: string;
+                }) & ({
+                    /** @description One parent item per brief */
+                    briefIds: string[];
+                } | {
+                    items: {
+                        /**
+                         * Format: uuid
+                         * @description A brief: a parent item and one child per element (or, with briefElementId, that element)
+                         */
+                        briefId?: string;
+                        /**
+                         * Format: uuid
+                         * @description One element of a brief, placed under its brief’s parent item
+                         */
+                        briefElementId?: string;
+                        /**
+                         * Format: uuid
+                         * @description A catalogue article
+                         */
+                        articleId?: string;
+                        /** @description Required for an article; an element defaults to its total quantity */
+                        quantity?: number;
+                        /** @description Unit price; default: the article price or the prediction’s unit price */
+                        price?: number;
+                        comment?: string;
+                    }[];
+                }));
             };
         };
         responses: {
@@ -26813,7 +26954,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -26822,7 +26963,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -26831,7 +26972,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
@@ -26840,7 +26981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
@@ -26849,7 +26990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
@@ -26858,7 +26999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -26890,7 +27031,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -26899,7 +27040,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -26908,7 +27049,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
@@ -26917,7 +27058,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -26961,7 +27102,7 @@ export interface operations {
                     phoneNumber?: string | null;
                     receiverName?: string | null;
                     /** @description End of validity: an ISO 8601 timestamp, or a date (`YYYY-MM-DD`, valid through that day, UTC) */
-                    validUntil?: ((string | unknown | unknown) | null) | unknown | unknown;
+                    validUntil?: string | null;
                     paymentTerms?: string | null;
                     paymentDays?: number | null;
                     /**
@@ -26998,7 +27139,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -27007,7 +27148,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -27016,7 +27157,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
@@ -27025,7 +27166,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
@@ -27034,7 +27175,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
@@ -27043,7 +27184,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -27087,7 +27228,7 @@ export interface operations {
                     phoneNumber?: string | null;
                     receiverName?: string | null;
                     /** @description End of validity: an ISO 8601 timestamp, or a date (`YYYY-MM-DD`, valid through that day, UTC) */
-                    validUntil?: ((string | unknown | unknown) | null) | unknown | unknown;
+                    validUntil?: string | null;
                     paymentTerms?: string | null;
                     paymentDays?: number | null;
                     /**
@@ -27117,7 +27258,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -27126,7 +27267,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -27135,7 +27276,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
@@ -27144,7 +27285,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
@@ -27153,7 +27294,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
@@ -27162,7 +27303,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -27196,7 +27337,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -27205,7 +27346,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -27214,7 +27355,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
@@ -27223,7 +27364,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
@@ -27232,7 +27373,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
@@ -27241,7 +27382,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -27294,7 +27435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -27303,7 +27444,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -27312,7 +27453,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
@@ -27321,7 +27462,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
@@ -27330,7 +27471,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
@@ -27339,7 +27480,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -27398,7 +27539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -27407,7 +27548,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -27416,7 +27557,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
@@ -27425,7 +27566,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
@@ -27434,7 +27575,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
@@ -27443,7 +27584,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -27480,7 +27621,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -27489,7 +27630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -27498,7 +27639,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
@@ -27507,7 +27648,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
@@ -27516,7 +27657,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -27555,7 +27696,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -27564,7 +27705,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -27573,7 +27714,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
@@ -27582,7 +27723,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
@@ -27591,7 +27732,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -27626,7 +27767,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -27635,7 +27776,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -27644,7 +27785,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
@@ -27653,7 +27794,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
@@ -27662,7 +27803,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
@@ -27671,7 +27812,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -27908,7 +28049,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -27917,7 +28058,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -27926,7 +28067,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
@@ -27935,7 +28076,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
@@ -27944,7 +28085,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
@@ -27953,7 +28094,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -27995,7 +28136,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -28004,7 +28145,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -28013,7 +28154,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
@@ -28022,7 +28163,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
@@ -28031,7 +28172,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
@@ -28040,7 +28181,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -28074,7 +28215,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -28083,7 +28224,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -28092,7 +28233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
@@ -28101,7 +28242,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `too_many_requests`, `pdf_render_busy` (docs/errors.md) */
@@ -28110,7 +28251,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -28144,7 +28285,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -28153,7 +28294,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -28162,7 +28303,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
@@ -28171,7 +28312,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -28203,7 +28344,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -28212,7 +28353,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -28221,7 +28362,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
@@ -28230,7 +28371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -28304,7 +28445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -28313,7 +28454,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -28322,7 +28463,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
@@ -28331,7 +28472,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
@@ -28340,7 +28481,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
@@ -28349,7 +28490,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -28383,7 +28524,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
@@ -28392,7 +28533,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
@@ -28401,7 +28542,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
@@ -28410,7 +28551,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -28441,7 +28582,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `guest_link_expired`, `guest_link_revoked` (docs/errors.md) */
@@ -28450,7 +28591,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
