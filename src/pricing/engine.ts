@@ -7,6 +7,7 @@
 import { type Catalogue, type RouteSelection, routeSelectionOf } from './catalogue.ts';
 import { at, type CostCategoryKey, costRoute, type RouteCosting } from './costing.ts';
 import type { PricingIssue } from './errors.ts';
+import { addFewerUpsRoutes } from './fewer-ups.ts';
 import { gangPlan, isGang } from './gang.ts';
 import type { DieLine } from './geometry/die-line.ts';
 import type { BriefElementInput, BriefInput, BriefPalletType, PackingType } from './input.ts';
@@ -184,9 +185,16 @@ export function computeElement(
         const gang = gangPlan(plan, element.decorations);
         return gang ? [plan, gang] : [plan];
       });
-    const routes = plans
-      .map((plan) => costRoute(session, plan, element, dieLine, packing))
-      .sort(compareRoutes);
+    const cost = (plan: (typeof plans)[number]) => costRoute(session, plan, element, dieLine, packing);
+    // Fewer ups where tooling is made per up (fewer-ups.ts): the cheapest total wins.
+    const routes = addFewerUpsRoutes(
+      session,
+      plans.map(cost).sort(compareRoutes),
+      element,
+      dieLine,
+      cost,
+      compareRoutes,
+    );
     const variants = pickVariants(routes, routeSelectionOf(session.index.catalogue.settings));
     outcome = { issues: [], computation: { element, dieLine, packing, routes, variants } };
   }

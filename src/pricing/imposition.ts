@@ -211,6 +211,9 @@ export function impose(
   }
   const offsetX = usable.x + Math.max(0, (usable.width - layoutWidth) / 2);
   let cutsPerSheet = 0;
+  // Blanks beyond the cap are dropped in placement order (row by row, block by block), so a
+  // capped layout is its first blocks' full rows and one partial row: only those are cut.
+  let left = upsCap;
   for (const block of layout.blocks) {
     const bw = block.rotated ? blank.height : blank.width;
     const bh = block.rotated ? blank.width : blank.height;
@@ -225,10 +228,15 @@ export function impose(
         });
       }
     }
+    const kept = Math.min(left, block.cols * block.rows);
+    left -= kept;
+    if (kept <= 0) continue;
+    const cols = Math.min(block.cols, kept);
+    const rows = Math.ceil(kept / block.cols);
     // Strips first, then each strip across; a gutter needs two cuts, a shared edge one.
-    const stripCuts = g > 0 ? 2 * block.cols : block.cols + 1;
-    const crossCuts = g > 0 ? 2 * block.rows : block.rows + 1;
-    cutsPerSheet += stripCuts + block.cols * crossCuts;
+    const stripCuts = g > 0 ? 2 * cols : cols + 1;
+    const crossCuts = g > 0 ? 2 * rows : rows + 1;
+    cutsPerSheet += stripCuts + cols * crossCuts;
   }
   const gridUps = Math.min(placements.length, upsCap);
   // A nested layout keeps one grain orientation (180-degree turns only); it replaces the grid

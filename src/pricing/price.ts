@@ -361,7 +361,8 @@ export function routeLabel(costing: RouteCosting): string {
   const process = plan.process === 'none' ? 'unprinted' : plan.process;
   const nested = plan.imposition.layout === 'NESTED' ? ' nested' : '';
   const gang = isGang(plan) ? `, ${plan.gang.shares.length} decorations gang-run` : '';
-  return `${process} on ${plan.sheet.width} x ${plan.sheet.height} mm sheets, ${plan.imposition.ups} up${nested}${gang}`;
+  const reduced = plan.reducedFromUps ? ` (of ${plan.reducedFromUps}: fewer per-up tools)` : '';
+  return `${process} on ${plan.sheet.width} x ${plan.sheet.height} mm sheets, ${plan.imposition.ups} up${nested}${reduced}${gang}`;
 }
 
 /** In words: how much more a route costs in total than the selected one, and where. */
