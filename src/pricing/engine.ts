@@ -11,7 +11,7 @@ import { addFewerUpsRoutes } from './fewer-ups.ts';
 import { gangPlan, isGang } from './gang.ts';
 import type { DieLine } from './geometry/die-line.ts';
 import type { BriefElementInput, BriefInput, BriefPalletType, PackingType } from './input.ts';
-import { type DeliveryQuote, type PackingPlan, planPacking, quoteDelivery } from './logistics.ts';
+import { type DeliveryQuote, isRefusal, type PackingPlan, planPacking, quoteDelivery } from './logistics.ts';
 import { allocateCents, round4, sumCents, toCents } from './money.ts';
 import { gridTwin } from './nesting-routes.ts';
 import { planRoutes, type RoutePlanning, TOOL_OPERATIONS } from './process-planning.ts';
@@ -154,6 +154,8 @@ export function computeElement(
     brief.commercialMargin,
     brief.packingType,
     brief.palletType,
+    // The case is chosen by landed cost, delivery to the zone included (logistics.ts).
+    brief.deliveryZoneId,
     input,
   ]);
   const cached = session.elements.get(key) as ElementOutcome | undefined;
@@ -172,7 +174,19 @@ export function computeElement(
       brief.packingType ?? 'SHIPPING_CASE',
       brief.palletType ?? 'EURO',
       element.category.kind === 'CORRUGATED_CASE',
+      {
+        zone:
+          brief.deliveryZoneId !== undefined
+            ? session.index.deliveryZones.get(brief.deliveryZoneId)
+            : undefined,
+        commercialMargin: element.commercialMargin,
+      },
     );
+    if (isRefusal(packing)) {
+      outcome = { issues: [{ pointer: '/palletType', message: packing.refused }], computation: null };
+      session.elements.set(key, outcome);
+      return outcome;
+    }
     // A nested layout has more ups than the grid on its sheet, hence a dearer die: the grid is
     // kept as its own route (`:GRID`) so a short run can still take it. Every printed route is
     // also costed as a gang run of the decoration variants (gang.ts), when possible.

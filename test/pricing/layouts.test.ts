@@ -52,8 +52,8 @@ function liftStep(p: BriefPrediction): number {
 }
 
 type Variant = ReturnType<typeof selected>;
-/** The all-in price ranked, without packing (at price). */
-const made = (v: Variant) => v.rankingTotal - v.costBreakdown.packing.total / (1 - v.commercialMargin);
+/** What the buyer pays for the order landed: the all-in price ranked plus delivery. */
+const landed = (v: Variant) => v.rankingTotal + v.deliveryCost;
 
 const FAMILIES: Record<string, string[]> = {
   GC1: ['GC1-300', 'GC1-340', 'GC1-350', 'GC1-400'],
@@ -120,8 +120,8 @@ describe('every layout costed (issue 30)', () => {
           }
           const small = selected(before);
           const large = selected(after);
-          // Made, not yet packed: packing and delivery are compared by landed cost (step 2).
-          expect(made(large)).toBeGreaterThanOrEqual(made(small) - sheetStep(before));
+          // Made, packed and delivered: cases and pallets are chosen by landed cost.
+          expect(landed(large)).toBeGreaterThanOrEqual(landed(small) - sheetStep(before));
         },
       ),
       RUNS,
@@ -156,7 +156,7 @@ describe('every layout costed (issue 30)', () => {
         }
         const a = selected(lighter);
         const b = selected(heavier);
-        expect(made(b), `${light} -> ${heavy}`).toBeGreaterThanOrEqual(made(a) - 0.011);
+        expect(landed(b), `${light} -> ${heavy}`).toBeGreaterThanOrEqual(landed(a) - 0.011);
       }),
       RUNS,
     );
