@@ -119,6 +119,29 @@ describe('POST /api/briefs/estimate', () => {
     );
   });
 
+  it('says delivery is not included when no zone is chosen, rather than a zero that reads as free (issue 30)', async () => {
+    const exWorks = (await estimate(admin, { companyId: acmeId, briefElements: [carton()] })).json();
+    expect(exWorks.delivery).toEqual({
+      included: false,
+      reason: 'NO_DELIVERY_ZONE',
+      zone: null,
+      pallets: expect.any(Number),
+    });
+    expect(exWorks.totals.deliveryCost).toBe(0);
+    const zoneId = idOf(catalogue.deliveryZones, 'FR-NATIONAL');
+    const delivered = (
+      await estimate(admin, { companyId: acmeId, deliveryZoneId: zoneId, briefElements: [carton()] })
+    ).json();
+    expect(delivered.delivery).toMatchObject({ included: true, reason: null, zone: { id: zoneId } });
+    expect(delivered.totals.deliveryCost).toBeGreaterThan(0);
+    // A buyer's estimate says it too: the flag holds no cost.
+    const external = await makeUser(t, admin, 'external_sales');
+    await linker(() => t)(external, acmeId);
+    const buyer = (await estimate(external, { companyId: acmeId, briefElements: [carton()] })).json();
+    expect(buyer.delivery.included).toBe(false);
+    expect(buyer.delivery.reason).toBe('NO_DELIVERY_ZONE');
+  });
+
   it('a change of quantity or finish changes the price', async () => {
     const base = (await estimate(admin, { companyId: acmeId, briefElements: [carton()] })).json();
     const more = (

@@ -333,6 +333,13 @@ export interface BriefComputed {
     pallets: number;
     cost: number;
     minimumApplied: boolean;
+    /**
+     * Whether the prices include delivery. Without a delivery zone the brief is priced ex works:
+     * `cost` is 0 because delivery is not part of the price, not because it is free.
+     */
+    included: boolean;
+    /** Why delivery is not included (`NO_DELIVERY_ZONE`), null when it is. */
+    notIncludedReason: 'NO_DELIVERY_ZONE' | null;
   };
 }
 

@@ -635,7 +635,7 @@ export function assemblePrediction(session: PricingSession, computation: BriefCo
       cents: deliveryCents,
       label: zone
         ? `Delivery to ${zone.name}: ${elementComputation.packing.pallets} of ${totalPallets} pallets${computation.delivery.minimumApplied ? ' (minimum charge)' : ''}`
-        : 'Ex works (no delivery zone)',
+        : 'Delivery not included: ex works (no delivery zone chosen)',
     };
     const hints = optimisationHints(session, elementComputation);
     const repeats = routeSelectionOf(catalogue.settings).toolingRepeats;
@@ -679,6 +679,8 @@ function briefComputedOf(
       pallets: computation.delivery.pallets,
       cost: fromCents(computation.deliveryCents.reduce((a, b) => a + b, 0)),
       minimumApplied: computation.delivery.minimumApplied,
+      included: computation.delivery.zone !== null,
+      notIncludedReason: computation.delivery.zone === null ? 'NO_DELIVERY_ZONE' : null,
     },
   };
 }
@@ -733,7 +735,7 @@ function briefPriceOf(
     cents: deliveryCents,
     label: zone
       ? `Delivery to ${zone.name}: ${computation.delivery.pallets} pallets`
-      : 'Ex works (no delivery zone)',
+      : 'Delivery not included: ex works (no delivery zone chosen)',
   };
   const totals = {
     productCostCents,

@@ -128,6 +128,21 @@ const leadTime = (hours: number) => ({
   hoursPerWorkingDay: HOURS_PER_WORKING_DAY,
 });
 
+/**
+ * Whether the prices include delivery (issue 30): without a zone the brief is priced ex works and
+ * `deliveryCost` 0 means "not included", not "free". Read from the zone, so predictions stored
+ * before the engine said it (`briefComputed.delivery.included`) answer the same.
+ */
+export function deliveryOf(output: BriefPrediction) {
+  const zone = output.briefComputed.delivery.zone;
+  return {
+    included: zone !== null,
+    reason: zone === null ? ('NO_DELIVERY_ZONE' as const) : null,
+    zone,
+    pallets: output.briefComputed.delivery.pallets,
+  };
+}
+
 const round = (value: number, decimals: number) => {
   const f = 10 ** decimals;
   return Math.round(value * f) / f;
@@ -221,6 +236,7 @@ export function presentPanel(
       toolingCost: price.toolingCost,
       deliveryCost: price.deliveryCost,
     },
+    delivery: deliveryOf(output),
     quantity,
     unitPrice,
     allInUnitPrice: quantity ? round(price.totalPrice / quantity, 4) : 0,

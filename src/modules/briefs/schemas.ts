@@ -612,6 +612,22 @@ export const PredictionPanelSchema = Type.Object(
       toolingCost: Type.Number(),
       deliveryCost: Type.Number(),
     }),
+    delivery: Type.Object(
+      {
+        included: Type.Boolean({
+          description:
+            'false: no delivery zone chosen, the prices are ex works (deliveryCost 0 = not included, not free)',
+        }),
+        reason: Nullable(
+          StringEnum(['NO_DELIVERY_ZONE'] as const, {
+            description: 'Why delivery is not included; null when it is',
+          }),
+        ),
+        zone: Nullable(Type.Object({ id: Type.String(), code: Type.String(), name: Type.String() })),
+        pallets: Type.Integer({ description: 'Pallets of the brief (delivered or collected)' }),
+      },
+      { description: 'Delivery: included in the prices or not, and why' },
+    ),
     quantity: Type.Integer(),
     unitPrice: Amount('productPrice / quantity (tooling and delivery apart), 4 decimals'),
     allInUnitPrice: Amount('totalPrice / quantity, 4 decimals'),

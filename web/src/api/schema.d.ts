@@ -22032,6 +22032,19 @@ export interface operations {
                             toolingCost: number;
                             deliveryCost: number;
                         };
+                        /** @description Delivery: included in the prices or not, and why */
+                        delivery: {
+                            /** @description false: no delivery zone chosen, the prices are ex works (deliveryCost 0 = not included, not free) */
+                            included: boolean;
+                            reason: "NO_DELIVERY_ZONE" | null;
+                            zone: {
+                                id: string;
+                                code: string;
+                                name: string;
+                            } | null;
+                            /** @description Pallets of the brief (delivered or collected) */
+                            pallets: number;
+                        };
                         quantity: number;
                         /** @description productPrice / quantity (tooling and delivery apart), 4 decimals */
                         unitPrice: number;
@@ -23571,6 +23584,19 @@ export interface operations {
                             marginPercentage?: number;
                             toolingCost: number;
                             deliveryCost: number;
+                        };
+                        /** @description Delivery: included in the prices or not, and why */
+                        delivery: {
+                            /** @description false: no delivery zone chosen, the prices are ex works (deliveryCost 0 = not included, not free) */
+                            included: boolean;
+                            reason: "NO_DELIVERY_ZONE" | null;
+                            zone: {
+                                id: string;
+                                code: string;
+                                name: string;
+                            } | null;
+                            /** @description Pallets of the brief (delivered or collected) */
+                            pallets: number;
                         };
                         quantity: number;
                         /** @description productPrice / quantity (tooling and delivery apart), 4 decimals */

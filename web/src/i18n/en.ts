@@ -237,6 +237,7 @@ export const en = {
     unitPrice: 'Unit price',
     tooling: 'Tooling',
     delivery: 'Delivery',
+    deliveryNotIncluded: 'Delivery not included: choose a zone',
     leadTime: 'Lead time',
     days: '{{count}} working days',
     dieLine: 'Die-line',

@@ -238,6 +238,7 @@ export const fr: Messages = {
     unitPrice: 'Prix unitaire',
     tooling: 'Outillage',
     delivery: 'Livraison',
+    deliveryNotIncluded: 'Livraison non comprise : choisissez une zone',
     leadTime: 'Délai',
     days: '{{count}} jours ouvrés',
     dieLine: 'Tracé de découpe',

@@ -63,8 +63,14 @@ export function EstimateSummary({ estimate, pricing }: { estimate: Estimate; pri
           />
           <Stat
             label={t('configurator.delivery')}
-            value={money(estimate.totals.deliveryCost, currency)}
+            // Without a zone the price is ex works: EUR 0.00 would read as free delivery.
+            value={
+              estimate.delivery.included
+                ? money(estimate.totals.deliveryCost, currency)
+                : t('configurator.deliveryNotIncluded')
+            }
             testId="estimate-delivery"
+            muted={!estimate.delivery.included}
           />
           <Stat
             label={t('configurator.leadTime')}
@@ -296,18 +302,26 @@ function Stat({
   value,
   testId,
   strong,
+  muted,
 }: {
   label: string;
   value: string;
   testId: string;
   strong?: boolean;
+  /** A statement rather than a figure (e.g. delivery not included). */
+  muted?: boolean;
 }) {
   return (
     <div>
       <Text size="xs" c="dimmed">
         {label}
       </Text>
-      <Text fw={strong ? 700 : 500} size={strong ? 'xl' : 'md'} data-testid={testId}>
+      <Text
+        fw={strong ? 700 : 500}
+        size={strong ? 'xl' : muted ? 'sm' : 'md'}
+        c={muted ? 'dimmed' : undefined}
+        data-testid={testId}
+      >
         {value}
       </Text>
     </div>
