@@ -142,6 +142,23 @@ describe('POST /api/briefs/estimate', () => {
     expect(buyer.delivery.reason).toBe('NO_DELIVERY_ZONE');
   });
 
+  it('answers the lead time as a breakdown, to a buyer too (issue 30)', async () => {
+    const zoneId = idOf(catalogue.deliveryZones, 'FR-NATIONAL');
+    const body = { companyId: acmeId, deliveryZoneId: zoneId, briefElements: [carton()] };
+    const seller = (await estimate(admin, body)).json();
+    const lead = seller.leadTime.breakdown;
+    expect(lead.board.source).toBe('STOCK');
+    expect(lead.tooling.items.map((i: { code: string }) => i.code)).toContain('CUTTING_DIE');
+    expect(lead.transport).toEqual({ zone: 'FR-NATIONAL', days: 2 });
+    expect(seller.leadTime.workingDays).toBe(lead.workingDays);
+    expect(lead.workingDays).toBe(lead.procurementDays + lead.queueDays + lead.productionDays + 2);
+    expect(seller.elements[0].leadTime.breakdown.workingDays).toBe(lead.workingDays);
+    const external = await makeUser(t, admin, 'external_sales');
+    await linker(() => t)(external, acmeId);
+    const buyer = (await estimate(external, body)).json();
+    expect(buyer.leadTime.breakdown).toEqual(lead);
+  });
+
   it('a change of quantity or finish changes the price', async () => {
     const base = (await estimate(admin, { companyId: acmeId, briefElements: [carton()] })).json();
     const more = (

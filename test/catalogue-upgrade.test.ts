@@ -78,7 +78,7 @@ const catalogueEvents = (organisationId: string, since: Date) =>
 describe('catalogue upgrade', () => {
   it('keeps a frozen snapshot of the current default catalogue (a changed default needs a new version)', () => {
     expect(catalogueOfVersion(CATALOGUE_VERSION)).toEqual(JSON.parse(JSON.stringify(defaultCatalogue())));
-    expect(CATALOGUE_VERSION).toBe(3); // 3: the corrugator's usual web widths (issue 18)
+    expect(CATALOGUE_VERSION).toBe(4); // 4: lead-time figures, kraft board, corrugated trays... (issue 30)
   });
 
   it('brings an untouched version-1 catalogue onto the new defaults, with events, and prices as the defaults do', async () => {

@@ -900,6 +900,17 @@ function zone(
   return { id: code, code, name, countryCodes, pricePerPallet, minimumPrice };
 }
 
+/** Working days on the road (pallet groupage from a French plant): estimates, docs/pricing.md. */
+const TRANSIT_DAYS: Record<string, number> = {
+  'FR-LOCAL': 1,
+  'FR-NATIONAL': 2,
+  BENELUX: 2,
+  'DE-AT': 3,
+  SOUTH: 4,
+  'UK-IE': 4,
+  NORDICS: 4,
+};
+
 const deliveryZones: DeliveryZone[] = [
   zone('FR-LOCAL', 'France, within 150 km', ['FR'], 48, 95),
   zone('FR-NATIONAL', 'France, national', ['FR'], 78, 140),
@@ -908,7 +919,7 @@ const deliveryZones: DeliveryZone[] = [
   zone('SOUTH', 'Spain, Italy, Portugal', ['ES', 'IT', 'PT'], 135, 220),
   zone('UK-IE', 'United Kingdom, Ireland', ['GB', 'IE'], 190, 320),
   zone('NORDICS', 'Denmark, Sweden, Norway, Finland', ['DK', 'SE', 'NO', 'FI'], 175, 290),
-];
+].map((z) => ({ ...z, transitDays: TRANSIT_DAYS[z.code]! }));
 
 /** A fresh copy each call, so callers may edit it freely. */
 export function defaultCatalogue(): Catalogue {
@@ -922,6 +933,25 @@ export function defaultCatalogue(): Catalogue {
       windowPanelMarginMm: 8,
       corrugatedPacking: 'BUNDLE',
       routeSelection: { toolingRepeats: 1, variantMargin: 0.15, maxVariants: 6 },
+      // Lead-time figures and their sources: docs/pricing.md, "Lead time" (issue 30).
+      leadTime: {
+        hoursPerWorkingDay: 8,
+        boardStockDays: 2,
+        boardMillOrderDays: 15,
+        boardStockLimitKg: 3000,
+        corrugatorDays: 4,
+        toolingDays: {
+          CUTTING_DIE: 3,
+          ROTARY_DIE: 5,
+          STAMPING_DIE: 5,
+          EMBOSSING_DIE: 7,
+          BRAILLE_DIE: 7,
+          FLEXO_PLATES: 4,
+        },
+        platesDays: 1,
+        queueDays: 5,
+        transportDays: 2,
+      },
       valueAnalysis: {
         priceBreakSaving: 0.1,
         quantityCurveFactors: [0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 7.5, 10],

@@ -4,7 +4,7 @@
  * and quote delivery for the brief. Value analysis re-runs this with changed inputs; element
  * results are memoised in the session so unchanged elements are not recomputed.
  */
-import { type Catalogue, type RouteSelection, routeSelectionOf } from './catalogue.ts';
+import { type Catalogue, machineRate, type RouteSelection, routeSelectionOf } from './catalogue.ts';
 import { at, type CostCategoryKey, costRoute, type RouteCosting } from './costing.ts';
 import type { PricingIssue } from './errors.ts';
 import { addFewerUpsRoutes } from './fewer-ups.ts';
@@ -180,6 +180,7 @@ export function computeElement(
             ? session.index.deliveryZones.get(brief.deliveryZoneId)
             : undefined,
         commercialMargin: element.commercialMargin,
+        ...packerRateOf(session),
       },
     );
     if (isRefusal(packing)) {
@@ -214,6 +215,14 @@ export function computeElement(
   }
   session.elements.set(key, outcome);
   return outcome;
+}
+
+/** The packing station's hourly rate when it charges by the package (landed cost of a case). */
+function packerRateOf(session: PricingSession): { packerHourlyRate?: number } {
+  const rates = session.index.catalogue.machines
+    .filter((m) => machineRate(session.index, m, 'PACKING')?.speedBasis === 'PACKAGE')
+    .map((m) => m.hourlyRate);
+  return rates.length > 0 ? { packerHourlyRate: Math.min(...rates) } : {};
 }
 
 export function computeBrief(

@@ -122,6 +122,12 @@ export interface LandedCostBasis {
   zone?: DeliveryZone | undefined;
   /** The element's margin: cases and pallets are product cost, sold at cost / (1 - m). */
   commercialMargin: number;
+  /**
+   * Hourly rate of the packer when packing is charged by the package (speedBasis PACKAGE): each
+   * case is made up, closed, labelled and palletised at its `packagesPerHour`, so a case holding
+   * few units costs handling as well as board. Absent: handling left out of the choice.
+   */
+  packerHourlyRate?: number;
 }
 
 interface PackageChoice {
@@ -194,9 +200,9 @@ function palletise(
 }
 
 /**
- * Landed cost of a way of packing, at price: cases and pallets as the costing charges them
- * (proportional to the quantity) marked up with the product, plus the delivery of its whole
- * pallets to the zone (that element alone: the zone's minimum charge applies).
+ * Landed cost of a way of packing, at price: cases, pallets and case handling as the costing
+ * charges them (proportional to the quantity) marked up with the product, plus the delivery of its
+ * whole pallets to the zone (that element alone: the zone's minimum charge applies).
  */
 export function landedCost(
   quantity: number,
@@ -206,10 +212,16 @@ export function landedCost(
   palletPrice: number,
   pallets: number,
   basis: LandedCostBasis,
+  packagesPerHour?: number,
 ): number {
+  const handling =
+    basis.packerHourlyRate !== undefined && packagesPerHour !== undefined && packagesPerHour > 0
+      ? (quantity / unitsPerPackage / packagesPerHour) * basis.packerHourlyRate
+      : 0;
   const packing =
     (quantity / unitsPerPackage) * packagePrice +
-    (quantity / (unitsPerPackage * packagesPerPallet)) * palletPrice;
+    (quantity / (unitsPerPackage * packagesPerPallet)) * palletPrice +
+    handling;
   return packing / (1 - basis.commercialMargin) + quoteDelivery(basis.zone, pallets).cost;
 }
 
@@ -276,6 +288,7 @@ export function planPacking(
         onPallet.pallet.price,
         onPallet.pallets,
         basis,
+        packingCase.packagesPerHour,
       );
       const perUnit = packingCase.price / units;
       // Ties (to the cent of a thousandth) go to the case cheaper per unit, then catalogue order.

@@ -5,6 +5,7 @@
  * Money is in the catalogue currency, rounded to cents, except unit prices (4 decimals). Every
  * total is the sum of its already-rounded parts, so totals always add up exactly.
  */
+
 import type { CostNature } from './costing.ts';
 import type { DieLine } from './geometry/die-line.ts';
 import type { Imposition } from './imposition.ts';
@@ -16,6 +17,7 @@ import type {
   PackingType,
   SidePrinted,
 } from './input.ts';
+import type { LeadTimeBreakdown } from './lead-time.ts';
 import type { RouteProcess } from './resolve.ts';
 
 export type OptimisationType =
@@ -168,6 +170,8 @@ export interface PredictionRequestComputed {
   totalPrice: number;
   quantity: number;
   productionTime: number;
+  /** Lead time of this variant as a breakdown: board, tooling, queue, operations, transport. */
+  leadTime: LeadTimeBreakdown;
   partsCount: number;
   parts: Record<string, string>;
   productIds: string[];
@@ -355,6 +359,11 @@ export interface BriefPrice {
   costSummary: CostSummary;
   /** Hours, all operations of the selected variants. */
   productionTime: number;
+  /**
+   * The brief's lead time: its elements are made side by side, so the element whose selected
+   * variant takes longest sets it (`position`); that variant's breakdown.
+   */
+  leadTime: LeadTimeBreakdown & { position: number };
   /** Operations in the selected variants. */
   processCount: number;
   commercialMarginInitial: number;

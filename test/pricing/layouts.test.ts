@@ -156,7 +156,10 @@ describe('every layout costed (issue 30)', () => {
         }
         const a = selected(lighter);
         const b = selected(heavier);
-        expect(landed(b), `${light} -> ${heavy}`).toBeGreaterThanOrEqual(landed(a) - 0.011);
+        // A cent of rounding, and nesting's whole-millimetre search: a thicker blank may nest a
+        // little tighter than the thinner one (a tray 50 x 60 x 70 at 3,497: GC1-340 nests 8 on a
+        // 720 x 520 sheet where GC1-300 lays 6, EUR 736.83 against 736.85).
+        expect(landed(b), `${light} -> ${heavy}`).toBeGreaterThanOrEqual(landed(a) * (1 - 0.0005) - 0.011);
       }),
       RUNS,
     );

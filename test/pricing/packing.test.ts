@@ -29,9 +29,14 @@ function landed(
   const pallet = cat.pallets.find((p) => p.id === plan.pallet.id)!;
   const cases = (quantity / plan.unitsPerPackage) * plan.packagePrice;
   const pallets = (quantity / (plan.unitsPerPackage * plan.packagesPerPallet)) * pallet.price;
+  // Case handling by the package (the packing station's rate / the case's packages per hour).
+  const packer = cat.machines.find((m) => m.code === 'PACK-MANUAL')!;
+  const handling = plan.packagesPerHour
+    ? (quantity / plan.unitsPerPackage / plan.packagesPerHour) * packer.hourlyRate
+    : 0;
   const zone = cat.deliveryZones.find((z) => z.id === zoneId);
   const delivery = zone ? Math.max(zone.minimumPrice, plan.pallets * zone.pricePerPallet) : 0;
-  return (cases + pallets) / (1 - margin) + delivery;
+  return (cases + pallets + handling) / (1 - margin) + delivery;
 }
 
 function onlyCase(code: string): Catalogue {

@@ -22055,9 +22055,47 @@ export interface operations {
                         leadTime: {
                             /** @description Machine hours of the selected processes */
                             productionHours: number;
-                            /** @description ceil(productionHours / hoursPerWorkingDay) */
+                            /** @description breakdown.workingDays (board or tooling, queue, operations, transport); ceil(productionHours / hoursPerWorkingDay) for predictions stored before the breakdown existed (breakdown null) */
                             workingDays: number;
                             hoursPerWorkingDay: number;
+                            breakdown: {
+                                /** @description procurementDays + queueDays + productionDays + transport.days, from artwork approval */
+                                workingDays: number;
+                                hoursPerWorkingDay: number;
+                                board: {
+                                    /** @enum {string} */
+                                    source: "STOCK" | "MILL_ORDER" | "CORRUGATOR";
+                                    kg: number;
+                                    days: number;
+                                };
+                                /** @description Dies and plates, made after artwork approval */
+                                tooling: {
+                                    /** @description The longest tool: they are made in parallel */
+                                    days: number;
+                                    items: {
+                                        code: string;
+                                        label: string;
+                                        days: number;
+                                    }[];
+                                };
+                                /** @description max(board.days, tooling.days) */
+                                procurementDays: number;
+                                queueDays: number;
+                                operations: {
+                                    position: number;
+                                    code: string;
+                                    name: string;
+                                    hours: number;
+                                    /** @description Whole working days; packing 0 (filled at the line) */
+                                    days: number;
+                                }[];
+                                productionHours: number;
+                                productionDays: number;
+                                transport: {
+                                    zone: string | null;
+                                    days: number;
+                                };
+                            } | null;
                         };
                         /** @description Only for roles with costs:read. */
                         breakdown?: {
@@ -22109,9 +22147,47 @@ export interface operations {
                             leadTime: {
                                 /** @description Machine hours of the selected processes */
                                 productionHours: number;
-                                /** @description ceil(productionHours / hoursPerWorkingDay) */
+                                /** @description breakdown.workingDays (board or tooling, queue, operations, transport); ceil(productionHours / hoursPerWorkingDay) for predictions stored before the breakdown existed (breakdown null) */
                                 workingDays: number;
                                 hoursPerWorkingDay: number;
+                                breakdown: {
+                                    /** @description procurementDays + queueDays + productionDays + transport.days, from artwork approval */
+                                    workingDays: number;
+                                    hoursPerWorkingDay: number;
+                                    board: {
+                                        /** @enum {string} */
+                                        source: "STOCK" | "MILL_ORDER" | "CORRUGATOR";
+                                        kg: number;
+                                        days: number;
+                                    };
+                                    /** @description Dies and plates, made after artwork approval */
+                                    tooling: {
+                                        /** @description The longest tool: they are made in parallel */
+                                        days: number;
+                                        items: {
+                                            code: string;
+                                            label: string;
+                                            days: number;
+                                        }[];
+                                    };
+                                    /** @description max(board.days, tooling.days) */
+                                    procurementDays: number;
+                                    queueDays: number;
+                                    operations: {
+                                        position: number;
+                                        code: string;
+                                        name: string;
+                                        hours: number;
+                                        /** @description Whole working days; packing 0 (filled at the line) */
+                                        days: number;
+                                    }[];
+                                    productionHours: number;
+                                    productionDays: number;
+                                    transport: {
+                                        zone: string | null;
+                                        days: number;
+                                    };
+                                } | null;
                             };
                             quantityCurve: {
                                 factor: number;
@@ -23003,6 +23079,45 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
+                                /** @description Lead time: board procurement, tooling, queue, each operation, transport */
+                                leadTime?: {
+                                    /** @description procurementDays + queueDays + productionDays + transport.days, from artwork approval */
+                                    workingDays: number;
+                                    hoursPerWorkingDay: number;
+                                    board: {
+                                        /** @enum {string} */
+                                        source: "STOCK" | "MILL_ORDER" | "CORRUGATOR";
+                                        kg: number;
+                                        days: number;
+                                    };
+                                    /** @description Dies and plates, made after artwork approval */
+                                    tooling: {
+                                        /** @description The longest tool: they are made in parallel */
+                                        days: number;
+                                        items: {
+                                            code: string;
+                                            label: string;
+                                            days: number;
+                                        }[];
+                                    };
+                                    /** @description max(board.days, tooling.days) */
+                                    procurementDays: number;
+                                    queueDays: number;
+                                    operations: {
+                                        position: number;
+                                        code: string;
+                                        name: string;
+                                        hours: number;
+                                        /** @description Whole working days; packing 0 (filled at the line) */
+                                        days: number;
+                                    }[];
+                                    productionHours: number;
+                                    productionDays: number;
+                                    transport: {
+                                        zone: string | null;
+                                        days: number;
+                                    };
+                                };
                             } & {
                                 [key: string]: unknown;
                             })[];
@@ -23256,6 +23371,45 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
+                        /** @description Lead time: board procurement, tooling, queue, each operation, transport */
+                        leadTime?: {
+                            /** @description procurementDays + queueDays + productionDays + transport.days, from artwork approval */
+                            workingDays: number;
+                            hoursPerWorkingDay: number;
+                            board: {
+                                /** @enum {string} */
+                                source: "STOCK" | "MILL_ORDER" | "CORRUGATOR";
+                                kg: number;
+                                days: number;
+                            };
+                            /** @description Dies and plates, made after artwork approval */
+                            tooling: {
+                                /** @description The longest tool: they are made in parallel */
+                                days: number;
+                                items: {
+                                    code: string;
+                                    label: string;
+                                    days: number;
+                                }[];
+                            };
+                            /** @description max(board.days, tooling.days) */
+                            procurementDays: number;
+                            queueDays: number;
+                            operations: {
+                                position: number;
+                                code: string;
+                                name: string;
+                                hours: number;
+                                /** @description Whole working days; packing 0 (filled at the line) */
+                                days: number;
+                            }[];
+                            productionHours: number;
+                            productionDays: number;
+                            transport: {
+                                zone: string | null;
+                                days: number;
+                            };
+                        };
                         /**
                          * Format: uuid
                          * @description UUID
@@ -23375,6 +23529,45 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             })[];
+                            /** @description Lead time: board procurement, tooling, queue, each operation, transport */
+                            leadTime?: {
+                                /** @description procurementDays + queueDays + productionDays + transport.days, from artwork approval */
+                                workingDays: number;
+                                hoursPerWorkingDay: number;
+                                board: {
+                                    /** @enum {string} */
+                                    source: "STOCK" | "MILL_ORDER" | "CORRUGATOR";
+                                    kg: number;
+                                    days: number;
+                                };
+                                /** @description Dies and plates, made after artwork approval */
+                                tooling: {
+                                    /** @description The longest tool: they are made in parallel */
+                                    days: number;
+                                    items: {
+                                        code: string;
+                                        label: string;
+                                        days: number;
+                                    }[];
+                                };
+                                /** @description max(board.days, tooling.days) */
+                                procurementDays: number;
+                                queueDays: number;
+                                operations: {
+                                    position: number;
+                                    code: string;
+                                    name: string;
+                                    hours: number;
+                                    /** @description Whole working days; packing 0 (filled at the line) */
+                                    days: number;
+                                }[];
+                                productionHours: number;
+                                productionDays: number;
+                                transport: {
+                                    zone: string | null;
+                                    days: number;
+                                };
+                            };
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -23608,9 +23801,47 @@ export interface operations {
                         leadTime: {
                             /** @description Machine hours of the selected processes */
                             productionHours: number;
-                            /** @description ceil(productionHours / hoursPerWorkingDay) */
+                            /** @description breakdown.workingDays (board or tooling, queue, operations, transport); ceil(productionHours / hoursPerWorkingDay) for predictions stored before the breakdown existed (breakdown null) */
                             workingDays: number;
                             hoursPerWorkingDay: number;
+                            breakdown: {
+                                /** @description procurementDays + queueDays + productionDays + transport.days, from artwork approval */
+                                workingDays: number;
+                                hoursPerWorkingDay: number;
+                                board: {
+                                    /** @enum {string} */
+                                    source: "STOCK" | "MILL_ORDER" | "CORRUGATOR";
+                                    kg: number;
+                                    days: number;
+                                };
+                                /** @description Dies and plates, made after artwork approval */
+                                tooling: {
+                                    /** @description The longest tool: they are made in parallel */
+                                    days: number;
+                                    items: {
+                                        code: string;
+                                        label: string;
+                                        days: number;
+                                    }[];
+                                };
+                                /** @description max(board.days, tooling.days) */
+                                procurementDays: number;
+                                queueDays: number;
+                                operations: {
+                                    position: number;
+                                    code: string;
+                                    name: string;
+                                    hours: number;
+                                    /** @description Whole working days; packing 0 (filled at the line) */
+                                    days: number;
+                                }[];
+                                productionHours: number;
+                                productionDays: number;
+                                transport: {
+                                    zone: string | null;
+                                    days: number;
+                                };
+                            } | null;
                         };
                         /** @description Only for roles with costs:read. */
                         breakdown?: {
@@ -23662,9 +23893,47 @@ export interface operations {
                             leadTime: {
                                 /** @description Machine hours of the selected processes */
                                 productionHours: number;
-                                /** @description ceil(productionHours / hoursPerWorkingDay) */
+                                /** @description breakdown.workingDays (board or tooling, queue, operations, transport); ceil(productionHours / hoursPerWorkingDay) for predictions stored before the breakdown existed (breakdown null) */
                                 workingDays: number;
                                 hoursPerWorkingDay: number;
+                                breakdown: {
+                                    /** @description procurementDays + queueDays + productionDays + transport.days, from artwork approval */
+                                    workingDays: number;
+                                    hoursPerWorkingDay: number;
+                                    board: {
+                                        /** @enum {string} */
+                                        source: "STOCK" | "MILL_ORDER" | "CORRUGATOR";
+                                        kg: number;
+                                        days: number;
+                                    };
+                                    /** @description Dies and plates, made after artwork approval */
+                                    tooling: {
+                                        /** @description The longest tool: they are made in parallel */
+                                        days: number;
+                                        items: {
+                                            code: string;
+                                            label: string;
+                                            days: number;
+                                        }[];
+                                    };
+                                    /** @description max(board.days, tooling.days) */
+                                    procurementDays: number;
+                                    queueDays: number;
+                                    operations: {
+                                        position: number;
+                                        code: string;
+                                        name: string;
+                                        hours: number;
+                                        /** @description Whole working days; packing 0 (filled at the line) */
+                                        days: number;
+                                    }[];
+                                    productionHours: number;
+                                    productionDays: number;
+                                    transport: {
+                                        zone: string | null;
+                                        days: number;
+                                    };
+                                } | null;
                             };
                             quantityCurve: {
                                 factor: number;

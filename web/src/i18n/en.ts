@@ -240,6 +240,18 @@ export const en = {
     deliveryNotIncluded: 'Delivery not included: choose a zone',
     leadTime: 'Lead time',
     days: '{{count}} working days',
+    leadTimeBreakdown: 'Lead time: {{count}} working days',
+    leadParallel:
+      'From artwork approval. Board and tooling are procured side by side; then the queue, each operation and transport.',
+    leadBoard: {
+      STOCK: 'Board from stock',
+      MILL_ORDER: 'Board ordered from the mill',
+      CORRUGATOR: 'Corrugated sheets made to size',
+    },
+    leadTooling: 'Cutting dies and plates (after artwork approval)',
+    leadQueue: 'Queue before production',
+    leadTransport: 'Transport to {{zone}}',
+    leadExWorks: 'Ex works (collected)',
     dieLine: 'Die-line',
     imposition: 'Imposition',
     costShare: 'Where the money goes',

@@ -241,6 +241,18 @@ export const fr: Messages = {
     deliveryNotIncluded: 'Livraison non comprise : choisissez une zone',
     leadTime: 'Délai',
     days: '{{count}} jours ouvrés',
+    leadTimeBreakdown: 'Délai : {{count}} jours ouvrés',
+    leadParallel:
+      "À partir du BAT. Le carton et l'outillage sont approvisionnés en parallèle ; puis la file d'attente, chaque opération et le transport.",
+    leadBoard: {
+      STOCK: 'Carton en stock',
+      MILL_ORDER: 'Carton commandé au fabricant',
+      CORRUGATOR: 'Plaques de carton ondulé fabriquées à format',
+    },
+    leadTooling: 'Formes de découpe et plaques (après BAT)',
+    leadQueue: 'Attente avant production',
+    leadTransport: 'Transport vers {{zone}}',
+    leadExWorks: 'Départ usine (enlèvement)',
     dieLine: 'Tracé de découpe',
     imposition: 'Imposition',
     costShare: "Où va l'argent",
