@@ -59,6 +59,7 @@ const FAMILIES: Record<string, string[]> = {
   GC1: ['GC1-300', 'GC1-340', 'GC1-350', 'GC1-400'],
   GC2: ['GC2-300', 'GC2-350'],
   SBS: ['SBS-300', 'SBS-350'],
+  KRAFT: ['KRAFT-FBB-300', 'KRAFT-FBB-350'],
 };
 
 describe('every layout costed (issue 30)', () => {
