@@ -115,9 +115,21 @@ describe('catalogue upgrade', () => {
     expect(priceAfter).toBe(priceBrief(carton(defaults), defaults).briefPrice.totalPrice);
 
     const recorded = await catalogueEvents(untouched.organisationId, since);
-    expect(recorded.filter((e) => e.type === 'CREATE').map((e) => e.entityId)).toEqual([
-      id(after.materialReferences, 'GC1-340'),
-    ]);
+    // Records new since version 1: GC1-340 (v2); kraft folding boxboard and the corrugated tray (v4).
+    expect(
+      recorded
+        .filter((e) => e.type === 'CREATE')
+        .map((e) => e.entityId)
+        .sort(),
+    ).toEqual(
+      [
+        id(after.materialReferences, 'GC1-340'),
+        id(after.materialTypes, 'KRAFT-FBB'),
+        id(after.materialReferences, 'KRAFT-FBB-300'),
+        id(after.materialReferences, 'KRAFT-FBB-350'),
+        id(after.products, 'TRAY-CORR'),
+      ].sort(),
+    );
     expect(recorded.filter((e) => e.type === 'UPDATE').length).toBeGreaterThan(5);
     const [version] = await t.app.ctx.db
       .select()
