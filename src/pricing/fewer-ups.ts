@@ -15,6 +15,7 @@
 import type { RouteCosting } from './costing.ts';
 import { type GangPlan, gangSplit, isGang } from './gang.ts';
 import type { DieLine } from './geometry/die-line.ts';
+import { impose } from './imposition.ts';
 import type { RoutePlan } from './process-planning.ts';
 import type { ResolvedElement } from './resolve.ts';
 import { impositionFor, type PricingSession } from './session.ts';
@@ -50,7 +51,18 @@ export function withFewerUps(
   ups: number,
 ): RoutePlan | null {
   const current = plan.imposition;
-  const imposition = impositionFor(session, plan.sheet, dieLine, current.margins, ups, current.grain);
+  // At or below the grid's ups a nested layout cannot win (it must fit strictly more): lay the
+  // grid without searching the nested patterns again (the costly part of an imposition).
+  const imposition =
+    ups <= current.gridUps
+      ? impose(
+          plan.sheet,
+          { width: dieLine.width, height: dieLine.height, areaMm2: dieLine.areaMm2 },
+          current.margins,
+          ups,
+          current.grain,
+        )
+      : impositionFor(session, plan.sheet, dieLine, current.margins, ups, current.grain);
   if (imposition.ups !== ups) return null;
   const reducedFromUps = plan.reducedFromUps ?? current.ups;
   const base = { ...plan, imposition, reducedFromUps, key: `${plan.key}:UPS-${ups}` };
