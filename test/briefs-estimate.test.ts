@@ -119,6 +119,46 @@ describe('POST /api/briefs/estimate', () => {
     );
   });
 
+  it('says delivery is not included when no zone is chosen, rather than a zero that reads as free (issue 30)', async () => {
+    const exWorks = (await estimate(admin, { companyId: acmeId, briefElements: [carton()] })).json();
+    expect(exWorks.delivery).toEqual({
+      included: false,
+      reason: 'NO_DELIVERY_ZONE',
+      zone: null,
+      pallets: expect.any(Number),
+    });
+    expect(exWorks.totals.deliveryCost).toBe(0);
+    const zoneId = idOf(catalogue.deliveryZones, 'FR-NATIONAL');
+    const delivered = (
+      await estimate(admin, { companyId: acmeId, deliveryZoneId: zoneId, briefElements: [carton()] })
+    ).json();
+    expect(delivered.delivery).toMatchObject({ included: true, reason: null, zone: { id: zoneId } });
+    expect(delivered.totals.deliveryCost).toBeGreaterThan(0);
+    // A buyer's estimate says it too: the flag holds no cost.
+    const external = await makeUser(t, admin, 'external_sales');
+    await linker(() => t)(external, acmeId);
+    const buyer = (await estimate(external, { companyId: acmeId, briefElements: [carton()] })).json();
+    expect(buyer.delivery.included).toBe(false);
+    expect(buyer.delivery.reason).toBe('NO_DELIVERY_ZONE');
+  });
+
+  it('answers the lead time as a breakdown, to a buyer too (issue 30)', async () => {
+    const zoneId = idOf(catalogue.deliveryZones, 'FR-NATIONAL');
+    const body = { companyId: acmeId, deliveryZoneId: zoneId, briefElements: [carton()] };
+    const seller = (await estimate(admin, body)).json();
+    const lead = seller.leadTime.breakdown;
+    expect(lead.board.source).toBe('STOCK');
+    expect(lead.tooling.items.map((i: { code: string }) => i.code)).toContain('CUTTING_DIE');
+    expect(lead.transport).toEqual({ zone: 'FR-NATIONAL', days: 2 });
+    expect(seller.leadTime.workingDays).toBe(lead.workingDays);
+    expect(lead.workingDays).toBe(lead.procurementDays + lead.queueDays + lead.productionDays + 2);
+    expect(seller.elements[0].leadTime.breakdown.workingDays).toBe(lead.workingDays);
+    const external = await makeUser(t, admin, 'external_sales');
+    await linker(() => t)(external, acmeId);
+    const buyer = (await estimate(external, body)).json();
+    expect(buyer.leadTime.breakdown).toEqual(lead);
+  });
+
   it('a change of quantity or finish changes the price', async () => {
     const base = (await estimate(admin, { companyId: acmeId, briefElements: [carton()] })).json();
     const more = (

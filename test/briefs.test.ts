@@ -1072,7 +1072,20 @@ describe('prediction panel and drawings', () => {
     expect(panel.totals.totalPrice).toBe(brief.prediction.totalPrice);
     expect(panel.unitPrice).toBeCloseTo(panel.totals.productPrice / 6000, 4);
     expect(panel.pricePerThousand).toBeCloseTo(panel.unitPrice * 1000, 2);
-    expect(panel.leadTime.workingDays).toBe(Math.max(1, Math.ceil(panel.leadTime.productionHours / 8)));
+    // Issue 30: the lead time is a breakdown (board or tooling, queue, operations, transport), no
+    // longer the machine hours in working days.
+    const lead = panel.leadTime.breakdown;
+    expect(panel.leadTime.workingDays).toBe(lead.workingDays);
+    expect(lead.workingDays).toBe(
+      lead.procurementDays + lead.queueDays + lead.productionDays + lead.transport.days,
+    );
+    // The brief's lead time is its longest element's (made side by side): its hours are part of
+    // the brief's machine hours.
+    const days = panel.elements.map(
+      (e: { leadTime: { breakdown: { workingDays: number } } }) => e.leadTime.breakdown.workingDays,
+    );
+    expect(lead.workingDays).toBe(Math.max(...days));
+    expect(lead.productionHours).toBeLessThanOrEqual(panel.leadTime.productionHours + 0.01);
     const sum = panel.breakdown.segments.reduce((s: number, g: { amount: number }) => s + g.amount, 0);
     expect(sum).toBeCloseTo(panel.breakdown.total, 2);
     expect(panel.elements.map((e: { productCode: string }) => e.productCode)).toEqual(['STE', '0201']);

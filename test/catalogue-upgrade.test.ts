@@ -78,7 +78,7 @@ const catalogueEvents = (organisationId: string, since: Date) =>
 describe('catalogue upgrade', () => {
   it('keeps a frozen snapshot of the current default catalogue (a changed default needs a new version)', () => {
     expect(catalogueOfVersion(CATALOGUE_VERSION)).toEqual(JSON.parse(JSON.stringify(defaultCatalogue())));
-    expect(CATALOGUE_VERSION).toBe(3); // 3: the corrugator's usual web widths (issue 18)
+    expect(CATALOGUE_VERSION).toBe(4); // 4: lead-time figures, kraft board, corrugated trays... (issue 30)
   });
 
   it('brings an untouched version-1 catalogue onto the new defaults, with events, and prices as the defaults do', async () => {
@@ -115,9 +115,21 @@ describe('catalogue upgrade', () => {
     expect(priceAfter).toBe(priceBrief(carton(defaults), defaults).briefPrice.totalPrice);
 
     const recorded = await catalogueEvents(untouched.organisationId, since);
-    expect(recorded.filter((e) => e.type === 'CREATE').map((e) => e.entityId)).toEqual([
-      id(after.materialReferences, 'GC1-340'),
-    ]);
+    // Records new since version 1: GC1-340 (v2); kraft folding boxboard and the corrugated tray (v4).
+    expect(
+      recorded
+        .filter((e) => e.type === 'CREATE')
+        .map((e) => e.entityId)
+        .sort(),
+    ).toEqual(
+      [
+        id(after.materialReferences, 'GC1-340'),
+        id(after.materialTypes, 'KRAFT-FBB'),
+        id(after.materialReferences, 'KRAFT-FBB-300'),
+        id(after.materialReferences, 'KRAFT-FBB-350'),
+        id(after.products, 'TRAY-CORR'),
+      ].sort(),
+    );
     expect(recorded.filter((e) => e.type === 'UPDATE').length).toBeGreaterThan(5);
     const [version] = await t.app.ctx.db
       .select()

@@ -339,6 +339,34 @@ export interface DeliveryZone extends CatalogueRecord {
   countryCodes: string[];
   pricePerPallet: number;
   minimumPrice: number;
+  /** Working days on the road to the zone (lead time); absent: `settings.leadTime.transportDays`. */
+  transitDays?: number;
+}
+
+/**
+ * Lead-time figures (working days unless said otherwise; lead-time.ts). Every field is optional:
+ * absent ones take `DEFAULT_LEAD_TIME` (lead-time.ts), so catalogues stored before these figures
+ * existed still answer a breakdown.
+ */
+export interface LeadTimeSettings {
+  /** Working hours of a production day (one shift). */
+  hoursPerWorkingDay?: number;
+  /** Board delivered from a merchant's or the mill's stock. */
+  boardStockDays?: number;
+  /** Board made to order at the mill (grammage or quantity beyond stock). */
+  boardMillOrderDays?: number;
+  /** Above this much board (kg) for one element, the board is a mill order. */
+  boardStockLimitKg?: number;
+  /** Corrugated sheets made to size on the corrugator. */
+  corrugatorDays?: number;
+  /** Tooling made after artwork approval, per tooling line code (CUTTING_DIE, STAMPING_DIE...). */
+  toolingDays?: Record<string, number>;
+  /** Offset plates made after artwork approval (computer-to-plate). */
+  platesDays?: number;
+  /** Waiting for a slot on the machines once board and tools are in. */
+  queueDays?: number;
+  /** Transport to a zone without its own `transitDays`. */
+  transportDays?: number;
 }
 
 export interface PricingSettings {
@@ -370,6 +398,8 @@ export interface PricingSettings {
     /** At most this many variants per element (the best route of each process always shown). */
     maxVariants?: number;
   };
+  /** Lead-time figures (lead-time.ts). */
+  leadTime?: LeadTimeSettings;
   valueAnalysis: {
     /** A price break is a quantity where the unit price falls by at least this fraction. */
     priceBreakSaving: number;

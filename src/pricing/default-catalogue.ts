@@ -498,6 +498,20 @@ const products: Product[] = [
     maxDimensions: { length: 600, width: 450, height: 200 },
   }),
   product({
+    // Issue 30: a die-cut corrugated tray (FEFCO 04xx family: a flat blank with four walls and
+    // corner flaps), rotary die-cut on the flexo line like the 0427, shipped flat.
+    code: 'TRAY-CORR',
+    name: 'Corrugated die-cut tray (shipped flat)',
+    categoryId: 'CORRUGATED-CASE',
+    style: 'TRAY',
+    allowedMatterIds: ['CORRUGATED'],
+    cuttingOperation: 'ROTARY_DIE_CUTTING',
+    gluing: null,
+    glueFlapMm: 0,
+    minDimensions: { length: 100, width: 80, height: 20 },
+    maxDimensions: { length: 800, width: 600, height: 300 },
+  }),
+  product({
     code: 'FLAT',
     name: 'Flat item (card, leaflet, label)',
     categoryId: 'FLAT-ITEM',
@@ -585,6 +599,10 @@ const materialReferences: MaterialReference[] = [
   board('GC1-340', 'GC1 folding boxboard 340 g/m2, second mill', 'GC1', 'FBB', 340, 0.5, 1215),
   board('GC2-300', 'GC2 folding boxboard 300 g/m2', 'GC2', 'FBB', 300, 0.46, 1120),
   board('GC2-350', 'GC2 folding boxboard 350 g/m2', 'GC2', 'FBB', 350, 0.54, 1100),
+  // Issue 30: unbleached kraft folding boxboard (CUK / SUK: coated or solid unbleached kraft);
+  // price per tonne an estimate between GC2 and GC1 (docs/pricing.md, sources).
+  board('KRAFT-FBB-300', 'Unbleached kraft folding boxboard 300 g/m2', 'KRAFT-FBB', 'FBB', 300, 0.4, 1180),
+  board('KRAFT-FBB-350', 'Unbleached kraft folding boxboard 350 g/m2', 'KRAFT-FBB', 'FBB', 350, 0.47, 1160),
   board('SBS-300', 'SBS solid bleached board 300 g/m2', 'SBS', 'FBB', 300, 0.38, 1650),
   board('SBS-350', 'SBS solid bleached board 350 g/m2', 'SBS', 'FBB', 350, 0.45, 1620),
   board('ART-170', 'Coated silk paper 170 g/m2', 'COATED-PAPER', 'PAPER', 170, 0.15, 1050),
@@ -782,11 +800,14 @@ const toolingRules: ToolingRule[] = [
     code: 'PLATE-FLEXO',
     name: 'Flexo photopolymer plate',
     kind: 'FLEXO_PLATE',
-    basePrice: 0,
+    // Per colour (issue 30): from USD 95 for a single-panel plate, about USD 200 mid coverage,
+    // USD 300-800 full coverage (EcoEnclose, plate pricing): EUR 87 base + EUR 0.149/cm2 of inked
+    // area gives EUR 240 for a 0427 250 x 180 x 60 at 35 % coverage (the issue's published figure).
+    basePrice: 87,
     pricePerMetre: 0,
-    pricePerSquareCentimetre: 0.075,
+    pricePerSquareCentimetre: 0.149,
     depthSurchargePerMm: 0,
-    minimumPrice: 45,
+    minimumPrice: 87,
   },
 ];
 
@@ -900,6 +921,17 @@ function zone(
   return { id: code, code, name, countryCodes, pricePerPallet, minimumPrice };
 }
 
+/** Working days on the road (pallet groupage from a French plant): estimates, docs/pricing.md. */
+const TRANSIT_DAYS: Record<string, number> = {
+  'FR-LOCAL': 1,
+  'FR-NATIONAL': 2,
+  BENELUX: 2,
+  'DE-AT': 3,
+  SOUTH: 4,
+  'UK-IE': 4,
+  NORDICS: 4,
+};
+
 const deliveryZones: DeliveryZone[] = [
   zone('FR-LOCAL', 'France, within 150 km', ['FR'], 48, 95),
   zone('FR-NATIONAL', 'France, national', ['FR'], 78, 140),
@@ -908,7 +940,7 @@ const deliveryZones: DeliveryZone[] = [
   zone('SOUTH', 'Spain, Italy, Portugal', ['ES', 'IT', 'PT'], 135, 220),
   zone('UK-IE', 'United Kingdom, Ireland', ['GB', 'IE'], 190, 320),
   zone('NORDICS', 'Denmark, Sweden, Norway, Finland', ['DK', 'SE', 'NO', 'FI'], 175, 290),
-];
+].map((z) => ({ ...z, transitDays: TRANSIT_DAYS[z.code]! }));
 
 /** A fresh copy each call, so callers may edit it freely. */
 export function defaultCatalogue(): Catalogue {
@@ -922,6 +954,25 @@ export function defaultCatalogue(): Catalogue {
       windowPanelMarginMm: 8,
       corrugatedPacking: 'BUNDLE',
       routeSelection: { toolingRepeats: 1, variantMargin: 0.15, maxVariants: 6 },
+      // Lead-time figures and their sources: docs/pricing.md, "Lead time" (issue 30).
+      leadTime: {
+        hoursPerWorkingDay: 8,
+        boardStockDays: 2,
+        boardMillOrderDays: 15,
+        boardStockLimitKg: 3000,
+        corrugatorDays: 4,
+        toolingDays: {
+          CUTTING_DIE: 3,
+          ROTARY_DIE: 5,
+          STAMPING_DIE: 5,
+          EMBOSSING_DIE: 7,
+          BRAILLE_DIE: 7,
+          FLEXO_PLATES: 4,
+        },
+        platesDays: 1,
+        queueDays: 5,
+        transportDays: 2,
+      },
       valueAnalysis: {
         priceBreakSaving: 0.1,
         quantityCurveFactors: [0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 7.5, 10],
@@ -946,6 +997,12 @@ export function defaultCatalogue(): Catalogue {
       { id: 'GC1', code: 'GC1', name: 'GC1 white-back folding boxboard', matterId: 'FBB' },
       { id: 'GC2', code: 'GC2', name: 'GC2 cream-back folding boxboard', matterId: 'FBB' },
       { id: 'SBS', code: 'SBS', name: 'Solid bleached sulphate board', matterId: 'FBB' },
+      {
+        id: 'KRAFT-FBB',
+        code: 'KRAFT-FBB',
+        name: 'Unbleached kraft folding boxboard (CUK/SUK)',
+        matterId: 'FBB',
+      },
       { id: 'COATED-PAPER', code: 'COATED-PAPER', name: 'Coated paper', matterId: 'PAPER' },
       { id: 'UNCOATED-PAPER', code: 'UNCOATED-PAPER', name: 'Uncoated paper', matterId: 'PAPER' },
       { id: 'KRAFT-LINER', code: 'KRAFT-LINER', name: 'Kraft liner', matterId: 'PAPER' },

@@ -4,13 +4,14 @@
  * and quote delivery for the brief. Value analysis re-runs this with changed inputs; element
  * results are memoised in the session so unchanged elements are not recomputed.
  */
-import { type Catalogue, type RouteSelection, routeSelectionOf } from './catalogue.ts';
+import { type Catalogue, machineRate, type RouteSelection, routeSelectionOf } from './catalogue.ts';
 import { at, type CostCategoryKey, costRoute, type RouteCosting } from './costing.ts';
 import type { PricingIssue } from './errors.ts';
+import { addFewerUpsRoutes } from './fewer-ups.ts';
 import { gangPlan, isGang } from './gang.ts';
 import type { DieLine } from './geometry/die-line.ts';
 import type { BriefElementInput, BriefInput, BriefPalletType, PackingType } from './input.ts';
-import { type DeliveryQuote, type PackingPlan, planPacking, quoteDelivery } from './logistics.ts';
+import { type DeliveryQuote, isRefusal, type PackingPlan, planPacking, quoteDelivery } from './logistics.ts';
 import { allocateCents, round4, sumCents, toCents } from './money.ts';
 import { gridTwin } from './nesting-routes.ts';
 import { planRoutes, type RoutePlanning, TOOL_OPERATIONS } from './process-planning.ts';
@@ -153,6 +154,8 @@ export function computeElement(
     brief.commercialMargin,
     brief.packingType,
     brief.palletType,
+    // The case is chosen by landed cost, delivery to the zone included (logistics.ts).
+    brief.deliveryZoneId,
     input,
   ]);
   const cached = session.elements.get(key) as ElementOutcome | undefined;
@@ -171,7 +174,20 @@ export function computeElement(
       brief.packingType ?? 'SHIPPING_CASE',
       brief.palletType ?? 'EURO',
       element.category.kind === 'CORRUGATED_CASE',
+      {
+        zone:
+          brief.deliveryZoneId !== undefined
+            ? session.index.deliveryZones.get(brief.deliveryZoneId)
+            : undefined,
+        commercialMargin: element.commercialMargin,
+        ...packerRateOf(session),
+      },
     );
+    if (isRefusal(packing)) {
+      outcome = { issues: [{ pointer: '/palletType', message: packing.refused }], computation: null };
+      session.elements.set(key, outcome);
+      return outcome;
+    }
     // A nested layout has more ups than the grid on its sheet, hence a dearer die: the grid is
     // kept as its own route (`:GRID`) so a short run can still take it. Every printed route is
     // also costed as a gang run of the decoration variants (gang.ts), when possible.
@@ -184,14 +200,29 @@ export function computeElement(
         const gang = gangPlan(plan, element.decorations);
         return gang ? [plan, gang] : [plan];
       });
-    const routes = plans
-      .map((plan) => costRoute(session, plan, element, dieLine, packing))
-      .sort(compareRoutes);
+    const cost = (plan: (typeof plans)[number]) => costRoute(session, plan, element, dieLine, packing);
+    // Fewer ups where tooling is made per up (fewer-ups.ts): the cheapest total wins.
+    const routes = addFewerUpsRoutes(
+      session,
+      plans.map(cost).sort(compareRoutes),
+      element,
+      dieLine,
+      cost,
+      compareRoutes,
+    );
     const variants = pickVariants(routes, routeSelectionOf(session.index.catalogue.settings));
     outcome = { issues: [], computation: { element, dieLine, packing, routes, variants } };
   }
   session.elements.set(key, outcome);
   return outcome;
+}
+
+/** The packing station's hourly rate when it charges by the package (landed cost of a case). */
+function packerRateOf(session: PricingSession): { packerHourlyRate?: number } {
+  const rates = session.index.catalogue.machines
+    .filter((m) => machineRate(session.index, m, 'PACKING')?.speedBasis === 'PACKAGE')
+    .map((m) => m.hourlyRate);
+  return rates.length > 0 ? { packerHourlyRate: Math.min(...rates) } : {};
 }
 
 export function computeBrief(

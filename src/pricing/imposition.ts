@@ -118,6 +118,24 @@ export function bestCount(uw: number, uh: number, w: number, h: number, gap = 0)
   return bestLayout(uw, uh, w, h, gap).ups;
 }
 
+/**
+ * Guillotine cuts of a layout's blocks, the first `upsCap` blanks kept (whole rows, then part of a
+ * row): strips first, then each strip across; a gutter needs two cuts, a shared edge one.
+ */
+function blockCuts(blocks: { cols: number; rows: number }[], gutter: number, upsCap: number): number {
+  let cuts = 0;
+  let left = upsCap;
+  for (const block of blocks) {
+    const kept = Math.min(left, block.cols * block.rows);
+    left -= kept;
+    if (kept <= 0) continue;
+    const cols = Math.min(block.cols, kept);
+    const rows = Math.ceil(kept / block.cols);
+    cuts += (gutter > 0 ? 2 * cols : cols + 1) + cols * (gutter > 0 ? 2 * rows : rows + 1);
+  }
+  return cuts;
+}
+
 /** Best one- or two-block layout of a w x h blank in a usable area of uw x uh. */
 function bestLayout(
   uw: number,
@@ -126,13 +144,22 @@ function bestLayout(
   h: number,
   gutter: number,
   rule: GrainLayout = FREE_LAYOUT,
+  upsCap = Number.POSITIVE_INFINITY,
 ): Candidate {
   let best: Candidate = { blocks: [], ups: 0 };
   const consider = (candidate: Candidate) => {
-    // Strictly more ups wins; on a tie, fewer blocks (a simpler die) wins; else first found.
+    // Strictly more ups (up to the cap: ups beyond it are dropped anyway) wins; on a tie, fewer
+    // blocks (a simpler die, fewer guillotine cuts) wins; else first found.
+    const ups = Math.min(candidate.ups, upsCap);
+    const bestUps = Math.min(best.ups, upsCap);
     if (
-      candidate.ups > best.ups ||
-      (candidate.ups === best.ups && candidate.ups > 0 && candidate.blocks.length < best.blocks.length)
+      ups > bestUps ||
+      (ups === bestUps &&
+        ups > 0 &&
+        (candidate.blocks.length < best.blocks.length ||
+          // Then fewer guillotine cuts (flat items are cut block by block).
+          (candidate.blocks.length === best.blocks.length &&
+            blockCuts(candidate.blocks, gutter, upsCap) < blockCuts(best.blocks, gutter, upsCap))))
     ) {
       best = candidate;
     }
@@ -201,7 +228,7 @@ export function impose(
     height: Math.max(0, sheet.height - margins.gripperMm - margins.tailMarginMm),
   };
   const g = margins.gutterMm;
-  const layout = bestLayout(usable.width, usable.height, blank.width, blank.height, g, rule);
+  const layout = bestLayout(usable.width, usable.height, blank.width, blank.height, g, rule, upsCap);
   const placements: Placement[] = [];
   // Centre the whole layout across the sheet so the die sits on the sheet's centre line.
   let layoutWidth = 0;
@@ -210,7 +237,9 @@ export function impose(
     layoutWidth = Math.max(layoutWidth, block.dx + span(block.cols, bw, g));
   }
   const offsetX = usable.x + Math.max(0, (usable.width - layoutWidth) / 2);
-  let cutsPerSheet = 0;
+  // Blanks beyond the cap are dropped in placement order (row by row, block by block), so a
+  // capped layout is its first blocks' full rows and one partial row: only those are cut.
+  const cutsPerSheet = blockCuts(layout.blocks, g, upsCap);
   for (const block of layout.blocks) {
     const bw = block.rotated ? blank.height : blank.width;
     const bh = block.rotated ? blank.width : blank.height;
@@ -225,10 +254,6 @@ export function impose(
         });
       }
     }
-    // Strips first, then each strip across; a gutter needs two cuts, a shared edge one.
-    const stripCuts = g > 0 ? 2 * block.cols : block.cols + 1;
-    const crossCuts = g > 0 ? 2 * block.rows : block.rows + 1;
-    cutsPerSheet += stripCuts + block.cols * crossCuts;
   }
   const gridUps = Math.min(placements.length, upsCap);
   // A nested layout keeps one grain orientation (180-degree turns only); it replaces the grid

@@ -30,6 +30,7 @@ export type {
 export { buildDieLine } from './geometry/styles.ts';
 export type { Imposition, LayoutBlock, Placement, SheetMargins } from './imposition.ts';
 export type * from './input.ts';
+export type { LeadTimeBreakdown, LeadTimeOperation } from './lead-time.ts';
 export type * from './output.ts';
 export type { RouteProcess } from './resolve.ts';
 export { renderDieLineSvg, renderImpositionSvg } from './svg.ts';

@@ -116,12 +116,130 @@ export function findPallet(catalogue: Catalogue, type: BriefPalletType): Pallet 
   return catalogue.pallets.find((pallet) => pallet.type === type);
 }
 
+/** What delivery and margin the packing choice is weighed with (issue 30: landed cost). */
+export interface LandedCostBasis {
+  /** The brief's delivery zone (none: ex works, delivery not part of the choice). */
+  zone?: DeliveryZone | undefined;
+  /** The element's margin: cases and pallets are product cost, sold at cost / (1 - m). */
+  commercialMargin: number;
+  /**
+   * Hourly rate of the packer when packing is charged by the package (speedBasis PACKAGE): each
+   * case is made up, closed, labelled and palletised at its `packagesPerHour`, so a case holding
+   * few units costs handling as well as board. Absent: handling left out of the choice.
+   */
+  packerHourlyRate?: number;
+}
+
+interface PackageChoice {
+  packingCase: PackingCase;
+  units: number;
+  length: number;
+  width: number;
+  height: number;
+}
+
+interface Palletised {
+  pallet: Pallet;
+  packagesPerLayer: number;
+  layers: number;
+  packagesPerPallet: number;
+  pallets: number;
+  packageWeightKg: number;
+  notes: string[];
+}
+
 /**
- * The cheapest way to pack: the shipping case with the lowest case cost per unit (bundles when
+ * Packages on a pallet: per layer the best pattern of both orientations and mixed rows, layers up
+ * to the height limit, capped by the weight limit. A package wider than the brief's pallet in
+ * both orientations is never loaded overhanging: it goes on the cheapest larger pallet of the
+ * catalogue that takes it (with a note), or, when none does, this way of packing is refused (null).
+ */
+function palletise(
+  catalogue: Catalogue,
+  chosen: PackageChoice,
+  unitWeightKg: number,
+  quantity: number,
+  palletType: BriefPalletType,
+): Palletised | null {
+  const asked = findPallet(catalogue, palletType)!;
+  const footprint = (p: Pallet) => bestCount(p.length, p.width, chosen.length, chosen.width);
+  let pallet = asked;
+  const notes: string[] = [];
+  if (footprint(asked) === 0) {
+    const larger = catalogue.pallets
+      .filter((p) => footprint(p) > 0)
+      .sort((a, b) => a.price - b.price || a.code.localeCompare(b.code))[0];
+    if (!larger) return null;
+    pallet = larger;
+    notes.push(
+      `package ${Math.round(chosen.length)} x ${Math.round(chosen.width)} mm overhangs the ${asked.name}: loaded on the ${larger.name}`,
+    );
+  }
+  const packageWeightKg = chosen.units * unitWeightKg + chosen.packingCase.tareKg;
+  const packagesPerLayer = footprint(pallet);
+  let layers = Math.floor((pallet.maxLoadedHeightMm - pallet.deckHeightMm) / chosen.height + 1e-9);
+  if (layers < 1) {
+    layers = 1;
+    notes.push('package taller than the pallet height limit: one layer');
+  }
+  const byWeight = Math.max(
+    1,
+    Math.floor((pallet.maxGrossWeightKg - pallet.tareKg) / packageWeightKg + 1e-9),
+  );
+  const packagesPerPallet = Math.max(1, Math.min(packagesPerLayer * layers, byWeight));
+  const packages = Math.ceil(quantity / chosen.units);
+  return {
+    pallet,
+    packagesPerLayer,
+    layers,
+    packagesPerPallet,
+    pallets: Math.ceil(packages / packagesPerPallet),
+    packageWeightKg,
+    notes,
+  };
+}
+
+/**
+ * Landed cost of a way of packing, at price: cases, pallets and case handling as the costing
+ * charges them (proportional to the quantity) marked up with the product, plus the delivery of its
+ * whole pallets to the zone (that element alone: the zone's minimum charge applies).
+ */
+export function landedCost(
+  quantity: number,
+  unitsPerPackage: number,
+  packagePrice: number,
+  packagesPerPallet: number,
+  palletPrice: number,
+  pallets: number,
+  basis: LandedCostBasis,
+  packagesPerHour?: number,
+): number {
+  const handling =
+    basis.packerHourlyRate !== undefined && packagesPerHour !== undefined && packagesPerHour > 0
+      ? (quantity / unitsPerPackage / packagesPerHour) * basis.packerHourlyRate
+      : 0;
+  const packing =
+    (quantity / unitsPerPackage) * packagePrice +
+    (quantity / (unitsPerPackage * packagesPerPallet)) * palletPrice +
+    handling;
+  return packing / (1 - basis.commercialMargin) + quoteDelivery(basis.zone, pallets).cost;
+}
+
+/** Packing refused: no pallet of the catalogue takes the package without overhang. */
+export interface PackingRefusal {
+  refused: string;
+}
+
+export function isRefusal(plan: PackingPlan | PackingRefusal): plan is PackingRefusal {
+  return (plan as PackingRefusal).refused !== undefined;
+}
+
+/**
+ * The cheapest way to pack and ship: the shipping case whose landed cost (cases + pallets +
+ * delivery to the zone) is lowest - not the case cheapest per unit, which may fill many more
+ * pallets (issue 30: 194,047 crash-locks in 34 pallets of XL cases, 19 of M cases); bundles when
  * asked for, for corrugated cases unless the settings say otherwise, or when no case holds a
- * unit), then as many packages per pallet as fit: per layer the best pattern of both
- * orientations and mixed rows, layers up to the height limit, capped by the weight limit.
- * Case outside = inside + 2 x wall in length and width, + 4 x wall in height (flaps double).
+ * unit. Case outside = inside + 2 x wall in length and width, + 4 x wall in height (flaps double).
  */
 export function planPacking(
   catalogue: Catalogue,
@@ -131,19 +249,15 @@ export function planPacking(
   requestedPackingType: PackingType,
   palletType: BriefPalletType,
   corrugated = false,
-): PackingPlan {
+  basis: LandedCostBasis = { commercialMargin: 0 },
+): PackingPlan | PackingRefusal {
   let packingType = requestedPackingType;
   const notes: string[] = [];
   const unitWeightKg = (dieLine.areaMm2 / 1e6) * (grammage / 1000);
   const kd = dieLine.knockedDown;
   const item: [number, number, number] = [kd.length, kd.width, Math.max(kd.thickness, 0.01)];
-  let chosen: {
-    packingCase: PackingCase;
-    units: number;
-    length: number;
-    width: number;
-    height: number;
-  } | null = null;
+  let chosen: PackageChoice | null = null;
+  let loaded: Palletised | null = null;
   if (packingType === 'SHIPPING_CASE' && corrugated && catalogue.settings.corrugatedPacking !== 'AS_BRIEF') {
     if (catalogue.packingCases.some((c) => c.kind === 'BUNDLE')) {
       notes.push('corrugated cases ship in strapped bundles (settings.corrugatedPacking)');
@@ -151,20 +265,41 @@ export function planPacking(
     }
   }
   if (packingType === 'SHIPPING_CASE') {
+    let bestLanded = Number.POSITIVE_INFINITY;
+    let bestPerUnit = Number.POSITIVE_INFINITY;
     for (const packingCase of catalogue.packingCases) {
       if (packingCase.kind !== 'SHIPPING_CASE') continue;
       const units = unitsInCase(item, unitWeightKg, packingCase);
       if (units < 1) continue;
+      const option: PackageChoice = {
+        packingCase,
+        units,
+        length: packingCase.length + 2 * packingCase.wallThicknessMm,
+        width: packingCase.width + 2 * packingCase.wallThicknessMm,
+        height: packingCase.height + 4 * packingCase.wallThicknessMm,
+      };
+      const onPallet = palletise(catalogue, option, unitWeightKg, quantity, palletType);
+      if (!onPallet) continue;
+      const landed = landedCost(
+        quantity,
+        units,
+        packingCase.price,
+        onPallet.packagesPerPallet,
+        onPallet.pallet.price,
+        onPallet.pallets,
+        basis,
+        packingCase.packagesPerHour,
+      );
       const perUnit = packingCase.price / units;
-      const best = chosen ? chosen.packingCase.price / chosen.units : Number.POSITIVE_INFINITY;
-      if (perUnit < best - 1e-12) {
-        chosen = {
-          packingCase,
-          units,
-          length: packingCase.length + 2 * packingCase.wallThicknessMm,
-          width: packingCase.width + 2 * packingCase.wallThicknessMm,
-          height: packingCase.height + 4 * packingCase.wallThicknessMm,
-        };
+      // Ties (to the cent of a thousandth) go to the case cheaper per unit, then catalogue order.
+      if (
+        landed < bestLanded - 1e-9 ||
+        (Math.abs(landed - bestLanded) <= 1e-9 && perUnit < bestPerUnit - 1e-12)
+      ) {
+        chosen = option;
+        loaded = onPallet;
+        bestLanded = landed;
+        bestPerUnit = perUnit;
       }
     }
     if (!chosen) notes.push('no shipping case holds a unit; packed in bundles');
@@ -197,27 +332,17 @@ export function planPacking(
       tareKg: 0,
     };
     chosen = { packingCase, units, length: item[0], width: item[1], height: units * item[2] };
+    loaded = palletise(catalogue, chosen, unitWeightKg, quantity, palletType);
+    if (!loaded) {
+      const asked = findPallet(catalogue, palletType)!;
+      return {
+        refused: `a ${Math.round(item[0])} x ${Math.round(item[1])} mm bundle overhangs every pallet of the catalogue (${asked.name} asked); no pallet takes it without overhang`,
+      };
+    }
   }
-  const pallet = findPallet(catalogue, palletType)!;
-  const packageWeightKg = chosen.units * unitWeightKg + chosen.packingCase.tareKg;
-  const perLayer = bestCount(pallet.length, pallet.width, chosen.length, chosen.width);
-  let packagesPerLayer = perLayer;
-  if (perLayer === 0) {
-    packagesPerLayer = 1;
-    notes.push('package larger than the pallet footprint: one per layer, overhanging');
-  }
-  let layers = Math.floor((pallet.maxLoadedHeightMm - pallet.deckHeightMm) / chosen.height + 1e-9);
-  if (layers < 1) {
-    layers = 1;
-    notes.push('package taller than the pallet height limit: one layer');
-  }
-  const byWeight = Math.max(
-    1,
-    Math.floor((pallet.maxGrossWeightKg - pallet.tareKg) / packageWeightKg + 1e-9),
-  );
-  const packagesPerPallet = Math.max(1, Math.min(packagesPerLayer * layers, byWeight));
+  const { pallet, packagesPerLayer, layers, packagesPerPallet, pallets, packageWeightKg } = loaded!;
+  notes.push(...loaded!.notes);
   const packages = Math.ceil(quantity / chosen.units);
-  const pallets = Math.ceil(packages / packagesPerPallet);
   const netWeightKg = quantity * unitWeightKg;
   const perTruck = palletsPerTruck(pallet);
   const layersUsed = Math.min(layers, Math.ceil(packagesPerPallet / packagesPerLayer));

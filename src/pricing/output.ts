@@ -17,6 +17,7 @@ import type {
   PackingType,
   SidePrinted,
 } from './input.ts';
+import type { LeadTimeBreakdown } from './lead-time.ts';
 import type { OPTIMISATION_TYPES } from './message-codes.ts';
 import type { RouteProcess } from './resolve.ts';
 
@@ -163,6 +164,8 @@ export interface PredictionRequestComputed {
   totalPrice: number;
   quantity: number;
   productionTime: number;
+  /** Lead time of this variant as a breakdown: board, tooling, queue, operations, transport. */
+  leadTime: LeadTimeBreakdown;
   partsCount: number;
   parts: Record<string, string>;
   productIds: string[];
@@ -328,6 +331,13 @@ export interface BriefComputed {
     pallets: number;
     cost: number;
     minimumApplied: boolean;
+    /**
+     * Whether the prices include delivery. Without a delivery zone the brief is priced ex works:
+     * `cost` is 0 because delivery is not part of the price, not because it is free.
+     */
+    included: boolean;
+    /** Why delivery is not included (`NO_DELIVERY_ZONE`), null when it is. */
+    notIncludedReason: 'NO_DELIVERY_ZONE' | null;
   };
 }
 
@@ -343,6 +353,11 @@ export interface BriefPrice {
   costSummary: CostSummary;
   /** Hours, all operations of the selected variants. */
   productionTime: number;
+  /**
+   * The brief's lead time: its elements are made side by side, so the element whose selected
+   * variant takes longest sets it (`position`); that variant's breakdown.
+   */
+  leadTime: LeadTimeBreakdown & { position: number };
   /** Operations in the selected variants. */
   processCount: number;
   commercialMarginInitial: number;

@@ -5,7 +5,7 @@
  * product price (price = cost / (1 - m)), and the legacy `...Predis` fields are filled from the
  * same rounded lines.
  */
-import { routeSelectionOf } from './catalogue.ts';
+import { type DeliveryZone, type PricingSettings, routeSelectionOf } from './catalogue.ts';
 import { at, type CostCategoryKey, type RawCostLine, type RouteCosting } from './costing.ts';
 import {
   type BriefComputation,
@@ -17,6 +17,7 @@ import {
 import { gangLabel, isGang } from './gang.ts';
 import type { DieLine } from './geometry/die-line.ts';
 import type { Imposition } from './imposition.ts';
+import { type LeadTimeBreakdown, leadTimeOf } from './lead-time.ts';
 import type { PackingPlan } from './logistics.ts';
 import { fromCents, round1, round2, round4, sumCents, toCents } from './money.ts';
 import type {
@@ -92,6 +93,8 @@ function category(lines: CostLine[], cents: number[]): CostCategory {
 interface DeliveryShare {
   cents: number;
   label: string;
+  /** The brief's delivery zone (lead time: transport), none ex works. */
+  zone?: DeliveryZone | undefined;
 }
 
 function breakdownOf(
@@ -361,7 +364,8 @@ export function routeLabel(costing: RouteCosting): string {
   const process = plan.process === 'none' ? 'unprinted' : plan.process;
   const nested = plan.imposition.layout === 'NESTED' ? ' nested' : '';
   const gang = isGang(plan) ? `, ${plan.gang.shares.length} decorations gang-run` : '';
-  return `${process} on ${plan.sheet.width} x ${plan.sheet.height} mm sheets, ${plan.imposition.ups} up${nested}${gang}`;
+  const reduced = plan.reducedFromUps ? ` (of ${plan.reducedFromUps}: fewer per-up tools)` : '';
+  return `${process} on ${plan.sheet.width} x ${plan.sheet.height} mm sheets, ${plan.imposition.ups} up${nested}${reduced}${gang}`;
 }
 
 /** In words: how much more a route costs in total than the selected one, and where. */
@@ -414,6 +418,7 @@ function buildVariant(
   hints: OptimisationHints,
   currency: string,
   repeats: number,
+  settings: PricingSettings,
 ): PredictionRequestComputed {
   const { element, dieLine, packing } = computation;
   const selectedRoute = computation.variants[0]!;
@@ -471,6 +476,7 @@ function buildVariant(
     totalPrice: fromCents(money.totalCents),
     quantity: element.quantity,
     productionTime: round4(at(costing.productionHours)),
+    leadTime: leadTimeOf(costing, element, settings, delivery.zone),
     partsCount: 1,
     parts: { '1': element.product.name },
     productIds: [element.product.id],
@@ -632,14 +638,18 @@ export function assemblePrediction(session: PricingSession, computation: BriefCo
     const zone = computation.delivery.zone;
     const delivery: DeliveryShare = {
       cents: deliveryCents,
+      zone:
+        computation.brief.deliveryZoneId !== undefined
+          ? session.index.deliveryZones.get(computation.brief.deliveryZoneId)
+          : undefined,
       label: zone
         ? `Delivery to ${zone.name}: ${elementComputation.packing.pallets} of ${totalPallets} pallets${computation.delivery.minimumApplied ? ' (minimum charge)' : ''}`
-        : 'Ex works (no delivery zone)',
+        : 'Delivery not included: ex works (no delivery zone chosen)',
     };
     const hints = optimisationHints(session, elementComputation);
     const repeats = routeSelectionOf(catalogue.settings).toolingRepeats;
     const variants = elementComputation.variants.map((costing, rank) =>
-      buildVariant(elementComputation, costing, rank, delivery, hints, currency, repeats),
+      buildVariant(elementComputation, costing, rank, delivery, hints, currency, repeats, catalogue.settings),
     );
     predictions.push(...variants);
     selectedVariants.push(variants[0]!);
@@ -678,6 +688,8 @@ function briefComputedOf(
       pallets: computation.delivery.pallets,
       cost: fromCents(computation.deliveryCents.reduce((a, b) => a + b, 0)),
       minimumApplied: computation.delivery.minimumApplied,
+      included: computation.delivery.zone !== null,
+      notIncludedReason: computation.delivery.zone === null ? 'NO_DELIVERY_ZONE' : null,
     },
   };
 }
@@ -732,7 +744,7 @@ function briefPriceOf(
     cents: deliveryCents,
     label: zone
       ? `Delivery to ${zone.name}: ${computation.delivery.pallets} pallets`
-      : 'Ex works (no delivery zone)',
+      : 'Delivery not included: ex works (no delivery zone chosen)',
   };
   const totals = {
     productCostCents,
@@ -763,6 +775,11 @@ function briefPriceOf(
     costBreakdown: breakdownOf(lines, totals, delivery, currency),
     costSummary,
     productionTime: round4(computation.elements.reduce((s, e) => s + at(e.variants[0]!.productionHours), 0)),
+    leadTime: selected.reduce(
+      (longest: LeadTimeBreakdown & { position: number }, v) =>
+        v.leadTime.workingDays > longest.workingDays ? { ...v.leadTime, position: v.position } : longest,
+      { ...selected[0]!.leadTime, position: selected[0]!.position },
+    ),
     processCount: selected.reduce((s, v) => s + v.operations.length, 0),
     commercialMarginInitial:
       computation.brief.commercialMargin ?? computation.elements[0]?.element.commercialMarginInitial ?? 0,

@@ -51,6 +51,11 @@ export interface RoutePlan {
   sheet: Format;
   imposition: Imposition;
   steps: StepTemplate[];
+  /**
+   * Fewer ups than the sheet holds (fewer-ups.ts): the densest layout's ups this route gave up
+   * to save tooling that is made per up (dies, plates). Absent on the densest layout.
+   */
+  reducedFromUps?: number;
 }
 
 export interface RouteFailure {

@@ -177,6 +177,12 @@ interface Candidate {
   apply: (input: BriefElementInput) => BriefElementInput;
   /** A change of the brief itself (packing type), applied after `apply`. */
   applyBrief?: (brief: BriefInput) => BriefInput;
+  /**
+   * What the change promises beyond a lower total, checked on the re-priced element: the proposal
+   * is dropped when the re-priced brief does not get it (issue 30: "fit more ups" proposals that
+   * re-priced with the same ups). Returns the description of what it really gets, or null.
+   */
+  promise?: (after: ElementComputation) => string | null;
 }
 
 function materialCandidate(
@@ -402,10 +408,21 @@ export function dimensionCandidates(
     if (reduction === null) continue;
     const from = element.input[field];
     const to = from - reduction;
+    const sheet = computation.variants[0]!.plan.sheet;
     out.push({
       description: `reduce the ${key} from ${from} to ${to} mm to fit ${upsAfterReduction(session, computation, key, reduction)} ups instead of ${currentUps} (same sheet, same grain${flat ? ', a standard size' : ''})`,
       changes: [{ pointer: `/briefElements/${element.arrayIndex}/${field}`, field, from, to }],
       apply: (e) => ({ ...e, [field]: to }),
+      // The saving must come from the ups: the re-priced element's selected route must carry
+      // more of them, on the same sheet, else the proposal is not shown.
+      promise: (after) => {
+        const plan = after.variants[0]!.plan;
+        const ups = plan.imposition.ups;
+        if (ups <= currentUps || plan.sheet.width !== sheet.width || plan.sheet.height !== sheet.height) {
+          return null;
+        }
+        return `reduce the ${key} from ${from} to ${to} mm to fit ${ups} ups instead of ${currentUps} (same sheet, same grain${flat ? ', a standard size' : ''})`;
+      },
     });
   }
   return out;
@@ -539,6 +556,8 @@ function priceCandidate(
   if (!changed) return null;
   const before = elementPriceIn(baseline.computation, element.position);
   const after = elementPriceIn(changed, element.position);
+  const promised = candidate.promise ? candidate.promise(after.element) : candidate.description;
+  if (promised === null) return null;
   const totalSaving = fromCents(before.money.totalCents - after.money.totalCents);
   const unitPriceSaving = round4(before.money.unitPrice - after.money.unitPrice);
   const savingPercent =
@@ -546,7 +565,7 @@ function priceCandidate(
       ? round1((unitPriceSaving / before.money.unitPrice) * 100)
       : round1(((before.money.totalCents - after.money.totalCents) / before.money.totalCents) * 100);
   return {
-    description: candidate.description,
+    description: promised,
     changes: candidate.changes,
     quantity: after.element.element.quantity,
     unitPrice: after.money.unitPrice,

@@ -87,6 +87,41 @@ const MAILER: Omit<BriefElementInput, 'decorationsCount'> = {
   rectoColorCount: 2,
 };
 
+// Issue 30: kraft cartons, corrugated die-cut trays, digital short runs, foil/emboss short runs.
+const KRAFT: Omit<BriefElementInput, 'decorationsCount'> = { ...STE, materialReferenceId: 'KRAFT-FBB-300' };
+const CORR_TRAY: Omit<BriefElementInput, 'decorationsCount'> = {
+  position: 0,
+  productId: 'TRAY-CORR',
+  lengthDimension: 300,
+  widthDimension: 200,
+  heightDimension: 80,
+  materialReferenceId: 'CORR-B-KK',
+  wantDecoration: false,
+};
+const PRINTED_TRAY: Omit<BriefElementInput, 'decorationsCount'> = {
+  ...CORR_TRAY,
+  materialReferenceId: 'CORR-E-WK',
+  ...printed,
+  rectoColorCount: 1,
+};
+const FOIL = {
+  wantStampingRecto: true,
+  hotStampings: [{ color: 'silver', coverage: 0.5, width: 40, height: 20 }],
+};
+const FOIL_CLB: Omit<BriefElementInput, 'decorationsCount'> = {
+  ...CLB,
+  lengthDimension: 66,
+  widthDimension: 33,
+  heightDimension: 48,
+  ...FOIL,
+};
+const FOIL_STE: Omit<BriefElementInput, 'decorationsCount'> = { ...STE, ...FOIL };
+const FOIL_EMBOSS_STE: Omit<BriefElementInput, 'decorationsCount'> = {
+  ...FOIL_STE,
+  wantEmbossingDebossingRecto: true,
+  embossings: [{ type: 'EMBOSSING', width: 30, height: 15, depth: 0.5 }],
+};
+
 type Measure = 'unitPrice' | 'allIn';
 type Range = (job: { quantity: number; boardPerUnit: number; sheetM2PerUnit: number }) => [number, number];
 
@@ -99,6 +134,12 @@ const cn: Range = ({ sheetM2PerUnit }) => [
 ];
 const flcCorrugated: Range = (job) => [cn(job)[0], 3 * USD];
 const flcCarton: Range = () => [CLT[0], 1 * USD];
+/**
+ * ISSUE30: the shadow estimate of issue 30 for the crash-lock 66 x 33 x 48 with silver foil at
+ * 1,291 (built from published figures): the engine's EUR 2,008 was 34 % above it, i.e. EUR 1,498
+ * all-in; the issue counts a job within 15 % of the shadow estimate as landed.
+ */
+const issue30: Range = ({ quantity }) => [(2008 / 1.34 / quantity) * 0.85, (2008 / 1.34 / quantity) * 1.15];
 
 interface ReferenceJob {
   name: string;
@@ -255,11 +296,137 @@ const jobs: ReferenceJob[] = [
     source: 'CN',
     range: cn,
   },
+  {
+    name: 'STE 60x40x150 GC1 4/0 digital',
+    run: 'short',
+    element: STE,
+    quantity: 250,
+    measure: 'allIn',
+    source: 'WNF',
+    range: wnf,
+  },
+  {
+    name: 'RTE 50x50x120 SBS 4/0 varnish digital',
+    run: 'short',
+    element: RTE,
+    quantity: 300,
+    measure: 'allIn',
+    source: 'WNF',
+    range: wnf,
+  },
+  {
+    name: 'CLB 80x60x120 GC1 4/0 digital',
+    run: 'short',
+    element: CLB,
+    quantity: 500,
+    measure: 'allIn',
+    source: 'WNF',
+    range: wnf,
+  },
+  {
+    name: 'STE 60x40x150 kraft FBB 4/0',
+    run: 'short',
+    element: KRAFT,
+    quantity: 500,
+    measure: 'allIn',
+    source: 'WNF',
+    range: wnf,
+  },
+  {
+    name: 'STE 60x40x150 kraft FBB 4/0',
+    run: 'short',
+    element: KRAFT,
+    quantity: 1000,
+    measure: 'allIn',
+    source: 'FLC',
+    range: flcCarton,
+  },
+  {
+    name: 'STE 60x40x150 kraft FBB 4/0',
+    run: 'medium',
+    element: KRAFT,
+    quantity: 5000,
+    measure: 'unitPrice',
+    source: 'CLT',
+    range: () => CLT,
+  },
+  {
+    name: 'STE 60x40x150 kraft FBB 4/0',
+    run: 'long',
+    element: KRAFT,
+    quantity: 100000,
+    measure: 'allIn',
+    source: 'LONG (CLT)',
+    range: long,
+  },
+  {
+    name: 'Corrugated tray 300x200x80 B plain',
+    run: 'short',
+    element: CORR_TRAY,
+    quantity: 1000,
+    measure: 'allIn',
+    source: 'FLC, CN',
+    range: flcCorrugated,
+  },
+  {
+    name: 'Corrugated tray 300x200x80 B plain',
+    run: 'medium',
+    element: CORR_TRAY,
+    quantity: 10000,
+    measure: 'unitPrice',
+    source: 'CN',
+    range: cn,
+  },
+  {
+    name: 'Corrugated tray 300x200x80 B plain',
+    run: 'long',
+    element: CORR_TRAY,
+    quantity: 50000,
+    measure: 'unitPrice',
+    source: 'CN',
+    range: cn,
+  },
+  {
+    name: 'Corrugated tray 300x200x80 E 1/0',
+    run: 'medium',
+    element: PRINTED_TRAY,
+    quantity: 20000,
+    measure: 'unitPrice',
+    source: 'CN',
+    range: cn,
+  },
+  {
+    name: 'CLB 66x33x48 GC1 4/0 silver foil',
+    run: 'short',
+    element: FOIL_CLB,
+    quantity: 1291,
+    measure: 'allIn',
+    source: 'ISSUE30',
+    range: issue30,
+  },
+  {
+    name: 'STE 60x40x150 GC1 4/0 silver foil',
+    run: 'short',
+    element: FOIL_STE,
+    quantity: 3000,
+    measure: 'allIn',
+    source: 'FLC',
+    range: flcCarton,
+  },
+  {
+    name: 'STE 60x40x150 GC1 4/0 foil + embossing',
+    run: 'short',
+    element: FOIL_EMBOSS_STE,
+    quantity: 5000,
+    measure: 'allIn',
+    source: 'FLC',
+    range: flcCarton,
+  },
 ];
 
 describe('reference jobs: unit prices within published ranges', () => {
   it('covers folding cartons and corrugated at short, medium and long runs', () => {
-    expect(jobs.length).toBeGreaterThanOrEqual(12);
+    expect(jobs.length).toBeGreaterThanOrEqual(30);
     for (const kind of [
       ['STE', 'RTE', 'CLB'],
       ['0201', '0427'],

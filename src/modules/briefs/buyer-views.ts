@@ -108,6 +108,8 @@ const PRICE_FIELDS = [
   'deliveryCost',
   'productionTime',
   'processCount',
+  // Issue 30: days and hours, no money.
+  'leadTime',
 ] as const;
 
 /** What a step of the process shows a buyer: what is done, on what, in what quantity; no times or costs. */
@@ -166,6 +168,8 @@ const VARIANT_FIELDS = [
   'decorations',
   'predictedThousandPrice',
   'imposition',
+  // Issue 30: the lead time as a breakdown holds days and hours, no money: a buyer sees it.
+  'leadTime',
 ] as const;
 
 const ELEMENT_COMPUTED_FIELDS = [

@@ -2,6 +2,7 @@
  * Response shapes of the briefs module, built from rows and stored predictions.
  */
 import type { BriefPrediction, ValueAnalysis } from '../../pricing/index.ts';
+import type { LeadTimeBreakdown } from '../../pricing/lead-time.ts';
 import { type BriefRow, type ElementRow, presentElement, type StoredVariant } from './mapping.ts';
 import type { PredictionSummaryRow } from './repository.ts';
 
@@ -122,11 +123,40 @@ export function presentProcess(briefId: string, version: number, variants: Store
 /** Hours of one working day (one shift) used to turn machine hours into a lead time. */
 export const HOURS_PER_WORKING_DAY = 8;
 
-const leadTime = (hours: number) => ({
-  productionHours: hours,
-  workingDays: Math.max(1, Math.ceil(hours / HOURS_PER_WORKING_DAY - 1e-9)),
-  hoursPerWorkingDay: HOURS_PER_WORKING_DAY,
-});
+/**
+ * The lead time shown: the engine's breakdown (issue 30: board, tooling, queue, operations,
+ * transport) when the prediction has one; machine hours in working days for predictions stored
+ * before it existed.
+ */
+const leadTime = (hours: number, breakdown: LeadTimeBreakdown | undefined) =>
+  breakdown
+    ? {
+        productionHours: hours,
+        workingDays: breakdown.workingDays,
+        hoursPerWorkingDay: breakdown.hoursPerWorkingDay,
+        breakdown,
+      }
+    : {
+        productionHours: hours,
+        workingDays: Math.max(1, Math.ceil(hours / HOURS_PER_WORKING_DAY - 1e-9)),
+        hoursPerWorkingDay: HOURS_PER_WORKING_DAY,
+        breakdown: null,
+      };
+
+/**
+ * Whether the prices include delivery (issue 30): without a zone the brief is priced ex works and
+ * `deliveryCost` 0 means "not included", not "free". Read from the zone, so predictions stored
+ * before the engine said it (`briefComputed.delivery.included`) answer the same.
+ */
+export function deliveryOf(output: BriefPrediction) {
+  const zone = output.briefComputed.delivery.zone;
+  return {
+    included: zone !== null,
+    reason: zone === null ? ('NO_DELIVERY_ZONE' as const) : null,
+    zone,
+    pallets: output.briefComputed.delivery.pallets,
+  };
+}
 
 const round = (value: number, decimals: number) => {
   const f = 10 ** decimals;
@@ -164,7 +194,7 @@ export function presentPanel(
       sheet: { width: computed.production.sheetSizeWidth, height: computed.production.sheetSizeHeight },
       layoutCount: computed.production.layoutCount,
       sheetUtilisation: computed.production.sheetUtilisation,
-      leadTime: leadTime(computed.production.productionTime),
+      leadTime: leadTime(computed.production.productionTime, selected.leadTime),
       quantityCurve: (analysed?.quantityCurve ?? []).map((point) => ({
         factor: elementPrice.quantity ? round(point.quantity / elementPrice.quantity, 2) : 0,
         quantity: point.quantity,
@@ -221,11 +251,12 @@ export function presentPanel(
       toolingCost: price.toolingCost,
       deliveryCost: price.deliveryCost,
     },
+    delivery: deliveryOf(output),
     quantity,
     unitPrice,
     allInUnitPrice: quantity ? round(price.totalPrice / quantity, 4) : 0,
     pricePerThousand: round(unitPrice * 1000, 2),
-    leadTime: leadTime(price.productionTime),
+    leadTime: leadTime(price.productionTime, price.leadTime),
     breakdown: {
       chart: 'doughnut',
       total: price.totalPrice,

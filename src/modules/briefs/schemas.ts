@@ -455,6 +455,43 @@ const Operation = Loose(
   'PredictionOperation: one step of the manufacturing process',
 );
 
+/** The lead time as a breakdown (src/pricing/lead-time.ts, issue 30): no money, shown to buyers. */
+export const LeadTimeBreakdownSchema = Type.Object(
+  {
+    workingDays: Type.Integer({
+      description: 'procurementDays + queueDays + productionDays + transport.days, from artwork approval',
+    }),
+    hoursPerWorkingDay: Type.Number(),
+    board: Type.Object({
+      source: StringEnum(['STOCK', 'MILL_ORDER', 'CORRUGATOR'] as const),
+      kg: Type.Number(),
+      days: Type.Number(),
+    }),
+    tooling: Type.Object(
+      {
+        days: Type.Number({ description: 'The longest tool: they are made in parallel' }),
+        items: Type.Array(Type.Object({ code: Type.String(), label: Type.String(), days: Type.Number() })),
+      },
+      { description: 'Dies and plates, made after artwork approval' },
+    ),
+    procurementDays: Type.Number({ description: 'max(board.days, tooling.days)' }),
+    queueDays: Type.Number(),
+    operations: Type.Array(
+      Type.Object({
+        position: Type.Integer(),
+        code: Type.String(),
+        name: Type.String(),
+        hours: Type.Number(),
+        days: Type.Integer({ description: 'Whole working days; packing 0 (filled at the line)' }),
+      }),
+    ),
+    productionHours: Type.Number(),
+    productionDays: Type.Integer(),
+    transport: Type.Object({ zone: Nullable(Type.String()), days: Type.Number() }),
+  },
+  { description: 'Lead time: board procurement, tooling, queue, each operation, transport' },
+);
+
 const variantKeyFields = {
   id: Uuid,
   predictionRequestId: Uuid,
@@ -478,6 +515,7 @@ const variantKeyFields = {
   commercialMargin: Type.Number(),
   commercialMarginInitial: Type.Number(),
   operations: Type.Array(Operation),
+  leadTime: Type.Optional(LeadTimeBreakdownSchema),
 };
 
 const PredictionRequestComputed = Loose(
@@ -590,8 +628,13 @@ const CurvePoint = Type.Object({
 });
 const LeadTime = Type.Object({
   productionHours: Amount('Machine hours of the selected processes'),
-  workingDays: Type.Integer({ description: 'ceil(productionHours / hoursPerWorkingDay)' }),
+  workingDays: Type.Integer({
+    description:
+      'breakdown.workingDays (board or tooling, queue, operations, transport); ceil(productionHours / ' +
+      'hoursPerWorkingDay) for predictions stored before the breakdown existed (breakdown null)',
+  }),
   hoursPerWorkingDay: Type.Number(),
+  breakdown: Nullable(LeadTimeBreakdownSchema),
 });
 
 export const PredictionPanelSchema = Type.Object(
@@ -612,6 +655,22 @@ export const PredictionPanelSchema = Type.Object(
       toolingCost: Type.Number(),
       deliveryCost: Type.Number(),
     }),
+    delivery: Type.Object(
+      {
+        included: Type.Boolean({
+          description:
+            'false: no delivery zone chosen, the prices are ex works (deliveryCost 0 = not included, not free)',
+        }),
+        reason: Nullable(
+          StringEnum(['NO_DELIVERY_ZONE'] as const, {
+            description: 'Why delivery is not included; null when it is',
+          }),
+        ),
+        zone: Nullable(Type.Object({ id: Type.String(), code: Type.String(), name: Type.String() })),
+        pallets: Type.Integer({ description: 'Pallets of the brief (delivered or collected)' }),
+      },
+      { description: 'Delivery: included in the prices or not, and why' },
+    ),
     quantity: Type.Integer(),
     unitPrice: Amount('productPrice / quantity (tooling and delivery apart), 4 decimals'),
     allInUnitPrice: Amount('totalPrice / quantity, 4 decimals'),

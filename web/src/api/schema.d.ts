@@ -22996,6 +22996,19 @@ export interface operations {
                             toolingCost: number;
                             deliveryCost: number;
                         };
+                        /** @description Delivery: included in the prices or not, and why */
+                        delivery: {
+                            /** @description false: no delivery zone chosen, the prices are ex works (deliveryCost 0 = not included, not free) */
+                            included: boolean;
+                            reason: "NO_DELIVERY_ZONE" | null;
+                            zone: {
+                                id: string;
+                                code: string;
+                                name: string;
+                            } | null;
+                            /** @description Pallets of the brief (delivered or collected) */
+                            pallets: number;
+                        };
                         quantity: number;
                         /** @description productPrice / quantity (tooling and delivery apart), 4 decimals */
                         unitPrice: number;
@@ -23006,9 +23019,47 @@ export interface operations {
                         leadTime: {
                             /** @description Machine hours of the selected processes */
                             productionHours: number;
-                            /** @description ceil(productionHours / hoursPerWorkingDay) */
+                            /** @description breakdown.workingDays (board or tooling, queue, operations, transport); ceil(productionHours / hoursPerWorkingDay) for predictions stored before the breakdown existed (breakdown null) */
                             workingDays: number;
                             hoursPerWorkingDay: number;
+                            breakdown: {
+                                /** @description procurementDays + queueDays + productionDays + transport.days, from artwork approval */
+                                workingDays: number;
+                                hoursPerWorkingDay: number;
+                                board: {
+                                    /** @enum {string} */
+                                    source: "STOCK" | "MILL_ORDER" | "CORRUGATOR";
+                                    kg: number;
+                                    days: number;
+                                };
+                                /** @description Dies and plates, made after artwork approval */
+                                tooling: {
+                                    /** @description The longest tool: they are made in parallel */
+                                    days: number;
+                                    items: {
+                                        code: string;
+                                        label: string;
+                                        days: number;
+                                    }[];
+                                };
+                                /** @description max(board.days, tooling.days) */
+                                procurementDays: number;
+                                queueDays: number;
+                                operations: {
+                                    position: number;
+                                    code: string;
+                                    name: string;
+                                    hours: number;
+                                    /** @description Whole working days; packing 0 (filled at the line) */
+                                    days: number;
+                                }[];
+                                productionHours: number;
+                                productionDays: number;
+                                transport: {
+                                    zone: string | null;
+                                    days: number;
+                                };
+                            } | null;
                         };
                         /** @description Only for roles with costs:read. */
                         breakdown?: {
@@ -23060,9 +23111,47 @@ export interface operations {
                             leadTime: {
                                 /** @description Machine hours of the selected processes */
                                 productionHours: number;
-                                /** @description ceil(productionHours / hoursPerWorkingDay) */
+                                /** @description breakdown.workingDays (board or tooling, queue, operations, transport); ceil(productionHours / hoursPerWorkingDay) for predictions stored before the breakdown existed (breakdown null) */
                                 workingDays: number;
                                 hoursPerWorkingDay: number;
+                                breakdown: {
+                                    /** @description procurementDays + queueDays + productionDays + transport.days, from artwork approval */
+                                    workingDays: number;
+                                    hoursPerWorkingDay: number;
+                                    board: {
+                                        /** @enum {string} */
+                                        source: "STOCK" | "MILL_ORDER" | "CORRUGATOR";
+                                        kg: number;
+                                        days: number;
+                                    };
+                                    /** @description Dies and plates, made after artwork approval */
+                                    tooling: {
+                                        /** @description The longest tool: they are made in parallel */
+                                        days: number;
+                                        items: {
+                                            code: string;
+                                            label: string;
+                                            days: number;
+                                        }[];
+                                    };
+                                    /** @description max(board.days, tooling.days) */
+                                    procurementDays: number;
+                                    queueDays: number;
+                                    operations: {
+                                        position: number;
+                                        code: string;
+                                        name: string;
+                                        hours: number;
+                                        /** @description Whole working days; packing 0 (filled at the line) */
+                                        days: number;
+                                    }[];
+                                    productionHours: number;
+                                    productionDays: number;
+                                    transport: {
+                                        zone: string | null;
+                                        days: number;
+                                    };
+                                } | null;
                             };
                             quantityCurve: {
                                 factor: number;
@@ -23954,6 +24043,45 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
+                                /** @description Lead time: board procurement, tooling, queue, each operation, transport */
+                                leadTime?: {
+                                    /** @description procurementDays + queueDays + productionDays + transport.days, from artwork approval */
+                                    workingDays: number;
+                                    hoursPerWorkingDay: number;
+                                    board: {
+                                        /** @enum {string} */
+                                        source: "STOCK" | "MILL_ORDER" | "CORRUGATOR";
+                                        kg: number;
+                                        days: number;
+                                    };
+                                    /** @description Dies and plates, made after artwork approval */
+                                    tooling: {
+                                        /** @description The longest tool: they are made in parallel */
+                                        days: number;
+                                        items: {
+                                            code: string;
+                                            label: string;
+                                            days: number;
+                                        }[];
+                                    };
+                                    /** @description max(board.days, tooling.days) */
+                                    procurementDays: number;
+                                    queueDays: number;
+                                    operations: {
+                                        position: number;
+                                        code: string;
+                                        name: string;
+                                        hours: number;
+                                        /** @description Whole working days; packing 0 (filled at the line) */
+                                        days: number;
+                                    }[];
+                                    productionHours: number;
+                                    productionDays: number;
+                                    transport: {
+                                        zone: string | null;
+                                        days: number;
+                                    };
+                                };
                             } & {
                                 [key: string]: unknown;
                             })[];
@@ -24207,6 +24335,45 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
+                        /** @description Lead time: board procurement, tooling, queue, each operation, transport */
+                        leadTime?: {
+                            /** @description procurementDays + queueDays + productionDays + transport.days, from artwork approval */
+                            workingDays: number;
+                            hoursPerWorkingDay: number;
+                            board: {
+                                /** @enum {string} */
+                                source: "STOCK" | "MILL_ORDER" | "CORRUGATOR";
+                                kg: number;
+                                days: number;
+                            };
+                            /** @description Dies and plates, made after artwork approval */
+                            tooling: {
+                                /** @description The longest tool: they are made in parallel */
+                                days: number;
+                                items: {
+                                    code: string;
+                                    label: string;
+                                    days: number;
+                                }[];
+                            };
+                            /** @description max(board.days, tooling.days) */
+                            procurementDays: number;
+                            queueDays: number;
+                            operations: {
+                                position: number;
+                                code: string;
+                                name: string;
+                                hours: number;
+                                /** @description Whole working days; packing 0 (filled at the line) */
+                                days: number;
+                            }[];
+                            productionHours: number;
+                            productionDays: number;
+                            transport: {
+                                zone: string | null;
+                                days: number;
+                            };
+                        };
                         /**
                          * Format: uuid
                          * @description UUID
@@ -24326,6 +24493,45 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             })[];
+                            /** @description Lead time: board procurement, tooling, queue, each operation, transport */
+                            leadTime?: {
+                                /** @description procurementDays + queueDays + productionDays + transport.days, from artwork approval */
+                                workingDays: number;
+                                hoursPerWorkingDay: number;
+                                board: {
+                                    /** @enum {string} */
+                                    source: "STOCK" | "MILL_ORDER" | "CORRUGATOR";
+                                    kg: number;
+                                    days: number;
+                                };
+                                /** @description Dies and plates, made after artwork approval */
+                                tooling: {
+                                    /** @description The longest tool: they are made in parallel */
+                                    days: number;
+                                    items: {
+                                        code: string;
+                                        label: string;
+                                        days: number;
+                                    }[];
+                                };
+                                /** @description max(board.days, tooling.days) */
+                                procurementDays: number;
+                                queueDays: number;
+                                operations: {
+                                    position: number;
+                                    code: string;
+                                    name: string;
+                                    hours: number;
+                                    /** @description Whole working days; packing 0 (filled at the line) */
+                                    days: number;
+                                }[];
+                                productionHours: number;
+                                productionDays: number;
+                                transport: {
+                                    zone: string | null;
+                                    days: number;
+                                };
+                            };
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -24536,6 +24742,19 @@ export interface operations {
                             toolingCost: number;
                             deliveryCost: number;
                         };
+                        /** @description Delivery: included in the prices or not, and why */
+                        delivery: {
+                            /** @description false: no delivery zone chosen, the prices are ex works (deliveryCost 0 = not included, not free) */
+                            included: boolean;
+                            reason: "NO_DELIVERY_ZONE" | null;
+                            zone: {
+                                id: string;
+                                code: string;
+                                name: string;
+                            } | null;
+                            /** @description Pallets of the brief (delivered or collected) */
+                            pallets: number;
+                        };
                         quantity: number;
                         /** @description productPrice / quantity (tooling and delivery apart), 4 decimals */
                         unitPrice: number;
@@ -24546,9 +24765,47 @@ export interface operations {
                         leadTime: {
                             /** @description Machine hours of the selected processes */
                             productionHours: number;
-                            /** @description ceil(productionHours / hoursPerWorkingDay) */
+                            /** @description breakdown.workingDays (board or tooling, queue, operations, transport); ceil(productionHours / hoursPerWorkingDay) for predictions stored before the breakdown existed (breakdown null) */
                             workingDays: number;
                             hoursPerWorkingDay: number;
+                            breakdown: {
+                                /** @description procurementDays + queueDays + productionDays + transport.days, from artwork approval */
+                                workingDays: number;
+                                hoursPerWorkingDay: number;
+                                board: {
+                                    /** @enum {string} */
+                                    source: "STOCK" | "MILL_ORDER" | "CORRUGATOR";
+                                    kg: number;
+                                    days: number;
+                                };
+                                /** @description Dies and plates, made after artwork approval */
+                                tooling: {
+                                    /** @description The longest tool: they are made in parallel */
+                                    days: number;
+                                    items: {
+                                        code: string;
+                                        label: string;
+                                        days: number;
+                                    }[];
+                                };
+                                /** @description max(board.days, tooling.days) */
+                                procurementDays: number;
+                                queueDays: number;
+                                operations: {
+                                    position: number;
+                                    code: string;
+                                    name: string;
+                                    hours: number;
+                                    /** @description Whole working days; packing 0 (filled at the line) */
+                                    days: number;
+                                }[];
+                                productionHours: number;
+                                productionDays: number;
+                                transport: {
+                                    zone: string | null;
+                                    days: number;
+                                };
+                            } | null;
                         };
                         /** @description Only for roles with costs:read. */
                         breakdown?: {
@@ -24600,9 +24857,47 @@ export interface operations {
                             leadTime: {
                                 /** @description Machine hours of the selected processes */
                                 productionHours: number;
-                                /** @description ceil(productionHours / hoursPerWorkingDay) */
+                                /** @description breakdown.workingDays (board or tooling, queue, operations, transport); ceil(productionHours / hoursPerWorkingDay) for predictions stored before the breakdown existed (breakdown null) */
                                 workingDays: number;
                                 hoursPerWorkingDay: number;
+                                breakdown: {
+                                    /** @description procurementDays + queueDays + productionDays + transport.days, from artwork approval */
+                                    workingDays: number;
+                                    hoursPerWorkingDay: number;
+                                    board: {
+                                        /** @enum {string} */
+                                        source: "STOCK" | "MILL_ORDER" | "CORRUGATOR";
+                                        kg: number;
+                                        days: number;
+                                    };
+                                    /** @description Dies and plates, made after artwork approval */
+                                    tooling: {
+                                        /** @description The longest tool: they are made in parallel */
+                                        days: number;
+                                        items: {
+                                            code: string;
+                                            label: string;
+                                            days: number;
+                                        }[];
+                                    };
+                                    /** @description max(board.days, tooling.days) */
+                                    procurementDays: number;
+                                    queueDays: number;
+                                    operations: {
+                                        position: number;
+                                        code: string;
+                                        name: string;
+                                        hours: number;
+                                        /** @description Whole working days; packing 0 (filled at the line) */
+                                        days: number;
+                                    }[];
+                                    productionHours: number;
+                                    productionDays: number;
+                                    transport: {
+                                        zone: string | null;
+                                        days: number;
+                                    };
+                                } | null;
                             };
                             quantityCurve: {
                                 factor: number;

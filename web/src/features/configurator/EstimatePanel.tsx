@@ -64,8 +64,14 @@ export function EstimateSummary({ estimate, pricing }: { estimate: Estimate; pri
           />
           <Stat
             label={t('configurator.delivery')}
-            value={money(estimate.totals.deliveryCost, currency)}
+            // Without a zone the price is ex works: EUR 0.00 would read as free delivery.
+            value={
+              estimate.delivery.included
+                ? money(estimate.totals.deliveryCost, currency)
+                : t('configurator.deliveryNotIncluded')
+            }
             testId="estimate-delivery"
+            muted={!estimate.delivery.included}
           />
           <Stat
             label={t('configurator.leadTime')}
@@ -260,6 +266,8 @@ export const EstimateDetails = memo(function EstimateDetails({
         </Card>
       </SimpleGrid>
 
+      {estimate.leadTime.breakdown ? <LeadTimeCard breakdown={estimate.leadTime.breakdown} /> : null}
+
       <Card withBorder>
         <Title order={3} size="h5" mb="xs">
           {t('configurator.suggestions')}
@@ -306,23 +314,85 @@ export const EstimateDetails = memo(function EstimateDetails({
   );
 });
 
+type LeadTimeBreakdown = NonNullable<Estimate['leadTime']['breakdown']>;
+
+/**
+ * Issue 30: the lead time as a breakdown - board and tooling (side by side, after artwork
+ * approval), queue, each operation, transport - so a buyer sees why it is what it is.
+ */
+function LeadTimeCard({ breakdown }: { breakdown: LeadTimeBreakdown }) {
+  const { t } = useTranslation();
+  const days = (count: number) => t('configurator.days', { count });
+  const rows: { key: string; label: string; value: string }[] = [
+    {
+      key: 'board',
+      label: t(`configurator.leadBoard.${breakdown.board.source}`),
+      value: days(breakdown.board.days),
+    },
+    {
+      key: 'tooling',
+      label: t('configurator.leadTooling'),
+      value: days(breakdown.tooling.days),
+    },
+    { key: 'queue', label: t('configurator.leadQueue'), value: days(breakdown.queueDays) },
+    ...breakdown.operations
+      .filter((o) => o.days > 0)
+      .map((o) => ({ key: `op-${o.position}`, label: o.name, value: days(o.days) })),
+    {
+      key: 'transport',
+      label: breakdown.transport.zone
+        ? t('configurator.leadTransport', { zone: breakdown.transport.zone })
+        : t('configurator.leadExWorks'),
+      value: days(breakdown.transport.days),
+    },
+  ];
+  return (
+    <Card withBorder data-testid="lead-time">
+      <Title order={3} size="h5" mb="xs">
+        {t('configurator.leadTimeBreakdown', { count: breakdown.workingDays })}
+      </Title>
+      <Text size="xs" c="dimmed" mb="xs">
+        {t('configurator.leadParallel')}
+      </Text>
+      <Table striped>
+        <Table.Tbody>
+          {rows.map((r) => (
+            <Table.Tr key={r.key}>
+              <Table.Td>{r.label}</Table.Td>
+              <Table.Td ta="right">{r.value}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Card>
+  );
+}
+
 function Stat({
   label,
   value,
   testId,
   strong,
+  muted,
 }: {
   label: string;
   value: string;
   testId: string;
   strong?: boolean;
+  /** A statement rather than a figure (e.g. delivery not included). */
+  muted?: boolean;
 }) {
   return (
     <div>
       <Text size="xs" c="dimmed">
         {label}
       </Text>
-      <Text fw={strong ? 700 : 500} size={strong ? 'xl' : 'md'} data-testid={testId}>
+      <Text
+        fw={strong ? 700 : 500}
+        size={strong ? 'xl' : muted ? 'sm' : 'md'}
+        c={muted ? 'dimmed' : undefined}
+        data-testid={testId}
+      >
         {value}
       </Text>
     </div>
