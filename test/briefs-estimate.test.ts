@@ -146,17 +146,17 @@ describe('POST /api/briefs/estimate', () => {
     const zoneId = idOf(catalogue.deliveryZones, 'FR-NATIONAL');
     const body = { companyId: acmeId, deliveryZoneId: zoneId, briefElements: [carton()] };
     const seller = (await estimate(admin, body)).json();
-    const lead = seller.leadTime.breakdown;
+    const lead = seller.leadTime.steps;
     expect(lead.board.source).toBe('STOCK');
     expect(lead.tooling.items.map((i: { code: string }) => i.code)).toContain('CUTTING_DIE');
     expect(lead.transport).toEqual({ zone: 'FR-NATIONAL', days: 2 });
     expect(seller.leadTime.workingDays).toBe(lead.workingDays);
     expect(lead.workingDays).toBe(lead.procurementDays + lead.queueDays + lead.productionDays + 2);
-    expect(seller.elements[0].leadTime.breakdown.workingDays).toBe(lead.workingDays);
+    expect(seller.elements[0].leadTime.steps.workingDays).toBe(lead.workingDays);
     const external = await makeUser(t, admin, 'external_sales');
     await linker(() => t)(external, acmeId);
     const buyer = (await estimate(external, body)).json();
-    expect(buyer.leadTime.breakdown).toEqual(lead);
+    expect(buyer.leadTime.steps).toEqual(lead);
   });
 
   it('a change of quantity or finish changes the price', async () => {

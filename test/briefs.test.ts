@@ -1074,7 +1074,7 @@ describe('prediction panel and drawings', () => {
     expect(panel.pricePerThousand).toBeCloseTo(panel.unitPrice * 1000, 2);
     // Issue 30: the lead time is a breakdown (board or tooling, queue, operations, transport), no
     // longer the machine hours in working days.
-    const lead = panel.leadTime.breakdown;
+    const lead = panel.leadTime.steps;
     expect(panel.leadTime.workingDays).toBe(lead.workingDays);
     expect(lead.workingDays).toBe(
       lead.procurementDays + lead.queueDays + lead.productionDays + lead.transport.days,
@@ -1082,7 +1082,7 @@ describe('prediction panel and drawings', () => {
     // The brief's lead time is its longest element's (made side by side): its hours are part of
     // the brief's machine hours.
     const days = panel.elements.map(
-      (e: { leadTime: { breakdown: { workingDays: number } } }) => e.leadTime.breakdown.workingDays,
+      (e: { leadTime: { steps: { workingDays: number } } }) => e.leadTime.steps.workingDays,
     );
     expect(lead.workingDays).toBe(Math.max(...days));
     expect(lead.productionHours).toBeLessThanOrEqual(panel.leadTime.productionHours + 0.01);

@@ -5,6 +5,7 @@ import { CODES_BY_MODULE } from './error-codes-by-module.ts';
 // OpenAPI tags that are not the name of their module's folder.
 const MODULE_OF_TAG: Record<string, string> = {
   authentication: 'auth',
+  'die-lines': 'dielines',
   'order items': 'orders',
   platform: 'health',
 };

@@ -134,13 +134,13 @@ const leadTime = (hours: number, breakdown: LeadTimeBreakdown | undefined) =>
         productionHours: hours,
         workingDays: breakdown.workingDays,
         hoursPerWorkingDay: breakdown.hoursPerWorkingDay,
-        breakdown,
+        steps: breakdown,
       }
     : {
         productionHours: hours,
         workingDays: Math.max(1, Math.ceil(hours / HOURS_PER_WORKING_DAY - 1e-9)),
         hoursPerWorkingDay: HOURS_PER_WORKING_DAY,
-        breakdown: null,
+        steps: null,
       };
 
 /**

@@ -630,11 +630,11 @@ const LeadTime = Type.Object({
   productionHours: Amount('Machine hours of the selected processes'),
   workingDays: Type.Integer({
     description:
-      'breakdown.workingDays (board or tooling, queue, operations, transport); ceil(productionHours / ' +
-      'hoursPerWorkingDay) for predictions stored before the breakdown existed (breakdown null)',
+      'steps.workingDays (board or tooling, queue, operations, transport); ceil(productionHours / ' +
+      'hoursPerWorkingDay) for predictions stored before the breakdown existed (steps null)',
   }),
   hoursPerWorkingDay: Type.Number(),
-  breakdown: Nullable(LeadTimeBreakdownSchema),
+  steps: Nullable(LeadTimeBreakdownSchema),
 });
 
 export const PredictionPanelSchema = Type.Object(

@@ -23019,10 +23019,10 @@ export interface operations {
                         leadTime: {
                             /** @description Machine hours of the selected processes */
                             productionHours: number;
-                            /** @description breakdown.workingDays (board or tooling, queue, operations, transport); ceil(productionHours / hoursPerWorkingDay) for predictions stored before the breakdown existed (breakdown null) */
+                            /** @description steps.workingDays (board or tooling, queue, operations, transport); ceil(productionHours / hoursPerWorkingDay) for predictions stored before the breakdown existed (steps null) */
                             workingDays: number;
                             hoursPerWorkingDay: number;
-                            breakdown: {
+                            steps: {
                                 /** @description procurementDays + queueDays + productionDays + transport.days, from artwork approval */
                                 workingDays: number;
                                 hoursPerWorkingDay: number;
@@ -23111,10 +23111,10 @@ export interface operations {
                             leadTime: {
                                 /** @description Machine hours of the selected processes */
                                 productionHours: number;
-                                /** @description breakdown.workingDays (board or tooling, queue, operations, transport); ceil(productionHours / hoursPerWorkingDay) for predictions stored before the breakdown existed (breakdown null) */
+                                /** @description steps.workingDays (board or tooling, queue, operations, transport); ceil(productionHours / hoursPerWorkingDay) for predictions stored before the breakdown existed (steps null) */
                                 workingDays: number;
                                 hoursPerWorkingDay: number;
-                                breakdown: {
+                                steps: {
                                     /** @description procurementDays + queueDays + productionDays + transport.days, from artwork approval */
                                     workingDays: number;
                                     hoursPerWorkingDay: number;
@@ -24765,10 +24765,10 @@ export interface operations {
                         leadTime: {
                             /** @description Machine hours of the selected processes */
                             productionHours: number;
-                            /** @description breakdown.workingDays (board or tooling, queue, operations, transport); ceil(productionHours / hoursPerWorkingDay) for predictions stored before the breakdown existed (breakdown null) */
+                            /** @description steps.workingDays (board or tooling, queue, operations, transport); ceil(productionHours / hoursPerWorkingDay) for predictions stored before the breakdown existed (steps null) */
                             workingDays: number;
                             hoursPerWorkingDay: number;
-                            breakdown: {
+                            steps: {
                                 /** @description procurementDays + queueDays + productionDays + transport.days, from artwork approval */
                                 workingDays: number;
                                 hoursPerWorkingDay: number;
@@ -24857,10 +24857,10 @@ export interface operations {
                             leadTime: {
                                 /** @description Machine hours of the selected processes */
                                 productionHours: number;
-                                /** @description breakdown.workingDays (board or tooling, queue, operations, transport); ceil(productionHours / hoursPerWorkingDay) for predictions stored before the breakdown existed (breakdown null) */
+                                /** @description steps.workingDays (board or tooling, queue, operations, transport); ceil(productionHours / hoursPerWorkingDay) for predictions stored before the breakdown existed (steps null) */
                                 workingDays: number;
                                 hoursPerWorkingDay: number;
-                                breakdown: {
+                                steps: {
                                     /** @description procurementDays + queueDays + productionDays + transport.days, from artwork approval */
                                     workingDays: number;
                                     hoursPerWorkingDay: number;
@@ -25793,7 +25793,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_acceptable` (docs/errors.md) */
             406: {
                 headers: {
                     [name: string]: unknown;
@@ -25886,7 +25886,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details */
+            /** @description RFC 9457 problem details; `code` is one of: `not_acceptable` (docs/errors.md) */
             406: {
                 headers: {
                     [name: string]: unknown;

@@ -266,7 +266,7 @@ export const EstimateDetails = memo(function EstimateDetails({
         </Card>
       </SimpleGrid>
 
-      {estimate.leadTime.breakdown ? <LeadTimeCard breakdown={estimate.leadTime.breakdown} /> : null}
+      {estimate.leadTime.steps ? <LeadTimeCard breakdown={estimate.leadTime.steps} /> : null}
 
       <Card withBorder>
         <Title order={3} size="h5" mb="xs">
@@ -314,7 +314,7 @@ export const EstimateDetails = memo(function EstimateDetails({
   );
 });
 
-type LeadTimeBreakdown = NonNullable<Estimate['leadTime']['breakdown']>;
+type LeadTimeBreakdown = NonNullable<Estimate['leadTime']['steps']>;
 
 /**
  * Issue 30: the lead time as a breakdown - board and tooling (side by side, after artwork
