@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Config } from './config.ts';
 import type { AppContext, OrganisationSeeder } from './context.ts';
 import type { Database } from './db/client.ts';
+import { acceptancesFeature } from './modules/acceptances/module.ts';
 import { addressesModule } from './modules/addresses/module.ts';
 import { articlesModule } from './modules/articles/module.ts';
 import { authModule } from './modules/auth/module.ts';
@@ -24,6 +25,7 @@ import { exportsFeature } from './modules/exports/module.ts';
 import { filesModule } from './modules/files/module.ts';
 import { healthModule } from './modules/health/module.ts';
 import { importsFeature } from './modules/imports/module.ts';
+import { notificationsModule } from './modules/notifications/module.ts';
 import { ordersFeature } from './modules/orders/module.ts';
 import { organisationsModule } from './modules/organisations/module.ts';
 import { pipelinesModule } from './modules/pipelines/module.ts';
@@ -90,6 +92,8 @@ const MODULES: FeatureModule[] = [
   importsFeature,
   exportsFeature,
   quotesFeature,
+  acceptancesFeature,
+  notificationsModule,
 ];
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;

@@ -436,7 +436,11 @@ describe('allowedActions per caller', () => {
   it('a contact acts as told: accepts what is offered, is refused the rest', async () => {
     const published = await quoteIn('published');
     expect((await call('POST', contact, `/quotes/${published.id}/revisions`)).statusCode).toBe(403);
-    const accepted = await call('POST', contact, `/quotes/${published.id}/accept`);
+    // A buyer signs with their typed name and an explicit confirmation (acceptances module).
+    const accepted = await call('POST', contact, `/quotes/${published.id}/accept`, {
+      typedName: 'Ada Buyer',
+      confirm: true,
+    });
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect(accepted.json().allowedActions).toEqual([]);
   });

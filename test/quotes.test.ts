@@ -871,7 +871,11 @@ describe('the state machine', () => {
   it('published -> signed by the contact of the company (accept)', async () => {
     const quote = await publish(await articleQuote());
     expectProblem(await post(globexContact, `/api/quotes/${quote.id}/accept`), 404);
-    const signed = await post(contact, `/api/quotes/${quote.id}/accept`);
+    // A buyer signs with a typed name and an explicit confirmation (test/acceptances.test.ts).
+    const signed = await post(contact, `/api/quotes/${quote.id}/accept`, {
+      typedName: 'Ann Buyer',
+      confirm: true,
+    });
     expect(signed.statusCode, signed.body).toBe(200);
     expect(signed.json()).toMatchObject({
       state: 'signed',
@@ -1101,7 +1105,7 @@ describe('conversion to an order', () => {
     });
     await publish(quote);
     expectProblem(await post(admin, `/api/quotes/${quote.id}/order`), 409, 'quote_not_signed');
-    await post(contact, `/api/quotes/${quote.id}/accept`);
+    await post(contact, `/api/quotes/${quote.id}/accept`, { typedName: 'Ann Buyer', confirm: true });
     const response = await post(admin, `/api/quotes/${quote.id}/order`);
     expect(response.statusCode, response.body).toBe(201);
     const { quote: after, order } = response.json();
@@ -1179,7 +1183,7 @@ describe('conversion to an order', () => {
     });
     expect(field.statusCode, field.body).toBe(201);
     const quote = await publish(await articleQuote());
-    await post(contact, `/quotes/${quote.id}/accept`);
+    await post(contact, `/quotes/${quote.id}/accept`, { typedName: 'Ann Buyer', confirm: true });
     expectProblem(
       await post(admin, `/quotes/${quote.id}/order`),
       400,

@@ -4,6 +4,7 @@ import type { ErrorCode } from './error-codes.ts';
 
 // biome-ignore format: generated, one line per module
 export const CODES_BY_MODULE: Record<string, readonly ErrorCode[]> = {
+  acceptances: ['validation_failed', 'unsupported_language', 'quote_without_items', 'forbidden', 'not_found', 'pdf_not_generated', 'guest_link_expired', 'guest_link_revoked', 'quote_locked', 'invalid_transition', 'quote_not_published', 'quote_changed', 'pdf_hash_mismatch', 'acceptance_not_found', 'quote_not_signed', 'already_converted', 'company_mismatch', 'invalid_expiry', 'validity_passed', 'pricing_incomplete'],
   addresses: ['not_found', 'unknown_company'],
   articles: ['validation_failed', 'invalid_custom_fields', 'not_found', 'duplicate_code', 'invalid_reference', 'brief_elements_unavailable'],
   auth: ['session_ended', 'invalid_credentials', 'session_required', 'too_many_requests', 'forbidden', 'not_found', 'already_expired'],
@@ -19,6 +20,7 @@ export const CODES_BY_MODULE: Record<string, readonly ErrorCode[]> = {
   exports: ['validation_failed', 'invalid_custom_fields', 'forbidden', 'not_found', 'export_not_ready', 'invalid_reference'],
   files: ['validation_failed', 'invalid_multipart', 'too_many_files', 'too_many_fields', 'forbidden', 'not_found', 'file_too_large', 'unsupported_media_type'],
   imports: ['validation_failed', 'invalid_custom_fields', 'invalid_multipart', 'too_many_files', 'too_many_fields', 'not_csv', 'forbidden', 'not_found', 'file_archived', 'external_id_taken', 'username_taken', 'email_taken', 'import_not_cancellable', 'file_too_large', 'unsupported_media_type', 'unknown_company'],
+  notifications: ['validation_failed'],
   orders: ['validation_failed', 'invalid_custom_fields', 'not_found', 'duplicate_external_id', 'item_has_children', 'invalid_reference', 'project_company_mismatch', 'address_company_mismatch', 'article_disabled', 'hierarchy_cycle', 'parent_in_other_order', 'parent_later', 'inconsistent_total'],
   organisations: ['validation_failed', 'invalid_multipart', 'too_many_files', 'too_many_fields', 'forbidden', 'not_found', 'external_id_taken', 'username_taken', 'email_taken', 'file_too_large', 'unsupported_media_type', 'unsupported_image', 'unknown_company'],
   pipelines: ['not_found'],

@@ -371,10 +371,22 @@ export const ERROR_CODES = {
     title: 'Quote changed',
     description: 'The quote changed while its PDF was rendered; generate it again.',
   },
+  pdf_hash_mismatch: {
+    status: 409,
+    title: 'PDF hash mismatch',
+    description:
+      'The SHA-256 the client sent of the PDF it showed is not that of the quote’s stored PDF in that language (or the PDF was replaced meanwhile): reload the quote, show the current PDF and answer again.',
+  },
+  acceptance_not_found: {
+    status: 404,
+    title: 'Acceptance not found',
+    description:
+      'The quote has no recorded answer: it was not accepted or declined through POST /quotes/{id}/accept or /decline (or a guest link), e.g. it is still published, or staff moved it with PUT state.',
+  },
   quote_not_signed: {
     status: 409,
     title: 'Quote not signed',
-    description: 'Only a signed (accepted) quote is converted into an order.',
+    description: 'Only a signed (accepted) quote is converted into an order, or has a signed PDF.',
   },
   already_converted: {
     status: 409,

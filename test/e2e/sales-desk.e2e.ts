@@ -311,7 +311,22 @@ describe('the sales desk, end to end', () => {
     await screenshot(e2e.page, '13-buyer-quote-accept');
     await expectAccessible(e2e.page, 'buyer quote');
     await e2e.page.getByRole('button', { name: 'Accept' }).click();
+    // Accepting is signing: typed name, PO number, comment and the explicit confirmation.
+    const dialog = e2e.page.getByTestId('accept-dialog');
+    await dialog.waitFor();
+    expect(await dialog.getByTestId('accept-submit').isDisabled()).toBe(true);
+    await dialog.getByTestId('accept-name').fill('Casey Contact');
+    await dialog.getByTestId('accept-po').fill('PO-2026-118');
+    await dialog.getByTestId('accept-comment').fill('Deliver to dock 4');
+    await dialog.getByTestId('accept-confirm').check();
+    await screenshot(e2e.page, '13-buyer-accept-dialog');
+    await dialog.getByTestId('accept-submit').click();
     await expect.poll(() => e2e.page.getByTestId('quote-state').textContent()).toBe('Signed');
+    await e2e.page.getByTestId('signed-pdf').waitFor();
+    const href = await e2e.page.getByTestId('signed-pdf').getAttribute('href');
+    const signed = await e2e.page.request.get(`${e2e.service.baseUrl}${href}`);
+    expect(signed.status()).toBe(200);
+    expect((await signed.body()).subarray(0, 5).toString()).toBe('%PDF-');
   });
 
   it('sales converts the signed quote into an order', async () => {

@@ -1,6 +1,7 @@
 // Every table of the service; drizzle-kit reads this file to generate migrations.
 // One line per feature's schema file: add yours on its own line.
 
+export * from './acceptances.ts';
 export * from './briefs.ts';
 export * from './catalogue.ts';
 export * from './exports.ts';

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { id } from './columns.ts';
 
@@ -22,8 +23,18 @@ export const emailOutbox = pgTable(
     status: text('status').$type<EmailStatus>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     error: text('error'),
+    /**
+     * Set on messages queued in a change's transaction (platform/mail-outbox.ts): when the
+     * delivery worker may try (again). Null for messages the mailer sends at once.
+     */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }),
     sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('email_outbox_org_created_idx').on(t.organisationId, t.createdAt)],
+  (t) => [
+    index('email_outbox_org_created_idx').on(t.organisationId, t.createdAt),
+    index('email_outbox_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending' and ${t.nextAttemptAt} is not null`),
+  ],
 );

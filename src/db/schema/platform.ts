@@ -46,6 +46,8 @@ export const users = pgTable(
     mobilePhone: text('mobile_phone'),
     jobTitle: text('job_title'),
     language: text('language'),
+    /** The kinds of notification e-mail the user opted out of (e.g. `quote_accepted`). */
+    emailOptOuts: text('email_opt_outs').array().notNull().default(sql`'{}'::text[]`),
     externalId: text('external_id'),
     customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
     createdById: uuid('created_by_id'),

@@ -372,6 +372,11 @@ export type TransitionInput = {
   fields?: UpdateQuoteInput;
   reason?: string | null;
   customFields?: Record<string, unknown>;
+  /**
+   * An answer's evidence (acceptances module): who answered when that is not the actor (a guest
+   * link answers for the buyer: no user), and the evidence the quote's event carries.
+   */
+  answer?: { respondedById: string | null; acceptance: Record<string, unknown> };
 };
 
 /** One firing of a row: what its effects read and change. */
@@ -490,11 +495,11 @@ export function createQuoteLifecycle({
       });
     },
 
-    stampSigned: ({ tx, actor, quote, now }) =>
+    stampSigned: ({ tx, actor, quote, input, now }) =>
       setQuote(tx, quote.id, {
         state: 'signed',
         signedAt: now,
-        respondedById: actor?.userId,
+        respondedById: input.answer ? input.answer.respondedById : actor?.userId,
         updatedAt: now,
       }),
 
@@ -503,7 +508,7 @@ export function createQuoteLifecycle({
         state: 'rejected',
         rejectedAt: now,
         rejectionReason: input.reason?.trim() || null,
-        respondedById: actor?.userId,
+        respondedById: input.answer ? input.answer.respondedById : actor?.userId,
         updatedAt: now,
       }),
 
@@ -514,9 +519,20 @@ export function createQuoteLifecycle({
      * The quote's UPDATE event (columns changed since the change began); `fieldName: state` when
      * the state moved; a conversion names the order relation. Nothing when nothing changed.
      */
-    async recordUpdate({ record, transition, before, quote }) {
+    async recordUpdate({ record, transition, before, quote, input }) {
       if (quote === before) return undefined;
-      if (transition.trigger === 'convert') {
+      if (input.answer) {
+        // The accept / decline event carries the buyer's evidence (webhooks receive it).
+        await record({
+          on: QUOTE_ENTITY,
+          type: 'UPDATE',
+          entityId: quote.id,
+          snapshot: { ...quote, acceptance: input.answer.acceptance },
+          fieldName: 'state',
+          updatedColumns: changedFields(before, quote),
+          updatedRelations: ['acceptance'],
+        });
+      } else if (transition.trigger === 'convert') {
         await record({
           on: QUOTE_ENTITY,
           type: 'UPDATE',

@@ -342,6 +342,8 @@ export function createQuotePdfService(
   return {
     generate,
     storeAfterPublish,
+    /** The current stored PDF of a published quote in a language, rendered first when needed. */
+    storedPdf,
     /** The pool drafts' previews are rendered through (tests fill it to see the 429). */
     renderPool: pool,
 

@@ -276,6 +276,8 @@ export function pdfFilesOf(db: Executor, organisationId: string, quoteId: string
         eq(files.entityId, quoteId),
         isNull(files.deletedAt),
         eq(files.mimeType, 'application/pdf'),
+        // The PDFs of a language (en, fr, de), not the signed PDF of an acceptance (label `signed`).
+        ne(files.label, 'signed'),
       ),
     )
     .orderBy(asc(files.label), asc(files.createdAt));

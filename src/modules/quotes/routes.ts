@@ -10,14 +10,12 @@ import { actorOf } from '../../platform/route-security.ts';
 import { CountedPage, IdParams, problemResponses, Uuid } from '../../platform/schemas.ts';
 import type { QuotesModule } from './module.ts';
 import {
-  AcceptBody,
   AddItemsBody,
   ConversionSchema,
   ConvertBody,
   CreatedGuestLinkSchema,
   CreateGuestLinkBody,
   CreateQuoteBody,
-  DeclineBody,
   GeneratePdfBody,
   GuestLinkSchema,
   ItemParams,
@@ -265,40 +263,7 @@ export const quotesRoutes = (
       async (request) => service.removeItem(actorOf(request), request.params.id, request.params.itemId),
     );
 
-    app.post(
-      '/quotes/:id/accept',
-      {
-        config: { permission: 'quotes:respond' },
-        schema: {
-          tags,
-          operationId: 'acceptQuote',
-          summary: 'Accept (sign) a published quote',
-          description: 'By a contact of the quote’s company or by sales. Published -> signed; otherwise 409.',
-          params: IdParams,
-          body: Type.Union([Type.Null(), AcceptBody], { description: 'No body, or an empty object' }),
-          response: { 200: Quote, ...problemResponses(409) },
-        },
-      },
-      async (request) => service.accept(actorOf(request), request.params.id),
-    );
-
-    app.post(
-      '/quotes/:id/decline',
-      {
-        config: { permission: 'quotes:respond' },
-        schema: {
-          tags,
-          operationId: 'declineQuote',
-          summary: 'Decline (reject) a published quote, with an optional reason',
-          description:
-            'By a contact of the quote’s company or by sales. Published -> rejected; otherwise 409.',
-          params: IdParams,
-          body: Type.Union([Type.Null(), DeclineBody], { description: 'Optional: `{ reason }`' }),
-          response: { 200: Quote, ...problemResponses(409) },
-        },
-      },
-      async (request) => service.decline(actorOf(request), request.params.id, request.body?.reason),
-    );
+    // POST /quotes/:id/accept and /decline: src/modules/acceptances (they record the buyer's evidence).
 
     app.post(
       '/quotes/:id/revisions',

@@ -642,6 +642,23 @@ export function createQuoteService({
 
     /** The scheduled sweep: expires every quote whose validity has passed. */
     expireDue: expireAllDue,
+
+    /**
+     * A buyer's answer (accept / decline) fired through the lifecycle table inside the caller's
+     * change (the acceptances module, which stores the evidence in the same transaction). The
+     * quote row must be locked by that change.
+     */
+    fireAnswer: (
+      tx: Tx,
+      record: EventRecorder,
+      options: {
+        actor: Actor;
+        quote: QuoteRow;
+        trigger: 'accept' | 'decline';
+        input: TransitionInput;
+        now: Date;
+      },
+    ) => fire(tx, record, options),
   };
 
   /**

@@ -3641,50 +3641,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/quotes/{id}/accept": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Accept (sign) a published quote
-         * @description By a contact of the quote’s company or by sales. Published -> signed; otherwise 409.
-         *
-         *     Permission `quotes:respond` - roles: superadmin, admin, sales, external_sales, contact.
-         */
-        post: operations["acceptQuote"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/quotes/{id}/decline": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Decline (reject) a published quote, with an optional reason
-         * @description By a contact of the quote’s company or by sales. Published -> rejected; otherwise 409.
-         *
-         *     Permission `quotes:respond` - roles: superadmin, admin, sales, external_sales, contact.
-         */
-        post: operations["declineQuote"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/quotes/{id}/revisions": {
         parameters: {
             query?: never;
@@ -3861,6 +3817,194 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/quotes/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept (sign) a published quote, with the evidence of the signature
+         * @description By a contact of the quote’s company or by sales. Published -> signed; otherwise 409. A buyer (contact) sends `typedName` and `confirm: true` (400 otherwise), optionally `poNumber`, `comment`, `option`, `localisationId` (the PDF shown) and `pdfSha256` (its hash as the client saw it: 409 `pdf_hash_mismatch` when it is not the stored PDF’s). Staff recording an answer received elsewhere may send no body (evidence marked `onBehalf`). The evidence (GET /quotes/{id}/acceptance) is written in the same transaction and carried by the quote’s event; the PAdES signed PDF follows.
+         *
+         *     Permission `quotes:respond` - roles: superadmin, admin, sales, external_sales, contact.
+         */
+        post: operations["acceptQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quotes/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline (reject) a published quote, with an optional reason
+         * @description By a contact of the quote’s company or by sales. Published -> rejected; otherwise 409. The answer is recorded as evidence like an acceptance (GET /quotes/{id}/acceptance).
+         *
+         *     Permission `quotes:respond` - roles: superadmin, admin, sales, external_sales, contact.
+         */
+        post: operations["declineQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quotes/{id}/acceptance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The evidence of the buyer’s answer (accept or decline) to a quote
+         * @description Who answered (user or guest link), e-mail, typed name, server time, IP, user agent, quote code and version, SHA-256 of the exact PDF shown, PO number, comment. Staff and the quote’s buyers; 404 `acceptance_not_found` before an answer.
+         *
+         *     Permission `quotes:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["getQuoteAcceptance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quotes/{id}/acceptance/signed-pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The PAdES B-B signed PDF of an accepted quote
+         * @description The PDF the buyer accepted, signed with the organisation’s certificate (SubFilter ETSI.CAdES.detached, self-signed: verifiers report the signature valid and the issuer unknown). 409 `quote_not_signed` for a declined quote, 404 `acceptance_not_found` before an answer.
+         *
+         *     Permission `quotes:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["downloadSignedQuotePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/quotes/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The quote behind a guest link: what the guest reviews and answers (no credentials)
+         * @description 404 for an unknown token, 410 for a revoked or expired link.
+         */
+        get: operations["getQuoteAsGuest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/quotes/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the quote of a guest link, with the evidence of the signature
+         * @description `typedName`, `email` and `confirm: true` are required (400); the language is the link’s unless `localisationId` chooses another. Otherwise as POST /quotes/{id}/accept.
+         */
+        post: operations["acceptQuoteAsGuest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/quotes/{token}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline the quote of a guest link, with a reason */
+        post: operations["declineQuoteAsGuest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/quotes/{token}/signed-pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The PAdES signed PDF of the quote a guest accepted */
+        get: operations["downloadSignedQuotePdfAsGuest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/notification-preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The notification e-mails the current user gets
+         * @description Permission `profile:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["getNotificationPreferences"];
+        /**
+         * Opt out of (or back into) kinds of notification e-mail
+         * @description Kinds: `quote_published` (A quote is published to you (buyer contacts)), `quote_accepted` (A buyer accepts a quote you own (sales)), `quote_declined` (A buyer declines a quote you own (sales)), `quote_comment` (Someone comments on a quote you own (sales)).
+         *
+         *     Permission `profile:write` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        put: operations["setNotificationPreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3875,7 +4019,7 @@ export interface components {
              * @description Stable machine-readable error code (docs/errors.md)
              * @enum {string}
              */
-            code: "validation_failed" | "invalid_query" | "invalid_custom_fields" | "unsupported_language" | "invalid_multipart" | "too_many_files" | "too_many_fields" | "not_csv" | "invalid_url" | "url_not_allowed" | "quote_without_items" | "unauthorized" | "invalid_token" | "token_expired" | "token_revoked" | "session_ended" | "invalid_access_token" | "invalid_credentials" | "session_required" | "too_many_requests" | "forbidden" | "cost_field_forbidden" | "csrf_failed" | "not_found" | "route_not_found" | "pdf_not_generated" | "file_archived" | "guest_link_expired" | "guest_link_revoked" | "conflict" | "duplicate" | "reference_conflict" | "serialization_failure" | "idempotency_key_in_use" | "idempotency_answer_lost" | "external_id_taken" | "duplicate_external_id" | "duplicate_code" | "duplicate_currency" | "duplicate_custom_field" | "duplicate_status" | "username_taken" | "email_taken" | "base_currency" | "default_status" | "last_admin" | "cannot_archive_self" | "not_a_contact" | "not_archived" | "company_has_children" | "item_has_children" | "brief_already_in_quote" | "catalogue_changed" | "prediction_not_available" | "quote_locked" | "invalid_transition" | "pdf_render_busy" | "quote_not_published" | "quote_changed" | "quote_not_signed" | "already_converted" | "import_not_cancellable" | "export_not_ready" | "webhook_disabled" | "payload_too_large" | "file_too_large" | "unsupported_media_type" | "unsupported_image" | "not_acceptable" | "business_rule" | "idempotency_key_reused" | "total_out_of_range" | "invalid_reference" | "unknown_company" | "unknown_status" | "parent_not_found" | "company_cycle" | "company_mismatch" | "project_company_mismatch" | "address_company_mismatch" | "contact_company_mismatch" | "collaboration_required" | "email_required" | "password_required" | "custom_fields_not_supported" | "already_expired" | "invalid_expiry" | "validity_passed" | "pricing_incomplete" | "invalid_discount" | "line_not_priced" | "repricing_failed" | "article_disabled" | "invalid_brief" | "brief_elements_unavailable" | "element_of_brief" | "element_not_in_brief" | "standalone_element" | "hierarchy_cycle" | "parent_in_other_order" | "parent_later" | "inconsistent_total" | "value_out_of_range" | "invalid_character" | "date_out_of_range" | "invalid_value" | "bad_request" | "ctp_invalid_json_body" | "ctp_empty_json_body" | "request_aborted" | "ctp_invalid_content_length" | "bad_url" | "ctp_body_too_large" | "max_param_length" | "ctp_invalid_media_type" | "internal_error" | "last_element" | "stale_write" | "flute_mismatch" | "no_corrugated_matter" | "code_taken";
+            code: "validation_failed" | "invalid_query" | "invalid_custom_fields" | "unsupported_language" | "invalid_multipart" | "too_many_files" | "too_many_fields" | "not_csv" | "invalid_url" | "url_not_allowed" | "quote_without_items" | "unauthorized" | "invalid_token" | "token_expired" | "token_revoked" | "session_ended" | "invalid_access_token" | "invalid_credentials" | "session_required" | "too_many_requests" | "forbidden" | "cost_field_forbidden" | "csrf_failed" | "not_found" | "route_not_found" | "pdf_not_generated" | "file_archived" | "guest_link_expired" | "guest_link_revoked" | "conflict" | "duplicate" | "reference_conflict" | "serialization_failure" | "idempotency_key_in_use" | "idempotency_answer_lost" | "external_id_taken" | "duplicate_external_id" | "duplicate_code" | "duplicate_currency" | "duplicate_custom_field" | "duplicate_status" | "username_taken" | "email_taken" | "base_currency" | "default_status" | "last_admin" | "cannot_archive_self" | "not_a_contact" | "not_archived" | "company_has_children" | "item_has_children" | "brief_already_in_quote" | "catalogue_changed" | "prediction_not_available" | "quote_locked" | "invalid_transition" | "pdf_render_busy" | "quote_not_published" | "quote_changed" | "pdf_hash_mismatch" | "acceptance_not_found" | "quote_not_signed" | "already_converted" | "import_not_cancellable" | "export_not_ready" | "webhook_disabled" | "payload_too_large" | "file_too_large" | "unsupported_media_type" | "unsupported_image" | "not_acceptable" | "business_rule" | "idempotency_key_reused" | "total_out_of_range" | "invalid_reference" | "unknown_company" | "unknown_status" | "parent_not_found" | "company_cycle" | "company_mismatch" | "project_company_mismatch" | "address_company_mismatch" | "contact_company_mismatch" | "collaboration_required" | "email_required" | "password_required" | "custom_fields_not_supported" | "already_expired" | "invalid_expiry" | "validity_passed" | "pricing_incomplete" | "invalid_discount" | "line_not_priced" | "repricing_failed" | "article_disabled" | "invalid_brief" | "brief_elements_unavailable" | "element_of_brief" | "element_not_in_brief" | "standalone_element" | "hierarchy_cycle" | "parent_in_other_order" | "parent_later" | "inconsistent_total" | "value_out_of_range" | "invalid_character" | "date_out_of_range" | "invalid_value" | "bad_request" | "ctp_invalid_json_body" | "ctp_empty_json_body" | "request_aborted" | "ctp_invalid_content_length" | "bad_url" | "ctp_body_too_large" | "max_param_length" | "ctp_invalid_media_type" | "internal_error" | "last_element" | "stale_write" | "flute_mismatch" | "no_corrugated_matter" | "code_taken";
             instance?: string;
             requestId?: string;
             /** @description The issues found, at most 20 (see errorsTotal) */
@@ -5958,6 +6102,85 @@ export interface components {
             createdAt: string;
             /** @description Neither revoked nor expired */
             active: boolean;
+        };
+        QuoteAcceptance: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            quoteId: string;
+            /** @enum {string} */
+            decision: "accepted" | "declined";
+            userId: string | null;
+            guestLinkId: string | null;
+            /** @description Role of the user who answered, or `guest` */
+            actorRole: string;
+            /** @description Staff recorded the answer for the buyer without the buyer’s typed name and confirmation */
+            onBehalf: boolean;
+            email: string | null;
+            typedName: string | null;
+            confirmed: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            answeredAt: string;
+            ip: string | null;
+            userAgent: string | null;
+            quoteCode: string;
+            quoteVersion: number;
+            /** @description Language of the PDF shown */
+            localisationId: string;
+            pdfFileId: string | null;
+            /** @description SHA-256 (hex) of the exact PDF shown */
+            pdfSha256: string;
+            /** @description The client sent the hash of the PDF it showed (and it matched) */
+            pdfHashFromClient: boolean;
+            poNumber: string | null;
+            comment: string | null;
+            reason: string | null;
+            option: {
+                [key: string]: unknown;
+            } | null;
+            signedPdfUrl: string | null;
+        };
+        GuestQuote: {
+            quote: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 */
+                id: string;
+                code: string | null;
+                name: string;
+                state: string;
+                version: number;
+                currency: string;
+                totalPrice: number;
+                validUntil: string | null;
+                companyName: string;
+                organisationName: string;
+            };
+            localisationId: string;
+            /** @description The PDF the guest is shown (the link’s own public PDF route) */
+            pdfUrl: string;
+            pdfSha256: string | null;
+            acceptance: components["schemas"]["QuoteAcceptance"] | null;
+        };
+        NotificationPreferences: {
+            /** @description The kinds of e-mail the user does not want */
+            emailOptOuts: string[];
+            /** @description Every kind of notification e-mail, and whether the user gets it */
+            kinds: {
+                kind: string;
+                description: string;
+                enabled: boolean;
+            }[];
         };
     };
     responses: never;
@@ -27884,154 +28107,6 @@ export interface operations {
             };
         };
     };
-    acceptQuote: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description UUID */
-                id: string;
-            };
-            cookie?: never;
-        };
-        /** @description No body, or an empty object */
-        requestBody: {
-            content: {
-                "application/json": null | Record<string, never>;
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    declineQuote: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description UUID */
-                id: string;
-            };
-            cookie?: never;
-        };
-        /** @description Optional: `{ reason }` */
-        requestBody: {
-            content: {
-                "application/json": null | {
-                    reason?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
-            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     reviseQuote: {
         parameters: {
             query?: never;
@@ -28882,6 +28957,702 @@ export interface operations {
             };
             /** @description RFC 9457 problem details; `code` is one of: `guest_link_expired`, `guest_link_revoked` (docs/errors.md) */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    acceptQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The signature; staff may send none */
+        requestBody: {
+            content: {
+                "application/json": null | {
+                    /** @description The name the buyer types as signature (required) */
+                    typedName?: string;
+                    /** @description The explicit confirmation ("I accept this quote"): must be true */
+                    confirm?: boolean;
+                    /** @description The buyer’s purchase order number */
+                    poNumber?: string;
+                    comment?: string;
+                    /** @description The price break / quantity option chosen, when the quote offers several (recorded as sent) */
+                    option?: {
+                        id?: string;
+                        quantity?: number;
+                    };
+                    /**
+                     * Format: email
+                     * @description The signer’s e-mail: required from a guest; a user’s is their account’s
+                     */
+                    email?: string;
+                    /** @description Language of the PDF the buyer was shown (en, fr, de; fr-FR means fr). Default: the guest link’s, else the user’s language, else en */
+                    localisationId?: string;
+                    /** @description SHA-256 (hex) of the PDF the client showed; when it differs from the stored PDF of that language the answer is 409 `pdf_hash_mismatch` */
+                    pdfSha256?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    declineQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: `{ reason }` */
+        requestBody: {
+            content: {
+                "application/json": null | {
+                    /** @description Why the buyer declines */
+                    reason?: string;
+                    typedName?: string;
+                    /** Format: email */
+                    email?: string;
+                    /** @description Language of the PDF the buyer was shown (en, fr, de; fr-FR means fr). Default: the guest link’s, else the user’s language, else en */
+                    localisationId?: string;
+                    /** @description SHA-256 (hex) of the PDF the client showed; when it differs from the stored PDF of that language the answer is 409 `pdf_hash_mismatch` */
+                    pdfSha256?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getQuoteAcceptance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteAcceptance"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    downloadSignedQuotePdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PAdES signed PDF (application/pdf) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getQuoteAsGuest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuestQuote"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `guest_link_expired`, `guest_link_revoked` (docs/errors.md) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    acceptQuoteAsGuest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The name the buyer types as signature (required) */
+                    typedName?: string;
+                    /** @description The explicit confirmation ("I accept this quote"): must be true */
+                    confirm?: boolean;
+                    /** @description The buyer’s purchase order number */
+                    poNumber?: string;
+                    comment?: string;
+                    /** @description The price break / quantity option chosen, when the quote offers several (recorded as sent) */
+                    option?: {
+                        id?: string;
+                        quantity?: number;
+                    };
+                    /**
+                     * Format: email
+                     * @description The signer’s e-mail: required from a guest; a user’s is their account’s
+                     */
+                    email?: string;
+                    /** @description Language of the PDF the buyer was shown (en, fr, de; fr-FR means fr). Default: the guest link’s, else the user’s language, else en */
+                    localisationId?: string;
+                    /** @description SHA-256 (hex) of the PDF the client showed; when it differs from the stored PDF of that language the answer is 409 `pdf_hash_mismatch` */
+                    pdfSha256?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuestQuote"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `guest_link_expired`, `guest_link_revoked` (docs/errors.md) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    declineQuoteAsGuest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": null | {
+                    /** @description Why the buyer declines */
+                    reason?: string;
+                    typedName?: string;
+                    /** Format: email */
+                    email?: string;
+                    /** @description Language of the PDF the buyer was shown (en, fr, de; fr-FR means fr). Default: the guest link’s, else the user’s language, else en */
+                    localisationId?: string;
+                    /** @description SHA-256 (hex) of the PDF the client showed; when it differs from the stored PDF of that language the answer is 409 `pdf_hash_mismatch` */
+                    pdfSha256?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuestQuote"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `guest_link_expired`, `guest_link_revoked` (docs/errors.md) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    downloadSignedQuotePdfAsGuest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PAdES signed PDF (application/pdf) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `already_converted` (docs/errors.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `guest_link_expired`, `guest_link_revoked` (docs/errors.md) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreferences"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Kinds to opt out of (replaces the list): quote_published, quote_accepted, quote_declined, quote_comment */
+                    emailOptOuts: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreferences"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

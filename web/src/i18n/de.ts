@@ -735,6 +735,20 @@ export const de: Messages = {
     exempt: 'USt-befreit: {{reason}}',
     treatments: { reverse_charge: 'USt: Reverse-Charge', export: 'USt: Ausfuhr (0 %)' },
   },
+  acceptance: {
+    title: 'Angebot {{code}} annehmen',
+    readFirst: 'Lesen Sie das Angebot, bevor Sie unterschreiben:',
+    noPdf: 'Das PDF des Angebots wird bei der Annahme erstellt; Sie können es danach herunterladen.',
+    typedName: 'Ihr vollständiger Name',
+    typedNameHint: 'Mit Ihrem Namen unterschreiben Sie das Angebot.',
+    poNumber: 'Bestellnummer',
+    comment: 'Kommentar für den Verkäufer',
+    confirm: 'Ich habe das Angebot {{code}} gelesen und nehme es im Namen meiner Firma an.',
+    evidence:
+      'Als Nachweis Ihrer Annahme speichern wir Ihren Namen, Ihre E-Mail, die Uhrzeit, Ihre IP-Adresse und Ihren Browser sowie den Fingerabdruck des PDFs.',
+    submit: 'Unterschreiben und annehmen',
+    signedPdf: 'Unterschriebenes PDF',
+  },
   dielines: {
     download: 'Stanzkontur-Dateien',
     dieLine: 'Stanzkontur',

@@ -422,6 +422,20 @@ export const en = {
     },
   },
   engine: engineEn,
+  acceptance: {
+    title: 'Accept quote {{code}}',
+    readFirst: 'Read the quote before you sign:',
+    noPdf: 'The quote’s PDF is prepared when you accept; you can download it afterwards.',
+    typedName: 'Your full name',
+    typedNameHint: 'Typing your name signs the quote.',
+    poNumber: 'Purchase order number',
+    comment: 'Comment for the seller',
+    confirm: 'I have read quote {{code}} and accept it on behalf of my company.',
+    evidence:
+      'We record your name, e-mail, the time, your IP address and browser, and the fingerprint of the PDF as proof of your acceptance.',
+    submit: 'Sign and accept',
+    signedPdf: 'Signed PDF',
+  },
   ...ordersEn,
   ...operationsEn,
 };

@@ -423,6 +423,20 @@ export const fr: Messages = {
     },
   },
   engine: engineFr,
+  acceptance: {
+    title: 'Accepter le devis {{code}}',
+    readFirst: 'Lisez le devis avant de signer :',
+    noPdf: 'Le PDF du devis est préparé à l’acceptation ; vous pourrez le télécharger ensuite.',
+    typedName: 'Vos nom et prénom',
+    typedNameHint: 'Saisir votre nom vaut signature du devis.',
+    poNumber: 'Numéro de bon de commande',
+    comment: 'Commentaire pour le vendeur',
+    confirm: 'J’ai lu le devis {{code}} et je l’accepte au nom de ma société.',
+    evidence:
+      'Nous enregistrons votre nom, votre e-mail, l’heure, votre adresse IP et votre navigateur, et l’empreinte du PDF comme preuve de votre acceptation.',
+    submit: 'Signer et accepter',
+    signedPdf: 'PDF signé',
+  },
   ...ordersFr,
   ...operationsFr,
 };

@@ -18,6 +18,8 @@ export const problemsEn: ProblemSentences = {
   unsupported_image: 'The logo must be a PNG or JPEG image.',
   not_acceptable: 'The file cannot be given in the format asked for; choose PDF, DXF or CF2.',
   pdf_render_busy: 'Many documents are being prepared right now; try again in a few seconds.',
+  pdf_hash_mismatch: 'The quote’s PDF changed while you were reading it; reload the quote and answer again.',
+  acceptance_not_found: 'This quote has no recorded answer yet.',
   invalid_discount: 'The discount is not valid: a percentage or an amount, at most the line’s amount.',
   line_not_priced: 'This line takes its price from its lines (or has no engine price to go back to).',
   repricing_failed: 'The engine cannot price the element at this quantity.',
@@ -143,6 +145,9 @@ export const problemsFr: ProblemSentences = {
   unsupported_image: 'Le logo doit être une image PNG ou JPEG.',
   not_acceptable: 'Le fichier ne peut pas être fourni dans le format demandé ; choisissez PDF, DXF ou CF2.',
   pdf_render_busy: 'De nombreux documents sont en préparation ; réessayez dans quelques secondes.',
+  pdf_hash_mismatch:
+    'Le PDF du devis a changé pendant votre lecture ; rechargez le devis et répondez à nouveau.',
+  acceptance_not_found: "Ce devis n'a pas encore de réponse enregistrée.",
   invalid_discount:
     "La remise n'est pas valide : un pourcentage ou un montant, au plus le montant de la ligne.",
   line_not_priced: "Cette ligne tire son prix de ses lignes (ou n'a pas de prix moteur auquel revenir).",
@@ -273,6 +278,9 @@ export const problemsDe: ProblemSentences = {
   unsupported_image: 'Das Logo muss ein PNG- oder JPEG-Bild sein.',
   not_acceptable: 'Die Datei kann nicht im verlangten Format geliefert werden; wählen Sie PDF, DXF oder CF2.',
   pdf_render_busy: 'Gerade werden viele Dokumente erstellt; versuchen Sie es in einigen Sekunden erneut.',
+  pdf_hash_mismatch:
+    'Das PDF des Angebots hat sich während des Lesens geändert; laden Sie das Angebot neu und antworten Sie erneut.',
+  acceptance_not_found: 'Für dieses Angebot ist noch keine Antwort erfasst.',
   invalid_discount:
     'Der Rabatt ist ungültig: ein Prozentsatz oder ein Betrag, höchstens der Betrag der Position.',
   line_not_priced:

@@ -26,6 +26,7 @@ import { ApiError, api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { useCan } from '../../features/admin/useCan.ts';
 import { orderName } from '../../features/orders/format.ts';
+import { AcceptDialog, SignedPdfLink } from '../../features/quotes/AcceptDialog.tsx';
 import { guidanceOf, offers, type QuoteAction } from '../../features/quotes/actions.ts';
 import { LinePicker, type Lines, linesBody, linesComplete } from '../../features/quotes/LinePicker.tsx';
 import { QuoteLinesEditor } from '../../features/quotes/QuoteLinesEditor.tsx';
@@ -52,6 +53,7 @@ export default function QuotePage() {
   });
   const [refusal, setRefusal] = useState<unknown>();
   const [declining, decline] = useDisclosure();
+  const [accepting, acceptDialog] = useDisclosure();
   const [reason, setReason] = useState('');
   const [lines, setLines] = useState<Lines>({ briefIds: [], articles: [] });
   const path = { params: { path: { id } } };
@@ -114,18 +116,11 @@ export default function QuotePage() {
                   </Button>
                 )}
                 {can('accept') && (
-                  <Button
-                    color="teal.9"
-                    onClick={() =>
-                      run(t('quotes.accept'), () =>
-                        unwrap(api.POST('/api/quotes/{id}/accept', { ...path, body: {} as never })),
-                      )
-                    }
-                    loading={act.isPending}
-                  >
+                  <Button color="teal.9" onClick={acceptDialog.open} data-testid="quote-accept">
                     {t('quotes.accept')}
                   </Button>
                 )}
+                {q.state === 'signed' && <SignedPdfLink quoteId={q.id} />}
                 {can('decline') && (
                   <Button color="red.9" variant="outline" onClick={decline.open}>
                     {t('quotes.decline')}
@@ -279,6 +274,15 @@ export default function QuotePage() {
               </Text>
             )}
 
+            <AcceptDialog
+              quote={q}
+              opened={accepting}
+              onClose={acceptDialog.close}
+              onAccepted={async () => {
+                notifications.show({ color: 'teal', message: t('quotes.accept') });
+                await queryClient.invalidateQueries({ queryKey: ['quote', id] });
+              }}
+            />
             <Modal opened={declining} onClose={decline.close} title={t('quotes.decline')}>
               <Stack>
                 <Textarea

@@ -1,0 +1,142 @@
+import { Alert, Anchor, Button, Checkbox, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, unwrap } from '../../api/client.ts';
+import type { components } from '../../api/schema.d.ts';
+import { problemFields } from '../../ui/problem.ts';
+import { ErrorState } from '../../ui/states.tsx';
+
+type Quote = components['schemas']['Quote'];
+
+/**
+ * Accepting a quote is signing it: the buyer reads the PDF, types their name, may give a PO number
+ * and a comment, and confirms explicitly. The PDF's language and SHA-256 go with the answer, so
+ * the evidence names the very document shown here (a replaced PDF is refused, 409).
+ */
+export function AcceptDialog({
+  quote,
+  opened,
+  onClose,
+  onAccepted,
+}: {
+  quote: Pick<Quote, 'id' | 'code' | 'pdfs'>;
+  opened: boolean;
+  onClose: () => void;
+  onAccepted: () => Promise<unknown>;
+}) {
+  const { t, i18n } = useTranslation();
+  const [typedName, setTypedName] = useState('');
+  const [poNumber, setPoNumber] = useState('');
+  const [comment, setComment] = useState('');
+  const [confirmed, setConfirmed] = useState(false);
+  // The PDF in the reader's language when there is one, else the first stored one.
+  const pdf = quote.pdfs.find((p) => p.localisationId === i18n.language) ?? quote.pdfs[0];
+  const accept = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST('/api/quotes/{id}/accept', {
+          params: { path: { id: quote.id } },
+          body: {
+            typedName: typedName.trim(),
+            confirm: true,
+            ...(poNumber.trim() ? { poNumber: poNumber.trim() } : {}),
+            ...(comment.trim() ? { comment: comment.trim() } : {}),
+            ...(pdf ? { localisationId: pdf.localisationId, pdfSha256: pdf.sha256 } : {}),
+          },
+        }),
+      ),
+    onSuccess: async () => {
+      onClose();
+      await onAccepted();
+    },
+  });
+  const fields = problemFields(accept.error, t);
+  return (
+    <Modal opened={opened} onClose={onClose} title={t('acceptance.title', { code: quote.code ?? '' })}>
+      <Stack data-testid="accept-dialog">
+        {pdf ? (
+          <Text size="sm">
+            {t('acceptance.readFirst')}{' '}
+            <Anchor href={pdf.url} target="_blank" rel="noopener" data-testid="accept-pdf">
+              {pdf.filename}
+            </Anchor>
+          </Text>
+        ) : (
+          <Text size="sm">{t('acceptance.noPdf')}</Text>
+        )}
+        <TextInput
+          label={t('acceptance.typedName')}
+          description={t('acceptance.typedNameHint')}
+          value={typedName}
+          onChange={(e) => setTypedName(e.currentTarget.value)}
+          error={fields['/typedName']}
+          required
+          maxLength={200}
+          data-testid="accept-name"
+        />
+        <TextInput
+          label={t('acceptance.poNumber')}
+          value={poNumber}
+          onChange={(e) => setPoNumber(e.currentTarget.value)}
+          maxLength={100}
+          data-testid="accept-po"
+        />
+        <Textarea
+          label={t('acceptance.comment')}
+          value={comment}
+          onChange={(e) => setComment(e.currentTarget.value)}
+          autosize
+          minRows={2}
+          maxLength={2000}
+          data-testid="accept-comment"
+        />
+        <Checkbox
+          label={t('acceptance.confirm', { code: quote.code ?? '' })}
+          checked={confirmed}
+          onChange={(e) => setConfirmed(e.currentTarget.checked)}
+          error={fields['/confirm']}
+          data-testid="accept-confirm"
+        />
+        {accept.error && !Object.keys(fields).length ? <ErrorState error={accept.error} /> : null}
+        <Alert color="gray" variant="light">
+          <Text size="xs">{t('acceptance.evidence')}</Text>
+        </Alert>
+        <Button
+          color="teal.9"
+          disabled={!typedName.trim() || !confirmed}
+          loading={accept.isPending}
+          onClick={() => accept.mutate()}
+          data-testid="accept-submit"
+        >
+          {t('acceptance.submit')}
+        </Button>
+      </Stack>
+    </Modal>
+  );
+}
+
+/**
+ * The signed PDF of a quote accepted with evidence (both sides may download it); nothing for a
+ * quote staff marked signed without an acceptance.
+ */
+export function SignedPdfLink({ quoteId }: { quoteId: string }) {
+  const { t } = useTranslation();
+  const acceptance = useQuery({
+    queryKey: ['quote', quoteId, 'acceptance'],
+    queryFn: () => unwrap(api.GET('/api/quotes/{id}/acceptance', { params: { path: { id: quoteId } } })),
+    retry: false,
+  });
+  if (acceptance.data?.decision !== 'accepted') return null;
+  return (
+    <Button
+      component="a"
+      variant="default"
+      href={`/api/quotes/${quoteId}/acceptance/signed-pdf`}
+      download
+      data-testid="signed-pdf"
+    >
+      {t('acceptance.signedPdf')}
+    </Button>
+  );
+}
