@@ -18,7 +18,7 @@ const COST_READERS: Role[] = ['superadmin', 'admin', 'sales'];
 export const PERMISSIONS = {
   'organisations:create': { roles: ['superadmin'], description: 'Create another organisation (tenant)' },
   'profile:read': { roles: EVERYONE, description: 'Read one’s own user record' },
-  'profile:write': { roles: EVERYONE, description: 'Change one’s own notification preferences' },
+  'profile:preferences': { roles: EVERYONE, description: 'Change one’s own notification preferences' },
   'access_tokens:manage': {
     roles: EVERYONE,
     description:

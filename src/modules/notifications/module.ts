@@ -68,7 +68,7 @@ const notificationRoutes =
     app.put(
       '/users/me/notification-preferences',
       {
-        config: { permission: 'profile:write' },
+        config: { permission: 'profile:preferences' },
         schema: {
           tags,
           operationId: 'setNotificationPreferences',

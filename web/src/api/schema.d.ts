@@ -3995,7 +3995,7 @@ export interface paths {
          * Opt out of (or back into) kinds of notification e-mail
          * @description Kinds: `quote_published` (A quote is published to you (buyer contacts)), `quote_accepted` (A buyer accepts a quote you own (sales)), `quote_declined` (A buyer declines a quote you own (sales)), `quote_comment` (Someone comments on a quote you own (sales)).
          *
-         *     Permission `profile:write` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         *     Permission `profile:preferences` - roles: superadmin, admin, sales, external_sales, contact, guest.
          */
         put: operations["setNotificationPreferences"];
         post?: never;
