@@ -28,6 +28,7 @@ import { useApiForm } from '../../ui/useApiForm.ts';
 import { useCan } from '../admin/useCan.ts';
 import { DateField } from '../orders/DateField.tsx';
 import { QuoteVatTotals } from './QuoteTerms.tsx';
+import { Total } from './Total.tsx';
 
 type Quote = components['schemas']['Quote'];
 type Item = components['schemas']['QuoteItemChild'];
@@ -438,28 +439,5 @@ function LineEditor({
         </Group>
       </Stack>
     </Modal>
-  );
-}
-
-function Total({
-  label,
-  value,
-  strong,
-  testId,
-}: {
-  label: string;
-  value: string;
-  strong?: boolean;
-  testId?: string;
-}) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" ta="right">
-        {label}
-      </Text>
-      <Text ta="right" fw={strong ? 700 : 500} data-testid={testId}>
-        {value}
-      </Text>
-    </div>
   );
 }

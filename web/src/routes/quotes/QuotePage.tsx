@@ -31,6 +31,7 @@ import { guidanceOf, offers, type QuoteAction } from '../../features/quotes/acti
 import { LinePicker, type Lines, linesBody, linesComplete } from '../../features/quotes/LinePicker.tsx';
 import { QuoteLinesEditor } from '../../features/quotes/QuoteLinesEditor.tsx';
 import { QuoteTermsCard, QuoteVatTotals } from '../../features/quotes/QuoteTerms.tsx';
+import { Total } from '../../features/quotes/Total.tsx';
 import { LANGUAGES, languageOf } from '../../i18n/languages.ts';
 import { date, money, number } from '../../ui/format.ts';
 import { problemFields } from '../../ui/problem.ts';
@@ -354,29 +355,6 @@ function LineRow({
         </Table.Td>
       ) : null}
     </Table.Tr>
-  );
-}
-
-function Total({
-  label,
-  value,
-  strong,
-  testId,
-}: {
-  label: string;
-  value: string;
-  strong?: boolean;
-  testId?: string;
-}) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" ta="right">
-        {label}
-      </Text>
-      <Text ta="right" fw={strong ? 700 : 500} data-testid={testId}>
-        {value}
-      </Text>
-    </div>
   );
 }
 
