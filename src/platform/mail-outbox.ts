@@ -1,10 +1,9 @@
 import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { emailOutbox } from '../db/schema/mail.ts';
-import type { Mail } from './mailer.ts';
+import { type Mail, smtpTransport } from './mailer.ts';
 
 /*
  * The durable e-mail outbox: a change queues its messages in its own transaction (`queueMail`), so
@@ -61,16 +60,8 @@ export function createMailDelivery(deps: {
   log: FastifyBaseLogger;
 }) {
   const { config, db, log } = deps;
-  let transport: Transporter | undefined;
-  const transporter = () => {
-    transport ??= nodemailer.createTransport({
-      url: config.smtpUrl!,
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 30_000,
-    } as Parameters<typeof nodemailer.createTransport>[0]);
-    return transport;
-  };
+  const smtp = smtpTransport(config);
+  const transporter = smtp.get;
 
   async function lease() {
     return db.transaction(async (tx) => {
@@ -139,8 +130,7 @@ export function createMailDelivery(deps: {
   return {
     deliverDue,
     close() {
-      transport?.close();
-      transport = undefined;
+      smtp.close();
     },
   };
 }

@@ -29,6 +29,29 @@ export type Mailer = {
 };
 
 /**
+ * The SMTP transport of SMTP_URL, made on first use. Bounded waits: a silent SMTP server must not
+ * hold up the work that sends mail.
+ */
+export function smtpTransport(config: Pick<Config, 'smtpUrl'>) {
+  let transport: Transporter | undefined;
+  return {
+    get: () => {
+      transport ??= nodemailer.createTransport({
+        url: config.smtpUrl!,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+      } as Parameters<typeof nodemailer.createTransport>[0]);
+      return transport;
+    },
+    close: () => {
+      transport?.close();
+      transport = undefined;
+    },
+  };
+}
+
+/**
  * The service's one way to send e-mail. Call it outside database transactions: the SMTP exchange
  * must not hold a transaction (PGlite has one connection).
  */
@@ -38,17 +61,8 @@ export function createMailer(deps: {
   log: FastifyBaseLogger;
 }) {
   const { config, db, log } = deps;
-  let transport: Transporter | undefined;
-  const transporter = () => {
-    // Bounded waits: a silent SMTP server must not hold up the work that sends mail.
-    transport ??= nodemailer.createTransport({
-      url: config.smtpUrl!,
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 30_000,
-    } as Parameters<typeof nodemailer.createTransport>[0]);
-    return transport;
-  };
+  const smtp = smtpTransport(config);
+  const transporter = smtp.get;
 
   const mailer: Mailer = {
     async send(mail) {
@@ -94,8 +108,7 @@ export function createMailer(deps: {
       }
     },
     close() {
-      transport?.close();
-      transport = undefined;
+      smtp.close();
     },
   };
   return mailer;

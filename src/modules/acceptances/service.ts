@@ -4,25 +4,21 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { quoteAcceptances } from '../../db/schema/acceptances.ts';
 import { fileContents, files } from '../../db/schema/organisation-data.ts';
-import type { QuoteState } from '../../db/schema/quotes.ts';
 import { type Actor, systemActor } from '../../platform/actor.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
-import { type ChangeActor, changedFields, type EventRecorder } from '../../platform/events.ts';
+import type { ChangeActor, EventRecorder } from '../../platform/events.ts';
 import { createSecretBox } from '../../platform/secret-box.ts';
 import { FILE_ENTITY, PARENT_ENTITIES } from '../files/repository.ts';
 import { type Language, languageOf, requireLanguage } from '../quotes/i18n.ts';
-import { invalidTransition, isPastValidity } from '../quotes/lifecycle.ts';
-import { renderQuotePdf } from '../quotes/pdf.ts';
+import { invalidTransition } from '../quotes/lifecycle.ts';
 import type { QuotePdfService } from '../quotes/pdf-service.ts';
-import { hashGuestToken, pdfDataOf } from '../quotes/pdf-service.ts';
+import { hashGuestToken } from '../quotes/pdf-service.ts';
 import {
   findGuestLinkByHash,
   findQuoteRow,
   type GuestLinkRow,
   QUOTE_ENTITY,
-  type QuoteRow,
   type QuoteWithRefs,
-  setQuote,
 } from '../quotes/repository.ts';
 import type { QuoteService } from '../quotes/service.ts';
 import {
