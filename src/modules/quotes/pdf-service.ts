@@ -168,14 +168,20 @@ export function createQuotePdfService(
     });
 
   /** The stored PDF of a quote in a language, its bytes with it (one statement: the hot path). */
-  async function currentPdf(organisationId: string, quoteId: string, language: Language) {
-    const [row] = await db
+  async function currentPdf(
+    organisationId: string,
+    quoteId: string,
+    language: Language,
+    executor: Executor = db,
+  ) {
+    const [row] = await executor
       .select({
         id: files.id,
         filename: files.filename,
         sha256: files.sha256,
         mimeType: files.mimeType,
         renderKey: files.renderKey,
+        label: files.label,
         content: fileContents.content,
       })
       .from(files)
@@ -199,7 +205,10 @@ export function createQuotePdfService(
 
   /**
    * Stores a rendering as the quote's file of its language, replacing the previous one, unless
-   * the quote changed while it was rendered (409 quote_changed).
+   * the quote changed while it was rendered (409 quote_changed). With `keepSameKey` (a render
+   * that only makes sure the PDF is stored: the publish job, a first download), a file of the same
+   * key stored meanwhile by another render is kept and answered instead: replacing it would change
+   * the bytes (and the SHA-256) a buyer may already have been shown for the same quote.
    */
   async function storeRendering(
     actor: Actor,
@@ -207,7 +216,11 @@ export function createQuotePdfService(
     language: Language,
     renderKey: string,
     content: Buffer,
-  ) {
+    keepSameKey = false,
+  ): Promise<{
+    file: { id: string; filename: string; sha256: string; label: string | null };
+    content: Buffer;
+  }> {
     const id = found.id;
     return ctx.change(actor, async (tx, record) => {
       const row = await findQuoteRow(tx, actor.organisationId, id, true);
@@ -217,6 +230,10 @@ export function createQuotePdfService(
           'quote_changed',
           'The quote changed while its PDF was rendered: generate it again',
         );
+      }
+      if (keepSameKey) {
+        const current = await currentPdf(actor.organisationId, id, language, tx);
+        if (current?.file.renderKey === renderKey) return current;
       }
       await removeLabelledFilesInTransaction(tx, actor, quoteFile(id), language, record);
       const stored = await filesService.storeFile(
@@ -239,7 +256,7 @@ export function createQuotePdfService(
         snapshot: row,
         updatedRelations: ['pdfs'],
       });
-      return stored;
+      return { file: stored, content };
     });
   }
 
@@ -261,8 +278,7 @@ export function createQuotePdfService(
       language,
       renderOptions,
     );
-    const file = await storeRendering(actor, found, language, key, content);
-    return { file, content };
+    return storeRendering(actor, found, language, key, content);
   }
 
   /** Renders being made in this process, by quote, language and key: one render per key at once. */
@@ -310,8 +326,7 @@ export function createQuotePdfService(
         language,
         renderOptions,
       );
-      const file = await storeRendering(actor, found, language, key, content);
-      return { file, content };
+      return storeRendering(actor, found, language, key, content, true);
     };
     // PGlite is one process: the in-process single flight is enough (and a transaction held
     // while rendering would stop every other query of its single connection).
