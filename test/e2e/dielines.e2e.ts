@@ -37,6 +37,7 @@ describe('die-line downloads, end to end', () => {
     const files = e2e.page.getByTestId('die-line-files');
     await files.getByTestId('die-line-downloads-0').click();
     const menu = e2e.page.getByRole('menu');
+    await menu.getByRole('menuitem').first().waitFor();
     for (const name of ['PDF artwork template (designer)', 'DXF (CAD)', 'CF2 (die-maker)'])
       expect(await menu.getByRole('menuitem', { name }).count()).toBe(2);
     await screenshot(e2e.page, 'dl-01-brief-menu');

@@ -56,6 +56,12 @@ describe('the quote page follows allowedActions', () => {
     await screenshot('01-buyer-published');
     await expectAccessible(e2e.page, 'buyer quote');
     await button('Accept').click();
+    // Accepting is signing (acceptances module): typed name and the explicit confirmation.
+    const dialog = e2e.page.getByTestId('accept-dialog');
+    await dialog.waitFor();
+    await dialog.getByTestId('accept-name').fill('Bea Buyer');
+    await dialog.getByTestId('accept-confirm').check();
+    await dialog.getByTestId('accept-submit').click();
     await expect.poll(() => e2e.page.getByTestId('quote-state').textContent()).toBe('Signed');
     expect(await guidance()).toContain('accepted by the buyer');
     expect(await button('Convert to an order').count()).toBe(0);

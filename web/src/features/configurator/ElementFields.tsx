@@ -309,7 +309,7 @@ export function ElementFields({
                 data-testid={`quantity-${index}-${i}`}
                 min={0}
                 step={500}
-                thousandSeparator={separators().thousandSeparator}
+                {...separators()}
                 value={quantity}
                 onChange={(v) => set({ quantities: element.quantities.map((q, j) => (j === i ? n(v) : q)) })}
               />

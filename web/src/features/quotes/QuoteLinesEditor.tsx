@@ -23,7 +23,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import type { components, operations } from '../../api/schema.d.ts';
-import { money, number } from '../../ui/format.ts';
+import { money, number, separators } from '../../ui/format.ts';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { useCan } from '../admin/useCan.ts';
 import { DateField } from '../orders/DateField.tsx';
@@ -354,7 +354,7 @@ function LineEditor({
               value={quantity}
               onChange={setQuantity}
               min={1}
-              thousandSeparator=" "
+              {...separators()}
               error={form.error('/quantity')}
               data-autofocus
             />
