@@ -5,6 +5,7 @@
  *
  * The engine never imports this module: callers pass a Catalogue to priceBrief.
  */
+
 import type {
   Catalogue,
   Consumable,
@@ -20,6 +21,7 @@ import type {
   Product,
   ToolingRule,
 } from './catalogue.ts';
+import { DEFAULT_LEAD_TIME } from './lead-time.ts';
 
 const f = (width: number, height: number): Format => ({ width, height });
 
@@ -955,24 +957,7 @@ export function defaultCatalogue(): Catalogue {
       corrugatedPacking: 'BUNDLE',
       routeSelection: { toolingRepeats: 1, variantMargin: 0.15, maxVariants: 6 },
       // Lead-time figures and their sources: docs/pricing.md, "Lead time" (issue 30).
-      leadTime: {
-        hoursPerWorkingDay: 8,
-        boardStockDays: 2,
-        boardMillOrderDays: 15,
-        boardStockLimitKg: 3000,
-        corrugatorDays: 4,
-        toolingDays: {
-          CUTTING_DIE: 3,
-          ROTARY_DIE: 5,
-          STAMPING_DIE: 5,
-          EMBOSSING_DIE: 7,
-          BRAILLE_DIE: 7,
-          FLEXO_PLATES: 4,
-        },
-        platesDays: 1,
-        queueDays: 5,
-        transportDays: 2,
-      },
+      leadTime: DEFAULT_LEAD_TIME,
       valueAnalysis: {
         priceBreakSaving: 0.1,
         quantityCurveFactors: [0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 7.5, 10],
