@@ -24,7 +24,7 @@ export function DieLineDownloads({
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
-        <Button size="xs" variant="light" data-testid={`die-line-downloads-${position}`}>
+        <Button size="xs" variant="default" data-testid={`die-line-downloads-${position}`}>
           {t('dielines.download')}
         </Button>
       </Menu.Target>
@@ -35,8 +35,8 @@ export function DieLineDownloads({
             {t(`dielines.formats.${format}`)}
           </Menu.Item>
         ))}
-        <Menu.Divider />
-        <Menu.Label>{t('dielines.sheet')}</Menu.Label>
+        {/* No Menu.Divider: it is a role=presentation child, which a role=menu may not hold (axe). */}
+        <Menu.Label mt="xs">{t('dielines.sheet')}</Menu.Label>
         {FORMATS.map((format) => (
           <Menu.Item key={format} component="a" href={href('imposition-sheet', format)} download>
             {t(`dielines.formats.${format}`)}
