@@ -337,7 +337,12 @@ function LeadTimeCard({ breakdown }: { breakdown: LeadTimeBreakdown }) {
     { key: 'queue', label: t('configurator.leadQueue'), value: days(breakdown.queueDays) },
     ...breakdown.operations
       .filter((o) => o.days > 0)
-      .map((o) => ({ key: `op-${o.position}`, label: o.name, value: days(o.days) })),
+      .map((o) => ({
+        key: `op-${o.position}`,
+        // The operation's words by its code, as in the operation sequence above.
+        label: t(`engine.operations.${o.code}`, { defaultValue: o.name }),
+        value: days(o.days),
+      })),
     {
       key: 'transport',
       label: breakdown.transport.zone
