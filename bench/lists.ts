@@ -4,6 +4,7 @@
  * OFFSET page a list would naively run) on the same database, in one run (issue 31).
  *
  *   GET /api/quotes?page=…             first, middle and last page (default sort createdAt DESC)
+ *   GET /api/quotes?after=…            the keyset cursor at the middle depth (and companies')
  *   GET /api/quotes?search=…           a "contains" search on name and code (trigram indexes)
  *   GET /api/companies?page=…          the @nestjsx/crud envelope: first, middle and last page (name ASC)
  *   GET /api/companies?s={"name":{"$cont":…}}  and the plain `s=` text ($contL on name/externalId)
@@ -204,7 +205,13 @@ async function prepare(dbUrl: string) {
 // ---------------------------------------------------------------------------------------------
 
 /** EXPLAIN (ANALYZE, BUFFERS) of the statements the service runs for a list, from the query log. */
-async function explainServiceQueries(dbUrl: string, org: string, midQuotes: number, midCompanies: number) {
+async function explainServiceQueries(
+  dbUrl: string,
+  org: string,
+  midQuotes: number,
+  midCompanies: number,
+  cursors: { quote: string; company: string },
+) {
   const client = new pg.Client({ connectionString: dbUrl });
   await client.connect();
   const plans: string[] = [];
@@ -219,15 +226,22 @@ async function explainServiceQueries(dbUrl: string, org: string, midQuotes: numb
     [org, midQuotes],
   );
   await explain(
+    'quotes: ids after a keyset cursor at the middle depth (after=)',
+    `select id from quotes where organisation_id = $1 and deleted_at is null
+       and (created_at, id) < (select created_at, id from quotes where id = $2)
+     order by created_at desc, id desc limit ${LIMIT + 1}`,
+    [org, cursors.quote],
+  );
+  await explain(
     'quotes: ids of the last page (read from the far end: offset 0 of the reverse order)',
     `select id from quotes where organisation_id = $1 and deleted_at is null
      order by created_at asc, id asc offset 0 limit ${LIMIT}`,
     [org],
   );
   await explain(
-    'quotes: search "Zebra" (ids, then capped count)',
-    `select id from quotes where organisation_id = $1 and deleted_at is null
-       and (name ilike '%Zebra%' or code ilike '%Zebra%')
+    'quotes: search "Zebra" (capped count first, then the ids sorted from the matches)',
+    `select quotes.id from (select * from quotes where organisation_id = $1 and deleted_at is null
+       and (name ilike '%Zebra%' or code ilike '%Zebra%') offset 0) quotes
      order by created_at desc, id desc offset 0 limit ${LIMIT + 1}`,
     [org],
   );
@@ -247,9 +261,17 @@ async function explainServiceQueries(dbUrl: string, org: string, midQuotes: numb
     [org, midCompanies],
   );
   await explain(
-    'companies: $cont "Zebra" on name (ids)',
-    `select id from companies where organisation_id = $1 and deleted_at is null and name::text like '%Zebra%'
-     order by name asc, id asc offset 0 limit ${LIMIT}`,
+    'companies: ids after a keyset cursor at the middle depth (after=)',
+    `select id from companies where organisation_id = $1 and deleted_at is null
+       and (name, id) > (select name, id from companies where id = $2)
+     order by name asc, id asc limit ${LIMIT + 1}`,
+    [org, cursors.company],
+  );
+  await explain(
+    'companies: $cont "Zebra" on name (ids sorted from the matches)',
+    `select companies.id from (select * from companies where organisation_id = $1 and deleted_at is null
+       and name::text like '%Zebra%' offset 0) companies
+     order by name asc, id asc offset 0 limit ${LIMIT + 1}`,
     [org],
   );
   await explain(
@@ -259,10 +281,10 @@ async function explainServiceQueries(dbUrl: string, org: string, midQuotes: numb
     [org],
   );
   await explain(
-    'companies: plain s=zebra ($contL on name or externalId)',
-    `select id from companies where organisation_id = $1 and deleted_at is null
-       and (lower(name::text) like '%zebra%' or lower(external_id::text) like '%zebra%')
-     order by name asc, id asc offset 0 limit ${LIMIT}`,
+    'companies: plain s=zebra ($contL on name or externalId; ids sorted from the matches)',
+    `select companies.id from (select * from companies where organisation_id = $1 and deleted_at is null
+       and (lower(name::text) like '%zebra%' or lower(external_id::text) like '%zebra%') offset 0) companies
+     order by name asc, id asc offset 0 limit ${LIMIT + 1}`,
     [org],
   );
   await client.end();
@@ -289,11 +311,32 @@ async function main() {
     );
     const { org, adminId, quotes, companies } = rows[0]!;
     const version = (await client.query<{ v: string }>(`select split_part(version(), ' ', 2) v`)).rows[0]!.v;
-    await client.end();
     const pages = (n: number) => ({ middle: Math.ceil(n / LIMIT / 2), last: Math.ceil(n / LIMIT) });
     const qp = pages(quotes);
     const cp = pages(companies);
-    const plans = await explainServiceQueries(dbUrl, org, (qp.middle - 1) * LIMIT, (cp.middle - 1) * LIMIT);
+    // The keyset cursors at the middle depth: the last row before the middle page.
+    const cursorAt = async (text: string, offset: number) =>
+      (await client.query<{ id: string }>(text, [org, offset])).rows[0]!.id;
+    const cursors = {
+      quote: await cursorAt(
+        `select id from quotes where organisation_id = $1 and deleted_at is null
+         order by created_at desc, id desc offset $2 limit 1`,
+        (qp.middle - 1) * LIMIT - 1,
+      ),
+      company: await cursorAt(
+        `select id from companies where organisation_id = $1 and deleted_at is null
+         order by name asc, id asc offset $2 limit 1`,
+        (cp.middle - 1) * LIMIT - 1,
+      ),
+    };
+    await client.end();
+    const plans = await explainServiceQueries(
+      dbUrl,
+      org,
+      (qp.middle - 1) * LIMIT,
+      (cp.middle - 1) * LIMIT,
+      cursors,
+    );
 
     const script = new URL(import.meta.url).pathname;
     const app = await startServer(script, { LISTS_BENCH_SERVER: 'app', LISTS_BENCH_URL: dbUrl });
@@ -333,6 +376,12 @@ async function main() {
         ],
         [`GET /api/quotes?page=${qp.middle} (middle)`, app.port, `/api/quotes?page=${qp.middle}`, headers],
         [
+          'GET /api/quotes?after=<id> (keyset, middle depth)',
+          app.port,
+          `/api/quotes?after=${cursors.quote}`,
+          headers,
+        ],
+        [
           `bare: quotes, OFFSET ${((qp.last - 1) * LIMIT).toLocaleString('en')}`,
           bare.port,
           `/quotes?offset=${(qp.last - 1) * LIMIT}`,
@@ -353,6 +402,18 @@ async function main() {
           `GET /api/companies?page=${cp.middle} (middle)`,
           app.port,
           `/api/companies?page=${cp.middle}`,
+          headers,
+        ],
+        [
+          'GET /api/companies?page=1&after=<id> (keyset, middle depth)',
+          app.port,
+          `/api/companies?page=1&after=${cursors.company}`,
+          headers,
+        ],
+        [
+          'GET /api/companies/pagination?after=<id> (keyset, middle depth)',
+          app.port,
+          `/api/companies/pagination?after=${cursors.company}`,
           headers,
         ],
         [

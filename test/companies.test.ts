@@ -313,10 +313,16 @@ describe('GET /api/companies/pagination', () => {
   it('pages with a default limit of 25 and tells whether more pages exist', async () => {
     const first = (await call(org, 'GET', '/api/companies/pagination')).json();
     expect(first.data).toHaveLength(25);
-    expect(first.meta).toEqual({ page: 1, limit: 25, total: 30, hasNextPage: true });
+    expect(first.meta).toEqual({
+      page: 1,
+      limit: 25,
+      total: 30,
+      hasNextPage: true,
+      nextCursor: first.data[24].id,
+    });
     const second = (await call(org, 'GET', '/api/companies/pagination?page=2')).json();
     expect(second.data).toHaveLength(5);
-    expect(second.meta.hasNextPage).toBe(false);
+    expect(second.meta).toMatchObject({ hasNextPage: false, nextCursor: null });
   });
 
   it('sorts and searches case-insensitively on name or externalId', async () => {

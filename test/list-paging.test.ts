@@ -119,6 +119,7 @@ describe('whole-organisation pages', () => {
         total: 16,
         hasNextPage: page < 6,
         totalIsExact: true,
+        nextCursor: page < 6 ? body.data.at(-1).id : null,
       });
       seen.push(...body.data.map((q: { id: string }) => q.id));
     }
@@ -126,7 +127,7 @@ describe('whole-organisation pages', () => {
     const beyond = (await get('/api/quotes?limit=3&page=7')).json();
     expect(beyond).toEqual({
       data: [],
-      meta: { page: 7, limit: 3, total: 16, hasNextPage: false, totalIsExact: true },
+      meta: { page: 7, limit: 3, total: 16, hasNextPage: false, totalIsExact: true, nextCursor: null },
     });
     // The same pages in the ascending order (another sort, same rows reversed).
     const ascending = [];
@@ -151,8 +152,12 @@ describe('whole-organisation pages', () => {
       const seen: string[] = [];
       for (let page = 1; page <= pages; page++) {
         const body = (await get(`${base}limit=4&page=${page}`)).json();
-        // An exact total: the envelope is the one clients already know (no totalIsExact).
-        expect(body.meta).toEqual({ page, limit: 4, total, hasNextPage: page < pages });
+        // An exact total: the envelope is the one clients already know (no totalIsExact); our own
+        // paged list adds the keyset cursor.
+        const cursor = base.includes('pagination')
+          ? { nextCursor: page < pages ? body.data.at(-1).id : null }
+          : {};
+        expect(body.meta).toEqual({ page, limit: 4, total, hasNextPage: page < pages, ...cursor });
         seen.push(...body.data.map((c: { id: string }) => c.id));
       }
       expect(seen).toEqual(expected);
@@ -180,8 +185,161 @@ describe('capped counts', () => {
   it('a filtered quotes list counts its matches', async () => {
     const body = (await get('/api/quotes?search=zebra&limit=2')).json();
     // Quotes 0, 4, 8, 12, 16 hold "Zebra" (none of them archived).
-    expect(body.meta).toEqual({ page: 1, limit: 2, total: 5, hasNextPage: true, totalIsExact: true });
+    expect(body.meta).toEqual({
+      page: 1,
+      limit: 2,
+      total: 5,
+      hasNextPage: true,
+      totalIsExact: true,
+      nextCursor: body.data[1].id,
+    });
     expect(body.data.every((q: { name: string }) => q.name.includes('Zebra'))).toBe(true);
+  });
+});
+
+describe('keyset cursors (after=)', () => {
+  /** Every page from the first, following meta.nextCursor (or the last row's id for the plain array). */
+  async function follow(first: string, next: (cursor: string) => string) {
+    const seen: string[] = [];
+    let body = (await get(first)).json();
+    for (let guard = 0; guard < 50; guard++) {
+      const data = Array.isArray(body) ? body : body.data;
+      seen.push(...data.map((r: { id: string }) => r.id));
+      const cursor = Array.isArray(body) ? (data.length ? data.at(-1).id : null) : body.meta.nextCursor;
+      if (!cursor) return seen;
+      const response = await get(next(cursor));
+      expect(response.statusCode).toBe(200);
+      body = response.json();
+    }
+    throw new Error('the cursor never reached the end');
+  }
+
+  const liveQuotes = () => and(eq(quotes.organisationId, admin.organisationId), isNull(quotes.deletedAt));
+
+  it('quotes: following the cursor gives the ordered list, in both directions, NULLs included', async () => {
+    // Some quotes without a validity date: a nullable sort column has its own keyset branches.
+    await db()
+      .update(quotes)
+      .set({
+        validUntil: sql`case when ${quotes.name} like '%1%' then null else '2027-01-01'::timestamptz + (length(${quotes.name}) || ' days')::interval end`,
+      })
+      .where(eq(quotes.organisationId, admin.organisationId));
+    const byDefault = (
+      await db()
+        .select({ id: quotes.id })
+        .from(quotes)
+        .where(liveQuotes())
+        .orderBy(desc(quotes.createdAt), desc(quotes.id))
+    ).map((r) => r.id);
+    expect(await follow('/api/quotes?limit=4', (c) => `/api/quotes?limit=4&after=${c}`)).toEqual(byDefault);
+    for (const [direction, order] of [
+      ['ASC', asc],
+      ['DESC', desc],
+    ] as const) {
+      const expected = (
+        await db()
+          .select({ id: quotes.id })
+          .from(quotes)
+          .where(liveQuotes())
+          .orderBy(order(quotes.validUntil), order(quotes.id))
+      ).map((r) => r.id);
+      const sort = `sort=validUntil,${direction}`;
+      expect(
+        await follow(`/api/quotes?limit=3&${sort}`, (c) => `/api/quotes?limit=3&${sort}&after=${c}`),
+      ).toEqual(expected);
+    }
+    // A search (the matches are sorted on their own) continues by cursor too.
+    const zebras = await follow(
+      '/api/quotes?search=zebra&limit=2',
+      (c) => `/api/quotes?search=zebra&limit=2&after=${c}`,
+    );
+    expect(zebras).toHaveLength(5);
+    const page = (await get(`/api/quotes?limit=4&after=${byDefault[5]}`)).json();
+    // After a cursor the total stays the list's, and page is ignored.
+    expect(page.meta).toMatchObject({ total: 16, totalIsExact: true, hasNextPage: true });
+    expect(page.data.map((q: { id: string }) => q.id)).toEqual(byDefault.slice(6, 10));
+  });
+
+  it('companies: the paged list, the crud envelope and the plain array continue by cursor', async () => {
+    const expected = (
+      await db()
+        .select({ id: companies.id })
+        .from(companies)
+        .where(and(eq(companies.organisationId, admin.organisationId), isNull(companies.deletedAt)))
+        .orderBy(asc(companies.name), asc(companies.id))
+    ).map((r) => r.id);
+    expect(
+      await follow(
+        '/api/companies/pagination?limit=4',
+        (c) => `/api/companies/pagination?limit=4&after=${c}`,
+      ),
+    ).toEqual(expected);
+    expect(await follow('/api/companies?limit=5', (c) => `/api/companies?limit=5&after=${c}`)).toEqual(
+      expected,
+    );
+    const enveloped = (await get(`/api/companies?page=1&limit=4&after=${expected[3]}`)).json();
+    expect(enveloped.data.map((c: { id: string }) => c.id)).toEqual(expected.slice(4, 8));
+    expect(enveloped.meta.nextCursor).toBe(expected[7]);
+    const desc = (await get(`/api/companies/pagination?limit=4&sort=name,DESC&after=${expected[8]}`)).json();
+    expect(desc.data.map((c: { id: string }) => c.id)).toEqual(expected.slice(4, 8).reverse());
+  });
+
+  it('refuses a cursor of another organisation, a malformed one, and a crud cursor with another sort', async () => {
+    const [foreign] = await db()
+      .select({ id: companies.id })
+      .from(companies)
+      .where(eq(companies.organisationId, other.organisationId));
+    for (const url of [
+      `/api/companies/pagination?after=${foreign!.id}`,
+      `/api/companies?after=${foreign!.id}`,
+      `/api/quotes?after=${foreign!.id}`,
+      '/api/quotes?after=not-a-uuid',
+      `/api/companies?after=${companyIds[0]}&sort=email,ASC`,
+    ]) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json().errors[0].pointer, url).toBe('/after');
+    }
+  });
+});
+
+describe('searches sorted from their matches', () => {
+  it('answers the same pages as the sorted scan, below and above the count cap', async () => {
+    const where = and(
+      eq(companies.organisationId, admin.organisationId),
+      isNull(companies.deletedAt),
+      sql`lower(${companies.name}) like '%maker%'`,
+    );
+    const page = (n: number) =>
+      resolvePage(
+        { page: n, limit: 4 },
+        {
+          ...QUOTE_PAGE,
+          sortFields: { name: companies.name },
+          tieBreaker: companies.id,
+          defaultSort: { field: 'name', direction: 'ASC' },
+        },
+      );
+    for (let n = 1; n <= 7; n++) {
+      const plain = await pageOfIds(db(), { table: companies, id: companies.id, where, page: page(n) });
+      const matches = await pageOfIds(db(), {
+        table: companies,
+        id: companies.id,
+        where,
+        page: page(n),
+        selective: true,
+      });
+      const capped = await pageOfIds(db(), {
+        table: companies,
+        id: companies.id,
+        where,
+        page: page(n),
+        selective: true,
+        countCap: 3,
+      });
+      expect(matches).toEqual(plain);
+      expect(capped.ids).toEqual(plain.ids);
+    }
   });
 });
 

@@ -11,6 +11,8 @@ export function crudQuerySchema(options: {
   fields: readonly string[];
   defaultLimit: number;
   maxLimit: number;
+  /** Adds `after`, a keyset cursor continuing the default order. */
+  keyset?: boolean;
 }) {
   const fields = options.fields.join(', ');
   return Type.Object(
@@ -55,6 +57,19 @@ export function crudQuerySchema(options: {
           description: 'Page number: when given the answer is the `{data, meta}` page envelope',
         }),
       ),
+      ...(options.keyset
+        ? {
+            after: Type.Optional(
+              Type.String({
+                format: 'uuid',
+                description:
+                  'Keyset pagination in the default order: the id of the last row of the previous page (with ' +
+                  '`page`, the envelope then carries `meta.nextCursor`); constant cost at any depth; `offset` ' +
+                  'and `page` are then ignored for positioning',
+              }),
+            ),
+          }
+        : {}),
     },
     { additionalProperties: false },
   );
@@ -68,6 +83,7 @@ export type CrudQueryString = {
   limit?: number;
   offset?: number;
   page?: number;
+  after?: string;
 };
 
 /**

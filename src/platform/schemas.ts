@@ -166,6 +166,14 @@ export const CountedPage = <T extends TSchema>(
       description: `Matching rows: exact for the unfiltered list and up to ${cap} matches, else a lower bound`,
     }),
     hasNextPage: Type.Boolean({ description: 'Always exact' }),
+    nextCursor: Type.Optional(
+      Nullable(
+        Type.String({
+          description:
+            'Keyset cursor: pass it as `after` for the next page (constant cost at any depth); null on the last page',
+        }),
+      ),
+    ),
   };
   const totalIsExact = Type.Boolean({
     description: options.alwaysSaysExact

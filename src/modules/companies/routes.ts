@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { crudQuerySchema, foldIndexedCrudParams, SearchResult } from '../../platform/crud-search.ts';
-import { LIST_COUNT_CAP } from '../../platform/list-paging.ts';
+import { AFTER_QUERY_DESCRIPTION, LIST_COUNT_CAP } from '../../platform/list-paging.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { CountedPage, IdParams, problemResponses, Uuid } from '../../platform/schemas.ts';
@@ -67,7 +67,11 @@ export const companiesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
             'The ERP sync flow: `s={"externalId":{"$eq":"X"}}&limit=1` (or `$contL` on `name`) answers an array ' +
             'of zero or one company; create it with POST when absent, update it with PATCH when present. ' +
             'A plain array unless `page` is given.',
-          querystring: crudQuerySchema({ fields: Object.keys(COMPANY_CRUD_FIELDS), ...COMPANY_SEARCH }),
+          querystring: crudQuerySchema({
+            fields: Object.keys(COMPANY_CRUD_FIELDS),
+            ...COMPANY_SEARCH,
+            keyset: true,
+          }),
           response: { 200: SearchResult(Company, { countCap: LIST_COUNT_CAP }), ...problemResponses() },
         },
       },
@@ -83,6 +87,7 @@ export const companiesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
           operationId: 'listCompanies',
           summary: 'List companies page by page',
           querystring: pageQuerySchema(COMPANY_PAGE, {
+            after: Type.Optional(Type.String({ format: 'uuid', description: AFTER_QUERY_DESCRIPTION })),
             search: Type.Optional(
               Type.String({
                 minLength: 1,

@@ -7,7 +7,7 @@ import { parseCrudQuery } from '../../platform/crud-query.ts';
 import { type CrudQueryString, crudParams } from '../../platform/crud-search.ts';
 import { AppError, badRequest, notFound, type ProblemIssue } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
-import { type IdsPage, pageOfIds } from '../../platform/list-paging.ts';
+import { afterCursor, type IdsPage, type Keyset, keysetOf, pageOfIds } from '../../platform/list-paging.ts';
 import { type PageQuery, type PageRequest, resolvePage } from '../../platform/pagination.ts';
 import { externalIdTaken, liveCurrency, liveStaffUsers } from '../../platform/references.ts';
 import { checkVatNumber } from '../../platform/vat-numbers.ts';
@@ -45,6 +45,7 @@ export const COMPANY_SEARCH = { defaultLimit: 25, maxLimit: 100 };
 
 /** Filters of GET /companies/pagination (HIPE's node sends more; they are accepted and ignored). */
 export type CompanyListFilters = {
+  after?: string;
   search?: string;
   parentId?: string;
   manager?: string;
@@ -132,12 +133,18 @@ function crudPage(crud: { orderBy: SQL[]; offset: number; limit: number; page?: 
  * The page envelope. `totalIsExact: false` is sent only when the count was capped: clients of the
  * crud envelope (HIPE's node) compare its meta as it always was.
  */
-function countedPage<T>(data: T[], found: IdsPage, request: { page?: number; limit: number }) {
+function countedPage<T>(
+  data: T[],
+  found: IdsPage,
+  request: { page?: number; limit: number },
+  { withCursor }: { withCursor: boolean },
+) {
   const meta = {
     page: request.page ?? 1,
     limit: request.limit,
     total: found.total,
     hasNextPage: found.hasNextPage,
+    ...(withCursor ? { nextCursor: found.nextCursor } : {}),
   };
   return { data, meta: found.totalIsExact ? meta : { ...meta, totalIsExact: false } };
 }
@@ -308,7 +315,7 @@ export function createCompanyService(ctx: AppContext) {
     },
 
     /** The @nestjsx/crud grammar: a plain array, or the page envelope when `page` is given. */
-    async search(actor: Actor, query: CrudQueryString) {
+    async search(actor: Actor, { after, ...query }: CrudQueryString) {
       // HIPE's node sends its search box as `s` as it is: "" (no filter) or plain text (a
       // "contains" on name or externalId); JSON objects are the crud grammar.
       const text = query.s?.trim();
@@ -323,9 +330,25 @@ export function createCompanyService(ctx: AppContext) {
         defaultSort: DEFAULT_SORT,
       });
       const where = and(visibleCompanies(actor), crud.where);
+      if (after && crud.orderBy !== DEFAULT_SORT) {
+        throw badRequest('after continues the default order (name, then id): send no sort with it', [
+          { pointer: '/after', message: 'needs the default sort', in: 'query' },
+        ]);
+      }
+      const keyset: Keyset | undefined = after
+        ? {
+            after,
+            column: companies.name,
+            direction: 'ASC',
+            scope: eq(companies.organisationId, actor.organisationId),
+          }
+        : undefined;
       if (!crud.page) {
         // No envelope, no count: the window's ids (index-only for the default sort), then its rows.
-        return readCompanies(await companyIdsOf(db, where, crud.orderBy, crud.offset, crud.limit));
+        const from = keyset ? and(where, await afterCursor(db, companies, companies.id, keyset)) : where;
+        return readCompanies(
+          await companyIdsOf(db, from, crud.orderBy, keyset ? 0 : crud.offset, crud.limit),
+        );
       }
       // The whole organisation in the default order: exact total from live_counts, far pages
       // read from the end; otherwise a capped count (platform/list-paging.ts).
@@ -336,8 +359,10 @@ export function createCompanyService(ctx: AppContext) {
         where,
         page: crudPage(crud),
         wholeOrganisation: whole ? { organisationId: actor.organisationId, entity: 'companies' } : undefined,
+        keyset,
+        selective: Boolean(crud.where),
       });
-      return countedPage(await readCompanies(found.ids), found, crud);
+      return countedPage(await readCompanies(found.ids), found, crud, { withCursor: Boolean(after) });
     },
 
     async paginate(actor: Actor, query: PageQuery & CompanyListFilters) {
@@ -360,8 +385,12 @@ export function createCompanyService(ctx: AppContext) {
         where,
         page,
         wholeOrganisation: whole ? { organisationId: actor.organisationId, entity: 'companies' } : undefined,
+        keyset: query.after
+          ? keysetOf(COMPANY_PAGE, page, query.after, eq(companies.organisationId, actor.organisationId))
+          : undefined,
+        selective: Boolean(query.search),
       });
-      return countedPage(await readCompanies(found.ids), found, page);
+      return countedPage(await readCompanies(found.ids), found, page, { withCursor: true });
     },
   };
 }

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { contentDisposition } from '../../platform/content-disposition.ts';
 import { etagMatches } from '../../platform/etag.ts';
-import { LIST_COUNT_CAP } from '../../platform/list-paging.ts';
+import { AFTER_QUERY_DESCRIPTION, LIST_COUNT_CAP } from '../../platform/list-paging.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { CountedPage, IdParams, problemResponses, Uuid } from '../../platform/schemas.ts';
@@ -77,6 +77,7 @@ const ListQuery = pageQuerySchema(QUOTE_PAGE, {
   ),
   projectId: Type.Optional(Uuid),
   companyId: Type.Optional(Uuid),
+  after: Type.Optional(Type.String({ format: 'uuid', description: AFTER_QUERY_DESCRIPTION })),
 });
 
 const STATES_NOTE =

@@ -13,7 +13,7 @@ import { type Audience, audienceOf, pick } from '../../platform/audience.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { type ChangeRunner, changedFields, type EventRecorder } from '../../platform/events.ts';
 import { likeEscape } from '../../platform/filters.ts';
-import { pageOfIds } from '../../platform/list-paging.ts';
+import { keysetOf, pageOfIds } from '../../platform/list-paging.ts';
 import { roundCents } from '../../platform/money.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import type { OrderService } from '../orders/service.ts';
@@ -99,6 +99,7 @@ export type QuoteListQuery = PageQuery & {
   status?: string;
   projectId?: string;
   companyId?: string;
+  after?: string;
 };
 
 export type QuoteDetail = Awaited<ReturnType<ReturnType<typeof createQuoteService>['get']>>;
@@ -374,6 +375,10 @@ export function createQuoteService({
         wholeOrganisation: wholeOrganisation
           ? { organisationId: actor.organisationId, entity: 'quotes' }
           : undefined,
+        keyset: query.after
+          ? keysetOf(QUOTE_PAGE, page, query.after, eq(quotes.organisationId, actor.organisationId))
+          : undefined,
+        selective: Boolean(term),
       });
       const rows = found.ids.length
         ? await selectQuoteSummaries(db)
@@ -382,7 +387,15 @@ export function createQuoteService({
         : [];
       const data = rows.map((row) => ({ ...row, allowedActions: allowedActions(row, actor) }));
       const { meta } = pageResult(data, found.total, page);
-      return { data, meta: { ...meta, hasNextPage: found.hasNextPage, totalIsExact: found.totalIsExact } };
+      return {
+        data,
+        meta: {
+          ...meta,
+          hasNextPage: found.hasNextPage,
+          totalIsExact: found.totalIsExact,
+          nextCursor: found.nextCursor,
+        },
+      };
     },
 
     async create(actor: Actor, input: CreateQuoteInput) {

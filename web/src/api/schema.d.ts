@@ -16774,6 +16774,8 @@ export interface operations {
                 offset?: number;
                 /** @description Page number: when given the answer is the `{data, meta}` page envelope */
                 page?: number;
+                /** @description Keyset pagination in the default order: the id of the last row of the previous page (with `page`, the envelope then carries `meta.nextCursor`); constant cost at any depth; `offset` and `page` are then ignored for positioning */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -16796,6 +16798,7 @@ export interface operations {
                             total: number;
                             /** @description Always exact */
                             hasNextPage: boolean;
+                            nextCursor?: string | null;
                             /** @description Sent (false) only when more than 10,000 rows match a filtered list: total is then a lower bound */
                             totalIsExact?: boolean;
                         };
@@ -16978,6 +16981,8 @@ export interface operations {
                 sort?: string;
                 /** @description `ASC`/`DESC` (direction for `sort`), or `+field`/`-field` (ascending/descending) */
                 order?: string;
+                /** @description Keyset pagination: the `meta.nextCursor` of the previous page (the id of its last row); the page then starts after that row in the same order at constant cost whatever the depth, and `page`/`offset` are ignored */
+                after?: string;
                 /** @description Case-insensitive "contains" on name or externalId */
                 search?: string;
                 /** @description Only children of this company */
@@ -17064,6 +17069,7 @@ export interface operations {
                             total: number;
                             /** @description Always exact */
                             hasNextPage: boolean;
+                            nextCursor?: string | null;
                             /** @description Sent (false) only when more than 10,000 rows match a filtered list: total is then a lower bound */
                             totalIsExact?: boolean;
                         };
@@ -27275,6 +27281,8 @@ export interface operations {
                 projectId?: string;
                 /** @description UUID */
                 companyId?: string;
+                /** @description Keyset pagination: the `meta.nextCursor` of the previous page (the id of its last row); the page then starts after that row in the same order at constant cost whatever the depth, and `page`/`offset` are ignored */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -27297,6 +27305,7 @@ export interface operations {
                             total: number;
                             /** @description Always exact */
                             hasNextPage: boolean;
+                            nextCursor?: string | null;
                             /** @description False when more than 10,000 rows match a filtered list: total is then a lower bound */
                             totalIsExact: boolean;
                         };
