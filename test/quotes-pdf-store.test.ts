@@ -1,6 +1,14 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { articles, companies, companyUsers, events, files, organisations } from '../src/db/schema/index.ts';
+import {
+  articles,
+  companies,
+  companyUsers,
+  events,
+  files,
+  organisations,
+  quotes,
+} from '../src/db/schema/index.ts';
 import { SUPPORTED_LANGUAGES } from '../src/modules/quotes/i18n.ts';
 import { quotesModule } from '../src/modules/quotes/module.ts';
 import { PDF_JOB, type PdfJobData } from '../src/modules/quotes/pdf-service.ts';
@@ -202,6 +210,34 @@ describe('stored quote PDFs', () => {
     expect(stored).toHaveLength(1);
     expect(stored[0]!.id).not.toBe(before!.id);
     expect(stored[0]!.renderKey).not.toBe(before!.renderKey);
+  });
+});
+
+describe('the download of a stored PDF (one statement when current)', () => {
+  it('answers only who may read the quote, and expires a quote past its validity first', async () => {
+    const quote = await publishedQuote();
+    const url = `/api/quotes/${quote.id}/localisation/en`;
+    expect((await inject('GET', url)).statusCode).toBe(200);
+    // Stored now: the next reads take the one-statement path, which must decide as the full one.
+    const stranger = await makeUser(t, admin, 'contact');
+    expect((await inject('GET', url, stranger)).statusCode).toBe(404);
+    const otherTenant = await makeOrganisation(t, 'Other tenant');
+    expect((await inject('GET', url, otherTenant)).statusCode).toBe(404);
+    expect((await inject('GET', url, contact)).statusCode).toBe(200);
+
+    await t.app.ctx.db
+      .update(quotes)
+      .set({ validUntil: new Date(Date.now() - 60_000) })
+      .where(eq(quotes.id, quote.id));
+    const expired = await inject('GET', url, contact);
+    expect(expired.statusCode).toBe(200);
+    const [row] = await t.app.ctx.db
+      .select({ state: quotes.state })
+      .from(quotes)
+      .where(eq(quotes.id, quote.id));
+    expect(row!.state).toBe('expired');
+    // An expired quote keeps the PDF it has, served from store.
+    expect((await inject('GET', url, contact)).headers.etag).toBe(expired.headers.etag);
   });
 });
 

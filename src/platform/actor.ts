@@ -33,10 +33,14 @@ export function inCompanyScope(actor: Actor, companyColumn: Column): SQL | undef
   return scope.length ? inArray(companyColumn, scope) : sql`false`;
 }
 
+/** Whether the actor sees rows of the company (a scoped actor only its linked companies'). */
+export function isCompanyVisible(actor: Actor, companyId: string | null | undefined): boolean {
+  return !isCompanyScoped(actor) || (!!companyId && actor.companyIds.includes(companyId));
+}
+
 /** A scoped actor may only read a row of a company it is linked to; others look missing. */
 export function assertCompanyVisible(actor: Actor, companyId: string | null | undefined, what = 'Resource') {
-  if (!isCompanyScoped(actor)) return;
-  if (!companyId || !actor.companyIds.includes(companyId)) throw notFound(what);
+  if (!isCompanyVisible(actor, companyId)) throw notFound(what);
 }
 
 /** A scoped actor may only create or move rows into companies it is linked to. */

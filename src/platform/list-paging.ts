@@ -108,6 +108,8 @@ export async function afterCursor(db: Executor, table: PgTable, id: PgColumn, ke
       : or(and(isNull(column), idBeyond), isNotNull(column))!;
   }
   const rowBeyond = sql`(${column}, ${id}) ${beyond} (${sql.param(cursor.value, column)}, ${sql.param(cursor.id, id)})`;
+  // A NOT NULL column is the row comparison alone: an OR beside it would stop the index range.
+  if (column.notNull) return rowBeyond;
   return direction === 'ASC' ? or(rowBeyond, isNull(column))! : and(isNotNull(column), rowBeyond)!;
 }
 

@@ -22,6 +22,7 @@ import { vatTotals } from '../organisations/vat.ts';
 import { dieLinesOf } from './briefs-source.ts';
 import { type Language, requireLanguage, SUPPORTED_LANGUAGES } from './i18n.ts';
 import { itemTree } from './items.ts';
+import { isPastValidity } from './lifecycle.ts';
 import { type PdfQuote, renderQuotePdf } from './pdf.ts';
 import type { RenderOptions } from './pdf-document.ts';
 import type { PdfSeller } from './pdf-seller.ts';
@@ -31,6 +32,7 @@ import {
   findGuestLinkByHash,
   findQuoteRow,
   findQuoteWithRefs,
+  findStoredPdfHit,
   type GuestLinkRow,
   guestLinksOf,
   liveItemsOf,
@@ -140,6 +142,10 @@ export type QuotePdfOptions = {
   pool?: RenderPool;
 };
 
+/** The default template version: the template's own, the organisation's and its settings' revisions. */
+const defaultTemplateVersion = (organisationAt?: Date | null, settingsAt?: Date | null) =>
+  `${PDF_TEMPLATE_VERSION}.${organisationAt?.getTime() ?? 0}.${settingsAt?.getTime() ?? 0}`;
+
 /** What a stored PDF was rendered from: the quote's revision, the language, the template. */
 export const renderKeyOf = (quote: { updatedAt: Date }, language: Language, templateVersion: string) =>
   `quote@${quote.updatedAt.toISOString()}/${language}/template@${templateVersion}`;
@@ -164,7 +170,7 @@ export function createQuotePdfService(
         .from(organisations)
         .leftJoin(organisationSettings, eq(organisationSettings.organisationId, organisations.id))
         .where(eq(organisations.id, organisationId));
-      return `${PDF_TEMPLATE_VERSION}.${org?.updatedAt.getTime() ?? 0}.${org?.settingsAt?.getTime() ?? 0}`;
+      return defaultTemplateVersion(org?.updatedAt, org?.settingsAt);
     });
 
   /** The stored PDF of a quote in a language, its bytes with it (one statement: the hot path). */
@@ -339,6 +345,32 @@ export function createQuotePdfService(
     });
   }
 
+  /**
+   * A download's hot path: one statement finds the quote, its template version and its stored PDF;
+   * when the caller may see the quote and the file is current, it is the answer. Anything else
+   * (not visible, to be expired, missing or stale, a custom template version) takes the full path,
+   * which decides and answers exactly as before.
+   */
+  async function storedHit(actor: Actor, id: string, language: Language) {
+    if (options.templateVersion) return undefined;
+    const row = await findStoredPdfHit(db, actor.organisationId, id, language);
+    if (!row?.fileId || row.content === null || !quotes.mayRead(actor, row)) return undefined;
+    if (isPastValidity(row, new Date())) return undefined;
+    const key = renderKeyOf(row, language, defaultTemplateVersion(row.organisationAt, row.settingsAt));
+    if (row.renderKey !== key && row.state === 'published') return undefined;
+    return {
+      file: {
+        id: row.fileId,
+        filename: row.filename!,
+        sha256: row.sha256!,
+        mimeType: row.mimeType!,
+        renderKey: row.renderKey,
+        label: row.label,
+      },
+      content: row.content,
+    };
+  }
+
   /** The job run after a publish: renders and stores the quote's PDF in every language. */
   async function storeAfterPublish({ organisationId, quoteId, userId }: PdfJobData) {
     const found = await findQuoteWithRefs(db, organisationId, quoteId);
@@ -393,6 +425,8 @@ export function createQuotePdfService(
      */
     async download(actor: Actor, id: string, localisationId: string) {
       const language = requireLanguage(localisationId, '/localisationId', 'params');
+      const hit = await storedHit(actor, id, language);
+      if (hit) return hit;
       const found = await quotes.visibleWithRefs(actor, id);
       return storedPdf(actor, found, language);
     },

@@ -3,7 +3,8 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { type Executor, rowsOf } from '../../db/client.ts';
 import { briefElements, briefs } from '../../db/schema/briefs.ts';
 import { articles, orders } from '../../db/schema/orders.ts';
-import { addresses, currencies, files, projects } from '../../db/schema/organisation-data.ts';
+import { addresses, currencies, fileContents, files, projects } from '../../db/schema/organisation-data.ts';
+import { organisationSettings } from '../../db/schema/organisation-settings.ts';
 import { companies, companyUsers, organisations, users } from '../../db/schema/platform.ts';
 import { quoteCodeCounters, quoteGuestLinks, quoteItems, quotes } from '../../db/schema/quotes.ts';
 import { entity } from '../../platform/events.ts';
@@ -426,4 +427,52 @@ export async function findOrderRef(db: Executor, organisationId: string, orderId
     .where(and(eq(orders.id, orderId), eq(orders.organisationId, organisationId), isNull(orders.deletedAt)))
     .limit(1);
   return row ?? null;
+}
+
+/**
+ * What serving a stored quote PDF needs, in one statement (the hot path of a download): the
+ * quote's state, company and revision, what the template version is made of, and the stored file
+ * of the language with its bytes (none when it was never stored).
+ */
+export async function findStoredPdfHit(
+  db: Executor,
+  organisationId: string,
+  quoteId: string,
+  language: string,
+) {
+  const [row] = await db
+    .select({
+      state: quotes.state,
+      companyId: quotes.companyId,
+      updatedAt: quotes.updatedAt,
+      validUntil: quotes.validUntil,
+      organisationAt: organisations.updatedAt,
+      settingsAt: organisationSettings.updatedAt,
+      fileId: files.id,
+      filename: files.filename,
+      sha256: files.sha256,
+      mimeType: files.mimeType,
+      renderKey: files.renderKey,
+      label: files.label,
+      content: fileContents.content,
+    })
+    .from(quotes)
+    .innerJoin(organisations, eq(organisations.id, quotes.organisationId))
+    .leftJoin(organisationSettings, eq(organisationSettings.organisationId, quotes.organisationId))
+    .leftJoin(
+      files,
+      and(
+        eq(files.organisationId, quotes.organisationId),
+        eq(files.entity, 'quote'),
+        eq(files.entityId, quotes.id),
+        eq(files.label, language),
+        eq(files.mimeType, 'application/pdf'),
+        isNull(files.deletedAt),
+      ),
+    )
+    .leftJoin(fileContents, eq(fileContents.fileId, files.id))
+    .where(and(eq(quotes.id, quoteId), eq(quotes.organisationId, organisationId), isNull(quotes.deletedAt)))
+    .orderBy(files.createdAt)
+    .limit(1);
+  return row;
 }

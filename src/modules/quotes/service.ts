@@ -8,6 +8,7 @@ import {
   assertCompanyWritable,
   inCompanyScope,
   isCompanyScoped,
+  isCompanyVisible,
 } from '../../platform/actor.ts';
 import { type Audience, audienceOf, pick } from '../../platform/audience.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
@@ -327,6 +328,11 @@ export function createQuoteService({
 
     /** The quote with what its PDF shows (company, contact, address, organisation name). */
     visibleWithRefs: visible,
+
+    /** Whether the actor may read a quote of its organisation (its company's, and a contact no draft). */
+    mayRead(actor: Actor, quote: { companyId: string; state: QuoteState }) {
+      return isCompanyVisible(actor, quote.companyId) && !hiddenFrom(actor, quote.state);
+    },
 
     async list(actor: Actor, query: QuoteListQuery) {
       const page = resolvePage(query, QUOTE_PAGE);
