@@ -217,8 +217,18 @@ describe('the polling flow of the spec (synchronous POST /briefs)', () => {
     expect(d.briefComputed.briefElements[0].flatPackSurface.width).toBeGreaterThan(0);
     expect(d.briefPrice.totalPrice).toBe(brief.prediction.totalPrice);
     expect(d.briefPrice.costBreakdown.marginPercentage).toBe(25);
-    expect(d.briefPrice.predictionRequestsComputed.length).toBeGreaterThanOrEqual(1);
+    // One PredictionRequestComputed per element, the selected one; the alternatives on request.
+    expect(d.briefPrice.predictionRequestsComputed).toHaveLength(1);
+    expect(d.briefPrice.predictionRequestsComputed[0]).toMatchObject({ position: 0, selected: true });
     expect(d.briefElementPrices[0]).toMatchObject({ position: 0, quantity: 5000 });
+    const all = (await get(admin, `/briefs/${brief.id}/details?include=alternatives`)).json();
+    expect(all.briefPrice.predictionRequestsComputed.length).toBeGreaterThan(1);
+    expect(all.briefPrice.predictionRequestsComputed.filter((v: { selected: boolean }) => v.selected)).toEqual(
+      d.briefPrice.predictionRequestsComputed,
+    );
+    const unknown = await get(admin, `/briefs/${brief.id}/details?include=everything`);
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().errors[0].pointer).toBe('/include');
 
     const process = await get(admin, `/briefs/${brief.id}/process/0`);
     expect(process.statusCode).toBe(200);

@@ -90,8 +90,8 @@ export function briefsForAudience(service: BriefService) {
       assertMayPriceMargin(actor, input);
       return forAudience(actor, await service.estimate(actor, input), buyerEstimate);
     },
-    async details(actor: Actor, id: string, version?: number) {
-      return forAudience(actor, await service.details(actor, id, version), buyerDetails);
+    async details(actor: Actor, id: string, version?: number, withAlternatives = false) {
+      return forAudience(actor, await service.details(actor, id, version, withAlternatives), buyerDetails);
     },
     async versions(actor: Actor, id: string) {
       return forAudience(actor, await service.versions(actor, id), buyerVersions);

@@ -5,6 +5,7 @@ import type { Actor } from '../../platform/actor.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import {
   analyseValue,
+  type BriefPrice,
   PricingError,
   renderDieLineSvg,
   renderImpositionSvg,
@@ -75,8 +76,18 @@ export function createPredictionViews<
     return analysis;
   }
 
+  const priceWith = (price: BriefPrice, withAlternatives: boolean): BriefPrice =>
+    withAlternatives
+      ? price
+      : { ...price, predictionRequestsComputed: price.predictionRequestsComputed.filter((v) => v.selected) };
+
   return {
-    async details(actor: Actor, id: string, version?: number) {
+    /**
+     * The brief with its prediction. The price lists the selected variant of each element (one
+     * per element, as BriefPrice is described); every variant with `withAlternatives` (they are
+     * four fifths of the answer: 139 of 173 KB for three elements).
+     */
+    async details(actor: Actor, id: string, version?: number, withAlternatives = false) {
       const brief = await read(actor, id);
       const found = await findBriefPrediction(
         db,
@@ -88,7 +99,7 @@ export function createPredictionViews<
         ...brief,
         prediction: found ? presentSummary(found) : brief.prediction,
         briefComputed: found?.output.briefComputed ?? null,
-        briefPrice: found?.output.briefPrice ?? null,
+        briefPrice: found ? priceWith(found.output.briefPrice, withAlternatives) : null,
         briefElementPrices: found?.output.briefElementPrices ?? brief.briefElementPrices,
       };
     },

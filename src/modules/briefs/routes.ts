@@ -29,6 +29,7 @@ import {
   UpdateBriefBody,
   ValueAnalysisSchema,
   VersionQuery,
+  DetailsQuery,
 } from './schemas.ts';
 import { BRIEF_PAGE } from './service.ts';
 
@@ -205,15 +206,21 @@ export const briefsRoutes = (_ctx: AppContext, wired: BriefsModule): FastifyPlug
           summary: 'Read the complete brief: BriefComputed, BriefPrice and the price of every element',
           description:
             '`briefComputed` and `briefPrice` are null while the brief has no prediction. `?version=` reads an earlier ' +
-            'prediction (the elements shown are the current ones).',
+            'prediction (the elements shown are the current ones). `briefPrice.predictionRequestsComputed` holds the ' +
+            'selected process variant of each element (one per element); `?include=alternatives` adds the others.',
           params: BriefIdParams,
-          querystring: VersionQuery,
+          querystring: DetailsQuery,
           response: { 200: BriefDetailsSchema, ...problemResponses() },
         },
       },
       // The engine's objects are typed by their interfaces; the schema documents them loosely.
       async (request) =>
-        (await service.details(actorOf(request), request.params.id, request.query.version)) as never,
+        (await service.details(
+          actorOf(request),
+          request.params.id,
+          request.query.version,
+          request.query.include === 'alternatives',
+        )) as never,
     );
 
     app.get(

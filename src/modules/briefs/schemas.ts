@@ -266,6 +266,21 @@ export const VersionQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+/** GET /briefs/:id/details: a version, and what heavy parts to add. */
+export const DetailsQuery = Type.Object(
+  {
+    version: VersionQuery.properties.version,
+    include: Type.Optional(
+      StringEnum(['alternatives'] as const, {
+        description:
+          '`alternatives`: `briefPrice.predictionRequestsComputed` lists every process variant of every element ' +
+          '(cheapest first), not only the selected one per element. They are also read per element at ' +
+          '`/briefs/{id}/process/{elementIndex}`',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export const ImpositionQuery = Type.Object(
   {
     version: VersionQuery.properties.version,
