@@ -223,9 +223,9 @@ describe('the polling flow of the spec (synchronous POST /briefs)', () => {
     expect(d.briefElementPrices[0]).toMatchObject({ position: 0, quantity: 5000 });
     const all = (await get(admin, `/briefs/${brief.id}/details?include=alternatives`)).json();
     expect(all.briefPrice.predictionRequestsComputed.length).toBeGreaterThan(1);
-    expect(all.briefPrice.predictionRequestsComputed.filter((v: { selected: boolean }) => v.selected)).toEqual(
-      d.briefPrice.predictionRequestsComputed,
-    );
+    expect(
+      all.briefPrice.predictionRequestsComputed.filter((v: { selected: boolean }) => v.selected),
+    ).toEqual(d.briefPrice.predictionRequestsComputed);
     const unknown = await get(admin, `/briefs/${brief.id}/details?include=everything`);
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().errors[0].pointer).toBe('/include');

@@ -19,6 +19,7 @@ import {
   BriefListQueryExtra,
   BriefSchema,
   CreateBriefBody,
+  DetailsQuery,
   ElementIndexParams,
   ImpositionQuery,
   PredictionPanelSchema,
@@ -29,7 +30,6 @@ import {
   UpdateBriefBody,
   ValueAnalysisSchema,
   VersionQuery,
-  DetailsQuery,
 } from './schemas.ts';
 import { BRIEF_PAGE } from './service.ts';
 

@@ -2990,7 +2990,7 @@ export interface paths {
         };
         /**
          * Read the complete brief: BriefComputed, BriefPrice and the price of every element
-         * @description `briefComputed` and `briefPrice` are null while the brief has no prediction. `?version=` reads an earlier prediction (the elements shown are the current ones).
+         * @description `briefComputed` and `briefPrice` are null while the brief has no prediction. `?version=` reads an earlier prediction (the elements shown are the current ones). `briefPrice.predictionRequestsComputed` holds the selected process variant of each element (one per element); `?include=alternatives` adds the others.
          *
          *     Permission `briefs:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
          */
@@ -24068,6 +24068,8 @@ export interface operations {
             query?: {
                 /** @description A prediction version (default: the current one) */
                 version?: number;
+                /** @description `alternatives`: `briefPrice.predictionRequestsComputed` lists every process variant of every element (cheapest first), not only the selected one per element. They are also read per element at `/briefs/{id}/process/{elementIndex}` */
+                include?: "alternatives";
             };
             header?: never;
             path: {
