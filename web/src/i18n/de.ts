@@ -4,6 +4,7 @@ import { engineDe } from './engine.ts';
 import type { OperationsMessages } from './operations.ts';
 import type { ordersEn } from './orders.ts';
 import { fieldNamesDe, fieldProblemsDe, problemsDe } from './problems.ts';
+import { sessionsDe } from './sessions.ts';
 
 /**
  * German (issue 24, 26). Typed by the English messages: a key missing here fails the typecheck,
@@ -874,4 +875,5 @@ export const de: Messages = {
   engine: engineDe,
   ...ordersDe,
   ...operationsDe,
+  ...sessionsDe,
 };

@@ -4,6 +4,7 @@ import { engineFr } from './engine.ts';
 import { operationsFr } from './operations.ts';
 import { ordersFr } from './orders.ts';
 import { fieldNamesFr, fieldProblemsFr, problemsFr } from './problems.ts';
+import { sessionsFr } from './sessions.ts';
 
 export const fr: Messages = {
   ...adminFr,
@@ -439,4 +440,5 @@ export const fr: Messages = {
   },
   ...ordersFr,
   ...operationsFr,
+  ...sessionsFr,
 };

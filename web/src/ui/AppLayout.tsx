@@ -7,7 +7,9 @@ import { isStaff, useAuth } from '../api/auth.ts';
 import { signOut } from '../api/client.ts';
 import { useAdminLinks } from '../features/admin/nav.ts';
 import { LANGUAGES } from '../i18n/index.ts';
+import { SessionWarning } from './SessionWarning.tsx';
 import { Loading } from './states.tsx';
+import { UnsavedChangesGuard } from './UnsavedChanges.tsx';
 
 /** The shell: navigation by role, language switch, the signed-in user and sign-out. */
 export function AppLayout() {
@@ -111,6 +113,8 @@ export function AppLayout() {
           />
         ))}
       </AppShell.Navbar>
+      <SessionWarning />
+      <UnsavedChangesGuard />
       <AppShell.Main id="main" tabIndex={-1}>
         <Suspense fallback={<Loading />}>
           <Outlet />
