@@ -251,4 +251,42 @@ describe('a team can trust the app all day (issue 26)', () => {
       expect(await page.getByTestId('draft-restored').count()).toBe(0);
     });
   }
+
+  it('fr: the configurator, quote, order and admin screens read in French (screenshots)', async () => {
+    const { page } = e2e;
+    const brief = await newBrief('Écrin thé');
+    const briefRow = (await e2e.api('GET', `/api/briefs/${brief.id}`)) as { companyId: string };
+    const quote = (await e2e.api('POST', '/api/quotes', {
+      companyId: briefRow.companyId,
+      name: 'Thé 2027',
+      briefIds: [brief.id],
+    })) as { id: string };
+    const order = (await e2e.api('POST', '/api/orders', {
+      companyId: briefRow.companyId,
+      billedAmount: 1250,
+      externalId: 'ERP-FR-1',
+    })) as { id: string };
+    await page.goto(e2e.url('/briefs/new'));
+    await chooseLanguage(page, 'Français', 'fr');
+    const screens: [string, string][] = [
+      ['configurator-new', '/briefs/new'],
+      ['configurator', `/briefs/${brief.id}`],
+      ['quotes', '/quotes'],
+      ['quote', `/quotes/${quote.id}`],
+      ['orders', '/orders'],
+      ['order', `/orders/${order.id}`],
+      ['admin-users', '/admin/users'],
+      ['admin-settings', '/admin/settings'],
+      ['admin-organisation', '/admin/organisation'],
+      ['admin-catalogue', '/admin/catalogue'],
+    ];
+    for (const [name, path] of screens) {
+      await page.goto(e2e.url(path));
+      await page.getByTestId('signed-in-user').waitFor();
+      await page.waitForLoadState('networkidle');
+      if (name === 'configurator') await page.getByTestId('estimate-summary').waitFor({ timeout: 60_000 });
+      await expectNoRawText(page);
+      await screenshot(page, `sessions-fr-screen-${name}`);
+    }
+  });
 });

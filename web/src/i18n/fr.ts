@@ -149,7 +149,7 @@ export const fr: Messages = {
     packingDefault: "Selon les réglages d'estimation",
     packingCases: "Caisses d'expédition",
     packingBundles: 'Paquets cerclés',
-    element: 'Article {{n}}',
+    element: 'Élément {{n}}',
     addElement: 'Ajouter un article',
     removeElement: 'Retirer cet article',
     category: 'Catégorie',

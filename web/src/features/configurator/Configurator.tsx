@@ -39,6 +39,15 @@ import {
   updateBody,
 } from './form.ts';
 
+/** A form issue's numbers as the user's locale writes them (50.000.000, 50 000 000). */
+const localised = (values: Record<string, unknown> | undefined, language: string) =>
+  Object.fromEntries(
+    Object.entries(values ?? {}).map(([k, v]) => [
+      k,
+      typeof v === 'number' ? new Intl.NumberFormat(language).format(v) : v,
+    ]),
+  );
+
 type Props = {
   briefId?: string;
   /** The brief's version the form was loaded from (a draft belongs to one version). */
@@ -55,7 +64,7 @@ type Props = {
  * (POST /api/briefs/estimate, debounced) with its drawings, process and savings.
  */
 export function Configurator({ briefId, version, initial, companyName, project, title }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [form, setForm] = useState<BriefForm>(initial);
@@ -127,7 +136,7 @@ export function Configurator({ briefId, version, initial, companyName, project, 
       ? Object.fromEntries(
           Object.entries(issues).map(([pointer, issue]) => [
             pointer,
-            t(`common.fieldProblems.${issue.key}`, issue.values ?? {}),
+            t(`common.fieldProblems.${issue.key}`, localised(issue.values, i18n.language)),
           ]),
         )
       : {}),

@@ -136,7 +136,7 @@ export const EstimateDetails = memo(function EstimateDetails({
     label: t(`engine.costShares.${s.key}`, { defaultValue: s.label }),
   }));
   return (
-    <Stack gap="md">
+    <Stack gap="md" className={stale ? 'stale-details' : undefined} data-stale={stale}>
       <Tabs defaultValue="0" keepMounted={false}>
         <Tabs.List>
           {estimate.elements.map((e) => (
