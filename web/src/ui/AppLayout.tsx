@@ -74,7 +74,7 @@ export function AppLayout() {
               allowDeselect={false}
             />
             <Text size="sm" data-testid="signed-in-user" visibleFrom="sm">
-              {who} · {me?.role}
+              {who} · {me?.role ? t(`admin.roles.${me.role}`) : ''}
             </Text>
             <Button
               variant="default"
