@@ -15,6 +15,13 @@ export type Config = {
   /** Seals stored secrets the service reads back (webhook secrets and credentials). */
   encryptionKey: string;
   jwtExpiresInSeconds: number;
+  /**
+   * Browser sessions (POST /api/session, docs/web.md "Sessions"): a short access token, refreshed
+   * while the user is active with a rotating refresh token; the session ends after `idleSeconds`
+   * without a refresh, or `maxSeconds` after sign-in. A rotated refresh token that comes back more
+   * than `reuseGraceSeconds` after its rotation ends the session (reuse detection).
+   */
+  sessions: { accessSeconds: number; idleSeconds: number; maxSeconds: number; reuseGraceSeconds: number };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   bodyLimitBytes: number;
   fileSizeLimitBytes: number;
@@ -135,6 +142,18 @@ function persistedSecret(dataDir: string, name: 'jwt-secret' | 'encryption-key')
   return readFileSync(file, 'utf8').trim();
 }
 
+function sessionLifetimes(env: NodeJS.ProcessEnv): Config['sessions'] {
+  const accessSeconds = integer(env, 'SESSION_ACCESS_EXPIRES_IN', 900, 10, 24 * 3600);
+  const idleSeconds = integer(env, 'SESSION_IDLE_EXPIRES_IN', 8 * 3600, 20, 30 * 24 * 3600);
+  const maxSeconds = integer(env, 'SESSION_MAX_EXPIRES_IN', 7 * 24 * 3600, 20, 365 * 24 * 3600);
+  const reuseGraceSeconds = integer(env, 'SESSION_REFRESH_REUSE_GRACE', 10, 0, 300);
+  if (idleSeconds <= accessSeconds)
+    throw new ConfigError('SESSION_IDLE_EXPIRES_IN must be longer than SESSION_ACCESS_EXPIRES_IN');
+  if (maxSeconds < idleSeconds)
+    throw new ConfigError('SESSION_MAX_EXPIRES_IN must be at least SESSION_IDLE_EXPIRES_IN');
+  return { accessSeconds, idleSeconds, maxSeconds, reuseGraceSeconds };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = resolve(env.DATA_DIR || './data');
   const databaseUrl = env.DATABASE_URL || undefined;
@@ -182,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret,
     encryptionKey,
     jwtExpiresInSeconds: integer(env, 'JWT_EXPIRES_IN', 3600, 60, 30 * 24 * 3600),
+    sessions: sessionLifetimes(env),
     logLevel,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
     fileSizeLimitBytes: integer(env, 'FILE_SIZE_LIMIT_BYTES', 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),

@@ -19,6 +19,8 @@ export type TokenSigner = {
     },
     /** The browser session the token belongs to (claim `sid`; user_sessions), if any. */
     sessionId?: string,
+    /** The token's lifetime; the signer's default (JWT_EXPIRES_IN) otherwise. */
+    lifetimeSeconds?: number,
   ): Promise<{ token: string; expiresAt: Date }>;
   /**
    * The token's user, the token version it was signed with (`ver`; 0 for tokens without it) and
@@ -45,9 +47,9 @@ export function createTokenSigner(secret: string, expiresInSeconds: number): Tok
   const answer = ({ userId, version, sessionId }: VerifiedToken): VerifiedToken =>
     sessionId === undefined ? { userId, version } : { userId, version, sessionId };
   return {
-    async sign(user, sessionId) {
+    async sign(user, sessionId, lifetimeSeconds = expiresInSeconds) {
       const now = Math.floor(Date.now() / 1000);
-      const expiresAt = new Date((now + expiresInSeconds) * 1000);
+      const expiresAt = new Date((now + lifetimeSeconds) * 1000);
       const claims = { org: user.organisationId, role: user.role, ver: user.tokenVersion };
       const token = await new SignJWT(sessionId === undefined ? claims : { ...claims, sid: sessionId })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -55,7 +57,7 @@ export function createTokenSigner(secret: string, expiresInSeconds: number): Tok
         .setIssuer(ISSUER)
         .setAudience(AUDIENCE)
         .setIssuedAt(now)
-        .setExpirationTime(now + expiresInSeconds)
+        .setExpirationTime(now + lifetimeSeconds)
         .sign(key);
       return { token, expiresAt };
     },

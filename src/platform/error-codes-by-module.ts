@@ -7,7 +7,7 @@ export const CODES_BY_MODULE: Record<string, readonly ErrorCode[]> = {
   acceptances: ['validation_failed', 'unsupported_language', 'quote_without_items', 'forbidden', 'not_found', 'pdf_not_generated', 'guest_link_expired', 'guest_link_revoked', 'quote_locked', 'invalid_transition', 'quote_not_published', 'quote_changed', 'pdf_hash_mismatch', 'acceptance_not_found', 'quote_not_signed', 'already_converted', 'company_mismatch', 'invalid_expiry', 'validity_passed', 'pricing_incomplete'],
   addresses: ['not_found', 'unknown_company'],
   articles: ['validation_failed', 'invalid_custom_fields', 'not_found', 'duplicate_code', 'invalid_reference', 'brief_elements_unavailable'],
-  auth: ['session_ended', 'invalid_credentials', 'session_required', 'too_many_requests', 'forbidden', 'not_found', 'already_expired'],
+  auth: ['token_revoked', 'session_ended', 'session_expired', 'refresh_token_reused', 'invalid_credentials', 'session_required', 'too_many_requests', 'forbidden', 'not_found', 'already_expired'],
   briefs: ['validation_failed', 'cost_field_forbidden', 'not_found', 'reference_conflict', 'catalogue_changed', 'prediction_not_available', 'invalid_reference', 'project_company_mismatch', 'invalid_brief', 'brief_elements_unavailable', 'element_of_brief', 'last_element', 'stale_write'],
   catalogue: ['validation_failed', 'not_found'],
   companies: ['validation_failed', 'invalid_custom_fields', 'forbidden', 'not_found', 'external_id_taken', 'username_taken', 'email_taken', 'company_has_children', 'unknown_company', 'parent_not_found', 'company_cycle'],

@@ -130,6 +130,18 @@ export const ERROR_CODES = {
       'The token belongs to a browser session that was signed out (DELETE /api/session); sign in again. ' +
       "The user's other sessions and bearer tokens are not affected.",
   },
+  session_expired: {
+    status: 401,
+    title: 'Session expired',
+    description:
+      'The browser session was not refreshed within SESSION_IDLE_EXPIRES_IN, or reached SESSION_MAX_EXPIRES_IN from sign-in; sign in again.',
+  },
+  refresh_token_reused: {
+    status: 401,
+    title: 'Refresh token reused',
+    description:
+      'A refresh token that had already been exchanged came back: it may have been stolen, so the whole session (its access tokens too) is ended; sign in again.',
+  },
   invalid_access_token: {
     status: 401,
     title: 'Invalid access token',

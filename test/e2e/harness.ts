@@ -81,7 +81,8 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  // Generous: on a loaded machine (CI, shared runners) the first start migrates for a while.
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the service stopped: ${output}`);
     try {

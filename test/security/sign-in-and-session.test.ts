@@ -148,7 +148,7 @@ function sessionOf(response: { cookies: unknown[]; json(): { token: string; csrf
   return {
     token,
     csrf: csrfToken,
-    cookie: `pqs_session=${value('pqs_session')}; pqs_csrf=${value('pqs_csrf')}`,
+    cookie: `pqs_session=${value('pqs_session')}; pqs_refresh=${value('pqs_refresh')}; pqs_csrf=${value('pqs_csrf')}`,
   };
 }
 

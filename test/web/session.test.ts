@@ -22,16 +22,28 @@ async function openSession() {
   const cookies = response.cookies as Cookie[];
   const session = cookies.find((c) => c.name === 'pqs_session')!;
   const csrf = cookies.find((c) => c.name === 'pqs_csrf')!;
+  const refresh = cookies.find((c) => c.name === 'pqs_refresh')!;
   const body = response.json() as { token: string; csrfToken: string; expiresAt: string };
-  return { session, csrf, body, cookie: `pqs_session=${session.value}; pqs_csrf=${csrf.value}` };
+  return {
+    session,
+    csrf,
+    refresh,
+    body,
+    cookie: `pqs_session=${session.value}; pqs_refresh=${refresh.value}; pqs_csrf=${csrf.value}`,
+  };
 }
 
 describe('browser session (cookie) beside bearer tokens', () => {
-  it('sets an httpOnly SameSite=Strict session cookie and a readable CSRF cookie', async () => {
-    const { session, csrf, body } = await openSession();
+  it('sets httpOnly SameSite=Strict session and refresh cookies and a readable CSRF cookie', async () => {
+    const { session, csrf, refresh, body } = await openSession();
     expect(session.httpOnly).toBe(true);
     expect(session.sameSite).toBe('Strict');
     expect(session.path).toBe('/');
+    // The refresh token is sent only to /api/session (refresh, sign-out), never to other routes.
+    expect(refresh.httpOnly).toBe(true);
+    expect(refresh.sameSite).toBe('Strict');
+    expect(refresh.path).toBe('/api/session');
+    expect(body).not.toHaveProperty('refreshToken');
     expect(csrf.httpOnly).toBeFalsy();
     expect(csrf.sameSite).toBe('Strict');
     expect(csrf.value).toBe(body.csrfToken);
@@ -101,7 +113,6 @@ describe('browser session (cookie) beside bearer tokens', () => {
 
   it("does not accept another session's CSRF token", async () => {
     const first = await openSession();
-    await new Promise((r) => setTimeout(r, 1100)); // another iat, so another token
     const second = await openSession();
     expect(second.session.value).not.toBe(first.session.value);
     const response = await t.app.inject({
@@ -113,7 +124,7 @@ describe('browser session (cookie) beside bearer tokens', () => {
     expectProblem(response, 403, 'csrf_failed');
   });
 
-  it('refreshes the bearer token from the cookie (reload), with the CSRF header only', async () => {
+  it('refreshes the bearer token from the refresh cookie (reload), with the CSRF header only', async () => {
     const { cookie, csrf } = await openSession();
     expectProblem(
       await t.app.inject({ method: 'POST', url: '/api/session/refresh', headers: { cookie } }),
@@ -157,11 +168,11 @@ describe('browser session (cookie) beside bearer tokens', () => {
     expect(response.statusCode).toBe(201);
   });
 
-  it('signs out by clearing both cookies', async () => {
+  it('signs out by clearing the three cookies', async () => {
     const response = await t.app.inject({ method: 'DELETE', url: '/api/session' });
     expect(response.statusCode).toBe(204);
     const cleared = response.cookies as (Cookie & { expires?: Date })[];
-    expect(cleared.map((c) => c.name).sort()).toEqual(['pqs_csrf', 'pqs_session']);
+    expect(cleared.map((c) => c.name).sort()).toEqual(['pqs_csrf', 'pqs_refresh', 'pqs_session']);
     for (const c of cleared) expect(c.value).toBe('');
   });
 });

@@ -92,11 +92,12 @@ export const accessTokens = pgTable(
 );
 
 /**
- * Browser sessions opened by POST /api/session (docs/web.md): every token issued for one carries its
- * id (claim `sid`), and is refused once `ended_at` is set by signing out (DELETE /api/session), on
- * every node; POST /api/session/refresh extends `expires_at`. Bearer tokens of POST /api/sign-in
- * belong to no session. A row past `expires_at` is useless (every token of it has expired) and is
- * deleted when its user opens another session.
+ * Browser sessions opened by POST /api/session (docs/web.md, "Sessions"): every access token issued
+ * for one carries its id (claim `sid`), and is refused once `ended_at` is set (sign-out, reuse of a
+ * rotated refresh token), on every node. POST /api/session/refresh, authenticated by the session's
+ * current refresh token (session_refresh_tokens), moves `expires_at` (the idle limit) forward, never
+ * past `max_expires_at`. Bearer tokens of POST /api/sign-in belong to no session. A row past
+ * `expires_at` can no longer be refreshed and is deleted when its user opens another session.
  */
 export const userSessions = pgTable(
   'user_sessions',
@@ -107,11 +108,39 @@ export const userSessions = pgTable(
       .notNull()
       .references(() => users.id),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    /** The expiry of the newest token issued for the session. */
+    /** Until when the session can be refreshed: the idle limit from its last refresh. */
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** The absolute limit from sign-in (SESSION_MAX_EXPIRES_IN); null for sessions older than it. */
+    maxExpiresAt: timestamp('max_expires_at', { withTimezone: true, mode: 'date' }),
+    /** The user's token version at sign-in: a password change ends the session's refreshes too. */
+    tokenVersion: integer('token_version').notNull().default(0),
     endedAt: timestamp('ended_at', { withTimezone: true, mode: 'date' }),
+    /** Why it ended: `signed_out` or `refresh_reused` (a rotated refresh token came back). */
+    endReason: text('end_reason'),
   },
   (t) => [index('user_sessions_user_idx').on(t.userId, t.expiresAt)],
+);
+
+/**
+ * The refresh tokens of a browser session (kept as SHA-256 hashes, 256 random bits each): one is
+ * current (`used_at` null); a refresh marks it used and issues the next (rotation). A used one that
+ * comes back after the grace period ends its whole session (reuse detection, docs/security.md).
+ */
+export const sessionRefreshTokens = pgTable(
+  'session_refresh_tokens',
+  {
+    id: id(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => userSessions.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('session_refresh_tokens_hash_uq').on(t.tokenHash),
+    index('session_refresh_tokens_session_idx').on(t.sessionId),
+  ],
 );
 
 /** Failed sign-in counters per account and per client address, shared by every node. */

@@ -4,8 +4,9 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DateTime, DateTimeInput, Nullable, problemResponses, Uuid } from '../../platform/schemas.ts';
-import { SESSION_COOKIE } from '../../platform/session.ts';
+import { REFRESH_COOKIE, SESSION_COOKIE } from '../../platform/session.ts';
 import { createAuthService } from './service.ts';
+import { createSessionService } from './sessions.ts';
 
 const AccessToken = Type.Object(
   {
@@ -27,6 +28,7 @@ export const authRoutes =
   (ctx: AppContext): FastifyPluginAsyncTypebox =>
   async (app) => {
     const service = createAuthService(ctx);
+    const sessions = createSessionService(ctx);
     app.addSchema(AccessToken);
     const tags = ['authentication'];
 
@@ -64,10 +66,39 @@ export const authRoutes =
       { additionalProperties: false },
     );
     const SessionAnswer = Type.Object({
-      token: Type.String({ description: 'A bearer token for the Authorization header, kept in memory' }),
+      token: Type.String({
+        description:
+          'The short access token, for the Authorization header, kept in memory (SESSION_ACCESS_EXPIRES_IN)',
+      }),
       expiresAt: DateTime,
-      csrfToken: Type.String({ description: 'Send as X-CSRF-Token with cookie-authenticated writes' }),
+      expiresInSeconds: Type.Integer({ description: 'Seconds until the access token expires' }),
+      sessionExpiresAt: DateTime,
+      sessionExpiresInSeconds: Type.Integer({
+        description:
+          'Seconds until sessionExpiresAt: until when the session can be refreshed (its idle limit, ' +
+          'SESSION_IDLE_EXPIRES_IN from this answer, or its absolute limit, SESSION_MAX_EXPIRES_IN from sign-in, if ' +
+          'sooner). The web app warns before it.',
+      }),
+      csrfToken: Type.String({
+        description: 'Send as X-CSRF-Token with cookie-authenticated writes and refreshes',
+      }),
     });
+    const answer = (
+      request: Parameters<typeof ctx.session.set>[0],
+      reply: Parameters<typeof ctx.session.set>[1],
+      tokens: Awaited<ReturnType<typeof service.openSession>>,
+    ) => {
+      const csrfToken = ctx.session.set(request, reply, tokens);
+      const seconds = (at: Date) => Math.max(0, Math.floor((at.getTime() - Date.now()) / 1000));
+      return {
+        token: tokens.token,
+        expiresAt: tokens.expiresAt,
+        expiresInSeconds: seconds(tokens.expiresAt),
+        sessionExpiresAt: tokens.sessionExpiresAt,
+        sessionExpiresInSeconds: seconds(tokens.sessionExpiresAt),
+        csrfToken,
+      };
+    };
 
     app.post(
       '/session',
@@ -76,46 +107,61 @@ export const authRoutes =
         schema: {
           tags,
           operationId: 'createSession',
-          summary: 'Sign in a browser: a bearer token plus an httpOnly, SameSite=Strict session cookie',
+          summary:
+            'Sign in a browser: a short access token, an httpOnly session cookie and a rotating refresh token',
           description:
-            'The same check and throttling as POST /sign-in. Sets `pqs_session` (httpOnly) and `pqs_csrf`. A request ' +
-            'with no Authorization or X-ACCESS-TOKEN header is then authenticated by the cookie; its writes must send ' +
-            '`X-CSRF-Token` (the `pqs_csrf` value), else 403 `csrf_failed`. The tokens of the session (the cookie and the ' +
-            'answered bearer token) work until DELETE /session ends it. See docs/web.md.',
+            'The same check and throttling as POST /sign-in. Opens a session (docs/web.md, "Sessions") and sets ' +
+            '`pqs_session` (the access token, httpOnly), `pqs_refresh` (the refresh token, httpOnly, path /api/session) ' +
+            'and `pqs_csrf`. A request with no Authorization or X-ACCESS-TOKEN header is then authenticated by the ' +
+            'session cookie; its writes must send `X-CSRF-Token` (the `pqs_csrf` value), else 403 `csrf_failed`. The ' +
+            'access token lasts SESSION_ACCESS_EXPIRES_IN; POST /session/refresh gives the next one while the user is ' +
+            'active, until DELETE /session ends the session or it expires.',
           body: Credentials,
           response: { 200: SessionAnswer, ...problemResponses(429) },
         },
       },
-      async (request, reply) => {
-        const signed = await service.openSession(request.body.username, request.body.password, request.ip);
-        const csrfToken = ctx.session.set(request, reply, signed.token, signed.expiresAt);
-        return { ...signed, csrfToken };
-      },
+      async (request, reply) =>
+        answer(
+          request,
+          reply,
+          await service.openSession(request.body.username, request.body.password, request.ip),
+        ),
     );
 
     app.post(
       '/session/refresh',
       {
-        // Served without a header credential: the session cookie is checked here (with the CSRF
-        // header), through the same authenticator as every route; any role may refresh its own.
+        // Served without a header credential: the refresh cookie is checked here (with the CSRF
+        // header); any role may refresh its own session.
         config: { public: true },
         schema: {
           tags,
           operationId: 'refreshSession',
-          summary: 'A new bearer token and session cookie from the session cookie (the web app on reload)',
+          summary: 'Rotate the session: a new access token and refresh token from the refresh cookie',
           description:
-            'Authenticated by the session cookie only, with `X-CSRF-Token`; 401 `session_required` for a header credential ' +
-            'or a token of POST /sign-in, 401 `session_ended` once the session was signed out (DELETE /session).',
-          response: { 200: SessionAnswer, ...problemResponses() },
+            'Authenticated by the `pqs_refresh` cookie only, with `X-CSRF-Token` (403 `csrf_failed` without it); the ' +
+            'access token may have expired. Marks the refresh token used and sets the next one (rotation), and moves ' +
+            'the idle limit forward. 401 `session_required` without a refresh cookie (or with a header credential, or ' +
+            'an unknown token), `session_ended` once the session was signed out, `session_expired` past its idle or ' +
+            'absolute limit, `token_revoked` after a password change, and `refresh_token_reused` for a refresh token ' +
+            'already rotated more than SESSION_REFRESH_REUSE_GRACE seconds ago: that ends the whole session (its ' +
+            'access tokens too, on every node). Within the grace (two tabs refreshing at once) the answer is a new ' +
+            'access token without a new refresh cookie.',
+          response: { 200: SessionAnswer, ...problemResponses(403) },
         },
       },
       async (request, reply) => {
-        const sessionToken = ctx.session.credentialOf(request);
-        if (!sessionToken)
-          throw new AppError('session_required', 'This operation is authenticated by the session cookie');
-        const signed = await service.refreshSession(sessionToken);
-        const csrfToken = ctx.session.set(request, reply, signed.token, signed.expiresAt);
-        return { ...signed, csrfToken };
+        const refreshToken = ctx.session.refreshTokenOf(request);
+        if (!refreshToken)
+          throw new AppError(
+            'session_required',
+            'This operation is authenticated by the refresh cookie of a session',
+          );
+        const sessionId = await sessions.sessionOf(refreshToken);
+        if (!sessionId)
+          throw new AppError('session_required', 'This refresh token belongs to no session; sign in again');
+        ctx.session.checkSessionCsrf(request, sessionId);
+        return answer(request, reply, await sessions.refresh(refreshToken));
       },
     );
 
@@ -128,17 +174,17 @@ export const authRoutes =
           operationId: 'deleteSession',
           summary: 'Sign a browser out: ends its session and clears the session cookies',
           description:
-            'Ends the session of the `pqs_session` cookie on every node: its tokens (the cookie and the bearer tokens ' +
-            'answered by POST /session and its refreshes) then answer 401 `session_ended`, and it cannot be refreshed. ' +
-            "The user's other sessions, bearer tokens of POST /sign-in and access tokens are not affected. Without a " +
-            'valid session cookie it only clears the cookies.',
+            'Ends the session of the `pqs_refresh` cookie (or of the `pqs_session` cookie) on every node: its access ' +
+            "tokens then answer 401 `session_ended`, and it cannot be refreshed. The user's other sessions, bearer " +
+            'tokens of POST /sign-in and access tokens are not affected. Without a valid session cookie it only clears ' +
+            'the cookies.',
           response: { 204: Type.Null(), ...problemResponses() },
         },
       },
       async (request, reply) => {
         // No CSRF check: the web app signs out without one, SameSite=Strict keeps the cookie off
         // other sites' requests, and the worst a forged sign-out does is sign a browser out.
-        await service.endSession(request.cookies?.[SESSION_COOKIE]);
+        await sessions.end(request.cookies?.[REFRESH_COOKIE], request.cookies?.[SESSION_COOKIE]);
         ctx.session.clear(request, reply);
         return reply.status(204).send(null);
       },

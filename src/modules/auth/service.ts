@@ -1,13 +1,13 @@
-import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
-import { v7 as uuidv7 } from 'uuid';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { accessTokens, userSessions, users } from '../../db/schema/platform.ts';
+import { accessTokens, users } from '../../db/schema/platform.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { newAccessToken } from '../../platform/auth.ts';
 import { AppError, forbidden, notFound } from '../../platform/errors.ts';
 import { entity } from '../../platform/events.ts';
 import { verifyDecoy, verifyPassword } from '../../platform/passwords.ts';
 import { mayActFor } from '../../platform/permissions.ts';
+import { createSessionService } from './sessions.ts';
 import { createSignInThrottle } from './throttle.ts';
 
 export const ACCESS_TOKEN_ENTITY = entity('ACCESS_TOKEN', 'access_tokens');
@@ -26,6 +26,7 @@ const publicTokenColumns = {
 export function createAuthService(ctx: AppContext) {
   const { db } = ctx;
   const throttle = createSignInThrottle(db, ctx.config.signInThrottle);
+  const sessions = createSessionService(ctx);
 
   /**
    * The user whose tokens are managed: oneself; for an admin, a user of the organisation below admin;
@@ -83,79 +84,11 @@ export function createAuthService(ctx: AppContext) {
     },
 
     /**
-     * A browser session (POST /api/session): a row in user_sessions, whose id its tokens carry
-     * (claim `sid`), so that signing out ends them on every node. One row per sign-in, so signing
-     * out one browser leaves the user's other sessions and bearer tokens alone.
+     * A browser session (POST /api/session, sessions.ts): one per sign-in, so signing out one
+     * browser leaves the user's other sessions and bearer tokens alone.
      */
     async openSession(username: string, password: string, address: string) {
-      const user = await checkCredentials(username, password, address);
-      const sessionId = uuidv7();
-      const signed = await ctx.signer.sign(user, sessionId);
-      // The user's sessions whose every token has expired are of no more use.
-      await db
-        .delete(userSessions)
-        .where(and(eq(userSessions.userId, user.id), lt(userSessions.expiresAt, sql`now()`)));
-      await db.insert(userSessions).values({
-        id: sessionId,
-        organisationId: user.organisationId,
-        userId: user.id,
-        expiresAt: signed.expiresAt,
-      });
-      return signed;
-    },
-
-    /**
-     * A new token of the session of `sessionToken` (the session cookie): 401 `session_ended` once
-     * the session was signed out, `session_required` for a token of no session.
-     */
-    async refreshSession(sessionToken: string) {
-      // The token's version and session are checked against the database here: a password change
-      // (token_revoked) and a sign-out (session_ended) end it.
-      const { actor } = await ctx.authenticator.authenticate({ authorization: `Bearer ${sessionToken}` });
-      // So its version is the user's current one (verify answers from its cache here).
-      const { version, sessionId } = await ctx.signer.verify(sessionToken);
-      // A bearer token of POST /api/sign-in put in the cookie is not a session's: it cannot be
-      // turned into one that refreshes itself.
-      if (sessionId === undefined)
-        throw new AppError(
-          'session_required',
-          'This token belongs to no session; sign in through POST /api/session',
-        );
-      const signed = await ctx.signer.sign(
-        { id: actor.userId, organisationId: actor.organisationId, role: actor.role, tokenVersion: version },
-        sessionId,
-      );
-      // Conditional on the session still being open: a sign-out that came in meanwhile wins.
-      const [open] = await db
-        .update(userSessions)
-        .set({ expiresAt: sql`greatest(${userSessions.expiresAt}, ${signed.expiresAt})` })
-        .where(and(eq(userSessions.id, sessionId), isNull(userSessions.endedAt)))
-        .returning({ id: userSessions.id });
-      if (!open) throw new AppError('session_ended', 'The session was signed out; sign in again');
-      return signed;
-    },
-
-    /**
-     * Ends the session of `sessionToken` (the session cookie), if it is a valid token of one; a
-     * missing, forged or expired token ends nothing (the browser then only loses its cookies).
-     */
-    async endSession(sessionToken: string | undefined) {
-      if (!sessionToken) return;
-      const verified = await ctx.signer.verify(sessionToken).catch((error: unknown) => {
-        if (error instanceof AppError) return undefined;
-        throw error;
-      });
-      if (!verified?.sessionId) return;
-      await db
-        .update(userSessions)
-        .set({ endedAt: sql`now()` })
-        .where(
-          and(
-            eq(userSessions.id, verified.sessionId),
-            eq(userSessions.userId, verified.userId),
-            isNull(userSessions.endedAt),
-          ),
-        );
+      return sessions.open(await checkCredentials(username, password, address));
     },
 
     async createAccessToken(actor: Actor, userId: string, input: { name: string; expiresAt?: string }) {

@@ -1,9 +1,10 @@
 import { useSyncExternalStore } from 'react';
 
 /**
- * The signed-in state of the app. The bearer token lives in memory only (never in localStorage):
- * on a reload the app asks POST /api/session/refresh, authenticated by the httpOnly session cookie
- * and the CSRF token (readable cookie `pqs_csrf`), for a new one. See docs/web.md.
+ * The signed-in state of the app. The access token lives in memory only (never in localStorage):
+ * on a reload, and before it expires while the user is active, the app asks
+ * POST /api/session/refresh, authenticated by the httpOnly refresh cookie and the CSRF token
+ * (readable cookie `pqs_csrf`), for a new one (api/keepAlive.ts). See docs/web.md "Sessions".
  */
 export type Role = 'superadmin' | 'admin' | 'sales' | 'external_sales' | 'contact' | 'guest';
 export type Me = {
@@ -17,7 +18,22 @@ export type Me = {
   organisationId: string;
   companyIds?: string[];
 };
-export type AuthState = { status: 'unknown' | 'signed-out' | 'signed-in'; token?: string; me?: Me };
+/** When the access token and the session expire, in this browser's clock (ms), and their lifetimes. */
+export type SessionTimes = {
+  accessExpiresAt: number;
+  accessLifetime: number;
+  sessionExpiresAt: number;
+  sessionLifetime: number;
+  refreshedAt: number;
+};
+export type AuthState = {
+  status: 'unknown' | 'signed-out' | 'signed-in';
+  token?: string;
+  me?: Me;
+  session?: SessionTimes;
+  /** Why the app was signed out (a problem code: session_expired, refresh_token_reused...). */
+  reason?: string;
+};
 
 let state: AuthState = { status: 'unknown' };
 const listeners = new Set<() => void>();

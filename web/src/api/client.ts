@@ -1,5 +1,5 @@
 import createClient, { type Middleware } from 'openapi-fetch';
-import { auth, csrfToken, type Me } from './auth.ts';
+import { auth, csrfToken, type Me, type SessionTimes } from './auth.ts';
 import type { paths } from './schema.d.ts';
 
 /** The API client: typed from docs/openapi.json (`npm run web:api-types`), bearer token from memory. */
@@ -44,23 +44,61 @@ export class ApiError extends Error {
 
 let refreshing: Promise<boolean> | undefined;
 
-/** A new bearer token from the session cookie (page reload, expired token). */
+type SessionAnswer = { token: string; expiresInSeconds: number; sessionExpiresInSeconds: number };
+
+/** The session times of a sign-in or refresh answer, in this browser's clock. */
+function sessionTimes(answer: SessionAnswer): SessionTimes {
+  const now = Date.now();
+  return {
+    accessExpiresAt: now + answer.expiresInSeconds * 1000,
+    accessLifetime: answer.expiresInSeconds * 1000,
+    sessionExpiresAt: now + answer.sessionExpiresInSeconds * 1000,
+    sessionLifetime: answer.sessionExpiresInSeconds * 1000,
+    refreshedAt: now,
+  };
+}
+
+/** Signed out, with the reason the sign-in page explains (a problem code). */
+export function signedOut(reason?: string) {
+  auth.set(reason ? { status: 'signed-out', reason } : { status: 'signed-out' });
+}
+
+async function refreshOnce(): Promise<boolean> {
+  const csrf = csrfToken();
+  if (!csrf) return false;
+  const response = await fetch('/api/session/refresh', {
+    method: 'POST',
+    headers: { 'x-csrf-token': csrf },
+    credentials: 'same-origin',
+  });
+  if (!response.ok) {
+    const problem = (await response.json().catch(() => ({}))) as { code?: string };
+    // A session that was signed in here and ends now: the sign-in page says why.
+    if (auth.get().status === 'signed-in') signedOut(problem.code ?? 'session_expired');
+    return false;
+  }
+  const answer = (await response.json()) as SessionAnswer;
+  const current = auth.get();
+  let me = current.me;
+  if (!me || current.status !== 'signed-in') {
+    const answered = await fetch('/api/users/me', { headers: { authorization: `Bearer ${answer.token}` } });
+    if (!answered.ok) return false;
+    me = (await answered.json()) as Me;
+  }
+  auth.set({ status: 'signed-in', token: answer.token, me, session: sessionTimes(answer) });
+  return true;
+}
+
+/**
+ * A new access token from the refresh cookie (page reload, expiring or expired token). Tabs of one
+ * browser share the refresh cookie: a Web Lock makes them refresh one after the other, so each
+ * sends the refresh token the previous one set (the service's reuse grace covers the rest).
+ */
 export function refreshSession(): Promise<boolean> {
   refreshing ??= (async () => {
     try {
-      const csrf = csrfToken();
-      if (!csrf) return false;
-      const response = await fetch('/api/session/refresh', {
-        method: 'POST',
-        headers: { 'x-csrf-token': csrf },
-        credentials: 'same-origin',
-      });
-      if (!response.ok) return false;
-      const { token } = (await response.json()) as { token: string };
-      const me = await fetch('/api/users/me', { headers: { authorization: `Bearer ${token}` } });
-      if (!me.ok) return false;
-      auth.set({ status: 'signed-in', token, me: (await me.json()) as Me });
-      return true;
+      const locks = (navigator as Navigator & { locks?: LockManager }).locks;
+      return locks ? await locks.request('pqs-session-refresh', refreshOnce) : await refreshOnce();
     } catch {
       return false;
     } finally {
@@ -85,7 +123,7 @@ const bearer: Middleware = {
       retry.headers.set('authorization', `Bearer ${auth.get().token}`);
       return fetch(retry);
     }
-    auth.set({ status: 'signed-out' });
+    if (auth.get().status !== 'signed-out') signedOut();
     return response;
   },
 };
@@ -105,9 +143,15 @@ export async function unwrap<T>(
 
 export async function signIn(username: string, password: string) {
   const session = await unwrap(api.POST('/api/session', { body: { username, password } }));
-  auth.set({ status: 'signed-in', token: session.token });
-  const me = await unwrap(api.GET('/api/users/me'));
-  auth.set({ status: 'signed-in', token: session.token, me: me as unknown as Me });
+  const me = await unwrap(
+    api.GET('/api/users/me', { headers: { authorization: `Bearer ${session.token}` } }),
+  );
+  auth.set({
+    status: 'signed-in',
+    token: session.token,
+    me: me as unknown as Me,
+    session: sessionTimes(session),
+  });
 }
 
 export async function signOut() {

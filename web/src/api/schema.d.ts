@@ -51,13 +51,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sign in a browser: a bearer token plus an httpOnly, SameSite=Strict session cookie
-         * @description The same check and throttling as POST /sign-in. Sets `pqs_session` (httpOnly) and `pqs_csrf`. A request with no Authorization or X-ACCESS-TOKEN header is then authenticated by the cookie; its writes must send `X-CSRF-Token` (the `pqs_csrf` value), else 403 `csrf_failed`. The tokens of the session (the cookie and the answered bearer token) work until DELETE /session ends it. See docs/web.md.
+         * Sign in a browser: a short access token, an httpOnly session cookie and a rotating refresh token
+         * @description The same check and throttling as POST /sign-in. Opens a session (docs/web.md, "Sessions") and sets `pqs_session` (the access token, httpOnly), `pqs_refresh` (the refresh token, httpOnly, path /api/session) and `pqs_csrf`. A request with no Authorization or X-ACCESS-TOKEN header is then authenticated by the session cookie; its writes must send `X-CSRF-Token` (the `pqs_csrf` value), else 403 `csrf_failed`. The access token lasts SESSION_ACCESS_EXPIRES_IN; POST /session/refresh gives the next one while the user is active, until DELETE /session ends the session or it expires.
          */
         post: operations["createSession"];
         /**
          * Sign a browser out: ends its session and clears the session cookies
-         * @description Ends the session of the `pqs_session` cookie on every node: its tokens (the cookie and the bearer tokens answered by POST /session and its refreshes) then answer 401 `session_ended`, and it cannot be refreshed. The user's other sessions, bearer tokens of POST /sign-in and access tokens are not affected. Without a valid session cookie it only clears the cookies.
+         * @description Ends the session of the `pqs_refresh` cookie (or of the `pqs_session` cookie) on every node: its access tokens then answer 401 `session_ended`, and it cannot be refreshed. The user's other sessions, bearer tokens of POST /sign-in and access tokens are not affected. Without a valid session cookie it only clears the cookies.
          */
         delete: operations["deleteSession"];
         options?: never;
@@ -75,8 +75,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * A new bearer token and session cookie from the session cookie (the web app on reload)
-         * @description Authenticated by the session cookie only, with `X-CSRF-Token`; 401 `session_required` for a header credential or a token of POST /sign-in, 401 `session_ended` once the session was signed out (DELETE /session).
+         * Rotate the session: a new access token and refresh token from the refresh cookie
+         * @description Authenticated by the `pqs_refresh` cookie only, with `X-CSRF-Token` (403 `csrf_failed` without it); the access token may have expired. Marks the refresh token used and sets the next one (rotation), and moves the idle limit forward. 401 `session_required` without a refresh cookie (or with a header credential, or an unknown token), `session_ended` once the session was signed out, `session_expired` past its idle or absolute limit, `token_revoked` after a password change, and `refresh_token_reused` for a refresh token already rotated more than SESSION_REFRESH_REUSE_GRACE seconds ago: that ends the whole session (its access tokens too, on every node). Within the grace (two tabs refreshing at once) the answer is a new access token without a new refresh cookie.
          */
         post: operations["refreshSession"];
         delete?: never;
@@ -4019,7 +4019,7 @@ export interface components {
              * @description Stable machine-readable error code (docs/errors.md)
              * @enum {string}
              */
-            code: "validation_failed" | "invalid_query" | "invalid_custom_fields" | "unsupported_language" | "invalid_multipart" | "too_many_files" | "too_many_fields" | "not_csv" | "invalid_url" | "url_not_allowed" | "quote_without_items" | "unauthorized" | "invalid_token" | "token_expired" | "token_revoked" | "session_ended" | "invalid_access_token" | "invalid_credentials" | "session_required" | "too_many_requests" | "forbidden" | "cost_field_forbidden" | "csrf_failed" | "not_found" | "route_not_found" | "pdf_not_generated" | "file_archived" | "guest_link_expired" | "guest_link_revoked" | "conflict" | "duplicate" | "reference_conflict" | "serialization_failure" | "idempotency_key_in_use" | "idempotency_answer_lost" | "external_id_taken" | "duplicate_external_id" | "duplicate_code" | "duplicate_currency" | "duplicate_custom_field" | "duplicate_status" | "username_taken" | "email_taken" | "base_currency" | "default_status" | "last_admin" | "cannot_archive_self" | "not_a_contact" | "not_archived" | "company_has_children" | "item_has_children" | "brief_already_in_quote" | "catalogue_changed" | "prediction_not_available" | "quote_locked" | "invalid_transition" | "pdf_render_busy" | "quote_not_published" | "quote_changed" | "pdf_hash_mismatch" | "acceptance_not_found" | "quote_not_signed" | "already_converted" | "import_not_cancellable" | "export_not_ready" | "webhook_disabled" | "payload_too_large" | "file_too_large" | "unsupported_media_type" | "unsupported_image" | "not_acceptable" | "business_rule" | "idempotency_key_reused" | "total_out_of_range" | "invalid_reference" | "unknown_company" | "unknown_status" | "parent_not_found" | "company_cycle" | "company_mismatch" | "project_company_mismatch" | "address_company_mismatch" | "contact_company_mismatch" | "collaboration_required" | "email_required" | "password_required" | "custom_fields_not_supported" | "already_expired" | "invalid_expiry" | "validity_passed" | "pricing_incomplete" | "invalid_discount" | "line_not_priced" | "repricing_failed" | "article_disabled" | "invalid_brief" | "brief_elements_unavailable" | "element_of_brief" | "element_not_in_brief" | "standalone_element" | "hierarchy_cycle" | "parent_in_other_order" | "parent_later" | "inconsistent_total" | "value_out_of_range" | "invalid_character" | "date_out_of_range" | "invalid_value" | "bad_request" | "ctp_invalid_json_body" | "ctp_empty_json_body" | "request_aborted" | "ctp_invalid_content_length" | "bad_url" | "ctp_body_too_large" | "max_param_length" | "ctp_invalid_media_type" | "internal_error" | "last_element" | "stale_write" | "flute_mismatch" | "no_corrugated_matter" | "code_taken";
+            code: "validation_failed" | "invalid_query" | "invalid_custom_fields" | "unsupported_language" | "invalid_multipart" | "too_many_files" | "too_many_fields" | "not_csv" | "invalid_url" | "url_not_allowed" | "quote_without_items" | "unauthorized" | "invalid_token" | "token_expired" | "token_revoked" | "session_ended" | "session_expired" | "refresh_token_reused" | "invalid_access_token" | "invalid_credentials" | "session_required" | "too_many_requests" | "forbidden" | "cost_field_forbidden" | "csrf_failed" | "not_found" | "route_not_found" | "pdf_not_generated" | "file_archived" | "guest_link_expired" | "guest_link_revoked" | "conflict" | "duplicate" | "reference_conflict" | "serialization_failure" | "idempotency_key_in_use" | "idempotency_answer_lost" | "external_id_taken" | "duplicate_external_id" | "duplicate_code" | "duplicate_currency" | "duplicate_custom_field" | "duplicate_status" | "username_taken" | "email_taken" | "base_currency" | "default_status" | "last_admin" | "cannot_archive_self" | "not_a_contact" | "not_archived" | "company_has_children" | "item_has_children" | "brief_already_in_quote" | "catalogue_changed" | "prediction_not_available" | "quote_locked" | "invalid_transition" | "pdf_render_busy" | "quote_not_published" | "quote_changed" | "pdf_hash_mismatch" | "acceptance_not_found" | "quote_not_signed" | "already_converted" | "import_not_cancellable" | "export_not_ready" | "webhook_disabled" | "payload_too_large" | "file_too_large" | "unsupported_media_type" | "unsupported_image" | "not_acceptable" | "business_rule" | "idempotency_key_reused" | "total_out_of_range" | "invalid_reference" | "unknown_company" | "unknown_status" | "parent_not_found" | "company_cycle" | "company_mismatch" | "project_company_mismatch" | "address_company_mismatch" | "contact_company_mismatch" | "collaboration_required" | "email_required" | "password_required" | "custom_fields_not_supported" | "already_expired" | "invalid_expiry" | "validity_passed" | "pricing_incomplete" | "invalid_discount" | "line_not_priced" | "repricing_failed" | "article_disabled" | "invalid_brief" | "brief_elements_unavailable" | "element_of_brief" | "element_not_in_brief" | "standalone_element" | "hierarchy_cycle" | "parent_in_other_order" | "parent_later" | "inconsistent_total" | "value_out_of_range" | "invalid_character" | "date_out_of_range" | "invalid_value" | "bad_request" | "ctp_invalid_json_body" | "ctp_empty_json_body" | "request_aborted" | "ctp_invalid_content_length" | "bad_url" | "ctp_body_too_large" | "max_param_length" | "ctp_invalid_media_type" | "internal_error" | "last_element" | "stale_write" | "flute_mismatch" | "no_corrugated_matter" | "code_taken";
             instance?: string;
             requestId?: string;
             /** @description The issues found, at most 20 (see errorsTotal) */
@@ -6258,7 +6258,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `session_expired`, `refresh_token_reused`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6319,14 +6319,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description A bearer token for the Authorization header, kept in memory */
+                        /** @description The short access token, for the Authorization header, kept in memory (SESSION_ACCESS_EXPIRES_IN) */
                         token: string;
                         /**
                          * Format: date-time
                          * @description ISO 8601 timestamp
                          */
                         expiresAt: string;
-                        /** @description Send as X-CSRF-Token with cookie-authenticated writes */
+                        /** @description Seconds until the access token expires */
+                        expiresInSeconds: number;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp
+                         */
+                        sessionExpiresAt: string;
+                        /** @description Seconds until sessionExpiresAt: until when the session can be refreshed (its idle limit, SESSION_IDLE_EXPIRES_IN from this answer, or its absolute limit, SESSION_MAX_EXPIRES_IN from sign-in, if sooner). The web app warns before it. */
+                        sessionExpiresInSeconds: number;
+                        /** @description Send as X-CSRF-Token with cookie-authenticated writes and refreshes */
                         csrfToken: string;
                     };
                 };
@@ -6340,7 +6349,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `session_expired`, `refresh_token_reused`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6403,7 +6412,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `session_expired`, `refresh_token_reused`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6448,14 +6457,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description A bearer token for the Authorization header, kept in memory */
+                        /** @description The short access token, for the Authorization header, kept in memory (SESSION_ACCESS_EXPIRES_IN) */
                         token: string;
                         /**
                          * Format: date-time
                          * @description ISO 8601 timestamp
                          */
                         expiresAt: string;
-                        /** @description Send as X-CSRF-Token with cookie-authenticated writes */
+                        /** @description Seconds until the access token expires */
+                        expiresInSeconds: number;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp
+                         */
+                        sessionExpiresAt: string;
+                        /** @description Seconds until sessionExpiresAt: until when the session can be refreshed (its idle limit, SESSION_IDLE_EXPIRES_IN from this answer, or its absolute limit, SESSION_MAX_EXPIRES_IN from sign-in, if sooner). The web app warns before it. */
+                        sessionExpiresInSeconds: number;
+                        /** @description Send as X-CSRF-Token with cookie-authenticated writes and refreshes */
                         csrfToken: string;
                     };
                 };
@@ -6469,7 +6487,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `session_expired`, `refresh_token_reused`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6528,7 +6546,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `session_expired`, `refresh_token_reused`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6602,7 +6620,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `session_expired`, `refresh_token_reused`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6663,7 +6681,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `session_expired`, `refresh_token_reused`, `invalid_access_token`, `invalid_credentials`, `session_required` (docs/errors.md) */
             401: {
                 headers: {
                     [name: string]: unknown;

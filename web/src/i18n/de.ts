@@ -4,6 +4,7 @@ import { engineDe } from './engine.ts';
 import type { OperationsMessages } from './operations.ts';
 import type { ordersEn } from './orders.ts';
 import { fieldNamesDe, fieldProblemsDe, problemsDe } from './problems.ts';
+import { sessionsDe } from './sessions.ts';
 
 /**
  * German (issue 24, 26). Typed by the English messages: a key missing here fails the typecheck,
@@ -350,6 +351,16 @@ const ordersDe: typeof ordersEn = {
     actualDelivery: 'Tatsächliche Lieferung',
     billedAmount: 'Abgerechneter Betrag',
     itemsTotal: 'Summe der Positionen',
+    itemsTotalIs: 'Summe der Positionen: {{amount}}',
+    defaultStatuses: {
+      Pending: 'Offen',
+      Processing: 'In Bearbeitung',
+      Shipped: 'Versandt',
+      Delivered: 'Geliefert',
+      Cancelled: 'Storniert',
+      OnHold: 'Angehalten',
+      Backordered: 'Im Rückstand',
+    },
     trackingId: 'Sendungsnummer',
     delivery: 'Betrag, Lieferung und Sendungsverfolgung',
     defaultStatus: 'Standard der Organisation',
@@ -874,4 +885,5 @@ export const de: Messages = {
   engine: engineDe,
   ...ordersDe,
   ...operationsDe,
+  ...sessionsDe,
 };

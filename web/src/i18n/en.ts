@@ -3,6 +3,7 @@ import { engineEn } from './engine.ts';
 import { operationsEn } from './operations.ts';
 import { ordersEn } from './orders.ts';
 import { fieldNamesEn, fieldProblemsEn, problemsEn } from './problems.ts';
+import { sessionsEn } from './sessions.ts';
 
 export const en = {
   ...adminEn,
@@ -438,5 +439,6 @@ export const en = {
   },
   ...ordersEn,
   ...operationsEn,
+  ...sessionsEn,
 };
 export type Messages = typeof en;

@@ -4,6 +4,7 @@ import { engineFr } from './engine.ts';
 import { operationsFr } from './operations.ts';
 import { ordersFr } from './orders.ts';
 import { fieldNamesFr, fieldProblemsFr, problemsFr } from './problems.ts';
+import { sessionsFr } from './sessions.ts';
 
 export const fr: Messages = {
   ...adminFr,
@@ -148,7 +149,7 @@ export const fr: Messages = {
     packingDefault: "Selon les réglages d'estimation",
     packingCases: "Caisses d'expédition",
     packingBundles: 'Paquets cerclés',
-    element: 'Article {{n}}',
+    element: 'Élément {{n}}',
     addElement: 'Ajouter un article',
     removeElement: 'Retirer cet article',
     category: 'Catégorie',
@@ -439,4 +440,5 @@ export const fr: Messages = {
   },
   ...ordersFr,
   ...operationsFr,
+  ...sessionsFr,
 };

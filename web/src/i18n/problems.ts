@@ -35,6 +35,10 @@ export const problemsEn: ProblemSentences = {
   token_expired: 'Your session expired; please sign in again.',
   token_revoked: 'Your password changed; please sign in again with the new one.',
   session_ended: 'This session was signed out; please sign in again.',
+  session_expired:
+    'Your session ended after a while without activity; please sign in again. Your unsaved work was kept.',
+  refresh_token_reused:
+    'For your safety this session was ended because its sign-in was used elsewhere; please sign in again.',
   invalid_access_token: 'This access token is unknown or was revoked.',
   invalid_credentials: 'Unknown username or wrong password.',
   session_required: 'Your session expired; please sign in again.',
@@ -164,6 +168,10 @@ export const problemsFr: ProblemSentences = {
   token_expired: 'Votre session a expiré ; veuillez vous reconnecter.',
   token_revoked: 'Votre mot de passe a changé ; reconnectez-vous avec le nouveau.',
   session_ended: 'Cette session a été fermée ; veuillez vous reconnecter.',
+  session_expired:
+    'Votre session a pris fin après une période d’inactivité ; veuillez vous reconnecter. Votre travail non enregistré a été conservé.',
+  refresh_token_reused:
+    'Par sécurité, cette session a été fermée car sa connexion a été utilisée ailleurs ; veuillez vous reconnecter.',
   invalid_access_token: "Ce jeton d'accès est inconnu ou a été révoqué.",
   invalid_credentials: 'Identifiant inconnu ou mot de passe erroné.',
   session_required: 'Votre session a expiré ; veuillez vous reconnecter.',
@@ -298,6 +306,10 @@ export const problemsDe: ProblemSentences = {
   token_expired: 'Ihre Sitzung ist abgelaufen; bitte erneut anmelden.',
   token_revoked: 'Ihr Passwort wurde geändert; bitte mit dem neuen Passwort anmelden.',
   session_ended: 'Diese Sitzung wurde abgemeldet; bitte erneut anmelden.',
+  session_expired:
+    'Ihre Sitzung wurde nach längerer Inaktivität beendet; bitte erneut anmelden. Ihre ungespeicherte Arbeit wurde aufbewahrt.',
+  refresh_token_reused:
+    'Zu Ihrer Sicherheit wurde diese Sitzung beendet, weil ihre Anmeldung anderswo verwendet wurde; bitte erneut anmelden.',
   invalid_access_token: 'Dieses Zugriffstoken ist unbekannt oder wurde widerrufen.',
   invalid_credentials: 'Unbekannter Benutzername oder falsches Passwort.',
   session_required: 'Ihre Sitzung ist abgelaufen; bitte erneut anmelden.',

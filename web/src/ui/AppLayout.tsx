@@ -7,7 +7,9 @@ import { isStaff, useAuth } from '../api/auth.ts';
 import { signOut } from '../api/client.ts';
 import { useAdminLinks } from '../features/admin/nav.ts';
 import { LANGUAGES } from '../i18n/index.ts';
+import { SessionWarning } from './SessionWarning.tsx';
 import { Loading } from './states.tsx';
+import { UnsavedChangesGuard } from './UnsavedChanges.tsx';
 
 /** The shell: navigation by role, language switch, the signed-in user and sign-out. */
 export function AppLayout() {
@@ -72,7 +74,7 @@ export function AppLayout() {
               allowDeselect={false}
             />
             <Text size="sm" data-testid="signed-in-user" visibleFrom="sm">
-              {who} · {me?.role}
+              {who} · {me?.role ? t(`admin.roles.${me.role}`) : ''}
             </Text>
             <Button
               variant="default"
@@ -111,6 +113,8 @@ export function AppLayout() {
           />
         ))}
       </AppShell.Navbar>
+      <SessionWarning />
+      <UnsavedChangesGuard />
       <AppShell.Main id="main" tabIndex={-1}>
         <Suspense fallback={<Loading />}>
           <Outlet />

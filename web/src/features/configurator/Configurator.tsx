@@ -1,4 +1,16 @@
-import { Alert, Button, Card, Grid, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Grid,
+  Group,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -8,8 +20,10 @@ import { useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
 import { useCatalogue, useProjects } from '../../api/queries.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
+import { draftTime, useDraft } from '../../ui/drafts.ts';
 import { problemFields } from '../../ui/problem.ts';
 import { ErrorState, Loading } from '../../ui/states.tsx';
+import { leaveWithoutAsking, useUnsavedChanges } from '../../ui/UnsavedChanges.tsx';
 import { ESTIMATE_DEBOUNCE_MS } from './debounce.ts';
 import { ElementFields } from './ElementFields.tsx';
 import { EstimateDetails, EstimateSummary } from './EstimatePanel.tsx';
@@ -20,12 +34,24 @@ import {
   type Change,
   elementErrors,
   emptyElement,
+  formIssues,
   isPriceable,
   updateBody,
 } from './form.ts';
 
+/** A form issue's numbers as the user's locale writes them (50.000.000, 50 000 000). */
+const localised = (values: Record<string, unknown> | undefined, language: string) =>
+  Object.fromEntries(
+    Object.entries(values ?? {}).map(([k, v]) => [
+      k,
+      typeof v === 'number' ? new Intl.NumberFormat(language).format(v) : v,
+    ]),
+  );
+
 type Props = {
   briefId?: string;
+  /** The brief's version the form was loaded from (a draft belongs to one version). */
+  version?: number;
   initial: BriefForm;
   companyName?: string;
   /** The saved project, shown until the company's projects are loaded. */
@@ -37,8 +63,8 @@ type Props = {
  * The brief configurator: the form on the left; on the right the live price of the unsaved form
  * (POST /api/briefs/estimate, debounced) with its drawings, process and savings.
  */
-export function Configurator({ briefId, initial, companyName, project, title }: Props) {
-  const { t } = useTranslation();
+export function Configurator({ briefId, version, initial, companyName, project, title }: Props) {
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [form, setForm] = useState<BriefForm>(initial);
@@ -52,7 +78,20 @@ export function Configurator({ briefId, initial, companyName, project, title }: 
       ? [{ value: project.id, label: project.name }, ...projects.options]
       : projects.options;
 
-  const body = useMemo(() => (isPriceable(form) ? briefBody(form) : null), [form]);
+  // A local draft while the form differs from what it loaded (restored after a sign-in), and the
+  // unsaved-changes guard.
+  const draft = useDraft(
+    briefId ? `configurator:${briefId}@${version ?? 0}` : 'configurator:new',
+    form,
+    initial,
+    setForm,
+  );
+  useUnsavedChanges(draft.dirty, draft.clear);
+  const [attempted, setAttempted] = useState(false);
+  // What the form itself sees wrong: no price is asked for (and none shown as current) until fixed.
+  const issues = useMemo(() => formIssues(form), [form]);
+  const invalid = Object.keys(issues).length > 0;
+  const body = useMemo(() => (!invalid && isPriceable(form) ? briefBody(form) : null), [form, invalid]);
   const [debounced] = useDebouncedValue(body, ESTIMATE_DEBOUNCE_MS);
   const estimate = useQuery({
     queryKey: ['estimate', debounced],
@@ -76,6 +115,8 @@ export function Configurator({ briefId, initial, companyName, project, title }: 
       return unwrap(api.POST('/api/briefs', { body: briefBody(form) as never }));
     },
     onSuccess: async (brief) => {
+      draft.clear();
+      leaveWithoutAsking();
       notifications.show({ color: 'teal', message: `${t('common.saved')}: ${brief.code}` });
       await queryClient.invalidateQueries({ queryKey: ['briefs'] });
       await queryClient.invalidateQueries({ queryKey: ['brief', brief.id] });
@@ -86,7 +127,23 @@ export function Configurator({ briefId, initial, companyName, project, title }: 
   const details = useDeferredValue(estimate.data);
   const apply = useCallback((changes: Change[]) => setForm((current) => applyChanges(current, changes)), []);
   const problem = (save.error ?? estimate.error) as unknown;
-  const fields = problemFields(problem, t);
+  // The form's own issues show once a price was shown (it turned stale) or Save was tried: a new,
+  // empty form is not covered in red.
+  const showIssues = attempted || estimate.data !== undefined;
+  const fields = {
+    ...problemFields(problem, t),
+    ...(showIssues
+      ? Object.fromEntries(
+          Object.entries(issues).map(([pointer, issue]) => [
+            pointer,
+            t(`common.fieldProblems.${issue.key}`, localised(issue.values, i18n.language)),
+          ]),
+        )
+      : {}),
+  };
+  // The shown price is not of this form: the form is invalid, incomplete, or the API refused it.
+  const stale = estimate.data !== undefined && (body === null || estimate.isError);
+  const saveBlocked = showIssues && invalid;
 
   if (categories.isPending || products.isPending || boards.isPending) return <Loading />;
   if (categories.error || products.error || boards.error)
@@ -96,10 +153,34 @@ export function Configurator({ briefId, initial, companyName, project, title }: 
     <Stack>
       <Group justify="space-between">
         <Title order={2}>{title}</Title>
-        <Button onClick={() => save.mutate()} loading={save.isPending} data-testid="save-brief">
-          {briefId ? t('configurator.saveChanges') : t('configurator.save')}
-        </Button>
+        <Group gap="sm">
+          {saveBlocked ? (
+            <Text size="sm" c="red.9" id="save-blocked" data-testid="save-blocked">
+              {t('stale.saveBlocked')}
+            </Text>
+          ) : null}
+          <Button
+            onClick={() => {
+              setAttempted(true);
+              if (!invalid) save.mutate();
+            }}
+            loading={save.isPending}
+            disabled={saveBlocked}
+            aria-describedby={saveBlocked ? 'save-blocked' : undefined}
+            data-testid="save-brief"
+          >
+            {briefId ? t('configurator.saveChanges') : t('configurator.save')}
+          </Button>
+        </Group>
       </Group>
+      {draft.restoredAt ? (
+        <Alert color="blue" data-testid="draft-restored">
+          {t('drafts.restored', { time: draftTime(draft.restoredAt) })}{' '}
+          <Anchor component="button" type="button" onClick={draft.discard} data-testid="draft-discard">
+            {t('drafts.discard')}
+          </Anchor>
+        </Alert>
+      ) : null}
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 5 }}>
           <Stack>
@@ -193,10 +274,14 @@ export function Configurator({ briefId, initial, companyName, project, title }: 
             {!body && !estimate.data && <Alert color="gray">{t('configurator.fillIn')}</Alert>}
             {body && !estimate.data && estimate.isFetching && <Loading label={t('configurator.pricing')} />}
             {estimate.data && (
-              <EstimateSummary estimate={estimate.data} pricing={estimate.isFetching || body !== debounced} />
+              <EstimateSummary
+                estimate={estimate.data}
+                pricing={!stale && (estimate.isFetching || body !== debounced)}
+                stale={stale}
+              />
             )}
-            {details && <EstimateDetails estimate={details} onApply={apply} />}
-            {estimate.data && (estimate.isFetching || body !== debounced) ? (
+            {details && <EstimateDetails estimate={details} onApply={apply} stale={stale} />}
+            {estimate.data && !stale && (estimate.isFetching || body !== debounced) ? (
               <Text size="xs" c="dimmed" data-testid="pricing-indicator">
                 {t('configurator.pricing')}
               </Text>

@@ -311,6 +311,7 @@ export function ElementFields({
                 step={500}
                 {...separators()}
                 value={quantity}
+                error={errors[`quantity.${i}`]}
                 onChange={(v) => set({ quantities: element.quantities.map((q, j) => (j === i ? n(v) : q)) })}
               />
               {element.quantities.length > 1 && (

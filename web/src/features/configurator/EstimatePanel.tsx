@@ -39,12 +39,29 @@ const COLOURS = [
 const svgSrc = (svg: string) => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
 
 /** The price: totals, unit price, tooling, delivery, lead time (rendered first, on every estimate). */
-export function EstimateSummary({ estimate, pricing }: { estimate: Estimate; pricing: boolean }) {
+export function EstimateSummary({
+  estimate,
+  pricing,
+  stale = false,
+}: {
+  estimate: Estimate;
+  pricing: boolean;
+  /** The price is of an earlier form (the current one is invalid or was refused): greyed and said so. */
+  stale?: boolean;
+}) {
   const { t } = useTranslation();
   const currency = estimate.currency;
   return (
-    <Card withBorder padding="md" aria-live="polite">
-      <Group justify="space-between" align="flex-start">
+    <Card withBorder padding="md" aria-live="polite" data-testid="estimate-summary" data-stale={stale}>
+      {stale ? (
+        <Group gap="xs" mb="sm" data-testid="estimate-stale">
+          <Badge color="gray" variant="filled">
+            {t('stale.badge')}
+          </Badge>
+          <Text size="sm">{t('stale.price')}</Text>
+        </Group>
+      ) : null}
+      <Group justify="space-between" align="flex-start" className={stale ? 'stale' : undefined}>
         <SimpleGrid cols={{ base: 2, md: 5 }} spacing="lg" style={{ flex: 1 }}>
           <Stat
             label={t('configurator.price')}
@@ -85,6 +102,15 @@ export function EstimateSummary({ estimate, pricing }: { estimate: Estimate; pri
   );
 }
 
+function StaleBadge() {
+  const { t } = useTranslation();
+  return (
+    <Badge color="gray" variant="filled" ml="xs" data-testid="drawing-stale">
+      {t('stale.drawing')}
+    </Badge>
+  );
+}
+
 /**
  * Why the price is what it is: drawings, process, cost shares, quantity curve and savings. Heavier to
  * draw than the summary, so it is memoised (the form's keystrokes do not redraw it) and fed a
@@ -93,9 +119,12 @@ export function EstimateSummary({ estimate, pricing }: { estimate: Estimate; pri
 export const EstimateDetails = memo(function EstimateDetails({
   estimate,
   onApply,
+  stale = false,
 }: {
   estimate: Estimate;
   onApply: (changes: Change[]) => void;
+  /** Of an earlier form: the drawings are greyed and marked, and no saving can be applied. */
+  stale?: boolean;
 }) {
   const { t } = useTranslation();
   const currency = estimate.currency;
@@ -107,7 +136,7 @@ export const EstimateDetails = memo(function EstimateDetails({
     label: t(`engine.costShares.${s.key}`, { defaultValue: s.label }),
   }));
   return (
-    <Stack gap="md">
+    <Stack gap="md" className={stale ? 'stale-details' : undefined} data-stale={stale}>
       <Tabs defaultValue="0" keepMounted={false}>
         <Tabs.List>
           {estimate.elements.map((e) => (
@@ -119,9 +148,15 @@ export const EstimateDetails = memo(function EstimateDetails({
         {estimate.elements.map((e) => (
           <Tabs.Panel key={e.position} value={String(e.position)} pt="sm">
             <SimpleGrid cols={{ base: 1, lg: 2 }}>
-              <Card withBorder className="drawing" data-testid={`die-line-${e.position}`}>
+              <Card
+                withBorder
+                className={stale ? 'drawing stale' : 'drawing'}
+                data-testid={`die-line-${e.position}`}
+                data-stale={stale}
+              >
                 <Title order={3} size="h5">
                   {t('configurator.dieLine')}
+                  {stale ? <StaleBadge /> : null}
                 </Title>
                 <img
                   src={svgSrc(e.dieLineSvg)}
@@ -129,9 +164,15 @@ export const EstimateDetails = memo(function EstimateDetails({
                   style={{ width: '100%', maxHeight: 300, objectFit: 'contain' }}
                 />
               </Card>
-              <Card withBorder className="drawing" data-testid={`imposition-${e.position}`}>
+              <Card
+                withBorder
+                className={stale ? 'drawing stale' : 'drawing'}
+                data-testid={`imposition-${e.position}`}
+                data-stale={stale}
+              >
                 <Title order={3} size="h5">
                   {t('configurator.imposition')} · {e.layoutCount} × · {percent(e.sheetUtilisation * 100, 0)}
+                  {stale ? <StaleBadge /> : null}
                 </Title>
                 <img
                   src={svgSrc(e.impositionSvg)}
@@ -298,6 +339,7 @@ export const EstimateDetails = memo(function EstimateDetails({
                       size="xs"
                       variant="light"
                       style={{ flexShrink: 0 }}
+                      disabled={stale}
                       onClick={() => onApply(o.changes as Change[])}
                       aria-label={`${t('configurator.apply')}: ${text}`}
                     >

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyChanges,
+  type BriefForm,
   boardsFor,
   briefBody,
   elementBody,
@@ -8,6 +9,7 @@ import {
   elementForm,
   emptyBrief,
   emptyElement,
+  formIssues,
   isPriceable,
   updateBody,
   withProduct,
@@ -108,6 +110,36 @@ describe('configurator form logic', () => {
     const noQuantity = filled();
     noQuantity.elements[0] = { ...noQuantity.elements[0]!, quantities: [''] };
     expect(isPriceable(noQuantity)).toBe(false);
+  });
+
+  it('sees what is wrong before any call: empty or zero sizes, a variant of 0, not whole or too many (issue 26)', () => {
+    expect(formIssues(filled())).toEqual({});
+    const form: BriefForm = filled();
+    form.elements[0] = {
+      ...form.elements[0]!,
+      length: '',
+      width: 0,
+      quantities: [5000, 0, 2.5, 60_000_000, ''],
+    };
+    expect(formIssues(form)).toEqual({
+      '/briefElements/0/lengthDimension': { key: 'required' },
+      '/briefElements/0/widthDimension': { key: 'exclusiveMin', values: { n: 0 } },
+      '/briefElements/0/quantity.1': { key: 'min', values: { n: 1 } },
+      '/briefElements/0/quantity.2': { key: 'integer' },
+      '/briefElements/0/quantity.3': { key: 'max', values: { n: 50_000_000 } },
+      '/briefElements/0/quantity.4': { key: 'required' },
+    });
+    expect(Object.keys(formIssues(emptyBrief()))).toEqual(
+      expect.arrayContaining([
+        '/companyId',
+        '/briefElements/0/productId',
+        '/briefElements/0/materialReferenceId',
+      ]),
+    );
+    // The per-variant pointers land on the element's fields as `quantity.<j>`.
+    expect(elementErrors({ '/briefElements/0/quantity.1': 'At least 1' }, 0)).toEqual({
+      'quantity.1': 'At least 1',
+    });
   });
 
   it('builds the API body: variants, printing sides, coverage as a fraction, finishes with their sizes', () => {

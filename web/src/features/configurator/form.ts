@@ -362,3 +362,54 @@ export function elementErrors(fields: Record<string, string>, index: number): Re
   }
   return out;
 }
+
+/** A problem the form itself sees: the catalogue sentence (`common.fieldProblems.<key>`) and its values. */
+export type FormIssue = { key: string; values?: Record<string, unknown> };
+
+/** The largest quantity of a variant the API takes. */
+const MAX_QUANTITY = 50_000_000;
+
+/**
+ * What is wrong with the form before any call (issue 26): a required choice or size left empty, a
+ * size or quantity out of range. Keyed by the pointer the API would use (a variant's quantity by
+ * `/briefElements/<i>/quantity.<j>`, which the API has not). While any is present the form is not
+ * priced (the shown price is marked stale) and not saved.
+ */
+export function formIssues(form: BriefForm): Record<string, FormIssue> {
+  const issues: Record<string, FormIssue> = {};
+  if (form.companyId === null && form.projectId === null) issues['/companyId'] = { key: 'required' };
+  const positive = (pointer: string, value: number | '') => {
+    if (value === '') issues[pointer] = { key: 'required' };
+    else if (!(value > 0)) issues[pointer] = { key: 'exclusiveMin', values: { n: 0 } };
+  };
+  form.elements.forEach((e, i) => {
+    const at = (field: string) => `/briefElements/${i}/${field}`;
+    if (!e.productId) issues[at('productId')] = { key: 'required' };
+    if (!e.materialReferenceId) issues[at('materialReferenceId')] = { key: 'required' };
+    positive(at('lengthDimension'), e.length);
+    positive(at('widthDimension'), e.width);
+    if (e.height !== '' && e.height < 0) issues[at('heightDimension')] = { key: 'min', values: { n: 0 } };
+    if (e.foil)
+      positive(
+        at('hotStampings'),
+        e.foilWidth === '' || e.foilHeight === '' ? '' : Math.min(e.foilWidth, e.foilHeight),
+      );
+    if (e.embossing)
+      positive(
+        at('embossings'),
+        e.embossWidth === '' || e.embossHeight === '' ? '' : Math.min(e.embossWidth, e.embossHeight),
+      );
+    if (e.window) {
+      positive(at('windowWidth'), e.windowWidth);
+      positive(at('windowHeight'), e.windowHeight);
+    }
+    e.quantities.forEach((q, j) => {
+      const pointer = at(`quantity.${j}`);
+      if (q === '') issues[pointer] = { key: 'required' };
+      else if (!Number.isInteger(q)) issues[pointer] = { key: 'integer' };
+      else if (q < 1) issues[pointer] = { key: 'min', values: { n: 1 } };
+      else if (q > MAX_QUANTITY) issues[pointer] = { key: 'max', values: { n: MAX_QUANTITY } };
+    });
+  });
+  return issues;
+}

@@ -8,7 +8,7 @@ import { api, unwrap } from '../../api/client.ts';
 import { date } from '../../ui/format.ts';
 import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
 import { amount, orderName } from './format.ts';
-import { type OrderStatus, statusColours, useOrderStatuses } from './statuses.tsx';
+import { type OrderStatus, statusColours, statusLabel, useOrderStatuses } from './statuses.tsx';
 
 type Filters = Record<string, string>;
 const PER_COLUMN = 20;
@@ -111,7 +111,7 @@ function Column({
         style={{ background: colours.background, borderRadius: 4 }}
       >
         <Title order={3} size="h6" style={{ color: colours.color }}>
-          {status.internalLabel}
+          {statusLabel(status.internalLabel)}
         </Title>
         {query.data && (
           <Badge variant="white" color="dark">

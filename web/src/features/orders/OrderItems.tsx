@@ -57,7 +57,8 @@ export function OrderItems({ order, canWrite }: { order: Order; canWrite: boolea
           {t('orders.items.title')}
         </Title>
         <Text size="sm">
-          {t('orders.itemsTotal')}: <b data-testid="items-total">{amount(order.itemsTotal)}</b>
+          {t('orders.itemsTotalIs', { amount: '' })}
+          <b data-testid="items-total">{amount(order.itemsTotal)}</b>
         </Text>
       </Group>
       {error && !(error instanceof ApiError && Object.keys(error.fields).length) ? (

@@ -1,5 +1,6 @@
 import { Badge } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import i18next from 'i18next';
 import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { statusColours } from './colours.ts';
@@ -21,6 +22,28 @@ export function useOrderStatuses() {
   });
 }
 
+const DEFAULT_STATUS_KEYS = new Set([
+  'Pending',
+  'Processing',
+  'Shipped',
+  'Delivered',
+  'Cancelled',
+  'OnHold',
+  'Backordered',
+]);
+
+/**
+ * A status's label in the user's language: the workflow every organisation starts with (seeded in
+ * English, src/modules/statuses/service.ts) is translated by its label; labels the organisation
+ * wrote itself are shown as written.
+ */
+export function statusLabel(label: string): string {
+  const key = label.replace(/\s+/g, '');
+  return DEFAULT_STATUS_KEYS.has(key)
+    ? i18next.t(`orders.defaultStatuses.${key}`, { defaultValue: label })
+    : label;
+}
+
 export function StatusBadge({ status, testId }: { status: OrderStatus | undefined | null; testId?: string }) {
   if (!status)
     return (
@@ -31,7 +54,7 @@ export function StatusBadge({ status, testId }: { status: OrderStatus | undefine
   const { background, color } = statusColours(status);
   return (
     <Badge style={{ background, color }} data-testid={testId}>
-      {status.internalLabel}
+      {statusLabel(status.internalLabel)}
     </Badge>
   );
 }

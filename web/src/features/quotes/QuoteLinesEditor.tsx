@@ -1,6 +1,7 @@
 import {
   ActionIcon,
   Alert,
+  Anchor,
   Badge,
   Button,
   Card,
@@ -19,11 +20,13 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import type { components, operations } from '../../api/schema.d.ts';
+import { draftNames, draftTime, useDraft } from '../../ui/drafts.ts';
 import { money, number, separators } from '../../ui/format.ts';
+import { useUnsavedChanges } from '../../ui/UnsavedChanges.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { useCan } from '../admin/useCan.ts';
 import { DateField } from '../orders/DateField.tsx';
@@ -49,6 +52,13 @@ export function QuoteLinesEditor({ quote }: { quote: Quote }) {
   const queryClient = useQueryClient();
   const form = useApiForm();
   const [editing, setEditing] = useState<Item>();
+  // A line's edit kept as a draft (the session ended with the dialog open): open it again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on mount only
+  useEffect(() => {
+    const [name] = draftNames(`quote-line:${quote.id}:`);
+    const item = name && quote.items.find((i) => name === `quote-line:${quote.id}:${i.id}`);
+    if (item) setEditing(item);
+  }, []);
   const reload = () => queryClient.invalidateQueries({ queryKey: ['quote', quote.id] });
   const patchItem = (item: Item, body: ItemPatch, success = t('common.saved')) =>
     form.submit(async () => {
@@ -242,6 +252,12 @@ function QuoteFields({ quote }: { quote: Quote }) {
   const form = useApiForm();
   const [name, setName] = useState(quote.name);
   const [validUntil, setValidUntil] = useState<string | null>(day(quote.validUntil));
+  const initial = useMemo(() => ({ name: quote.name, validUntil: day(quote.validUntil) }), [quote]);
+  const draft = useDraft(`quote-fields:${quote.id}`, { name, validUntil }, initial, (v) => {
+    setName(v.name);
+    setValidUntil(v.validUntil);
+  });
+  useUnsavedChanges(draft.dirty, draft.clear);
   const body: { name?: string; validUntil?: string | null } = {};
   if (name !== quote.name) body.name = name;
   if (validUntil !== day(quote.validUntil)) body.validUntil = validUntil;
@@ -268,6 +284,7 @@ function QuoteFields({ quote }: { quote: Quote }) {
           onClick={() =>
             form.submit(async () => {
               await unwrap(api.PATCH('/api/quotes/{id}', { params: { path: { id: quote.id } }, body }));
+              draft.clear();
               await queryClient.invalidateQueries({ queryKey: ['quote', quote.id] });
             }, t('common.saved'))
           }
@@ -280,6 +297,7 @@ function QuoteFields({ quote }: { quote: Quote }) {
           {form.formError}
         </Text>
       )}
+      {draft.restoredAt ? <DraftRestored at={draft.restoredAt} onDiscard={draft.discard} /> : null}
     </Card>
   );
 }
@@ -315,6 +333,33 @@ function LineEditor({
   const [comment, setComment] = useState(item.comment ?? '');
   const [optional, setOptional] = useState(item.optional);
   const [groupLabel, setGroupLabel] = useState(item.groupLabel ?? '');
+  const initial = useMemo(
+    () => ({
+      quantity: item.quantity as number | string,
+      price: (manual ? (item.price ?? '') : '') as number | string,
+      kind: initialKind,
+      discount: (item.discountPercent ?? item.discountAmount ?? '') as number | string,
+      comment: item.comment ?? '',
+      optional: item.optional,
+      groupLabel: item.groupLabel ?? '',
+    }),
+    [item, manual, initialKind],
+  );
+  const draft = useDraft(
+    `quote-line:${quote.id}:${item.id}`,
+    { quantity, price, kind, discount, comment, optional, groupLabel },
+    initial,
+    (v) => {
+      setQuantity(v.quantity);
+      setPrice(v.price);
+      setKind(v.kind);
+      setDiscount(v.discount);
+      setComment(v.comment);
+      setOptional(v.optional);
+      setGroupLabel(v.groupLabel);
+    },
+  );
+  useUnsavedChanges(draft.dirty, draft.clear);
 
   const body: ItemPatch = {};
   if (!group) {
@@ -340,12 +385,23 @@ function LineEditor({
           body,
         }),
       );
+      draft.clear();
       await onSaved();
     }, t('common.saved'));
 
   return (
-    <Modal opened onClose={onClose} title={`${t('quotes.edit.title')} · ${item.name}`} size="lg">
+    <Modal
+      opened
+      onClose={() => {
+        // Closing the dialog is leaving the edit: its draft goes too.
+        draft.clear();
+        onClose();
+      }}
+      title={`${t('quotes.edit.title')} · ${item.name}`}
+      size="lg"
+    >
       <Stack>
+        {draft.restoredAt ? <DraftRestored at={draft.restoredAt} onDiscard={draft.discard} /> : null}
         {!group && (
           <>
             <NumberInput
@@ -439,5 +495,17 @@ function LineEditor({
         </Group>
       </Stack>
     </Modal>
+  );
+}
+
+function DraftRestored({ at, onDiscard }: { at: number; onDiscard: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Alert color="blue" mt="xs" data-testid="draft-restored">
+      {t('drafts.restored', { time: draftTime(at) })}{' '}
+      <Anchor component="button" type="button" onClick={onDiscard}>
+        {t('drafts.discard')}
+      </Anchor>
+    </Alert>
   );
 }

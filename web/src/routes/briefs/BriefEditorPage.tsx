@@ -31,6 +31,7 @@ export default function BriefEditorPage() {
           <Configurator
             key={`${b.id}-${b.currentVersion}`}
             briefId={b.id}
+            version={b.currentVersion ?? 0}
             title={t('configurator.editTitle', { code: b.code })}
             companyName={b.company?.name}
             project={b.project}

@@ -27,7 +27,12 @@ import { EntityComments } from '../../features/orders/EntityComments.tsx';
 import { EntityFiles } from '../../features/orders/EntityFiles.tsx';
 import { amount, orderName } from '../../features/orders/format.ts';
 import { OrderItems } from '../../features/orders/OrderItems.tsx';
-import { StatusBadge, statusColours, useOrderStatuses } from '../../features/orders/statuses.tsx';
+import {
+  StatusBadge,
+  statusColours,
+  statusLabel,
+  useOrderStatuses,
+} from '../../features/orders/statuses.tsx';
 import { date } from '../../ui/format.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
@@ -115,7 +120,7 @@ function Header({ order, canWrite }: { order: Order; canWrite: boolean }) {
         <Group>
           <Select
             label={t('orders.moveTo')}
-            data={(statuses.data ?? []).map((s) => ({ value: s.id, label: s.internalLabel }))}
+            data={(statuses.data ?? []).map((s) => ({ value: s.id, label: statusLabel(s.internalLabel) }))}
             value={order.statusId}
             onChange={(statusId) => statusId && statusId !== order.statusId && change.mutate({ statusId })}
             allowDeselect={false}
@@ -225,7 +230,7 @@ function Details({ order, canWrite }: { order: Order; canWrite: boolean }) {
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
             <NumberInput
               label={t('orders.billedAmount')}
-              description={`${t('orders.itemsTotal')}: ${amount(order.itemsTotal)}`}
+              description={t('orders.itemsTotalIs', { amount: amount(order.itemsTotal) })}
               value={v.billedAmount}
               onChange={(billedAmount) => setV({ ...v, billedAmount })}
               min={0}

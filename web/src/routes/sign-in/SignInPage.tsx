@@ -41,6 +41,11 @@ export default function SignInPage() {
             <Title order={1} size="h2">
               {t('signIn.title')}
             </Title>
+            {error === undefined && state.reason ? (
+              <Alert color="yellow" role="status" data-testid="signed-out-reason">
+                {t(`common.problems.${state.reason}`, { defaultValue: t('session.ended') })}
+              </Alert>
+            ) : null}
             {error !== undefined && (
               <Alert color="red" title={t('signIn.failed')} role="alert">
                 {problemMessage(error, t)}
