@@ -4,6 +4,7 @@ import { engineDe } from './engine.ts';
 import type { OperationsMessages } from './operations.ts';
 import type { ordersEn } from './orders.ts';
 import { fieldNamesDe, fieldProblemsDe, problemsDe } from './problems.ts';
+import { proofsDe } from './proofs.ts';
 
 /**
  * German (issue 24, 26). Typed by the English messages: a key missing here fails the typecheck,
@@ -873,5 +874,6 @@ export const de: Messages = {
   },
   engine: engineDe,
   ...ordersDe,
+  ...proofsDe,
   ...operationsDe,
 };

@@ -3,6 +3,7 @@ import { engineEn } from './engine.ts';
 import { operationsEn } from './operations.ts';
 import { ordersEn } from './orders.ts';
 import { fieldNamesEn, fieldProblemsEn, problemsEn } from './problems.ts';
+import { proofsEn } from './proofs.ts';
 
 export const en = {
   ...adminEn,
@@ -437,6 +438,7 @@ export const en = {
     signedPdf: 'Signed PDF',
   },
   ...ordersEn,
+  ...proofsEn,
   ...operationsEn,
 };
 export type Messages = typeof en;
