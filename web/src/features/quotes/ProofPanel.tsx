@@ -36,7 +36,7 @@ type Decision = 'approved' | 'changes_requested';
 
 const STATUS_COLOURS: Record<Line['status'], string> = {
   none: 'gray',
-  awaiting_decision: 'yellow.9',
+  awaiting_decision: 'yellow.4',
   approved: 'teal.9',
   changes_requested: 'red.9',
 };
@@ -144,7 +144,7 @@ function ProofLine({
             {line.reference ? `${line.reference} · ` : ''}
             {line.name}
           </Text>
-          <Badge color={STATUS_COLOURS[line.status]} data-testid="proof-status">
+          <Badge color={STATUS_COLOURS[line.status]} autoContrast data-testid="proof-status">
             {t(`proofs.status.${line.status}`)}
           </Badge>
         </Group>
@@ -259,8 +259,8 @@ function Version({ proof, name }: { proof: Proof; name: string }) {
                 <Group key={finding.code} gap="xs" wrap="nowrap" align="flex-start">
                   <Badge
                     size="sm"
-                    variant="light"
-                    color={finding.severity === 'error' ? 'red.9' : 'yellow.9'}
+                    color={finding.severity === 'error' ? 'red.9' : 'yellow.4'}
+                    autoContrast
                     style={{ flexShrink: 0 }}
                   >
                     {t(`proofs.severity.${finding.severity}`)}

@@ -177,7 +177,16 @@ export default function QuotePage() {
                 <Title order={3} size="h4" mb="xs">
                   {t('quotes.lines')}
                 </Title>
-                <Table.ScrollContainer minWidth={640}>
+                {/* Scrolls sideways on a phone: its viewport takes the focus, so the keyboard scrolls it too. */}
+                <Table.ScrollContainer
+                  minWidth={640}
+                  scrollAreaProps={{
+                    viewportProps: {
+                      tabIndex: 0,
+                      'aria-label': t('quotes.lines'),
+                    } as React.ComponentProps<'div'>,
+                  }}
+                >
                   <Table data-testid="quote-lines">
                     <Table.Thead>
                       <Table.Tr>
