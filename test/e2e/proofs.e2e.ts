@@ -6,7 +6,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { pdfArtwork } from '../helpers/artwork.ts';
 import { expectAccessible } from './axe.ts';
 import {
-  ADMIN,
   ARTIFACTS,
   apiCall,
   clearScreenshots,
