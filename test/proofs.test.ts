@@ -334,6 +334,9 @@ describe('artwork upload and preflight', () => {
     expectProblem(stranger, 404, 'not_found');
     const list = (await call(sales, 'GET', `/api/quotes/${quote.id}/proofs`)).json();
     expect(list.lines[0].versions).toHaveLength(8);
+    // Artwork and proof PDFs are files of the quote, never among its PDFs in a language.
+    const shown = (await call(sales, 'GET', `/api/quotes/${quote.id}`)).json();
+    for (const pdf of shown.pdfs as Json[]) expect(['en', 'fr', 'de']).toContain(pdf.localisationId);
   });
 
   it('isolation: another company’s contact and another tenant get 404, a guest may not upload', async () => {
