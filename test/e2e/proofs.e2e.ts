@@ -39,7 +39,7 @@ const previewLoaded = (line: ReturnType<typeof e2e.page.getByTestId>) =>
 
 beforeAll(async () => {
   clearScreenshots((name) => name.startsWith('proofs-'));
-  e2e.page.setDefaultTimeout(30_000);
+  e2e.page.setDefaultTimeout(60_000);
   const products = await e2e.api('GET', '/api/products');
   const boards = await e2e.api('GET', '/api/material-references');
   const company = await e2e.api('POST', '/api/companies', { name: 'Proof Teas' });
