@@ -30,6 +30,7 @@ import { ordersFeature } from './modules/orders/module.ts';
 import { organisationsModule } from './modules/organisations/module.ts';
 import { pipelinesModule } from './modules/pipelines/module.ts';
 import { projectsModule } from './modules/projects/module.ts';
+import { proofsFeature } from './modules/proofs/module.ts';
 import { QUOTE_BODY_REQUIREMENTS } from './modules/quotes/contract.ts';
 import { quotesFeature } from './modules/quotes/module.ts';
 import { statusesModule } from './modules/statuses/module.ts';
@@ -93,6 +94,7 @@ const MODULES: FeatureModule[] = [
   exportsFeature,
   quotesFeature,
   acceptancesFeature,
+  proofsFeature,
   notificationsModule,
 ];
 

@@ -400,6 +400,36 @@ export const ERROR_CODES = {
     title: 'Quote not signed',
     description: 'Only a signed (accepted) quote is converted into an order, or has a signed PDF.',
   },
+  artwork_closed: {
+    status: 409,
+    title: 'Artwork closed',
+    description:
+      'Artwork is uploaded for a leaf line of a published or signed quote that is not yet an order; a draft is still changing, a rejected or expired quote is revised first, and an order changes artwork with the converter.',
+  },
+  proof_not_ready: {
+    status: 409,
+    title: 'Proof not ready',
+    description:
+      'The proof is still being made (preflight and proof PDF run in the background): poll GET /quotes/{id}/proofs until `preflightState` is `done`, show the proof, then decide.',
+  },
+  proof_superseded: {
+    status: 409,
+    title: 'Proof superseded or decided',
+    description:
+      'Only the latest proof version of a line is decided, once: this one has a newer version or a decision already. Reload the proofs and decide on the latest.',
+  },
+  proof_hash_mismatch: {
+    status: 409,
+    title: 'Proof hash mismatch',
+    description:
+      'The SHA-256 the client sent of the proof it showed is not that of the stored proof PDF: reload the proof, show it and decide again.',
+  },
+  proofs_not_approved: {
+    status: 409,
+    title: 'Proofs not approved',
+    description:
+      'A quote whose lines have artwork becomes an order only once every such line’s latest proof is approved; `errors` points at the items. Have the buyer approve the proofs, then convert.',
+  },
   already_converted: {
     status: 409,
     title: 'Already converted',
@@ -436,6 +466,12 @@ export const ERROR_CODES = {
     status: 415,
     title: 'Unsupported media type',
     description: 'The operation takes multipart/form-data; send the file as such.',
+  },
+  unsupported_artwork: {
+    status: 415,
+    title: 'Unsupported artwork',
+    description:
+      'Artwork is a PDF, PNG, JPEG or TIFF file, recognised by its content (not its name or declared type); send one of those.',
   },
   unsupported_image: {
     status: 415,

@@ -81,8 +81,8 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   const baseUrl = `http://127.0.0.1:${port}`;
-  // Generous: on a loaded machine (CI, shared runners) the first start migrates for a while.
-  const deadline = Date.now() + 180_000;
+  // A loaded machine (CI, several suites at once) migrates for a while: E2E_START_TIMEOUT_MS changes it.
+  const deadline = Date.now() + Number(process.env.E2E_START_TIMEOUT_MS || 180_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the service stopped: ${output}`);
     try {

@@ -13,5 +13,6 @@ export * from './organisation-data.ts';
 export * from './organisation-settings.ts';
 export * from './pipelines.ts';
 export * from './platform.ts';
+export * from './proofs.ts';
 export * from './quotes.ts';
 export * from './webhooks.ts';

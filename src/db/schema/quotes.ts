@@ -98,6 +98,11 @@ export const quotes = pgTable(
     respondedById: uuid('responded_by_id'),
     /** The order made from the signed quote. */
     orderId: uuid('order_id').references(() => orders.id),
+    /**
+     * Lines with artwork whose latest proof is not approved (kept by the proofs module in the
+     * transaction of every proof change): the lifecycle's `convert` guard reads it (docs/proofs.md).
+     */
+    proofsPending: integer('proofs_pending').notNull().default(0),
     createdById: uuid('created_by_id'),
     ...timestamps(),
     deletedAt: deletedAt(),

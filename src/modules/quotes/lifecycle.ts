@@ -3,7 +3,7 @@ import type { Role } from '../../db/schema/platform.ts';
 import type { QuoteState } from '../../db/schema/quotes.ts';
 import type { Actor } from '../../platform/actor.ts';
 import type { ErrorCode } from '../../platform/error-codes.ts';
-import { AppError } from '../../platform/errors.ts';
+import { AppError, type ProblemIssue } from '../../platform/errors.ts';
 import { type ChangeRunner, changedFields, type EventRecorder } from '../../platform/events.ts';
 import { isDateOnly, toDate } from '../../platform/filters.ts';
 import { isAllowed, type Permission } from '../../platform/permissions.ts';
@@ -73,10 +73,11 @@ export const QUOTE_EFFECTS = [
 export type QuoteEffect = (typeof QUOTE_EFFECTS)[number];
 
 /** A refusal of a guard: the registry's error code and the reason given to the client. */
-export type Refusal = { code: ErrorCode; reason: string };
+export type Refusal = { code: ErrorCode; reason: string; issues?: ProblemIssue[] };
 
 /** What a guard reads of a quote. */
-export type GuardQuote = Pick<QuoteRow, 'state' | 'validUntil' | 'orderId'>;
+export type GuardQuote = Pick<QuoteRow, 'state' | 'validUntil' | 'orderId'> &
+  Partial<Pick<QuoteRow, 'proofsPending'>>;
 
 /**
  * Who fires a trigger: a user (their role), `system` (the service itself: the expiry), or `null`
@@ -133,6 +134,36 @@ const notOrdered =
           reason:
             'The quote has been converted into an order: it is no longer revised (change the order, or make a new quote)',
         };
+  };
+
+/**
+ * The proof gate (docs/proofs.md): a quote whose lines have artwork becomes an order only once
+ * every such line's latest proof is approved (`proofsPending`, kept by the proofs module).
+ */
+const proofsApproved: Guard = (quote) =>
+  quote.proofsPending
+    ? {
+        code: 'proofs_not_approved',
+        reason: `${quote.proofsPending} line(s) with artwork have no approved latest proof: the buyer approves each proof before the quote becomes an order`,
+        issues: [
+          {
+            pointer: '/items',
+            message: `${quote.proofsPending} line(s) wait for an approved proof (GET /quotes/{id}/proofs)`,
+            in: 'body',
+          },
+        ],
+      }
+    : null;
+
+/** Every guard in turn; the first refusal wins. */
+const allOf =
+  (...guards: Guard[]): Guard =>
+  (quote, actor, now) => {
+    for (const guard of guards) {
+      const refusal = guard(quote, actor, now);
+      if (refusal) return refusal;
+    }
+    return null;
   };
 
 const PUBLISH_EFFECTS = [
@@ -210,8 +241,8 @@ export const QUOTE_LIFECYCLE: readonly Transition[] = [
     to: 'signed',
     trigger: 'convert',
     by: 'quotes:write',
-    guard: notOrdered('convert'),
-    when: 'not converted yet (else 409 `already_converted`)',
+    guard: allOf(notOrdered('convert'), proofsApproved),
+    when: 'not converted yet (else 409 `already_converted`); every line with artwork has its latest proof approved (else 409 `proofs_not_approved`)',
     effects: ['createOrder', 'recordUpdate'],
   },
 ];
@@ -304,7 +335,8 @@ export const may = (trigger: QuoteTrigger, quote: GuardQuote, actor: LifecycleAc
 export const allowedActions = (quote: GuardQuote, actor: { role: Role }, now = new Date()): QuoteAction[] =>
   QUOTE_ACTIONS.filter((action) => may(action, quote, actor, now));
 
-export const refusalError = (refusal: Refusal) => new AppError(refusal.code, refusal.reason);
+export const refusalError = (refusal: Refusal) =>
+  new AppError(refusal.code, refusal.reason, refusal.issues ? { issues: refusal.issues } : {});
 
 /**
  * Throws (409 `quote_locked`) unless the quote may be edited (a draft): for every change of a

@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNull, lt, ne, notInArray, or, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { type Executor, rowsOf } from '../../db/client.ts';
 import { briefElements, briefs } from '../../db/schema/briefs.ts';
@@ -277,8 +277,9 @@ export function pdfFilesOf(db: Executor, organisationId: string, quoteId: string
         eq(files.entityId, quoteId),
         isNull(files.deletedAt),
         eq(files.mimeType, 'application/pdf'),
-        // The PDFs of a language (en, fr, de), not the signed PDF of an acceptance (label `signed`).
-        ne(files.label, 'signed'),
+        // The PDFs of a language (en, fr, de), not the signed PDF of an acceptance (label `signed`)
+        // nor the artwork and proof PDFs of its lines (labels `artwork`, `proof`: docs/proofs.md).
+        notInArray(files.label, ['signed', 'artwork', 'proof']),
       ),
     )
     .orderBy(asc(files.label), asc(files.createdAt));

@@ -4,6 +4,7 @@ import { engineDe } from './engine.ts';
 import type { OperationsMessages } from './operations.ts';
 import type { ordersEn } from './orders.ts';
 import { fieldNamesDe, fieldProblemsDe, problemsDe } from './problems.ts';
+import { proofsDe } from './proofs.ts';
 import { sessionsDe } from './sessions.ts';
 
 /**
@@ -884,6 +885,7 @@ export const de: Messages = {
   },
   engine: engineDe,
   ...ordersDe,
+  ...proofsDe,
   ...operationsDe,
   ...sessionsDe,
 };

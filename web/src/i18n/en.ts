@@ -3,6 +3,7 @@ import { engineEn } from './engine.ts';
 import { operationsEn } from './operations.ts';
 import { ordersEn } from './orders.ts';
 import { fieldNamesEn, fieldProblemsEn, problemsEn } from './problems.ts';
+import { proofsEn } from './proofs.ts';
 import { sessionsEn } from './sessions.ts';
 
 export const en = {
@@ -438,6 +439,7 @@ export const en = {
     signedPdf: 'Signed PDF',
   },
   ...ordersEn,
+  ...proofsEn,
   ...operationsEn,
   ...sessionsEn,
 };

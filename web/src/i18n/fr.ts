@@ -4,6 +4,7 @@ import { engineFr } from './engine.ts';
 import { operationsFr } from './operations.ts';
 import { ordersFr } from './orders.ts';
 import { fieldNamesFr, fieldProblemsFr, problemsFr } from './problems.ts';
+import { proofsFr } from './proofs.ts';
 import { sessionsFr } from './sessions.ts';
 
 export const fr: Messages = {
@@ -439,6 +440,7 @@ export const fr: Messages = {
     signedPdf: 'PDF signé',
   },
   ...ordersFr,
+  ...proofsFr,
   ...operationsFr,
   ...sessionsFr,
 };

@@ -11,6 +11,13 @@ import type { ErrorCode } from '../../../src/platform/error-codes.ts';
 export type ProblemSentences = Record<ErrorCode, string>;
 
 export const problemsEn: ProblemSentences = {
+  unsupported_artwork: 'Artwork must be a PDF, PNG, JPEG or TIFF file.',
+  artwork_closed:
+    'Artwork can be sent only for a line of a published or signed quote that is not yet an order.',
+  proof_not_ready: 'The proof is still being prepared; wait a moment and try again.',
+  proof_superseded: 'This proof has a newer version or has already been answered; reload the proofs.',
+  proof_hash_mismatch: 'The proof changed while you were reading it; reload it and answer again.',
+  proofs_not_approved: 'Every line with artwork needs an approved proof before the quote becomes an order.',
   validation_failed: 'Some fields are not valid: see the messages under them.',
   invalid_query: 'The search or filter cannot be read; change it and try again.',
   invalid_custom_fields: 'Some additional fields do not fit their definition: see the messages under them.',
@@ -141,6 +148,14 @@ export const problemsEn: ProblemSentences = {
 };
 
 export const problemsFr: ProblemSentences = {
+  unsupported_artwork: 'Le fichier d’illustration doit être un PDF, PNG, JPEG ou TIFF.',
+  artwork_closed:
+    'Un fichier d’illustration ne s’envoie que pour une ligne d’un devis publié ou signé qui n’est pas encore une commande.',
+  proof_not_ready: 'Le BAT est encore en préparation ; patientez un instant et réessayez.',
+  proof_superseded: 'Ce BAT a une version plus récente ou a déjà reçu une réponse ; rechargez les BAT.',
+  proof_hash_mismatch: 'Le BAT a changé pendant votre lecture ; rechargez-le et répondez à nouveau.',
+  proofs_not_approved:
+    'Chaque ligne avec un fichier d’illustration doit avoir un BAT approuvé avant que le devis devienne une commande.',
   validation_failed: 'Certains champs ne sont pas valides : voir les messages sous chacun.',
   invalid_query: 'La recherche ou le filtre est illisible ; modifiez-le et réessayez.',
   invalid_custom_fields:
@@ -278,6 +293,16 @@ export const problemsFr: ProblemSentences = {
 };
 
 export const problemsDe: ProblemSentences = {
+  unsupported_artwork: 'Druckdaten müssen eine PDF-, PNG-, JPEG- oder TIFF-Datei sein.',
+  artwork_closed:
+    'Druckdaten können nur für eine Position eines veröffentlichten oder unterschriebenen Angebots gesendet werden, das noch kein Auftrag ist.',
+  proof_not_ready: 'Der Korrekturabzug wird noch vorbereitet; bitte kurz warten und erneut versuchen.',
+  proof_superseded:
+    'Dieser Korrekturabzug hat eine neuere Version oder wurde bereits beantwortet; bitte die Abzüge neu laden.',
+  proof_hash_mismatch:
+    'Der Korrekturabzug hat sich beim Lesen geändert; bitte neu laden und erneut antworten.',
+  proofs_not_approved:
+    'Jede Position mit Druckdaten braucht einen freigegebenen Korrekturabzug, bevor das Angebot zum Auftrag wird.',
   validation_failed: 'Einige Felder sind ungültig: siehe die Hinweise darunter.',
   invalid_query: 'Die Suche oder der Filter ist nicht lesbar; bitte ändern und erneut versuchen.',
   invalid_custom_fields:

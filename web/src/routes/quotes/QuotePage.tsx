@@ -29,6 +29,7 @@ import { orderName } from '../../features/orders/format.ts';
 import { AcceptDialog, SignedPdfLink } from '../../features/quotes/AcceptDialog.tsx';
 import { guidanceOf, offers, type QuoteAction } from '../../features/quotes/actions.ts';
 import { LinePicker, type Lines, linesBody, linesComplete } from '../../features/quotes/LinePicker.tsx';
+import { ProofPanel } from '../../features/quotes/ProofPanel.tsx';
 import { QuoteLinesEditor } from '../../features/quotes/QuoteLinesEditor.tsx';
 import { QuoteTermsCard, QuoteVatTotals } from '../../features/quotes/QuoteTerms.tsx';
 import { Total } from '../../features/quotes/Total.tsx';
@@ -176,7 +177,16 @@ export default function QuotePage() {
                 <Title order={3} size="h4" mb="xs">
                   {t('quotes.lines')}
                 </Title>
-                <Table.ScrollContainer minWidth={640}>
+                {/* Scrolls sideways on a phone: its viewport takes the focus, so the keyboard scrolls it too. */}
+                <Table.ScrollContainer
+                  minWidth={640}
+                  scrollAreaProps={{
+                    viewportProps: {
+                      tabIndex: 0,
+                      'aria-label': t('quotes.lines'),
+                    } as React.ComponentProps<'div'>,
+                  }}
+                >
                   <Table data-testid="quote-lines">
                     <Table.Thead>
                       <Table.Tr>
@@ -229,6 +239,8 @@ export default function QuotePage() {
                 <QuoteVatTotals quote={q} />
               </Card>
             )}
+
+            {q.state !== 'draft' && <ProofPanel quoteId={q.id} />}
 
             <QuoteTermsCard quote={q} editable={can('edit')} />
 
