@@ -264,7 +264,9 @@ describe('generating a PDF', () => {
     }
     expect(text).not.toContain('Quote no.');
     // The lead time of the brief the items were priced from (issue 30).
-    expect(text).toContain(flat(`Délai : ${await leadTimeDays()} jours ouvrés du bon à tirer à la livraison`));
+    expect(text).toContain(
+      flat(`Délai : ${await leadTimeDays()} jours ouvrés du bon à tirer à la livraison`),
+    );
   });
 
   it('renders in English with English labels and number formats', async () => {
@@ -288,7 +290,9 @@ describe('generating a PDF', () => {
       expect(text, `"${expected}" in the English PDF`).toContain(flat(expected));
     }
     expect(text).not.toContain('Devis');
-    expect(text).toContain(flat(`Lead time: ${await leadTimeDays()} working days from artwork approval to delivery`));
+    expect(text).toContain(
+      flat(`Lead time: ${await leadTimeDays()} working days from artwork approval to delivery`),
+    );
   });
 
   it('draws the die-line of each brief element as vector paths (cuts solid, creases dashed)', async () => {

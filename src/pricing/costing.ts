@@ -354,6 +354,16 @@ export function costRoute(
         );
         consumable('VARNISH_PLATE', 'Varnish plate', 'VARNISH_PLATE', () => lin(1, 0), 'plate');
         break;
+      case 'AQUEOUS_COATING':
+        // Flood coat from the press's coating unit: no plate.
+        consumable(
+          'AQUEOUS_COATING',
+          'Aqueous coating',
+          'AQUEOUS_COATING',
+          (gsm) => times(step.input, (sheetAreaM2 * gsm) / 1000),
+          'kg',
+        );
+        break;
       case 'HOT_FOIL_STAMPING': {
         const a = settings.foilAllowanceMm;
         const rule = findToolingRule(catalogue, 'STAMPING_DIE');
