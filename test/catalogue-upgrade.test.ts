@@ -78,7 +78,7 @@ const catalogueEvents = (organisationId: string, since: Date) =>
 describe('catalogue upgrade', () => {
   it('keeps a frozen snapshot of the current default catalogue (a changed default needs a new version)', () => {
     expect(catalogueOfVersion(CATALOGUE_VERSION)).toEqual(JSON.parse(JSON.stringify(defaultCatalogue())));
-    expect(CATALOGUE_VERSION).toBe(4); // 4: lead-time figures, kraft board, corrugated trays... (issue 30)
+    expect(CATALOGUE_VERSION).toBe(5); // 4: lead-time figures, kraft board, corrugated trays... (issue 30); 5: inline aqueous coating
   });
 
   it('brings an untouched version-1 catalogue onto the new defaults, with events, and prices as the defaults do', async () => {
@@ -115,7 +115,8 @@ describe('catalogue upgrade', () => {
     expect(priceAfter).toBe(priceBrief(carton(defaults), defaults).briefPrice.totalPrice);
 
     const recorded = await catalogueEvents(untouched.organisationId, since);
-    // Records new since version 1: GC1-340 (v2); kraft folding boxboard and the corrugated tray (v4).
+    // Records new since version 1: GC1-340 (v2); kraft folding boxboard and the corrugated tray (v4);
+    // the inline aqueous coating operation and its coating (v5).
     expect(
       recorded
         .filter((e) => e.type === 'CREATE')
@@ -128,6 +129,8 @@ describe('catalogue upgrade', () => {
         id(after.materialReferences, 'KRAFT-FBB-300'),
         id(after.materialReferences, 'KRAFT-FBB-350'),
         id(after.products, 'TRAY-CORR'),
+        id(after.operations, 'AQUEOUS_COATING'),
+        id(after.consumables, 'COATING-AQUEOUS'),
       ].sort(),
     );
     expect(recorded.filter((e) => e.type === 'UPDATE').length).toBeGreaterThan(5);

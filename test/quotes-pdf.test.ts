@@ -56,6 +56,17 @@ type Response = {
   json: () => unknown;
 };
 
+/** The priced brief's lead time, working days (what the PDF must state). */
+async function leadTimeDays() {
+  const rows = await t.app.ctx.db
+    .select({ output: briefPredictions.output })
+    .from(briefPredictions)
+    .where(eq(briefPredictions.briefId, briefId));
+  const days = Math.max(...rows.map((r) => (r.output as BriefPrediction).briefPrice.leadTime.workingDays));
+  expect(days).toBeGreaterThan(1);
+  return days;
+}
+
 const idOf = (list: { id: string; code: string }[], code: string) => list.find((r) => r.code === code)!.id;
 
 const request = (
@@ -252,6 +263,10 @@ describe('generating a PDF', () => {
       expect(text, `"${expected}" in the French PDF`).toContain(flat(expected));
     }
     expect(text).not.toContain('Quote no.');
+    // The lead time of the brief the items were priced from (issue 30).
+    expect(text).toContain(
+      flat(`Délai : ${await leadTimeDays()} jours ouvrés du bon à tirer à la livraison`),
+    );
   });
 
   it('renders in English with English labels and number formats', async () => {
@@ -275,6 +290,9 @@ describe('generating a PDF', () => {
       expect(text, `"${expected}" in the English PDF`).toContain(flat(expected));
     }
     expect(text).not.toContain('Devis');
+    expect(text).toContain(
+      flat(`Lead time: ${await leadTimeDays()} working days from artwork approval to delivery`),
+    );
   });
 
   it('draws the die-line of each brief element as vector paths (cuts solid, creases dashed)', async () => {

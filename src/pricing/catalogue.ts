@@ -259,6 +259,7 @@ export type ConsumableKind =
   | 'OFFSET_PLATE'
   | 'VARNISH'
   | 'VARNISH_PLATE'
+  | 'AQUEOUS_COATING'
   | 'LAMINATE_FILM'
   | 'FOIL'
   | 'WINDOW_FILM'

@@ -178,8 +178,11 @@ export function costRoute(
 
   // 2. Costs.
   const lines: RawCostLine[] = [];
-  const add = (line: Omit<RawCostLine, 'existingTool'> & { existingTool?: boolean }) =>
-    lines.push({ existingTool: false, ...line });
+  // No object spread here: it is the hottest allocation of the engine (every line of every route).
+  const add = (line: Omit<RawCostLine, 'existingTool'> & { existingTool?: boolean }) => {
+    if (line.existingTool === undefined) line.existingTool = false;
+    lines.push(line as RawCostLine);
+  };
   const board = element.boardPricing;
   // Sheets made to size on a corrugator: the web's edge trim and the corrugating waste are bought.
   const cut = element.reference.cutToSize;
@@ -350,6 +353,16 @@ export function costRoute(
           'kg',
         );
         consumable('VARNISH_PLATE', 'Varnish plate', 'VARNISH_PLATE', () => lin(1, 0), 'plate');
+        break;
+      case 'AQUEOUS_COATING':
+        // Flood coat from the press's coating unit: no plate.
+        consumable(
+          'AQUEOUS_COATING',
+          'Aqueous coating',
+          'AQUEOUS_COATING',
+          (gsm) => times(step.input, (sheetAreaM2 * gsm) / 1000),
+          'kg',
+        );
         break;
       case 'HOT_FOIL_STAMPING': {
         const a = settings.foilAllowanceMm;

@@ -48,6 +48,7 @@ const operations: Operation[] = (
     ['PRINT_FLEXO', 'Flexo printing', 'PRINTING'],
     ['LAMINATION', 'Lamination', 'FINISHING'],
     ['VARNISH', 'UV varnish', 'FINISHING'],
+    ['AQUEOUS_COATING', 'Inline aqueous coating', 'FINISHING'],
     ['HOT_FOIL_STAMPING', 'Hot-foil stamping', 'FINISHING'],
     ['EMBOSSING', 'Embossing / debossing', 'FINISHING'],
     ['DIE_CUTTING', 'Die-cutting and stripping', 'CONVERTING'],
@@ -140,6 +141,14 @@ const machines: Machine[] = [
           { upTo: 10000, rate: 0.025 },
           { upTo: 25000, rate: 0.02 },
         ],
+      }),
+      // Coating unit at the end of the press (issue 30): aqueous coating in the printing pass,
+      // its own set-up (fill and wash) and make-ready, no pass of its own. Estimates.
+      rate('AQUEOUS_COATING', {
+        setupHours: 0.1,
+        speedPerHour: 12000,
+        makeReady: 20,
+        inlineWithPrevious: true,
       }),
     ],
   }),
@@ -653,6 +662,16 @@ const consumables: Consumable[] = [
     unit: 'KG',
     price: 9.5,
     consumptionRate: 5,
+  },
+  {
+    // Water-based coating from the press's coating unit (issue 30): an estimate.
+    id: 'COATING-AQUEOUS',
+    code: 'COATING-AQUEOUS',
+    name: 'Aqueous coating',
+    kind: 'AQUEOUS_COATING',
+    unit: 'KG',
+    price: 4,
+    consumptionRate: 4,
   },
   {
     id: 'PLATE-VARNISH',

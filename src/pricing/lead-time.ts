@@ -45,7 +45,21 @@ export const DEFAULT_LEAD_TIME: Required<LeadTimeSettings> = {
   transportDays: 2,
 };
 
+/** Merged once per `settings.leadTime` object (replaced, not edited, when a catalogue changes). */
+const MERGED = new WeakMap<object, Required<LeadTimeSettings>>();
+const NONE = {};
+
 export function leadTimeSettingsOf(settings: PricingSettings): Required<LeadTimeSettings> {
+  const key = settings.leadTime ?? NONE;
+  let merged = MERGED.get(key);
+  if (!merged) {
+    merged = mergeLeadTimeSettings(settings);
+    MERGED.set(key, merged);
+  }
+  return merged;
+}
+
+function mergeLeadTimeSettings(settings: PricingSettings): Required<LeadTimeSettings> {
   const given = settings.leadTime ?? {};
   return {
     ...DEFAULT_LEAD_TIME,

@@ -287,7 +287,17 @@ function computePatterns(
         if (Math.abs(dx) <= columnPitch / 2) shifts.add(dx);
       }
     }
+    // Half a column pitch, either way, to the whole millimetre below and above: where rows of
+    // symmetric blanks (trays) interlock. Rounding each corner alignment and cutting at half a
+    // pitch lost it for a tray whose pitch was 251.62 mm (125.8 -> 126 > 125.81), while the tray
+    // 2 mm taller kept it: the larger box nested 6 ups, the smaller 4, and cost less (issue 30,
+    // PRICING_SEED=27 and 29). rowPitch checks the neighbours on either side, so any shift is safe.
+    for (const half of [Math.floor(columnPitch / 2), Math.ceil(columnPitch / 2)]) {
+      shifts.add(half);
+      shifts.add(-half);
+    }
     let best: NestPattern | null = null;
+    const candidates: NestPattern[] = [];
     for (const dx of shifts) {
       const ab = rowPitch(aDilated, b, dx, gutter, columnPitch);
       const ba = rowPitch(bDilated, a, -dx, gutter, columnPitch);
@@ -302,6 +312,7 @@ function computePatterns(
         pitchBA += extra / 2;
       }
       const pattern: NestPattern = { rotated, turned, shiftMm: dx, pitchAB, pitchBA, width, height };
+      candidates.push(pattern);
       // Denser first (smaller average pitch), then the smaller shift (less sheet width).
       if (
         !best ||
@@ -312,9 +323,36 @@ function computePatterns(
         best = pattern;
       }
     }
-    if (best) patterns.push(best);
+    if (!best) continue;
+    patterns.push(best);
+    // The densest pattern is not always the one that fits most on a given sheet: its shift costs
+    // the A rows (shift < 0) or the B rows (shift > 0) a column's width, and a sheet holding two
+    // rows reads pitchAB alone. Every pattern that no other beats on all four of what countPattern
+    // reads (both rows' offsets, both pitches) is kept after it (bestNested keeps the first of
+    // equal counts): a tray 2 mm wider nested 11 ups where the smaller one, its shift the other
+    // way, nested 10 (issue 30, a larger box cheaper).
+    for (const p of paretoFront(candidates)) if (p !== best) patterns.push(p);
   }
   return patterns;
+}
+
+/** Patterns no other one dominates (offset of the A rows, of the B rows, both pitches: none larger). */
+function paretoFront(candidates: NestPattern[]): NestPattern[] {
+  const keys = candidates.map((p) => [Math.max(0, -p.shiftMm), Math.max(0, p.shiftMm), p.pitchAB, p.pitchBA]);
+  const front: NestPattern[] = [];
+  const seen = new Set<string>();
+  candidates.forEach((p, i) => {
+    const k = keys[i]!;
+    const dominated = keys.some(
+      (q, j) => j !== i && q.every((v, n) => v <= k[n]! + 1e-9) && q.some((v, n) => v < k[n]! - 1e-9),
+    );
+    const id = k.map((v) => v.toFixed(6)).join('|');
+    if (!dominated && !seen.has(id)) {
+      seen.add(id);
+      front.push(p);
+    }
+  });
+  return front;
 }
 
 /** The best nested layout among the patterns for a usable area, or null when none fits a blank. */

@@ -512,7 +512,7 @@ function buildVariant(
     cartonStructurePredis: isCorrugated ? c(['BOARD']) : 0,
     encrageRectoDeBasePredis: fromCents(printingCents),
     plaqueOffsetPredis: c(['OFFSET_PLATES']),
-    vernisDeBasePredis: c(['MACHINE_VARNISH', 'VARNISH']),
+    vernisDeBasePredis: c(['MACHINE_VARNISH', 'VARNISH', 'MACHINE_AQUEOUS_COATING', 'AQUEOUS_COATING']),
     plaqueVernisPredis: c(['VARNISH_PLATE']),
     pelliculagePredis: c(['MACHINE_LAMINATION', 'LAMINATE_FILM']),
     varnishOrScreenprintingPredis: 0,

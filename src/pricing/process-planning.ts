@@ -526,14 +526,57 @@ function planSheetFed(
         steps.push(toTemplate(spec, chosen.machine, chosen.rate, operation));
       }
     });
-    planning.plans.push({
-      key: `${process}:${sheet.width}x${sheet.height}${sheet.grain ? `:${sheet.grain}` : ''}`,
-      process,
-      sheet,
-      imposition,
-      steps: markInline(steps),
-    });
+    const key = `${process}:${sheet.width}x${sheet.height}${sheet.grain ? `:${sheet.grain}` : ''}`;
+    planning.plans.push({ key, process, sheet, imposition, steps: markInline(steps) });
+    const coated = inlineCoatingSteps(session, element, steps);
+    if (coated) planning.plans.push({ key: `${key}:AQUEOUS`, process, sheet, imposition, steps: coated });
   }
+}
+
+/**
+ * Varnish as inline aqueous coating: a press with a coating unit (a rate for AQUEOUS_COATING on
+ * the press that prints the recto) coats in the printing pass itself - its own set-up, make-ready
+ * sheets and coating, no pass of its own - instead of an offline UV-coater pass. Costed as a twin
+ * route (`:AQUEOUS`) beside the UV one; the cheaper total wins (aqueous on long runs, where the UV
+ * pass's running time dominates). Not offered with lamination: the varnish then goes on top of
+ * the film, after the laminator.
+ */
+function inlineCoatingSteps(
+  session: PricingSession,
+  element: ResolvedElement,
+  steps: StepTemplate[],
+): StepTemplate[] | null {
+  if (!element.varnish || element.lamination) return null;
+  const varnish = steps.findIndex((s) => s.operation.code === 'VARNISH');
+  let lastRecto = -1;
+  steps.forEach((s, i) => {
+    if (s.operation.category === 'PRINTING' && s.side === 'RECTO') lastRecto = i;
+  });
+  if (varnish < 0 || lastRecto < 0) return null;
+  const press = steps[lastRecto]!.machine;
+  const rate = machineRate(session.index, press, 'AQUEOUS_COATING');
+  const operation = session.index.operationsByCode.get('AQUEOUS_COATING');
+  if (!rate || !operation || !rate.inlineWithPrevious) return null;
+  const coating: StepTemplate = {
+    ...toTemplate(
+      {
+        code: 'AQUEOUS_COATING',
+        scope: 'VARIANT',
+        side: 'RECTO',
+        colours: 0,
+        tools: 0,
+        input: 'SHEET',
+        output: 'SHEET',
+        pointer: elementPointer(element, 'wantVarnishRecto'),
+      },
+      press,
+      rate,
+      operation,
+    ),
+  };
+  const out = steps.filter((_, i) => i !== varnish).map((s) => ({ ...s }));
+  out.splice(lastRecto + 1, 0, coating);
+  return markInline(out);
 }
 
 /**

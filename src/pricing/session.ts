@@ -89,8 +89,9 @@ export function impositionFor(
     margins.gutterMm,
     upsCap,
   ].join('|');
-  let imposition = session.impositions.get(key);
-  if (!imposition) {
+  let imposition = session.impositions.get(key) ?? IMPOSITIONS.get(key);
+  if (imposition) session.impositions.set(key, imposition);
+  else {
     imposition = impose(
       sheet,
       { width: dieLine.width, height: dieLine.height, areaMm2: dieLine.areaMm2 },
@@ -100,9 +101,21 @@ export function impositionFor(
       upsCap > 1 ? nestPatternsFor(session, dieLine, margins.gutterMm, rule) : [],
     );
     session.impositions.set(key, imposition);
+    if (IMPOSITIONS.size >= IMPOSITION_LIMIT) IMPOSITIONS.delete(IMPOSITIONS.keys().next().value!);
+    IMPOSITIONS.set(key, imposition);
   }
   return imposition;
 }
+
+/**
+ * Impositions shared by calls: an imposition depends only on the sheet, the blank's box, area and
+ * contour (style and cut length in the key, as for the session's memo), the margins, the cap and
+ * the grain rule - pure geometry, never mutated - so a bounded memo returns what a fresh
+ * computation would. The margins come from the catalogue's machines and are part of the key, so an
+ * edited catalogue still lays its sheets as given.
+ */
+const IMPOSITIONS = new Map<string, Imposition>();
+const IMPOSITION_LIMIT = 5000;
 
 /**
  * Styles whose die-cut contour can interlock (flaps standing out of the body). Flat items are

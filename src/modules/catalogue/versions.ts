@@ -3,6 +3,7 @@ import v1 from './defaults/v1.json' with { type: 'json' };
 import v2 from './defaults/v2.json' with { type: 'json' };
 import v3 from './defaults/v3.json' with { type: 'json' };
 import v4 from './defaults/v4.json' with { type: 'json' };
+import v5 from './defaults/v5.json' with { type: 'json' };
 
 /**
  * Every released default catalogue, frozen as JSON (records by code, as `defaultCatalogue()` returns
@@ -12,7 +13,7 @@ import v4 from './defaults/v4.json' with { type: 'json' };
  * Changing src/pricing/default-catalogue.ts means releasing a new version: add `vN.json` (the output
  * of `defaultCatalogue()`) here; a test fails while the latest snapshot differs from the defaults.
  */
-const SNAPSHOTS: Record<number, unknown> = { 1: v1, 2: v2, 3: v3, 4: v4 };
+const SNAPSHOTS: Record<number, unknown> = { 1: v1, 2: v2, 3: v3, 4: v4, 5: v5 };
 
 export const CATALOGUE_VERSION = Math.max(...Object.keys(SNAPSHOTS).map(Number));
 

@@ -43,6 +43,8 @@ export type Labels = {
   blank: string;
   validity: (date: string) => string;
   noValidity: string;
+  /** Lead time of the priced briefs, working days (the longest element sets it). */
+  leadTime: (days: number) => string;
   acceptance: string;
   signature: string;
   page: (page: number, pages: number) => string;
@@ -86,6 +88,8 @@ const en: Labels = {
   blank: 'blank',
   validity: (date) => `This quote is valid until ${date}. Prices exclude VAT.`,
   noValidity: 'Prices exclude VAT.',
+  leadTime: (days) =>
+    `Lead time: ${days} working ${days === 1 ? 'day' : 'days'} from artwork approval to delivery (board, tooling, production and transport).`,
   acceptance: 'Accepted by the customer (name, date and signature):',
   signature: 'Signature',
   page: (page, pages) => `Page ${page} of ${pages}`,
@@ -135,6 +139,8 @@ const fr: Labels = {
   blank: 'développé',
   validity: (date) => `Ce devis est valable jusqu’au ${date}. Prix hors taxes.`,
   noValidity: 'Prix hors taxes.',
+  leadTime: (days) =>
+    `Délai : ${days} ${days === 1 ? 'jour ouvré' : 'jours ouvrés'} du bon à tirer à la livraison (carton, outillage, fabrication et transport).`,
   acceptance: 'Bon pour accord (nom, date et signature du client) :',
   signature: 'Signature',
   page: (page, pages) => `Page ${page} sur ${pages}`,
@@ -184,6 +190,8 @@ const de: Labels = {
   blank: 'Zuschnitt',
   validity: (date) => `Dieses Angebot ist gültig bis ${date}. Preise zzgl. MwSt.`,
   noValidity: 'Preise zzgl. MwSt.',
+  leadTime: (days) =>
+    `Lieferzeit: ${days} ${days === 1 ? 'Arbeitstag' : 'Arbeitstage'} von der Druckfreigabe bis zur Lieferung (Karton, Werkzeuge, Fertigung und Transport).`,
   acceptance: 'Auftrag erteilt (Name, Datum und Unterschrift des Kunden):',
   signature: 'Unterschrift',
   page: (page, pages) => `Seite ${page} von ${pages}`,

@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, rowsOf } from '../../db/client.ts';
 import { briefElements } from '../../db/schema/briefs.ts';
 import { fileContents, files } from '../../db/schema/organisation-data.ts';
 import { organisationSettings } from '../../db/schema/organisation-settings.ts';
@@ -83,6 +83,26 @@ async function dieLinesOfItems(db: Executor, items: Awaited<ReturnType<typeof li
   return result;
 }
 
+/**
+ * The lead time the quote states: the longest `briefPrice.leadTime.workingDays` of the predictions
+ * its items were priced from (the briefs are made side by side), or null without any.
+ */
+async function leadTimeOfItems(db: Executor, items: Awaited<ReturnType<typeof liveItemsOf>>) {
+  const ids = [...new Set(items.flatMap((i) => (i.predictionId ? [i.predictionId] : [])))];
+  if (!ids.length) return null;
+  const rows = rowsOf<{ days: number | string | null }>(
+    await db.execute(sql`
+      select max((p.output->'briefPrice'->'leadTime'->>'workingDays')::numeric) as days
+      from brief_predictions p
+      where p.id in (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`),
+  );
+  const days = rows[0]?.days;
+  return days === null || days === undefined ? null : Math.round(Number(days));
+}
+
 /** The seller of an organisation without settings: its name only. */
 const bareSeller = (name: string): PdfSeller => ({
   name,
@@ -107,12 +127,14 @@ const bareSeller = (name: string): PdfSeller => ({
 /** What the PDF of a quote shows; `seller` is the organisation settings' (its name alone without). */
 export async function pdfDataOf(db: Executor, quote: QuoteWithRefs, seller?: PdfSeller): Promise<PdfQuote> {
   const items = await liveItemsOf(db, quote.id);
-  const [dieLines, customerVatNumber] = await Promise.all([
+  const [dieLines, customerVatNumber, leadTimeWorkingDays] = await Promise.all([
     dieLinesOfItems(db, items),
     companyVatNumberOf(db, quote.organisationId, quote.companyId),
+    leadTimeOfItems(db, items),
   ]);
   return {
     ...quote,
+    leadTimeWorkingDays,
     items: itemTree(items),
     dieLines,
     seller: seller ?? bareSeller(quote.organisationName),
@@ -124,7 +146,7 @@ export async function pdfDataOf(db: Executor, quote: QuoteWithRefs, seller?: Pdf
  * The template part of a stored PDF's key: bump it when what a PDF shows changes (pdf.ts,
  * pdf-document.ts, fonts), and every stored PDF is rendered again on its next request.
  */
-export const PDF_TEMPLATE_VERSION = 1;
+export const PDF_TEMPLATE_VERSION = 2;
 
 /** The pg-boss queue that renders and stores the PDFs of a quote once it is published. */
 export const PDF_JOB = 'quotes.pdf';

@@ -63,6 +63,8 @@ export type PdfQuote = {
   createdAt: Date;
   publishedAt: Date | null;
   validUntil: Date | null;
+  /** Lead time of the briefs the items were priced from, working days (the longest); null: none. */
+  leadTimeWorkingDays?: number | null;
   totalPrice: number;
   toolingCost: number;
   deliveryCost: number;
@@ -285,6 +287,9 @@ function validity(doc: Doc, quote: PdfQuote, f: Formatter, top: number) {
   const width = contentWidth(doc);
   const text = quote.validUntil ? l.validity(f.date(quote.validUntil)) : l.noValidity;
   doc.font(FONT).fontSize(9).fillColor(INK).text(text, MARGIN, y, { width });
+  if (quote.leadTimeWorkingDays) {
+    doc.text(l.leadTime(quote.leadTimeWorkingDays), MARGIN, doc.y + 3, { width });
+  }
   y = doc.y + 12;
   doc
     .font(BOLD)

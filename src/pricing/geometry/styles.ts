@@ -443,9 +443,25 @@ const BUILDERS: Record<StyleCode, (input: StyleInput) => DieLine> = {
   FLAT: flat,
 };
 
+/**
+ * A die-line depends only on the style, the dimensions, the caliper, the four product figures of
+ * StyleInput and the window: pure geometry, no price. A bounded memo shared by calls returns the
+ * same (never mutated) die-line a fresh build would; the value analysis and every priceBrief of a
+ * configurator session rebuild the same few geometries.
+ */
 export function buildDieLine(style: StyleCode, input: StyleInput): DieLine {
-  return BUILDERS[style](input);
+  const p = input.product;
+  const key = `${style}|${input.length}|${input.width}|${input.height}|${input.caliperMm}|${p.glueFlapMm}|${p.tuckFlapMm}|${p.dustFlapRatio}|${p.slotWidthMm}|${input.window ? `${input.window.width}x${input.window.height}` : ''}`;
+  const cached = DIE_LINES.get(key);
+  if (cached) return cached;
+  const dieLine = BUILDERS[style](input);
+  if (DIE_LINES.size >= DIE_LINE_LIMIT) DIE_LINES.delete(DIE_LINES.keys().next().value!);
+  DIE_LINES.set(key, dieLine);
+  return dieLine;
 }
+
+const DIE_LINES = new Map<string, DieLine>();
+const DIE_LINE_LIMIT = 1000;
 
 /** Styles whose third panel is a front panel a window can be cut in. */
 export const WINDOW_STYLES: ReadonlySet<StyleCode> = new Set<StyleCode>(['STE', 'RTE', 'CLB', 'SLEEVE']);

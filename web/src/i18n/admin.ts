@@ -131,6 +131,9 @@ export const adminEn = {
       hourlyRate: 'Hourly rate',
       speeds: 'Operations',
       setupShort: 'set-up {{hours}} h',
+      estimate: 'estimate',
+      estimateNote:
+        'Estimate: no published figure was found for this default ({{note}}). Replace it with your own.',
       speedPerHour: 'Speed per hour',
       setupHours: 'Set-up (h)',
       makeReady: 'Make-ready (sheets)',
@@ -294,6 +297,9 @@ export const adminFr: typeof adminEn = {
       hourlyRate: 'Taux horaire',
       speeds: 'Opérations',
       setupShort: 'calage {{hours}} h',
+      estimate: 'estimation',
+      estimateNote:
+        'Estimation : aucun chiffre publié n’a été trouvé pour cette valeur par défaut ({{note}}). Remplacez-la par la vôtre.',
       speedPerHour: 'Cadence horaire',
       setupHours: 'Calage (h)',
       makeReady: 'Gâche de calage (feuilles)',

@@ -147,6 +147,9 @@ const adminDe: typeof adminEn = {
       hourlyRate: 'Stundensatz',
       speeds: 'Arbeitsgänge',
       setupShort: 'Einrichten {{hours}} h',
+      estimate: 'Schätzwert',
+      estimateNote:
+        'Schätzwert: Für diesen Standardwert wurde keine veröffentlichte Zahl gefunden ({{note}}). Ersetzen Sie ihn durch Ihren eigenen.',
       speedPerHour: 'Leistung pro Stunde',
       setupHours: 'Einrichten (h)',
       makeReady: 'Einrichtebogen',

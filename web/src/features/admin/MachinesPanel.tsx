@@ -8,6 +8,7 @@ import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';
 import { type CatalogueEntry, type MachineRate, num, useCatalogueChanged } from './catalogue.ts';
+import { EstimateMark } from './estimates.tsx';
 import { useEditor } from './useEditor.ts';
 
 /** Machines with their hourly rate and, per operation, speed, set-up time and make-ready. */
@@ -54,6 +55,7 @@ export function MachinesPanel({ manage, currency }: { manage: boolean; currency:
                 </Table.Td>
                 <Table.Td ta="right" data-testid="hourly-rate">
                   {money(num(m, 'hourlyRate'), currency)}
+                  <EstimateMark record={m} field="hourlyRate" />
                 </Table.Td>
                 <Table.Td>
                   {((m.operations as MachineRate[] | undefined) ?? []).map((r) => (

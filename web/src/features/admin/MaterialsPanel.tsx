@@ -8,6 +8,7 @@ import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';
 import { type CatalogueEntry, type CataloguePath, num, useCatalogueChanged } from './catalogue.ts';
+import { EstimateMark } from './estimates.tsx';
 import { useEditor } from './useEditor.ts';
 
 type Column = { key: string; label: string; price?: boolean; editable?: boolean };
@@ -112,6 +113,7 @@ function MaterialTable({
                 {columns.map((c) => (
                   <Table.Td key={c.key} ta="right">
                     {c.price ? money(num(m, c.key), currency) : number(num(m, c.key))}
+                    {c.price && <EstimateMark record={m} field={c.key} />}
                   </Table.Td>
                 ))}
                 {manage && (
