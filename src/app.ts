@@ -32,6 +32,7 @@ import { pipelinesModule } from './modules/pipelines/module.ts';
 import { projectsModule } from './modules/projects/module.ts';
 import { QUOTE_BODY_REQUIREMENTS } from './modules/quotes/contract.ts';
 import { quotesFeature } from './modules/quotes/module.ts';
+import { reordersFeature } from './modules/reorders/module.ts';
 import { statusesModule } from './modules/statuses/module.ts';
 import { usersModule } from './modules/users/module.ts';
 import { startWebhookDelivery, webhooksFeature } from './modules/webhooks/module.ts';
@@ -93,6 +94,7 @@ const MODULES: FeatureModule[] = [
   exportsFeature,
   quotesFeature,
   acceptancesFeature,
+  reordersFeature,
   notificationsModule,
 ];
 

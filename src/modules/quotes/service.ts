@@ -142,8 +142,12 @@ export function createQuoteService({
       createOrder: createOrderOfQuote,
     } satisfies Record<string, EffectHandler>,
   });
-  /** Contacts only see quotes that were sent to them: drafts are internal. */
-  const hiddenFrom = (actor: Actor, state: QuoteState) => actor.role === 'contact' && state === 'draft';
+  /**
+   * Contacts only see quotes that were sent to them: drafts are internal, except the drafts a
+   * contact asked for themselves ("order again", docs/portal.md), which they follow until published.
+   */
+  const hiddenFrom = (actor: Actor, row: { state: QuoteState; createdById: string | null }) =>
+    actor.role === 'contact' && row.state === 'draft' && row.createdById !== actor.userId;
 
   /** The quote as its reader may see it, expired first if its validity has passed. */
   async function visible(actor: Actor, id: string): Promise<QuoteWithRefs> {
@@ -153,7 +157,7 @@ export function createQuoteService({
     }
     if (!found) throw notFound('Quote');
     assertCompanyVisible(actor, found.companyId, 'Quote');
-    if (hiddenFrom(actor, found.state)) throw notFound('Quote');
+    if (hiddenFrom(actor, found)) throw notFound('Quote');
     return found;
   }
 
@@ -197,7 +201,7 @@ export function createQuoteService({
     const row = await findQuoteRow(tx, actor.organisationId, id, true);
     if (!row) throw notFound('Quote');
     assertCompanyVisible(actor, row.companyId, 'Quote');
-    if (hiddenFrom(actor, row.state)) throw notFound('Quote');
+    if (hiddenFrom(actor, row)) throw notFound('Quote');
     if (options.write) assertCompanyWritable(actor, row.companyId);
     return row;
   }
@@ -335,7 +339,9 @@ export function createQuoteService({
         eq(quotes.organisationId, actor.organisationId),
         isNull(quotes.deletedAt),
         inCompanyScope(actor, quotes.companyId),
-        actor.role === 'contact' ? ne(quotes.state, 'draft') : undefined,
+        actor.role === 'contact'
+          ? or(ne(quotes.state, 'draft'), eq(quotes.createdById, actor.userId))
+          : undefined,
         query.companyId ? eq(quotes.companyId, query.companyId) : undefined,
         query.projectId ? eq(quotes.projectId, query.projectId) : undefined,
       ];
