@@ -3,6 +3,7 @@ import type { Messages } from './en.ts';
 import { engineDe } from './engine.ts';
 import type { OperationsMessages } from './operations.ts';
 import type { ordersEn } from './orders.ts';
+import { portalDe } from './portal.ts';
 import { fieldNamesDe, fieldProblemsDe, problemsDe } from './problems.ts';
 
 /**
@@ -815,6 +816,8 @@ export const de: Messages = {
     preview: 'PDF-Vorschau',
     download: 'Herunterladen',
     guestLinks: 'Gastlinks',
+    guestPage: 'Gastseite',
+    guestPdf: 'PDF',
     createLink: 'Gastlink erstellen',
     copy: 'Kopieren',
     copied: 'Kopiert',
@@ -873,5 +876,6 @@ export const de: Messages = {
   },
   engine: engineDe,
   ...ordersDe,
+  ...portalDe,
   ...operationsDe,
 };

@@ -2,6 +2,7 @@ import { adminEn } from './admin.ts';
 import { engineEn } from './engine.ts';
 import { operationsEn } from './operations.ts';
 import { ordersEn } from './orders.ts';
+import { portalEn } from './portal.ts';
 import { fieldNamesEn, fieldProblemsEn, problemsEn } from './problems.ts';
 
 export const en = {
@@ -364,6 +365,8 @@ export const en = {
     preview: 'Preview the PDF',
     download: 'Download',
     guestLinks: 'Guest links',
+    guestPage: 'Guest page',
+    guestPdf: 'PDF',
     createLink: 'Create a guest link',
     copy: 'Copy',
     copied: 'Copied',
@@ -438,5 +441,6 @@ export const en = {
   },
   ...ordersEn,
   ...operationsEn,
+  ...portalEn,
 };
 export type Messages = typeof en;

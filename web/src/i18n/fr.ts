@@ -3,6 +3,7 @@ import type { Messages } from './en.ts';
 import { engineFr } from './engine.ts';
 import { operationsFr } from './operations.ts';
 import { ordersFr } from './orders.ts';
+import { portalFr } from './portal.ts';
 import { fieldNamesFr, fieldProblemsFr, problemsFr } from './problems.ts';
 
 export const fr: Messages = {
@@ -365,6 +366,8 @@ export const fr: Messages = {
     preview: 'Aperçu du PDF',
     download: 'Télécharger',
     guestLinks: 'Liens invités',
+    guestPage: 'Page invité',
+    guestPdf: 'PDF',
     createLink: 'Créer un lien invité',
     copy: 'Copier',
     copied: 'Copié',
@@ -438,5 +441,6 @@ export const fr: Messages = {
     signedPdf: 'PDF signé',
   },
   ...ordersFr,
+  ...portalFr,
   ...operationsFr,
 };

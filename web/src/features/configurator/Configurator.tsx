@@ -31,13 +31,15 @@ type Props = {
   /** The saved project, shown until the company's projects are loaded. */
   project?: { id: string; name: string } | null;
   title: string;
+  /** A buyer's view of a saved brief: no save, no suggestions to apply (the seller re-prices). */
+  readOnly?: boolean;
 };
 
 /**
  * The brief configurator: the form on the left; on the right the live price of the unsaved form
  * (POST /api/briefs/estimate, debounced) with its drawings, process and savings.
  */
-export function Configurator({ briefId, initial, companyName, project, title }: Props) {
+export function Configurator({ briefId, initial, companyName, project, title, readOnly }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -96,9 +98,11 @@ export function Configurator({ briefId, initial, companyName, project, title }: 
     <Stack>
       <Group justify="space-between">
         <Title order={2}>{title}</Title>
-        <Button onClick={() => save.mutate()} loading={save.isPending} data-testid="save-brief">
-          {briefId ? t('configurator.saveChanges') : t('configurator.save')}
-        </Button>
+        {!readOnly && (
+          <Button onClick={() => save.mutate()} loading={save.isPending} data-testid="save-brief">
+            {briefId ? t('configurator.saveChanges') : t('configurator.save')}
+          </Button>
+        )}
       </Group>
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 5 }}>
@@ -195,7 +199,7 @@ export function Configurator({ briefId, initial, companyName, project, title }: 
             {estimate.data && (
               <EstimateSummary estimate={estimate.data} pricing={estimate.isFetching || body !== debounced} />
             )}
-            {details && <EstimateDetails estimate={details} onApply={apply} />}
+            {details && <EstimateDetails estimate={details} onApply={readOnly ? undefined : apply} />}
             {estimate.data && (estimate.isFetching || body !== debounced) ? (
               <Text size="xs" c="dimmed" data-testid="pricing-indicator">
                 {t('configurator.pricing')}

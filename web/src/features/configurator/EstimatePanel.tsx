@@ -95,7 +95,7 @@ export const EstimateDetails = memo(function EstimateDetails({
   onApply,
 }: {
   estimate: Estimate;
-  onApply: (changes: Change[]) => void;
+  onApply?: (changes: Change[]) => void;
 }) {
   const { t } = useTranslation();
   const currency = estimate.currency;
@@ -293,7 +293,7 @@ export const EstimateDetails = memo(function EstimateDetails({
                     })}
                   </Text>
                   {/* Apply is offered only where it changes the form (a gang run is already priced in). */}
-                  {o.changes.length > 0 && (
+                  {o.changes.length > 0 && onApply && (
                     <Button
                       size="xs"
                       variant="light"

@@ -28,6 +28,7 @@ import { EntityFiles } from '../../features/orders/EntityFiles.tsx';
 import { amount, orderName } from '../../features/orders/format.ts';
 import { OrderItems } from '../../features/orders/OrderItems.tsx';
 import { StatusBadge, statusColours, useOrderStatuses } from '../../features/orders/statuses.tsx';
+import { PortalOrder } from '../../features/portal/PortalOrder.tsx';
 import { date } from '../../ui/format.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
@@ -45,17 +46,21 @@ export default function OrderPage() {
   });
   return (
     <QueryState query={order}>
-      {(o) => (
-        <Stack>
-          <Header order={o} canWrite={staff} />
-          <Details order={o} canWrite={staff} />
-          <OrderItems order={o} canWrite={staff} />
-          <SimpleGrid cols={{ base: 1, lg: 2 }}>
-            <EntityFiles owner="orders" id={o.id} canWrite={staff || me?.role === 'contact'} />
-            <EntityComments owner="orders" id={o.id} canWrite={staff || me?.role === 'contact'} />
-          </SimpleGrid>
-        </Stack>
-      )}
+      {(o) =>
+        me?.role === 'contact' ? (
+          <PortalOrder order={o} />
+        ) : (
+          <Stack>
+            <Header order={o} canWrite={staff} />
+            <Details order={o} canWrite={staff} />
+            <OrderItems order={o} canWrite={staff} />
+            <SimpleGrid cols={{ base: 1, lg: 2 }}>
+              <EntityFiles owner="orders" id={o.id} canWrite={staff} />
+              <EntityComments owner="orders" id={o.id} canWrite={staff} />
+            </SimpleGrid>
+          </Stack>
+        )
+      }
     </QueryState>
   );
 }
