@@ -304,7 +304,7 @@ export function PortalQuote({ quote: q }: { quote: Quote }) {
         canWrite
         labels={{
           title: t('portal.questions'),
-          field: t('portal.questions'),
+          field: t('portal.yourQuestion'),
           submit: t('portal.ask'),
           placeholder: t('portal.askPlaceholder'),
         }}
