@@ -148,6 +148,15 @@ async function expectFits(page: Page, what: string) {
     );
 }
 
+/** On a phone, the screen also fits the narrowest common width (360 px). */
+async function expectFitsNarrow(page: Page, what: string) {
+  const size = page.viewportSize()!;
+  if (size.width > 400) return;
+  await page.setViewportSize({ width: 360, height: 740 });
+  await expectFits(page, `${what} at 360`);
+  await page.setViewportSize(size);
+}
+
 async function expectInside(page: Page, testId: string) {
   const width = page.viewportSize()!.width;
   for (const box of await page.getByTestId(testId).all()) {
@@ -189,6 +198,7 @@ for (const { tag, viewport } of SIZES) {
         expect(text).not.toMatch(word);
       await expectFits(page, 'quote');
       await expectInside(page, 'line-total');
+      await expectFitsNarrow(page, 'quote');
       const badge = (await page.getByTestId('quote-state').boundingBox())!;
       expect(badge.width).toBeGreaterThan(40);
       await page.getByRole('textbox', { name: 'Your question' }).fill('Can you deliver by week 12?');
@@ -251,17 +261,20 @@ for (const { tag, viewport } of SIZES) {
       await page.getByTestId('portal-home').waitFor();
       await page.getByTestId('order-card').first().waitFor();
       await expectFits(page, 'home');
+      await expectFitsNarrow(page, 'home');
       await screenshot(page, `portal-${tag}-04-home`);
       await page.goto(url('/quotes'));
       await page.getByRole('heading', { name: 'My quotes' }).waitFor();
       await page.getByText(quote.code).first().waitFor();
       await expectFits(page, 'quotes');
+      await expectFitsNarrow(page, 'quotes');
       await screenshot(page, `portal-${tag}-05-quotes`);
       await page.goto(url(`/orders/${order.id}`));
       await page.getByTestId('portal-order').waitFor();
       expect(await page.getByTestId('tracking-number').textContent()).toContain('1Z999AA10123456784');
       expect(await page.getByTestId('tracking').textContent()).toContain('Delivered');
       await expectFits(page, 'order');
+      await expectFitsNarrow(page, 'order');
       await screenshot(page, `portal-${tag}-06-order`);
       await page.getByTestId('reorder-order').click();
       const result = page.getByTestId('reorder-result');
@@ -307,6 +320,7 @@ describe('a guest link', () => {
       await page.getByTestId('guest-quote').waitFor();
       await expect.poll(() => page.getByTestId('quote-title').textContent()).toBe(`Devis ${quote.code}`);
       await expectFits(page, `guest ${tag}`);
+      await expectFitsNarrow(page, `guest ${tag}`);
       await expectInside(page, 'line-total');
       await screenshot(page, `portal-${tag}-10-guest`);
       if (tag === 'phone') {
