@@ -33,6 +33,7 @@ import { projectsModule } from './modules/projects/module.ts';
 import { proofsFeature } from './modules/proofs/module.ts';
 import { QUOTE_BODY_REQUIREMENTS } from './modules/quotes/contract.ts';
 import { quotesFeature } from './modules/quotes/module.ts';
+import { reordersFeature } from './modules/reorders/module.ts';
 import { statusesModule } from './modules/statuses/module.ts';
 import { usersModule } from './modules/users/module.ts';
 import { startWebhookDelivery, webhooksFeature } from './modules/webhooks/module.ts';
@@ -95,6 +96,7 @@ const MODULES: FeatureModule[] = [
   quotesFeature,
   acceptancesFeature,
   proofsFeature,
+  reordersFeature,
   notificationsModule,
 ];
 

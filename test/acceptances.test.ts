@@ -534,7 +534,7 @@ describe('notification e-mails', () => {
 
   it('a comment on a quote tells its owner; an opted-out user gets nothing', async () => {
     const { id, code } = await publishedQuote();
-    // Quotes have no comment route yet (the portal brings it): the comments service, as a contact.
+    // The comments service, as a contact (the route, POST /quotes/{id}/comments, in portal.test.ts).
     const comments = createCommentsService(t.app.ctx);
     await comments.create(
       { ...systemActor(admin.organisationId, contact.userId), role: 'contact' },

@@ -389,6 +389,18 @@ export const ERROR_CODES = {
     description:
       'The SHA-256 the client sent of the PDF it showed is not that of the quote’s stored PDF in that language (or the PDF was replaced meanwhile): reload the quote, show the current PDF and answer again.',
   },
+  order_not_delivered: {
+    status: 409,
+    title: 'Order not delivered',
+    description:
+      'Only a delivered order (one with an actual delivery date) can be ordered again; order again from its articles meanwhile.',
+  },
+  nothing_to_reorder: {
+    status: 422,
+    title: 'Nothing to order again',
+    description:
+      'None of the order’s lines is an article that is still live: there is nothing to re-price. Ask the seller for a quote instead.',
+  },
   acceptance_not_found: {
     status: 404,
     title: 'Acceptance not found',

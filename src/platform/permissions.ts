@@ -49,6 +49,10 @@ export const PERMISSIONS = {
     description:
       'Read the seller’s identity and commercial settings (buyers see only what their quote PDF prints)',
   },
+  'brand:read': {
+    roles: EVERYONE,
+    description: 'Read the seller’s name and logo (the buyer portal’s header; what every quote PDF prints)',
+  },
   'organisation_settings:manage': {
     roles: ADMINS,
     description: 'Change the seller’s identity, logo, bank details, commercial terms and VAT rates',
@@ -81,6 +85,11 @@ export const PERMISSIONS = {
   'quotes:respond': {
     roles: ['superadmin', 'admin', 'sales', 'external_sales', 'contact'],
     description: 'Accept (sign) or decline (reject) a published quote',
+  },
+  'quotes:reorder': {
+    roles: [...STAFF, 'contact'],
+    description:
+      'Order again: a draft quote re-priced at today’s prices from a delivered order or an article (docs/portal.md)',
   },
   'events:read': { roles: ADMINS, description: 'Read the event log and event resources' },
   'webhooks:manage': { roles: ADMINS, description: 'Manage webhooks and their deliveries' },

@@ -250,7 +250,7 @@ describe('orders and the catalogue, end to end', () => {
   it('a buyer reads the order, attaches files, but is offered no change to it', async () => {
     await e2e.page.getByRole('button', { name: 'Sign out' }).click();
     await signInAs(BUYER.email, BUYER.password);
-    await e2e.page.getByRole('link', { name: 'Orders' }).click();
+    await e2e.page.getByRole('link', { name: 'Orders', exact: true }).click();
     await e2e.page.getByRole('link', { name: 'ERP-1001' }).click();
     await e2e.page.getByTestId('order-title').waitFor();
     expect(await e2e.page.getByRole('button', { name: 'New order' }).count()).toBe(0);

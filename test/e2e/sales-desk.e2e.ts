@@ -293,7 +293,8 @@ describe('the sales desk, end to end', () => {
   it('the contact sees the quote and accepts it', async () => {
     await signOut();
     await signInAs(CONTACT.email, CONTACT.password);
-    await e2e.page.getByRole('heading', { name: 'My quotes' }).waitFor();
+    // A buyer lands on the portal's home (issue 25).
+    await e2e.page.getByTestId('portal-home').waitFor();
     // The buyer's brief: the price, the drawings and the operations, never the seller's costs.
     await e2e.page.goto(url(`/briefs/${state.briefIds[0]}`));
     await e2e.page.getByTestId('estimate-total').waitFor();

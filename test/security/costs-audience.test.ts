@@ -226,6 +226,8 @@ const BUYER_READS = [
   '/api/packing-cases',
   '/api/pricing-settings',
   '/api/corrugated-material-compositions',
+  // The buyer portal's header.
+  '/api/organisation/brand',
 ];
 
 describe('the seller’s costs stay private: every read operation walked as each role', () => {

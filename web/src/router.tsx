@@ -1,4 +1,5 @@
 import { createBrowserRouter, Navigate } from 'react-router';
+import { useAuth } from './api/auth.ts';
 import { AppLayout } from './ui/AppLayout.tsx';
 import { RequireAuth } from './ui/RequireAuth.tsx';
 
@@ -8,6 +9,8 @@ import { RequireAuth } from './ui/RequireAuth.tsx';
  */
 export const paths = {
   signIn: '/sign-in',
+  portal: '/portal',
+  guest: (token: string) => `/guest/${token}`,
   briefs: '/briefs',
   newBrief: '/briefs/new',
   brief: (id: string) => `/briefs/${id}`,
@@ -35,6 +38,12 @@ export const paths = {
   events: '/events',
 };
 
+/** Where "/" leads: a buyer's portal home, staff's quotes. */
+function Home() {
+  const { me } = useAuth();
+  return <Navigate to={me?.role === 'contact' ? '/portal' : '/quotes'} replace />;
+}
+
 const page = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({
   Component: (await load()).default,
 });
@@ -42,13 +51,16 @@ const page = (load: () => Promise<{ default: React.ComponentType }>) => async ()
 export const router = createBrowserRouter(
   [
     { path: '/sign-in', lazy: page(() => import('./routes/sign-in/SignInPage.tsx')) },
+    // A guest link's page: no account, the token is the credential.
+    { path: '/guest/:token', lazy: page(() => import('./routes/guest/GuestQuotePage.tsx')) },
     {
       element: <RequireAuth />,
       children: [
         {
           element: <AppLayout />,
           children: [
-            { index: true, element: <Navigate to="/quotes" replace /> },
+            { index: true, element: <Home /> },
+            { path: 'portal', lazy: page(() => import('./routes/portal/PortalHome.tsx')) },
             { path: 'briefs', lazy: page(() => import('./routes/briefs/BriefsPage.tsx')) },
             { path: 'briefs/new', lazy: page(() => import('./routes/briefs/BriefEditorPage.tsx')) },
             { path: 'briefs/:id', lazy: page(() => import('./routes/briefs/BriefEditorPage.tsx')) },

@@ -1,5 +1,6 @@
 import type { FeatureModule } from '../../platform/module.ts';
 import { registerEventResource } from '../events/resources.ts';
+import { organisationSettingsModule } from '../organisations/module.ts';
 import { quotesModule } from '../quotes/module.ts';
 import { findAcceptanceById, QUOTE_ACCEPTANCE_ENTITY } from './repository.ts';
 import { acceptancesPublicRoutes, acceptancesRoutes } from './routes.ts';
@@ -14,7 +15,11 @@ export const acceptancesFeature: FeatureModule = {
   aliases: ['/quotes'],
   wire: (ctx) => {
     const { service: quotes, pdfs } = quotesModule(ctx);
-    const service = createAcceptanceService(ctx, { quotes, pdfs });
+    const service = createAcceptanceService(ctx, {
+      quotes,
+      pdfs,
+      brand: organisationSettingsModule(ctx).settings,
+    });
     registerEventResource(QUOTE_ACCEPTANCE_ENTITY.tableName, async (db, organisationId, id) => {
       const row = await findAcceptanceById(db, organisationId, id);
       return row ? presentAcceptance(row) : undefined;

@@ -208,6 +208,35 @@ export const acceptancesPublicRoutes =
     );
 
     app.get(
+      '/public/quotes/:token/logo',
+      {
+        config: { public: true },
+        schema: {
+          tags,
+          operationId: 'getSellerLogoAsGuest',
+          summary: 'The seller’s logo on a guest link’s page',
+          params: TokenParams,
+          response: {
+            200: {
+              description: 'The PNG or JPEG image',
+              content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } },
+            },
+            ...errors,
+          },
+        },
+      },
+      async (request, reply) => {
+        headers(reply);
+        const { file, content } = await service.guestLogo(request.params.token);
+        return reply
+          .header('content-type', file.mimeType)
+          .header('content-length', String(content.length))
+          .header('x-content-type-options', 'nosniff')
+          .send(content);
+      },
+    );
+
+    app.get(
       '/public/quotes/:token/signed-pdf',
       {
         config: { public: true },

@@ -123,6 +123,23 @@ export const GuestQuoteSchema = Type.Object(
       companyName: Type.String(),
       organisationName: Type.String(),
     }),
+    seller: Type.Object(
+      {
+        name: Type.String(),
+        logoUrl: Nullable(Type.String({ description: 'The link’s own logo route; null without a logo' })),
+      },
+      { additionalProperties: true, description: 'The seller’s brand (name, logo, contact details)' },
+    ),
+    lines: Type.Array(
+      Type.Object({
+        reference: Nullable(Type.String()),
+        name: Type.String(),
+        quantity: Type.Number(),
+        unitPrice: Nullable(Type.Number()),
+        totalPrice: Nullable(Type.Number()),
+      }),
+      { description: 'The quote’s top lines as the PDF prints them (no cost or margin)' },
+    ),
     localisationId: Type.String(),
     pdfUrl: Type.String({ description: 'The PDF the guest is shown (the link’s own public PDF route)' }),
     pdfSha256: Nullable(Type.String({ description: 'Its SHA-256, to send back with the answer' })),

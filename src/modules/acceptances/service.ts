@@ -9,6 +9,7 @@ import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import type { ChangeActor, EventRecorder } from '../../platform/events.ts';
 import { createSecretBox } from '../../platform/secret-box.ts';
 import { FILE_ENTITY, PARENT_ENTITIES } from '../files/repository.ts';
+import type { OrganisationSettingsService } from '../organisations/settings-service.ts';
 import { type Language, languageOf, requireLanguage } from '../quotes/i18n.ts';
 import { invalidTransition } from '../quotes/lifecycle.ts';
 import type { QuotePdfService } from '../quotes/pdf-service.ts';
@@ -17,6 +18,7 @@ import {
   findGuestLinkByHash,
   findQuoteRow,
   type GuestLinkRow,
+  liveItemsOf,
   QUOTE_ENTITY,
   type QuoteWithRefs,
 } from '../quotes/repository.ts';
@@ -69,10 +71,12 @@ export function createAcceptanceService(
   deps: {
     quotes: Pick<QuoteService, 'visibleWithRefs' | 'get' | 'fireAnswer'>;
     pdfs: Pick<QuotePdfService, 'storedPdf'>;
+    /** The seller's name and logo on the guest page (organisation settings). */
+    brand?: Pick<OrganisationSettingsService, 'brandOf' | 'logoOf'>;
   },
 ) {
   const { db, change, config } = ctx;
-  const { quotes, pdfs } = deps;
+  const { quotes, pdfs, brand } = deps;
   const box = createSecretBox(config.encryptionKey);
 
   /** A guest link that works (404 unknown, 410 revoked or expired). */
@@ -406,8 +410,23 @@ export function createAcceptanceService(
       const quote = await quoteOf(answerer, link.quoteId);
       const language = link.language as Language;
       const pdf = await findLanguagePdf(db, quote.organisationId, quote.id, language);
-      const evidence = await findAcceptance(db, quote.organisationId, quote.id);
+      const [evidence, items, seller] = await Promise.all([
+        findAcceptance(db, quote.organisationId, quote.id),
+        liveItemsOf(db, quote.id),
+        brand?.brandOf(quote.organisationId, `/api/public/quotes/${token}/logo`),
+      ]);
       return {
+        seller: seller ?? { name: quote.organisationName, logoUrl: null },
+        // The buyer's columns of the top lines (what the PDF prints), never a cost or margin.
+        lines: items
+          .filter((item) => !item.parentId)
+          .map((item) => ({
+            reference: item.reference,
+            name: item.name,
+            quantity: item.quantity,
+            unitPrice: item.price,
+            totalPrice: item.totalPrice,
+          })),
         quote: {
           id: quote.id,
           code: quote.code,
@@ -442,6 +461,13 @@ export function createAcceptanceService(
       const link = await liveLink(token);
       await answer({ kind: 'guest', link }, link.quoteId, decision, input, meta);
       return this.guestView(token);
+    },
+
+    /** The seller's logo on the guest page. */
+    async guestLogo(token: string) {
+      const link = await liveLink(token);
+      if (!brand) throw notFound('Logo');
+      return brand.logoOf(link.organisationId);
     },
 
     async guestSignedPdf(token: string) {

@@ -47,6 +47,11 @@ export type AttachmentRouteOptions = {
   assertParentWritable?: (actor: Actor, id: string) => Promise<void>;
   /** OpenAPI tags (default: the entity's plural, e.g. ['projects']). */
   tags?: string[];
+  /**
+   * Whether the record takes uploaded files (default true). Quotes take comments only: their
+   * files are the stored PDFs the quote module renders.
+   */
+  files?: boolean;
   /** Word used in the operation ids (default: the capitalised entity, e.g. 'Project' -> 'uploadProjectFile'). */
   operationName?: string;
 };
@@ -89,104 +94,106 @@ export function registerAttachmentRoutes(app: TypeboxApp, ctx: AppContext, optio
   const FileParams = Type.Object({ id: Uuid, fileId: Uuid });
   const CommentParams = Type.Object({ id: Uuid, commentId: Uuid });
 
-  app.post(
-    `${options.path}/files`,
-    {
-      config: { permission: 'files:write' },
-      schema: {
-        tags,
-        operationId: `upload${name}File`,
-        summary: `Upload a file to a ${what}`,
-        description:
-          `multipart/form-data with the file in the field \`file\` and an optional \`label\`. ` +
-          `Files larger than the configured limit answer 413; a body that is not multipart answers 415.`,
-        params: ParentParams,
-        body: UploadBody,
-        response: { 201: FileSchema, ...problemResponses(413, 415) },
-      },
-    },
-    async (request, reply) => {
-      const actor = actorOf(request);
-      await writable(actor, request.params.id);
-      return reply.status(201).send(await filesService.upload(actor, request, target(request.params.id)));
-    },
-  );
-
-  app.get(
-    `${options.path}/files`,
-    {
-      config: { permission: 'files:read' },
-      schema: {
-        tags,
-        operationId: `list${name}Files`,
-        summary: `List the files of a ${what}`,
-        params: ParentParams,
-        querystring: FileListQuery,
-        response: { 200: Paginated(FileSchema), ...problemResponses() },
-      },
-    },
-    async (request) => {
-      const actor = actorOf(request);
-      await visible(actor, request.params.id);
-      return filesService.list(actor, target(request.params.id), request.query);
-    },
-  );
-
-  app.get(
-    `${options.path}/files/:fileId`,
-    {
-      config: { permission: 'files:read' },
-      schema: {
-        tags,
-        operationId: `download${name}File`,
-        summary: `Download a file of a ${what}`,
-        params: FileParams,
-        response: {
-          200: {
-            description: 'The file content, with its media type and file name',
-            content: { 'application/octet-stream': { schema: BINARY } },
-          },
-          ...problemResponses(),
+  if (options.files !== false) {
+    app.post(
+      `${options.path}/files`,
+      {
+        config: { permission: 'files:write' },
+        schema: {
+          tags,
+          operationId: `upload${name}File`,
+          summary: `Upload a file to a ${what}`,
+          description:
+            `multipart/form-data with the file in the field \`file\` and an optional \`label\`. ` +
+            `Files larger than the configured limit answer 413; a body that is not multipart answers 415.`,
+          params: ParentParams,
+          body: UploadBody,
+          response: { 201: FileSchema, ...problemResponses(413, 415) },
         },
       },
-    },
-    async (request, reply) => {
-      const actor = actorOf(request);
-      await visible(actor, request.params.id);
-      const { file, content } = await filesService.read(
-        actor,
-        request.params.fileId,
-        target(request.params.id),
-      );
-      return reply
-        .header('content-type', file.mimeType)
-        .header('content-length', String(content.length))
-        .header('content-disposition', contentDisposition(file.filename))
-        .header('x-content-type-options', 'nosniff')
-        .header('etag', `"${file.sha256}"`)
-        .send(content);
-    },
-  );
-
-  app.delete(
-    `${options.path}/files/:fileId`,
-    {
-      config: { permission: 'files:write' },
-      schema: {
-        tags,
-        operationId: `delete${name}File`,
-        summary: `Delete a file of a ${what} (soft delete)`,
-        description: 'Contacts may only delete the files they uploaded (403).',
-        params: FileParams,
-        response: { 200: DeletedResponse, ...problemResponses() },
+      async (request, reply) => {
+        const actor = actorOf(request);
+        await writable(actor, request.params.id);
+        return reply.status(201).send(await filesService.upload(actor, request, target(request.params.id)));
       },
-    },
-    async (request) => {
-      const actor = actorOf(request);
-      await writable(actor, request.params.id);
-      return filesService.remove(actor, request.params.fileId, target(request.params.id));
-    },
-  );
+    );
+
+    app.get(
+      `${options.path}/files`,
+      {
+        config: { permission: 'files:read' },
+        schema: {
+          tags,
+          operationId: `list${name}Files`,
+          summary: `List the files of a ${what}`,
+          params: ParentParams,
+          querystring: FileListQuery,
+          response: { 200: Paginated(FileSchema), ...problemResponses() },
+        },
+      },
+      async (request) => {
+        const actor = actorOf(request);
+        await visible(actor, request.params.id);
+        return filesService.list(actor, target(request.params.id), request.query);
+      },
+    );
+
+    app.get(
+      `${options.path}/files/:fileId`,
+      {
+        config: { permission: 'files:read' },
+        schema: {
+          tags,
+          operationId: `download${name}File`,
+          summary: `Download a file of a ${what}`,
+          params: FileParams,
+          response: {
+            200: {
+              description: 'The file content, with its media type and file name',
+              content: { 'application/octet-stream': { schema: BINARY } },
+            },
+            ...problemResponses(),
+          },
+        },
+      },
+      async (request, reply) => {
+        const actor = actorOf(request);
+        await visible(actor, request.params.id);
+        const { file, content } = await filesService.read(
+          actor,
+          request.params.fileId,
+          target(request.params.id),
+        );
+        return reply
+          .header('content-type', file.mimeType)
+          .header('content-length', String(content.length))
+          .header('content-disposition', contentDisposition(file.filename))
+          .header('x-content-type-options', 'nosniff')
+          .header('etag', `"${file.sha256}"`)
+          .send(content);
+      },
+    );
+
+    app.delete(
+      `${options.path}/files/:fileId`,
+      {
+        config: { permission: 'files:write' },
+        schema: {
+          tags,
+          operationId: `delete${name}File`,
+          summary: `Delete a file of a ${what} (soft delete)`,
+          description: 'Contacts may only delete the files they uploaded (403).',
+          params: FileParams,
+          response: { 200: DeletedResponse, ...problemResponses() },
+        },
+      },
+      async (request) => {
+        const actor = actorOf(request);
+        await writable(actor, request.params.id);
+        return filesService.remove(actor, request.params.fileId, target(request.params.id));
+      },
+    );
+  }
 
   app.post(
     `${options.path}/comments`,

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { contentDisposition } from '../../platform/content-disposition.ts';
 import { actorOf } from '../../platform/route-security.ts';
-import { problemResponses } from '../../platform/schemas.ts';
+import { Nullable, problemResponses } from '../../platform/schemas.ts';
 import { LogoUploadBody, OrganisationSettingsSchema, UpdateOrganisationSettingsBody } from './schemas.ts';
 import type { OrganisationSettingsService } from './settings-service.ts';
 
@@ -99,6 +100,62 @@ export const organisationSettingsRoutes =
           .header('content-type', file.mimeType)
           .header('content-length', String(content.length))
           .header('content-disposition', contentDisposition(file.filename, 'inline'))
+          .header('x-content-type-options', 'nosniff')
+          .header('cache-control', 'private, no-cache')
+          .header('etag', `"${file.sha256}"`)
+          .send(content);
+      },
+    );
+
+    // The seller's brand for the buyer portal: the name and logo every quote PDF already prints,
+    // nothing of the commercial settings (bank details, rates) that organisation_settings:read opens.
+    app.get(
+      '/organisation/brand',
+      {
+        config: { permission: 'brand:read' },
+        schema: {
+          tags,
+          operationId: 'getOrganisationBrand',
+          summary: 'The seller’s name and logo, as the buyer portal shows them',
+          response: {
+            200: Type.Object({
+              name: Type.String({
+                description: 'Trading name, else legal name, else the organisation’s name',
+              }),
+              logoUrl: Nullable(Type.String({ description: 'GET path of the logo; null without one' })),
+              email: Nullable(Type.String()),
+              phoneNumber: Nullable(Type.String()),
+              website: Nullable(Type.String()),
+            }),
+            ...problemResponses(),
+          },
+        },
+      },
+      async (request) => service.brandOf(actorOf(request).organisationId),
+    );
+
+    app.get(
+      '/organisation/brand/logo',
+      {
+        config: { permission: 'brand:read' },
+        schema: {
+          tags,
+          operationId: 'downloadOrganisationBrandLogo',
+          summary: 'The seller’s logo (the buyer portal’s header)',
+          response: {
+            200: {
+              description: 'The PNG or JPEG image',
+              content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } },
+            },
+            ...problemResponses(),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { file, content } = await service.readLogo(actorOf(request));
+        return reply
+          .header('content-type', file.mimeType)
+          .header('content-length', String(content.length))
           .header('x-content-type-options', 'nosniff')
           .header('cache-control', 'private, no-cache')
           .header('etag', `"${file.sha256}"`)

@@ -29,6 +29,7 @@ import { decideVat, type VatDecision } from './vat.ts';
 type FilesService = ReturnType<typeof createFilesService>;
 
 export const LOGO_URL = '/api/organisation/settings/logo';
+export const BRAND_LOGO_URL = '/api/organisation/brand/logo';
 const LOGO_LABEL = 'logo';
 
 const TEXT_FIELDS = [
@@ -304,6 +305,28 @@ export function createOrganisationSettingsService({
     /** The logo's bytes (404 when there is none). */
     async readLogo(actor: Actor) {
       const logo = await sellerLogo(db, actor.organisationId);
+      if (!logo) throw notFound('Logo');
+      return logo;
+    },
+
+    /** The seller's name and logo path, for the buyer portal (`logoPath` for a guest's own route). */
+    async brandOf(organisationId: string, logoPath: string = BRAND_LOGO_URL) {
+      const found = await findSettings(db, organisationId);
+      if (!found) throw notFound('Organisation');
+      const row = found.settings;
+      const logo = row?.logoFileId ? await findLogoFile(db, organisationId, row.logoFileId) : undefined;
+      return {
+        name: row?.tradingName || row?.legalName || found.name,
+        logoUrl: logo ? logoPath : null,
+        email: row?.email ?? null,
+        phoneNumber: row?.phoneNumber ?? null,
+        website: row?.website ?? null,
+      };
+    },
+
+    /** The logo of an organisation (a guest link's seller). */
+    async logoOf(organisationId: string) {
+      const logo = await sellerLogo(db, organisationId);
       if (!logo) throw notFound('Logo');
       return logo;
     },

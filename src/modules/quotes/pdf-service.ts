@@ -518,6 +518,7 @@ export function createQuotePdfService(
         ...presentLink(row, now),
         token,
         url: `${ctx.config.publicBaseUrl}/api/public/quotes/pdf/${token}`,
+        pageUrl: `${ctx.config.publicBaseUrl}/app/guest/${token}`,
       };
     },
 

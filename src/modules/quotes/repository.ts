@@ -445,6 +445,7 @@ export async function findStoredPdfHit(
     .select({
       state: quotes.state,
       companyId: quotes.companyId,
+      createdById: quotes.createdById,
       updatedAt: quotes.updatedAt,
       validUntil: quotes.validUntil,
       organisationAt: organisations.updatedAt,

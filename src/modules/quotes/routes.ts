@@ -8,6 +8,7 @@ import { AFTER_QUERY_DESCRIPTION, LIST_COUNT_CAP } from '../../platform/list-pag
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { CountedPage, IdParams, problemResponses, Uuid } from '../../platform/schemas.ts';
+import { registerAttachmentRoutes } from '../files/attachments.ts';
 import type { QuotesModule } from './module.ts';
 import {
   AddItemsBody,
@@ -86,10 +87,7 @@ const STATES_NOTE =
   'validUntil has passed). Any other transition answers 409 `invalid_transition`; a change of a quote that is ' +
   'not a draft 409 `quote_locked`. `allowedActions` in the answer lists what the caller may do next.';
 
-export const quotesRoutes = (
-  _ctx: AppContext,
-  { service, pdfs }: QuotesModule,
-): FastifyPluginAsyncTypebox => {
+export const quotesRoutes = (ctx: AppContext, { service, pdfs }: QuotesModule): FastifyPluginAsyncTypebox => {
   return async (app) => {
     app.addSchema(QuoteItemChildSchema);
     app.addSchema(QuoteItemSchema);
@@ -438,6 +436,18 @@ export const quotesRoutes = (
       },
       async (request) => pdfs.revokeLink(actorOf(request), request.params.id, request.params.linkId),
     );
+
+    // Questions and answers about a quote (buyer and seller): comments only, the quote's files are
+    // its stored PDFs. A new comment notifies the quote's sales owner (notifications module).
+    registerAttachmentRoutes(app, ctx, {
+      entity: 'quote',
+      path: '/quotes/:id',
+      tags,
+      files: false,
+      assertParentVisible: async (actor, id) => {
+        await service.visibleWithRefs(actor, id);
+      },
+    });
   };
 };
 

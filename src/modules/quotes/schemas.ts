@@ -435,6 +435,10 @@ export const CreatedGuestLinkSchema = Type.Object({
   ...GuestLinkSchema.properties,
   token: Type.String({ description: 'Shown once; only its hash is stored' }),
   url: Type.String({ description: 'The public PDF address (no credentials needed)' }),
+  pageUrl: Type.String({
+    description:
+      'The guest page of the link (the web app, in the link’s language): read the quote, download the PDF, accept or decline',
+  }),
 });
 
 /** The order made from a quote, as the orders module shows it. */

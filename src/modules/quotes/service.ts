@@ -144,8 +144,12 @@ export function createQuoteService({
       createOrder: createOrderOfQuote,
     } satisfies Record<string, EffectHandler>,
   });
-  /** Contacts only see quotes that were sent to them: drafts are internal. */
-  const hiddenFrom = (actor: Actor, state: QuoteState) => actor.role === 'contact' && state === 'draft';
+  /**
+   * Contacts only see quotes that were sent to them: drafts are internal, except the drafts a
+   * contact asked for themselves ("order again", docs/portal.md), which they follow until published.
+   */
+  const hiddenFrom = (actor: Actor, row: { state: QuoteState; createdById: string | null }) =>
+    actor.role === 'contact' && row.state === 'draft' && row.createdById !== actor.userId;
 
   /** The quote as its reader may see it, expired first if its validity has passed. */
   async function visible(actor: Actor, id: string): Promise<QuoteWithRefs> {
@@ -155,7 +159,7 @@ export function createQuoteService({
     }
     if (!found) throw notFound('Quote');
     assertCompanyVisible(actor, found.companyId, 'Quote');
-    if (hiddenFrom(actor, found.state)) throw notFound('Quote');
+    if (hiddenFrom(actor, found)) throw notFound('Quote');
     return found;
   }
 
@@ -199,7 +203,7 @@ export function createQuoteService({
     const row = await findQuoteRow(tx, actor.organisationId, id, true);
     if (!row) throw notFound('Quote');
     assertCompanyVisible(actor, row.companyId, 'Quote');
-    if (hiddenFrom(actor, row.state)) throw notFound('Quote');
+    if (hiddenFrom(actor, row)) throw notFound('Quote');
     if (options.write) assertCompanyWritable(actor, row.companyId);
     return row;
   }
@@ -329,9 +333,9 @@ export function createQuoteService({
     /** The quote with what its PDF shows (company, contact, address, organisation name). */
     visibleWithRefs: visible,
 
-    /** Whether the actor may read a quote of its organisation (its company's, and a contact no draft). */
-    mayRead(actor: Actor, quote: { companyId: string; state: QuoteState }) {
-      return isCompanyVisible(actor, quote.companyId) && !hiddenFrom(actor, quote.state);
+    /** Whether the actor may read a quote of its organisation (its company's; a contact no other's draft). */
+    mayRead(actor: Actor, quote: { companyId: string; state: QuoteState; createdById: string | null }) {
+      return isCompanyVisible(actor, quote.companyId) && !hiddenFrom(actor, quote);
     },
 
     async list(actor: Actor, query: QuoteListQuery) {
@@ -342,7 +346,9 @@ export function createQuoteService({
         eq(quotes.organisationId, actor.organisationId),
         isNull(quotes.deletedAt),
         inCompanyScope(actor, quotes.companyId),
-        actor.role === 'contact' ? ne(quotes.state, 'draft') : undefined,
+        actor.role === 'contact'
+          ? or(ne(quotes.state, 'draft'), eq(quotes.createdById, actor.userId))
+          : undefined,
         query.companyId ? eq(quotes.companyId, query.companyId) : undefined,
         query.projectId ? eq(quotes.projectId, query.projectId) : undefined,
       ];

@@ -205,6 +205,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organisation/brand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The seller’s name and logo, as the buyer portal shows them
+         * @description Permission `brand:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["getOrganisationBrand"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organisation/brand/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The seller’s logo (the buyer portal’s header)
+         * @description Permission `brand:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["downloadOrganisationBrandLogo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/product-categories": {
         parameters: {
             query?: never;
@@ -3797,6 +3837,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/quotes/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the comments on a quote, oldest first
+         * @description Permission `files:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["listQuoteComments"];
+        put?: never;
+        /**
+         * Comment on a quote
+         * @description Permission `files:write` - roles: superadmin, admin, sales, external_sales, contact.
+         */
+        post: operations["createQuoteComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quotes/{id}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment on a quote (its author or an admin; soft delete)
+         * @description Permission `files:write` - roles: superadmin, admin, sales, external_sales, contact.
+         */
+        delete: operations["deleteQuoteComment"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a comment on a quote (its author or an admin)
+         * @description Permission `files:write` - roles: superadmin, admin, sales, external_sales, contact.
+         */
+        patch: operations["updateQuoteComment"];
+        trace?: never;
+    };
     "/api/public/quotes/pdf/{token}": {
         parameters: {
             query?: never;
@@ -3956,6 +4044,23 @@ export interface paths {
         put?: never;
         /** Decline the quote of a guest link, with a reason */
         post: operations["declineQuoteAsGuest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/quotes/{token}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The seller’s logo on a guest link’s page */
+        get: operations["getSellerLogoAsGuest"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4129,6 +4234,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}/reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Order again: a draft quote of a delivered order’s articles at today’s prices
+         * @description The answer is a new DRAFT quote (the seller reviews and publishes it; a contact who asked for it sees it) with each line’s previous and new unit price and total and the difference. Prices are today’s article prices; the seller may re-price brief-made articles with the engine before publishing. See docs/portal.md. 409 `order_not_delivered` before the order has an actual delivery date; 422 `nothing_to_reorder` when no line is a live article.
+         *
+         *     Permission `quotes:reorder` - roles: superadmin, admin, sales, external_sales, contact.
+         */
+        post: operations["reorderOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/articles/{id}/reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Order an article again: a draft quote at today’s price beside the last ordered price
+         * @description The answer is a new DRAFT quote (the seller reviews and publishes it; a contact who asked for it sees it) with each line’s previous and new unit price and total and the difference. Prices are today’s article prices; the seller may re-price brief-made articles with the engine before publishing. See docs/portal.md. The quantity defaults to the quantity last ordered.
+         *
+         *     Permission `quotes:reorder` - roles: superadmin, admin, sales, external_sales, contact.
+         */
+        post: operations["reorderArticle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/me/notification-preferences": {
         parameters: {
             query?: never;
@@ -4169,7 +4318,7 @@ export interface components {
              * @description Stable machine-readable error code (docs/errors.md)
              * @enum {string}
              */
-            code: "validation_failed" | "invalid_query" | "invalid_custom_fields" | "unsupported_language" | "invalid_multipart" | "too_many_files" | "too_many_fields" | "not_csv" | "invalid_url" | "url_not_allowed" | "quote_without_items" | "unauthorized" | "invalid_token" | "token_expired" | "token_revoked" | "session_ended" | "session_expired" | "refresh_token_reused" | "invalid_access_token" | "invalid_credentials" | "session_required" | "too_many_requests" | "forbidden" | "cost_field_forbidden" | "csrf_failed" | "not_found" | "route_not_found" | "pdf_not_generated" | "file_archived" | "guest_link_expired" | "guest_link_revoked" | "conflict" | "duplicate" | "reference_conflict" | "serialization_failure" | "idempotency_key_in_use" | "idempotency_answer_lost" | "external_id_taken" | "duplicate_external_id" | "duplicate_code" | "duplicate_currency" | "duplicate_custom_field" | "duplicate_status" | "username_taken" | "email_taken" | "base_currency" | "default_status" | "last_admin" | "cannot_archive_self" | "not_a_contact" | "not_archived" | "company_has_children" | "item_has_children" | "brief_already_in_quote" | "catalogue_changed" | "prediction_not_available" | "quote_locked" | "invalid_transition" | "pdf_render_busy" | "quote_not_published" | "quote_changed" | "pdf_hash_mismatch" | "acceptance_not_found" | "quote_not_signed" | "artwork_closed" | "proof_not_ready" | "proof_superseded" | "proof_hash_mismatch" | "proofs_not_approved" | "already_converted" | "import_not_cancellable" | "export_not_ready" | "webhook_disabled" | "payload_too_large" | "file_too_large" | "unsupported_media_type" | "unsupported_artwork" | "unsupported_image" | "not_acceptable" | "business_rule" | "idempotency_key_reused" | "total_out_of_range" | "invalid_reference" | "unknown_company" | "unknown_status" | "parent_not_found" | "company_cycle" | "company_mismatch" | "project_company_mismatch" | "address_company_mismatch" | "contact_company_mismatch" | "collaboration_required" | "email_required" | "password_required" | "custom_fields_not_supported" | "already_expired" | "invalid_expiry" | "validity_passed" | "pricing_incomplete" | "invalid_discount" | "line_not_priced" | "repricing_failed" | "article_disabled" | "invalid_brief" | "brief_elements_unavailable" | "element_of_brief" | "element_not_in_brief" | "standalone_element" | "hierarchy_cycle" | "parent_in_other_order" | "parent_later" | "inconsistent_total" | "value_out_of_range" | "invalid_character" | "date_out_of_range" | "invalid_value" | "bad_request" | "ctp_invalid_json_body" | "ctp_empty_json_body" | "request_aborted" | "ctp_invalid_content_length" | "bad_url" | "ctp_body_too_large" | "max_param_length" | "ctp_invalid_media_type" | "internal_error" | "last_element" | "stale_write" | "flute_mismatch" | "no_corrugated_matter" | "code_taken";
+            code: "validation_failed" | "invalid_query" | "invalid_custom_fields" | "unsupported_language" | "invalid_multipart" | "too_many_files" | "too_many_fields" | "not_csv" | "invalid_url" | "url_not_allowed" | "quote_without_items" | "unauthorized" | "invalid_token" | "token_expired" | "token_revoked" | "session_ended" | "session_expired" | "refresh_token_reused" | "invalid_access_token" | "invalid_credentials" | "session_required" | "too_many_requests" | "forbidden" | "cost_field_forbidden" | "csrf_failed" | "not_found" | "route_not_found" | "pdf_not_generated" | "file_archived" | "guest_link_expired" | "guest_link_revoked" | "conflict" | "duplicate" | "reference_conflict" | "serialization_failure" | "idempotency_key_in_use" | "idempotency_answer_lost" | "external_id_taken" | "duplicate_external_id" | "duplicate_code" | "duplicate_currency" | "duplicate_custom_field" | "duplicate_status" | "username_taken" | "email_taken" | "base_currency" | "default_status" | "last_admin" | "cannot_archive_self" | "not_a_contact" | "not_archived" | "company_has_children" | "item_has_children" | "brief_already_in_quote" | "catalogue_changed" | "prediction_not_available" | "quote_locked" | "invalid_transition" | "pdf_render_busy" | "quote_not_published" | "quote_changed" | "pdf_hash_mismatch" | "order_not_delivered" | "nothing_to_reorder" | "acceptance_not_found" | "quote_not_signed" | "artwork_closed" | "proof_not_ready" | "proof_superseded" | "proof_hash_mismatch" | "proofs_not_approved" | "already_converted" | "import_not_cancellable" | "export_not_ready" | "webhook_disabled" | "payload_too_large" | "file_too_large" | "unsupported_media_type" | "unsupported_artwork" | "unsupported_image" | "not_acceptable" | "business_rule" | "idempotency_key_reused" | "total_out_of_range" | "invalid_reference" | "unknown_company" | "unknown_status" | "parent_not_found" | "company_cycle" | "company_mismatch" | "project_company_mismatch" | "address_company_mismatch" | "contact_company_mismatch" | "collaboration_required" | "email_required" | "password_required" | "custom_fields_not_supported" | "already_expired" | "invalid_expiry" | "validity_passed" | "pricing_incomplete" | "invalid_discount" | "line_not_priced" | "repricing_failed" | "article_disabled" | "invalid_brief" | "brief_elements_unavailable" | "element_of_brief" | "element_not_in_brief" | "standalone_element" | "hierarchy_cycle" | "parent_in_other_order" | "parent_later" | "inconsistent_total" | "value_out_of_range" | "invalid_character" | "date_out_of_range" | "invalid_value" | "bad_request" | "ctp_invalid_json_body" | "ctp_empty_json_body" | "request_aborted" | "ctp_invalid_content_length" | "bad_url" | "ctp_body_too_large" | "max_param_length" | "ctp_invalid_media_type" | "internal_error" | "last_element" | "stale_write" | "flute_mismatch" | "no_corrugated_matter" | "code_taken";
             instance?: string;
             requestId?: string;
             /** @description The issues found, at most 20 (see errorsTotal) */
@@ -6316,6 +6465,21 @@ export interface components {
                 companyName: string;
                 organisationName: string;
             };
+            /** @description The seller’s brand (name, logo, contact details) */
+            seller: {
+                name: string;
+                logoUrl: string | null;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description The quote’s top lines as the PDF prints them (no cost or margin) */
+            lines: {
+                reference: string | null;
+                name: string;
+                quantity: number;
+                unitPrice: number | null;
+                totalPrice: number | null;
+            }[];
             localisationId: string;
             /** @description The PDF the guest is shown (the link’s own public PDF route) */
             pdfUrl: string;
@@ -6430,6 +6594,63 @@ export interface components {
                 /** @description Newest first */
                 versions: components["schemas"]["ArtworkProof"][];
             }[];
+        };
+        Reorder: {
+            source: {
+                /** @enum {string} */
+                type: "order" | "article";
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 */
+                id: string;
+            };
+            quote: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 */
+                id: string;
+                name: string;
+                /** @description Always `draft`: the seller reviews and publishes it */
+                state: string;
+                currency: string;
+                totalPrice: number;
+            };
+            /** @description Currency of the new prices (the draft’s) */
+            currency: string;
+            previousCurrency: string | null;
+            lines: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 */
+                articleId: string;
+                code: string;
+                name: string;
+                quantity: number;
+                previousUnitPrice: number | null;
+                unitPrice: number | null;
+                previousTotal: number | null;
+                /** @description The new draft line’s total */
+                total: number;
+                difference: number | null;
+                differencePercent: number | null;
+            }[];
+            /** @description Order lines not carried over: free lines without an article, archived articles */
+            skipped: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 */
+                orderItemId: string;
+                /** @enum {string} */
+                reason: "no_article" | "article_unavailable";
+            }[];
+            previousTotal: number | null;
+            /** @description Sum of the new lines’ totals */
+            total: number;
+            difference: number | null;
         };
         NotificationPreferences: {
             /** @description The kinds of e-mail the user does not want */
@@ -7677,6 +7898,125 @@ export interface operations {
                         pdfFooter: string | null;
                         updatedAt: string | null;
                     };
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOrganisationBrand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Trading name, else legal name, else the organisation’s name */
+                        name: string;
+                        logoUrl: string | null;
+                        email: string | null;
+                        phoneNumber: string | null;
+                        website: string | null;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    downloadOrganisationBrandLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PNG or JPEG image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_multipart`, `too_many_files`, `too_many_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -29094,6 +29434,8 @@ export interface operations {
                         token: string;
                         /** @description The public PDF address (no credentials needed) */
                         url: string;
+                        /** @description The guest page of the link (the web app, in the link’s language): read the quote, download the PDF, accept or decline */
+                        pageUrl: string;
                     };
                 };
             };
@@ -29174,6 +29516,406 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QuoteGuestLink"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listQuoteComments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size (default 50, maximum 200) */
+                limit?: number;
+                /** @description `field` or `field,ASC|DESC`; sortable fields: createdAt, updatedAt */
+                sort?: string;
+                /** @description `ASC`/`DESC` (direction for `sort`), or `+field`/`-field` (ascending/descending) */
+                order?: string;
+            };
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description UUID
+                             */
+                            id: string;
+                            /** @enum {string} */
+                            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export" | "organisation";
+                            /**
+                             * Format: uuid
+                             * @description UUID
+                             */
+                            entityId: string;
+                            body: string;
+                            createdById: string | null;
+                            author: {
+                                /**
+                                 * Format: uuid
+                                 * @description UUID
+                                 */
+                                id: string;
+                                firstName: string | null;
+                                lastName: string | null;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp
+                             */
+                            updatedAt: string;
+                        }[];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            hasNextPage: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createQuoteComment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header; docs/idempotency.md). The same key with the same method, path and body replays the stored answer (`Idempotent-Replayed: true`); with another body 422 `idempotency_key_reused`; while the first request runs 409 `idempotency_key_in_use`; when the first request’s change committed but its answer was lost (its node stopped), 409 `idempotency_answer_lost`. Keys are kept per organisation and user for IDEMPOTENCY_KEY_TTL_SECONDS (default 24 h). Up to 255 characters among A-Z a-z 0-9 - _ . : ~ + / =, bare or as a quoted string; a UUID is recommended. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         */
+                        id: string;
+                        /** @enum {string} */
+                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export" | "organisation";
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         */
+                        entityId: string;
+                        body: string;
+                        createdById: string | null;
+                        author: {
+                            /**
+                             * Format: uuid
+                             * @description UUID
+                             */
+                            id: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                        } | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `proofs_not_approved`, `already_converted` (docs/errors.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteQuoteComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+                /** @description UUID */
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         */
+                        id: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateQuoteComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+                /** @description UUID */
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         */
+                        id: string;
+                        /** @enum {string} */
+                        entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export" | "organisation";
+                        /**
+                         * Format: uuid
+                         * @description UUID
+                         */
+                        entityId: string;
+                        body: string;
+                        createdById: string | null;
+                        author: {
+                            /**
+                             * Format: uuid
+                             * @description UUID
+                             */
+                            id: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                        } | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp
+                         */
+                        updatedAt: string;
+                    };
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -29733,6 +30475,64 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GuestQuote"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found`, `pdf_not_generated` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `pdf_not_generated`, `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `brief_already_in_quote`, `quote_locked`, `invalid_transition`, `quote_not_published`, `quote_changed`, `quote_not_signed`, `proofs_not_approved`, `already_converted` (docs/errors.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `guest_link_expired`, `guest_link_revoked` (docs/errors.md) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSellerLogoAsGuest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PNG or JPEG image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `unsupported_language`, `quote_without_items`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -30337,6 +31137,177 @@ export interface operations {
             };
             /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `artwork_closed`, `proof_not_ready`, `proof_superseded`, `proof_hash_mismatch` (docs/errors.md) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reorderOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header; docs/idempotency.md). The same key with the same method, path and body replays the stored answer (`Idempotent-Replayed: true`); with another body 422 `idempotency_key_reused`; while the first request runs 409 `idempotency_key_in_use`; when the first request’s change committed but its answer was lost (its node stopped), 409 `idempotency_answer_lost`. Keys are kept per organisation and user for IDEMPOTENCY_KEY_TTL_SECONDS (default 24 h). Up to 255 characters among A-Z a-z 0-9 - _ . : ~ + / =, bare or as a quoted string; a UUID is recommended. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": null | Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reorder"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_external_id`, `item_has_children` (docs/errors.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `project_company_mismatch`, `address_company_mismatch`, `article_disabled`, `hierarchy_cycle`, `parent_in_other_order`, `parent_later`, `inconsistent_total`, `value_out_of_range` (docs/errors.md) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reorderArticle: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header; docs/idempotency.md). The same key with the same method, path and body replays the stored answer (`Idempotent-Replayed: true`); with another body 422 `idempotency_key_reused`; while the first request runs 409 `idempotency_key_in_use`; when the first request’s change committed but its answer was lost (its node stopped), 409 `idempotency_answer_lost`. Keys are kept per organisation and user for IDEMPOTENCY_KEY_TTL_SECONDS (default 24 h). Up to 255 characters among A-Z a-z 0-9 - _ . : ~ + / =, bare or as a quoted string; a UUID is recommended. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": null | {
+                    /** @description How many to order; default the quantity last ordered of the article, else 1 */
+                    quantity?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reorder"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `invalid_custom_fields`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `duplicate_code` (docs/errors.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `brief_elements_unavailable`, `value_out_of_range` (docs/errors.md) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

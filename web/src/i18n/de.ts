@@ -3,6 +3,7 @@ import type { Messages } from './en.ts';
 import { engineDe } from './engine.ts';
 import type { OperationsMessages } from './operations.ts';
 import type { ordersEn } from './orders.ts';
+import { portalDe } from './portal.ts';
 import { fieldNamesDe, fieldProblemsDe, problemsDe } from './problems.ts';
 import { proofsDe } from './proofs.ts';
 import { sessionsDe } from './sessions.ts';
@@ -830,6 +831,8 @@ export const de: Messages = {
     preview: 'PDF-Vorschau',
     download: 'Herunterladen',
     guestLinks: 'Gastlinks',
+    guestPage: 'Gastseite',
+    guestPdf: 'PDF',
     createLink: 'Gastlink erstellen',
     copy: 'Kopieren',
     copied: 'Kopiert',
@@ -889,6 +892,7 @@ export const de: Messages = {
   engine: engineDe,
   ...ordersDe,
   ...proofsDe,
+  ...portalDe,
   ...operationsDe,
   ...sessionsDe,
 };

@@ -2,6 +2,7 @@ import { adminEn } from './admin.ts';
 import { engineEn } from './engine.ts';
 import { operationsEn } from './operations.ts';
 import { ordersEn } from './orders.ts';
+import { portalEn } from './portal.ts';
 import { fieldNamesEn, fieldProblemsEn, problemsEn } from './problems.ts';
 import { proofsEn } from './proofs.ts';
 import { sessionsEn } from './sessions.ts';
@@ -366,6 +367,8 @@ export const en = {
     preview: 'Preview the PDF',
     download: 'Download',
     guestLinks: 'Guest links',
+    guestPage: 'Guest page',
+    guestPdf: 'PDF',
     createLink: 'Create a guest link',
     copy: 'Copy',
     copied: 'Copied',
@@ -442,5 +445,6 @@ export const en = {
   ...proofsEn,
   ...operationsEn,
   ...sessionsEn,
+  ...portalEn,
 };
 export type Messages = typeof en;

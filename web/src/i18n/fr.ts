@@ -3,6 +3,7 @@ import type { Messages } from './en.ts';
 import { engineFr } from './engine.ts';
 import { operationsFr } from './operations.ts';
 import { ordersFr } from './orders.ts';
+import { portalFr } from './portal.ts';
 import { fieldNamesFr, fieldProblemsFr, problemsFr } from './problems.ts';
 import { proofsFr } from './proofs.ts';
 import { sessionsFr } from './sessions.ts';
@@ -367,6 +368,8 @@ export const fr: Messages = {
     preview: 'Aperçu du PDF',
     download: 'Télécharger',
     guestLinks: 'Liens invités',
+    guestPage: 'Page invité',
+    guestPdf: 'PDF',
     createLink: 'Créer un lien invité',
     copy: 'Copier',
     copied: 'Copié',
@@ -441,6 +444,7 @@ export const fr: Messages = {
   },
   ...ordersFr,
   ...proofsFr,
+  ...portalFr,
   ...operationsFr,
   ...sessionsFr,
 };

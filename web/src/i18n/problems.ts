@@ -25,6 +25,8 @@ export const problemsEn: ProblemSentences = {
   unsupported_image: 'The logo must be a PNG or JPEG image.',
   not_acceptable: 'The file cannot be given in the format asked for; choose PDF, DXF or CF2.',
   pdf_render_busy: 'Many documents are being prepared right now; try again in a few seconds.',
+  order_not_delivered: 'This order is not delivered yet: order its articles again instead.',
+  nothing_to_reorder: 'None of this order’s lines is an article still on offer: ask your seller for a quote.',
   pdf_hash_mismatch: 'The quote’s PDF changed while you were reading it; reload the quote and answer again.',
   acceptance_not_found: 'This quote has no recorded answer yet.',
   invalid_discount: 'The discount is not valid: a percentage or an amount, at most the line’s amount.',
@@ -164,6 +166,9 @@ export const problemsFr: ProblemSentences = {
   unsupported_image: 'Le logo doit être une image PNG ou JPEG.',
   not_acceptable: 'Le fichier ne peut pas être fourni dans le format demandé ; choisissez PDF, DXF ou CF2.',
   pdf_render_busy: 'De nombreux documents sont en préparation ; réessayez dans quelques secondes.',
+  order_not_delivered: "Cette commande n'est pas encore livrée : commandez plutôt ses articles à nouveau.",
+  nothing_to_reorder:
+    "Aucune ligne de cette commande n'est un article encore proposé : demandez un devis à votre fournisseur.",
   pdf_hash_mismatch:
     'Le PDF du devis a changé pendant votre lecture ; rechargez le devis et répondez à nouveau.',
   acceptance_not_found: "Ce devis n'a pas encore de réponse enregistrée.",
@@ -311,6 +316,10 @@ export const problemsDe: ProblemSentences = {
   unsupported_image: 'Das Logo muss ein PNG- oder JPEG-Bild sein.',
   not_acceptable: 'Die Datei kann nicht im verlangten Format geliefert werden; wählen Sie PDF, DXF oder CF2.',
   pdf_render_busy: 'Gerade werden viele Dokumente erstellt; versuchen Sie es in einigen Sekunden erneut.',
+  order_not_delivered:
+    'Diese Bestellung ist noch nicht geliefert: bestellen Sie stattdessen ihre Artikel erneut.',
+  nothing_to_reorder:
+    'Keine Position dieser Bestellung ist ein noch angebotener Artikel: fragen Sie Ihren Lieferanten nach einem Angebot.',
   pdf_hash_mismatch:
     'Das PDF des Angebots hat sich während des Lesens geändert; laden Sie das Angebot neu und antworten Sie erneut.',
   acceptance_not_found: 'Für dieses Angebot ist noch keine Antwort erfasst.',

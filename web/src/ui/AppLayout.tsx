@@ -1,12 +1,14 @@
-import { AppShell, Burger, Button, Group, NavLink, Select, Text, Title } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
-import { Suspense } from 'react';
+import { AppShell, Burger, Button, Group, Image, NavLink, Select, Text, Title } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { isStaff, useAuth } from '../api/auth.ts';
 import { signOut } from '../api/client.ts';
 import { useAdminLinks } from '../features/admin/nav.ts';
+import { useBrand, useImageUrl } from '../features/portal/brand.ts';
 import { LANGUAGES } from '../i18n/index.ts';
+import { isLanguage, languageOf } from '../i18n/languages.ts';
 import { SessionWarning } from './SessionWarning.tsx';
 import { Loading } from './states.tsx';
 import { UnsavedChangesGuard } from './UnsavedChanges.tsx';
@@ -19,6 +21,18 @@ export function AppLayout() {
   const location = useLocation();
   const navigate = useNavigate();
   const staff = isStaff(me?.role);
+  const buyer = me?.role === 'contact';
+  const phone = useMediaQuery('(max-width: 30em)');
+  // A buyer's portal carries the seller's brand (name and logo), not the desk's title.
+  const brand = useBrand(buyer);
+  const logo = useImageUrl(buyer ? brand.data?.logoUrl : undefined);
+  // A buyer reads in their own language (their user's setting) until they choose another.
+  useEffect(() => {
+    const own = me?.language ? languageOf(me.language) : undefined;
+    if (!buyer || !own || !isLanguage(own) || sessionStorage.getItem('pqs.language.applied')) return;
+    sessionStorage.setItem('pqs.language.applied', '1');
+    if (i18n.language !== own) void i18n.changeLanguage(own);
+  }, [buyer, me?.language, i18n]);
   const links = staff
     ? [
         { to: '/briefs', label: t('nav.briefs') },
@@ -30,10 +44,13 @@ export function AppLayout() {
         { to: '/articles', label: t('articles.nav') },
       ]
     : [
+        ...(buyer ? [{ to: '/portal', label: t('portal.nav') }] : []),
         { to: '/quotes', label: t('nav.myQuotes') },
         { to: '/orders', label: t('orders.nav') },
       ];
-  const adminLinks = useAdminLinks();
+  // A buyer manages nothing of the seller's: no administration section (issue 25).
+  const allAdminLinks = useAdminLinks();
+  const adminLinks = buyer ? [] : allAdminLinks;
   // Imports, webhooks and the event log need imports:manage, webhooks:manage, events:read (admins).
   if (me?.role === 'admin' || me?.role === 'superadmin')
     links.push(
@@ -57,20 +74,28 @@ export function AppLayout() {
         {t('app.skip')}
       </a>
       <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group wrap="nowrap">
+        <Group h="100%" px={phone ? 'xs' : 'md'} justify="space-between" wrap="nowrap" gap="xs">
+          <Group wrap="nowrap" gap="xs" style={{ minWidth: 0 }}>
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Menu" />
-            <Title order={1} size="h4">
-              {t('app.title')}
+            {buyer && logo ? <Image src={logo} alt="" h={32} w="auto" maw={96} fit="contain" /> : null}
+            <Title
+              order={1}
+              size="h4"
+              data-testid="app-title"
+              style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}
+            >
+              {buyer ? (brand.data?.name ?? '') : t('app.title')}
             </Title>
           </Group>
-          <Group wrap="nowrap" gap="sm">
+          <Group wrap="nowrap" gap="xs" style={{ flexShrink: 0 }}>
             <Select
               aria-label={t('nav.language')}
-              data={LANGUAGES.map((l) => ({ ...l }))}
+              data={LANGUAGES.map((l) =>
+                phone ? { value: l.value, label: l.value.toUpperCase() } : { ...l },
+              )}
               value={i18n.language}
               onChange={(value) => value && void i18n.changeLanguage(value)}
-              w={120}
+              w={phone ? 72 : 120}
               allowDeselect={false}
             />
             <Text size="sm" data-testid="signed-in-user" visibleFrom="sm">
@@ -78,6 +103,7 @@ export function AppLayout() {
             </Text>
             <Button
               variant="default"
+              px={phone ? 'xs' : undefined}
               onClick={async () => {
                 await signOut();
                 navigate('/sign-in');
@@ -99,9 +125,11 @@ export function AppLayout() {
             variant="filled"
           />
         ))}
-        <Text size="xs" fw={700} tt="uppercase" mt="md" mb={4} px="sm">
-          {t('admin.nav.title')}
-        </Text>
+        {adminLinks.length > 0 && (
+          <Text size="xs" fw={700} tt="uppercase" mt="md" mb={4} px="sm">
+            {t('admin.nav.title')}
+          </Text>
+        )}
         {adminLinks.map((link) => (
           <NavLink
             key={link.to}

@@ -57,13 +57,15 @@ type Props = {
   /** The saved project, shown until the company's projects are loaded. */
   project?: { id: string; name: string } | null;
   title: string;
+  /** A buyer's view of a saved brief: no save, no suggestions to apply (the seller re-prices). */
+  readOnly?: boolean;
 };
 
 /**
  * The brief configurator: the form on the left; on the right the live price of the unsaved form
  * (POST /api/briefs/estimate, debounced) with its drawings, process and savings.
  */
-export function Configurator({ briefId, version, initial, companyName, project, title }: Props) {
+export function Configurator({ briefId, version, initial, companyName, project, title, readOnly }: Props) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -153,25 +155,27 @@ export function Configurator({ briefId, version, initial, companyName, project, 
     <Stack>
       <Group justify="space-between">
         <Title order={2}>{title}</Title>
-        <Group gap="sm">
-          {saveBlocked ? (
-            <Text size="sm" c="red.9" id="save-blocked" data-testid="save-blocked">
-              {t('stale.saveBlocked')}
-            </Text>
-          ) : null}
-          <Button
-            onClick={() => {
-              setAttempted(true);
-              if (!invalid) save.mutate();
-            }}
-            loading={save.isPending}
-            disabled={saveBlocked}
-            aria-describedby={saveBlocked ? 'save-blocked' : undefined}
-            data-testid="save-brief"
-          >
-            {briefId ? t('configurator.saveChanges') : t('configurator.save')}
-          </Button>
-        </Group>
+        {!readOnly && (
+          <Group gap="sm">
+            {saveBlocked ? (
+              <Text size="sm" c="red.9" id="save-blocked" data-testid="save-blocked">
+                {t('stale.saveBlocked')}
+              </Text>
+            ) : null}
+            <Button
+              onClick={() => {
+                setAttempted(true);
+                if (!invalid) save.mutate();
+              }}
+              loading={save.isPending}
+              disabled={saveBlocked}
+              aria-describedby={saveBlocked ? 'save-blocked' : undefined}
+              data-testid="save-brief"
+            >
+              {briefId ? t('configurator.saveChanges') : t('configurator.save')}
+            </Button>
+          </Group>
+        )}
       </Group>
       {draft.restoredAt ? (
         <Alert color="blue" data-testid="draft-restored">
@@ -280,7 +284,9 @@ export function Configurator({ briefId, version, initial, companyName, project, 
                 stale={stale}
               />
             )}
-            {details && <EstimateDetails estimate={details} onApply={apply} stale={stale} />}
+            {details && (
+              <EstimateDetails estimate={details} onApply={readOnly ? undefined : apply} stale={stale} />
+            )}
             {estimate.data && !stale && (estimate.isFetching || body !== debounced) ? (
               <Text size="xs" c="dimmed" data-testid="pricing-indicator">
                 {t('configurator.pricing')}

@@ -122,7 +122,7 @@ export const EstimateDetails = memo(function EstimateDetails({
   stale = false,
 }: {
   estimate: Estimate;
-  onApply: (changes: Change[]) => void;
+  onApply?: (changes: Change[]) => void;
   /** Of an earlier form: the drawings are greyed and marked, and no saving can be applied. */
   stale?: boolean;
 }) {
@@ -334,7 +334,7 @@ export const EstimateDetails = memo(function EstimateDetails({
                     })}
                   </Text>
                   {/* Apply is offered only where it changes the form (a gang run is already priced in). */}
-                  {o.changes.length > 0 && (
+                  {o.changes.length > 0 && onApply && (
                     <Button
                       size="xs"
                       variant="light"

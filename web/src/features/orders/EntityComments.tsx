@@ -6,10 +6,21 @@ import { api, unwrap } from '../../api/client.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 
-type Owner = 'orders' | 'articles';
+type Owner = 'orders' | 'articles' | 'quotes';
 
 /** The comments of an order or an article, newest first, and a box to add one (files:write). */
-export function EntityComments({ owner, id, canWrite }: { owner: Owner; id: string; canWrite: boolean }) {
+export function EntityComments({
+  owner,
+  id,
+  canWrite,
+  labels,
+}: {
+  owner: Owner;
+  id: string;
+  canWrite: boolean;
+  /** The words of the card (the buyer portal's "Questions to the seller"); default: comments. */
+  labels?: { title: string; field: string; submit: string; placeholder?: string };
+}) {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const form = useApiForm();
@@ -24,7 +35,9 @@ export function EntityComments({ owner, id, canWrite }: { owner: Owner; id: stri
       return (
         owner === 'orders'
           ? await unwrap(api.GET('/api/orders/{id}/comments', path))
-          : await unwrap(api.GET('/api/articles/{id}/comments', path))
+          : owner === 'quotes'
+            ? await unwrap(api.GET('/api/quotes/{id}/comments', path))
+            : await unwrap(api.GET('/api/articles/{id}/comments', path))
       ).data;
     },
   });
@@ -33,7 +46,7 @@ export function EntityComments({ owner, id, canWrite }: { owner: Owner; id: stri
   return (
     <Card withBorder data-testid="comments">
       <Title order={3} size="h4" mb="xs">
-        {t('orders.comments.title')}
+        {labels?.title ?? t('orders.comments.title')}
       </Title>
       {canWrite && (
         <form
@@ -45,7 +58,9 @@ export function EntityComments({ owner, id, canWrite }: { owner: Owner; id: stri
               () =>
                 owner === 'orders'
                   ? unwrap(api.POST('/api/orders/{id}/comments', path))
-                  : unwrap(api.POST('/api/articles/{id}/comments', path)),
+                  : owner === 'quotes'
+                    ? unwrap(api.POST('/api/quotes/{id}/comments', path))
+                    : unwrap(api.POST('/api/articles/{id}/comments', path)),
               t('common.saved'),
             );
             if (saved) {
@@ -56,7 +71,8 @@ export function EntityComments({ owner, id, canWrite }: { owner: Owner; id: stri
         >
           <Stack gap="xs" mb="sm">
             <Textarea
-              label={t('orders.comments.new')}
+              label={labels?.field ?? t('orders.comments.new')}
+              placeholder={labels?.placeholder}
               value={body}
               onChange={(e) => setBody(e.currentTarget.value)}
               autosize
@@ -65,7 +81,7 @@ export function EntityComments({ owner, id, canWrite }: { owner: Owner; id: stri
             />
             <Group justify="flex-end">
               <Button type="submit" loading={form.busy} disabled={!body.trim()}>
-                {t('orders.comments.add')}
+                {labels?.submit ?? t('orders.comments.add')}
               </Button>
             </Group>
           </Stack>

@@ -19,33 +19,41 @@ export function AcceptDialog({
   opened,
   onClose,
   onAccepted,
+  guestToken,
 }: {
   quote: Pick<Quote, 'id' | 'code' | 'pdfs'>;
   opened: boolean;
   onClose: () => void;
   onAccepted: () => Promise<unknown>;
+  /** A guest link's token: the answer goes to the link's public route, with the signer's e-mail. */
+  guestToken?: string;
 }) {
   const { t, i18n } = useTranslation();
   const [typedName, setTypedName] = useState('');
   const [poNumber, setPoNumber] = useState('');
   const [comment, setComment] = useState('');
   const [confirmed, setConfirmed] = useState(false);
+  const [email, setEmail] = useState('');
   // The PDF in the reader's language when there is one, else the first stored one.
   const pdf = quote.pdfs.find((p) => p.localisationId === i18n.language) ?? quote.pdfs[0];
   const accept = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.POST('/api/quotes/{id}/accept', {
-          params: { path: { id: quote.id } },
-          body: {
-            typedName: typedName.trim(),
-            confirm: true,
-            ...(poNumber.trim() ? { poNumber: poNumber.trim() } : {}),
-            ...(comment.trim() ? { comment: comment.trim() } : {}),
-            ...(pdf ? { localisationId: pdf.localisationId, pdfSha256: pdf.sha256 } : {}),
-          },
-        }),
-      ),
+    mutationFn: (): Promise<unknown> => {
+      const body = {
+        typedName: typedName.trim(),
+        confirm: true,
+        ...(poNumber.trim() ? { poNumber: poNumber.trim() } : {}),
+        ...(comment.trim() ? { comment: comment.trim() } : {}),
+        ...(pdf ? { localisationId: pdf.localisationId, pdfSha256: pdf.sha256 } : {}),
+      };
+      return guestToken
+        ? unwrap(
+            api.POST('/api/public/quotes/{token}/accept', {
+              params: { path: { token: guestToken } },
+              body: { ...body, email: email.trim() },
+            }),
+          )
+        : unwrap(api.POST('/api/quotes/{id}/accept', { params: { path: { id: quote.id } }, body }));
+    },
     onSuccess: async () => {
       onClose();
       await onAccepted();
@@ -75,6 +83,19 @@ export function AcceptDialog({
           maxLength={200}
           data-testid="accept-name"
         />
+        {guestToken && (
+          <TextInput
+            label={t('guest.email')}
+            description={t('guest.emailHint')}
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            error={fields['/email']}
+            required
+            maxLength={254}
+            data-testid="accept-email"
+          />
+        )}
         <TextInput
           label={t('acceptance.poNumber')}
           value={poNumber}
@@ -104,7 +125,7 @@ export function AcceptDialog({
         </Alert>
         <Button
           color="teal.9"
-          disabled={!typedName.trim() || !confirmed}
+          disabled={!typedName.trim() || !confirmed || (Boolean(guestToken) && !email.trim())}
           loading={accept.isPending}
           onClick={() => accept.mutate()}
           data-testid="accept-submit"

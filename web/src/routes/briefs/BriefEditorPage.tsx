@@ -1,6 +1,7 @@
 import { Anchor, Card, Group, Stack, Table, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
+import { useAuth } from '../../api/auth.ts';
 import { useBrief, useBriefVersions } from '../../features/briefs/describe.ts';
 import { when } from '../../features/briefs/VersionChanges.tsx';
 import { Configurator } from '../../features/configurator/Configurator.tsx';
@@ -14,6 +15,7 @@ export default function BriefEditorPage() {
   const { id } = useParams();
   const { t } = useTranslation();
   const [params] = useSearchParams();
+  const { me } = useAuth();
   const brief = useBrief(id);
   const versions = useBriefVersions(id, brief.data?.currentVersion);
   if (!id)
@@ -32,6 +34,7 @@ export default function BriefEditorPage() {
             key={`${b.id}-${b.currentVersion}`}
             briefId={b.id}
             version={b.currentVersion ?? 0}
+            readOnly={me?.role === 'contact'}
             title={t('configurator.editTitle', { code: b.code })}
             companyName={b.company?.name}
             project={b.project}

@@ -33,6 +33,7 @@ import {
   statusLabel,
   useOrderStatuses,
 } from '../../features/orders/statuses.tsx';
+import { PortalOrder } from '../../features/portal/PortalOrder.tsx';
 import { date } from '../../ui/format.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
@@ -50,17 +51,21 @@ export default function OrderPage() {
   });
   return (
     <QueryState query={order}>
-      {(o) => (
-        <Stack>
-          <Header order={o} canWrite={staff} />
-          <Details order={o} canWrite={staff} />
-          <OrderItems order={o} canWrite={staff} />
-          <SimpleGrid cols={{ base: 1, lg: 2 }}>
-            <EntityFiles owner="orders" id={o.id} canWrite={staff || me?.role === 'contact'} />
-            <EntityComments owner="orders" id={o.id} canWrite={staff || me?.role === 'contact'} />
-          </SimpleGrid>
-        </Stack>
-      )}
+      {(o) =>
+        me?.role === 'contact' ? (
+          <PortalOrder order={o} />
+        ) : (
+          <Stack>
+            <Header order={o} canWrite={staff} />
+            <Details order={o} canWrite={staff} />
+            <OrderItems order={o} canWrite={staff} />
+            <SimpleGrid cols={{ base: 1, lg: 2 }}>
+              <EntityFiles owner="orders" id={o.id} canWrite={staff} />
+              <EntityComments owner="orders" id={o.id} canWrite={staff} />
+            </SimpleGrid>
+          </Stack>
+        )
+      }
     </QueryState>
   );
 }

@@ -12,7 +12,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
+import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,6 +25,7 @@ import { ordersQuery } from '../../features/orders/filters.ts';
 import { amount, orderName } from '../../features/orders/format.ts';
 import { StatusBadge, useOrderStatuses } from '../../features/orders/statuses.tsx';
 import { useCompanyNames } from '../../features/orders/useCompanyNames.ts';
+import { OrderCards } from '../../features/portal/lists.tsx';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { date } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
@@ -44,6 +45,8 @@ export default function OrdersPage() {
   const { t } = useTranslation();
   const { me } = useAuth();
   const staff = isStaff(me?.role);
+  // A buyer, and anyone on a phone, reads cards: dates, delivery and tracking without sideways scroll.
+  const phone = useMediaQuery('(max-width: 48em)');
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const [creating, create] = useDisclosure();
@@ -153,40 +156,44 @@ export default function OrdersPage() {
         <QueryState query={query} isEmpty={(d) => d.data.length === 0}>
           {(data) => (
             <>
-              <Table.ScrollContainer minWidth={760}>
-                <Table striped highlightOnHover data-testid="orders-table">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t('orders.order')}</Table.Th>
-                      <Table.Th>{t('common.company')}</Table.Th>
-                      <Table.Th>{t('common.status')}</Table.Th>
-                      <Table.Th>{t('orders.orderDate')}</Table.Th>
-                      <Table.Th>{t('orders.expectedDelivery')}</Table.Th>
-                      <Table.Th ta="right">{t('orders.billedAmount')}</Table.Th>
-                      <Table.Th ta="right">{t('orders.itemsTotal')}</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {data.data.map((o) => (
-                      <Table.Tr key={o.id}>
-                        <Table.Td>
-                          <Anchor component={Link} to={`/orders/${o.id}`}>
-                            {orderName(o)}
-                          </Anchor>
-                        </Table.Td>
-                        <Table.Td>{companyName(o.companyId)}</Table.Td>
-                        <Table.Td>
-                          <StatusBadge status={statusOf(o.statusId)} />
-                        </Table.Td>
-                        <Table.Td>{date(o.orderDate)}</Table.Td>
-                        <Table.Td>{date(o.expectedDeliveryDate)}</Table.Td>
-                        <Table.Td ta="right">{amount(o.billedAmount)}</Table.Td>
-                        <Table.Td ta="right">{amount(o.itemsTotal)}</Table.Td>
+              {phone || !staff ? (
+                <OrderCards orders={data.data} />
+              ) : (
+                <Table.ScrollContainer minWidth={760}>
+                  <Table striped highlightOnHover data-testid="orders-table">
+                    <Table.Thead>
+                      <Table.Tr>
+                        <Table.Th>{t('orders.order')}</Table.Th>
+                        <Table.Th>{t('common.company')}</Table.Th>
+                        <Table.Th>{t('common.status')}</Table.Th>
+                        <Table.Th>{t('orders.orderDate')}</Table.Th>
+                        <Table.Th>{t('orders.expectedDelivery')}</Table.Th>
+                        <Table.Th ta="right">{t('orders.billedAmount')}</Table.Th>
+                        <Table.Th ta="right">{t('orders.itemsTotal')}</Table.Th>
                       </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+                    </Table.Thead>
+                    <Table.Tbody>
+                      {data.data.map((o) => (
+                        <Table.Tr key={o.id}>
+                          <Table.Td>
+                            <Anchor component={Link} to={`/orders/${o.id}`}>
+                              {orderName(o)}
+                            </Anchor>
+                          </Table.Td>
+                          <Table.Td>{companyName(o.companyId)}</Table.Td>
+                          <Table.Td>
+                            <StatusBadge status={statusOf(o.statusId)} />
+                          </Table.Td>
+                          <Table.Td>{date(o.orderDate)}</Table.Td>
+                          <Table.Td>{date(o.expectedDeliveryDate)}</Table.Td>
+                          <Table.Td ta="right">{amount(o.billedAmount)}</Table.Td>
+                          <Table.Td ta="right">{amount(o.itemsTotal)}</Table.Td>
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                </Table.ScrollContainer>
+              )}
               <Pager meta={data.meta} onPage={(p) => set({ page: String(p) })} />
               {data.meta.totalIsExact === false && (
                 <Text size="sm" c="dimmed" data-testid="orders-total-bound">

@@ -21,11 +21,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { auth } from '../../api/auth.ts';
+import { auth, useAuth } from '../../api/auth.ts';
 import { ApiError, api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { useCan } from '../../features/admin/useCan.ts';
 import { orderName } from '../../features/orders/format.ts';
+import { PortalQuote } from '../../features/portal/PortalQuote.tsx';
 import { AcceptDialog, SignedPdfLink } from '../../features/quotes/AcceptDialog.tsx';
 import { guidanceOf, offers, type QuoteAction } from '../../features/quotes/actions.ts';
 import { LinePicker, type Lines, linesBody, linesComplete } from '../../features/quotes/LinePicker.tsx';
@@ -47,6 +48,7 @@ export default function QuotePage() {
   const { id } = useParams() as { id: string };
   const { t } = useTranslation();
   const may = useCan();
+  const { me } = useAuth();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const quote = useQuery({
@@ -80,6 +82,8 @@ export default function QuotePage() {
   return (
     <QueryState query={quote} back={{ to: '/quotes', label: t('quotes.title') }}>
       {(q) => {
+        // A buyer reads the quote in the portal's page: the seller's brand, no staff tools.
+        if (me?.role === 'contact') return <PortalQuote quote={q} />;
         // The lifecycle's actions come from the API (allowedActions, per caller); the PDF and guest
         // links are not transitions: the permission to write quotes and the state decide them.
         const can = (action: QuoteAction) => offers(q, action);
@@ -448,7 +452,7 @@ function PdfPanel({ quote, canRender }: { quote: Quote; canRender: boolean }) {
 function GuestLinks({ quoteId }: { quoteId: string }) {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
-  const [created, setCreated] = useState<{ id: string; url: string }>();
+  const [created, setCreated] = useState<{ id: string; url: string; pageUrl: string }>();
   const [error, setError] = useState<unknown>();
   const links = useQuery({
     queryKey: ['quote', quoteId, 'guest-links'],
@@ -473,7 +477,7 @@ function GuestLinks({ quoteId }: { quoteId: string }) {
                   body: { localisationId: languageOf(i18n.language) },
                 }),
               );
-              setCreated({ id: link.id, url: link.url });
+              setCreated({ id: link.id, url: link.url, pageUrl: link.pageUrl });
               await refresh();
             } catch (e) {
               setError(e);
@@ -485,18 +489,30 @@ function GuestLinks({ quoteId }: { quoteId: string }) {
       </Group>
       {error ? <ErrorState error={error} /> : null}
       {created && (
-        <Group mb="sm">
-          <Text size="sm" data-testid="guest-link-url" style={{ wordBreak: 'break-all' }}>
-            {created.url}
-          </Text>
-          <CopyButton value={created.url}>
-            {({ copied, copy }) => (
-              <Button size="xs" onClick={copy}>
-                {copied ? t('quotes.copied') : t('quotes.copy')}
-              </Button>
-            )}
-          </CopyButton>
-        </Group>
+        <Stack gap={4} mb="sm">
+          {(
+            [
+              ['guest-link-page', created.pageUrl, t('quotes.guestPage')],
+              ['guest-link-url', created.url, t('quotes.guestPdf')],
+            ] as const
+          ).map(([testId, value, label]) => (
+            <Group key={testId} gap="xs" wrap="nowrap">
+              <Text size="sm" fw={600} style={{ flexShrink: 0 }}>
+                {label}
+              </Text>
+              <Text size="sm" data-testid={testId} style={{ wordBreak: 'break-all' }}>
+                {value}
+              </Text>
+              <CopyButton value={value}>
+                {({ copied, copy }) => (
+                  <Button size="xs" onClick={copy} style={{ flexShrink: 0 }}>
+                    {copied ? t('quotes.copied') : t('quotes.copy')}
+                  </Button>
+                )}
+              </CopyButton>
+            </Group>
+          ))}
+        </Stack>
       )}
       <QueryState query={links} isEmpty={(d) => d.length === 0}>
         {(list) => (

@@ -1,11 +1,12 @@
 import { Anchor, Badge, Button, Group, Select, Stack, Table, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { isStaff, useAuth } from '../../api/auth.ts';
 import { api, unwrap } from '../../api/client.ts';
+import { QuoteCards } from '../../features/portal/lists.tsx';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { date, money } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
@@ -24,6 +25,8 @@ export default function QuotesPage() {
   const { t } = useTranslation();
   const { me } = useAuth();
   const staff = isStaff(me?.role);
+  // A phone lists cards (no sideways scroll, state and total readable); wider screens a table.
+  const phone = useMediaQuery('(max-width: 48em)');
   const [params, setParams] = useSearchParams();
   const page = Number(params.get('page') ?? 1);
   const state = params.get('status');
@@ -99,36 +102,40 @@ export default function QuotesPage() {
       >
         {(data) => (
           <>
-            <Table striped highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('briefs.code')}</Table.Th>
-                  <Table.Th>{t('common.name')}</Table.Th>
-                  <Table.Th>{t('common.company')}</Table.Th>
-                  <Table.Th>{t('quotes.state')}</Table.Th>
-                  <Table.Th>{t('quotes.validUntil')}</Table.Th>
-                  <Table.Th ta="right">{t('quotes.total')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.data.map((q) => (
-                  <Table.Tr key={q.id}>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/quotes/${q.id}`}>
-                        {q.code ?? `${t('quotes.states.draft')} v${q.version}`}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{q.name}</Table.Td>
-                    <Table.Td>{q.company?.name ?? '—'}</Table.Td>
-                    <Table.Td>
-                      <Badge color={STATE_COLOURS[q.state]}>{t(`quotes.states.${q.state}`)}</Badge>
-                    </Table.Td>
-                    <Table.Td>{date(q.validUntil)}</Table.Td>
-                    <Table.Td ta="right">{money(q.totalPrice, q.currency)}</Table.Td>
+            {phone ? (
+              <QuoteCards quotes={data.data} />
+            ) : (
+              <Table striped highlightOnHover>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('briefs.code')}</Table.Th>
+                    <Table.Th>{t('common.name')}</Table.Th>
+                    <Table.Th>{t('common.company')}</Table.Th>
+                    <Table.Th>{t('quotes.state')}</Table.Th>
+                    <Table.Th>{t('quotes.validUntil')}</Table.Th>
+                    <Table.Th ta="right">{t('quotes.total')}</Table.Th>
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.data.map((q) => (
+                    <Table.Tr key={q.id}>
+                      <Table.Td>
+                        <Anchor component={Link} to={`/quotes/${q.id}`}>
+                          {q.code ?? `${t('quotes.states.draft')} v${q.version}`}
+                        </Anchor>
+                      </Table.Td>
+                      <Table.Td>{q.name}</Table.Td>
+                      <Table.Td>{q.company?.name ?? '—'}</Table.Td>
+                      <Table.Td>
+                        <Badge color={STATE_COLOURS[q.state]}>{t(`quotes.states.${q.state}`)}</Badge>
+                      </Table.Td>
+                      <Table.Td>{date(q.validUntil)}</Table.Td>
+                      <Table.Td ta="right">{money(q.totalPrice, q.currency)}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            )}
             <Pager meta={data.meta} onPage={(p) => set({ page: String(p) })} />
           </>
         )}
