@@ -43,7 +43,7 @@ export const AcceptBody = Type.Object(
         {
           additionalProperties: false,
           description:
-            'The price break / quantity option chosen, when the quote offers several (recorded as sent)',
+            'The price-break column chosen (docs/quotes.md, "Price breaks"): `id` a column of the quote’s `priceBreakColumns` (or a line’s column id), or `quantity` alone; required when the quote offers two columns or more, refused when it offers none (422 `invalid_price_break_option`). The order made from the quote takes that column',
         },
       ),
     ),

@@ -13,10 +13,12 @@ import { type Language, languageOf, requireLanguage } from '../quotes/i18n.ts';
 import { invalidTransition } from '../quotes/lifecycle.ts';
 import type { QuotePdfService } from '../quotes/pdf-service.ts';
 import { hashGuestToken } from '../quotes/pdf-service.ts';
+import { chooseColumn } from '../quotes/price-breaks.ts';
 import {
   findGuestLinkByHash,
   findQuoteRow,
   type GuestLinkRow,
+  liveItemsOf,
   QUOTE_ENTITY,
   type QuoteWithRefs,
 } from '../quotes/repository.ts';
@@ -204,6 +206,10 @@ export function createAcceptanceService(
       throw invalidTransition(quote.state, decision === 'accepted' ? 'signed' : 'rejected');
     }
     if (decision === 'accepted') requireSignature(answerer, input);
+    // The price-break column chosen (422 when it names none, or none when several are offered);
+    // a published quote's items no longer change, so they are read once here.
+    const column =
+      decision === 'accepted' ? chooseColumn(await liveItemsOf(db, quote.id), input.option) : null;
     const organisationId = quote.organisationId;
     const userId = answerer.kind === 'user' ? answerer.actor.userId : null;
     const changeActor: ChangeActor = { organisationId, userId };
@@ -252,7 +258,16 @@ export function createAcceptanceService(
         poNumber: input.poNumber?.trim() || null,
         comment: input.comment?.trim() || null,
         reason,
-        option: input.option ?? null,
+        // The column as it was offered (its id, rank, quantity and total), or what was sent.
+        option: column
+          ? {
+              id: column.id,
+              position: column.position,
+              quantity: column.quantity,
+              totalPrice: column.totalPrice,
+              currency: quote.currency,
+            }
+          : null,
       });
       const acceptance = presentAcceptance(evidence);
       // The lifecycle table decides and moves the state; its event carries the evidence.

@@ -25,6 +25,7 @@ import { itemTree } from './items.ts';
 import { type PdfQuote, renderQuotePdf } from './pdf.ts';
 import type { RenderOptions } from './pdf-document.ts';
 import type { PdfSeller } from './pdf-seller.ts';
+import { quoteColumns } from './price-breaks.ts';
 import { createRenderPool, type RenderPool } from './render-pool.ts';
 import {
   companyVatNumberOf,
@@ -112,6 +113,7 @@ export async function pdfDataOf(db: Executor, quote: QuoteWithRefs, seller?: Pdf
   return {
     ...quote,
     items: itemTree(items),
+    priceBreakColumns: quoteColumns(items),
     dieLines,
     seller: seller ?? bareSeller(quote.organisationName),
     terms: { ...quote, ...vatTotals(quote.totalPrice, quote.vatRate), customerVatNumber },
@@ -122,7 +124,7 @@ export async function pdfDataOf(db: Executor, quote: QuoteWithRefs, seller?: Pdf
  * The template part of a stored PDF's key: bump it when what a PDF shows changes (pdf.ts,
  * pdf-document.ts, fonts), and every stored PDF is rendered again on its next request.
  */
-export const PDF_TEMPLATE_VERSION = 1;
+export const PDF_TEMPLATE_VERSION = 2;
 
 /** The pg-boss queue that renders and stores the PDFs of a quote once it is published. */
 export const PDF_JOB = 'quotes.pdf';

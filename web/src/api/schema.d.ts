@@ -4019,7 +4019,7 @@ export interface components {
              * @description Stable machine-readable error code (docs/errors.md)
              * @enum {string}
              */
-            code: "validation_failed" | "invalid_query" | "invalid_custom_fields" | "unsupported_language" | "invalid_multipart" | "too_many_files" | "too_many_fields" | "not_csv" | "invalid_url" | "url_not_allowed" | "quote_without_items" | "unauthorized" | "invalid_token" | "token_expired" | "token_revoked" | "session_ended" | "invalid_access_token" | "invalid_credentials" | "session_required" | "too_many_requests" | "forbidden" | "cost_field_forbidden" | "csrf_failed" | "not_found" | "route_not_found" | "pdf_not_generated" | "file_archived" | "guest_link_expired" | "guest_link_revoked" | "conflict" | "duplicate" | "reference_conflict" | "serialization_failure" | "idempotency_key_in_use" | "idempotency_answer_lost" | "external_id_taken" | "duplicate_external_id" | "duplicate_code" | "duplicate_currency" | "duplicate_custom_field" | "duplicate_status" | "username_taken" | "email_taken" | "base_currency" | "default_status" | "last_admin" | "cannot_archive_self" | "not_a_contact" | "not_archived" | "company_has_children" | "item_has_children" | "brief_already_in_quote" | "catalogue_changed" | "prediction_not_available" | "quote_locked" | "invalid_transition" | "pdf_render_busy" | "quote_not_published" | "quote_changed" | "pdf_hash_mismatch" | "acceptance_not_found" | "quote_not_signed" | "already_converted" | "import_not_cancellable" | "export_not_ready" | "webhook_disabled" | "payload_too_large" | "file_too_large" | "unsupported_media_type" | "unsupported_image" | "not_acceptable" | "business_rule" | "idempotency_key_reused" | "total_out_of_range" | "invalid_reference" | "unknown_company" | "unknown_status" | "parent_not_found" | "company_cycle" | "company_mismatch" | "project_company_mismatch" | "address_company_mismatch" | "contact_company_mismatch" | "collaboration_required" | "email_required" | "password_required" | "custom_fields_not_supported" | "already_expired" | "invalid_expiry" | "validity_passed" | "pricing_incomplete" | "invalid_discount" | "line_not_priced" | "repricing_failed" | "article_disabled" | "invalid_brief" | "brief_elements_unavailable" | "element_of_brief" | "element_not_in_brief" | "standalone_element" | "hierarchy_cycle" | "parent_in_other_order" | "parent_later" | "inconsistent_total" | "value_out_of_range" | "invalid_character" | "date_out_of_range" | "invalid_value" | "bad_request" | "ctp_invalid_json_body" | "ctp_empty_json_body" | "request_aborted" | "ctp_invalid_content_length" | "bad_url" | "ctp_body_too_large" | "max_param_length" | "ctp_invalid_media_type" | "internal_error" | "last_element" | "stale_write" | "flute_mismatch" | "no_corrugated_matter" | "code_taken";
+            code: "validation_failed" | "invalid_query" | "invalid_custom_fields" | "unsupported_language" | "invalid_multipart" | "too_many_files" | "too_many_fields" | "not_csv" | "invalid_url" | "url_not_allowed" | "quote_without_items" | "unauthorized" | "invalid_token" | "token_expired" | "token_revoked" | "session_ended" | "invalid_access_token" | "invalid_credentials" | "session_required" | "too_many_requests" | "forbidden" | "cost_field_forbidden" | "csrf_failed" | "not_found" | "route_not_found" | "pdf_not_generated" | "file_archived" | "guest_link_expired" | "guest_link_revoked" | "conflict" | "duplicate" | "reference_conflict" | "serialization_failure" | "idempotency_key_in_use" | "idempotency_answer_lost" | "external_id_taken" | "duplicate_external_id" | "duplicate_code" | "duplicate_currency" | "duplicate_custom_field" | "duplicate_status" | "username_taken" | "email_taken" | "base_currency" | "default_status" | "last_admin" | "cannot_archive_self" | "not_a_contact" | "not_archived" | "company_has_children" | "item_has_children" | "brief_already_in_quote" | "catalogue_changed" | "prediction_not_available" | "quote_locked" | "invalid_transition" | "pdf_render_busy" | "quote_not_published" | "quote_changed" | "pdf_hash_mismatch" | "acceptance_not_found" | "quote_not_signed" | "already_converted" | "import_not_cancellable" | "export_not_ready" | "webhook_disabled" | "payload_too_large" | "file_too_large" | "unsupported_media_type" | "unsupported_image" | "not_acceptable" | "business_rule" | "idempotency_key_reused" | "total_out_of_range" | "invalid_reference" | "unknown_company" | "unknown_status" | "parent_not_found" | "company_cycle" | "company_mismatch" | "project_company_mismatch" | "address_company_mismatch" | "contact_company_mismatch" | "collaboration_required" | "email_required" | "password_required" | "custom_fields_not_supported" | "already_expired" | "invalid_expiry" | "validity_passed" | "pricing_incomplete" | "invalid_discount" | "line_not_priced" | "invalid_price_break_option" | "repricing_failed" | "article_disabled" | "invalid_brief" | "brief_elements_unavailable" | "element_of_brief" | "element_not_in_brief" | "standalone_element" | "hierarchy_cycle" | "parent_in_other_order" | "parent_later" | "inconsistent_total" | "value_out_of_range" | "invalid_character" | "date_out_of_range" | "invalid_value" | "bad_request" | "ctp_invalid_json_body" | "ctp_empty_json_body" | "request_aborted" | "ctp_invalid_content_length" | "bad_url" | "ctp_body_too_large" | "max_param_length" | "ctp_invalid_media_type" | "internal_error" | "last_element" | "stale_write" | "flute_mismatch" | "no_corrugated_matter" | "code_taken";
             instance?: string;
             requestId?: string;
             /** @description The issues found, at most 20 (see errorsTotal) */
@@ -5750,6 +5750,30 @@ export interface components {
             /** @description Whether the pricing is complete (a parent: all its children are) */
             valid: boolean;
             comment: string | null;
+            /** @description Price-break columns: the line offered at other quantities, by quantity (at most 6); empty: the line’s quantity only */
+            priceBreaks: {
+                /** @description The column’s id (kept while its quantity is offered) */
+                id: string;
+                quantity: number;
+                /** @description amount / quantity, 4 decimals (the typed unit price of an article line) */
+                unitPrice: number;
+                /** @description Goods amount at the quantity before discount (cents): the engine’s price, as for the line */
+                amount: number;
+                /** @description The line’s discount applied to this column (cents) */
+                discount: number;
+                /** @description Tooling at this quantity */
+                toolingCost: number;
+                /** @description Delivery at this quantity */
+                deliveryCost: number;
+                /** @description amount - discount + toolingCost + deliveryCost (cents) */
+                totalPrice: number;
+                /** @description The quote’s currency */
+                currency: string;
+                /** @description Staff only: the engine’s amount at the quantity */
+                engineAmount?: number;
+                engineCost?: number | null;
+                margin?: number | null;
+            }[];
             length: number | null;
             width: number | null;
             height: number | null;
@@ -5810,6 +5834,30 @@ export interface components {
             /** @description Whether the pricing is complete (a parent: all its children are) */
             valid: boolean;
             comment: string | null;
+            /** @description Price-break columns: the line offered at other quantities, by quantity (at most 6); empty: the line’s quantity only */
+            priceBreaks: {
+                /** @description The column’s id (kept while its quantity is offered) */
+                id: string;
+                quantity: number;
+                /** @description amount / quantity, 4 decimals (the typed unit price of an article line) */
+                unitPrice: number;
+                /** @description Goods amount at the quantity before discount (cents): the engine’s price, as for the line */
+                amount: number;
+                /** @description The line’s discount applied to this column (cents) */
+                discount: number;
+                /** @description Tooling at this quantity */
+                toolingCost: number;
+                /** @description Delivery at this quantity */
+                deliveryCost: number;
+                /** @description amount - discount + toolingCost + deliveryCost (cents) */
+                totalPrice: number;
+                /** @description The quote’s currency */
+                currency: string;
+                /** @description Staff only: the engine’s amount at the quantity */
+                engineAmount?: number;
+                engineCost?: number | null;
+                margin?: number | null;
+            }[];
             length: number | null;
             width: number | null;
             height: number | null;
@@ -6069,6 +6117,19 @@ export interface components {
                 id: string;
                 externalId: string | null;
             } | null;
+            /** @description The columns the buyer chooses from when accepting: the lines’ columns of the same rank added up; empty without price breaks */
+            priceBreakColumns: {
+                /** @description What `option.id` of POST /quotes/{id}/accept names: the position ("1"...) */
+                id: string;
+                position: number;
+                quantity: number | null;
+                /** @description The quote’s total with each line at this column (lines without one as they are) */
+                totalPrice: number;
+                /** @description Tooling at this column */
+                toolingCost: number;
+                /** @description Delivery at this column */
+                deliveryCost: number;
+            }[];
             /** @description totalPrice, excluding VAT */
             netTotal: number;
             /** @description round(netTotal x vatRate / 100) to the cent, once per quote */
@@ -27511,7 +27572,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `invalid_price_break_option`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -27696,7 +27757,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `invalid_price_break_option`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -27815,7 +27876,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `invalid_price_break_option`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -27894,7 +27955,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `invalid_price_break_option`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -27934,6 +27995,11 @@ export interface operations {
                     /** @description New place among its siblings, from 1 (beyond the last: last); the others follow */
                     position?: number;
                     groupLabel?: string | null;
+                    /** @description The line’s price-break columns, replacing the current ones (distinct quantities, at most 6; [] removes them). A quantity already offered keeps its column; a new one is priced by the engine (brief element) or at the line’s unit price (article) */
+                    priceBreaks?: {
+                        /** @description A quantity to offer (whole pieces for a brief element): priced like the line */
+                        quantity: number;
+                    }[];
                 };
             };
         };
@@ -27992,7 +28058,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `invalid_price_break_option`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -28096,7 +28162,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `invalid_price_break_option`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -28176,7 +28242,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `invalid_price_break_option`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -28458,7 +28524,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `invalid_price_break_option`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -28545,7 +28611,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `invalid_price_break_option`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -28854,7 +28920,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `invalid_price_break_option`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -28987,7 +29053,7 @@ export interface operations {
                     /** @description The buyer’s purchase order number */
                     poNumber?: string;
                     comment?: string;
-                    /** @description The price break / quantity option chosen, when the quote offers several (recorded as sent) */
+                    /** @description The price-break column chosen (docs/quotes.md, "Price breaks"): `id` a column of the quote’s `priceBreakColumns` (or a line’s column id), or `quantity` alone; required when the quote offers two columns or more, refused when it offers none (422 `invalid_price_break_option`). The order made from the quote takes that column */
                     option?: {
                         id?: string;
                         quantity?: number;
@@ -29348,7 +29414,7 @@ export interface operations {
                     /** @description The buyer’s purchase order number */
                     poNumber?: string;
                     comment?: string;
-                    /** @description The price break / quantity option chosen, when the quote offers several (recorded as sent) */
+                    /** @description The price-break column chosen (docs/quotes.md, "Price breaks"): `id` a column of the quote’s `priceBreakColumns` (or a line’s column id), or `quantity` alone; required when the quote offers two columns or more, refused when it offers none (422 `invalid_price_break_option`). The order made from the quote takes that column */
                     option?: {
                         id?: string;
                         quantity?: number;
