@@ -6,6 +6,7 @@ import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { problemFields } from '../../ui/problem.ts';
 import { ErrorState } from '../../ui/states.tsx';
+import { ColumnChoice } from './PriceBreaks.tsx';
 
 type Quote = components['schemas']['Quote'];
 
@@ -20,7 +21,7 @@ export function AcceptDialog({
   onClose,
   onAccepted,
 }: {
-  quote: Pick<Quote, 'id' | 'code' | 'pdfs'>;
+  quote: Pick<Quote, 'id' | 'code' | 'pdfs' | 'priceBreakColumns' | 'currency'>;
   opened: boolean;
   onClose: () => void;
   onAccepted: () => Promise<unknown>;
@@ -30,6 +31,10 @@ export function AcceptDialog({
   const [poNumber, setPoNumber] = useState('');
   const [comment, setComment] = useState('');
   const [confirmed, setConfirmed] = useState(false);
+  // The price-break column chosen; with a single column offered it is the one.
+  const columns = quote.priceBreakColumns;
+  const [column, setColumn] = useState<string | null>(columns.length === 1 ? columns[0]!.id : null);
+  const chosen = columns.find((c) => c.id === column);
   // The PDF in the reader's language when there is one, else the first stored one.
   const pdf = quote.pdfs.find((p) => p.localisationId === i18n.language) ?? quote.pdfs[0];
   const accept = useMutation({
@@ -42,6 +47,14 @@ export function AcceptDialog({
             confirm: true,
             ...(poNumber.trim() ? { poNumber: poNumber.trim() } : {}),
             ...(comment.trim() ? { comment: comment.trim() } : {}),
+            ...(chosen
+              ? {
+                  option: {
+                    id: chosen.id,
+                    ...(chosen.quantity != null ? { quantity: chosen.quantity } : {}),
+                  },
+                }
+              : {}),
             ...(pdf ? { localisationId: pdf.localisationId, pdfSha256: pdf.sha256 } : {}),
           },
         }),
@@ -75,6 +88,7 @@ export function AcceptDialog({
           maxLength={200}
           data-testid="accept-name"
         />
+        <ColumnChoice quote={quote} value={column} onChange={setColumn} error={fields['/option']} />
         <TextInput
           label={t('acceptance.poNumber')}
           value={poNumber}
@@ -104,7 +118,7 @@ export function AcceptDialog({
         </Alert>
         <Button
           color="teal.9"
-          disabled={!typedName.trim() || !confirmed}
+          disabled={!typedName.trim() || !confirmed || (columns.length > 0 && !chosen)}
           loading={accept.isPending}
           onClick={() => accept.mutate()}
           data-testid="accept-submit"

@@ -27,6 +27,7 @@ import { money, number, separators } from '../../ui/format.ts';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { useCan } from '../admin/useCan.ts';
 import { DateField } from '../orders/DateField.tsx';
+import { PriceBreaksField, PriceBreaksTable } from './PriceBreaks.tsx';
 import { QuoteVatTotals } from './QuoteTerms.tsx';
 import { Total } from './Total.tsx';
 
@@ -125,6 +126,13 @@ export function QuoteLinesEditor({ quote }: { quote: Quote }) {
                 {item.comment}
               </Text>
             )}
+            {item.priceBreaks.length > 0 && (
+              <Text size="xs" c="dimmed" data-testid="line-price-breaks">
+                {t('quotes.breaks.summary', {
+                  quantities: item.priceBreaks.map((b) => number(b.quantity)).join(' / '),
+                })}
+              </Text>
+            )}
           </Table.Td>
           <Table.Td ta="right">{group ? '' : number(item.quantity)}</Table.Td>
           <Table.Td ta="right">
@@ -218,6 +226,7 @@ export function QuoteLinesEditor({ quote }: { quote: Quote }) {
         </SimpleGrid>
         <QuoteVatTotals quote={quote} />
       </Card>
+      <PriceBreaksTable quote={quote} />
       {editing && (
         <LineEditor
           key={editing.id}
@@ -315,6 +324,8 @@ function LineEditor({
   const [comment, setComment] = useState(item.comment ?? '');
   const [optional, setOptional] = useState(item.optional);
   const [groupLabel, setGroupLabel] = useState(item.groupLabel ?? '');
+  const initialBreaks = item.priceBreaks.map((b) => b.quantity);
+  const [breaks, setBreaks] = useState<number[]>(initialBreaks);
 
   const body: ItemPatch = {};
   if (!group) {
@@ -327,6 +338,7 @@ function LineEditor({
     } else if (kind !== 'none' && discount !== '' && (kind !== initialKind || Number(discount) !== before)) {
       body[kind === 'percent' ? 'discountPercent' : 'discountAmount'] = Number(discount);
     }
+    if (breaks.join() !== initialBreaks.join()) body.priceBreaks = breaks.map((quantity) => ({ quantity }));
   }
   if (comment !== (item.comment ?? '')) body.comment = comment === '' ? null : comment;
   if (optional !== item.optional) body.optional = optional;
@@ -403,6 +415,15 @@ function LineEditor({
                 />
               )}
             </Stack>
+            <PriceBreaksField
+              item={item}
+              value={breaks}
+              onChange={setBreaks}
+              error={
+                form.error('/priceBreaks') ??
+                breaks.map((_, i) => form.error(`/priceBreaks/${i}/quantity`)).find(Boolean)
+              }
+            />
           </>
         )}
         <Textarea

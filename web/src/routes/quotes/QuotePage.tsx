@@ -29,6 +29,7 @@ import { orderName } from '../../features/orders/format.ts';
 import { AcceptDialog, SignedPdfLink } from '../../features/quotes/AcceptDialog.tsx';
 import { guidanceOf, offers, type QuoteAction } from '../../features/quotes/actions.ts';
 import { LinePicker, type Lines, linesBody, linesComplete } from '../../features/quotes/LinePicker.tsx';
+import { PriceBreaksTable } from '../../features/quotes/PriceBreaks.tsx';
 import { QuoteLinesEditor } from '../../features/quotes/QuoteLinesEditor.tsx';
 import { QuoteTermsCard, QuoteVatTotals } from '../../features/quotes/QuoteTerms.tsx';
 import { Total } from '../../features/quotes/Total.tsx';
@@ -229,6 +230,7 @@ export default function QuotePage() {
                 <QuoteVatTotals quote={q} />
               </Card>
             )}
+            {!can('edit') && <PriceBreaksTable quote={q} />}
 
             <QuoteTermsCard quote={q} editable={can('edit')} />
 
