@@ -190,7 +190,7 @@ export function PriceBreaksField({
           min={1}
           allowDecimal={!item.briefElementId}
           {...separators()}
-          w={160}
+          w={200}
           error={error}
           data-testid="price-break-quantity"
         />
