@@ -205,6 +205,8 @@ describe('price-break columns, end to end', () => {
       await expectAccessible(page, `accept with a column (${language})`);
       await accept.getByTestId('accept-submit').click();
       await expect.poll(() => page.getByTestId('quote-state').textContent()).toBe(w.signed);
+      // The signed quote marks the buyer's column.
+      await page.getByTestId('price-break-chosen').waitFor();
       await screenshot(`${language}-05-signed`);
       const evidence = await e2e.api('GET', `/api/quotes/${quote.id}/acceptance`);
       expect(evidence.option).toMatchObject({ id: '3', quantity: columns[2]!.quantity });

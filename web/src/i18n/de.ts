@@ -876,6 +876,7 @@ export const de: Messages = {
       none: 'Keine Spalten: nur die Menge der Position.',
       hint: 'Die Position in anderen Mengen anbieten (höchstens {{max}} Spalten); jede wird beim Speichern kalkuliert.',
       full: 'Höchstens {{max}} Spalten.',
+      chosen: 'Gewählt',
       summary: 'Staffelpreise: {{quantities}}',
     },
     quantityRequired: 'Geben Sie die Menge jedes Artikels an.',

@@ -424,6 +424,7 @@ export const en = {
       none: 'No columns: the line’s quantity only.',
       hint: 'Offer the line at other quantities (at most {{max}} columns); each is priced when you save.',
       full: 'At most {{max}} columns.',
+      chosen: 'Chosen',
       summary: 'Price breaks: {{quantities}}',
     },
     quantityRequired: 'Give the quantity of each article.',

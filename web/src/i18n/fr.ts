@@ -425,6 +425,7 @@ export const fr: Messages = {
       none: 'Aucune colonne : la quantité de la ligne seulement.',
       hint: 'Proposez la ligne à d’autres quantités ({{max}} colonnes au plus) ; chacune est chiffrée à l’enregistrement.',
       full: '{{max}} colonnes au plus.',
+      chosen: 'Retenue',
       summary: 'Prix par quantité : {{quantities}}',
     },
     quantityRequired: 'Indiquez la quantité de chaque article.',

@@ -1,5 +1,6 @@
 import {
   ActionIcon,
+  Badge,
   Button,
   Card,
   Group,
@@ -52,6 +53,14 @@ export function PriceBreaksTable({ quote }: { quote: Quote }) {
   const { t } = useTranslation();
   const columns = quote.priceBreakColumns;
   const lines = linesWithBreaks(quote);
+  // A signed quote marks the column its buyer chose (the acceptance's evidence).
+  const acceptance = useQuery({
+    queryKey: ['quote', quote.id, 'acceptance'],
+    queryFn: () => unwrap(api.GET('/api/quotes/{id}/acceptance', { params: { path: { id: quote.id } } })),
+    enabled: quote.state === 'signed' && columns.length > 0,
+    retry: false,
+  });
+  const chosen = (acceptance.data?.option as { id?: unknown } | null | undefined)?.id;
   if (!columns.length || !lines.length) return null;
   return (
     <Card withBorder data-testid="price-breaks">
@@ -69,6 +78,11 @@ export function PriceBreaksTable({ quote }: { quote: Quote }) {
               {columns.map((column) => (
                 <Table.Th key={column.id} ta="right">
                   {columnLabel(column, t)}
+                  {column.id === chosen && (
+                    <Badge ml={6} color="teal.9" data-testid="price-break-chosen">
+                      {t('quotes.breaks.chosen')}
+                    </Badge>
+                  )}
                 </Table.Th>
               ))}
             </Table.Tr>
