@@ -376,6 +376,40 @@ describe('choosing a column when accepting', () => {
   });
 });
 
+describe('a guest chooses a column through the link', () => {
+  it('the review lists the columns; accepting needs one of them', async () => {
+    const quote = await createQuote({ briefIds: [briefId] });
+    ok(await patchItem(admin, quote, elementLine(quote).id, breaks(1000, 2500)));
+    const published = ok(await call('PUT', admin, `/api/quotes/${quote.id}`, { state: 'published' }));
+    const link = await call('POST', admin, `/api/quotes/${quote.id}/guest-links`, { localisationId: 'en' });
+    expect(link.statusCode, link.body).toBe(201);
+    const token = (link.json() as { token: string }).token;
+    const review = await t.app.inject({ method: 'GET', url: `/api/public/quotes/${token}` });
+    expect(review.statusCode, review.body).toBe(200);
+    expect((review.json() as { quote: { priceBreakColumns: Column[] } }).quote.priceBreakColumns).toEqual(
+      published.priceBreakColumns.map((c) => expect.objectContaining({ id: c.id, totalPrice: c.totalPrice })),
+    );
+    const answer = (option?: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/public/quotes/${token}/accept`,
+        payload: {
+          typedName: 'Gus Guest',
+          confirm: true,
+          email: 'gus@example.com',
+          ...(option ? { option } : {}),
+        },
+      });
+    expectProblem(await answer(), 422, 'invalid_price_break_option', '/option');
+    const accepted = await answer({ id: '2' });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    const evidence = (await call('GET', admin, `/api/quotes/${quote.id}/acceptance`)).json() as {
+      option: { quantity: number };
+    };
+    expect(evidence.option.quantity).toBe(2500);
+  });
+});
+
 describe('the PDF of a quote with price breaks', () => {
   for (const [language, title, total] of [
     ['en', 'Price breaks', 'Total of the quote'],

@@ -122,6 +122,20 @@ export const GuestQuoteSchema = Type.Object(
       validUntil: Nullable(DateTime),
       companyName: Type.String(),
       organisationName: Type.String(),
+      priceBreakColumns: Type.Array(
+        Type.Object({
+          id: Type.String({ description: 'What `option.id` of the accept names' }),
+          position: Type.Integer(),
+          quantity: Nullable(Type.Number()),
+          totalPrice: Type.Number(),
+          toolingCost: Type.Number(),
+          deliveryCost: Type.Number(),
+        }),
+        {
+          description:
+            'The price-break columns to choose from when accepting (docs/quotes.md, "Price breaks"); empty without',
+        },
+      ),
     }),
     localisationId: Type.String(),
     pdfUrl: Type.String({ description: 'The PDF the guest is shown (the link’s own public PDF route)' }),

@@ -13,7 +13,7 @@ import { type Language, languageOf, requireLanguage } from '../quotes/i18n.ts';
 import { invalidTransition } from '../quotes/lifecycle.ts';
 import type { QuotePdfService } from '../quotes/pdf-service.ts';
 import { hashGuestToken } from '../quotes/pdf-service.ts';
-import { chooseColumn } from '../quotes/price-breaks.ts';
+import { chooseColumn, quoteColumns } from '../quotes/price-breaks.ts';
 import {
   findGuestLinkByHash,
   findQuoteRow,
@@ -434,6 +434,7 @@ export function createAcceptanceService(
           validUntil: quote.validUntil,
           companyName: quote.company?.name ?? '',
           organisationName: quote.organisationName,
+          priceBreakColumns: quoteColumns(await liveItemsOf(db, quote.id)),
         },
         localisationId: language,
         pdfUrl: `/api/public/quotes/pdf/${token}`,

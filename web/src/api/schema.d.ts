@@ -6226,6 +6226,16 @@ export interface components {
                 validUntil: string | null;
                 companyName: string;
                 organisationName: string;
+                /** @description The price-break columns to choose from when accepting (docs/quotes.md, "Price breaks"); empty without */
+                priceBreakColumns: {
+                    /** @description What `option.id` of the accept names */
+                    id: string;
+                    position: number;
+                    quantity: number | null;
+                    totalPrice: number;
+                    toolingCost: number;
+                    deliveryCost: number;
+                }[];
             };
             localisationId: string;
             /** @description The PDF the guest is shown (the link’s own public PDF route) */
