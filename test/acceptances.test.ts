@@ -43,7 +43,7 @@ let articleId: string;
 
 const call = (
   who: Credentials | null,
-  method: 'GET' | 'POST' | 'PUT',
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH',
   url: string,
   payload?: unknown,
   headers = {},
@@ -58,7 +58,7 @@ const call = (
 const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
 
 /** A published quote of Acme for the contact, with its English PDF rendered (as staff would). */
-async function publishedQuote(options: { pdf?: boolean } = {}) {
+async function publishedQuote(options: { pdf?: boolean; priceBreaks?: number[] } = {}) {
   const created = await call(sales, 'POST', '/api/quotes', {
     companyId: acmeId,
     contactId: contact.userId,
@@ -66,6 +66,13 @@ async function publishedQuote(options: { pdf?: boolean } = {}) {
   });
   expect(created.statusCode, created.body).toBe(201);
   const id = created.json().id as string;
+  if (options.priceBreaks) {
+    const line = created.json().items[0].id as string;
+    const priced = await call(sales, 'PATCH', `/api/quotes/${id}/quote-items/${line}`, {
+      priceBreaks: options.priceBreaks.map((quantity) => ({ quantity })),
+    });
+    expect(priced.statusCode, priced.body).toBe(200);
+  }
   const published = await call(sales, 'PUT', `/api/quotes/${id}`, { state: 'published' });
   expect(published.statusCode, published.body).toBe(200);
   let pdf: Buffer | undefined;
@@ -174,7 +181,8 @@ afterAll(async () => {
 
 describe('accepting with evidence', () => {
   it('records every field, the SHA-256 of the PDF served, and puts the evidence in the quote event', async () => {
-    const { id, code, pdf } = await publishedQuote();
+    // Offered at 100 and 250 pieces: the buyer chooses the 100 column (docs/quotes.md, "Price breaks").
+    const { id, code, pdf } = await publishedQuote({ priceBreaks: [100, 250] });
     const served = await call(contact, 'GET', `/api/quotes/${id}/localisation/en`);
     expect(served.statusCode).toBe(200);
     expect(served.rawPayload.equals(pdf!)).toBe(true);
@@ -211,7 +219,7 @@ describe('accepting with evidence', () => {
       pdfHashFromClient: true,
       poNumber: 'PO-7781',
       comment: 'Deliver to dock 4',
-      option: { quantity: 100 },
+      option: { id: '1', position: 1, quantity: 100, currency: 'EUR' },
       signedPdfUrl: `/api/quotes/${id}/acceptance/signed-pdf`,
     });
     const answeredAt = Date.parse(evidence.json().answeredAt);

@@ -60,6 +60,7 @@ function pricesOf(output: BriefPrediction): PredictionPrices {
 function rowOf(pricing: ReturnType<typeof priceElement>, position: number): QuoteItemRow {
   const now = new Date();
   return {
+    priceBreaks: [],
     id: `item-${position}`,
     organisationId: 'org',
     quoteId: 'quote',

@@ -615,6 +615,12 @@ export const ERROR_CODES = {
     description:
       'A group line (a brief) takes its money from its element lines: change their quantity, price or discount; or the line has no engine price to go back to.',
   },
+  invalid_price_break_option: {
+    status: 422,
+    title: 'No such price-break column',
+    description:
+      'The option sent when accepting names no price-break column of the quote (by id or quantity), or the quote offers several columns and none was chosen, or it offers none.',
+  },
   repricing_failed: {
     status: 422,
     title: 'Quantity not priced',

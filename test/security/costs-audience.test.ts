@@ -175,6 +175,16 @@ beforeAll(async () => {
   briefId = created.json().id;
   const quote = await request(admin, 'POST', '/api/quotes', { companyId, briefIds: [briefId] });
   expect(quote.statusCode, quote.body).toBe(201);
+  // Price-break columns carry the engine's cost and margin per quantity (staff only); published,
+  // so the contact reads the quote too.
+  const quoteId = quote.json().id;
+  const element = quote.json().items[0].children[0];
+  const priced = await request(admin, 'PATCH', `/api/quotes/${quoteId}/quote-items/${element.id}`, {
+    priceBreaks: [{ quantity: 1000 }, { quantity: 2500 }],
+  });
+  expect(priced.statusCode, priced.body).toBe(200);
+  const published = await request(admin, 'PUT', `/api/quotes/${quoteId}`, { state: 'published' });
+  expect(published.statusCode, published.body).toBe(200);
   const article = await request(admin, 'POST', '/api/articles', { name: 'Box', code: 'BOX-1', companyId });
   expect(article.statusCode, article.body).toBe(201);
 
@@ -228,6 +238,7 @@ const BUYER_READS = [
   '/api/corrugated-material-compositions',
   // The buyer portal's header.
   '/api/organisation/brand',
+  '/api/quotes/{id}',
 ];
 
 describe('the seller’s costs stay private: every read operation walked as each role', () => {
@@ -250,6 +261,8 @@ describe('the seller’s costs stay private: every read operation walked as each
       'setupTime',
       'engineCost',
       'margin',
+      'priceBreaks/0/engineCost',
+      'priceBreaks/0/margin',
     ])
       expect(found, field).toContain(`/${field}`);
   });

@@ -6,6 +6,7 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -33,6 +34,24 @@ export type QuoteState = (typeof QUOTE_STATES)[number];
  */
 export const VAT_TREATMENTS = ['standard', 'reverse_charge', 'exempt', 'export', 'none'] as const;
 export type VatTreatment = (typeof VAT_TREATMENTS)[number];
+
+/**
+ * A price-break column of a quote line (docs/quotes.md, "Price breaks"): the line offered at
+ * another quantity, priced like the line (the engine at that quantity for a brief element, the
+ * unit price for an article), money in cents under the rounding rule. `engineCost` is staff only.
+ */
+export type PriceBreak = {
+  id: string;
+  quantity: number;
+  unitPrice: number;
+  amount: number;
+  discount: number;
+  toolingCost: number;
+  deliveryCost: number;
+  totalPrice: number;
+  engineAmount: number;
+  engineCost: number | null;
+};
 
 /** Where an item's unit price comes from: the brief's prediction, the article, or the request. */
 export const PRICE_SOURCES = ['prediction', 'article', 'manual'] as const;
@@ -207,6 +226,8 @@ export const quoteItems = pgTable(
     /** Whether the pricing is complete (a parent: all its children are). */
     valid: boolean('valid').notNull().default(false),
     comment: text('comment'),
+    /** The price-break columns offered beside the line's own quantity, by quantity; empty: none. */
+    priceBreaks: jsonb('price_breaks').$type<PriceBreak[]>().notNull().default([]),
     /** Dimensions (mm) for logistics. */
     length: doublePrecision('length'),
     width: doublePrecision('width'),

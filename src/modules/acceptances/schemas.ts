@@ -43,7 +43,7 @@ export const AcceptBody = Type.Object(
         {
           additionalProperties: false,
           description:
-            'The price break / quantity option chosen, when the quote offers several (recorded as sent)',
+            'The price-break column chosen (docs/quotes.md, "Price breaks"): `id` a column of the quote’s `priceBreakColumns` (or a line’s column id), or `quantity` alone; required when the quote offers two columns or more, refused when it offers none (422 `invalid_price_break_option`). The order made from the quote takes that column',
         },
       ),
     ),
@@ -122,6 +122,20 @@ export const GuestQuoteSchema = Type.Object(
       validUntil: Nullable(DateTime),
       companyName: Type.String(),
       organisationName: Type.String(),
+      priceBreakColumns: Type.Array(
+        Type.Object({
+          id: Type.String({ description: 'What `option.id` of the accept names' }),
+          position: Type.Integer(),
+          quantity: Nullable(Type.Number()),
+          totalPrice: Type.Number(),
+          toolingCost: Type.Number(),
+          deliveryCost: Type.Number(),
+        }),
+        {
+          description:
+            'The price-break columns to choose from when accepting (docs/quotes.md, "Price breaks"); empty without',
+        },
+      ),
     }),
     seller: Type.Object(
       {

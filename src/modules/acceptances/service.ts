@@ -14,6 +14,7 @@ import { type Language, languageOf, requireLanguage } from '../quotes/i18n.ts';
 import { invalidTransition } from '../quotes/lifecycle.ts';
 import type { QuotePdfService } from '../quotes/pdf-service.ts';
 import { hashGuestToken } from '../quotes/pdf-service.ts';
+import { chooseColumn, quoteColumns } from '../quotes/price-breaks.ts';
 import {
   findGuestLinkByHash,
   findQuoteRow,
@@ -208,6 +209,10 @@ export function createAcceptanceService(
       throw invalidTransition(quote.state, decision === 'accepted' ? 'signed' : 'rejected');
     }
     if (decision === 'accepted') requireSignature(answerer, input);
+    // The price-break column chosen (422 when it names none, or none when several are offered);
+    // a published quote's items no longer change, so they are read once here.
+    const column =
+      decision === 'accepted' ? chooseColumn(await liveItemsOf(db, quote.id), input.option) : null;
     const organisationId = quote.organisationId;
     const userId = answerer.kind === 'user' ? answerer.actor.userId : null;
     const changeActor: ChangeActor = { organisationId, userId };
@@ -256,7 +261,16 @@ export function createAcceptanceService(
         poNumber: input.poNumber?.trim() || null,
         comment: input.comment?.trim() || null,
         reason,
-        option: input.option ?? null,
+        // The column as it was offered (its id, rank, quantity and total), or what was sent.
+        option: column
+          ? {
+              id: column.id,
+              position: column.position,
+              quantity: column.quantity,
+              totalPrice: column.totalPrice,
+              currency: quote.currency,
+            }
+          : null,
       });
       const acceptance = presentAcceptance(evidence);
       // The lifecycle table decides and moves the state; its event carries the evidence.
@@ -438,6 +452,7 @@ export function createAcceptanceService(
           validUntil: quote.validUntil,
           companyName: quote.company?.name ?? '',
           organisationName: quote.organisationName,
+          priceBreakColumns: quoteColumns(await liveItemsOf(db, quote.id)),
         },
         localisationId: language,
         pdfUrl: `/api/public/quotes/pdf/${token}`,

@@ -1,5 +1,7 @@
+import { and, eq } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.ts';
+import { quoteAcceptances } from '../../db/schema/acceptances.ts';
 import type { Actor } from '../../platform/actor.ts';
 import type { ChangeRunner } from '../../platform/events.ts';
 import { roundCents } from '../../platform/money.ts';
@@ -14,6 +16,7 @@ import type { OrderService } from '../orders/service.ts';
 import { itemTree } from './items.ts';
 import type { EffectHandler, QuoteLifecycle } from './lifecycle.ts';
 import { amountOfUnitPrice, derivedUnitPrice } from './line-money.ts';
+import { columnAt, quoteColumns } from './price-breaks.ts';
 import { findCurrencyByCode, liveItemsOf, type QuoteItemRow, type QuoteRow, setQuote } from './repository.ts';
 
 /**
@@ -42,11 +45,50 @@ export function orderLineMoney(
  * line), brief elements become articles of the company (or the article made earlier), and the
  * quote keeps the order's id.
  */
+/**
+ * The quote's lines at the price-break column the buyer chose when accepting (the evidence's
+ * `option.position`): a line with a column of that rank takes its quantity and money; the others
+ * stay as they are. Variant sub-lines of such a line (when the quote carries them) scale with the
+ * quantity in proportion, largest remainder, as a quantity edit does (reprice.ts, scaleDecorations).
+ */
+export function linesAtColumn(items: QuoteItemRow[], position: number | null): QuoteItemRow[] {
+  if (position === null) return items;
+  return items.map((item) => {
+    const column = columnAt(item, position);
+    if (!column) return item;
+    return {
+      ...item,
+      quantity: column.quantity,
+      price: column.unitPrice,
+      amount: column.amount,
+      toolingCost: column.toolingCost,
+      deliveryCost: column.deliveryCost,
+      totalPrice: column.totalPrice,
+    };
+  });
+}
+
+/** The column chosen at acceptance (its rank), or null when the quote offered none. */
+async function chosenColumn(tx: Tx, quote: QuoteRow): Promise<number | null> {
+  const [evidence] = await tx
+    .select({ option: quoteAcceptances.option })
+    .from(quoteAcceptances)
+    .where(and(eq(quoteAcceptances.quoteId, quote.id), eq(quoteAcceptances.decision, 'accepted')));
+  const position = (evidence?.option as { position?: unknown } | null)?.position;
+  return typeof position === 'number' ? position : null;
+}
+
 export const createOrderOfQuote: EffectHandler = async (step) => {
   const { tx, record, quote, now, input } = step;
   const actor = step.actor!;
   const org = actor.organisationId;
   const currency = await findCurrencyByCode(tx, org, quote.currency);
+  const live = await liveItemsOf(tx, quote.id);
+  // Staff who moved the quote to signed without an answer (PUT {state}) chose no column: with a
+  // single column offered it is taken, as an acceptance without option would.
+  const columns = quoteColumns(live);
+  const position = (await chosenColumn(tx, quote)) ?? (columns.length === 1 ? 1 : null);
+  const column = position === null ? null : (columns[position - 1] ?? null);
   const order = await insertOrderInTransaction(
     tx,
     actor,
@@ -55,13 +97,13 @@ export const createOrderOfQuote: EffectHandler = async (step) => {
       projectId: quote.projectId,
       shippingAddressId: quote.addressId,
       currencyId: currency?.id ?? null,
-      billedAmount: quote.totalPrice,
+      billedAmount: column ? column.totalPrice : quote.totalPrice,
       orderDate: now,
       customFields: input.customFields,
     },
     record,
   );
-  const tree = itemTree(await liveItemsOf(tx, quote.id));
+  const tree = itemTree(linesAtColumn(live, column ? position : null));
   const lines: NewOrderItem[] = [];
   // Tooling (position 1) and delivery (position 2) of a line: service lines below it.
   const extras = (item: QuoteItemRow, parentId: string) => {

@@ -35,6 +35,11 @@ export type Labels = {
   /** A line offered as an option: shown with its price, not in the total. */
   optional: string;
   discount: string;
+  /** The price-break section: its title and note, a column's heading and the column totals. */
+  priceBreaks: string;
+  priceBreakNote: string;
+  column: (position: number) => string;
+  columnTotal: string;
   brief: string;
   dieLines: string;
   dieLineCaption: string;
@@ -80,6 +85,10 @@ const en: Labels = {
   comment: 'Note',
   optional: 'Option, not included in the total',
   discount: 'Discount',
+  priceBreaks: 'Price breaks',
+  priceBreakNote: 'The lines above at other quantities: choose one column when accepting.',
+  column: (position) => `Option ${position}`,
+  columnTotal: 'Total of the quote',
   brief: 'Brief',
   dieLines: 'Die-lines',
   dieLineCaption: 'Flat blank',
@@ -131,6 +140,10 @@ const fr: Labels = {
   comment: 'Remarque',
   optional: 'En option, non comprise dans le total',
   discount: 'Remise',
+  priceBreaks: 'Prix par quantité',
+  priceBreakNote: 'Les lignes ci-dessus à d’autres quantités : choisissez une colonne à l’acceptation.',
+  column: (position) => `Option ${position}`,
+  columnTotal: 'Total du devis',
   brief: 'Cahier des charges',
   dieLines: 'Tracés de découpe',
   dieLineCaption: 'Développé à plat',
@@ -182,6 +195,10 @@ const de: Labels = {
   comment: 'Hinweis',
   optional: 'Option, nicht im Gesamtbetrag enthalten',
   discount: 'Rabatt',
+  priceBreaks: 'Staffelpreise',
+  priceBreakNote: 'Die Positionen oben in anderen Mengen: bei der Annahme eine Spalte wählen.',
+  column: (position) => `Option ${position}`,
+  columnTotal: 'Summe des Angebots',
   brief: 'Anfrage',
   dieLines: 'Stanzkonturen',
   dieLineCaption: 'Zuschnitt',

@@ -26,6 +26,7 @@ import { isPastValidity } from './lifecycle.ts';
 import { type PdfQuote, renderQuotePdf } from './pdf.ts';
 import type { RenderOptions } from './pdf-document.ts';
 import type { PdfSeller } from './pdf-seller.ts';
+import { quoteColumns } from './price-breaks.ts';
 import { createRenderPool, type RenderPool } from './render-pool.ts';
 import {
   companyVatNumberOf,
@@ -136,6 +137,7 @@ export async function pdfDataOf(db: Executor, quote: QuoteWithRefs, seller?: Pdf
     ...quote,
     leadTimeWorkingDays,
     items: itemTree(items),
+    priceBreakColumns: quoteColumns(items),
     dieLines,
     seller: seller ?? bareSeller(quote.organisationName),
     terms: { ...quote, ...vatTotals(quote.totalPrice, quote.vatRate), customerVatNumber },

@@ -5,6 +5,7 @@
  * (pdf-document.ts has the drawing primitives). Pure: it takes the data and a language and
  * returns the bytes.
  */
+import type { PriceBreak } from '../../db/schema/quotes.ts';
 import type { DieLine } from '../../pricing/index.ts';
 import { type Formatter, formatterFor, type Language } from './i18n.ts';
 import {
@@ -23,6 +24,7 @@ import {
   type RenderOptions,
   RULE,
 } from './pdf-document.ts';
+import { priceBreaksSection } from './pdf-price-breaks.ts';
 import {
   commercialTerms,
   identityLine,
@@ -35,6 +37,7 @@ import {
   vatRows,
 } from './pdf-seller.ts';
 import { table } from './pdf-table.ts';
+import type { QuoteColumn } from './price-breaks.ts';
 
 export type PdfItem = {
   id: string;
@@ -52,6 +55,8 @@ export type PdfItem = {
   width: number | null;
   height: number | null;
   briefElementId: string | null;
+  /** The line's price-break columns (money as stored). */
+  priceBreaks?: PriceBreak[];
 };
 
 export type PdfQuote = {
@@ -90,6 +95,8 @@ export type PdfQuote = {
     countryCode: string;
   } | null;
   items: (PdfItem & { children: PdfItem[] })[];
+  /** The quote's price-break columns (price-breaks.ts, quoteColumns); empty: no section. */
+  priceBreakColumns?: QuoteColumn[];
   /** Die-lines of the element items, by item id. */
   dieLines: Map<string, DieLine>;
   /** The seller's identity and the quote's terms and VAT (pdf-seller.ts). */
@@ -448,6 +455,7 @@ export async function renderQuotePdf(quote: PdfQuote, language: Language, option
   y = blocks(doc, quote, f, y);
   y = table(doc, quote, f, y);
   y = totals(doc, quote, f, y);
+  y = priceBreaksSection(doc, quote, f, y);
   y = commercialTerms(doc, quote.seller, quote.terms, f, y);
   y = validity(doc, quote, f, y);
   dieLines(doc, quote, f, y);

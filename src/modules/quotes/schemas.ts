@@ -20,6 +20,43 @@ export const QuoteStateSchema = StringEnum(QUOTE_STATES, { description: 'Lifecyc
 
 const Money = (description: string) => Type.Number({ description });
 
+/** A price-break column of a line as a buyer sees it (docs/quotes.md, "Price breaks"). */
+const priceBreakProperties = {
+  id: Type.String({ description: 'The column’s id (kept while its quantity is offered)' }),
+  quantity: Type.Number(),
+  unitPrice: Type.Number({
+    description: 'amount / quantity, 4 decimals (the typed unit price of an article line)',
+  }),
+  amount: Money('Goods amount at the quantity before discount (cents): the engine’s price, as for the line'),
+  discount: Money('The line’s discount applied to this column (cents)'),
+  toolingCost: Money('Tooling at this quantity'),
+  deliveryCost: Money('Delivery at this quantity'),
+  totalPrice: Money('amount - discount + toolingCost + deliveryCost (cents)'),
+  currency: Type.String({ description: 'The quote’s currency' }),
+};
+/** The keys a buyer sees of a price-break column. */
+export const BUYER_PRICE_BREAK_KEYS = Object.keys(
+  priceBreakProperties,
+) as (keyof typeof priceBreakProperties)[];
+
+const PriceBreakSchema = Type.Object(
+  {
+    ...priceBreakProperties,
+    engineAmount: Type.Optional(
+      Type.Number({ description: 'Staff only: the engine’s amount at the quantity' }),
+    ),
+    engineCost: Type.Optional(
+      Nullable(Type.Number({ description: 'Staff only: the engine’s product cost at the quantity' })),
+    ),
+    margin: Type.Optional(
+      Nullable(
+        Type.Number({ description: 'Staff only: amount - discount - engineCost (null without a cost)' }),
+      ),
+    ),
+  },
+  { description: 'The line offered at another quantity' },
+);
+
 const itemProperties = {
   id: Uuid,
   quoteId: Uuid,
@@ -62,6 +99,10 @@ const itemProperties = {
   deliveryCost: Money('Delivery share'),
   valid: Type.Boolean({ description: 'Whether the pricing is complete (a parent: all its children are)' }),
   comment: Nullable(Type.String()),
+  priceBreaks: Type.Array(PriceBreakSchema, {
+    description:
+      'Price-break columns: the line offered at other quantities, by quantity (at most 6); empty: the line’s quantity only',
+  }),
   length: Nullable(Type.Number({ description: 'mm' })),
   width: Nullable(Type.Number({ description: 'mm' })),
   height: Nullable(Type.Number({ description: 'mm' })),
@@ -239,6 +280,24 @@ export const QuoteSchema = Type.Object(
         { description: 'The order made from the quote (`orderId`) while it exists' },
       ),
     ),
+    priceBreakColumns: Type.Array(
+      Type.Object({
+        id: Type.String({
+          description: 'What `option.id` of POST /quotes/{id}/accept names: the position ("1"...)',
+        }),
+        position: Type.Integer(),
+        quantity: Nullable(
+          Type.Number({ description: 'The quantity when every line offering columns has the same there' }),
+        ),
+        totalPrice: Money('The quote’s total with each line at this column (lines without one as they are)'),
+        toolingCost: Money('Tooling at this column'),
+        deliveryCost: Money('Delivery at this column'),
+      }),
+      {
+        description:
+          'The columns the buyer chooses from when accepting: the lines’ columns of the same rank added up; empty without price breaks',
+      },
+    ),
     netTotal: Money('totalPrice, excluding VAT'),
     vatAmount: Money('round(netTotal x vatRate / 100) to the cent, once per quote'),
     grossTotal: Money('netTotal + vatAmount'),
@@ -377,6 +436,23 @@ export const UpdateItemBody = Type.Object(
       }),
     ),
     groupLabel: Type.Optional(NullableInput(Type.String({ minLength: 1, maxLength: 200 }))),
+    priceBreaks: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            quantity: Quantity({
+              description: 'A quantity to offer (whole pieces for a brief element): priced like the line',
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          maxItems: 6,
+          description:
+            'The line’s price-break columns, replacing the current ones (distinct quantities, at most 6; [] removes them). A quantity already offered keeps its column; a new one is priced by the engine (brief element) or at the line’s unit price (article)',
+        },
+      ),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );

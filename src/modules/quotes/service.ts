@@ -21,7 +21,7 @@ import type { OrderService } from '../orders/service.ts';
 import type { OrganisationSettingsService } from '../organisations/settings-service.ts';
 import { type VatDecision, vatTotals } from '../organisations/vat.ts';
 import { createOrderOfQuote, createQuoteConversion } from './conversion.ts';
-import { checkItemEdit, lineMoneyAfter, moveItem } from './item-edits.ts';
+import { checkItemEdit, isGroupLine, lineMoneyAfter, moveItem } from './item-edits.ts';
 import { buildItems, itemTree, type QuoteTarget } from './items.ts';
 import {
   allowedActions,
@@ -36,6 +36,7 @@ import {
   validityOf,
 } from './lifecycle.ts';
 import { discountOf } from './line-money.ts';
+import { priceBreaksAfter, quoteColumns } from './price-breaks.ts';
 import { currencyOf, resolveRelations } from './relations.ts';
 import {
   findItemRow,
@@ -58,6 +59,7 @@ import {
 } from './repository.ts';
 import {
   BUYER_ITEM_KEYS,
+  BUYER_PRICE_BREAK_KEYS,
   type CreateQuoteInput,
   type ItemInput,
   TERMS_KEYS,
@@ -69,11 +71,24 @@ import {
  * A quote item as its reader may see it: staff with `costs:read` get the engine's price, amount,
  * cost and the margin the line makes; anyone else only the buyer's allowlist (schemas.ts).
  */
-const itemView = (audience: Audience) => (row: QuoteItemRow) => {
-  if (audience === 'buyer') return pick(row, BUYER_ITEM_KEYS);
+const itemView = (audience: Audience, currency: string) => (row: QuoteItemRow) => {
+  const breaks = (row.priceBreaks ?? []).map((column) =>
+    audience === 'buyer'
+      ? pick({ ...column, currency }, BUYER_PRICE_BREAK_KEYS)
+      : {
+          ...column,
+          currency,
+          margin:
+            column.engineCost === null
+              ? null
+              : roundCents(column.amount - column.discount - column.engineCost),
+        },
+  );
+  if (audience === 'buyer') return { ...pick(row, BUYER_ITEM_KEYS), priceBreaks: breaks };
   const net = row.amount === null ? null : roundCents(row.amount - discountOf(row.amount, row));
   return {
     ...row,
+    priceBreaks: breaks,
     margin: net === null || row.engineCost === null ? null : roundCents(net - row.engineCost),
   };
 };
@@ -176,10 +191,11 @@ export function createQuoteService({
     } = found as QuoteWithRefs & {
       deletedAt?: unknown;
     };
-    const view = itemView(audienceOf(actor));
+    const view = itemView(audienceOf(actor), found.currency);
     return {
       ...quote,
       ...vatTotals(quote.totalPrice, quote.vatRate),
+      priceBreakColumns: quoteColumns(items),
       allowedActions: allowedActions(found, actor),
       order,
       items: itemTree(items).map((root) => ({ ...view(root), children: root.children.map(view) })),
@@ -536,6 +552,14 @@ export function createQuoteService({
         assertQuoteEditable(current);
         const items = await liveItemsOf(tx, id);
         const changes: Partial<QuoteItemRow> = await lineMoneyAfter(tx, current, item, items, input);
+        const breaks = await priceBreaksAfter(
+          tx,
+          current,
+          { ...item, ...changes },
+          input.priceBreaks?.map((column) => column.quantity),
+          isGroupLine(item, items),
+        );
+        if (input.priceBreaks !== undefined || item.priceBreaks.length) changes.priceBreaks = breaks;
         if (input.comment !== undefined) changes.comment = input.comment;
         if (input.optional !== undefined) changes.optional = input.optional;
         if (input.groupLabel !== undefined) changes.groupLabel = input.groupLabel;

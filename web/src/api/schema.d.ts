@@ -4318,7 +4318,7 @@ export interface components {
              * @description Stable machine-readable error code (docs/errors.md)
              * @enum {string}
              */
-            code: "validation_failed" | "invalid_query" | "invalid_custom_fields" | "unsupported_language" | "invalid_multipart" | "too_many_files" | "too_many_fields" | "not_csv" | "invalid_url" | "url_not_allowed" | "quote_without_items" | "unauthorized" | "invalid_token" | "token_expired" | "token_revoked" | "session_ended" | "session_expired" | "refresh_token_reused" | "invalid_access_token" | "invalid_credentials" | "session_required" | "too_many_requests" | "forbidden" | "cost_field_forbidden" | "csrf_failed" | "not_found" | "route_not_found" | "pdf_not_generated" | "file_archived" | "guest_link_expired" | "guest_link_revoked" | "conflict" | "duplicate" | "reference_conflict" | "serialization_failure" | "idempotency_key_in_use" | "idempotency_answer_lost" | "external_id_taken" | "duplicate_external_id" | "duplicate_code" | "duplicate_currency" | "duplicate_custom_field" | "duplicate_status" | "username_taken" | "email_taken" | "base_currency" | "default_status" | "last_admin" | "cannot_archive_self" | "not_a_contact" | "not_archived" | "company_has_children" | "item_has_children" | "brief_already_in_quote" | "catalogue_changed" | "prediction_not_available" | "quote_locked" | "invalid_transition" | "pdf_render_busy" | "quote_not_published" | "quote_changed" | "pdf_hash_mismatch" | "order_not_delivered" | "nothing_to_reorder" | "acceptance_not_found" | "quote_not_signed" | "artwork_closed" | "proof_not_ready" | "proof_superseded" | "proof_hash_mismatch" | "proofs_not_approved" | "already_converted" | "import_not_cancellable" | "export_not_ready" | "webhook_disabled" | "payload_too_large" | "file_too_large" | "unsupported_media_type" | "unsupported_artwork" | "unsupported_image" | "not_acceptable" | "business_rule" | "idempotency_key_reused" | "total_out_of_range" | "invalid_reference" | "unknown_company" | "unknown_status" | "parent_not_found" | "company_cycle" | "company_mismatch" | "project_company_mismatch" | "address_company_mismatch" | "contact_company_mismatch" | "collaboration_required" | "email_required" | "password_required" | "custom_fields_not_supported" | "already_expired" | "invalid_expiry" | "validity_passed" | "pricing_incomplete" | "invalid_discount" | "line_not_priced" | "repricing_failed" | "article_disabled" | "invalid_brief" | "brief_elements_unavailable" | "element_of_brief" | "element_not_in_brief" | "standalone_element" | "hierarchy_cycle" | "parent_in_other_order" | "parent_later" | "inconsistent_total" | "value_out_of_range" | "invalid_character" | "date_out_of_range" | "invalid_value" | "bad_request" | "ctp_invalid_json_body" | "ctp_empty_json_body" | "request_aborted" | "ctp_invalid_content_length" | "bad_url" | "ctp_body_too_large" | "max_param_length" | "ctp_invalid_media_type" | "internal_error" | "last_element" | "stale_write" | "flute_mismatch" | "no_corrugated_matter" | "code_taken";
+            code: "validation_failed" | "invalid_query" | "invalid_custom_fields" | "unsupported_language" | "invalid_multipart" | "too_many_files" | "too_many_fields" | "not_csv" | "invalid_url" | "url_not_allowed" | "quote_without_items" | "unauthorized" | "invalid_token" | "token_expired" | "token_revoked" | "session_ended" | "session_expired" | "refresh_token_reused" | "invalid_access_token" | "invalid_credentials" | "session_required" | "too_many_requests" | "forbidden" | "cost_field_forbidden" | "csrf_failed" | "not_found" | "route_not_found" | "pdf_not_generated" | "file_archived" | "guest_link_expired" | "guest_link_revoked" | "conflict" | "duplicate" | "reference_conflict" | "serialization_failure" | "idempotency_key_in_use" | "idempotency_answer_lost" | "external_id_taken" | "duplicate_external_id" | "duplicate_code" | "duplicate_currency" | "duplicate_custom_field" | "duplicate_status" | "username_taken" | "email_taken" | "base_currency" | "default_status" | "last_admin" | "cannot_archive_self" | "not_a_contact" | "not_archived" | "company_has_children" | "item_has_children" | "brief_already_in_quote" | "catalogue_changed" | "prediction_not_available" | "quote_locked" | "invalid_transition" | "pdf_render_busy" | "quote_not_published" | "quote_changed" | "pdf_hash_mismatch" | "order_not_delivered" | "nothing_to_reorder" | "acceptance_not_found" | "quote_not_signed" | "artwork_closed" | "proof_not_ready" | "proof_superseded" | "proof_hash_mismatch" | "proofs_not_approved" | "already_converted" | "import_not_cancellable" | "export_not_ready" | "webhook_disabled" | "payload_too_large" | "file_too_large" | "unsupported_media_type" | "unsupported_artwork" | "unsupported_image" | "not_acceptable" | "business_rule" | "idempotency_key_reused" | "total_out_of_range" | "invalid_reference" | "unknown_company" | "unknown_status" | "parent_not_found" | "company_cycle" | "company_mismatch" | "project_company_mismatch" | "address_company_mismatch" | "contact_company_mismatch" | "collaboration_required" | "email_required" | "password_required" | "custom_fields_not_supported" | "already_expired" | "invalid_expiry" | "validity_passed" | "pricing_incomplete" | "invalid_discount" | "line_not_priced" | "invalid_price_break_option" | "repricing_failed" | "article_disabled" | "invalid_brief" | "brief_elements_unavailable" | "element_of_brief" | "element_not_in_brief" | "standalone_element" | "hierarchy_cycle" | "parent_in_other_order" | "parent_later" | "inconsistent_total" | "value_out_of_range" | "invalid_character" | "date_out_of_range" | "invalid_value" | "bad_request" | "ctp_invalid_json_body" | "ctp_empty_json_body" | "request_aborted" | "ctp_invalid_content_length" | "bad_url" | "ctp_body_too_large" | "max_param_length" | "ctp_invalid_media_type" | "internal_error" | "last_element" | "stale_write" | "flute_mismatch" | "no_corrugated_matter" | "code_taken";
             instance?: string;
             requestId?: string;
             /** @description The issues found, at most 20 (see errorsTotal) */
@@ -6049,6 +6049,30 @@ export interface components {
             /** @description Whether the pricing is complete (a parent: all its children are) */
             valid: boolean;
             comment: string | null;
+            /** @description Price-break columns: the line offered at other quantities, by quantity (at most 6); empty: the line’s quantity only */
+            priceBreaks: {
+                /** @description The column’s id (kept while its quantity is offered) */
+                id: string;
+                quantity: number;
+                /** @description amount / quantity, 4 decimals (the typed unit price of an article line) */
+                unitPrice: number;
+                /** @description Goods amount at the quantity before discount (cents): the engine’s price, as for the line */
+                amount: number;
+                /** @description The line’s discount applied to this column (cents) */
+                discount: number;
+                /** @description Tooling at this quantity */
+                toolingCost: number;
+                /** @description Delivery at this quantity */
+                deliveryCost: number;
+                /** @description amount - discount + toolingCost + deliveryCost (cents) */
+                totalPrice: number;
+                /** @description The quote’s currency */
+                currency: string;
+                /** @description Staff only: the engine’s amount at the quantity */
+                engineAmount?: number;
+                engineCost?: number | null;
+                margin?: number | null;
+            }[];
             length: number | null;
             width: number | null;
             height: number | null;
@@ -6109,6 +6133,30 @@ export interface components {
             /** @description Whether the pricing is complete (a parent: all its children are) */
             valid: boolean;
             comment: string | null;
+            /** @description Price-break columns: the line offered at other quantities, by quantity (at most 6); empty: the line’s quantity only */
+            priceBreaks: {
+                /** @description The column’s id (kept while its quantity is offered) */
+                id: string;
+                quantity: number;
+                /** @description amount / quantity, 4 decimals (the typed unit price of an article line) */
+                unitPrice: number;
+                /** @description Goods amount at the quantity before discount (cents): the engine’s price, as for the line */
+                amount: number;
+                /** @description The line’s discount applied to this column (cents) */
+                discount: number;
+                /** @description Tooling at this quantity */
+                toolingCost: number;
+                /** @description Delivery at this quantity */
+                deliveryCost: number;
+                /** @description amount - discount + toolingCost + deliveryCost (cents) */
+                totalPrice: number;
+                /** @description The quote’s currency */
+                currency: string;
+                /** @description Staff only: the engine’s amount at the quantity */
+                engineAmount?: number;
+                engineCost?: number | null;
+                margin?: number | null;
+            }[];
             length: number | null;
             width: number | null;
             height: number | null;
@@ -6368,6 +6416,19 @@ export interface components {
                 id: string;
                 externalId: string | null;
             } | null;
+            /** @description The columns the buyer chooses from when accepting: the lines’ columns of the same rank added up; empty without price breaks */
+            priceBreakColumns: {
+                /** @description What `option.id` of POST /quotes/{id}/accept names: the position ("1"...) */
+                id: string;
+                position: number;
+                quantity: number | null;
+                /** @description The quote’s total with each line at this column (lines without one as they are) */
+                totalPrice: number;
+                /** @description Tooling at this column */
+                toolingCost: number;
+                /** @description Delivery at this column */
+                deliveryCost: number;
+            }[];
             /** @description totalPrice, excluding VAT */
             netTotal: number;
             /** @description round(netTotal x vatRate / 100) to the cent, once per quote */
@@ -6464,6 +6525,16 @@ export interface components {
                 validUntil: string | null;
                 companyName: string;
                 organisationName: string;
+                /** @description The price-break columns to choose from when accepting (docs/quotes.md, "Price breaks"); empty without */
+                priceBreakColumns: {
+                    /** @description What `option.id` of the accept names */
+                    id: string;
+                    position: number;
+                    quantity: number | null;
+                    totalPrice: number;
+                    toolingCost: number;
+                    deliveryCost: number;
+                }[];
             };
             /** @description The seller’s brand (name, logo, contact details) */
             seller: {
@@ -28139,7 +28210,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `invalid_price_break_option`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -28324,7 +28395,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `invalid_price_break_option`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -28443,7 +28514,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `invalid_price_break_option`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -28522,7 +28593,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `invalid_price_break_option`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -28562,6 +28633,11 @@ export interface operations {
                     /** @description New place among its siblings, from 1 (beyond the last: last); the others follow */
                     position?: number;
                     groupLabel?: string | null;
+                    /** @description The line’s price-break columns, replacing the current ones (distinct quantities, at most 6; [] removes them). A quantity already offered keeps its column; a new one is priced by the engine (brief element) or at the line’s unit price (article) */
+                    priceBreaks?: {
+                        /** @description A quantity to offer (whole pieces for a brief element): priced like the line */
+                        quantity: number;
+                    }[];
                 };
             };
         };
@@ -28620,7 +28696,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `invalid_price_break_option`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -28724,7 +28800,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `invalid_price_break_option`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -28804,7 +28880,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `invalid_price_break_option`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -29086,7 +29162,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `invalid_price_break_option`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -29173,7 +29249,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `invalid_price_break_option`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -29484,7 +29560,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `invalid_price_break_option`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -29775,7 +29851,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `quote_without_items`, `business_rule`, `idempotency_key_reused`, `total_out_of_range`, `invalid_reference`, `company_mismatch`, `project_company_mismatch`, `address_company_mismatch`, `contact_company_mismatch`, `invalid_expiry`, `validity_passed`, `pricing_incomplete`, `invalid_discount`, `line_not_priced`, `invalid_price_break_option`, `repricing_failed`, `article_disabled`, `element_not_in_brief`, `standalone_element`, `value_out_of_range` (docs/errors.md) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -30017,7 +30093,7 @@ export interface operations {
                     /** @description The buyer’s purchase order number */
                     poNumber?: string;
                     comment?: string;
-                    /** @description The price break / quantity option chosen, when the quote offers several (recorded as sent) */
+                    /** @description The price-break column chosen (docs/quotes.md, "Price breaks"): `id` a column of the quote’s `priceBreakColumns` (or a line’s column id), or `quantity` alone; required when the quote offers two columns or more, refused when it offers none (422 `invalid_price_break_option`). The order made from the quote takes that column */
                     option?: {
                         id?: string;
                         quantity?: number;
@@ -30378,7 +30454,7 @@ export interface operations {
                     /** @description The buyer’s purchase order number */
                     poNumber?: string;
                     comment?: string;
-                    /** @description The price break / quantity option chosen, when the quote offers several (recorded as sent) */
+                    /** @description The price-break column chosen (docs/quotes.md, "Price breaks"): `id` a column of the quote’s `priceBreakColumns` (or a line’s column id), or `quantity` alone; required when the quote offers two columns or more, refused when it offers none (422 `invalid_price_break_option`). The order made from the quote takes that column */
                     option?: {
                         id?: string;
                         quantity?: number;

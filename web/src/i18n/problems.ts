@@ -31,6 +31,7 @@ export const problemsEn: ProblemSentences = {
   acceptance_not_found: 'This quote has no recorded answer yet.',
   invalid_discount: 'The discount is not valid: a percentage or an amount, at most the line’s amount.',
   line_not_priced: 'This line takes its price from its lines (or has no engine price to go back to).',
+  invalid_price_break_option: 'Choose one of the quantities offered.',
   repricing_failed: 'The engine cannot price the element at this quantity.',
   invalid_multipart: 'The file could not be read completely; send it again.',
   too_many_files: 'Send one file at a time.',
@@ -175,6 +176,7 @@ export const problemsFr: ProblemSentences = {
   invalid_discount:
     "La remise n'est pas valide : un pourcentage ou un montant, au plus le montant de la ligne.",
   line_not_priced: "Cette ligne tire son prix de ses lignes (ou n'a pas de prix moteur auquel revenir).",
+  invalid_price_break_option: 'Choisissez l’une des quantités proposées.',
   repricing_failed: "Le moteur ne peut pas chiffrer l'élément à cette quantité.",
   invalid_multipart: "Le fichier n'a pas pu être lu en entier ; envoyez-le à nouveau.",
   too_many_files: 'Envoyez un seul fichier à la fois.',
@@ -327,6 +329,7 @@ export const problemsDe: ProblemSentences = {
     'Der Rabatt ist ungültig: ein Prozentsatz oder ein Betrag, höchstens der Betrag der Position.',
   line_not_priced:
     'Diese Position erhält ihren Preis aus ihren Unterpositionen (oder hat keinen Kalkulationspreis).',
+  invalid_price_break_option: 'Bitte eine der angebotenen Mengen wählen.',
   repricing_failed: 'Die Kalkulation kann das Element bei dieser Menge nicht berechnen.',
   invalid_multipart: 'Die Datei konnte nicht vollständig gelesen werden; bitte erneut senden.',
   too_many_files: 'Bitte jeweils nur eine Datei senden.',

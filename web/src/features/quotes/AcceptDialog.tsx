@@ -6,6 +6,7 @@ import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { problemFields } from '../../ui/problem.ts';
 import { ErrorState } from '../../ui/states.tsx';
+import { ColumnChoice } from './PriceBreaks.tsx';
 
 type Quote = components['schemas']['Quote'];
 
@@ -21,7 +22,7 @@ export function AcceptDialog({
   onAccepted,
   guestToken,
 }: {
-  quote: Pick<Quote, 'id' | 'code' | 'pdfs'>;
+  quote: Pick<Quote, 'id' | 'code' | 'pdfs' | 'priceBreakColumns' | 'currency'>;
   opened: boolean;
   onClose: () => void;
   onAccepted: () => Promise<unknown>;
@@ -34,6 +35,10 @@ export function AcceptDialog({
   const [comment, setComment] = useState('');
   const [confirmed, setConfirmed] = useState(false);
   const [email, setEmail] = useState('');
+  // The price-break column chosen; with a single column offered it is the one.
+  const columns = quote.priceBreakColumns;
+  const [column, setColumn] = useState<string | null>(columns.length === 1 ? columns[0]!.id : null);
+  const chosen = columns.find((c) => c.id === column);
   // The PDF in the reader's language when there is one, else the first stored one.
   const pdf = quote.pdfs.find((p) => p.localisationId === i18n.language) ?? quote.pdfs[0];
   const accept = useMutation({
@@ -43,6 +48,14 @@ export function AcceptDialog({
         confirm: true,
         ...(poNumber.trim() ? { poNumber: poNumber.trim() } : {}),
         ...(comment.trim() ? { comment: comment.trim() } : {}),
+        ...(chosen
+          ? {
+              option: {
+                id: chosen.id,
+                ...(chosen.quantity != null ? { quantity: chosen.quantity } : {}),
+              },
+            }
+          : {}),
         ...(pdf ? { localisationId: pdf.localisationId, pdfSha256: pdf.sha256 } : {}),
       };
       return guestToken
@@ -83,6 +96,7 @@ export function AcceptDialog({
           maxLength={200}
           data-testid="accept-name"
         />
+        <ColumnChoice quote={quote} value={column} onChange={setColumn} error={fields['/option']} />
         {guestToken && (
           <TextInput
             label={t('guest.email')}
@@ -125,7 +139,12 @@ export function AcceptDialog({
         </Alert>
         <Button
           color="teal.9"
-          disabled={!typedName.trim() || !confirmed || (Boolean(guestToken) && !email.trim())}
+          disabled={
+            !typedName.trim() ||
+            !confirmed ||
+            (Boolean(guestToken) && !email.trim()) ||
+            (columns.length > 0 && !chosen)
+          }
           loading={accept.isPending}
           onClick={() => accept.mutate()}
           data-testid="accept-submit"

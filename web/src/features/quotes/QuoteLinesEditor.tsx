@@ -30,6 +30,7 @@ import { useUnsavedChanges } from '../../ui/UnsavedChanges.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { useCan } from '../admin/useCan.ts';
 import { DateField } from '../orders/DateField.tsx';
+import { PriceBreaksField, PriceBreaksTable } from './PriceBreaks.tsx';
 import { QuoteVatTotals } from './QuoteTerms.tsx';
 import { Total } from './Total.tsx';
 
@@ -135,6 +136,13 @@ export function QuoteLinesEditor({ quote }: { quote: Quote }) {
                 {item.comment}
               </Text>
             )}
+            {item.priceBreaks.length > 0 && (
+              <Text size="xs" c="dimmed" data-testid="line-price-breaks">
+                {t('quotes.breaks.summary', {
+                  quantities: item.priceBreaks.map((b) => number(b.quantity)).join(' / '),
+                })}
+              </Text>
+            )}
           </Table.Td>
           <Table.Td ta="right">{group ? '' : number(item.quantity)}</Table.Td>
           <Table.Td ta="right">
@@ -228,6 +236,7 @@ export function QuoteLinesEditor({ quote }: { quote: Quote }) {
         </SimpleGrid>
         <QuoteVatTotals quote={quote} />
       </Card>
+      <PriceBreaksTable quote={quote} />
       {editing && (
         <LineEditor
           key={editing.id}
@@ -360,6 +369,8 @@ function LineEditor({
     },
   );
   useUnsavedChanges(draft.dirty, draft.clear);
+  const initialBreaks = item.priceBreaks.map((b) => b.quantity);
+  const [breaks, setBreaks] = useState<number[]>(initialBreaks);
 
   const body: ItemPatch = {};
   if (!group) {
@@ -372,6 +383,7 @@ function LineEditor({
     } else if (kind !== 'none' && discount !== '' && (kind !== initialKind || Number(discount) !== before)) {
       body[kind === 'percent' ? 'discountPercent' : 'discountAmount'] = Number(discount);
     }
+    if (breaks.join() !== initialBreaks.join()) body.priceBreaks = breaks.map((quantity) => ({ quantity }));
   }
   if (comment !== (item.comment ?? '')) body.comment = comment === '' ? null : comment;
   if (optional !== item.optional) body.optional = optional;
@@ -459,6 +471,15 @@ function LineEditor({
                 />
               )}
             </Stack>
+            <PriceBreaksField
+              item={item}
+              value={breaks}
+              onChange={setBreaks}
+              error={
+                form.error('/priceBreaks') ??
+                breaks.map((_, i) => form.error(`/priceBreaks/${i}/quantity`)).find(Boolean)
+              }
+            />
           </>
         )}
         <Textarea

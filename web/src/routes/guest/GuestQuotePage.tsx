@@ -211,6 +211,8 @@ export default function GuestQuotePage() {
         quote={{
           id: quote.id,
           code: quote.code,
+          currency: quote.currency,
+          priceBreakColumns: quote.priceBreakColumns,
           pdfs: pdfSha256
             ? [
                 {

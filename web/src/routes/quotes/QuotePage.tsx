@@ -30,6 +30,7 @@ import { PortalQuote } from '../../features/portal/PortalQuote.tsx';
 import { AcceptDialog, SignedPdfLink } from '../../features/quotes/AcceptDialog.tsx';
 import { guidanceOf, offers, type QuoteAction } from '../../features/quotes/actions.ts';
 import { LinePicker, type Lines, linesBody, linesComplete } from '../../features/quotes/LinePicker.tsx';
+import { PriceBreaksTable } from '../../features/quotes/PriceBreaks.tsx';
 import { ProofPanel } from '../../features/quotes/ProofPanel.tsx';
 import { QuoteLinesEditor } from '../../features/quotes/QuoteLinesEditor.tsx';
 import { QuoteTermsCard, QuoteVatTotals } from '../../features/quotes/QuoteTerms.tsx';
@@ -243,6 +244,7 @@ export default function QuotePage() {
                 <QuoteVatTotals quote={q} />
               </Card>
             )}
+            {!can('edit') && <PriceBreaksTable quote={q} />}
 
             {q.state !== 'draft' && <ProofPanel quoteId={q.id} />}
 

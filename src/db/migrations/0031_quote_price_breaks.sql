@@ -1,0 +1,1 @@
+ALTER TABLE "quote_items" ADD COLUMN "price_breaks" jsonb DEFAULT '[]'::jsonb NOT NULL;
