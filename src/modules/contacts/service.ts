@@ -43,6 +43,30 @@ function assertKeepsScope(actor: Actor, collaborationIds: string[] | undefined) 
   }
 }
 
+/** What identifies a contact: at least one must be set (issue 26: an empty contact was accepted). */
+const IDENTITY_FIELDS = [
+  'firstName',
+  'lastName',
+  'email',
+  'phoneNumber',
+  'mobilePhone',
+  'externalId',
+] as const;
+
+function assertNotEmpty(
+  values: Partial<Record<(typeof IDENTITY_FIELDS)[number], string | null | undefined>>,
+) {
+  if (IDENTITY_FIELDS.some((field) => values[field]?.trim())) return;
+  throw new AppError('empty_contact', 'A contact needs a name, an e-mail, a phone number or an external id', {
+    issues: ['/firstName', '/lastName', '/email'].map((pointer) => ({
+      pointer,
+      message: 'at least one of firstName, lastName, email, phoneNumber, mobilePhone, externalId is required',
+      in: 'body' as const,
+      keyword: 'emptyContact',
+    })),
+  });
+}
+
 export function createContactService(ctx: AppContext) {
   const { db } = ctx;
 
@@ -111,6 +135,7 @@ export function createContactService(ctx: AppContext) {
 
     create(actor: Actor, input: CreateContact) {
       assertKeepsScope(actor, input.collaborationIds);
+      assertNotEmpty(input);
       return ctx.change(actor, async (tx, record) => {
         const email = input.email?.trim() || null;
         await assertUserUnique(tx, actor.organisationId, { email, externalId: input.externalId });
@@ -194,6 +219,7 @@ export function createContactService(ctx: AppContext) {
         );
         const { collaborationIds: _links, customFields: _custom, email: _email, ...fields } = input;
         const values = { ...fields, email, username, customFields };
+        assertNotEmpty({ ...current, ...fields, email });
         const changed = changedFields(userColumnValues(current), { ...userColumnValues(current), ...values });
         if (changed.length === 0 && !relationsChanged) return presentUser(current, actor);
         return savePersonUpdate(tx, actor, record, {

@@ -9,6 +9,7 @@ import {
   assertCompanyWritable,
   inCompanyScope,
 } from '../../platform/actor.ts';
+import { assertDatesInOrder, ORDER_DATE_RULES } from '../../platform/date-order.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { likeEscape, rangeEnd, toDate, uuidList } from '../../platform/filters.ts';
@@ -265,6 +266,8 @@ export function createOrderService(ctx: AppContext, options: { countCap?: number
         }
         const customFields = await validateCustomFields(tx, org, 'order', input.customFields);
         if (input.createdById) await liveStaffUsers(tx, org, [input.createdById], () => '/createdById');
+        const sentDates = dates(input);
+        assertDatesInOrder(sentDates, ORDER_DATE_RULES);
         const [row] = await tx
           .insert(orders)
           .values({
@@ -272,7 +275,7 @@ export function createOrderService(ctx: AppContext, options: { countCap?: number
             ...next,
             externalId: input.externalId ?? null,
             billedAmount: roundCents(input.billedAmount),
-            ...dates(input),
+            ...sentDates,
             trackingId: input.trackingId ?? null,
             customFields,
             createdById: input.createdById ?? actor.userId,
@@ -306,6 +309,8 @@ export function createOrderService(ctx: AppContext, options: { countCap?: number
             throw duplicateExternalId(input.externalId);
         }
         const changes: Partial<Row> = { ...next, ...dates(input) };
+        // The dates after the change: a sent one against the stored others.
+        assertDatesInOrder({ ...current, ...changes }, ORDER_DATE_RULES);
         if (input.billedAmount !== undefined) changes.billedAmount = roundCents(input.billedAmount);
         if (input.externalId !== undefined) changes.externalId = input.externalId;
         if (input.trackingId !== undefined) changes.trackingId = input.trackingId;
