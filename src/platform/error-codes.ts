@@ -536,7 +536,8 @@ export const ERROR_CODES = {
   empty_contact: {
     status: 400,
     title: 'Empty contact',
-    description: 'A contact needs at least a name, an e-mail, a username, a phone number or an external id.',
+    description:
+      'A contact needs at least a name, an e-mail, a phone number, an external id or a custom field value.',
   },
   email_required: {
     status: 422,

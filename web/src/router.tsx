@@ -8,6 +8,8 @@ import { RequireAuth } from './ui/RequireAuth.tsx';
  */
 export const paths = {
   signIn: '/sign-in',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
   briefs: '/briefs',
   newBrief: '/briefs/new',
   brief: (id: string) => `/briefs/${id}`,
@@ -42,6 +44,8 @@ const page = (load: () => Promise<{ default: React.ComponentType }>) => async ()
 export const router = createBrowserRouter(
   [
     { path: '/sign-in', lazy: page(() => import('./routes/sign-in/SignInPage.tsx')) },
+    { path: '/forgot-password', lazy: page(() => import('./routes/sign-in/ForgotPasswordPage.tsx')) },
+    { path: '/reset-password', lazy: page(() => import('./routes/sign-in/ResetPasswordPage.tsx')) },
     {
       element: <RequireAuth />,
       children: [

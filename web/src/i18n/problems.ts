@@ -83,7 +83,7 @@ export const problemsEn: ProblemSentences = {
   dry_run_already_run: 'This dry run was already run for real; open that import instead.',
   reset_token_invalid: 'This password reset link is no longer valid (used or expired); ask for a new one.',
   dates_out_of_order: 'A date comes before the date it must follow: see the message under it.',
-  empty_contact: 'Fill in at least a name, an e-mail, a username, a phone number or an external id.',
+  empty_contact: 'Fill in at least a name, an e-mail, a phone number or an external id.',
   import_not_cancellable: 'Only a waiting or running import can be cancelled.',
   export_not_ready: 'The export is not ready yet; wait a moment.',
   webhook_disabled: 'This webhook is disabled; enable it first.',
@@ -221,8 +221,7 @@ export const problemsFr: ProblemSentences = {
   reset_token_invalid:
     "Ce lien de réinitialisation n'est plus valable (déjà utilisé ou expiré) ; demandez-en un nouveau.",
   dates_out_of_order: 'Une date précède celle qu’elle doit suivre : voir le message sous le champ.',
-  empty_contact:
-    'Renseignez au moins un nom, un e-mail, un identifiant, un téléphone ou un identifiant externe.',
+  empty_contact: 'Renseignez au moins un nom, un e-mail, un téléphone ou un identifiant externe.',
   import_not_cancellable: 'Seul un import en attente ou en cours peut être annulé.',
   export_not_ready: "L'export n'est pas encore prêt ; patientez un instant.",
   webhook_disabled: "Ce webhook est désactivé ; activez-le d'abord.",
@@ -363,7 +362,7 @@ export const problemsDe: ProblemSentences = {
   reset_token_invalid:
     'Dieser Link zum Zurücksetzen ist nicht mehr gültig (benutzt oder abgelaufen); bitte einen neuen anfordern.',
   dates_out_of_order: 'Ein Datum liegt vor dem Datum, dem es folgen muss: siehe Hinweis am Feld.',
-  empty_contact: 'Bitte mindestens Name, E-Mail, Benutzername, Telefon oder externe ID angeben.',
+  empty_contact: 'Bitte mindestens Name, E-Mail, Telefon oder externe ID angeben.',
   import_not_cancellable: 'Nur ein wartender oder laufender Import kann abgebrochen werden.',
   export_not_ready: 'Der Export ist noch nicht fertig; bitte einen Moment warten.',
   webhook_disabled: 'Dieser Webhook ist deaktiviert; bitte zuerst aktivieren.',
