@@ -534,6 +534,10 @@ export const fieldProblemsDe: FieldProblems = {
  * messages listed above a form ("Quantity: at most 50,000,000") when no input shows them.
  */
 export const fieldNamesEn = {
+  street1: 'Street',
+  city: 'City',
+  postcode: 'Postcode',
+  countryCode: 'Country code',
   other: 'A value',
   name: 'Name',
   code: 'Code',
@@ -593,6 +597,10 @@ export const fieldNamesEn = {
 export type FieldNames = typeof fieldNamesEn;
 
 export const fieldNamesFr: FieldNames = {
+  street1: 'Rue',
+  city: 'Ville',
+  postcode: 'Code postal',
+  countryCode: 'Code pays',
   other: 'Une valeur',
   name: 'Nom',
   code: 'Code',
@@ -651,6 +659,10 @@ export const fieldNamesFr: FieldNames = {
 };
 
 export const fieldNamesDe: FieldNames = {
+  street1: 'Straße',
+  city: 'Ort',
+  postcode: 'Postleitzahl',
+  countryCode: 'Ländercode',
   other: 'Ein Wert',
   name: 'Name',
   code: 'Code',
