@@ -52,6 +52,7 @@ export const ORDER_PAGE: PageOptions = {
     actualDeliveryDate: orders.actualDeliveryDate,
     billedAmount: orders.billedAmount,
     externalId: orders.externalId,
+    code: orders.code,
   },
   tieBreaker: orders.id,
   defaultSort: { field: 'createdAt', direction: 'DESC' },

@@ -5178,6 +5178,8 @@ export interface components {
              * @description UUID
              */
             organisationId: string;
+            /** @description The order’s number in its organisation (1, 2, 3...), set by the service */
+            code: number | null;
             externalId: string | null;
             billedAmount: number;
             /** @description Sum of totalPrice over the live items, kept up to date by every item change (not enforced against billedAmount, which may include shipping or taxes) */
@@ -5259,6 +5261,8 @@ export interface components {
              * @description UUID
              */
             organisationId: string;
+            /** @description The order’s number in its organisation (1, 2, 3...), set by the service */
+            code: number | null;
             externalId: string | null;
             billedAmount: number;
             /** @description Sum of totalPrice over the live items, kept up to date by every item change (not enforced against billedAmount, which may include shipping or taxes) */
@@ -20993,7 +20997,7 @@ export interface operations {
                 page?: number;
                 /** @description Page size (default 10, maximum 100) */
                 limit?: number;
-                /** @description `field` or `field,ASC|DESC`; sortable fields: createdAt, updatedAt, orderDate, expectedDeliveryDate, actualDeliveryDate, billedAmount, externalId */
+                /** @description `field` or `field,ASC|DESC`; sortable fields: createdAt, updatedAt, orderDate, expectedDeliveryDate, actualDeliveryDate, billedAmount, externalId, code */
                 sort?: string;
                 /** @description `ASC`/`DESC` (direction for `sort`), or `+field`/`-field` (ascending/descending) */
                 order?: string;
@@ -28515,6 +28519,8 @@ export interface operations {
                              * @description UUID
                              */
                             organisationId: string;
+                            /** @description The order’s number in its organisation (1, 2, 3...), set by the service */
+                            code: number | null;
                             externalId: string | null;
                             billedAmount: number;
                             /** @description Sum of totalPrice over the live items, kept up to date by every item change (not enforced against billedAmount, which may include shipping or taxes) */

@@ -369,6 +369,7 @@ const ordersDe: typeof ordersEn = {
     totalBound:
       'Mehr als {{total}} Aufträge passen: die Zählung endet dort (Filter eingrenzen, um alle zu zählen).',
     moved: 'Auftrag {{name}} verschoben',
+    number: 'Nr. {{code}}',
     more: '{{count}} weitere: die Liste zeigt alle',
     delete: 'Auftrag löschen',
     deleteConfirm: 'Auftrag {{name}} und seine Positionen löschen?',
