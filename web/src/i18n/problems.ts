@@ -534,6 +534,7 @@ export const fieldProblemsDe: FieldProblems = {
  * messages listed above a form ("Quantity: at most 50,000,000") when no input shows them.
  */
 export const fieldNamesEn = {
+  token: 'Reset link',
   street1: 'Street',
   city: 'City',
   postcode: 'Postcode',
@@ -597,6 +598,7 @@ export const fieldNamesEn = {
 export type FieldNames = typeof fieldNamesEn;
 
 export const fieldNamesFr: FieldNames = {
+  token: 'Lien de réinitialisation',
   street1: 'Rue',
   city: 'Ville',
   postcode: 'Code postal',
@@ -659,6 +661,7 @@ export const fieldNamesFr: FieldNames = {
 };
 
 export const fieldNamesDe: FieldNames = {
+  token: 'Link zum Zurücksetzen',
   street1: 'Straße',
   city: 'Ort',
   postcode: 'Postleitzahl',
