@@ -28,6 +28,7 @@ import { importsFeature } from './modules/imports/module.ts';
 import { notificationsModule } from './modules/notifications/module.ts';
 import { ordersFeature } from './modules/orders/module.ts';
 import { organisationsModule } from './modules/organisations/module.ts';
+import { passwordResetModule } from './modules/password-reset/module.ts';
 import { pipelinesModule } from './modules/pipelines/module.ts';
 import { projectsModule } from './modules/projects/module.ts';
 import { proofsFeature } from './modules/proofs/module.ts';
@@ -72,6 +73,7 @@ export type App = FastifyInstance & { ctx: AppContext; protectedRoutes: Protecte
 const MODULES: FeatureModule[] = [
   healthModule,
   authModule,
+  passwordResetModule,
   organisationsModule,
   catalogueModule,
   corrugatedModule,

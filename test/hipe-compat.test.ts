@@ -2305,6 +2305,7 @@ describe('Corrugated', () => {
         body: { validTo: '2019-01-01' },
       }),
       400,
+      'dates_out_of_order',
     );
     expectProblem(
       await node('POST', '/api/corrugated-material-composition-prices', {

@@ -447,6 +447,18 @@ export const ERROR_CODES = {
     title: 'Already converted',
     description: 'The quote has already been converted into an order; read that order.',
   },
+  import_not_runnable: {
+    status: 409,
+    title: 'Import cannot be run for real',
+    description:
+      'POST /api/imports/{id}/run starts a real run from a dry run that ended (status 4 SENT or 5 DONE); ' +
+      'this import is not a dry run, or has not ended, or its file was refused.',
+  },
+  dry_run_already_run: {
+    status: 409,
+    title: 'Dry run already run for real',
+    description: 'A real run was already started from this dry run; read that import instead.',
+  },
   import_not_cancellable: {
     status: 409,
     title: 'Import not cancellable',
@@ -566,6 +578,26 @@ export const ERROR_CODES = {
     title: 'Collaboration required',
     description:
       "A contact created by a limited user must be linked to at least one of that user's companies.",
+  },
+  reset_token_invalid: {
+    status: 400,
+    title: 'Password reset link not valid',
+    description:
+      'The password reset token is unknown, was already used or has expired (docs/security.md, Password reset); ' +
+      'ask for a new link (POST /api/password-reset/request).',
+  },
+  dates_out_of_order: {
+    status: 400,
+    title: 'Dates out of order',
+    description:
+      'A date is before the date it must follow (an order delivered before it was placed, a quote valid until ' +
+      'a date before it was issued...); the pointer names the later field, `params.after` the earlier one.',
+  },
+  empty_contact: {
+    status: 400,
+    title: 'Empty contact',
+    description:
+      'A contact needs at least a name, an e-mail, a phone number, an external id or a custom field value.',
   },
   email_required: {
     status: 422,

@@ -11,6 +11,8 @@ export const paths = {
   signIn: '/sign-in',
   portal: '/portal',
   guest: (token: string) => `/guest/${token}`,
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
   briefs: '/briefs',
   newBrief: '/briefs/new',
   brief: (id: string) => `/briefs/${id}`,
@@ -53,6 +55,8 @@ export const router = createBrowserRouter(
     { path: '/sign-in', lazy: page(() => import('./routes/sign-in/SignInPage.tsx')) },
     // A guest link's page: no account, the token is the credential.
     { path: '/guest/:token', lazy: page(() => import('./routes/guest/GuestQuotePage.tsx')) },
+    { path: '/forgot-password', lazy: page(() => import('./routes/sign-in/ForgotPasswordPage.tsx')) },
+    { path: '/reset-password', lazy: page(() => import('./routes/sign-in/ResetPasswordPage.tsx')) },
     {
       element: <RequireAuth />,
       children: [

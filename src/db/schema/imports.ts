@@ -96,6 +96,8 @@ export const imports = pgTable(
     fileId: uuid('file_id').references(() => files.id),
     dryRun: boolean('dry_run').notNull().default(false),
     allowDelete: boolean('allow_delete').notNull().default(false),
+    /** The dry run this real run was started from (POST /api/imports/{id}/run); at most one per dry run. */
+    fromDryRunId: uuid('from_dry_run_id'),
     stats: jsonb('stats').$type<ImportStats>().notNull(),
     fileArchived: boolean('file_archived').notNull().default(false),
     /** Checkpoint: data rows whose outcome is committed; processing resumes after them. */
@@ -112,6 +114,7 @@ export const imports = pgTable(
     uniqueIndex('imports_org_code_uq').on(t.organisationId, t.code),
     index('imports_org_created_idx').on(t.organisationId, t.createdAt),
     index('imports_org_status_idx').on(t.organisationId, t.status),
+    uniqueIndex('imports_from_dry_run_uq').on(t.fromDryRunId).where(sql`${t.fromDryRunId} is not null`),
     // Imports that still have work to do, for the recovery sweep.
     index('imports_unfinished_idx').on(t.status).where(sql`${t.status} in (1, 2, 5)`),
   ],

@@ -71,6 +71,12 @@ export const orders = pgTable(
     statusId: uuid('status_id').references(() => statuses.id),
     currencyId: uuid('currency_id').references(() => currencies.id),
     shippingAddressId: uuid('shipping_address_id').references(() => addresses.id),
+    /**
+     * The order's number in its organisation (1, 2, 3...), what people call it on screen: set by the
+     * `orders_assign_code` trigger on insert (every road that creates orders: API and imports), never
+     * reused (deleted orders keep theirs).
+     */
+    code: integer('code'),
     externalId: text('external_id'),
     billedAmount: doublePrecision('billed_amount').notNull(),
     /** Sum of the live items' totalPrice (cents), kept by every item write under the order's row lock. */
@@ -91,6 +97,7 @@ export const orders = pgTable(
     // companion of any other filter, is then checked in the index too, without reading rows.
     // Creation and update times are stored newest first, the default sort (forward scans skip
     // offsets faster than backward ones).
+    uniqueIndex('orders_org_code_uq').on(t.organisationId, t.code),
     uniqueIndex('orders_external_id_live_uq')
       .on(t.organisationId, t.externalId)
       .where(sql`${t.deletedAt} is null and ${t.externalId} is not null`),

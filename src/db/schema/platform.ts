@@ -143,6 +143,29 @@ export const sessionRefreshTokens = pgTable(
   ],
 );
 
+/**
+ * Password-reset tokens (POST /api/password-reset/request, docs/auth.md): a token is e-mailed once
+ * and kept here only as its SHA-256; it works once (`used_at`) and until `expires_at`.
+ */
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    id: id(),
+    organisationId: organisationId().references(() => organisations.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('password_reset_tokens_hash_uq').on(t.tokenHash),
+    index('password_reset_tokens_user_idx').on(t.userId, t.createdAt),
+  ],
+);
+
 /** Failed sign-in counters per account and per client address, shared by every node. */
 export const signInThrottle = pgTable('sign_in_throttle', {
   key: text('key').primaryKey(),

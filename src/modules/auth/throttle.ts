@@ -28,11 +28,13 @@ export type Reservation = {
  * failure); a successful one clears the account's count, as a success always has, and gives back
  * its place in the address's count.
  */
-export function createSignInThrottle(db: Db, settings: ThrottleSettings) {
+export function createSignInThrottle(db: Db, settings: ThrottleSettings, options: { prefix?: string } = {}) {
   const ADDRESS_FACTOR = 4;
+  // Another use of the same counters (password-reset requests) keeps its own keys.
+  const prefix = options.prefix ?? '';
   const keys = (username: string, address: string) => ({
-    account: `account:${username.toLowerCase()}`,
-    address: `address:${address}`,
+    account: `${prefix}account:${username.toLowerCase()}`,
+    address: `${prefix}address:${address}`,
   });
   const lock = sql`now() + make_interval(secs => ${settings.lockSeconds})`;
   const window = sql`make_interval(secs => ${settings.windowSeconds})`;

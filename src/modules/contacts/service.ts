@@ -43,6 +43,38 @@ function assertKeepsScope(actor: Actor, collaborationIds: string[] | undefined) 
   }
 }
 
+/** What identifies a contact: at least one must be set (issue 26: an empty contact was accepted). */
+const IDENTITY_FIELDS = [
+  'firstName',
+  'lastName',
+  'email',
+  'phoneNumber',
+  'mobilePhone',
+  'externalId',
+] as const;
+
+function assertNotEmpty(
+  values: Partial<Record<(typeof IDENTITY_FIELDS)[number], string | null | undefined>>,
+  customFields: Record<string, unknown> | null | undefined,
+) {
+  if (IDENTITY_FIELDS.some((field) => values[field]?.trim())) return;
+  // Values of the organisation's own contact fields are something to keep too.
+  if (Object.values(customFields ?? {}).some((value) => value !== null && value !== '')) return;
+  throw new AppError(
+    'empty_contact',
+    'A contact needs a name, an e-mail, a phone number, an external id or a custom field',
+    {
+      issues: ['/firstName', '/lastName', '/email'].map((pointer) => ({
+        pointer,
+        message:
+          'at least one of firstName, lastName, email, phoneNumber, mobilePhone, externalId is required',
+        in: 'body' as const,
+        keyword: 'emptyContact',
+      })),
+    },
+  );
+}
+
 export function createContactService(ctx: AppContext) {
   const { db } = ctx;
 
@@ -122,6 +154,8 @@ export function createContactService(ctx: AppContext) {
           'contact',
           input.customFields,
         );
+        // After the scope, links and custom fields, whose refusals say more.
+        assertNotEmpty({ ...input, email }, customFields);
         const [row] = await tx
           .insert(users)
           .values({
@@ -194,6 +228,7 @@ export function createContactService(ctx: AppContext) {
         );
         const { collaborationIds: _links, customFields: _custom, email: _email, ...fields } = input;
         const values = { ...fields, email, username, customFields };
+        assertNotEmpty({ ...current, ...fields, email }, customFields);
         const changed = changedFields(userColumnValues(current), { ...userColumnValues(current), ...values });
         if (changed.length === 0 && !relationsChanged) return presentUser(current, actor);
         return savePersonUpdate(tx, actor, record, {

@@ -12,9 +12,11 @@
  * purchase price per m2 over a validity period; the one valid today in the organisation's base
  * currency becomes the composition's `pricePerSquareMetre`, see prices.ts).
  */
+
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { catalogueEntries } from '../../db/schema/catalogue.ts';
+import { assertDatesInOrder } from '../../platform/date-order.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
 import { type EntityDescriptor, entity } from '../../platform/events.ts';
 import { present } from '../catalogue/service.ts';
@@ -430,11 +432,11 @@ export const prices: Resource = {
     for (const f of ['validFrom', 'validTo'] as const) {
       if (body[f] !== undefined) data[f] = dateOrNull(body[f] as string | null, `${at}/${f}`, 'body');
     }
-    if (data.validFrom && data.validTo && (data.validFrom as string) > (data.validTo as string)) {
-      throw badRequest('validTo is before validFrom', [
-        issue(`${at}/validTo`, 'must not be before validFrom'),
-      ]);
-    }
+    assertDatesInOrder(
+      { validFrom: data.validFrom as string | null, validTo: data.validTo as string | null },
+      [['validFrom', 'validTo']],
+      at,
+    );
     composition ??= current
       ? await findOne(db, liveOf(org, 'corrugatedMaterials'), data.compositionId as string)
       : undefined;

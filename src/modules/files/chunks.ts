@@ -198,6 +198,32 @@ export function createChunkedFileStore(deps: { db: Db }) {
      * Releases the bytes of a file and soft-deletes its metadata, with a FILE DELETE event, in the
      * caller's transaction.
      */
+    /**
+     * A copy of a stored file for another owner (a real import run from its dry run's file), in the
+     * transaction: its own `files` row and pieces, so each lives and is released on its own.
+     */
+    async copy(tx: Tx, fileId: string, target: AttachmentTarget, record: EventRecorder): Promise<FileRow> {
+      const [source] = await tx.select().from(files).where(eq(files.id, fileId));
+      if (!source) throw new Error(`file ${fileId} not found`);
+      const { id: _id, createdAt: _c, updatedAt: _u, ...rest } = source;
+      const [row] = await tx
+        .insert(files)
+        .values({ ...rest, entity: target.entity, entityId: target.entityId, deletedAt: null })
+        .returning(fileColumns);
+      await tx.execute(
+        sql`insert into ${fileChunks} (file_id, seq, bytes) select ${row!.id}, seq, bytes from ${fileChunks} where file_id = ${fileId}`,
+      );
+      await record({
+        on: FILE_ENTITY,
+        type: 'CREATE',
+        entityId: row!.id,
+        snapshot: row,
+        relation: PARENT_ENTITIES[target.entity],
+        relationId: target.entityId,
+      });
+      return row as FileRow;
+    },
+
     async release(tx: Tx, fileId: string, target: AttachmentTarget, record: EventRecorder) {
       await tx.delete(fileChunks).where(eq(fileChunks.fileId, fileId));
       const now = new Date();

@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { orderItems, orders } from '../../db/schema/orders.ts';
 import { statuses } from '../../db/schema/organisation-data.ts';
+import { brokenDateRule, ORDER_DATE_RULES } from '../../platform/date-order.ts';
 import type { Change } from '../../platform/events.ts';
 import { roundCents } from '../../platform/money.ts';
 import { ORDER_ENTITY, ORDER_ITEM_ENTITY } from '../orders/repository.ts';
@@ -157,6 +158,9 @@ export const ordersImport: ImportType = {
       if (!current && p.billedAmount == null && !reader.failed) {
         reader.error('billedAmount', 'is required to create an order');
       }
+      // The dates after the change (stored ones for columns absent from the file), as the API checks them.
+      const broken = brokenDateRule({ ...(current ?? {}), ...p.dates }, ORDER_DATE_RULES);
+      if (broken) reader.error(broken[1], `must not be before ${broken[0]}`);
       if (reader.failed) {
         fail(out, reader);
         continue;

@@ -34,6 +34,7 @@ export function presentImport(row: ImportRow) {
     createdById: row.createdById,
     fileId: row.fileId,
     dryRun: row.dryRun,
+    fromDryRunId: row.fromDryRunId,
     allowDelete: row.allowDelete,
     stats: row.stats,
     fileArchived: row.fileArchived,

@@ -185,6 +185,27 @@ export const importsRoutes = (_ctx: AppContext, { service }: ImportsModule): Fas
     );
 
     app.post(
+      '/imports/:id/run',
+      {
+        config,
+        schema: {
+          tags,
+          operationId: 'runImportForReal',
+          summary: 'Run a dry run for real, on its stored file (no new upload)',
+          description:
+            'Creates and queues a new import (201) of the same type, delimiter and allowDelete with `dryRun` false and ' +
+            "`fromDryRunId` set, reading a copy of the dry run's stored file. Only a dry run that ended (4 SENT or " +
+            '5 DONE, its file not refused): else 409 `import_not_runnable`; once per dry run (409 ' +
+            '`dry_run_already_run`); 410 `file_archived` once its file was archived. See docs/imports.md.',
+          params: IdParams,
+          response: { 201: ImportRef, ...problemResponses(409, 410) },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await service.runForReal(actorOf(request), request.params.id)),
+    );
+
+    app.post(
       '/imports/:id/cancel',
       {
         config,

@@ -58,6 +58,12 @@ export const ImportSchema = Type.Object(
     createdById: Nullable(Uuid),
     fileId: Nullable(Uuid),
     dryRun: Type.Boolean(),
+    fromDryRunId: Nullable(
+      Type.String({
+        format: 'uuid',
+        description: 'The dry run this real run was started from (POST .../run)',
+      }),
+    ),
     allowDelete: Type.Boolean(),
     stats: Type.Ref('ImportStats'),
     fileArchived: Type.Boolean(),

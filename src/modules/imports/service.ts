@@ -3,6 +3,7 @@ import { and, eq, gte, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-o
 import type { FastifyRequest } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
 import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
 import { IMPORT_STATUS, type ImportStatus, imports } from '../../db/schema/imports.ts';
 import { files } from '../../db/schema/organisation-data.ts';
 import type { Actor } from '../../platform/actor.ts';
@@ -107,6 +108,16 @@ export function createImportService(
   const { db } = ctx;
   const { store, processor } = deps;
 
+  /** The next import code of the organisation; concurrent creations wait for each other here. */
+  async function nextCode(tx: Tx, organisationId: string) {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`import-code:${organisationId}`}))`);
+    const [next] = await tx
+      .select({ code: sql<number>`coalesce(max(${imports.code}), 0)::int + 1` })
+      .from(imports)
+      .where(eq(imports.organisationId, organisationId));
+    return next!.code;
+  }
+
   async function get(actor: Actor, id: string) {
     const row = await findImport(db, actor.organisationId, id);
     if (!row) throw notFound('Import');
@@ -192,20 +203,13 @@ export function createImportService(
       const file = pending;
       const row = await ctx.change(actor, async (tx, record) => {
         await store.complete(tx, file, { entity: 'import', entityId: importId }, record);
-        // Codes are sequential per organisation: concurrent creations wait for each other here.
-        await tx.execute(
-          sql`select pg_advisory_xact_lock(hashtext(${`import-code:${actor.organisationId}`}))`,
-        );
-        const [next] = await tx
-          .select({ code: sql<number>`coalesce(max(${imports.code}), 0)::int + 1` })
-          .from(imports)
-          .where(eq(imports.organisationId, actor.organisationId));
+        const next = await nextCode(tx, actor.organisationId);
         const [created] = await tx
           .insert(imports)
           .values({
             id: importId,
             organisationId: actor.organisationId,
-            code: next!.code,
+            code: next,
             type: form.type!,
             status: IMPORT_STATUS.REQUESTED,
             delimiter: form.delimiter ?? ',',
@@ -356,6 +360,64 @@ export function createImportService(
         });
         return presentImport(updated!);
       });
+    },
+
+    /**
+     * A real run of a dry run that ended (SENT or DONE, its file not refused), on a copy of the
+     * dry run's stored file: no new upload (docs/imports.md, "Run for real"). Same type, delimiter
+     * and allowDelete; at most one real run per dry run (409 `dry_run_already_run`).
+     */
+    async runForReal(actor: Actor, id: string) {
+      const realId = uuidv7();
+      const row = await ctx.change(actor, async (tx, record) => {
+        const dry = await findImport(tx, actor.organisationId, id, true);
+        if (!dry || dry.deletedAt) throw notFound('Import');
+        const ended = dry.status === IMPORT_STATUS.SENT || dry.status === IMPORT_STATUS.DONE;
+        if (!dry.dryRun || !ended || dry.stats.refused) {
+          throw new AppError('import_not_runnable', 'Only a dry run that ended can be run for real');
+        }
+        if (dry.fileArchived || !dry.fileId) {
+          throw new AppError('file_archived', 'The file of this dry run was archived');
+        }
+        const [already] = await tx
+          .select({ id: imports.id })
+          .from(imports)
+          .where(eq(imports.fromDryRunId, id))
+          .limit(1);
+        if (already) {
+          throw new AppError('dry_run_already_run', 'This dry run was already run for real');
+        }
+        const file = await store.copy(tx, dry.fileId, { entity: 'import', entityId: realId }, record);
+        const code = await nextCode(tx, actor.organisationId);
+        const [created] = await tx
+          .insert(imports)
+          .values({
+            id: realId,
+            organisationId: actor.organisationId,
+            code,
+            type: dry.type,
+            status: IMPORT_STATUS.REQUESTED,
+            delimiter: dry.delimiter,
+            createdById: actor.userId,
+            fileId: file.id,
+            dryRun: false,
+            allowDelete: dry.allowDelete,
+            fromDryRunId: id,
+            stats: initialStats(),
+          })
+          .returning();
+        await record({
+          on: IMPORT_ENTITY,
+          type: 'CREATE',
+          entityId: realId,
+          snapshot: presentImport(created!),
+        });
+        return created!;
+      });
+      await processor
+        .enqueue(realId)
+        .catch((error) => ctx.log.error({ err: error, importId: realId }, 'could not queue import'));
+      return presentImport(row);
     },
 
     /**

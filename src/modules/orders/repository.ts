@@ -131,6 +131,7 @@ export async function refreshItemsTotal(db: Executor, orderId: string) {
 export const orderSummaryColumns = {
   id: orders.id,
   organisationId: orders.organisationId,
+  code: orders.code,
   externalId: orders.externalId,
   billedAmount: orders.billedAmount,
   itemsTotal: orders.itemsTotal,

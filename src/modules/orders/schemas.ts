@@ -132,6 +132,9 @@ export const OrderItemSchema = withOutputAliases(
 const orderProperties = {
   id: Uuid,
   organisationId: Uuid,
+  code: NullableOutput(
+    Type.Integer({ description: 'The order’s number in its organisation (1, 2, 3...), set by the service' }),
+  ),
   externalId: NullableOutput(Type.String()),
   billedAmount: Type.Number(),
   itemsTotal: Type.Number({

@@ -9,6 +9,7 @@ import {
   assertCompanyWritable,
   inCompanyScope,
 } from '../../platform/actor.ts';
+import { assertDatesInOrder, ORDER_DATE_RULES } from '../../platform/date-order.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { likeEscape, rangeEnd, toDate, uuidList } from '../../platform/filters.ts';
@@ -51,6 +52,7 @@ export const ORDER_PAGE: PageOptions = {
     actualDeliveryDate: orders.actualDeliveryDate,
     billedAmount: orders.billedAmount,
     externalId: orders.externalId,
+    code: orders.code,
   },
   tieBreaker: orders.id,
   defaultSort: { field: 'createdAt', direction: 'DESC' },
@@ -265,6 +267,8 @@ export function createOrderService(ctx: AppContext, options: { countCap?: number
         }
         const customFields = await validateCustomFields(tx, org, 'order', input.customFields);
         if (input.createdById) await liveStaffUsers(tx, org, [input.createdById], () => '/createdById');
+        const sentDates = dates(input);
+        assertDatesInOrder(sentDates, ORDER_DATE_RULES);
         const [row] = await tx
           .insert(orders)
           .values({
@@ -272,7 +276,7 @@ export function createOrderService(ctx: AppContext, options: { countCap?: number
             ...next,
             externalId: input.externalId ?? null,
             billedAmount: roundCents(input.billedAmount),
-            ...dates(input),
+            ...sentDates,
             trackingId: input.trackingId ?? null,
             customFields,
             createdById: input.createdById ?? actor.userId,
@@ -306,6 +310,8 @@ export function createOrderService(ctx: AppContext, options: { countCap?: number
             throw duplicateExternalId(input.externalId);
         }
         const changes: Partial<Row> = { ...next, ...dates(input) };
+        // The dates after the change: a sent one against the stored others.
+        assertDatesInOrder({ ...current, ...changes }, ORDER_DATE_RULES);
         if (input.billedAmount !== undefined) changes.billedAmount = roundCents(input.billedAmount);
         if (input.externalId !== undefined) changes.externalId = input.externalId;
         if (input.trackingId !== undefined) changes.trackingId = input.trackingId;

@@ -37,6 +37,13 @@ export const operationsEn = {
     waiting: 'Waiting for a worker…',
     importTitle: 'Import {{code}} · {{type}}',
     dryRunBadge: 'dry run',
+    dryRunNote:
+      'A dry run: the rows were checked and counted as they would be written, but nothing was changed.',
+    runForReal: 'Run for real',
+    runForRealConfirm: 'Import this file for real now? The same file is used; no need to upload it again.',
+    runStarted: 'The real import has started',
+    fromDryRun: 'Started from a dry run: open it',
+    dryStatuses: { CHECKED: 'Checked, nothing written' },
     allowDeleteBadge: 'deletes absent records',
     cancel: 'Cancel the import',
     cancelled: 'Cancellation requested',
@@ -185,6 +192,14 @@ export const operationsFr: OperationsMessages = {
     waiting: 'En attente d’un traitement…',
     importTitle: 'Import {{code}} · {{type}}',
     dryRunBadge: 'essai à blanc',
+    dryRunNote:
+      'Un essai à blanc : les lignes ont été vérifiées et comptées comme si elles étaient écrites, mais rien n’a été modifié.',
+    runForReal: 'Exécuter pour de bon',
+    runForRealConfirm:
+      'Importer ce fichier pour de bon maintenant ? Le même fichier est utilisé, inutile de le renvoyer.',
+    runStarted: 'L’import réel a démarré',
+    fromDryRun: 'Lancé depuis un essai à blanc : l’ouvrir',
+    dryStatuses: { CHECKED: 'Vérifié, rien écrit' },
     allowDeleteBadge: 'supprime les absents',
     cancel: 'Annuler l’import',
     cancelled: 'Annulation demandée',

@@ -41,6 +41,7 @@ export const ordersEn = {
     totalBound:
       'More than {{total}} orders match: the count stops there (narrow the filters to count them all).',
     moved: 'Order {{name}} moved',
+    number: 'No. {{code}}',
     more: '{{count}} more: use the list to see them all',
     delete: 'Delete order',
     deleteConfirm: 'Delete order {{name}} and its items?',
@@ -161,6 +162,7 @@ export const ordersFr: typeof ordersEn = {
     totalBound:
       'Plus de {{total}} commandes correspondent : le décompte s’arrête là (affinez les filtres pour tout compter).',
     moved: 'Commande {{name}} déplacée',
+    number: 'N° {{code}}',
     more: 'Encore {{count}} : la liste les montre toutes',
     delete: 'Supprimer la commande',
     deleteConfirm: 'Supprimer la commande {{name}} et ses lignes ?',

@@ -93,6 +93,11 @@ export const problemsEn: ProblemSentences = {
   quote_changed: 'The quote changed meanwhile; reload it.',
   quote_not_signed: 'Only a signed quote can become an order.',
   already_converted: 'This quote is already converted into an order.',
+  import_not_runnable: 'Only a finished dry run can be run for real.',
+  dry_run_already_run: 'This dry run was already run for real; open that import instead.',
+  reset_token_invalid: 'This password reset link is no longer valid (used or expired); ask for a new one.',
+  dates_out_of_order: 'A date comes before the date it must follow: see the message under it.',
+  empty_contact: 'Fill in at least a name, an e-mail, a phone number or an external id.',
   import_not_cancellable: 'Only a waiting or running import can be cancelled.',
   export_not_ready: 'The export is not ready yet; wait a moment.',
   webhook_disabled: 'This webhook is disabled; enable it first.',
@@ -241,6 +246,12 @@ export const problemsFr: ProblemSentences = {
   quote_changed: 'Le devis a changé entre-temps ; rechargez-le.',
   quote_not_signed: 'Seul un devis signé peut devenir une commande.',
   already_converted: 'Ce devis est déjà converti en commande.',
+  import_not_runnable: 'Seule une simulation terminée peut être exécutée pour de bon.',
+  dry_run_already_run: 'Cette simulation a déjà été exécutée pour de bon ; ouvrez plutôt cet import.',
+  reset_token_invalid:
+    "Ce lien de réinitialisation n'est plus valable (déjà utilisé ou expiré) ; demandez-en un nouveau.",
+  dates_out_of_order: 'Une date précède celle qu’elle doit suivre : voir le message sous le champ.',
+  empty_contact: 'Renseignez au moins un nom, un e-mail, un téléphone ou un identifiant externe.',
   import_not_cancellable: 'Seul un import en attente ou en cours peut être annulé.',
   export_not_ready: "L'export n'est pas encore prêt ; patientez un instant.",
   webhook_disabled: "Ce webhook est désactivé ; activez-le d'abord.",
@@ -395,6 +406,12 @@ export const problemsDe: ProblemSentences = {
   quote_changed: 'Das Angebot wurde inzwischen geändert; bitte neu laden.',
   quote_not_signed: 'Nur ein unterschriebenes Angebot kann zum Auftrag werden.',
   already_converted: 'Dieses Angebot wurde bereits in einen Auftrag umgewandelt.',
+  import_not_runnable: 'Nur ein abgeschlossener Probelauf kann echt ausgeführt werden.',
+  dry_run_already_run: 'Dieser Probelauf wurde bereits echt ausgeführt; bitte diesen Import öffnen.',
+  reset_token_invalid:
+    'Dieser Link zum Zurücksetzen ist nicht mehr gültig (benutzt oder abgelaufen); bitte einen neuen anfordern.',
+  dates_out_of_order: 'Ein Datum liegt vor dem Datum, dem es folgen muss: siehe Hinweis am Feld.',
+  empty_contact: 'Bitte mindestens Name, E-Mail, Telefon oder externe ID angeben.',
   import_not_cancellable: 'Nur ein wartender oder laufender Import kann abgebrochen werden.',
   export_not_ready: 'Der Export ist noch nicht fertig; bitte einen Moment warten.',
   webhook_disabled: 'Dieser Webhook ist deaktiviert; bitte zuerst aktivieren.',
@@ -487,6 +504,9 @@ export const fieldProblemsEn = {
   uniqueItems: 'Each value only once',
   taken: 'Already used',
   invalid: 'This value is not valid',
+  resetToken: 'This link is no longer valid; ask for a new one',
+  dateOrder: 'Must not be before the date it follows',
+  emptyContact: 'Fill in at least one of these fields',
 };
 export type FieldProblems = typeof fieldProblemsEn;
 
@@ -519,6 +539,9 @@ export const fieldProblemsFr: FieldProblems = {
   uniqueItems: 'Chaque valeur une seule fois',
   taken: 'Déjà utilisé',
   invalid: "Cette valeur n'est pas valide",
+  resetToken: "Ce lien n'est plus valable ; demandez-en un nouveau",
+  dateOrder: 'Ne peut pas précéder la date qu’elle suit',
+  emptyContact: 'Renseignez au moins un de ces champs',
 };
 
 export const fieldProblemsDe: FieldProblems = {
@@ -550,6 +573,9 @@ export const fieldProblemsDe: FieldProblems = {
   uniqueItems: 'Jeden Wert nur einmal',
   taken: 'Bereits verwendet',
   invalid: 'Dieser Wert ist ungültig',
+  resetToken: 'Dieser Link ist nicht mehr gültig; bitte einen neuen anfordern',
+  dateOrder: 'Darf nicht vor dem vorangehenden Datum liegen',
+  emptyContact: 'Bitte mindestens eines dieser Felder ausfüllen',
 };
 
 /**
@@ -557,6 +583,11 @@ export const fieldProblemsDe: FieldProblems = {
  * messages listed above a form ("Quantity: at most 50,000,000") when no input shows them.
  */
 export const fieldNamesEn = {
+  token: 'Reset link',
+  street1: 'Street',
+  city: 'City',
+  postcode: 'Postcode',
+  countryCode: 'Country code',
   other: 'A value',
   name: 'Name',
   code: 'Code',
@@ -616,6 +647,11 @@ export const fieldNamesEn = {
 export type FieldNames = typeof fieldNamesEn;
 
 export const fieldNamesFr: FieldNames = {
+  token: 'Lien de réinitialisation',
+  street1: 'Rue',
+  city: 'Ville',
+  postcode: 'Code postal',
+  countryCode: 'Code pays',
   other: 'Une valeur',
   name: 'Nom',
   code: 'Code',
@@ -674,6 +710,11 @@ export const fieldNamesFr: FieldNames = {
 };
 
 export const fieldNamesDe: FieldNames = {
+  token: 'Link zum Zurücksetzen',
+  street1: 'Straße',
+  city: 'Ort',
+  postcode: 'Postleitzahl',
+  countryCode: 'Ländercode',
   other: 'Ein Wert',
   name: 'Name',
   code: 'Code',

@@ -113,6 +113,11 @@ function byKeyword(issue: Issue): [string, Record<string, unknown>] | undefined 
       return ['oneOf', {}];
     case 'uniqueItems':
       return ['uniqueItems', {}];
+    // The service's own rules that carry a keyword (docs/errors.md).
+    case 'resetToken':
+    case 'dateOrder':
+    case 'emptyContact':
+      return [issue.keyword, {}];
     default:
       return ['invalid', {}];
   }

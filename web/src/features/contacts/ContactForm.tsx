@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
@@ -120,6 +120,7 @@ export function InviteForm({ contactId, onDone }: { contactId: string; onDone: (
             {form.formError}
           </Alert>
         )}
+        <Text size="sm">{t('contacts.inviteHint')}</Text>
         <TextInput
           label={t('contacts.password')}
           type="password"

@@ -24,7 +24,8 @@ export function UploadForm({ onDone }: { onDone: (record: ImportRecord) => void 
   const [rejected, setRejected] = useState(false);
   const [type, setType] = useState<string | null>('16');
   const [delimiter, setDelimiter] = useState<string | null>('comma');
-  const [dryRun, setDryRun] = useState(false);
+  // On by default: a first look at what the file would do changes nothing (issue 26).
+  const [dryRun, setDryRun] = useState(true);
   const [allowDelete, setAllowDelete] = useState(false);
   const kilobytes = (size: number) => `${number(Math.ceil(size / 1024))} KB`;
 

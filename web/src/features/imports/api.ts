@@ -19,6 +19,22 @@ export const statusColor = (status: number) =>
   ({ 1: 'gray.7', 2: 'blue.8', 3: 'orange.9', 4: 'teal.9', 5: 'teal.9', 6: 'red.8', 7: 'red.8' })[status] ??
   'gray.7';
 
+/**
+ * The i18n key of an import's status: a dry run that ended reads "Checked, nothing written" rather
+ * than "Done, e-mailed" (issue 26: honest status words).
+ */
+export const statusKey = (record: Pick<ImportRecord, 'status' | 'dryRun'>) =>
+  record.dryRun && (record.status === 4 || record.status === 5)
+    ? 'imports.dryStatuses.CHECKED'
+    : `imports.statuses.${STATUS_NAMES[record.status]}`;
+
+/** A dry run that ended and whose file is kept: it can be run for real (POST /api/imports/{id}/run). */
+export const canRunForReal = (record: ImportRecord) =>
+  record.dryRun &&
+  (record.status === 4 || record.status === 5) &&
+  !record.fileArchived &&
+  !record.stats.refused;
+
 /** How often a running import is read again for its progress. */
 export const PROGRESS_POLL_MS = 1000;
 

@@ -9,6 +9,7 @@ import { date } from '../../ui/format.ts';
 import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
 import { amount, orderName } from './format.ts';
 import { type OrderStatus, statusColours, statusLabel, useOrderStatuses } from './statuses.tsx';
+import { useCompanyNames } from './useCompanyNames.ts';
 
 type Filters = Record<string, string>;
 const PER_COLUMN = 20;
@@ -82,6 +83,8 @@ function Column({
         }),
       ),
   });
+  // Each card names its company (issue 26: cards without the company).
+  const companyName = useCompanyNames(query.data?.data.map((o) => o.companyId) ?? []);
   const colours = statusColours(status);
   return (
     <Card
@@ -166,6 +169,11 @@ function Column({
                   </Menu>
                 )}
               </Group>
+              {o.companyId && (
+                <Text size="xs" fw={500} data-testid="board-card-company">
+                  {companyName(o.companyId)}
+                </Text>
+              )}
               <Text size="xs">
                 {date(o.expectedDeliveryDate)} · {amount(o.billedAmount)}
               </Text>

@@ -1,8 +1,13 @@
 import i18next from 'i18next';
 
-/** How an order is named on screen: its ERP id when it has one, else the start of its id. */
-export const orderName = (order: { id: string; externalId?: string | null }) =>
-  order.externalId ?? `#${order.id.slice(0, 8)}`;
+/**
+ * How an order is named on screen: its number in the organisation (never its id; issue 26), with
+ * its ERP id beside it when it has one.
+ */
+export const orderName = (order: { id: string; code?: number | null; externalId?: string | null }) => {
+  const number = order.code == null ? undefined : i18next.t('orders.number', { code: order.code });
+  return [number, order.externalId].filter(Boolean).join(' · ') || '—';
+};
 
 /** An amount with two decimals (a list entry carries a currency id, not its code). */
 export const amount = (value: number | null | undefined) =>

@@ -19,7 +19,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { isStaff, useAuth } from '../../api/auth.ts';
 import { api, unwrap } from '../../api/client.ts';
+import { AddressForm } from '../../features/companies/AddressForm.tsx';
+import { ProjectForm } from '../../features/companies/ProjectForm.tsx';
 import { ContactForm, InviteForm } from '../../features/contacts/ContactForm.tsx';
+import { SignInBadge } from '../../features/contacts/SignInBadge.tsx';
 import { date, money } from '../../ui/format.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { CompanyForm } from './CompanyForm.tsx';
@@ -35,6 +38,11 @@ export default function CompanyPage() {
   const [editing, edit] = useDisclosure();
   const [adding, add] = useDisclosure();
   const [inviting, setInviting] = useState<string>();
+  // The address or project in the modal: 'new', or the one being edited.
+  const [addressEdit, setAddressEdit] = useState<'new' | NonNullable<typeof addresses.data>[number]>();
+  const [projectEdit, setProjectEdit] = useState<
+    'new' | { id: string; name: string; description?: string | null; dueDate?: string | null }
+  >();
   const path = { params: { path: { id } } };
   const company = useQuery({
     queryKey: ['company', id],
@@ -117,6 +125,7 @@ export default function CompanyPage() {
                       <Table.Tr>
                         <Table.Th>{t('common.name')}</Table.Th>
                         <Table.Th>{t('common.email')}</Table.Th>
+                        <Table.Th>{t('contacts.signIn')}</Table.Th>
                         <Table.Th>{t('contacts.jobTitle')}</Table.Th>
                         {admin && <Table.Th>{t('common.actions')}</Table.Th>}
                       </Table.Tr>
@@ -128,11 +137,14 @@ export default function CompanyPage() {
                             {[contact.firstName, contact.lastName].filter(Boolean).join(' ') || '—'}
                           </Table.Td>
                           <Table.Td>{contact.email ?? '—'}</Table.Td>
+                          <Table.Td>
+                            <SignInBadge username={contact.username} />
+                          </Table.Td>
                           <Table.Td>{contact.jobTitle ?? '—'}</Table.Td>
                           {admin && (
                             <Table.Td>
                               <Button size="xs" variant="light" onClick={() => setInviting(contact.id)}>
-                                {t('contacts.invite')}
+                                {contact.username ? t('contacts.newPassword') : t('contacts.invite')}
                               </Button>
                             </Table.Td>
                           )}
@@ -144,33 +156,75 @@ export default function CompanyPage() {
               </QueryState>
             </Tabs.Panel>
             <Tabs.Panel value="addresses" pt="sm">
+              {staff && (
+                <Button size="xs" mb="sm" onClick={() => setAddressEdit('new')}>
+                  {t('addresses.new')}
+                </Button>
+              )}
               <QueryState query={addresses} isEmpty={(d) => d.length === 0}>
                 {(list) => (
-                  <Stack gap="xs">
-                    {list.map((a) => {
-                      const address = a as unknown as Record<string, string | null>;
-                      return (
-                        <Text key={a.id} size="sm">
-                          {[address.name, address.street, address.postalCode, address.city, address.country]
-                            .filter(Boolean)
-                            .join(', ')}
-                        </Text>
-                      );
-                    })}
-                  </Stack>
+                  <Table data-testid="company-addresses">
+                    <Table.Tbody>
+                      {list.map((a) => (
+                        <Table.Tr key={a.id}>
+                          <Table.Td>
+                            <Badge variant="light" color="gray.7">
+                              {t(`addresses.types.${a.type}`)}
+                            </Badge>
+                            {a.isDefault && (
+                              <Badge ml="xs" variant="outline" color="gray.7">
+                                {t('addresses.default')}
+                              </Badge>
+                            )}
+                          </Table.Td>
+                          <Table.Td>
+                            {[a.name, a.street1, a.street2, a.postcode, a.city, a.region, a.countryCode]
+                              .filter(Boolean)
+                              .join(', ')}
+                          </Table.Td>
+                          {staff && (
+                            <Table.Td>
+                              <Button size="xs" variant="light" onClick={() => setAddressEdit(a)}>
+                                {t('common.edit')}
+                              </Button>
+                            </Table.Td>
+                          )}
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
                 )}
               </QueryState>
             </Tabs.Panel>
             <Tabs.Panel value="projects" pt="sm">
+              {staff && (
+                <Button size="xs" mb="sm" onClick={() => setProjectEdit('new')}>
+                  {t('projects.new')}
+                </Button>
+              )}
               <QueryState query={projects} isEmpty={(d) => d.data.length === 0}>
                 {(list) => (
-                  <Stack gap="xs">
-                    {list.data.map((p) => (
-                      <Anchor key={p.id} component={Link} to={`/briefs?companyId=${id}&projectId=${p.id}`}>
-                        {p.name}
-                      </Anchor>
-                    ))}
-                  </Stack>
+                  <Table data-testid="company-projects">
+                    <Table.Tbody>
+                      {list.data.map((p) => (
+                        <Table.Tr key={p.id}>
+                          <Table.Td>
+                            <Anchor component={Link} to={`/briefs?companyId=${id}&projectId=${p.id}`}>
+                              {p.name}
+                            </Anchor>
+                          </Table.Td>
+                          <Table.Td>{p.dueDate ? date(p.dueDate) : ''}</Table.Td>
+                          {staff && (
+                            <Table.Td>
+                              <Button size="xs" variant="light" onClick={() => setProjectEdit(p)}>
+                                {t('common.edit')}
+                              </Button>
+                            </Table.Td>
+                          )}
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
                 )}
               </QueryState>
             </Tabs.Panel>
@@ -242,8 +296,49 @@ export default function CompanyPage() {
               }}
             />
           </Modal>
+          <Modal
+            opened={!!addressEdit}
+            onClose={() => setAddressEdit(undefined)}
+            title={addressEdit === 'new' ? t('addresses.new') : t('addresses.edit')}
+            size="lg"
+          >
+            {addressEdit && (
+              <AddressForm
+                companyId={id}
+                address={addressEdit === 'new' ? undefined : addressEdit}
+                onDone={async () => {
+                  setAddressEdit(undefined);
+                  await queryClient.invalidateQueries({ queryKey: ['company', id, 'addresses'] });
+                }}
+              />
+            )}
+          </Modal>
+          <Modal
+            opened={!!projectEdit}
+            onClose={() => setProjectEdit(undefined)}
+            title={projectEdit === 'new' ? t('projects.new') : t('projects.edit')}
+          >
+            {projectEdit && (
+              <ProjectForm
+                companyId={id}
+                project={projectEdit === 'new' ? undefined : projectEdit}
+                onDone={async () => {
+                  setProjectEdit(undefined);
+                  await queryClient.invalidateQueries({ queryKey: ['company', id, 'projects'] });
+                }}
+              />
+            )}
+          </Modal>
           <Modal opened={!!inviting} onClose={() => setInviting(undefined)} title={t('contacts.invite')}>
-            {inviting && <InviteForm contactId={inviting} onDone={() => setInviting(undefined)} />}
+            {inviting && (
+              <InviteForm
+                contactId={inviting}
+                onDone={async () => {
+                  setInviting(undefined);
+                  await queryClient.invalidateQueries({ queryKey: ['company', id, 'contacts'] });
+                }}
+              />
+            )}
           </Modal>
         </Stack>
       )}

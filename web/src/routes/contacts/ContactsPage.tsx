@@ -8,6 +8,7 @@ import { isStaff, useAuth } from '../../api/auth.ts';
 import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { ContactForm } from '../../features/contacts/ContactForm.tsx';
+import { SignInBadge } from '../../features/contacts/SignInBadge.tsx';
 import { Pager } from '../../ui/Pager.tsx';
 import { QueryState } from '../../ui/states.tsx';
 
@@ -67,6 +68,7 @@ export default function ContactsPage() {
                 <Table.Tr>
                   <Table.Th>{t('common.name')}</Table.Th>
                   <Table.Th>{t('common.email')}</Table.Th>
+                  <Table.Th>{t('contacts.signIn')}</Table.Th>
                   <Table.Th>{t('contacts.jobTitle')}</Table.Th>
                   <Table.Th>{t('common.actions')}</Table.Th>
                 </Table.Tr>
@@ -76,6 +78,9 @@ export default function ContactsPage() {
                   <Table.Tr key={c.id}>
                     <Table.Td>{[c.firstName, c.lastName].filter(Boolean).join(' ') || '—'}</Table.Td>
                     <Table.Td>{c.email ?? '—'}</Table.Td>
+                    <Table.Td>
+                      <SignInBadge username={c.username} />
+                    </Table.Td>
                     <Table.Td>{c.jobTitle ?? '—'}</Table.Td>
                     <Table.Td>
                       {isStaff(me?.role) && (

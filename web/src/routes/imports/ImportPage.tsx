@@ -2,12 +2,14 @@ import { Alert, Anchor, Badge, Button, Card, Group, Stack, Text, Title } from '@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { api, fileUrl, unwrap } from '../../api/client.ts';
 import {
+  canRunForReal,
+  type ImportRecord,
   isRunning,
-  STATUS_NAMES,
   statusColor,
+  statusKey,
   useImport,
   useImportTypes,
 } from '../../features/imports/api.ts';
@@ -26,6 +28,7 @@ export default function ImportPage() {
   const types = useImportTypes();
   const action = useApiForm();
   const [archived, setArchived] = useState(false);
+  const navigate = useNavigate();
   const act = async (call: () => Promise<unknown>, done: string) => {
     const ok = await action.submit(call, done);
     if (ok !== undefined) {
@@ -56,12 +59,28 @@ export default function ImportPage() {
                     })}
                   </Title>
                   <Badge color={statusColor(data.status)} size="lg" data-testid="import-status">
-                    {t(`imports.statuses.${STATUS_NAMES[data.status]}`, { defaultValue: data.statusName })}
+                    {t(statusKey(data))}
                   </Badge>
                   {data.dryRun && <Badge color="gray.7">{t('imports.dryRunBadge')}</Badge>}
                   {data.allowDelete && <Badge color="red.8">{t('imports.allowDeleteBadge')}</Badge>}
                 </Group>
                 <Group gap="xs">
+                  {canRunForReal(data) && (
+                    <ConfirmButton
+                      label={t('imports.runForReal')}
+                      question={t('imports.runForRealConfirm')}
+                      onConfirm={async () => {
+                        const real = (await action.submit(
+                          () => unwrap(api.POST('/api/imports/{id}/run', path)),
+                          t('imports.runStarted'),
+                        )) as ImportRecord | undefined;
+                        if (!real) return;
+                        queryClient.setQueryData(['import', real.id], real);
+                        await queryClient.invalidateQueries({ queryKey: ['imports', 'list'] });
+                        navigate(`/imports/${real.id}`);
+                      }}
+                    />
+                  )}
                   {running && (
                     <Button
                       color="red"
@@ -106,6 +125,16 @@ export default function ImportPage() {
                 <Alert color="red" role="alert" title={t('common.refused')}>
                   <span data-testid="error-reason">{action.formError}</span>
                 </Alert>
+              )}
+              {data.dryRun && !running && (
+                <Alert color="blue" data-testid="dry-run-note">
+                  {t('imports.dryRunNote')}
+                </Alert>
+              )}
+              {data.fromDryRunId && (
+                <Anchor component={Link} to={`/imports/${data.fromDryRunId}`} size="sm">
+                  {t('imports.fromDryRun')}
+                </Anchor>
               )}
               <Card withBorder>
                 <Stack gap="xs">

@@ -20,6 +20,7 @@ import {
   PROGRESS_POLL_MS,
   STATUS_NAMES,
   statusColor,
+  statusKey,
   useImportTypes,
 } from '../../features/imports/api.ts';
 import { dateTime, ImportProgress } from '../../features/imports/ImportResult.tsx';
@@ -156,7 +157,7 @@ export default function ImportsPage() {
                       )}
                     </Table.Td>
                     <Table.Td>
-                      <Badge color={statusColor(record.status)}>{statusLabel(record.status)}</Badge>
+                      <Badge color={statusColor(record.status)}>{t(statusKey(record))}</Badge>
                     </Table.Td>
                     <Table.Td miw={180}>
                       {isRunning(record.status) ? (

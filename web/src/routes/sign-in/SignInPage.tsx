@@ -1,7 +1,18 @@
-import { Alert, Button, Center, Paper, PasswordInput, Select, Stack, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Paper,
+  PasswordInput,
+  Select,
+  Stack,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useLocation, useNavigate } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { useAuth } from '../../api/auth.ts';
 import { signIn } from '../../api/client.ts';
 import { LANGUAGES } from '../../i18n/index.ts';
@@ -70,6 +81,9 @@ export default function SignInPage() {
             <Button type="submit" loading={busy}>
               {t('signIn.submit')}
             </Button>
+            <Anchor component={Link} to="/forgot-password" size="sm">
+              {t('signIn.forgot')}
+            </Anchor>
             <Select
               label={t('nav.language')}
               data={LANGUAGES.map((l) => ({ ...l }))}

@@ -1,0 +1,229 @@
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openE2eSession, screenshot } from './harness.ts';
+
+/**
+ * Issue 26, forms: password reset through the e-mail the service really sends (a local SMTP server
+ * captures it), addresses and projects created and edited on the company page (French and German),
+ * and an import's dry run run for real without a new upload. Every message shown is a sentence of
+ * the catalogue. Screenshots: test-results/e2e/forms-*.
+ */
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+const mails: { to: string[]; data: string }[] = [];
+let smtp: SMTPServer;
+const env: Record<string, string> = { IMPORT_BATCH_SIZE: '10', MAIL_FROM: 'quotes@e2e.test' };
+
+// Registered before the session's own hooks, so the service starts with SMTP_URL set.
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        mails.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          data: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  env.SMTP_URL = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => smtp?.close(() => resolve()));
+});
+
+const e2e = openE2eSession({ name: 'forms', env });
+const { url } = e2e;
+
+/** The text a user reads: never the API's raw wording nor an id. */
+async function expectNoRawText(page: Page) {
+  const text = await page.locator('body').innerText();
+  for (const raw of ['body /', 'must ', 'params /'])
+    expect(text, `visible text holds "${raw}"`).not.toContain(raw);
+  expect(text).not.toMatch(UUID);
+  return text;
+}
+
+function decoded(data: string) {
+  const joined = data.replace(/=\r?\n/g, '');
+  const bytes: number[] = [];
+  for (let i = 0; i < joined.length; i += 1) {
+    const hex = joined[i] === '=' ? /^[0-9A-F]{2}/.exec(joined.slice(i + 1, i + 3)) : null;
+    if (hex) {
+      bytes.push(Number.parseInt(hex[0], 16));
+      i += 2;
+    } else bytes.push(joined.charCodeAt(i));
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+async function chooseLanguage(page: Page, label: string, lng: string) {
+  await page.getByRole('combobox', { name: /^(Language|Langue|Sprache)$/ }).click();
+  await page.getByRole('option', { name: label }).click();
+  await page.waitForFunction((l) => document.documentElement.lang === l, lng);
+}
+
+describe('password reset by e-mail', () => {
+  it('asks for a link on the sign-in screen, follows the mailed link and signs in with the new password', async () => {
+    const email = `reset-${Date.now()}@e2e.test`;
+    await e2e.api('POST', '/api/users', {
+      email,
+      password: 'the-old-password',
+      role: 'sales',
+      language: 'fr',
+    });
+    const { page } = e2e;
+    await page.goto(url('/sign-in'));
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
+    await page.getByLabel('Username or e-mail').fill(email);
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await page.getByText(/a link is on its way/).waitFor();
+    await screenshot(page, 'forms-01-forgot-sent');
+
+    await expect.poll(() => mails.filter((m) => m.to.includes(email)).length, { timeout: 60_000 }).toBe(1);
+    const mail = decoded(mails.find((m) => m.to.includes(email))!.data);
+    expect(mail).toContain('Choisissez un nouveau mot de passe'); // the user's language
+    const token = /reset-password\?token=([A-Za-z0-9_-]+)/.exec(mail)![1]!;
+
+    await page.goto(url(`/reset-password?token=${token}`));
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    await page.locator('input[name=new-password]').fill('short');
+    await page.locator('input[name=confirm-password]').fill('short');
+    await page.getByRole('button', { name: 'Save the new password' }).click();
+    await page.getByText('At least 8 characters').first().waitFor();
+    await expectNoRawText(page);
+    await page.locator('input[name=new-password]').fill('a-new-long-password');
+    await page.locator('input[name=confirm-password]').fill('a-new-long-password');
+    await page.getByRole('button', { name: 'Save the new password' }).click();
+    await page.getByText(/Your password was changed/).waitFor();
+    await screenshot(page, 'forms-02-reset-done');
+
+    // The link works once.
+    await page.goto(url(`/reset-password?token=${token}`));
+    await page.locator('input[name=new-password]').fill('another-long-password');
+    await page.locator('input[name=confirm-password]').fill('another-long-password');
+    await page.getByRole('button', { name: 'Save the new password' }).click();
+    await page
+      .getByText('This password reset link is no longer valid (used or expired); ask for a new one.')
+      .waitFor();
+    await expectNoRawText(page);
+    await screenshot(page, 'forms-03-reset-used');
+
+    await e2e.signInAs(email, 'a-new-long-password');
+    await e2e.signOut();
+  });
+});
+
+describe('the company page', () => {
+  it('creates and edits an address and a project (French), with the refusals in words', async () => {
+    const company = await e2e.api('POST', '/api/companies', { name: 'Cartonnerie Dupont' });
+    const { page } = e2e;
+    await e2e.signInAs('admin@e2e.test', 'e2e-admin-password');
+    await chooseLanguage(page, 'Français', 'fr');
+    await page.goto(url(`/companies/${company.id}`));
+    await page.getByRole('tab', { name: 'Adresses' }).click();
+    await page.getByRole('button', { name: 'Nouvelle adresse' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Créer' }).click();
+    await dialog.getByText('Obligatoire').first().waitFor();
+    await expectNoRawText(page);
+    await screenshot(page, 'forms-04-address-refused-fr');
+    await dialog.locator('input[name=street1]').fill('12 rue des Lilas');
+    await dialog.locator('input[name=postcode]').fill('69001');
+    await dialog.locator('input[name=city]').fill('Lyon');
+    await dialog.locator('input[name=countryCode]').fill('fr');
+    await dialog.getByRole('button', { name: 'Créer' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const addresses = page.getByTestId('company-addresses');
+    await addresses.getByText('12 rue des Lilas, 69001, Lyon, FR').waitFor();
+    await addresses.getByRole('button', { name: 'Modifier' }).click();
+    await page.getByRole('dialog').locator('input[name=city]').fill('Villeurbanne');
+    await page.getByRole('dialog').getByRole('button', { name: 'Enregistrer' }).click();
+    await addresses.getByText('12 rue des Lilas, 69001, Villeurbanne, FR').waitFor();
+    await screenshot(page, 'forms-05-address-fr');
+
+    await page.getByRole('tab', { name: 'Projets' }).click();
+    await page.getByRole('button', { name: 'Nouveau projet' }).click();
+    await page.getByRole('dialog').locator('input[name=name]').fill('Coffrets 2027');
+    await page.getByRole('dialog').getByRole('button', { name: 'Créer' }).click();
+    const projects = page.getByTestId('company-projects');
+    await projects.getByText('Coffrets 2027').waitFor();
+    await projects.getByRole('button', { name: 'Modifier' }).click();
+    await page.getByRole('dialog').locator('input[name=name]').fill('Coffrets 2028');
+    await page.getByRole('dialog').getByRole('button', { name: 'Enregistrer' }).click();
+    await projects.getByText('Coffrets 2028').waitFor();
+    await expectNoRawText(page);
+    await screenshot(page, 'forms-06-project-fr');
+
+    // German: the address form's labels and refusals.
+    await chooseLanguage(page, 'Deutsch', 'de');
+    await page.getByRole('tab', { name: 'Adressen' }).click();
+    await page.getByRole('button', { name: 'Neue Adresse' }).click();
+    await page.getByRole('dialog').locator('input[name=street1]').fill('Hauptstraße 1');
+    await page.getByRole('dialog').getByRole('button', { name: 'Anlegen' }).click();
+    // The city is missing: the field says so, the form's alert names it, in German.
+    await page.getByRole('dialog').getByRole('alert').waitFor();
+    await page.getByRole('dialog').getByText('Pflichtfeld').first().waitFor();
+    expect(await page.getByRole('dialog').getByRole('alert').innerText()).toContain('Ort');
+    await expectNoRawText(page);
+    await screenshot(page, 'forms-07-address-refused-de');
+    await page.keyboard.press('Escape');
+    await chooseLanguage(page, 'English', 'en');
+  });
+});
+
+describe('imports: a dry run, then for real', () => {
+  it('runs the dry run for real from its result, without uploading the file again', async () => {
+    const { page } = e2e;
+    await page.evaluate(() => localStorage.setItem('pqs.language', 'en'));
+    await page.goto(url('/imports'));
+    const dataTransfer = await page.evaluateHandle(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(
+        new File(['externalId,name\nFORMS-1,Forms One\nFORMS-2,Forms Two\n'], 'forms.csv', {
+          type: 'text/csv',
+        }),
+      );
+      return transfer;
+    });
+    await page.dispatchEvent('[data-testid="import-dropzone"]', 'dragenter', { dataTransfer });
+    await page.dispatchEvent('[data-testid="import-dropzone"]', 'drop', { dataTransfer });
+    // Dry run is on by default.
+    expect(await page.getByLabel('Dry run (check and count, write nothing)').isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Start the import' }).click();
+    await expect
+      .poll(() => page.getByTestId('import-status').textContent(), { timeout: 60_000 })
+      .toBe('Checked, nothing written');
+    await page.getByTestId('dry-run-note').waitFor();
+    await screenshot(page, 'forms-08-dry-run');
+    expect((await e2e.api('GET', '/api/companies/pagination?search=Forms%20One')).meta.total).toBe(0);
+
+    await page.getByRole('button', { name: 'Run for real' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Run for real' }).click();
+    await page.getByRole('link', { name: 'Started from a dry run: open it' }).waitFor();
+    await expect
+      .poll(() => page.getByTestId('import-status').textContent(), { timeout: 60_000 })
+      .toMatch(/^Done/);
+    expect(await page.getByTestId('count-created').textContent()).toBe('2');
+    expect((await e2e.api('GET', '/api/companies/pagination?search=Forms%20One')).meta.total).toBe(1);
+    await expectNoRawText(page);
+    await screenshot(page, 'forms-09-real-run');
+
+    // A dry run runs for real once; a second try is refused with a sentence of the catalogue.
+    await page.getByRole('link', { name: 'Started from a dry run: open it' }).click();
+    await page.getByRole('button', { name: 'Run for real' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Run for real' }).click();
+    await page.getByText('This dry run was already run for real; open that import instead.').waitFor();
+    await expectNoRawText(page);
+    await screenshot(page, 'forms-10-already-run');
+  });
+});
