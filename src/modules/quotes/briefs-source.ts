@@ -32,7 +32,8 @@ export type SelectedVariant = {
   productName: string | null;
 };
 
-export type PredictionPrices = { currency: string; variants: Map<number, SelectedVariant> };
+/** The selected variants of a prediction, with its currency and version. */
+export type PredictionPrices = { currency: string; version: number; variants: Map<number, SelectedVariant> };
 
 export async function liveBriefs(
   db: Executor,
@@ -89,6 +90,7 @@ export async function selectedVariants(
   const rows = rowsOf<{
     id: string;
     currency: string;
+    version: number;
     position: number;
     unit_price: number;
     product_price: number | null;
@@ -99,7 +101,7 @@ export async function selectedVariants(
     product_name: string | null;
   }>(
     await db.execute(sql`
-      select p.id, p.currency, (v->>'position')::int as position, (v->>'unitPrice')::float8 as unit_price,
+      select p.id, p.currency, p.version, (v->>'position')::int as position, (v->>'unitPrice')::float8 as unit_price,
         (v->>'productPrice')::float8 as product_price, (v->>'productCost')::float8 as product_cost,
         (v->>'toolingCost')::float8 as tooling_cost, (v->>'deliveryCost')::float8 as delivery_cost,
         (v->>'quantity')::float8 as quantity, v->'parts'->>'1' as product_name
@@ -113,7 +115,7 @@ export async function selectedVariants(
   for (const row of rows) {
     let prices = result.get(row.id);
     if (!prices) {
-      prices = { currency: row.currency, variants: new Map() };
+      prices = { currency: row.currency, version: Number(row.version), variants: new Map() };
       result.set(row.id, prices);
     }
     prices.variants.set(Number(row.position), {
