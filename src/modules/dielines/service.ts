@@ -15,6 +15,7 @@ import { loadCatalogue } from '../catalogue/loader.ts';
 import { cf2File, dieLineCf2 } from './cf2.ts';
 import { drawingOf } from './drawing.ts';
 import { dieLineDxf } from './dxf.ts';
+import { fileStem, mm } from './file-names.ts';
 import { cf2Call, impositionDrawing } from './imposition.ts';
 import { DIELINE_FORMATS, type DieLineFormat } from './negotiation.ts';
 import { dieLineTemplatePdf, type TemplatePage } from './pdf.ts';
@@ -34,19 +35,6 @@ export interface DieLineFile {
 }
 
 type Source = DieLineSource;
-
-const mm = (value: number) => String(Math.round(value * 10) / 10);
-
-/** `B-000123-v2-1-RTE-100x50x150`: brief code, version, element number, product, inside size. */
-export function fileStem(source: Pick<Source, 'brief' | 'version' | 'position' | 'input' | 'computed'>) {
-  const { input } = source;
-  const size = [input.lengthDimension, input.widthDimension, input.heightDimension]
-    .filter((v, i) => i < 2 || v > 0)
-    .map(mm)
-    .join('x');
-  const raw = `${source.brief.code}-v${source.version}-${source.position + 1}-${source.computed.productCode}-${size}`;
-  return raw.replace(/[^A-Za-z0-9._-]+/g, '_');
-}
 
 const GRAIN: Record<string, string> = {
   BLANK_WIDTH: 'along the blank width (horizontal)',

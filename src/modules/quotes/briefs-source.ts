@@ -140,6 +140,9 @@ export type ElementDrawing = {
   position: number;
   productCode: string | null;
   dieLine: DieLine;
+  /** The prediction's version, and the inside size the element was priced at (file names). */
+  version: number;
+  inside: { lengthDimension: number; widthDimension: number; heightDimension: number } | null;
 };
 
 /** The die-line of each element of these predictions, by prediction id then element position. */
@@ -154,11 +157,21 @@ export async function dieLinesOf(
     position: number;
     product_code: string | null;
     die_line: DieLine | string;
+    version: number;
+    length: number | null;
+    width: number | null;
+    height: number | null;
   }>(
     await db.execute(sql`
-      select p.id, (e->>'position')::int as position, e->>'productCode' as product_code, e->'dieLine' as die_line
+      select p.id, (e->>'position')::int as position, e->>'productCode' as product_code, e->'dieLine' as die_line,
+        p.version, (i->>'lengthDimension')::float8 as length, (i->>'widthDimension')::float8 as width,
+        (i->>'heightDimension')::float8 as height
       from brief_predictions p
       cross join lateral jsonb_array_elements(p.output->'briefComputed'->'briefElements') e
+      left join lateral (
+        select x as i from jsonb_array_elements(p.input->'briefElements') x
+        where (x->>'position')::int = (e->>'position')::int limit 1
+      ) input on true
       where p.id in (${sql.join(
         predictionIds.map((id) => sql`${id}`),
         sql`, `,
@@ -172,6 +185,15 @@ export async function dieLinesOf(
       position: Number(row.position),
       productCode: row.product_code,
       dieLine,
+      version: Number(row.version),
+      inside:
+        row.length === null || row.width === null
+          ? null
+          : {
+              lengthDimension: Number(row.length),
+              widthDimension: Number(row.width),
+              heightDimension: Number(row.height ?? 0),
+            },
     });
   }
   return result;
