@@ -754,6 +754,10 @@ export const de: Messages = {
     dieLine: 'Stanzkontur',
     sheet: 'Nutzenbogen',
     title: 'Stanzkontur-Dateien',
+    wholeBrief: 'Ganzes Briefing',
+    wholeBriefPdf: 'Alle Elemente (ein PDF)',
+    quoteNote:
+      'Die Dateien jeder Zeile zeigen sie so, wie sie angeboten wurde: Briefing-Version und Element der Zeile.',
     element: 'Element {{n}}',
     formats: {
       pdf: 'PDF-Druckvorlage (Gestalter)',

@@ -126,6 +126,9 @@ export const en = {
     dieLine: 'Die-line',
     sheet: 'Imposition sheet',
     title: 'Die-line files',
+    wholeBrief: 'Whole brief',
+    wholeBriefPdf: 'Every element (one PDF)',
+    quoteNote: "Each line's files show it as it was quoted: the brief version and element of the line.",
     element: 'Element {{n}}',
     formats: {
       pdf: 'PDF artwork template (designer)',

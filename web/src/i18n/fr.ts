@@ -127,6 +127,10 @@ export const fr: Messages = {
     dieLine: 'Tracé de découpe',
     sheet: 'Feuille d’imposition',
     title: 'Fichiers du tracé de découpe',
+    wholeBrief: 'Brief entier',
+    wholeBriefPdf: 'Tous les éléments (un PDF)',
+    quoteNote:
+      'Les fichiers de chaque ligne la montrent telle qu’elle a été chiffrée : la version du brief et l’élément de la ligne.',
     element: 'Élément {{n}}',
     formats: {
       pdf: 'Gabarit PDF (graphiste)',

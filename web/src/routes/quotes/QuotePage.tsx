@@ -25,6 +25,7 @@ import { auth } from '../../api/auth.ts';
 import { ApiError, api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { useCan } from '../../features/admin/useCan.ts';
+import { QuoteDieLines } from '../../features/dielines/QuoteDieLines.tsx';
 import { orderName } from '../../features/orders/format.ts';
 import { AcceptDialog, SignedPdfLink } from '../../features/quotes/AcceptDialog.tsx';
 import { guidanceOf, offers, type QuoteAction } from '../../features/quotes/actions.ts';
@@ -229,6 +230,8 @@ export default function QuotePage() {
                 <QuoteVatTotals quote={q} />
               </Card>
             )}
+
+            <QuoteDieLines quoteId={q.id} items={q.items} />
 
             <QuoteTermsCard quote={q} editable={can('edit')} />
 
