@@ -101,9 +101,20 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
   };
 }
 
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
+    headless: true,
+  });
 }
+
+/** WebGL in headless Chromium without a GPU: ANGLE over SwiftShader (the 3D preview's e2e). */
+export const WEBGL_ARGS = [
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+  '--ignore-gpu-blocklist',
+];
 
 export async function screenshot(page: Page, name: string) {
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -188,6 +199,8 @@ export function openE2eSession(options: {
   env?: Record<string, string>;
   context?: BrowserContextOptions;
   signIn?: boolean;
+  /** More Chromium switches (WEBGL_ARGS for a WebGL canvas). */
+  launchArgs?: string[];
 }): E2eSession {
   const session = {
     url: (path: string) => `${session.service.baseUrl}/app${path}`,
@@ -208,7 +221,7 @@ export function openE2eSession(options: {
   } as E2eSession;
   beforeAll(async () => {
     session.service = await startService(options.env);
-    session.browser = await launchBrowser();
+    session.browser = await launchBrowser(options.launchArgs);
     session.context = await session.browser.newContext({
       viewport: { width: 1400, height: 900 },
       locale: 'en-GB',

@@ -5838,6 +5838,8 @@ export interface components {
             briefElementId: string | null;
             articleId: string | null;
             predictionId: string | null;
+            elementPosition: number | null;
+            briefVersion: number | null;
             priceSource: ("prediction" | "article" | "manual") | null;
             reference: string | null;
             /** @description Snapshot taken when the item was added */
@@ -5898,6 +5900,8 @@ export interface components {
             briefElementId: string | null;
             articleId: string | null;
             predictionId: string | null;
+            elementPosition: number | null;
+            briefVersion: number | null;
             priceSource: ("prediction" | "article" | "manual") | null;
             reference: string | null;
             /** @description Snapshot taken when the item was added */
@@ -23500,6 +23504,13 @@ export interface operations {
                             }) | null;
                             /** @description The die-line (cut solid, crease dashed), SVG in mm */
                             dieLineSvg: string;
+                            /** @description The die-line geometry (outline, cut and crease segments, named panels, caliper), mm, y downwards: what the 3D preview folds */
+                            dieLine: {
+                                width?: number;
+                                height?: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
                             /** @description The imposition of the selected variant on its sheet, SVG */
                             impositionSvg: string;
                             /** @description The selected variant: its operations in order */

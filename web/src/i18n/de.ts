@@ -749,6 +749,15 @@ export const de: Messages = {
     submit: 'Unterschreiben und annehmen',
     signedPdf: 'Unterschriebenes PDF',
   },
+  preview3d: {
+    title: '3D-Vorschau',
+    fold: 'Falten',
+    reset: 'Ansicht zurücksetzen',
+    description:
+      'Gefaltete Schachtel aus der Stanzkontur {{style}} (Zuschnitt {{width}} × {{height}} mm), zu {{percent}} % gefaltet. Ziehen zum Drehen, Mausrad zum Zoomen.',
+    noWebgl: 'Die 3D-Vorschau braucht WebGL, das dieser Browser nicht bietet.',
+    line: 'Zeile',
+  },
   dielines: {
     download: 'Stanzkontur-Dateien',
     dieLine: 'Stanzkontur',

@@ -121,6 +121,15 @@ export const en = {
       stage: 'Stage',
     },
   },
+  preview3d: {
+    title: '3D preview',
+    fold: 'Fold',
+    reset: 'Reset view',
+    description:
+      'Folded box from the die-line {{style}} (blank {{width}} × {{height}} mm), folded {{percent}} %. Drag to turn, scroll to zoom.',
+    noWebgl: 'The 3D preview needs WebGL, which this browser does not offer.',
+    line: 'Line',
+  },
   dielines: {
     download: 'Die-line files',
     dieLine: 'Die-line',

@@ -122,6 +122,15 @@ export const fr: Messages = {
       stage: 'Étape',
     },
   },
+  preview3d: {
+    title: 'Aperçu 3D',
+    fold: 'Pliage',
+    reset: 'Réinitialiser la vue',
+    description:
+      'Boîte pliée depuis le tracé {{style}} (développé {{width}} × {{height}} mm), pliée à {{percent}} %. Faites glisser pour tourner, molette pour zoomer.',
+    noWebgl: 'L’aperçu 3D demande WebGL, que ce navigateur n’offre pas.',
+    line: 'Ligne',
+  },
   dielines: {
     download: 'Fichiers du tracé',
     dieLine: 'Tracé de découpe',

@@ -27,6 +27,7 @@ import type { components } from '../../api/schema.d.ts';
 import { useCan } from '../../features/admin/useCan.ts';
 import { QuoteDieLines } from '../../features/dielines/QuoteDieLines.tsx';
 import { orderName } from '../../features/orders/format.ts';
+import { QuoteBoxPreview } from '../../features/preview3d/QuoteBoxPreview.tsx';
 import { AcceptDialog, SignedPdfLink } from '../../features/quotes/AcceptDialog.tsx';
 import { guidanceOf, offers, type QuoteAction } from '../../features/quotes/actions.ts';
 import { LinePicker, type Lines, linesBody, linesComplete } from '../../features/quotes/LinePicker.tsx';
@@ -232,6 +233,7 @@ export default function QuotePage() {
             )}
 
             <QuoteDieLines quoteId={q.id} items={q.items} />
+            <QuoteBoxPreview items={q.items} />
 
             <QuoteTermsCard quote={q} editable={can('edit')} />
 
