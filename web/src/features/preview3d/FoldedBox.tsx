@@ -17,6 +17,8 @@ import {
   DirectionalLight,
   Float32BufferAttribute,
   FrontSide,
+  LineBasicMaterial,
+  LineLoop,
   Matrix4,
   Mesh,
   MeshStandardMaterial,
@@ -77,6 +79,7 @@ export default function FoldedBox({
   const host = useRef<HTMLDivElement>(null);
   const [fold, setFold] = useState(initialFold);
   const [failed, setFailed] = useState(false);
+  const [sceneId, setSceneId] = useState(0);
   const faces = useMemo(() => foldModel(dieLine), [dieLine]);
   const state = useRef<{
     renderer: WebGLRenderer;
@@ -89,6 +92,8 @@ export default function FoldedBox({
     reset: () => void;
   } | null>(null);
 
+  /** Whether the camera was fitted to the current scene (once, at its first fold). */
+  const fitted = useRef(false);
   // The scene, made once per die-line.
   useEffect(() => {
     const element = host.current;
@@ -102,7 +107,9 @@ export default function FoldedBox({
     }
     const width = element.clientWidth || 480;
     renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
-    renderer.setSize(width, height);
+    // The drawing buffer follows the host; the canvas's CSS size is the host's (never wider).
+    renderer.setSize(width, height, false);
+    Object.assign(renderer.domElement.style, { display: 'block', width: '100%', height: `${height}px` });
     renderer.domElement.setAttribute('data-testid', `${testId}-canvas`);
     renderer.domElement.setAttribute('aria-hidden', 'true');
     element.appendChild(renderer.domElement);
@@ -123,12 +130,15 @@ export default function FoldedBox({
     const insideColour = kraft ? '#b48a5c' : '#b9bcc2';
     const outside = new MeshStandardMaterial({ color: outsideColour, side: FrontSide, roughness: 0.85 });
     const inside = new MeshStandardMaterial({ color: insideColour, side: BackSide, roughness: 0.95 });
+    const lines = new LineBasicMaterial({ color: kraft ? '#7a5a3a' : '#8a8f98' });
     let texture: Texture | undefined;
     const root = new ThreeGroup();
     // The blank centred: the box turns about its middle.
     root.position.set(-dieLine.width / 2, -dieLine.height / 2, 0);
     const pivot = new ThreeGroup();
     pivot.add(root);
+    // A tray (hinged on its base) stands on its base, walls up; a tube stands on its bottom.
+    if (faces.find((f) => f.parent === -1)?.name === 'base') pivot.rotation.x = Math.PI / 2;
     scene.add(pivot);
     const meshes = faces.map((face) => {
       const group = new ThreeGroup();
@@ -137,6 +147,9 @@ export default function FoldedBox({
         const geometry = faceGeometry(face.polygon, dieLine.width, dieLine.height);
         group.add(new Mesh(geometry, outside));
         group.add(new Mesh(geometry, inside));
+        // The face's edges (cuts and creases), so that white board reads as a box.
+        const loop = face.polygon.map((p) => new Vector3(p.x, p.y, 0));
+        group.add(new LineLoop(new BufferGeometry().setFromPoints(loop), lines));
       }
       root.add(group);
       return group;
@@ -170,19 +183,23 @@ export default function FoldedBox({
     }
     const observer = new ResizeObserver(() => {
       const w = element.clientWidth || width;
-      renderer.setSize(w, height);
+      renderer.setSize(w, height, false);
       camera.aspect = w / height;
       camera.updateProjectionMatrix();
       render();
     });
     observer.observe(element);
     state.current = { renderer, scene, camera, controls, meshes, root, render, reset };
+    fitted.current = false;
+    // The fold effect places the new scene's faces.
+    setSceneId((n) => n + 1);
     return () => {
       observer.disconnect();
       controls.dispose();
       for (const group of meshes) for (const child of group.children) (child as Mesh).geometry.dispose();
       outside.dispose();
       inside.dispose();
+      lines.dispose();
       texture?.dispose();
       renderer.dispose();
       renderer.domElement.remove();
@@ -191,10 +208,9 @@ export default function FoldedBox({
   }, [faces, dieLine.width, dieLine.height, artworkUrl, kraft, height, testId]);
 
   // The fold: each face's matrix; a small lift per hinge depth keeps stacked flaps apart.
-  const fitted = useRef(false);
   useEffect(() => {
     const s = state.current;
-    if (!s) return;
+    if (!s || sceneId === 0) return;
     const matrices = faceMatrices(faces, fold);
     const lift = Math.max(dieLine.caliperMm, 0.3);
     faces.forEach((face, i) => {
@@ -207,10 +223,7 @@ export default function FoldedBox({
       fitted.current = true;
       s.reset();
     } else s.render();
-  }, [faces, fold, dieLine.caliperMm]);
-  useEffect(() => {
-    fitted.current = false;
-  }, [faces]);
+  }, [faces, fold, dieLine.caliperMm, sceneId]);
 
   const percent = Math.round(fold * 100);
   const description = t('preview3d.description', {
