@@ -16,7 +16,7 @@
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import type { Browser } from 'playwright-core';
-import { ADMIN, apiCall } from '../test/e2e/harness.ts';
+import { ADMIN, apiCall } from '../test/e2e/browser.ts';
 
 export const ORDERS = Number(process.env.BENCH_ORDERS || 1_000_000);
 const COMPANIES = 20;

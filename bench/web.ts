@@ -20,7 +20,7 @@ import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
-import { ADMIN, apiCall, launchBrowser, signInApi, startService } from '../test/e2e/harness.ts';
+import { ADMIN, apiCall, launchBrowser, signInApi, startService } from '../test/e2e/browser.ts';
 import { ESTIMATE_DEBOUNCE_MS } from '../web/src/features/configurator/debounce.ts';
 import { createScratchDatabase } from './lib.ts';
 import { explainOrders, measureOrdersList, seedOrders, type Timing } from './web-orders.ts';

@@ -53,7 +53,7 @@ function pricesOf(output: BriefPrediction): PredictionPrices {
         },
       ]),
   );
-  return { currency: output.currency, variants };
+  return { currency: output.currency, version: 1, variants };
 }
 
 /** A quote item row of a priced element, as buildItems inserts it. */
@@ -68,6 +68,7 @@ function rowOf(pricing: ReturnType<typeof priceElement>, position: number): Quot
     position: position + 1,
     briefId: 'brief',
     briefElementId: `element-${position}`,
+    elementPosition: position,
     articleId: null,
     reference: null,
     name: 'Element',
@@ -85,6 +86,7 @@ function rowOf(pricing: ReturnType<typeof priceElement>, position: number): Quot
     updatedAt: now,
     deletedAt: null,
     ...pricing,
+    briefVersion: pricing.briefVersion ?? null,
     price: pricing.price ?? null,
     amount: pricing.amount ?? null,
     enginePrice: pricing.enginePrice ?? null,

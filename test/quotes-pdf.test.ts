@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -317,6 +318,27 @@ describe('generating a PDF', () => {
     expect(segments).toBeGreaterThanOrEqual(expected);
     // The board outlines are filled polygons, windows cut out of the carton.
     expect(dieLines[0]!.holes.length).toBe(1);
+  });
+
+  it('lists each element line’s template files under its drawing, as the line’s die-line route names them', async () => {
+    const response = await generate(quote.id, 'en-GB');
+    expect(response.statusCode).toBe(201);
+    mkdirSync('test-results/dielines', { recursive: true });
+    writeFileSync('test-results/dielines/quote-templates.pdf', response.rawPayload);
+    const text = flat(extractPdfText(response.rawPayload));
+    expect(text).toContain('Templates:');
+    const full = (await get(admin, `/quotes/${quote.id}`)).json() as {
+      items: { children: { id: string }[] }[];
+    };
+    const lines = full.items.flatMap((i) => i.children);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      const file = await get(admin, `/api/quotes/${quote.id}/quote-items/${line.id}/die-line?format=cf2`);
+      expect(file.statusCode, file.body).toBe(200);
+      const stem = /filename="([^"]+)\.cf2"/.exec(file.headers['content-disposition'] as string)![1]!;
+      expect(text).toContain(flat(stem));
+    }
+    expect(text).toContain(flat('.pdf · .dxf · .cf2'));
   });
 
   it('is stored as a file of the quote per language; generating again replaces it', async () => {

@@ -15,7 +15,7 @@ export const CODES_BY_MODULE: Record<string, readonly ErrorCode[]> = {
   corrugated: ['validation_failed', 'not_found', 'reference_conflict', 'invalid_reference', 'flute_mismatch', 'no_corrugated_matter', 'code_taken'],
   currencies: ['not_found', 'duplicate_currency', 'base_currency'],
   'custom-fields': ['validation_failed', 'invalid_custom_fields', 'not_found', 'duplicate_custom_field'],
-  dielines: ['validation_failed', 'not_found', 'not_acceptable', 'project_company_mismatch'],
+  dielines: ['validation_failed', 'not_found', 'catalogue_changed', 'prediction_not_available', 'not_acceptable', 'project_company_mismatch'],
   events: ['not_found'],
   exports: ['validation_failed', 'invalid_custom_fields', 'forbidden', 'not_found', 'export_not_ready', 'invalid_reference'],
   files: ['validation_failed', 'invalid_multipart', 'too_many_files', 'too_many_fields', 'forbidden', 'not_found', 'file_too_large', 'unsupported_media_type'],

@@ -189,6 +189,13 @@ export const quoteItems = pgTable(
     articleId: uuid('article_id').references(() => articles.id),
     /** The brief prediction the item was priced from. */
     predictionId: uuid('prediction_id'),
+    /**
+     * An element item: the element's position in its brief and the brief's prediction version
+     * when it was quoted (the version it was priced from, else the current one then), so that its
+     * die-line files show exactly what was quoted (docs/dielines.md). Null for other items.
+     */
+    elementPosition: integer('element_position'),
+    briefVersion: integer('brief_version'),
     priceSource: text('price_source').$type<PriceSource>(),
     /** Brief code or article code. */
     reference: text('reference'),

@@ -25,6 +25,36 @@ export const predictionNotAvailable = (status: PredictionStatus) =>
   );
 
 /**
+ * What an element's die-line files are drawn from (modules/dielines): the owner's code (a brief's,
+ * or an article's for a standalone element), the version and its date, the priced element
+ * (die-line, material) and its request, and the selected variant's imposition. 404 when the
+ * prediction has no element at `position`.
+ */
+export function dieLineSourceOf(
+  row: PredictionRow,
+  position: number,
+  owner: { id: string; code: string; name: string | null },
+) {
+  const computed = row.output.briefComputed.briefElements.find((e) => e.position === position);
+  const input = row.input.briefElements.find((e) => e.position === position);
+  if (!computed || !input) throw notFound('Brief element');
+  const variants = variantsOf(row.output, position);
+  const variant = variants.find((v) => v.selected) ?? variants[0];
+  return {
+    brief: owner,
+    version: row.version,
+    pricedAt: row.createdAt,
+    organisationId: row.organisationId,
+    position,
+    input,
+    computed,
+    imposition: variant?.imposition ?? null,
+  };
+}
+
+export type DieLineSource = ReturnType<typeof dieLineSourceOf>;
+
+/**
  * The views of a brief's predictions (a version, else the current one): details, versions,
  * process variants, value analysis, panel, die line and imposition drawings.
  */
@@ -151,21 +181,17 @@ export function createPredictionViews<
      */
     async dieLineSource(actor: Actor, id: string, position: number, version?: number) {
       const { found, prediction: row } = await prediction(actor, id, version);
-      const computed = row.output.briefComputed.briefElements.find((e) => e.position === position);
-      const input = row.input.briefElements.find((e) => e.position === position);
-      if (!computed || !input) throw notFound('Brief element');
-      const variants = variantsOf(row.output, position);
-      const variant = variants.find((v) => v.selected) ?? variants[0];
-      return {
-        brief: { id, code: found.brief.code, name: found.brief.name },
-        version: row.version,
-        pricedAt: row.createdAt,
-        organisationId: row.organisationId,
-        position,
-        input,
-        computed,
-        imposition: variant?.imposition ?? null,
-      };
+      return dieLineSourceOf(row, position, { id, code: found.brief.code, name: found.brief.name });
+    },
+
+    /** The die-line sources of every element of a version (the whole-brief template), by position. */
+    async dieLineSources(actor: Actor, id: string, version?: number) {
+      const { found, prediction: row } = await prediction(actor, id, version);
+      const owner = { id, code: found.brief.code, name: found.brief.name };
+      return row.output.briefComputed.briefElements
+        .map((e) => e.position)
+        .sort((a, b) => a - b)
+        .map((position) => dieLineSourceOf(row, position, owner));
     },
 
     async impositionSvg(

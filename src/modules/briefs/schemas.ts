@@ -819,6 +819,10 @@ export const BriefEstimateSchema = Type.Object(
       Type.Object({
         ...PredictionPanelSchema.properties.elements.items.properties,
         dieLineSvg: Type.String({ description: 'The die-line (cut solid, crease dashed), SVG in mm' }),
+        dieLine: Loose(
+          { width: Type.Number(), height: Type.Number() },
+          'The die-line geometry (outline, cut and crease segments, named panels, caliper), mm, y downwards: what the 3D preview folds',
+        ),
         impositionSvg: Type.String({
           description: 'The imposition of the selected variant on its sheet, SVG',
         }),

@@ -207,6 +207,7 @@ export function createBriefService({
         return {
           ...element,
           dieLineSvg: renderDieLineSvg(computed.dieLine),
+          dieLine: computed.dieLine,
           impositionSvg: renderImpositionSvg(selected.imposition, computed.dieLine),
           operations: [...selected.operations].sort((a, b) => a.position - b.position),
           costShares: analysis.elements.find((e) => e.position === element.position)?.costShares ?? [],

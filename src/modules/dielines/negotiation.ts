@@ -68,3 +68,17 @@ export function negotiateFormat(
     );
   return best.format;
 }
+
+/** The whole-brief template is a PDF only: 406 unless Accept takes application/pdf (or is absent). */
+export function negotiatePdf(accept: string | undefined): 'pdf' {
+  if (!accept?.trim()) return 'pdf';
+  const takesPdf = parseAccept(accept).some(
+    (r) => r.q > 0 && specificity(r, DIELINE_FORMATS.pdf.mediaType) >= 0,
+  );
+  if (!takesPdf)
+    throw new AppError(
+      'not_acceptable',
+      'The whole-brief die-line file is a PDF only: accept application/pdf',
+    );
+  return 'pdf';
+}

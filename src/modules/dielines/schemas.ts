@@ -19,6 +19,34 @@ export const DieLineQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** The format alone (a quote item's die-line is the version it was quoted at). */
+export const DieLineFormatQuery = Type.Object(
+  { format: DieLineQuery.properties.format },
+  { additionalProperties: false },
+);
+
+/** The whole-brief template: a PDF only. */
+export const BriefTemplateQuery = Type.Object(
+  {
+    format: Type.Optional(
+      Type.Literal('pdf', { description: 'pdf (the only format of the whole-brief file)' }),
+    ),
+    version: DieLineQuery.properties.version,
+  },
+  { additionalProperties: false },
+);
+
+export const QuoteItemParams = Type.Object({
+  id: Type.String({ format: 'uuid', description: 'The quote' }),
+  itemId: Type.String({ format: 'uuid', description: 'An element line of the quote' }),
+});
+
+export const PDF_RESPONSE = {
+  description:
+    'The PDF template of every element of the brief version, one page per element, layers as the element’s template',
+  content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } },
+};
+
 const binary = (mediaType: string) => ({ schema: { type: 'string', contentMediaType: mediaType } });
 
 export const DIELINE_RESPONSE = {

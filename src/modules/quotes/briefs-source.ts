@@ -32,7 +32,8 @@ export type SelectedVariant = {
   productName: string | null;
 };
 
-export type PredictionPrices = { currency: string; variants: Map<number, SelectedVariant> };
+/** The selected variants of a prediction, with its currency and version. */
+export type PredictionPrices = { currency: string; version: number; variants: Map<number, SelectedVariant> };
 
 export async function liveBriefs(
   db: Executor,
@@ -89,6 +90,7 @@ export async function selectedVariants(
   const rows = rowsOf<{
     id: string;
     currency: string;
+    version: number;
     position: number;
     unit_price: number;
     product_price: number | null;
@@ -99,7 +101,7 @@ export async function selectedVariants(
     product_name: string | null;
   }>(
     await db.execute(sql`
-      select p.id, p.currency, (v->>'position')::int as position, (v->>'unitPrice')::float8 as unit_price,
+      select p.id, p.currency, p.version, (v->>'position')::int as position, (v->>'unitPrice')::float8 as unit_price,
         (v->>'productPrice')::float8 as product_price, (v->>'productCost')::float8 as product_cost,
         (v->>'toolingCost')::float8 as tooling_cost, (v->>'deliveryCost')::float8 as delivery_cost,
         (v->>'quantity')::float8 as quantity, v->'parts'->>'1' as product_name
@@ -113,7 +115,7 @@ export async function selectedVariants(
   for (const row of rows) {
     let prices = result.get(row.id);
     if (!prices) {
-      prices = { currency: row.currency, variants: new Map() };
+      prices = { currency: row.currency, version: Number(row.version), variants: new Map() };
       result.set(row.id, prices);
     }
     prices.variants.set(Number(row.position), {
@@ -138,6 +140,9 @@ export type ElementDrawing = {
   position: number;
   productCode: string | null;
   dieLine: DieLine;
+  /** The prediction's version, and the inside size the element was priced at (file names). */
+  version: number;
+  inside: { lengthDimension: number; widthDimension: number; heightDimension: number } | null;
 };
 
 /** The die-line of each element of these predictions, by prediction id then element position. */
@@ -152,11 +157,21 @@ export async function dieLinesOf(
     position: number;
     product_code: string | null;
     die_line: DieLine | string;
+    version: number;
+    length: number | null;
+    width: number | null;
+    height: number | null;
   }>(
     await db.execute(sql`
-      select p.id, (e->>'position')::int as position, e->>'productCode' as product_code, e->'dieLine' as die_line
+      select p.id, (e->>'position')::int as position, e->>'productCode' as product_code, e->'dieLine' as die_line,
+        p.version, (i->>'lengthDimension')::float8 as length, (i->>'widthDimension')::float8 as width,
+        (i->>'heightDimension')::float8 as height
       from brief_predictions p
       cross join lateral jsonb_array_elements(p.output->'briefComputed'->'briefElements') e
+      left join lateral (
+        select x as i from jsonb_array_elements(p.input->'briefElements') x
+        where (x->>'position')::int = (e->>'position')::int limit 1
+      ) input on true
       where p.id in (${sql.join(
         predictionIds.map((id) => sql`${id}`),
         sql`, `,
@@ -170,6 +185,15 @@ export async function dieLinesOf(
       position: Number(row.position),
       productCode: row.product_code,
       dieLine,
+      version: Number(row.version),
+      inside:
+        row.length === null || row.width === null
+          ? null
+          : {
+              lengthDimension: Number(row.length),
+              widthDimension: Number(row.width),
+              heightDimension: Number(row.height ?? 0),
+            },
     });
   }
   return result;

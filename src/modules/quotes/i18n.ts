@@ -43,6 +43,8 @@ export type Labels = {
   brief: string;
   dieLines: string;
   dieLineCaption: string;
+  /** Before the names of a line's die-line files. */
+  dieLineFiles: string;
   cut: string;
   crease: string;
   blank: string;
@@ -92,6 +94,7 @@ const en: Labels = {
   brief: 'Brief',
   dieLines: 'Die-lines',
   dieLineCaption: 'Flat blank',
+  dieLineFiles: 'Templates:',
   cut: 'cut',
   crease: 'crease',
   blank: 'blank',
@@ -147,6 +150,7 @@ const fr: Labels = {
   brief: 'Cahier des charges',
   dieLines: 'Tracés de découpe',
   dieLineCaption: 'Développé à plat',
+  dieLineFiles: 'Gabarits :',
   cut: 'coupe',
   crease: 'rainage',
   blank: 'développé',
@@ -202,6 +206,7 @@ const de: Labels = {
   brief: 'Anfrage',
   dieLines: 'Stanzkonturen',
   dieLineCaption: 'Zuschnitt',
+  dieLineFiles: 'Vorlagen:',
   cut: 'Schnitt',
   crease: 'Rillung',
   blank: 'Zuschnitt',

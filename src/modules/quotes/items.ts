@@ -52,6 +52,7 @@ export type Pricing = Pick<
   | 'valid'
   | 'priceSource'
   | 'predictionId'
+  | 'briefVersion'
 >;
 
 /** What the engine says of an element at a quantity: its money in cents, the unit price derived. */
@@ -82,6 +83,7 @@ export function pricingOfEngine(
   predictionId: string | null,
   manualPrice?: number | null,
   discount = 0,
+  briefVersion: number | null = null,
 ): Pricing {
   const enginePrice = derivedUnitPrice(engine.amount, engine.quantity);
   const manual = manualPrice !== undefined && manualPrice !== null;
@@ -100,6 +102,7 @@ export function pricingOfEngine(
     valid: true,
     priceSource: manual ? 'manual' : 'prediction',
     predictionId,
+    briefVersion,
   };
 }
 
@@ -121,8 +124,10 @@ export function priceElement(
   const variant =
     completed && prices.currency === currency ? prices.variants.get(element.position) : undefined;
   const quantity = input.quantity ?? variant?.quantity ?? element.quantity;
+  // The die-line of the line is the version current when it is quoted (priced from it or not).
+  const briefVersion = completed ? prices.version : null;
   if (variant && quantity === variant.quantity) {
-    return pricingOfEngine(engineOfVariant(variant), brief.currentPredictionId, input.price);
+    return pricingOfEngine(engineOfVariant(variant), brief.currentPredictionId, input.price, 0, briefVersion);
   }
   if (input.price !== undefined) {
     const price = roundUnitPrice(input.price);
@@ -140,6 +145,7 @@ export function priceElement(
       valid: true,
       priceSource: 'manual',
       predictionId: null,
+      briefVersion,
     };
   }
   return {
@@ -155,6 +161,7 @@ export function priceElement(
     valid: false,
     priceSource: 'prediction',
     predictionId: null,
+    briefVersion,
   };
 }
 
@@ -387,6 +394,7 @@ export async function buildItems(
       position,
       briefId: brief.id,
       briefElementId: element.id,
+      elementPosition: element.position,
       articleId: null,
       reference: null,
       ...describeElement(element, catalogue, variantName),

@@ -14,7 +14,7 @@ import { organisations } from '../../db/schema/platform.ts';
 import { quoteGuestLinks } from '../../db/schema/quotes.ts';
 import { type Actor, assertCompanyWritable, systemActor } from '../../platform/actor.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
-import type { DieLine } from '../../pricing/index.ts';
+import { fileStem, templateFileNames } from '../dielines/file-names.ts';
 import { removeLabelledFilesInTransaction } from '../files/in-transaction.ts';
 import { createFilesService } from '../files/service.ts';
 import type { OrganisationSettingsService } from '../organisations/settings-service.ts';
@@ -23,7 +23,7 @@ import { dieLinesOf } from './briefs-source.ts';
 import { type Language, requireLanguage, SUPPORTED_LANGUAGES } from './i18n.ts';
 import { itemTree } from './items.ts';
 import { isPastValidity } from './lifecycle.ts';
-import { type PdfQuote, renderQuotePdf } from './pdf.ts';
+import { type PdfDieLine, type PdfQuote, renderQuotePdf } from './pdf.ts';
 import type { RenderOptions } from './pdf-document.ts';
 import type { PdfSeller } from './pdf-seller.ts';
 import { quoteColumns } from './price-breaks.ts';
@@ -64,10 +64,13 @@ export function presentLink(row: GuestLinkRow, now = new Date()) {
 
 const quoteFile = (quoteId: string) => ({ entity: 'quote' as const, entityId: quoteId });
 
-/** The die-line of each element item, from the prediction it was priced from. */
+/**
+ * The die-line of each element item, from the prediction it was priced from, with the names of its
+ * template files (the quote line's die-line routes answer these names; docs/dielines.md).
+ */
 async function dieLinesOfItems(db: Executor, items: Awaited<ReturnType<typeof liveItemsOf>>) {
   const elementItems = items.filter((i) => i.briefElementId && i.predictionId);
-  const result = new Map<string, DieLine>();
+  const result = new Map<string, PdfDieLine>();
   if (!elementItems.length) return result;
   const [positions, drawings] = await Promise.all([
     db
@@ -77,9 +80,25 @@ async function dieLinesOfItems(db: Executor, items: Awaited<ReturnType<typeof li
     dieLinesOf(db, [...new Set(elementItems.map((i) => i.predictionId!))]),
   ]);
   const positionOf = new Map(positions.map((p) => [p.id, p.position]));
+  const codeOf = new Map(items.map((i) => [i.id, i.reference]));
   for (const item of elementItems) {
-    const drawing = drawings.get(item.predictionId!)?.get(positionOf.get(item.briefElementId!) ?? -1);
-    if (drawing) result.set(item.id, drawing.dieLine);
+    const position = item.elementPosition ?? positionOf.get(item.briefElementId!) ?? -1;
+    const drawing = drawings.get(item.predictionId!)?.get(position);
+    if (!drawing) continue;
+    const code = item.parentId ? codeOf.get(item.parentId) : null;
+    const files =
+      code && drawing.inside && drawing.productCode
+        ? templateFileNames(
+            fileStem({
+              brief: { code },
+              version: drawing.version,
+              position,
+              input: drawing.inside,
+              computed: { productCode: drawing.productCode },
+            }),
+          )
+        : [];
+    result.set(item.id, { dieLine: drawing.dieLine, files });
   }
   return result;
 }

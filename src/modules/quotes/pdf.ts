@@ -98,7 +98,7 @@ export type PdfQuote = {
   /** The quote's price-break columns (price-breaks.ts, quoteColumns); empty: no section. */
   priceBreakColumns?: QuoteColumn[];
   /** Die-lines of the element items, by item id. */
-  dieLines: Map<string, DieLine>;
+  dieLines: Map<string, PdfDieLine>;
   /** The seller's identity and the quote's terms and VAT (pdf-seller.ts). */
   seller: PdfSeller;
   terms: PdfTerms;
@@ -317,16 +317,19 @@ function validity(doc: Doc, quote: PdfQuote, f: Formatter, top: number) {
   return y + 70;
 }
 
+/** An element line's die-line and the names of its template files (pdf, dxf, cf2). */
+export type PdfDieLine = { dieLine: DieLine; files: string[] };
+
 function dieLines(doc: Doc, quote: PdfQuote, f: Formatter, top: number) {
   const l = f.labels;
-  const drawings: { no: string; item: PdfItem; dieLine: DieLine }[] = [];
+  const drawings: ({ no: string; item: PdfItem } & PdfDieLine)[] = [];
   quote.items.forEach((item, i) => {
     item.children.forEach((child, j) => {
       const dieLine = quote.dieLines.get(child.id);
-      if (dieLine) drawings.push({ no: `${i + 1}.${j + 1}`, item: child, dieLine });
+      if (dieLine) drawings.push({ no: `${i + 1}.${j + 1}`, item: child, ...dieLine });
     });
     const own = quote.dieLines.get(item.id);
-    if (own) drawings.push({ no: String(i + 1), item, dieLine: own });
+    if (own) drawings.push({ no: String(i + 1), item, ...own });
   });
   if (!drawings.length) return top;
   const width = contentWidth(doc);
@@ -389,11 +392,28 @@ function dieLines(doc: Doc, quote: PdfQuote, f: Formatter, top: number) {
       .fontSize(7.5)
       .fillColor(MUTED)
       .text(caption, x + 8, y + 20, { width: cell.width - 16, lineBreak: false });
+    // The template files of the line (its die-line download names: PDF, DXF, CF2).
+    let drawingTop = y + 36;
+    if (drawing.files.length) {
+      const [first, ...rest] = drawing.files;
+      const stem = first!.replace(/\.pdf$/, '');
+      const exts = [first!, ...rest].map((name) => name.slice(stem.length)).join(' · ');
+      doc
+        .font(FONT)
+        .fontSize(6.5)
+        .fillColor(MUTED)
+        .text(`${l.dieLineFiles} ${stem} ${exts}`, x + 8, y + 31, {
+          width: cell.width - 16,
+          height: 17,
+          ellipsis: true,
+        });
+      drawingTop = y + 52;
+    }
     drawDieLine(doc, drawing.dieLine, {
       x: x + 12,
-      y: y + 36,
+      y: drawingTop,
       width: cell.width - 24,
-      height: cell.height - 48,
+      height: cell.height - 12 - (drawingTop - y),
     });
   });
   return y + cell.height + 12;

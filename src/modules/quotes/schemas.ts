@@ -68,6 +68,15 @@ const itemProperties = {
   predictionId: Nullable(
     Type.String({ format: 'uuid', description: 'The brief prediction the item was priced from' }),
   ),
+  elementPosition: Nullable(
+    Type.Integer({ description: 'An element line: the element’s position in its brief when it was quoted' }),
+  ),
+  briefVersion: Nullable(
+    Type.Integer({
+      description:
+        'An element line: the brief’s prediction version it was quoted at (its die-line files and 3D preview show it)',
+    }),
+  ),
   priceSource: Nullable(StringEnum(PRICE_SOURCES)),
   reference: Nullable(Type.String({ description: 'Brief code or article code (snapshot)' })),
   name: Type.String({ description: 'Snapshot taken when the item was added' }),

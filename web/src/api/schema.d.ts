@@ -3313,6 +3313,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/briefs/{id}/die-lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every element of the brief in one PDF artwork template, one page per element
+         * @description The pages are the elements’ die-line templates (same layers, spot colours, bleed and title block), by position. PDF only (`?format=pdf` or an `Accept` that takes application/pdf; 406 otherwise); `?version=`, permissions, ETag and 304 as for an element’s die-line.
+         *
+         *     Permission `briefs:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["getBriefDieLineTemplate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quotes/{id}/quote-items/{itemId}/die-line": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The die-line of a quote line as PDF template, DXF or CF2
+         * @description The element line’s die-line as it was quoted: the brief version and the element position recorded on the line when it was added (the version it was priced from, else the current one then). Anyone who may read the quote may download it (a contact of its company; another company’s or tenant’s quote: 404); 404 for a line that is not an element of a brief. Format, names, ETag and 304 as for the brief element’s die-line.
+         *
+         *     Permission `quotes:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["getQuoteItemDieLineFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quotes/{id}/quote-items/{itemId}/imposition-sheet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The imposition sheet of a quote line as PDF, DXF or CF2
+         * @description The element line’s die-line as it was quoted: the brief version and the element position recorded on the line when it was added (the version it was priced from, else the current one then). Anyone who may read the quote may download it (a contact of its company; another company’s or tenant’s quote: 404); 404 for a line that is not an element of a brief. Format, names, ETag and 304 as for the brief element’s die-line.
+         *
+         *     Permission `quotes:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["getQuoteItemImpositionFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/articles/{id}/die-line": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The die-line of an article as PDF template, DXF or CF2
+         * @description The die-line of the article’s brief element: for an element of a brief, that brief’s current version (or `?version=`); for a standalone element, its own newest prediction (or `?version=`), named after the article’s code. 404 when the article has no element, 409 `prediction_not_available` when it was never priced. Anyone who may read the article may download it. Format, names, ETag and 304 as for a brief element.
+         *
+         *     Permission `articles:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["getArticleDieLineFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/articles/{id}/imposition-sheet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The imposition sheet of an article as PDF, DXF or CF2
+         * @description The die-line of the article’s brief element: for an element of a brief, that brief’s current version (or `?version=`); for a standalone element, its own newest prediction (or `?version=`), named after the article’s code. 404 when the article has no element, 409 `prediction_not_available` when it was never priced. Anyone who may read the article may download it. Format, names, ETag and 304 as for a brief element.
+         *
+         *     Permission `articles:read` - roles: superadmin, admin, sales, external_sales, contact, guest.
+         */
+        get: operations["getArticleImpositionFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/imports": {
         parameters: {
             query?: never;
@@ -6094,6 +6204,8 @@ export interface components {
             briefElementId: string | null;
             articleId: string | null;
             predictionId: string | null;
+            elementPosition: number | null;
+            briefVersion: number | null;
             priceSource: ("prediction" | "article" | "manual") | null;
             reference: string | null;
             /** @description Snapshot taken when the item was added */
@@ -6178,6 +6290,8 @@ export interface components {
             briefElementId: string | null;
             articleId: string | null;
             predictionId: string | null;
+            elementPosition: number | null;
+            briefVersion: number | null;
             priceSource: ("prediction" | "article" | "manual") | null;
             reference: string | null;
             /** @description Snapshot taken when the item was added */
@@ -24283,6 +24397,13 @@ export interface operations {
                             }) | null;
                             /** @description The die-line (cut solid, crease dashed), SVG in mm */
                             dieLineSvg: string;
+                            /** @description The die-line geometry (outline, cut and crease segments, named panels, caliper), mm, y downwards: what the 3D preview folds */
+                            dieLine: {
+                                width?: number;
+                                height?: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
                             /** @description The imposition of the selected variant on its sheet, SVG */
                             impositionSvg: string;
                             /** @description The selected variant: its operations in order */
@@ -26920,7 +27041,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `catalogue_changed`, `prediction_not_available` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -27013,7 +27134,460 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost` (docs/errors.md) */
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `catalogue_changed`, `prediction_not_available` (docs/errors.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBriefDieLineTemplate: {
+        parameters: {
+            query?: {
+                /** @description pdf (the only format of the whole-brief file) */
+                format?: "pdf";
+                /** @description A prediction version (default: the current one) */
+                version?: number;
+            };
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF template of every element of the brief version, one page per element, layers as the element’s template */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is the current one */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_acceptable` (docs/errors.md) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `catalogue_changed`, `prediction_not_available` (docs/errors.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getQuoteItemDieLineFile: {
+        parameters: {
+            query?: {
+                /** @description pdf (artwork template), dxf (CAD, millimetres) or cf2 (die-maker); overrides Accept. Default: Accept, else pdf */
+                format?: "pdf" | "dxf" | "cf2";
+            };
+            header?: never;
+            path: {
+                /** @description The quote */
+                id: string;
+                /** @description An element line of the quote */
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The die-line file; `Content-Disposition` names it (brief code, version, element, product, inside size) and `ETag` is a hash of its bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/vnd.dxf": string;
+                    "application/x-cf2": string;
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is the current one */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_acceptable` (docs/errors.md) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `catalogue_changed`, `prediction_not_available` (docs/errors.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getQuoteItemImpositionFile: {
+        parameters: {
+            query?: {
+                /** @description pdf (artwork template), dxf (CAD, millimetres) or cf2 (die-maker); overrides Accept. Default: Accept, else pdf */
+                format?: "pdf" | "dxf" | "cf2";
+            };
+            header?: never;
+            path: {
+                /** @description The quote */
+                id: string;
+                /** @description An element line of the quote */
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The die-line file; `Content-Disposition` names it (brief code, version, element, product, inside size) and `ETag` is a hash of its bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/vnd.dxf": string;
+                    "application/x-cf2": string;
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is the current one */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_acceptable` (docs/errors.md) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `catalogue_changed`, `prediction_not_available` (docs/errors.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getArticleDieLineFile: {
+        parameters: {
+            query?: {
+                /** @description pdf (artwork template), dxf (CAD, millimetres) or cf2 (die-maker); overrides Accept. Default: Accept, else pdf */
+                format?: "pdf" | "dxf" | "cf2";
+                /** @description A prediction version (default: the current one) */
+                version?: number;
+            };
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The die-line file; `Content-Disposition` names it (brief code, version, element, product, inside size) and `ETag` is a hash of its bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/vnd.dxf": string;
+                    "application/x-cf2": string;
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is the current one */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_acceptable` (docs/errors.md) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `catalogue_changed`, `prediction_not_available` (docs/errors.md) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getArticleImpositionFile: {
+        parameters: {
+            query?: {
+                /** @description pdf (artwork template), dxf (CAD, millimetres) or cf2 (die-maker); overrides Accept. Default: Accept, else pdf */
+                format?: "pdf" | "dxf" | "cf2";
+                /** @description A prediction version (default: the current one) */
+                version?: number;
+            };
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The die-line file; `Content-Disposition` names it (brief code, version, element, product, inside size) and `ETag` is a hash of its bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/vnd.dxf": string;
+                    "application/x-cf2": string;
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is the current one */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `unauthorized`, `invalid_token`, `token_expired`, `token_revoked`, `session_ended`, `invalid_access_token` (docs/errors.md) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `forbidden`, `csrf_failed` (docs/errors.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_found` (docs/errors.md) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `not_acceptable` (docs/errors.md) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details; `code` is one of: `conflict`, `duplicate`, `reference_conflict`, `serialization_failure`, `idempotency_key_in_use`, `idempotency_answer_lost`, `catalogue_changed`, `prediction_not_available` (docs/errors.md) */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -796,11 +796,24 @@ export const de: Messages = {
     option: 'Bestellte Menge',
     optionHint: 'Bitte eine der angebotenen Mengen wählen; der Auftrag übernimmt sie.',
   },
+  preview3d: {
+    title: '3D-Vorschau',
+    fold: 'Falten',
+    reset: 'Ansicht zurücksetzen',
+    description:
+      'Gefaltete Schachtel aus der Stanzkontur {{style}} (Zuschnitt {{width}} × {{height}} mm), zu {{percent}} % gefaltet. Ziehen zum Drehen, Mausrad zum Zoomen.',
+    noWebgl: 'Die 3D-Vorschau braucht WebGL, das dieser Browser nicht bietet.',
+    line: 'Zeile',
+  },
   dielines: {
     download: 'Stanzkontur-Dateien',
     dieLine: 'Stanzkontur',
     sheet: 'Nutzenbogen',
     title: 'Stanzkontur-Dateien',
+    wholeBrief: 'Ganzes Briefing',
+    wholeBriefPdf: 'Alle Elemente (ein PDF)',
+    quoteNote:
+      'Die Dateien jeder Zeile zeigen sie so, wie sie angeboten wurde: Briefing-Version und Element der Zeile.',
     element: 'Element {{n}}',
     formats: {
       pdf: 'PDF-Druckvorlage (Gestalter)',

@@ -144,11 +144,23 @@ export const en = {
       stage: 'Stage',
     },
   },
+  preview3d: {
+    title: '3D preview',
+    fold: 'Fold',
+    reset: 'Reset view',
+    description:
+      'Folded box from the die-line {{style}} (blank {{width}} × {{height}} mm), folded {{percent}} %. Drag to turn, scroll to zoom.',
+    noWebgl: 'The 3D preview needs WebGL, which this browser does not offer.',
+    line: 'Line',
+  },
   dielines: {
     download: 'Die-line files',
     dieLine: 'Die-line',
     sheet: 'Imposition sheet',
     title: 'Die-line files',
+    wholeBrief: 'Whole brief',
+    wholeBriefPdf: 'Every element (one PDF)',
+    quoteNote: "Each line's files show it as it was quoted: the brief version and element of the line.",
     element: 'Element {{n}}',
     formats: {
       pdf: 'PDF artwork template (designer)',

@@ -145,11 +145,24 @@ export const fr: Messages = {
       stage: 'Étape',
     },
   },
+  preview3d: {
+    title: 'Aperçu 3D',
+    fold: 'Pliage',
+    reset: 'Réinitialiser la vue',
+    description:
+      'Boîte pliée depuis le tracé {{style}} (développé {{width}} × {{height}} mm), pliée à {{percent}} %. Faites glisser pour tourner, molette pour zoomer.',
+    noWebgl: 'L’aperçu 3D demande WebGL, que ce navigateur n’offre pas.',
+    line: 'Ligne',
+  },
   dielines: {
     download: 'Fichiers du tracé',
     dieLine: 'Tracé de découpe',
     sheet: 'Feuille d’imposition',
     title: 'Fichiers du tracé de découpe',
+    wholeBrief: 'Brief entier',
+    wholeBriefPdf: 'Tous les éléments (un PDF)',
+    quoteNote:
+      'Les fichiers de chaque ligne la montrent telle qu’elle a été chiffrée : la version du brief et l’élément de la ligne.',
     element: 'Élément {{n}}',
     formats: {
       pdf: 'Gabarit PDF (graphiste)',

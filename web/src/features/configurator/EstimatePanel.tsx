@@ -18,6 +18,8 @@ import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { paths } from '../../api/schema.d.ts';
 import { money, number, percent } from '../../ui/format.ts';
+import { BoxPreview } from '../preview3d/BoxPreview.tsx';
+import type { FoldInput } from '../preview3d/fold.ts';
 import type { Change } from './form.ts';
 import { suggestionText } from './suggestion.ts';
 
@@ -164,6 +166,18 @@ export const EstimateDetails = memo(function EstimateDetails({
                   style={{ width: '100%', maxHeight: 300, objectFit: 'contain' }}
                 />
               </Card>
+              {e.dieLine ? (
+                <Card withBorder data-testid={`preview-3d-${e.position}`}>
+                  <Title order={3} size="h5" mb="xs">
+                    {t('preview3d.title')}
+                  </Title>
+                  <BoxPreview
+                    dieLine={e.dieLine as unknown as FoldInput}
+                    kraft={e.productCode.startsWith('0')}
+                    testId={`box-3d-${e.position}`}
+                  />
+                </Card>
+              ) : null}
               <Card
                 withBorder
                 className={stale ? 'drawing stale' : 'drawing'}

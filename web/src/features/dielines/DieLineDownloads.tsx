@@ -4,27 +4,35 @@ import { useTranslation } from 'react-i18next';
 const FORMATS = ['pdf', 'dxf', 'cf2'] as const;
 
 /**
- * The die-line files of a brief element (docs/dielines.md): the PDF artwork template for the
- * designer, DXF and CF2 for the die-maker, and the imposition sheet in the same three formats.
- * Plain links: the GETs are authenticated by the session cookie and the server names the files.
+ * The die-line files of one element (docs/dielines.md): the PDF artwork template for the designer,
+ * DXF and CF2 for the die-maker, and the imposition sheet in the same three formats. `base` is the
+ * resource whose `/die-line` and `/imposition-sheet` answer them (a brief element, a quote line, an
+ * article); `wholeBrief` adds the brief's one-PDF-for-every-element file. Plain links: the GETs are
+ * authenticated by the session cookie and the server names the files.
  */
-export function DieLineDownloads({
-  briefId,
-  position,
-  version,
+export function DieLineMenu({
+  base,
+  query = '',
+  testId,
+  label,
+  wholeBrief,
 }: {
-  briefId: string;
-  position: number;
-  /** A prediction version; the current one when absent. */
-  version?: number;
+  base: string;
+  /** Appended to every link (e.g. `&version=2`). */
+  query?: string;
+  testId: string;
+  /** The button's accessible name when several menus share a page. */
+  label?: string;
+  /** The whole-brief PDF's URL. */
+  wholeBrief?: string;
 }) {
   const { t } = useTranslation();
   const href = (kind: 'die-line' | 'imposition-sheet', format: (typeof FORMATS)[number]) =>
-    `/api/briefs/${briefId}/elements/${position}/${kind}?format=${format}${version ? `&version=${version}` : ''}`;
+    `${base}/${kind}?format=${format}${query}`;
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
-        <Button size="xs" variant="default" data-testid={`die-line-downloads-${position}`}>
+        <Button size="xs" variant="default" data-testid={testId} aria-label={label}>
           {t('dielines.download')}
         </Button>
       </Menu.Target>
@@ -42,7 +50,37 @@ export function DieLineDownloads({
             {t(`dielines.formats.${format}`)}
           </Menu.Item>
         ))}
+        {wholeBrief ? (
+          <>
+            <Menu.Label mt="xs">{t('dielines.wholeBrief')}</Menu.Label>
+            <Menu.Item component="a" href={wholeBrief} download data-testid={`${testId}-whole`}>
+              {t('dielines.wholeBriefPdf')}
+            </Menu.Item>
+          </>
+        ) : null}
       </Menu.Dropdown>
     </Menu>
+  );
+}
+
+/** The die-line files of a brief element (the current version, or `version`). */
+export function DieLineDownloads({
+  briefId,
+  position,
+  version,
+}: {
+  briefId: string;
+  position: number;
+  /** A prediction version; the current one when absent. */
+  version?: number;
+}) {
+  const query = version ? `&version=${version}` : '';
+  return (
+    <DieLineMenu
+      base={`/api/briefs/${briefId}/elements/${position}`}
+      query={query}
+      testId={`die-line-downloads-${position}`}
+      wholeBrief={`/api/briefs/${briefId}/die-lines?format=pdf${query}`}
+    />
   );
 }

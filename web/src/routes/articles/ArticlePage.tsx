@@ -7,6 +7,7 @@ import { isStaff, useAuth } from '../../api/auth.ts';
 import { api, unwrap } from '../../api/client.ts';
 import { ArticleForm } from '../../features/articles/ArticleForm.tsx';
 import { BriefElementCard } from '../../features/articles/BriefElementCard.tsx';
+import { DieLineMenu } from '../../features/dielines/DieLineDownloads.tsx';
 import { EntityComments } from '../../features/orders/EntityComments.tsx';
 import { EntityFiles } from '../../features/orders/EntityFiles.tsx';
 import { money, number } from '../../ui/format.ts';
@@ -44,7 +45,12 @@ export default function ArticlePage() {
                 <Text size="sm">{a.company?.name}</Text>
               </Group>
             </Stack>
-            {staff && <Button onClick={edit.open}>{t('common.edit')}</Button>}
+            <Group gap="xs">
+              {a.briefElementId ? (
+                <DieLineMenu base={`/api/articles/${a.id}`} testId="article-die-line" />
+              ) : null}
+              {staff && <Button onClick={edit.open}>{t('common.edit')}</Button>}
+            </Group>
           </Group>
           <Card withBorder>
             <SimpleGrid cols={{ base: 2, sm: 4 }}>

@@ -25,8 +25,10 @@ import { auth, useAuth } from '../../api/auth.ts';
 import { ApiError, api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { useCan } from '../../features/admin/useCan.ts';
+import { QuoteDieLines } from '../../features/dielines/QuoteDieLines.tsx';
 import { orderName } from '../../features/orders/format.ts';
 import { PortalQuote } from '../../features/portal/PortalQuote.tsx';
+import { QuoteBoxPreview } from '../../features/preview3d/QuoteBoxPreview.tsx';
 import { AcceptDialog, SignedPdfLink } from '../../features/quotes/AcceptDialog.tsx';
 import { guidanceOf, offers, type QuoteAction } from '../../features/quotes/actions.ts';
 import { LinePicker, type Lines, linesBody, linesComplete } from '../../features/quotes/LinePicker.tsx';
@@ -247,6 +249,9 @@ export default function QuotePage() {
             {!can('edit') && <PriceBreaksTable quote={q} />}
 
             {q.state !== 'draft' && <ProofPanel quoteId={q.id} />}
+
+            <QuoteDieLines quoteId={q.id} items={q.items} />
+            <QuoteBoxPreview items={q.items} />
 
             <QuoteTermsCard quote={q} editable={can('edit')} />
 
