@@ -50,6 +50,7 @@ function pricesOf(output: BriefPrediction): PredictionPrices {
           deliveryCost: v.deliveryCost,
           quantity: v.quantity,
           productName: null,
+          tooling: [],
         },
       ]),
   );
@@ -71,6 +72,7 @@ function rowOf(pricing: ReturnType<typeof priceElement>, position: number): Quot
     reference: null,
     name: 'Element',
     description: null,
+    variants: null,
     comment: null,
     discountPercent: null,
     discountAmount: null,
@@ -91,6 +93,7 @@ function rowOf(pricing: ReturnType<typeof priceElement>, position: number): Quot
     engineCost: pricing.engineCost ?? null,
     predictionId: pricing.predictionId ?? null,
     priceSource: pricing.priceSource ?? null,
+    tooling: pricing.tooling ?? null,
     totalPrice: pricing.totalPrice ?? 0,
     toolingCost: pricing.toolingCost ?? 0,
     deliveryCost: pricing.deliveryCost ?? 0,

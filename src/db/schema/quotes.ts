@@ -6,6 +6,7 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -15,6 +16,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { briefElements, briefs } from './briefs.ts';
 import { deletedAt, id, organisationId, timestamps } from './columns.ts';
+import type { LineTooling, LineVariant } from './line-parts.ts';
 import { articles, orders } from './orders.ts';
 import { addresses, projects } from './organisation-data.ts';
 import type { Incoterm } from './organisation-settings.ts';
@@ -199,6 +201,13 @@ export const quoteItems = pgTable(
     totalPrice: doublePrecision('total_price').notNull().default(0),
     toolingCost: doublePrecision('tooling_cost').notNull().default(0),
     deliveryCost: doublePrecision('delivery_cost').notNull().default(0),
+    /**
+     * The decoration variants of an element line, as its brief gave them (null: not an element
+     * line, or made before variants were kept). Their quantities and amounts are derived on read.
+     */
+    variants: jsonb('variants').$type<LineVariant[]>(),
+    /** The tools `toolingCost` pays for, by engine tooling code (null: unknown, one "Tooling" line). */
+    tooling: jsonb('tooling').$type<LineTooling[]>(),
     /** Whether the pricing is complete (a parent: all its children are). */
     valid: boolean('valid').notNull().default(false),
     comment: text('comment'),

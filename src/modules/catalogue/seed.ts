@@ -10,6 +10,7 @@ import {
   SETTINGS_CODE,
   SETTINGS_KIND,
 } from './repository.ts';
+import { defaultNamesOf } from './default-names.ts';
 import { CATALOGUE_VERSION } from './versions.ts';
 
 type Row = typeof catalogueEntries.$inferInsert;
@@ -76,6 +77,7 @@ export function catalogueRows(
         kind,
         code,
         name,
+        names: defaultNamesOf(kind, code, name),
         data: remap(data, `/${kind}/${code}`) as Record<string, unknown>,
         position,
         createdById,

@@ -7,6 +7,7 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Executor } from '../../db/client.ts';
+import type { LineTooling, LineVariant } from '../../db/schema/line-parts.ts';
 import { articles } from '../../db/schema/orders.ts';
 import { type PriceSource, quoteItems } from '../../db/schema/quotes.ts';
 import { AppError, badRequest, type ProblemIssue } from '../../platform/errors.ts';
@@ -52,6 +53,7 @@ export type Pricing = Pick<
   | 'valid'
   | 'priceSource'
   | 'predictionId'
+  | 'tooling'
 >;
 
 /** What the engine says of an element at a quantity: its money in cents, the unit price derived. */
@@ -61,6 +63,8 @@ export type EnginePrice = {
   cost: number | null;
   tooling: number;
   delivery: number;
+  /** The tools `tooling` pays for, when the engine said (null: not known). */
+  toolingLines?: LineTooling[] | null;
 };
 
 export const engineOfVariant = (variant: SelectedVariant): EnginePrice => ({
@@ -69,6 +73,7 @@ export const engineOfVariant = (variant: SelectedVariant): EnginePrice => ({
   cost: Number.isFinite(variant.productCost) ? roundCents(variant.productCost) : null,
   tooling: roundCents(variant.toolingCost),
   delivery: roundCents(variant.deliveryCost),
+  toolingLines: variant.tooling,
 });
 
 /**
@@ -97,6 +102,7 @@ export function pricingOfEngine(
     totalPrice: lineTotal(amount, engine.tooling, engine.delivery, discount),
     toolingCost: engine.tooling,
     deliveryCost: engine.delivery,
+    tooling: engine.toolingLines ?? null,
     valid: true,
     priceSource: manual ? 'manual' : 'prediction',
     predictionId,
@@ -137,6 +143,7 @@ export function priceElement(
       totalPrice: lineTotal(amount, 0, 0),
       toolingCost: 0,
       deliveryCost: 0,
+      tooling: null,
       valid: true,
       priceSource: 'manual',
       predictionId: null,
@@ -152,11 +159,21 @@ export function priceElement(
     totalPrice: 0,
     toolingCost: 0,
     deliveryCost: 0,
+    tooling: null,
     valid: false,
     priceSource: 'prediction',
     predictionId: null,
   };
 }
+
+/** The decoration variants of an element as a line keeps them (their quantities are the brief's). */
+export const variantsOfElement = (element: Pick<SourceElement, 'decorationsCount'>): LineVariant[] =>
+  (element.decorationsCount ?? []).map((d) => ({
+    decorationIndex: d.decorationIndex,
+    name: d.name ?? null,
+    artworkReference: d.artworkReference ?? null,
+    quantity: d.quantity,
+  }));
 
 /** Name and description of an element: product and board from the catalogue, colours. */
 export function describeElement(
@@ -391,6 +408,7 @@ export async function buildItems(
       reference: null,
       ...describeElement(element, catalogue, variantName),
       ...pricing,
+      variants: variantsOfElement(element),
       comment: input?.comment ?? null,
       length: element.lengthDimension,
       width: element.widthDimension,

@@ -12,6 +12,7 @@ import { PricingError, priceBrief } from '../../pricing/index.ts';
 import { elementValuesOf, engineBrief } from '../briefs/mapping.ts';
 import { loadCatalogue } from '../catalogue/loader.ts';
 import { liveElementsOfBriefs } from './briefs-source.ts';
+import { toolingOfCostLines } from '../../platform/line-parts.ts';
 import type { EnginePrice } from './items.ts';
 
 type Decoration = { decorationIndex: number; quantity: number };
@@ -90,5 +91,6 @@ export async function priceElementAt(
     cost: variant.productCost,
     tooling: variant.toolingCost,
     delivery: variant.deliveryCost,
+    toolingLines: toolingOfCostLines(variant.costBreakdown.tooling.lines),
   };
 }

@@ -20,6 +20,32 @@ export const QuoteStateSchema = StringEnum(QUOTE_STATES, { description: 'Lifecyc
 
 const Money = (description: string) => Type.Number({ description });
 
+/** A decoration variant under its line (docs/quotes.md, "Variants and tooling"); the order items carry the same shape. */
+export const VariantLineSchema = Type.Object(
+  {
+    decorationIndex: Type.Integer({ description: 'The brief’s variant number (0..11)' }),
+    name: Nullable(Type.String({ description: 'The variant’s name in the brief (null: "Variant n")' })),
+    artworkReference: Nullable(Type.String({ description: 'The artwork reference given in the brief' })),
+    quantity: Type.Number({ description: 'Its share of the line quantity (the brief’s, scaled to the line)' }),
+    amount: Nullable(
+      Type.Number({
+        description: 'Its share of the line’s net goods amount, in proportion to quantity (cents; null while unpriced)',
+      }),
+    ),
+  },
+  { description: 'A decoration variant of the line' },
+);
+
+/** One tool of a line's tooling. */
+export const ToolingLineSchema = Type.Object(
+  {
+    code: Type.String({ description: 'The engine’s tooling code (CUTTING_DIE, FLEXO_PLATES...; TOOLING when not known)' }),
+    name: Type.String({ description: 'Its name in English ("Cutting die"); the app and the PDF name it per language' }),
+    amount: Money('Its price (cents)'),
+  },
+  { description: 'A tool of the line' },
+);
+
 const itemProperties = {
   id: Uuid,
   quoteId: Uuid,
@@ -59,6 +85,14 @@ const itemProperties = {
     'amount - discount + toolingCost + deliveryCost (cents); a parent: sum of its children that are not optional',
   ),
   toolingCost: Money('One-off tooling (plates, cutting dies...)'),
+  tooling: Type.Array(ToolingLineSchema, {
+    description:
+      'The tools toolingCost pays for, one line each (adding up to toolingCost; counted once, inside totalPrice)',
+  }),
+  variants: Type.Array(VariantLineSchema, {
+    description:
+      'The decoration variants (artworks) of an element line, from its brief: quantities add up to the line quantity, amounts to its net goods amount (amount - discount); empty for other lines',
+  }),
   deliveryCost: Money('Delivery share'),
   valid: Type.Boolean({ description: 'Whether the pricing is complete (a parent: all its children are)' }),
   comment: Nullable(Type.String()),

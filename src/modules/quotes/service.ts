@@ -13,6 +13,7 @@ import { type Audience, audienceOf, pick } from '../../platform/audience.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { type ChangeRunner, changedFields, type EventRecorder } from '../../platform/events.ts';
 import { likeEscape } from '../../platform/filters.ts';
+import { toolingLines, variantLines } from '../../platform/line-parts.ts';
 import { pageOfIds } from '../../platform/list-paging.ts';
 import { roundCents } from '../../platform/money.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
@@ -68,9 +69,14 @@ import {
  * A quote item as its reader may see it: staff with `costs:read` get the engine's price, amount,
  * cost and the margin the line makes; anyone else only the buyer's allowlist (schemas.ts).
  */
-const itemView = (audience: Audience) => (row: QuoteItemRow) => {
+const itemView = (audience: Audience) => (stored: QuoteItemRow) => {
+  const net = stored.amount === null ? null : roundCents(stored.amount - discountOf(stored.amount, stored));
+  const row = {
+    ...stored,
+    variants: variantLines(stored.variants, stored.quantity, net),
+    tooling: toolingLines(stored.tooling, stored.toolingCost),
+  };
   if (audience === 'buyer') return pick(row, BUYER_ITEM_KEYS);
-  const net = row.amount === null ? null : roundCents(row.amount - discountOf(row.amount, row));
   return {
     ...row,
     margin: net === null || row.engineCost === null ? null : roundCents(net - row.engineCost),
