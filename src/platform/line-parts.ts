@@ -80,7 +80,11 @@ export const TOOLING_NAMES: Record<string, { en: string; fr: string; de: string 
   STAMPING_DIE: { en: 'Hot-foil stamping die', fr: 'Cliché de dorure', de: 'Heißprägestempel' },
   EMBOSSING_DIE: { en: 'Embossing die', fr: 'Outil de gaufrage', de: 'Prägewerkzeug' },
   BRAILLE_DIE: { en: 'Braille die', fr: 'Outil braille', de: 'Braille-Werkzeug' },
-  FLEXO_PLATES: { en: 'Printing plates (flexo)', fr: 'Clichés d’impression (flexo)', de: 'Druckplatten (Flexo)' },
+  FLEXO_PLATES: {
+    en: 'Printing plates (flexo)',
+    fr: 'Clichés d’impression (flexo)',
+    de: 'Druckplatten (Flexo)',
+  },
   TOOLING: { en: 'Tooling', fr: 'Outillage', de: 'Werkzeuge' },
 };
 

@@ -30,7 +30,7 @@ export const DecorationCountSchema = Type.Object(
       description: 'Order quantity of the variant (units)',
     }),
     name: Type.Optional(
-      NullableInput(
+      Nullable(
         Type.String({
           maxLength: 100,
           description: 'The variant’s name (e.g. "Lemon"), shown under the element’s quote and order lines',
@@ -38,7 +38,7 @@ export const DecorationCountSchema = Type.Object(
       ),
     ),
     artworkReference: Type.Optional(
-      NullableInput(Type.String({ maxLength: 100, description: 'The artwork file or reference of the variant' })),
+      Nullable(Type.String({ maxLength: 100, description: 'The artwork file or reference of the variant' })),
     ),
   },
   { additionalProperties: false },

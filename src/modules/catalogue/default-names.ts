@@ -21,7 +21,10 @@ export const DEFAULT_NAMES: Record<string, Record<string, LocalisedNames>> = {
     TRAY: { fr: 'Barquette pliée (livrée à plat)', de: 'Gefaltete Schale (flach geliefert)' },
     '0201': { fr: 'Caisse américaine FEFCO 0201', de: 'Faltkiste FEFCO 0201' },
     '0427': { fr: 'Boîte postale FEFCO 0427', de: 'Versandverpackung FEFCO 0427' },
-    'TRAY-CORR': { fr: 'Barquette carton ondulé découpée (livrée à plat)', de: 'Gestanzte Wellpappschale (flach geliefert)' },
+    'TRAY-CORR': {
+      fr: 'Barquette carton ondulé découpée (livrée à plat)',
+      de: 'Gestanzte Wellpappschale (flach geliefert)',
+    },
     FLAT: { fr: 'Article plat (carte, dépliant, étiquette)', de: 'Flachprodukt (Karte, Flyer, Etikett)' },
   },
   matters: {
@@ -47,7 +50,10 @@ export const DEFAULT_NAMES: Record<string, Record<string, LocalisedNames>> = {
     'GC1-300': { fr: 'Carton GC1 300 g/m2', de: 'GC1 Faltschachtelkarton 300 g/m2' },
     'GC1-350': { fr: 'Carton GC1 350 g/m2', de: 'GC1 Faltschachtelkarton 350 g/m2' },
     'GC1-400': { fr: 'Carton GC1 400 g/m2', de: 'GC1 Faltschachtelkarton 400 g/m2' },
-    'GC1-340': { fr: 'Carton GC1 340 g/m2, second fournisseur', de: 'GC1 Faltschachtelkarton 340 g/m2, zweites Werk' },
+    'GC1-340': {
+      fr: 'Carton GC1 340 g/m2, second fournisseur',
+      de: 'GC1 Faltschachtelkarton 340 g/m2, zweites Werk',
+    },
     'GC2-300': { fr: 'Carton GC2 300 g/m2', de: 'GC2 Faltschachtelkarton 300 g/m2' },
     'GC2-350': { fr: 'Carton GC2 350 g/m2', de: 'GC2 Faltschachtelkarton 350 g/m2' },
     'KRAFT-FBB-300': { fr: 'Carton kraft écru 300 g/m2', de: 'Ungebleichter Kraftkarton 300 g/m2' },
@@ -90,16 +96,28 @@ export const DEFAULT_NAMES: Record<string, Record<string, LocalisedNames>> = {
     'GUILLOTINE-115': { fr: 'Massicot programmable 115 cm', de: 'Programmierbare Schneidemaschine 115 cm' },
     'WINDOW-110': { fr: 'Machine de pose de fenêtre', de: 'Fensterklebemaschine' },
     'FG-STRAIGHT-110': { fr: 'Plieuse-colleuse, collage droit', de: 'Faltschachtelklebemaschine, Längsnaht' },
-    'FG-CRASHLOCK-110': { fr: 'Plieuse-colleuse, fond automatique et 4/6 points', de: 'Faltschachtelklebemaschine, Automatikboden und 4/6 Punkt' },
-    'FFG-1628': { fr: 'Plieuse-colleuse flexo 1628, 4 couleurs', de: 'Flexo-Faltklebemaschine 1628, 4 Farben' },
-    'RDC-1628': { fr: 'Découpeuse rotative flexo 1628, 3 couleurs', de: 'Flexo-Rotationsstanze 1628, 3 Farben' },
+    'FG-CRASHLOCK-110': {
+      fr: 'Plieuse-colleuse, fond automatique et 4/6 points',
+      de: 'Faltschachtelklebemaschine, Automatikboden und 4/6 Punkt',
+    },
+    'FFG-1628': {
+      fr: 'Plieuse-colleuse flexo 1628, 4 couleurs',
+      de: 'Flexo-Faltklebemaschine 1628, 4 Farben',
+    },
+    'RDC-1628': {
+      fr: 'Découpeuse rotative flexo 1628, 3 couleurs',
+      de: 'Flexo-Rotationsstanze 1628, 3 Farben',
+    },
     'PACK-MANUAL': { fr: 'Poste de conditionnement', de: 'Packplatz' },
   },
   toolingRules: {
     'DIE-FLATBED': { fr: 'Forme de découpe à plat', de: 'Flachbett-Stanzform' },
     'DIE-ROTARY': { fr: 'Forme de découpe rotative', de: 'Rotationsstanzform' },
     'DIE-STAMPING-MG': { fr: 'Cliché de dorure magnésium', de: 'Magnesium-Prägestempel' },
-    'DIE-EMBOSSING-BRASS': { fr: 'Outil de gaufrage laiton et contrepartie', de: 'Messing-Prägewerkzeug mit Matrize' },
+    'DIE-EMBOSSING-BRASS': {
+      fr: 'Outil de gaufrage laiton et contrepartie',
+      de: 'Messing-Prägewerkzeug mit Matrize',
+    },
     'DIE-BRAILLE': { fr: 'Outil braille et contrepartie', de: 'Braille-Werkzeug mit Matrize' },
     'PLATE-FLEXO': { fr: 'Cliché flexo photopolymère', de: 'Flexo-Fotopolymerplatte' },
   },

@@ -1,6 +1,12 @@
 import type { Executor } from '../../db/client.ts';
 import type { Catalogue } from '../../pricing/index.ts';
-import { type CatalogueNames, catalogueFingerprint, listEntries, namesOf, toCatalogue } from './repository.ts';
+import {
+  type CatalogueNames,
+  catalogueFingerprint,
+  listEntries,
+  namesOf,
+  toCatalogue,
+} from './repository.ts';
 
 type Cached = { fingerprint: string; catalogue: Catalogue; names: CatalogueNames };
 const cache = new Map<string, Cached>();

@@ -114,11 +114,15 @@ const Entry = Type.Object(
     code: Type.String(),
     name: Type.String(),
     names: Type.Object(
-      { en: Type.Optional(Type.String()), fr: Type.Optional(Type.String()), de: Type.Optional(Type.String()) },
+      {
+        en: Type.Optional(Type.String()),
+        fr: Type.Optional(Type.String()),
+        de: Type.Optional(Type.String()),
+      },
       {
         additionalProperties: false,
         description:
-          'The name per language (the web app in the user\'s language, the quote PDF in the quote\'s); a language without one shows `name`',
+          "The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name`",
       },
     ),
     enabled: Type.Boolean(),

@@ -2,6 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { OrganisationSeeder } from '../../context.ts';
 import { catalogueEntries, catalogueVersions } from '../../db/schema/catalogue.ts';
 import type { Catalogue } from '../../pricing/index.ts';
+import { defaultNamesOf } from './default-names.ts';
 import {
   CATALOGUE_ENTITY,
   CATALOGUE_KINDS,
@@ -10,7 +11,6 @@ import {
   SETTINGS_CODE,
   SETTINGS_KIND,
 } from './repository.ts';
-import { defaultNamesOf } from './default-names.ts';
 import { CATALOGUE_VERSION } from './versions.ts';
 
 type Row = typeof catalogueEntries.$inferInsert;

@@ -8,11 +8,11 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { briefs } from '../../db/schema/briefs.ts';
 import { AppError } from '../../platform/errors.ts';
+import { toolingOfCostLines } from '../../platform/line-parts.ts';
 import { PricingError, priceBrief } from '../../pricing/index.ts';
 import { elementValuesOf, engineBrief } from '../briefs/mapping.ts';
 import { loadCatalogue } from '../catalogue/loader.ts';
 import { liveElementsOfBriefs } from './briefs-source.ts';
-import { toolingOfCostLines } from '../../platform/line-parts.ts';
 import type { EnginePrice } from './items.ts';
 
 type Decoration = { decorationIndex: number; quantity: number };

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PRICE_SOURCES, QUOTE_STATES, VAT_TREATMENTS } from '../../db/schema/quotes.ts';
 import { dateInput } from '../../platform/filters.ts';
+import { ToolingLineSchema, VariantLineSchema } from '../../platform/line-parts-schemas.ts';
 import {
   CustomFieldValues,
   DateTime,
@@ -19,32 +20,6 @@ import { QUOTE_ACTIONS } from './lifecycle.ts';
 export const QuoteStateSchema = StringEnum(QUOTE_STATES, { description: 'Lifecycle state (docs/quotes.md)' });
 
 const Money = (description: string) => Type.Number({ description });
-
-/** A decoration variant under its line (docs/quotes.md, "Variants and tooling"); the order items carry the same shape. */
-export const VariantLineSchema = Type.Object(
-  {
-    decorationIndex: Type.Integer({ description: 'The brief’s variant number (0..11)' }),
-    name: Nullable(Type.String({ description: 'The variant’s name in the brief (null: "Variant n")' })),
-    artworkReference: Nullable(Type.String({ description: 'The artwork reference given in the brief' })),
-    quantity: Type.Number({ description: 'Its share of the line quantity (the brief’s, scaled to the line)' }),
-    amount: Nullable(
-      Type.Number({
-        description: 'Its share of the line’s net goods amount, in proportion to quantity (cents; null while unpriced)',
-      }),
-    ),
-  },
-  { description: 'A decoration variant of the line' },
-);
-
-/** One tool of a line's tooling. */
-export const ToolingLineSchema = Type.Object(
-  {
-    code: Type.String({ description: 'The engine’s tooling code (CUTTING_DIE, FLEXO_PLATES...; TOOLING when not known)' }),
-    name: Type.String({ description: 'Its name in English ("Cutting die"); the app and the PDF name it per language' }),
-    amount: Money('Its price (cents)'),
-  },
-  { description: 'A tool of the line' },
-);
 
 const itemProperties = {
   id: Uuid,
