@@ -73,6 +73,7 @@ function rowOf(pricing: ReturnType<typeof priceElement>, position: number): Quot
     name: 'Element',
     description: null,
     variants: null,
+    specification: null,
     comment: null,
     discountPercent: null,
     discountAmount: null,

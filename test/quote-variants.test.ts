@@ -5,7 +5,6 @@
  * of the acceptance on the order, the PDF grouped by groupLabel with the finishes in its
  * specification, and catalogue names per language in the PDF.
  */
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addresses, companies, companyUsers } from '../src/db/schema/index.ts';
 import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
@@ -212,6 +211,102 @@ describe('variants and tooling on the quote', () => {
     expect(response.json().errors.map((e: { pointer: string }) => e.pointer)).toContain(
       '/briefElements/0/decorationsCount/0/name',
     );
+  });
+});
+
+describe('the quote PDF', () => {
+  it('prints the variants, the named tools, the finishes and the groups, in the quote’s language', async () => {
+    const quote = await quoteOf((await briefOfTwoArtworks()).id);
+    const root = quote.items[0]!;
+    const labelled = await request('PATCH', admin, `/api/quotes/${quote.id}/quote-items/${root.id}`, {
+      groupLabel: 'Spring range',
+    });
+    expect(labelled.statusCode, labelled.body).toBe(200);
+    const line = quote.items[0]!.children[0]!;
+    expect(line.description).toBe('GC1 folding boxboard 350 g/m2 · 4/0 · UV varnish');
+    const published = await request('PUT', admin, `/api/quotes/${quote.id}`, { state: 'published' });
+    expect(published.statusCode, published.body).toBe(200);
+    const pdfText = async (language: string) => {
+      const response = await request('GET', admin, `/api/quotes/${quote.id}/localisation/${language}`);
+      expect(response.statusCode, response.body.slice(0, 200)).toBe(200);
+      return flat(extractPdfText(response.rawPayload));
+    };
+    const money = (locale: string, value: number) =>
+      flat(new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(value));
+
+    const en = await pdfText('en');
+    for (const expected of [
+      'Spring range',
+      'Straight tuck end carton',
+      'GC1 folding boxboard 350 g/m2 · 4/0 · UV varnish',
+      'Lemon · Artwork ART-LEMON-v2',
+      'Mint · Artwork ART-MINT-v1',
+      'Cutting die',
+      money('en-GB', line.variants[0]!.amount!),
+      money('en-GB', line.variants[1]!.amount!),
+      money('en-GB', line.tooling[0]!.amount),
+    ]) {
+      expect(en).toContain(expected);
+    }
+    const fr = await pdfText('fr');
+    for (const expected of [
+      'Spring range',
+      'Étui à rabats droits',
+      'Carton GC1 350 g/m2 · 4/0 · Vernis UV',
+      'Lemon · Fichier ART-LEMON-v2',
+      'Forme de découpe',
+      money('fr-FR', line.variants[1]!.amount!),
+    ]) {
+      expect(fr).toContain(expected);
+    }
+    expect(fr).not.toContain('Straight tuck end carton');
+    const de = await pdfText('de');
+    expect(de).toContain('GC1 Faltschachtelkarton 350 g/m2 · 4/0 · UV-Lack');
+    expect(de).toContain('Stanzform');
+  });
+
+  it('uses a catalogue name edited per language', async () => {
+    const ste = catalogue.products.find((p) => p.code === 'STE')!;
+    const edited = await request('PATCH', admin, `/api/products/${ste.id}`, {
+      names: { fr: 'Étui tuck-end maison', de: null },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json().names).toMatchObject({ en: 'Straight tuck end carton', fr: 'Étui tuck-end maison' });
+    expect(edited.json().names.de).toBeUndefined();
+    const quote = await quoteOf((await briefOfTwoArtworks()).id);
+    await request('PUT', admin, `/api/quotes/${quote.id}`, { state: 'published' });
+    const fr = await request('GET', admin, `/api/quotes/${quote.id}/localisation/fr`);
+    expect(flat(extractPdfText(fr.rawPayload))).toContain('Étui tuck-end maison');
+    const de = await request('GET', admin, `/api/quotes/${quote.id}/localisation/de`);
+    expect(flat(extractPdfText(de.rawPayload))).toContain('Straight tuck end carton');
+
+    // Buyers read the names; only the catalogue's managers edit them; unknown languages are refused.
+    const read = await request('GET', contact, `/api/products/${ste.id}`);
+    expect(read.json().names.fr).toBe('Étui tuck-end maison');
+    expect(
+      (await request('PATCH', contact, `/api/products/${ste.id}`, { names: { fr: 'x' } })).statusCode,
+    ).toBe(403);
+    const unknown = await request('PATCH', admin, `/api/products/${ste.id}`, { names: { xx: 'x' } });
+    expect(unknown.statusCode).toBe(400);
+    expect(
+      (await request('PATCH', other, `/api/products/${ste.id}`, { names: { fr: 'x' } })).statusCode,
+    ).toBe(404);
+  });
+
+  it('seeds French and German names for the default catalogue', async () => {
+    const boards = (await request('GET', admin, '/api/material-references')).json() as {
+      code: string;
+      names: Record<string, string>;
+    }[];
+    expect(boards.find((b) => b.code === 'GC1-350')!.names).toEqual({
+      en: 'GC1 folding boxboard 350 g/m2',
+      fr: 'Carton GC1 350 g/m2',
+      de: 'GC1 Faltschachtelkarton 350 g/m2',
+    });
+    const machines = (await request('GET', admin, '/api/machines')).json() as {
+      names: Record<string, string>;
+    }[];
+    expect(machines.every((m) => m.names.fr && m.names.de)).toBe(true);
   });
 });
 

@@ -4,6 +4,7 @@ ALTER TABLE "order_items" ADD COLUMN "code" text;--> statement-breakpoint
 ALTER TABLE "order_items" ADD COLUMN "variants" jsonb;--> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN "po_number" text;--> statement-breakpoint
 ALTER TABLE "quote_items" ADD COLUMN "variants" jsonb;--> statement-breakpoint
+ALTER TABLE "quote_items" ADD COLUMN "specification" jsonb;--> statement-breakpoint
 ALTER TABLE "quote_items" ADD COLUMN "tooling" jsonb;--> statement-breakpoint
 -- hand-written: the French and German names of the default catalogue (src/modules/catalogue/default-names.ts)
 -- for the entries of existing organisations whose name is still the default one.

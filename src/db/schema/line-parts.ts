@@ -17,3 +17,13 @@ export type LineVariant = {
 
 /** One tool of a line's tooling (a cutting die, flexo plates...), its amount in the line's currency. */
 export type LineTooling = { code: string; name: string; amount: number };
+
+/** What an element line is made of: catalogue record ids, colours, finishes as operation codes. */
+export type LineSpecification = {
+  productId: string | null;
+  materialReferenceId: string | null;
+  /** "4/0": recto/verso colours; null when not printed. */
+  colours: string | null;
+  /** Operation codes of the finishes (VARNISH, LAMINATION, HOT_FOIL_STAMPING, EMBOSSING, WINDOW_PATCHING). */
+  finishes: string[];
+};

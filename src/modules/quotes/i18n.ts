@@ -35,6 +35,9 @@ export type Labels = {
   /** A line offered as an option: shown with its price, not in the total. */
   optional: string;
   discount: string;
+  /** A decoration variant without a name: "Variant 2". */
+  variant: (n: number) => string;
+  artwork: string;
   brief: string;
   dieLines: string;
   dieLineCaption: string;
@@ -77,6 +80,8 @@ const en: Labels = {
   dimensions: 'Dimensions',
   comment: 'Note',
   optional: 'Option, not included in the total',
+  variant: (n) => `Variant ${n}`,
+  artwork: 'Artwork',
   discount: 'Discount',
   brief: 'Brief',
   dieLines: 'Die-lines',
@@ -126,6 +131,8 @@ const fr: Labels = {
   dimensions: 'Dimensions',
   comment: 'Remarque',
   optional: 'En option, non comprise dans le total',
+  variant: (n) => `Variante ${n}`,
+  artwork: 'Fichier',
   discount: 'Remise',
   brief: 'Cahier des charges',
   dieLines: 'Tracés de découpe',
@@ -175,6 +182,8 @@ const de: Labels = {
   dimensions: 'Abmessungen',
   comment: 'Hinweis',
   optional: 'Option, nicht im Gesamtbetrag enthalten',
+  variant: (n) => `Variante ${n}`,
+  artwork: 'Druckvorlage',
   discount: 'Rabatt',
   brief: 'Anfrage',
   dieLines: 'Stanzkonturen',

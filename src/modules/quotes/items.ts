@@ -7,7 +7,7 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Executor } from '../../db/client.ts';
-import type { LineTooling, LineVariant } from '../../db/schema/line-parts.ts';
+import type { LineSpecification, LineTooling, LineVariant } from '../../db/schema/line-parts.ts';
 import { articles } from '../../db/schema/orders.ts';
 import { type PriceSource, quoteItems } from '../../db/schema/quotes.ts';
 import { AppError, badRequest, type ProblemIssue } from '../../platform/errors.ts';
@@ -175,22 +175,62 @@ export const variantsOfElement = (element: Pick<SourceElement, 'decorationsCount
     quantity: d.quantity,
   }));
 
-/** Name and description of an element: product and board from the catalogue, colours. */
+/** The finishes of an element, as the operation codes of the catalogue that make them. */
+export function finishesOf(
+  element: Pick<
+    SourceElement,
+    'wantVarnishRecto' | 'wantLaminationRecto' | 'wantStampingRecto' | 'wantEmbossingDebossingRecto' | 'wantWindow'
+  >,
+): string[] {
+  return [
+    element.wantLaminationRecto ? 'LAMINATION' : null,
+    element.wantVarnishRecto ? 'VARNISH' : null,
+    element.wantStampingRecto ? 'HOT_FOIL_STAMPING' : null,
+    element.wantEmbossingDebossingRecto ? 'EMBOSSING' : null,
+    element.wantWindow ? 'WINDOW_PATCHING' : null,
+  ].filter((code): code is string => code !== null);
+}
+
+/**
+ * The specification line of an element (board · colours · finishes) in a language: catalogue
+ * names by id (styles, boards) and operation codes (finishes), in that language when the
+ * catalogue has it (catalogueNameIn), else the record's name.
+ */
+export function specificationText(
+  specification: LineSpecification,
+  catalogue: Catalogue | undefined,
+  nameOf: (record: { id: string; name: string }) => string = (record) => record.name,
+): string | null {
+  const board = specification.materialReferenceId
+    ? catalogue?.materialReferences.find((m) => m.id === specification.materialReferenceId)
+    : undefined;
+  const parts: string[] = [];
+  if (board) parts.push(nameOf(board));
+  if (specification.colours) parts.push(specification.colours);
+  for (const code of specification.finishes) {
+    const operation = catalogue?.operations.find((o) => o.code === code);
+    if (operation) parts.push(nameOf(operation));
+  }
+  return parts.length ? parts.join(' · ') : null;
+}
+
+/** Name, description and specification of an element: product and board from the catalogue, colours, finishes. */
 export function describeElement(
   element: SourceElement,
   catalogue: Catalogue | undefined,
   fallbackName: string | null | undefined,
 ) {
   const product = element.productId ? catalogue?.products.find((p) => p.id === element.productId) : undefined;
-  const board = element.materialReferenceId
-    ? catalogue?.materialReferences.find((m) => m.id === element.materialReferenceId)
-    : undefined;
-  const parts: string[] = [];
-  if (board) parts.push(board.name);
-  if (element.wantDecoration) parts.push(`${element.rectoColorCount ?? 0}/${element.versoColorCount ?? 0}`);
+  const specification: LineSpecification = {
+    productId: product?.id ?? null,
+    materialReferenceId: element.materialReferenceId ?? null,
+    colours: element.wantDecoration ? `${element.rectoColorCount ?? 0}/${element.versoColorCount ?? 0}` : null,
+    finishes: finishesOf(element),
+  };
   return {
     name: product?.name ?? fallbackName ?? `Element ${element.position + 1}`,
-    description: parts.length ? parts.join(' · ') : null,
+    description: specificationText(specification, catalogue),
+    specification,
   };
 }
 

@@ -21,8 +21,13 @@ import type { OrganisationSettingsService } from '../organisations/settings-serv
 import { vatTotals } from '../organisations/vat.ts';
 import { dieLinesOf } from './briefs-source.ts';
 import { type Language, requireLanguage, SUPPORTED_LANGUAGES } from './i18n.ts';
-import { itemTree } from './items.ts';
-import { type PdfQuote, renderQuotePdf } from './pdf.ts';
+import { itemTree, specificationText } from './items.ts';
+import { discountOf } from './line-money.ts';
+import { toolingLines, variantLines } from '../../platform/line-parts.ts';
+import { roundCents } from '../../platform/money.ts';
+import { loadCatalogueWithNames } from '../catalogue/loader.ts';
+import { catalogueNameIn } from '../catalogue/repository.ts';
+import { type PdfItem, type PdfQuote, renderQuotePdf } from './pdf.ts';
 import type { RenderOptions } from './pdf-document.ts';
 import type { PdfSeller } from './pdf-seller.ts';
 import { createRenderPool, type RenderPool } from './render-pool.ts';
@@ -105,13 +110,42 @@ const bareSeller = (name: string): PdfSeller => ({
 /** What the PDF of a quote shows; `seller` is the organisation settings' (its name alone without). */
 export async function pdfDataOf(db: Executor, quote: QuoteWithRefs, seller?: PdfSeller): Promise<PdfQuote> {
   const items = await liveItemsOf(db, quote.id);
-  const [dieLines, customerVatNumber] = await Promise.all([
+  const [dieLines, customerVatNumber, { catalogue, names }] = await Promise.all([
     dieLinesOfItems(db, items),
     companyVatNumberOf(db, quote.organisationId, quote.companyId),
+    loadCatalogueWithNames(db, quote.organisationId),
   ]);
+  const pdfItem = (item: (typeof items)[number]): PdfItem => {
+    const net = item.amount === null ? null : roundCents(item.amount - discountOf(item.amount, item));
+    const product = item.specification?.productId
+      ? catalogue.products.find((p) => p.id === item.specification!.productId)
+      : undefined;
+    const localised = item.specification
+      ? Object.fromEntries(
+          SUPPORTED_LANGUAGES.map((language) => {
+            const nameOf = (record: { id: string; name: string }) => catalogueNameIn(names, record, language);
+            return [
+              language,
+              {
+                // The style's name in the language, unless the line was named otherwise.
+                name: product && item.name === product.name ? nameOf(product) : item.name,
+                description: specificationText(item.specification!, catalogue, nameOf) ?? item.description,
+              },
+            ];
+          }),
+        )
+      : undefined;
+    return {
+      ...item,
+      variants: variantLines(item.variants, item.quantity, net),
+      tooling: toolingLines(item.tooling, item.toolingCost),
+      localised,
+    };
+  };
+  const tree = itemTree(items).map((root) => ({ ...pdfItem(root), children: root.children.map(pdfItem) }));
   return {
     ...quote,
-    items: itemTree(items),
+    items: tree,
     dieLines,
     seller: seller ?? bareSeller(quote.organisationName),
     terms: { ...quote, ...vatTotals(quote.totalPrice, quote.vatRate), customerVatNumber },
@@ -122,7 +156,7 @@ export async function pdfDataOf(db: Executor, quote: QuoteWithRefs, seller?: Pdf
  * The template part of a stored PDF's key: bump it when what a PDF shows changes (pdf.ts,
  * pdf-document.ts, fonts), and every stored PDF is rendered again on its next request.
  */
-export const PDF_TEMPLATE_VERSION = 1;
+export const PDF_TEMPLATE_VERSION = 2;
 
 /** The pg-boss queue that renders and stores the PDFs of a quote once it is published. */
 export const PDF_JOB = 'quotes.pdf';
