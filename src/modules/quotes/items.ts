@@ -179,7 +179,11 @@ export const variantsOfElement = (element: Pick<SourceElement, 'decorationsCount
 export function finishesOf(
   element: Pick<
     SourceElement,
-    'wantVarnishRecto' | 'wantLaminationRecto' | 'wantStampingRecto' | 'wantEmbossingDebossingRecto' | 'wantWindow'
+    | 'wantVarnishRecto'
+    | 'wantLaminationRecto'
+    | 'wantStampingRecto'
+    | 'wantEmbossingDebossingRecto'
+    | 'wantWindow'
   >,
 ): string[] {
   return [
@@ -224,7 +228,9 @@ export function describeElement(
   const specification: LineSpecification = {
     productId: product?.id ?? null,
     materialReferenceId: element.materialReferenceId ?? null,
-    colours: element.wantDecoration ? `${element.rectoColorCount ?? 0}/${element.versoColorCount ?? 0}` : null,
+    colours: element.wantDecoration
+      ? `${element.rectoColorCount ?? 0}/${element.versoColorCount ?? 0}`
+      : null,
     finishes: finishesOf(element),
   };
   return {

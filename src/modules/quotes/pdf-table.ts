@@ -175,7 +175,10 @@ function itemRows(quote: PdfQuote, f: Formatter): Row[] {
       }
     }
     const services = [
-      ...(item.tooling ?? []).map((tool) => ({ title: toolingNameIn(tool, f.language), amount: tool.amount })),
+      ...(item.tooling ?? []).map((tool) => ({
+        title: toolingNameIn(tool, f.language),
+        amount: tool.amount,
+      })),
       ...(item.deliveryCost > 0 ? [{ title: l.delivery, amount: item.deliveryCost }] : []),
     ];
     for (const service of services) {
@@ -190,7 +193,11 @@ function itemRows(quote: PdfQuote, f: Formatter): Row[] {
     }
   };
   /** Lines under their groupLabel headings: a heading each time the label changes. */
-  const withHeadings = <T extends PdfItem>(items: T[], indent: number, each: (item: T, i: number) => void) => {
+  const withHeadings = <T extends PdfItem>(
+    items: T[],
+    indent: number,
+    each: (item: T, i: number) => void,
+  ) => {
     let label: string | null = null;
     items.forEach((item, i) => {
       const next = item.groupLabel ?? null;

@@ -4072,6 +4072,12 @@ export interface components {
             kind: string;
             code: string;
             name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
             enabled: boolean;
             position: number;
             /**
@@ -4097,6 +4103,12 @@ export interface components {
             kind: string;
             code: string;
             name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
             enabled: boolean;
             position: number;
             /**
@@ -4155,6 +4167,12 @@ export interface components {
             kind: string;
             code: string;
             name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
             enabled: boolean;
             position: number;
             /**
@@ -5077,6 +5095,30 @@ export interface components {
             totalPrice: number;
             unit: string | null;
             position: number;
+            /** @description What an item without article is: a brief’s group, a tool ("Cutting die"), "Delivery" (set by quote conversion) */
+            name: string | null;
+            /** @description The engine’s code of a service item (CUTTING_DIE, DELIVERY...), for its name per language */
+            code: string | null;
+            /** @description The decoration variants of an element item, from its quote line: quantities add up to quantity, amounts to totalPrice */
+            variants: {
+                /** @description The brief’s variant number (0..11) */
+                decorationIndex: number;
+                name: string | null;
+                artworkReference: string | null;
+                /** @description Its share of the line quantity (the brief’s, scaled to the line) */
+                quantity: number;
+                amount: number | null;
+            }[];
+            /** @description The order’s currency: every amount of the item is in it */
+            currency: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 */
+                id: string;
+                code: string;
+                symbol: string;
+            } | null;
             externalId: string | null;
             /** @description Values keyed by custom field key; checked against the field definitions */
             customFields: {
@@ -5141,6 +5183,8 @@ export interface components {
              */
             actualDeliveryDate: string | null;
             trackingId: string | null;
+            /** @description The buyer’s purchase order number */
+            poNumber: string | null;
             /**
              * Format: uuid
              * @description UUID
@@ -5185,6 +5229,16 @@ export interface components {
              * @description ISO 8601 timestamp
              */
             deletedAt: string | null;
+            /** @description The order’s currency (billedAmount and itemsTotal are in it) */
+            currency: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 */
+                id: string;
+                code: string;
+                symbol: string;
+            } | null;
         };
         Order: {
             /**
@@ -5222,6 +5276,8 @@ export interface components {
              */
             actualDeliveryDate: string | null;
             trackingId: string | null;
+            /** @description The buyer’s purchase order number */
+            poNumber: string | null;
             /**
              * Format: uuid
              * @description UUID
@@ -5325,6 +5381,8 @@ export interface components {
             decorationsCount: {
                 decorationIndex: number;
                 quantity: number;
+                name?: string | null;
+                artworkReference?: string | null;
             }[];
             /** @description Sum of the decoration variants */
             quantity: number;
@@ -5745,6 +5803,25 @@ export interface components {
             totalPrice: number;
             /** @description One-off tooling (plates, cutting dies...) */
             toolingCost: number;
+            /** @description The tools toolingCost pays for, one line each (adding up to toolingCost; counted once, inside totalPrice) */
+            tooling: {
+                /** @description The engine’s tooling code (CUTTING_DIE, FLEXO_PLATES...; TOOLING when not known) */
+                code: string;
+                /** @description Its name in English ("Cutting die"); the app and the PDF name it per language */
+                name: string;
+                /** @description Its price (cents) */
+                amount: number;
+            }[];
+            /** @description The decoration variants (artworks) of an element line, from its brief: quantities add up to the line quantity, amounts to its net goods amount (amount - discount); empty for other lines */
+            variants: {
+                /** @description The brief’s variant number (0..11) */
+                decorationIndex: number;
+                name: string | null;
+                artworkReference: string | null;
+                /** @description Its share of the line quantity (the brief’s, scaled to the line) */
+                quantity: number;
+                amount: number | null;
+            }[];
             /** @description Delivery share */
             deliveryCost: number;
             /** @description Whether the pricing is complete (a parent: all its children are) */
@@ -5805,6 +5882,25 @@ export interface components {
             totalPrice: number;
             /** @description One-off tooling (plates, cutting dies...) */
             toolingCost: number;
+            /** @description The tools toolingCost pays for, one line each (adding up to toolingCost; counted once, inside totalPrice) */
+            tooling: {
+                /** @description The engine’s tooling code (CUTTING_DIE, FLEXO_PLATES...; TOOLING when not known) */
+                code: string;
+                /** @description Its name in English ("Cutting die"); the app and the PDF name it per language */
+                name: string;
+                /** @description Its price (cents) */
+                amount: number;
+            }[];
+            /** @description The decoration variants (artworks) of an element line, from its brief: quantities add up to the line quantity, amounts to its net goods amount (amount - discount); empty for other lines */
+            variants: {
+                /** @description The brief’s variant number (0..11) */
+                decorationIndex: number;
+                name: string | null;
+                artworkReference: string | null;
+                /** @description Its share of the line quantity (the brief’s, scaled to the line) */
+                quantity: number;
+                amount: number | null;
+            }[];
             /** @description Delivery share */
             deliveryCost: number;
             /** @description Whether the pricing is complete (a parent: all its children are) */
@@ -7569,6 +7665,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -7755,6 +7857,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -7941,6 +8049,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -8127,6 +8241,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -8313,6 +8433,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -8499,6 +8625,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -8685,6 +8817,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -8871,6 +9009,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -9057,6 +9201,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -9243,6 +9393,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -9429,6 +9585,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -9615,6 +9777,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -9739,6 +9907,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -20944,6 +21118,8 @@ export interface operations {
                     shippingAddressId?: string | null;
                     /** @description Shipping tracking number */
                     trackingId?: string | null;
+                    /** @description The buyer’s purchase order number (a quote converted into the order brings its acceptance’s) */
+                    poNumber?: string | null;
                     /** @description Values keyed by custom field key; checked against the field definitions */
                     customFields?: {
                         [key: string]: unknown;
@@ -21203,6 +21379,8 @@ export interface operations {
                     shippingAddressId?: string | null;
                     /** @description Shipping tracking number */
                     trackingId?: string | null;
+                    /** @description The buyer’s purchase order number (a quote converted into the order brings its acceptance’s) */
+                    poNumber?: string | null;
                     /** @description Values keyed by custom field key; checked against the field definitions */
                     customFields?: {
                         [key: string]: unknown;
@@ -22918,6 +23096,8 @@ export interface operations {
                             decorationIndex: number;
                             /** @description Order quantity of the variant (units) */
                             quantity: number;
+                            name?: string | null;
+                            artworkReference?: string | null;
                         }[];
                         /** @description Printed (default false); colour counts need it */
                         wantDecoration?: boolean;
@@ -23137,6 +23317,8 @@ export interface operations {
                             decorationIndex: number;
                             /** @description Order quantity of the variant (units) */
                             quantity: number;
+                            name?: string | null;
+                            artworkReference?: string | null;
                         }[];
                         /** @description Printed (default false); colour counts need it */
                         wantDecoration?: boolean;
@@ -23585,6 +23767,8 @@ export interface operations {
                             decorationIndex: number;
                             /** @description Order quantity of the variant (units) */
                             quantity: number;
+                            name?: string | null;
+                            artworkReference?: string | null;
                         }[];
                         /** @description Printed (default false); colour counts need it */
                         wantDecoration?: boolean;
@@ -23872,6 +24056,8 @@ export interface operations {
                             decorationIndex: number;
                             /** @description Order quantity of the variant (units) */
                             quantity: number;
+                            name?: string | null;
+                            artworkReference?: string | null;
                         }[];
                         /** @description Printed (default false); colour counts need it */
                         wantDecoration?: boolean;
@@ -25470,6 +25656,8 @@ export interface operations {
                         decorationIndex: number;
                         /** @description Order quantity of the variant (units) */
                         quantity: number;
+                        name?: string | null;
+                        artworkReference?: string | null;
                     }[];
                     /** @description Printed (default false); colour counts need it */
                     wantDecoration?: boolean;
@@ -25807,6 +25995,8 @@ export interface operations {
                         decorationIndex: number;
                         /** @description Order quantity of the variant (units) */
                         quantity: number;
+                        name?: string | null;
+                        artworkReference?: string | null;
                     }[];
                     /** @description Printed (default false); colour counts need it */
                     wantDecoration?: boolean;
@@ -28256,6 +28446,8 @@ export interface operations {
                              */
                             actualDeliveryDate: string | null;
                             trackingId: string | null;
+                            /** @description The buyer’s purchase order number */
+                            poNumber: string | null;
                             /**
                              * Format: uuid
                              * @description UUID
@@ -28381,6 +28573,30 @@ export interface operations {
                                 totalPrice: number;
                                 unit: string | null;
                                 position: number;
+                                /** @description What an item without article is: a brief’s group, a tool ("Cutting die"), "Delivery" (set by quote conversion) */
+                                name: string | null;
+                                /** @description The engine’s code of a service item (CUTTING_DIE, DELIVERY...), for its name per language */
+                                code: string | null;
+                                /** @description The decoration variants of an element item, from its quote line: quantities add up to quantity, amounts to totalPrice */
+                                variants: {
+                                    /** @description The brief’s variant number (0..11) */
+                                    decorationIndex: number;
+                                    name: string | null;
+                                    artworkReference: string | null;
+                                    /** @description Its share of the line quantity (the brief’s, scaled to the line) */
+                                    quantity: number;
+                                    amount: number | null;
+                                }[];
+                                /** @description The order’s currency: every amount of the item is in it */
+                                currency: {
+                                    /**
+                                     * Format: uuid
+                                     * @description UUID
+                                     */
+                                    id: string;
+                                    code: string;
+                                    symbol: string;
+                                } | null;
                                 externalId: string | null;
                                 /** @description Values keyed by custom field key; checked against the field definitions */
                                 customFields: {

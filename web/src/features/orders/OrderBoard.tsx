@@ -167,7 +167,7 @@ function Column({
                 )}
               </Group>
               <Text size="xs">
-                {date(o.expectedDeliveryDate)} · {amount(o.billedAmount)}
+                {date(o.expectedDeliveryDate)} · {amount(o.billedAmount, o.currency?.code)}
               </Text>
             </Card>
           ))}

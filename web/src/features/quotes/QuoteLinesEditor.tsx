@@ -27,6 +27,7 @@ import { money, number, separators } from '../../ui/format.ts';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { useCan } from '../admin/useCan.ts';
 import { DateField } from '../orders/DateField.tsx';
+import { LineParts } from './LineParts.tsx';
 import { QuoteVatTotals } from './QuoteTerms.tsx';
 import { Total } from './Total.tsx';
 
@@ -166,6 +167,14 @@ export function QuoteLinesEditor({ quote }: { quote: Quote }) {
             </Group>
           </Table.Td>
         </Table.Tr>,
+        <LineParts
+          key={`${item.id}-parts`}
+          item={item}
+          currency={quote.currency}
+          before={1}
+          between={2}
+          after={seller ? 2 : 1}
+        />,
         ...rows(children as Item[], depth + 1),
       ];
     });
@@ -207,8 +216,8 @@ export function QuoteLinesEditor({ quote }: { quote: Quote }) {
           </Table>
         </Table.ScrollContainer>
         <SimpleGrid cols={3} mt="sm" maw={520} ml="auto">
-          <Total label={t('quotes.tooling')} value={money(quote.toolingCost, quote.currency)} />
-          <Total label={t('quotes.delivery')} value={money(quote.deliveryCost, quote.currency)} />
+          <Total label={t('lines.toolingIncluded')} value={money(quote.toolingCost, quote.currency)} />
+          <Total label={t('lines.deliveryIncluded')} value={money(quote.deliveryCost, quote.currency)} />
           <Total
             label={t('quotes.total')}
             value={money(quote.totalPrice, quote.currency)}
