@@ -81,7 +81,8 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  // A loaded machine (CI runners, shared hosts) may need longer: E2E_START_MS.
+  const deadline = Date.now() + Number(process.env.E2E_START_MS ?? 60_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the service stopped: ${output}`);
     try {

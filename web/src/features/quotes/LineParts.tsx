@@ -36,13 +36,13 @@ export function LineParts({
 }) {
   const { t } = useTranslation();
   const variants = showsVariants(item.variants ?? []) ? (item.variants ?? []) : [];
-  const cells = (count: number, key: string) =>
-    Array.from({ length: count }, (_, i) => <Table.Td key={`${key}${i}`} />);
+  // Empty columns as one spanning cell (the table's own columns around name, quantity and total).
+  const cells = (count: number) => (count > 0 ? <Table.Td colSpan={count} /> : null);
   return (
     <>
       {variants.map((variant) => (
         <Table.Tr key={`${item.id}-v${variant.decorationIndex}`} data-testid="quote-variant">
-          {cells(before, 'b')}
+          {cells(before)}
           <Table.Td pl={48}>
             <Text size="sm" c="dimmed">
               {variant.name ?? t('lines.variant', { n: variant.decorationIndex + 1 })}
@@ -54,31 +54,31 @@ export function LineParts({
               {number(variant.quantity)}
             </Text>
           </Table.Td>
-          {cells(between, 'm')}
+          {cells(between)}
           <Table.Td ta="right">
             <Text size="sm" c="dimmed">
               {variant.amount === null ? '—' : money(variant.amount, currency)}
             </Text>
           </Table.Td>
-          {cells(after, 'a')}
+          {cells(after)}
         </Table.Tr>
       ))}
       {(item.tooling ?? []).map((tool) => (
         <Table.Tr key={`${item.id}-t${tool.code}`} data-testid="quote-tool">
-          {cells(before, 'b')}
+          {cells(before)}
           <Table.Td pl={48}>
             <Text size="sm">{serviceName(t, tool.code, tool.name)}</Text>
           </Table.Td>
           <Table.Td ta="right">
             <Text size="sm">{number(1)}</Text>
           </Table.Td>
-          {cells(between, 'm')}
+          {cells(between)}
           <Table.Td ta="right">
             <Text size="sm" c="dimmed">
               {t('lines.toolingIncluded')} {money(tool.amount, currency)}
             </Text>
           </Table.Td>
-          {cells(after, 'a')}
+          {cells(after)}
         </Table.Tr>
       ))}
     </>
