@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, clearScreenshots, openE2eSession, screenshot as shot } from './harness.ts';
+import { ADMIN, ARTIFACTS, clearScreenshots, openE2eSession, screenshot as shot } from './harness.ts';
 
 /**
  * Issue 24: a brief of two artworks (5,000 + 10,000) with a cutting die becomes a quote whose
@@ -59,6 +59,7 @@ beforeAll(async () => {
   });
   state.quoteId = quote.id;
   await e2e.api('PUT', `/api/quotes/${quote.id}`, { state: 'published' });
+  await e2e.signInAs(ADMIN.email, ADMIN.password);
 });
 
 const setLanguage = async (language: string) => {
@@ -101,7 +102,11 @@ describe('variants and tooling from the brief to the order', () => {
   }
 
   it('the signed quote becomes an order with two variants, a named tool and its currency', async () => {
-    await e2e.api('POST', `/api/quotes/${state.quoteId}/accept`, { poNumber: 'PO-4711' });
+    await e2e.api('POST', `/api/quotes/${state.quoteId}/accept`, {
+      typedName: 'Ann Buyer',
+      confirm: true,
+      poNumber: 'PO-4711',
+    });
     const { order } = await e2e.api('POST', `/api/quotes/${state.quoteId}/order`);
     state.orderId = order.id;
     for (const language of ['en', 'fr', 'de'] as const) {
