@@ -74,7 +74,8 @@ const itemView = (audience: Audience) => (stored: QuoteItemRow) => {
   const row = {
     ...stored,
     variants: variantLines(stored.variants, stored.quantity, net),
-    tooling: toolingLines(stored.tooling, stored.toolingCost),
+    // A brief's group line: its tools are its lines' (shown under them), not its own.
+    tooling: stored.briefId && !stored.briefElementId ? [] : toolingLines(stored.tooling, stored.toolingCost),
   };
   if (audience === 'buyer') return pick(row, BUYER_ITEM_KEYS);
   return {

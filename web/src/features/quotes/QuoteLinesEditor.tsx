@@ -169,7 +169,7 @@ export function QuoteLinesEditor({ quote }: { quote: Quote }) {
         </Table.Tr>,
         <LineParts
           key={`${item.id}-parts`}
-          item={item}
+          item={group ? { id: item.id } : item}
           currency={quote.currency}
           before={1}
           between={2}

@@ -212,7 +212,7 @@ export default function QuotePage() {
                         />,
                         <LineParts
                           key={`${item.id}-parts`}
-                          item={item}
+                          item={item.children?.length ? { id: item.id } : item}
                           currency={q.currency}
                           before={1}
                           between={1}
