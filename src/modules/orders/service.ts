@@ -32,7 +32,6 @@ import {
   findOrderRow,
   ORDER_ENTITY,
   ORDER_ITEM_ENTITY,
-  type OrderDetail,
   orderSummaryColumns,
   prepareOrderDetail,
 } from './repository.ts';
