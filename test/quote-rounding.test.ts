@@ -50,6 +50,7 @@ function pricesOf(output: BriefPrediction): PredictionPrices {
           deliveryCost: v.deliveryCost,
           quantity: v.quantity,
           productName: null,
+          tooling: [],
         },
       ]),
   );
@@ -73,6 +74,8 @@ function rowOf(pricing: ReturnType<typeof priceElement>, position: number): Quot
     reference: null,
     name: 'Element',
     description: null,
+    variants: null,
+    specification: null,
     comment: null,
     discountPercent: null,
     discountAmount: null,
@@ -94,6 +97,7 @@ function rowOf(pricing: ReturnType<typeof priceElement>, position: number): Quot
     engineCost: pricing.engineCost ?? null,
     predictionId: pricing.predictionId ?? null,
     priceSource: pricing.priceSource ?? null,
+    tooling: pricing.tooling ?? null,
     totalPrice: pricing.totalPrice ?? 0,
     toolingCost: pricing.toolingCost ?? 0,
     deliveryCost: pricing.deliveryCost ?? 0,
@@ -270,7 +274,16 @@ describe('rounding rule, end to end through HTTP', () => {
         id: string;
         currency: string;
         totalPrice: number;
-        items: { totalPrice: number; children: { totalPrice: number }[] }[];
+        items: {
+          totalPrice: number;
+          children: {
+            totalPrice: number;
+            toolingCost: number;
+            deliveryCost: number;
+            variants: { amount: number | null }[];
+            tooling: { amount: number }[];
+          }[];
+        }[];
       };
       expect(sumCents(quote.items[0]!.children.map((c) => c.totalPrice))).toBe(briefCents);
       expect(cents(quote.totalPrice)).toBe(briefCents);
@@ -281,7 +294,15 @@ describe('rounding rule, end to end through HTTP', () => {
       const text = extractPdfText(pdf.rawPayload);
       const money = formatterFor('en', quote.currency).money;
       expect(text).toContain(money(quote.totalPrice));
-      for (const child of quote.items[0]!.children) expect(text).toContain(money(child.totalPrice));
+      // Each amount printed once: the goods (or each variant's share), each tool, the delivery.
+      for (const child of quote.items[0]!.children) {
+        const goods = cents(child.totalPrice - child.toolingCost - child.deliveryCost);
+        const printed = child.variants.length > 1 ? child.variants.map((v) => v.amount!) : [goods / 100];
+        expect(sumCents(printed)).toBe(goods);
+        for (const amount of printed) expect(text).toContain(money(amount));
+        for (const tool of child.tooling) expect(text).toContain(money(tool.amount));
+        if (child.deliveryCost > 0) expect(text).toContain(money(child.deliveryCost));
+      }
 
       expect((await call('POST', `/api/quotes/${quote.id}/accept`)).statusCode).toBe(200);
       const converted = await call('POST', `/api/quotes/${quote.id}/order`);

@@ -247,7 +247,10 @@ describe('generating a PDF', () => {
       'Outillage',
       'Livraison',
       'Tea box',
-      'Straight tuck end carton',
+      // The style, board and tool in French (the catalogue's names per language, issue 24).
+      'Étui à rabats droits',
+      'Carton GC1 350 g/m2 · 4/0',
+      'Forme de découpe',
       'Dimensions: 120 × 40 × 180 mm',
       '5 000',
       'Shipping label',
@@ -268,6 +271,7 @@ describe('generating a PDF', () => {
     expect(text).toContain(
       flat(`Délai : ${await leadTimeDays()} jours ouvrés du bon à tirer à la livraison`),
     );
+    expect(text).not.toContain('Straight tuck end carton');
   });
 
   it('renders in English with English labels and number formats', async () => {

@@ -8,12 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  type Browser,
-  type BrowserContext,
-  chromium,
-  type Page,
-} from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const ADMIN = { email: 'admin@e2e.test', password: 'e2e-admin-password' };

@@ -33,6 +33,9 @@ import { companies, organisations } from './platform.ts';
 const live = (t: { deletedAt: AnyPgColumn }) => sql`${t.deletedAt} is null`;
 
 /** Lifecycle of a brief's pricing (docs/briefs.md): PENDING -> IN_PROGRESS -> COMPLETED | FAILED. */
+/** A decoration variant of an element: the engine's quantity per artwork, with its name and artwork reference. */
+export type BriefDecoration = DecorationCount & { name?: string | null; artworkReference?: string | null };
+
 export const PREDICTION_STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'] as const;
 export type PredictionStatus = (typeof PREDICTION_STATUSES)[number];
 
@@ -163,7 +166,7 @@ export const briefElements = pgTable(
     materialReferenceId: uuid('material_reference_id'),
     grammage: doublePrecision('grammage'),
     corrugatedMaterialId: uuid('corrugated_material_id'),
-    decorationsCount: jsonb('decorations_count').$type<DecorationCount[]>().notNull().default([]),
+    decorationsCount: jsonb('decorations_count').$type<BriefDecoration[]>().notNull().default([]),
     /** Sum of the variants' quantities. */
     quantity: integer('quantity').notNull().default(0),
     wantDecoration: boolean('want_decoration').notNull().default(false),

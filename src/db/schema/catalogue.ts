@@ -28,6 +28,8 @@ export const catalogueEntries = pgTable(
     kind: text('kind').notNull(),
     code: text('code').notNull(),
     name: text('name').notNull(),
+    /** The name per language (en, fr, de), beside `name`; a missing language shows `name`. */
+    names: jsonb('names').$type<Partial<Record<string, string>>>().notNull().default({}),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     enabled: boolean('enabled').notNull().default(true),
     position: integer('position').notNull().default(0),

@@ -14,6 +14,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { briefElements } from './briefs.ts';
 import { deletedAt, id, organisationId, timestamps } from './columns.ts';
+import type { LineVariant } from './line-parts.ts';
 import { addresses, comments, currencies, files, projects, statuses } from './organisation-data.ts';
 import { companies, organisations } from './platform.ts';
 
@@ -85,6 +86,8 @@ export const orders = pgTable(
     expectedDeliveryDate: timestamp('expected_delivery_date', { withTimezone: true, mode: 'date' }),
     actualDeliveryDate: timestamp('actual_delivery_date', { withTimezone: true, mode: 'date' }),
     trackingId: text('tracking_id'),
+    /** The buyer's purchase order number (from the quote's acceptance when converted). */
+    poNumber: text('po_number'),
     customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
     createdById: uuid('created_by_id'),
     ...timestamps(),
@@ -169,6 +172,12 @@ export const orderItems = pgTable(
     totalPrice: doublePrecision('total_price').notNull().default(0),
     unit: text('unit'),
     position: integer('position').notNull().default(1),
+    /** What an item without article is (a brief's group, "Cutting die", "Delivery"). */
+    name: text('name'),
+    /** The engine's code of a service item (CUTTING_DIE, FLEXO_PLATES, DELIVERY), for its name per language. */
+    code: text('code'),
+    /** The decoration variants of the item (docs/orders.md): quantities and amounts derived on read. */
+    variants: jsonb('variants').$type<LineVariant[]>(),
     externalId: text('external_id'),
     customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
     createdById: uuid('created_by_id'),

@@ -16,6 +16,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { briefElements, briefs } from './briefs.ts';
 import { deletedAt, id, organisationId, timestamps } from './columns.ts';
+import type { LineSpecification, LineTooling, LineVariant } from './line-parts.ts';
 import { articles, orders } from './orders.ts';
 import { addresses, projects } from './organisation-data.ts';
 import type { Incoterm } from './organisation-settings.ts';
@@ -230,6 +231,18 @@ export const quoteItems = pgTable(
     totalPrice: doublePrecision('total_price').notNull().default(0),
     toolingCost: doublePrecision('tooling_cost').notNull().default(0),
     deliveryCost: doublePrecision('delivery_cost').notNull().default(0),
+    /**
+     * The decoration variants of an element line, as its brief gave them (null: not an element
+     * line, or made before variants were kept). Their quantities and amounts are derived on read.
+     */
+    variants: jsonb('variants').$type<LineVariant[]>(),
+    /**
+     * What an element line is made of, by catalogue id and operation code (style, board, colours,
+     * finishes), so the PDF can say it in the quote's language; null for other lines.
+     */
+    specification: jsonb('specification').$type<LineSpecification>(),
+    /** The tools `toolingCost` pays for, by engine tooling code (null: unknown, one "Tooling" line). */
+    tooling: jsonb('tooling').$type<LineTooling[]>(),
     /** Whether the pricing is complete (a parent: all its children are). */
     valid: boolean('valid').notNull().default(false),
     comment: text('comment'),

@@ -41,7 +41,12 @@ export function elementValues(input: StandaloneElementBody & { position?: number
     materialReferenceId: input.materialReferenceId ?? null,
     grammage: input.grammage ?? null,
     corrugatedMaterialId: input.corrugatedMaterialId ?? null,
-    decorationsCount: decorations.map((d) => ({ decorationIndex: d.decorationIndex, quantity: d.quantity })),
+    decorationsCount: decorations.map((d) => ({
+      decorationIndex: d.decorationIndex,
+      quantity: d.quantity,
+      ...(d.name?.trim() ? { name: d.name.trim() } : {}),
+      ...(d.artworkReference?.trim() ? { artworkReference: d.artworkReference.trim() } : {}),
+    })),
     quantity: decorations.reduce((sum, d) => sum + d.quantity, 0),
     wantDecoration: input.wantDecoration ?? false,
     sidePrinted: input.sidePrinted ?? null,
@@ -79,7 +84,11 @@ export function engineElement(values: ElementValues, position: number): BriefEle
     materialReferenceId: values.materialReferenceId ?? '',
     grammage: opt(values.grammage),
     corrugatedMaterialId: opt(values.corrugatedMaterialId),
-    decorationsCount: values.decorationsCount ?? [],
+    // The engine prices quantities per variant; names and artwork references are the brief's.
+    decorationsCount: (values.decorationsCount ?? []).map((d) => ({
+      decorationIndex: d.decorationIndex,
+      quantity: d.quantity,
+    })),
     wantDecoration: values.wantDecoration ?? false,
     sidePrinted: opt(values.sidePrinted),
     rectoColorCount: opt(values.rectoColorCount),

@@ -29,6 +29,17 @@ export const DecorationCountSchema = Type.Object(
       maximum: 50_000_000,
       description: 'Order quantity of the variant (units)',
     }),
+    name: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 100,
+          description: 'The variant’s name (e.g. "Lemon"), shown under the element’s quote and order lines',
+        }),
+      ),
+    ),
+    artworkReference: Type.Optional(
+      Nullable(Type.String({ maxLength: 100, description: 'The artwork file or reference of the variant' })),
+    ),
   },
   { additionalProperties: false },
 );
@@ -345,7 +356,14 @@ export const BriefElementSchema = Type.Object(
     grammage: Nullable(Type.Number()),
     corrugatedMaterialId: Nullable(Uuid),
     externalId: Type.Optional(Nullable(Type.String({ description: 'The caller’s own id (HIPE)' }))),
-    decorationsCount: Type.Array(Type.Object({ decorationIndex: Type.Integer(), quantity: Type.Integer() })),
+    decorationsCount: Type.Array(
+      Type.Object({
+        decorationIndex: Type.Integer(),
+        quantity: Type.Integer(),
+        name: Type.Optional(Nullable(Type.String())),
+        artworkReference: Type.Optional(Nullable(Type.String())),
+      }),
+    ),
     quantity: Type.Integer({ description: 'Sum of the decoration variants' }),
     wantDecoration: Type.Boolean(),
     sidePrinted: Nullable(Type.String()),

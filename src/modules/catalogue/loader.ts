@@ -1,8 +1,14 @@
 import type { Executor } from '../../db/client.ts';
 import type { Catalogue } from '../../pricing/index.ts';
-import { catalogueFingerprint, listEntries, toCatalogue } from './repository.ts';
+import {
+  type CatalogueNames,
+  catalogueFingerprint,
+  listEntries,
+  namesOf,
+  toCatalogue,
+} from './repository.ts';
 
-type Cached = { fingerprint: string; catalogue: Catalogue };
+type Cached = { fingerprint: string; catalogue: Catalogue; names: CatalogueNames };
 const cache = new Map<string, Cached>();
 
 /**
@@ -11,10 +17,21 @@ const cache = new Map<string, Cached>();
  * edit made by any node is priced with at once.
  */
 export async function loadCatalogue(db: Executor, organisationId: string): Promise<Catalogue> {
+  return (await loadCached(db, organisationId)).catalogue;
+}
+
+/** The catalogue and its records' names per language (catalogueNameIn), cached alike. */
+export async function loadCatalogueWithNames(db: Executor, organisationId: string) {
+  const { catalogue, names } = await loadCached(db, organisationId);
+  return { catalogue, names };
+}
+
+async function loadCached(db: Executor, organisationId: string): Promise<Cached> {
   const fingerprint = await catalogueFingerprint(db, organisationId);
   const cached = cache.get(organisationId);
-  if (cached && cached.fingerprint === fingerprint) return cached.catalogue;
-  const catalogue = toCatalogue(await listEntries(db, organisationId));
-  cache.set(organisationId, { fingerprint, catalogue });
-  return catalogue;
+  if (cached && cached.fingerprint === fingerprint) return cached;
+  const rows = await listEntries(db, organisationId);
+  const fresh = { fingerprint, catalogue: toCatalogue(rows), names: namesOf(rows) };
+  cache.set(organisationId, fresh);
+  return fresh;
 }

@@ -50,6 +50,7 @@ export const entryColumns = {
   kind: catalogueEntries.kind,
   code: catalogueEntries.code,
   name: catalogueEntries.name,
+  names: catalogueEntries.names,
   data: catalogueEntries.data,
   enabled: catalogueEntries.enabled,
   position: catalogueEntries.position,
@@ -112,6 +113,21 @@ function priceable(row: Pick<CatalogueRow, 'kind' | 'data'>) {
   if (row.kind === 'corrugatedMaterials') return has('grammage') && has('pricePerSquareMetre');
   if (row.kind === 'materialReferences') return has('grammage');
   return true;
+}
+
+/** The names per language of the organisation's records, by record id (catalogueNameIn reads them). */
+export type CatalogueNames = Map<string, Partial<Record<string, string>>>;
+
+export const namesOf = (rows: Pick<CatalogueRow, 'id' | 'names'>[]): CatalogueNames =>
+  new Map(rows.filter((r) => r.names && Object.keys(r.names).length).map((r) => [r.id, r.names]));
+
+/** A record's name in `language`, else its `name` (the catalogue's own, usually English). */
+export function catalogueNameIn(
+  names: CatalogueNames | undefined,
+  record: { id: string; name: string },
+  language: string,
+): string {
+  return names?.get(record.id)?.[language]?.trim() || record.name;
 }
 
 /** Builds the engine's catalogue from the stored entries: record id = row id. */

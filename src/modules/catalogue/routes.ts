@@ -5,6 +5,7 @@ import { actorOf } from '../../platform/route-security.ts';
 import {
   DateTime,
   IdParams,
+  NullableInput,
   NullableOutput,
   problemResponses,
   StringEnum,
@@ -112,6 +113,18 @@ const Entry = Type.Object(
     kind: Type.String(),
     code: Type.String(),
     name: Type.String(),
+    names: Type.Object(
+      {
+        en: Type.Optional(Type.String()),
+        fr: Type.Optional(Type.String()),
+        de: Type.Optional(Type.String()),
+      },
+      {
+        additionalProperties: false,
+        description:
+          "The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name`",
+      },
+    ),
     enabled: Type.Boolean(),
     position: Type.Integer(),
     createdAt: DateTime,
@@ -188,6 +201,19 @@ const entrySchemaOf = (c: (typeof COLLECTIONS)[number]) => {
 const EntryPatch = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    names: Type.Optional(
+      Type.Object(
+        {
+          en: Type.Optional(NullableInput(Type.String({ maxLength: 200 }))),
+          fr: Type.Optional(NullableInput(Type.String({ maxLength: 200 }))),
+          de: Type.Optional(NullableInput(Type.String({ maxLength: 200 }))),
+        },
+        {
+          additionalProperties: false,
+          description: 'Names per language to set; null or an empty string removes one',
+        },
+      ),
+    ),
     enabled: Type.Optional(Type.Boolean()),
     position: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
     data: Type.Optional(

@@ -2,6 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { OrganisationSeeder } from '../../context.ts';
 import { catalogueEntries, catalogueVersions } from '../../db/schema/catalogue.ts';
 import type { Catalogue } from '../../pricing/index.ts';
+import { defaultNamesOf } from './default-names.ts';
 import {
   CATALOGUE_ENTITY,
   CATALOGUE_KINDS,
@@ -76,6 +77,7 @@ export function catalogueRows(
         kind,
         code,
         name,
+        names: defaultNamesOf(kind, code, name),
         data: remap(data, `/${kind}/${code}`) as Record<string, unknown>,
         position,
         createdById,

@@ -19,6 +19,8 @@ import {
 
 export type EntryPatch = {
   name?: string;
+  /** Names per language; null removes one (the entry's `name` shows instead). */
+  names?: Partial<Record<string, string | null>>;
   enabled?: boolean;
   position?: number;
   data?: Record<string, unknown>;
@@ -31,6 +33,7 @@ export const present = (entry: CatalogueEntry) => ({
   kind: entry.kind,
   code: entry.code,
   name: entry.name,
+  names: entry.names ?? {},
   enabled: entry.enabled,
   position: entry.position,
   createdAt: entry.createdAt,
@@ -210,8 +213,14 @@ export function createCatalogueService(ctx: AppContext) {
         const issues: ProblemIssue[] = [];
         if (patch.data) checkEdit(current.data, patch.data, '/data', issues, shapeOfKind(kind));
         if (issues.length) throw badRequest('Some catalogue values are not valid', issues);
+        const names = { ...current.names };
+        for (const [language, value] of Object.entries(patch.names ?? {})) {
+          if (value === null || value === undefined || !value.trim()) delete names[language];
+          else names[language] = value.trim();
+        }
         const next = {
           name: patch.name ?? current.name,
+          names,
           enabled: patch.enabled ?? current.enabled,
           position: patch.position ?? current.position,
           data: patch.data ? mergeDeep(current.data, patch.data) : current.data,

@@ -5,6 +5,7 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.ts';
+import type { LineVariant } from '../../db/schema/line-parts.ts';
 import { orders } from '../../db/schema/orders.ts';
 import type { EventRecorder } from '../../platform/events.ts';
 import { roundCents, roundUnitPrice } from '../../platform/money.ts';
@@ -22,6 +23,8 @@ export type NewOrder = {
   currencyId: string | null;
   billedAmount: number;
   orderDate: Date | null;
+  /** The buyer's purchase order number. */
+  poNumber?: string | null;
   /** Default: the organisation's default order status. */
   statusId?: string | null;
   /** Checked against the organisation's order custom fields (required ones included; 400). */
@@ -52,6 +55,7 @@ export async function insertOrderInTransaction(
       statusId,
       billedAmount: roundCents(input.billedAmount),
       orderDate: input.orderDate,
+      poNumber: input.poNumber ?? null,
       customFields,
       createdById: actor.userId,
     })
@@ -76,6 +80,12 @@ export type NewOrderItem = {
   fixedTotal?: boolean;
   unit: string | null;
   position: number;
+  /** What an item without article is (a group's brief name, a tool, delivery). */
+  name?: string | null;
+  /** The engine's code of a service item (CUTTING_DIE, DELIVERY...). */
+  code?: string | null;
+  /** The decoration variants of an element item (quantities as the brief gave them). */
+  variants?: LineVariant[] | null;
 };
 
 /** The unit price and total an item is stored with (a fixed total kept, else priceItem's rule). */
@@ -110,6 +120,9 @@ export async function insertOrderItemsInTransaction(
     ...orderItemMoney(item),
     unit: item.unit,
     position: item.position,
+    name: item.name ?? null,
+    code: item.code ?? null,
+    variants: item.variants ?? null,
     createdById: actor.userId,
   }));
   const inserted = await insertItemsWithEvents(tx, record, orderId, rows);

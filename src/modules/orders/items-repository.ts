@@ -1,6 +1,8 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../db/client.ts';
 import { articles, orderItems, orders } from '../../db/schema/orders.ts';
+import { currencies } from '../../db/schema/organisation-data.ts';
+import { variantLines } from '../../platform/line-parts.ts';
 
 /** An order item as the API shows it: its row plus `article` {id, code, name}. */
 export const orderItemColumns = {
@@ -17,6 +19,15 @@ export const orderItemColumns = {
   totalPrice: orderItems.totalPrice,
   unit: orderItems.unit,
   position: orderItems.position,
+  name: orderItems.name,
+  code: orderItems.code,
+  variants: orderItems.variants,
+  currency: sql<{
+    id: string;
+    code: string;
+    symbol: string;
+  } | null>`case when ${currencies.id} is null then null
+    else json_build_object('id', ${currencies.id}, 'code', ${currencies.code}, 'symbol', ${currencies.symbol}) end`,
   externalId: orderItems.externalId,
   customFields: orderItems.customFields,
   createdById: orderItems.createdById,
@@ -31,7 +42,22 @@ export function selectOrderItems(db: Executor) {
     .select({ ...orderItemColumns, orderCompanyId: orders.companyId })
     .from(orderItems)
     .innerJoin(orders, eq(orders.id, orderItems.orderId))
-    .leftJoin(articles, eq(articles.id, orderItems.articleId));
+    .leftJoin(articles, eq(articles.id, orderItems.articleId))
+    .leftJoin(currencies, eq(currencies.id, orders.currencyId));
+}
+
+/**
+ * An item as the API shows it: its variants' quantities and amounts derived from the item's
+ * quantity and total (they add up to them; src/platform/line-parts.ts).
+ */
+export function presentOrderItem<
+  T extends {
+    quantity: number;
+    totalPrice: number;
+    variants: import('../../db/schema/line-parts.ts').LineVariant[] | null;
+  },
+>(item: T) {
+  return { ...item, variants: variantLines(item.variants, item.quantity, item.totalPrice) };
 }
 
 export async function findOrderItem(db: Executor, organisationId: string, id: string) {

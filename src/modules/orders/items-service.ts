@@ -26,6 +26,7 @@ import {
   liveArticles,
   liveDescendants,
   liveItems,
+  presentOrderItem,
   selectOrderItems,
 } from './items-repository.ts';
 import type { BulkOrderItemsBody, CreateOrderItemBody, UpdateOrderItemBody } from './items-schemas.ts';
@@ -119,7 +120,7 @@ export function createOrderItemService(ctx: AppContext) {
     if (!row) throw notFound('Order item');
     assertCompanyVisible(actor, row.orderCompanyId, 'Order item');
     const { orderCompanyId: _company, ...item } = row;
-    return item;
+    return presentOrderItem(item);
   }
 
   /** The live order, locked so the items of one order change one transaction at a time. */
@@ -341,7 +342,7 @@ export function createOrderItemService(ctx: AppContext) {
           .offset(page.offset),
         countQuery,
       ]);
-      const data = rows.map(({ orderCompanyId: _company, ...item }) => item);
+      const data = rows.map(({ orderCompanyId: _company, ...item }) => presentOrderItem(item));
       return pageResult(data, counted[0]?.total ?? 0, page);
     },
 
@@ -363,7 +364,7 @@ export function createOrderItemService(ctx: AppContext) {
       const rows = await selectOrderItems(ctx.db)
         .where(and(inArray(orderItems.id, ids), eq(orderItems.organisationId, actor.organisationId)))
         .orderBy(orderItems.id);
-      return rows.map(({ orderCompanyId: _company, ...item }) => item);
+      return rows.map(({ orderCompanyId: _company, ...item }) => presentOrderItem(item));
     },
 
     async update(actor: Actor, id: string, input: UpdateOrderItemInput) {

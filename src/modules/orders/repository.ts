@@ -1,5 +1,6 @@
 import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../../db/client.ts';
+import type { LineVariant } from '../../db/schema/line-parts.ts';
 import { orderItems, orders } from '../../db/schema/orders.ts';
 import { type EventRecorder, entity } from '../../platform/events.ts';
 
@@ -16,6 +17,9 @@ const itemsJson = sql.raw(`coalesce((
       'article', case when a.id is null then null else json_build_object('id', a.id, 'code', a.code, 'name', a.name) end,
       'parentId', i.parent_id, 'commentId', i.comment_id, 'quantity', i.quantity, 'unitPrice', i.unit_price,
       'totalPrice', i.total_price, 'unit', i.unit, 'position', i.position, 'externalId', i.external_id,
+      'name', i.name, 'code', i.code, 'variants', i.variants,
+      'currency', (select json_build_object('id', c.id, 'code', c.code, 'symbol', c.symbol)
+        from currencies c where c.id = "orders"."currency_id"),
       'customFields', i.custom_fields, 'createdById', i.created_by_id,
       'createdAt', ${iso('i.created_at')}, 'updatedAt', ${iso('i.updated_at')}, 'deletedAt', null
     ) order by i.position, i.id)
@@ -36,6 +40,10 @@ export type OrderItemJson = {
   totalPrice: number;
   unit: string | null;
   position: number;
+  name: string | null;
+  code: string | null;
+  variants: LineVariant[] | null;
+  currency: { id: string; code: string; symbol: string } | null;
   externalId: string | null;
   customFields: Record<string, string | number | boolean | string[] | null>;
   createdById: string | null;
@@ -140,6 +148,9 @@ export const orderSummaryColumns = {
   expectedDeliveryDate: orders.expectedDeliveryDate,
   actualDeliveryDate: orders.actualDeliveryDate,
   trackingId: orders.trackingId,
+  poNumber: orders.poNumber,
+  currency: sql<{ id: string; code: string; symbol: string } | null>`(select json_build_object('id', c.id,
+    'code', c.code, 'symbol', c.symbol) from currencies c where c.id = ${orders.currencyId})`,
   shippingAddressId: orders.shippingAddressId,
   statusId: orders.statusId,
   companyId: orders.companyId,

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { dateInput } from '../../platform/filters.ts';
 import { withOutputAliases } from '../../platform/hipe.ts';
+import { VariantLineSchema } from '../../platform/line-parts-schemas.ts';
 import {
   CustomFieldValues,
   DateTime,
@@ -40,6 +41,13 @@ const orderFields = {
     Type.String({ format: 'uuid', description: 'An address of the order company' }),
   ),
   trackingId: NullableInput(Type.String({ maxLength: 200, description: 'Shipping tracking number' })),
+  poNumber: NullableInput(
+    Type.String({
+      maxLength: 100,
+      description:
+        'The buyer’s purchase order number (a quote converted into the order brings its acceptance’s)',
+    }),
+  ),
   customFields: CustomFieldValues,
   createdById: Type.String({
     format: 'uuid',
@@ -61,6 +69,7 @@ export const CreateOrderBody = Type.Object(
     actualDeliveryDate: Type.Optional(orderFields.actualDeliveryDate),
     shippingAddressId: Type.Optional(orderFields.shippingAddressId),
     trackingId: Type.Optional(orderFields.trackingId),
+    poNumber: Type.Optional(orderFields.poNumber),
     customFields: Type.Optional(orderFields.customFields),
     createdById: Type.Optional(orderFields.createdById),
     createdAt: Type.Optional(orderFields.createdAt),
@@ -81,6 +90,7 @@ export const UpdateOrderBody = Type.Object(
     actualDeliveryDate: Type.Optional(orderFields.actualDeliveryDate),
     shippingAddressId: Type.Optional(orderFields.shippingAddressId),
     trackingId: Type.Optional(orderFields.trackingId),
+    poNumber: Type.Optional(orderFields.poNumber),
     customFields: Type.Optional(orderFields.customFields),
     createdById: Type.Optional(orderFields.createdById),
     createdAt: Type.Optional(orderFields.createdAt),
@@ -117,6 +127,28 @@ export const OrderItemSchema = withOutputAliases(
       totalPrice: Type.Number({ description: 'quantity x unitPrice, rounded to cents' }),
       unit: NullableOutput(Type.String()),
       position: Type.Integer(),
+      name: NullableOutput(
+        Type.String({
+          description:
+            'What an item without article is: a brief’s group, a tool ("Cutting die"), "Delivery" (set by quote conversion)',
+        }),
+      ),
+      code: NullableOutput(
+        Type.String({
+          description:
+            'The engine’s code of a service item (CUTTING_DIE, DELIVERY...), for its name per language',
+        }),
+      ),
+      variants: Type.Array(VariantLineSchema, {
+        description:
+          'The decoration variants of an element item, from its quote line: quantities add up to quantity, amounts to totalPrice',
+      }),
+      currency: NullableOutput(
+        Type.Object(
+          { id: Uuid, code: Type.String(), symbol: Type.String() },
+          { description: 'The order’s currency: every amount of the item is in it' },
+        ),
+      ),
       externalId: NullableOutput(Type.String()),
       customFields: CustomFieldValues,
       createdById: NullableOutput(Uuid),
@@ -147,6 +179,7 @@ const orderProperties = {
   expectedDeliveryDate: NullableOutput(DateTime),
   actualDeliveryDate: NullableOutput(DateTime),
   trackingId: NullableOutput(Type.String()),
+  poNumber: NullableOutput(Type.String({ description: 'The buyer’s purchase order number' })),
   shippingAddressId: NullableOutput(Uuid),
   statusId: NullableOutput(Uuid),
   companyId: NullableOutput(Uuid),
@@ -159,7 +192,18 @@ const orderProperties = {
 };
 
 /** An order in lists: its own fields and the total of its items. */
-export const OrderSummarySchema = Type.Object(orderProperties, { $id: 'OrderSummary' });
+export const OrderSummarySchema = Type.Object(
+  {
+    ...orderProperties,
+    currency: NullableOutput(
+      Type.Object(
+        { id: Uuid, code: Type.String(), symbol: Type.String() },
+        { description: 'The order’s currency (billedAmount and itemsTotal are in it)' },
+      ),
+    ),
+  },
+  { $id: 'OrderSummary' },
+);
 
 /** An order read alone: with company, project, status, currency and its items (each with its article). */
 export const OrderSchema = Type.Object(

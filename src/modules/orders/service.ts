@@ -28,11 +28,11 @@ import {
 import type { WithCustomFields } from '../../platform/schemas.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
 import { findLiveStatus } from '../statuses/repository.ts';
+import { presentOrderItem } from './items-repository.ts';
 import {
   findOrderRow,
   ORDER_ENTITY,
   ORDER_ITEM_ENTITY,
-  type OrderDetail,
   orderSummaryColumns,
   prepareOrderDetail,
 } from './repository.ts';
@@ -123,11 +123,11 @@ export function createOrderService(ctx: AppContext, options: { countCap?: number
   const countCap = options.countCap ?? ORDER_COUNT_CAP;
   const detail = prepareOrderDetail(ctx.db);
 
-  async function read(actor: Actor, id: string): Promise<OrderDetail> {
+  async function read(actor: Actor, id: string) {
     const [order] = await detail.execute({ id, organisationId: actor.organisationId });
     if (!order) throw notFound('Order');
     assertCompanyVisible(actor, order.companyId, 'Order');
-    return order;
+    return { ...order, items: order.items.map(presentOrderItem) };
   }
 
   /**
@@ -278,6 +278,7 @@ export function createOrderService(ctx: AppContext, options: { countCap?: number
             billedAmount: roundCents(input.billedAmount),
             ...sentDates,
             trackingId: input.trackingId ?? null,
+            poNumber: input.poNumber?.trim() || null,
             customFields,
             createdById: input.createdById ?? actor.userId,
             ...(input.createdAt ? { createdAt: new Date(input.createdAt) } : {}),
@@ -315,6 +316,7 @@ export function createOrderService(ctx: AppContext, options: { countCap?: number
         if (input.billedAmount !== undefined) changes.billedAmount = roundCents(input.billedAmount);
         if (input.externalId !== undefined) changes.externalId = input.externalId;
         if (input.trackingId !== undefined) changes.trackingId = input.trackingId;
+        if (input.poNumber !== undefined) changes.poNumber = input.poNumber?.trim() || null;
         if (input.createdById !== undefined && input.createdById !== current.createdById) {
           await liveStaffUsers(tx, org, [input.createdById], () => '/createdById');
           changes.createdById = input.createdById;

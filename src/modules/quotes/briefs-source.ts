@@ -6,6 +6,8 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../db/client.ts';
 import { briefElements, briefs } from '../../db/schema/briefs.ts';
+import type { LineTooling } from '../../db/schema/line-parts.ts';
+import { toolingOfCostLines } from '../../platform/line-parts.ts';
 import type { DieLine } from '../../pricing/index.ts';
 
 export type SourceBrief = {
@@ -30,6 +32,8 @@ export type SelectedVariant = {
   deliveryCost: number;
   quantity: number;
   productName: string | null;
+  /** The tools the tooling cost pays for (its cost breakdown's tooling lines, by code). */
+  tooling: LineTooling[];
 };
 
 /** The selected variants of a prediction, with its currency and version. */
@@ -99,12 +103,14 @@ export async function selectedVariants(
     delivery_cost: number;
     quantity: number;
     product_name: string | null;
+    tooling_lines: { code: string; label: string; amount: number }[] | string | null;
   }>(
     await db.execute(sql`
       select p.id, p.currency, p.version, (v->>'position')::int as position, (v->>'unitPrice')::float8 as unit_price,
         (v->>'productPrice')::float8 as product_price, (v->>'productCost')::float8 as product_cost,
         (v->>'toolingCost')::float8 as tooling_cost, (v->>'deliveryCost')::float8 as delivery_cost,
-        (v->>'quantity')::float8 as quantity, v->'parts'->>'1' as product_name
+        (v->>'quantity')::float8 as quantity, v->'parts'->>'1' as product_name,
+        v->'costBreakdown'->'tooling'->'lines' as tooling_lines
       from brief_predictions p
       cross join lateral jsonb_array_elements(p.output->'briefPrice'->'predictionRequestsComputed') v
       where p.id in (${sql.join(
@@ -131,6 +137,9 @@ export async function selectedVariants(
       deliveryCost: Number(row.delivery_cost),
       quantity: Number(row.quantity),
       productName: row.product_name,
+      tooling: toolingOfCostLines(
+        typeof row.tooling_lines === 'string' ? JSON.parse(row.tooling_lines) : row.tooling_lines,
+      ),
     });
   }
   return result;

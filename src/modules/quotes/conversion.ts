@@ -4,6 +4,7 @@ import type { Tx } from '../../db/client.ts';
 import { quoteAcceptances } from '../../db/schema/acceptances.ts';
 import type { Actor } from '../../platform/actor.ts';
 import type { ChangeRunner } from '../../platform/events.ts';
+import { toolingLines } from '../../platform/line-parts.ts';
 import { roundCents } from '../../platform/money.ts';
 import type { CustomFieldValue } from '../../platform/schemas.ts';
 import { findArticleOfElement, insertArticleInTransaction } from '../articles/in-transaction.ts';
@@ -89,6 +90,12 @@ export const createOrderOfQuote: EffectHandler = async (step) => {
   const columns = quoteColumns(live);
   const position = (await chosenColumn(tx, quote)) ?? (columns.length === 1 ? 1 : null);
   const column = position === null ? null : (columns[position - 1] ?? null);
+  // The PO number the buyer gave when accepting, else the one on the quote.
+  const [acceptance] = await tx
+    .select({ poNumber: quoteAcceptances.poNumber })
+    .from(quoteAcceptances)
+    .where(eq(quoteAcceptances.quoteId, quote.id))
+    .limit(1);
   const order = await insertOrderInTransaction(
     tx,
     actor,
@@ -99,29 +106,33 @@ export const createOrderOfQuote: EffectHandler = async (step) => {
       currencyId: currency?.id ?? null,
       billedAmount: column ? column.totalPrice : quote.totalPrice,
       orderDate: now,
+      poNumber: acceptance?.poNumber ?? quote.poNumber ?? null,
       customFields: input.customFields,
     },
     record,
   );
   const tree = itemTree(linesAtColumn(live, column ? position : null));
   const lines: NewOrderItem[] = [];
-  // Tooling (position 1) and delivery (position 2) of a line: service lines below it.
+  // Each tool of a line (positions 1..n, named: "Cutting die"), then its delivery: service lines below it.
   const extras = (item: QuoteItemRow, parentId: string) => {
-    for (const [amount, position] of [
-      [item.toolingCost, 1],
-      [item.deliveryCost, 2],
-    ] as const) {
-      if (amount > 0) {
-        lines.push({
-          parentId,
-          articleId: null,
-          quantity: 1,
-          unitPrice: amount,
-          unit: 'service',
-          position,
-        });
-      }
-    }
+    const services = [
+      ...toolingLines(item.tooling, item.toolingCost),
+      ...(item.deliveryCost > 0
+        ? [{ code: 'DELIVERY', name: 'Delivery', amount: roundCents(item.deliveryCost) }]
+        : []),
+    ];
+    services.forEach((service, i) => {
+      lines.push({
+        parentId,
+        articleId: null,
+        quantity: 1,
+        unitPrice: service.amount,
+        unit: 'service',
+        position: i + 1,
+        name: service.name,
+        code: service.code,
+      });
+    });
   };
   const articleFor = async (item: QuoteItemRow, code: string) => {
     if (item.articleId) return item.articleId;
@@ -153,6 +164,8 @@ export const createOrderOfQuote: EffectHandler = async (step) => {
       ...orderLineMoney(item),
       unit: 'pieces',
       position: item.position,
+      name: item.articleId ? null : item.name,
+      variants: item.variants,
     });
     extras(item, lineId);
   };
@@ -172,6 +185,8 @@ export const createOrderOfQuote: EffectHandler = async (step) => {
         totalPrice: 0,
         unit: null,
         position: root.position,
+        // The brief the group came from, by name (not "Kit of n items").
+        name: root.name,
       });
       for (const child of root.children) {
         await lineOf(child, groupId, `${quote.code}-${root.position}.${child.position}`);

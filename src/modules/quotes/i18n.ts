@@ -40,6 +40,9 @@ export type Labels = {
   priceBreakNote: string;
   column: (position: number) => string;
   columnTotal: string;
+  /** A decoration variant without a name: "Variant 2". */
+  variant: (n: number) => string;
+  artwork: string;
   brief: string;
   dieLines: string;
   dieLineCaption: string;
@@ -86,6 +89,8 @@ const en: Labels = {
   dimensions: 'Dimensions',
   comment: 'Note',
   optional: 'Option, not included in the total',
+  variant: (n) => `Variant ${n}`,
+  artwork: 'Artwork',
   discount: 'Discount',
   priceBreaks: 'Price breaks',
   priceBreakNote: 'The lines above at other quantities: choose one column when accepting.',
@@ -142,6 +147,8 @@ const fr: Labels = {
   dimensions: 'Dimensions',
   comment: 'Remarque',
   optional: 'En option, non comprise dans le total',
+  variant: (n) => `Variante ${n}`,
+  artwork: 'Fichier',
   discount: 'Remise',
   priceBreaks: 'Prix par quantité',
   priceBreakNote: 'Les lignes ci-dessus à d’autres quantités : choisissez une colonne à l’acceptation.',
@@ -198,6 +205,8 @@ const de: Labels = {
   dimensions: 'Abmessungen',
   comment: 'Hinweis',
   optional: 'Option, nicht im Gesamtbetrag enthalten',
+  variant: (n) => `Variante ${n}`,
+  artwork: 'Druckvorlage',
   discount: 'Rabatt',
   priceBreaks: 'Staffelpreise',
   priceBreakNote: 'Die Positionen oben in anderen Mengen: bei der Annahme eine Spalte wählen.',

@@ -83,6 +83,7 @@ export async function lineMoneyAfter(
         );
         engine = {
           ...engine,
+          toolingLines: engine.toolingLines ?? null,
           amount: roundCents(engine.amount),
           cost: engine.cost === null ? null : roundCents(engine.cost),
           tooling: roundCents(engine.tooling),
@@ -165,6 +166,8 @@ export async function lineMoneyAfter(
     discountPercent,
     discountAmount,
     toolingCost: amount === null ? 0 : tooling,
+    // The tools of a line priced again are the engine's; otherwise they stay (toolingLines() checks the sum).
+    ...(engine?.toolingLines !== undefined ? { tooling: engine.toolingLines } : {}),
     deliveryCost: amount === null ? 0 : delivery,
     totalPrice: amount === null ? 0 : lineTotal(amount, tooling, delivery, discount, '/quantity'),
     valid: amount !== null,

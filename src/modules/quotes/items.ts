@@ -7,6 +7,7 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Executor } from '../../db/client.ts';
+import type { LineSpecification, LineTooling, LineVariant } from '../../db/schema/line-parts.ts';
 import { articles } from '../../db/schema/orders.ts';
 import { type PriceSource, quoteItems } from '../../db/schema/quotes.ts';
 import { AppError, badRequest, type ProblemIssue } from '../../platform/errors.ts';
@@ -53,6 +54,7 @@ export type Pricing = Pick<
   | 'priceSource'
   | 'predictionId'
   | 'briefVersion'
+  | 'tooling'
 >;
 
 /** What the engine says of an element at a quantity: its money in cents, the unit price derived. */
@@ -62,6 +64,8 @@ export type EnginePrice = {
   cost: number | null;
   tooling: number;
   delivery: number;
+  /** The tools `tooling` pays for, when the engine said (null: not known). */
+  toolingLines?: LineTooling[] | null;
 };
 
 export const engineOfVariant = (variant: SelectedVariant): EnginePrice => ({
@@ -70,6 +74,7 @@ export const engineOfVariant = (variant: SelectedVariant): EnginePrice => ({
   cost: Number.isFinite(variant.productCost) ? roundCents(variant.productCost) : null,
   tooling: roundCents(variant.toolingCost),
   delivery: roundCents(variant.deliveryCost),
+  toolingLines: variant.tooling,
 });
 
 /**
@@ -99,6 +104,7 @@ export function pricingOfEngine(
     totalPrice: lineTotal(amount, engine.tooling, engine.delivery, discount),
     toolingCost: engine.tooling,
     deliveryCost: engine.delivery,
+    tooling: engine.toolingLines ?? null,
     valid: true,
     priceSource: manual ? 'manual' : 'prediction',
     predictionId,
@@ -142,6 +148,7 @@ export function priceElement(
       totalPrice: lineTotal(amount, 0, 0),
       toolingCost: 0,
       deliveryCost: 0,
+      tooling: null,
       valid: true,
       priceSource: 'manual',
       predictionId: null,
@@ -158,6 +165,7 @@ export function priceElement(
     totalPrice: 0,
     toolingCost: 0,
     deliveryCost: 0,
+    tooling: null,
     valid: false,
     priceSource: 'prediction',
     predictionId: null,
@@ -165,22 +173,77 @@ export function priceElement(
   };
 }
 
-/** Name and description of an element: product and board from the catalogue, colours. */
+/** The decoration variants of an element as a line keeps them (their quantities are the brief's). */
+export const variantsOfElement = (element: Pick<SourceElement, 'decorationsCount'>): LineVariant[] =>
+  (element.decorationsCount ?? []).map((d) => ({
+    decorationIndex: d.decorationIndex,
+    name: d.name ?? null,
+    artworkReference: d.artworkReference ?? null,
+    quantity: d.quantity,
+  }));
+
+/** The finishes of an element, as the operation codes of the catalogue that make them. */
+export function finishesOf(
+  element: Pick<
+    SourceElement,
+    | 'wantVarnishRecto'
+    | 'wantLaminationRecto'
+    | 'wantStampingRecto'
+    | 'wantEmbossingDebossingRecto'
+    | 'wantWindow'
+  >,
+): string[] {
+  return [
+    element.wantLaminationRecto ? 'LAMINATION' : null,
+    element.wantVarnishRecto ? 'VARNISH' : null,
+    element.wantStampingRecto ? 'HOT_FOIL_STAMPING' : null,
+    element.wantEmbossingDebossingRecto ? 'EMBOSSING' : null,
+    element.wantWindow ? 'WINDOW_PATCHING' : null,
+  ].filter((code): code is string => code !== null);
+}
+
+/**
+ * The specification line of an element (board · colours · finishes) in a language: catalogue
+ * names by id (styles, boards) and operation codes (finishes), in that language when the
+ * catalogue has it (catalogueNameIn), else the record's name.
+ */
+export function specificationText(
+  specification: LineSpecification,
+  catalogue: Catalogue | undefined,
+  nameOf: (record: { id: string; name: string }) => string = (record) => record.name,
+): string | null {
+  const board = specification.materialReferenceId
+    ? catalogue?.materialReferences.find((m) => m.id === specification.materialReferenceId)
+    : undefined;
+  const parts: string[] = [];
+  if (board) parts.push(nameOf(board));
+  if (specification.colours) parts.push(specification.colours);
+  for (const code of specification.finishes) {
+    const operation = catalogue?.operations.find((o) => o.code === code);
+    if (operation) parts.push(nameOf(operation));
+  }
+  return parts.length ? parts.join(' · ') : null;
+}
+
+/** Name, description and specification of an element: product and board from the catalogue, colours, finishes. */
 export function describeElement(
   element: SourceElement,
   catalogue: Catalogue | undefined,
   fallbackName: string | null | undefined,
 ) {
   const product = element.productId ? catalogue?.products.find((p) => p.id === element.productId) : undefined;
-  const board = element.materialReferenceId
-    ? catalogue?.materialReferences.find((m) => m.id === element.materialReferenceId)
-    : undefined;
-  const parts: string[] = [];
-  if (board) parts.push(board.name);
-  if (element.wantDecoration) parts.push(`${element.rectoColorCount ?? 0}/${element.versoColorCount ?? 0}`);
+  const specification: LineSpecification = {
+    productId: product?.id ?? null,
+    materialReferenceId: element.materialReferenceId ?? null,
+    colours: element.wantDecoration
+      ? `${element.rectoColorCount ?? 0}/${element.versoColorCount ?? 0}`
+      : null,
+    finishes: finishesOf(element),
+  };
   return {
     name: product?.name ?? fallbackName ?? `Element ${element.position + 1}`,
-    description: parts.length ? parts.join(' · ') : null,
+    description: specificationText(specification, catalogue),
+    specification,
   };
 }
 
@@ -399,6 +462,7 @@ export async function buildItems(
       reference: null,
       ...describeElement(element, catalogue, variantName),
       ...pricing,
+      variants: variantsOfElement(element),
       comment: input?.comment ?? null,
       length: element.lengthDimension,
       width: element.widthDimension,

@@ -14,6 +14,10 @@ import { organisations } from '../../db/schema/platform.ts';
 import { quoteGuestLinks } from '../../db/schema/quotes.ts';
 import { type Actor, assertCompanyWritable, systemActor } from '../../platform/actor.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
+import { toolingLines, variantLines } from '../../platform/line-parts.ts';
+import { roundCents } from '../../platform/money.ts';
+import { loadCatalogueWithNames } from '../catalogue/loader.ts';
+import { catalogueNameIn } from '../catalogue/repository.ts';
 import { fileStem, templateFileNames } from '../dielines/file-names.ts';
 import { removeLabelledFilesInTransaction } from '../files/in-transaction.ts';
 import { createFilesService } from '../files/service.ts';
@@ -21,9 +25,10 @@ import type { OrganisationSettingsService } from '../organisations/settings-serv
 import { vatTotals } from '../organisations/vat.ts';
 import { dieLinesOf } from './briefs-source.ts';
 import { type Language, requireLanguage, SUPPORTED_LANGUAGES } from './i18n.ts';
-import { itemTree } from './items.ts';
+import { itemTree, specificationText } from './items.ts';
 import { isPastValidity } from './lifecycle.ts';
-import { type PdfDieLine, type PdfQuote, renderQuotePdf } from './pdf.ts';
+import { discountOf } from './line-money.ts';
+import { type PdfDieLine, type PdfItem, type PdfQuote, renderQuotePdf } from './pdf.ts';
 import type { RenderOptions } from './pdf-document.ts';
 import type { PdfSeller } from './pdf-seller.ts';
 import { quoteColumns } from './price-breaks.ts';
@@ -147,15 +152,44 @@ const bareSeller = (name: string): PdfSeller => ({
 /** What the PDF of a quote shows; `seller` is the organisation settings' (its name alone without). */
 export async function pdfDataOf(db: Executor, quote: QuoteWithRefs, seller?: PdfSeller): Promise<PdfQuote> {
   const items = await liveItemsOf(db, quote.id);
-  const [dieLines, customerVatNumber, leadTimeWorkingDays] = await Promise.all([
+  const [dieLines, customerVatNumber, leadTimeWorkingDays, { catalogue, names }] = await Promise.all([
     dieLinesOfItems(db, items),
     companyVatNumberOf(db, quote.organisationId, quote.companyId),
     leadTimeOfItems(db, items),
+    loadCatalogueWithNames(db, quote.organisationId),
   ]);
+  const pdfItem = (item: (typeof items)[number]): PdfItem => {
+    const net = item.amount === null ? null : roundCents(item.amount - discountOf(item.amount, item));
+    const product = item.specification?.productId
+      ? catalogue.products.find((p) => p.id === item.specification!.productId)
+      : undefined;
+    const localised = item.specification
+      ? Object.fromEntries(
+          SUPPORTED_LANGUAGES.map((language) => {
+            const nameOf = (record: { id: string; name: string }) => catalogueNameIn(names, record, language);
+            return [
+              language,
+              {
+                // The style's name in the language, unless the line was named otherwise.
+                name: product && item.name === product.name ? nameOf(product) : item.name,
+                description: specificationText(item.specification!, catalogue, nameOf) ?? item.description,
+              },
+            ];
+          }),
+        )
+      : undefined;
+    return {
+      ...item,
+      variants: variantLines(item.variants, item.quantity, net),
+      tooling: toolingLines(item.tooling, item.toolingCost),
+      localised,
+    };
+  };
+  const tree = itemTree(items).map((root) => ({ ...pdfItem(root), children: root.children.map(pdfItem) }));
   return {
     ...quote,
     leadTimeWorkingDays,
-    items: itemTree(items),
+    items: tree,
     priceBreakColumns: quoteColumns(items),
     dieLines,
     seller: seller ?? bareSeller(quote.organisationName),

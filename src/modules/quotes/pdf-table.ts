@@ -1,3 +1,5 @@
+import { showsVariants, toolingNameIn } from '../../platform/line-parts.ts';
+import { roundCents } from '../../platform/money.ts';
 import type { Formatter } from './i18n.ts';
 import { discountOf } from './line-money.ts';
 import type { PdfItem, PdfQuote } from './pdf.ts';
@@ -27,10 +29,8 @@ function columns(doc: Doc, f: Formatter): Column[] {
     { key: 'no', title: '#', width: 26, align: 'left' },
     { key: 'description', title: l.description, width: 0, align: 'left' },
     { key: 'quantity', title: l.quantity, width: 52, align: 'right' },
-    { key: 'unit', title: l.unitPrice, width: 66, align: 'right' },
-    { key: 'tooling', title: l.tooling, width: 60, align: 'right' },
-    { key: 'delivery', title: l.delivery, width: 60, align: 'right' },
-    { key: 'total', title: l.total, width: 72, align: 'right' },
+    { key: 'unit', title: l.unitPrice, width: 72, align: 'right' },
+    { key: 'total', title: l.total, width: 80, align: 'right' },
   ];
   const used = fixed.reduce((sum, c) => sum + c.width, 0);
   fixed[1]!.width = contentWidth(doc) - used;
@@ -59,6 +59,10 @@ type Row = {
   cells: Record<string, string>;
   strong: boolean;
   indent: number;
+  /** A heading of grouped lines (groupLabel): its title across the table, no money. */
+  heading?: boolean;
+  /** A part of the line above (a variant): smaller and muted. */
+  muted?: boolean;
 };
 
 function rowHeight(doc: Doc, cols: Column[], row: Row) {
@@ -77,9 +81,9 @@ function drawRow(doc: Doc, cols: Column[], row: Row, y: number) {
     const width = col.width - 8 - (col.key === 'description' ? row.indent : 0);
     if (col.key === 'description') {
       doc
-        .font(row.strong ? BOLD : FONT)
-        .fontSize(8.5)
-        .fillColor(INK)
+        .font(row.strong || row.heading ? BOLD : FONT)
+        .fontSize(row.muted ? 7.5 : row.heading ? 9.5 : 8.5)
+        .fillColor(row.muted ? MUTED : INK)
         .text(row.title, textX, y + 4.5, { width });
       for (const detail of row.details) {
         doc
@@ -91,9 +95,9 @@ function drawRow(doc: Doc, cols: Column[], row: Row, y: number) {
     } else {
       const value = col.key === 'no' ? row.no : (row.cells[col.key] ?? '');
       doc
-        .font(row.strong || col.key === 'total' ? BOLD : FONT)
-        .fontSize(8.5)
-        .fillColor(INK)
+        .font((row.strong || col.key === 'total') && !row.muted ? BOLD : FONT)
+        .fontSize(row.muted ? 7.5 : 8.5)
+        .fillColor(row.muted ? MUTED : INK)
         .text(value, textX, y + 4.5, { width, align: col.align, lineBreak: false });
     }
     x += col.width;
@@ -111,11 +115,12 @@ type EditedItem = PdfItem & {
 function itemRows(quote: PdfQuote, f: Formatter): Row[] {
   const l = f.labels;
   const rows: Row[] = [];
-  const money = (value: number) => (value ? f.money(value) : '—');
+  const localised = (item: PdfItem) => item.localised?.[f.language] ?? item;
   const detailsOf = (item: PdfItem) => {
     const details: string[] = [];
+    const { description } = localised(item);
     if (item.reference) details.push(`${l.reference} ${item.reference}`);
-    if (item.description) details.push(item.description);
+    if (description) details.push(description);
     const dims = dimensionsOf(item);
     if (dims) details.push(`${l.dimensions}: ${dims.map((d) => f.number(d, 1)).join(' × ')} mm`);
     if (item.comment) details.push(`${l.comment}: ${item.comment}`);
@@ -131,21 +136,79 @@ function itemRows(quote: PdfQuote, f: Formatter): Row[] {
     if (optional) details.push(l.optional);
     return details;
   };
-  const line = (item: PdfItem, no: string, indent: number): Row => ({
-    no,
-    title: item.name,
-    details: detailsOf(item),
-    cells: {
-      quantity: f.quantity(item.quantity),
-      unit: item.price === null ? '—' : f.unitPrice(item.price),
-      tooling: money(item.toolingCost),
-      delivery: money(item.deliveryCost),
-      total: f.money(item.totalPrice),
-    },
-    strong: false,
-    indent,
-  });
-  quote.items.forEach((item, i) => {
+  /**
+   * A priced line, then its parts, each amount printed once: the goods (or, with several variants,
+   * one sub-line per variant carrying its share), then each tool and the delivery as lines of
+   * their own. The printed amounts of a line add up to its total.
+   */
+  const line = (item: PdfItem, no: string, indent: number) => {
+    const variants = item.variants ?? [];
+    const split = showsVariants(variants);
+    const goods = roundCents(item.totalPrice - item.toolingCost - item.deliveryCost);
+    rows.push({
+      no,
+      title: localised(item).name,
+      details: detailsOf(item),
+      cells: {
+        quantity: f.quantity(item.quantity),
+        unit: item.price === null ? '—' : f.unitPrice(item.price),
+        total: split && item.price !== null ? '' : f.money(goods),
+      },
+      strong: false,
+      indent,
+    });
+    if (split) {
+      for (const variant of variants) {
+        const name = variant.name ?? l.variant(variant.decorationIndex + 1);
+        rows.push({
+          no: '',
+          title: variant.artworkReference ? `${name} · ${l.artwork} ${variant.artworkReference}` : name,
+          details: [],
+          cells: {
+            quantity: f.quantity(variant.quantity),
+            total: variant.amount === null ? '—' : f.money(variant.amount),
+          },
+          strong: false,
+          indent: indent + 12,
+          muted: true,
+        });
+      }
+    }
+    const services = [
+      ...(item.tooling ?? []).map((tool) => ({
+        title: toolingNameIn(tool, f.language),
+        amount: tool.amount,
+      })),
+      ...(item.deliveryCost > 0 ? [{ title: l.delivery, amount: item.deliveryCost }] : []),
+    ];
+    for (const service of services) {
+      rows.push({
+        no: '',
+        title: service.title,
+        details: [],
+        cells: { quantity: f.quantity(1), unit: f.unitPrice(service.amount), total: f.money(service.amount) },
+        strong: false,
+        indent: indent + 12,
+      });
+    }
+  };
+  /** Lines under their groupLabel headings: a heading each time the label changes. */
+  const withHeadings = <T extends PdfItem>(
+    items: T[],
+    indent: number,
+    each: (item: T, i: number) => void,
+  ) => {
+    let label: string | null = null;
+    items.forEach((item, i) => {
+      const next = item.groupLabel ?? null;
+      if (next && next !== label) {
+        rows.push({ no: '', title: next, details: [], cells: {}, strong: false, indent, heading: true });
+      }
+      label = next;
+      each(item, i);
+    });
+  };
+  withHeadings(quote.items, 0, (item, i) => {
     const no = String(i + 1);
     if (item.children.length) {
       rows.push({
@@ -155,19 +218,13 @@ function itemRows(quote: PdfQuote, f: Formatter): Row[] {
           item.reference ? `${l.brief} ${item.reference}` : '',
           item.comment ? `${l.comment}: ${item.comment}` : '',
         ].filter(Boolean),
-        cells: {
-          tooling: money(item.toolingCost),
-          delivery: money(item.deliveryCost),
-          total: f.money(item.totalPrice),
-        },
+        cells: { total: f.money(item.totalPrice) },
         strong: true,
         indent: 0,
       });
-      item.children.forEach((child, j) => {
-        rows.push(line(child, `${no}.${j + 1}`, 10));
-      });
+      withHeadings(item.children, 10, (child, j) => line(child, `${no}.${j + 1}`, 10));
     } else {
-      rows.push(line(item, no, 0));
+      line(item, no, 0);
     }
   });
   return rows;
@@ -184,6 +241,7 @@ export function table(doc: Doc, quote: PdfQuote, f: Formatter, top: number) {
       y = tableHeader(doc, cols, MARGIN);
     }
     if (row.strong) doc.rect(MARGIN, y, contentWidth(doc), height).fill('#f7f9fb');
+    if (row.heading) doc.rect(MARGIN, y, contentWidth(doc), height).fill('#eef2f6');
     drawRow(doc, cols, row, y);
     y += height;
     doc

@@ -5,7 +5,10 @@
  * (pdf-document.ts has the drawing primitives). Pure: it takes the data and a language and
  * returns the bytes.
  */
+
+import type { LineTooling } from '../../db/schema/line-parts.ts';
 import type { PriceBreak } from '../../db/schema/quotes.ts';
+import type { VariantLine } from '../../platform/line-parts.ts';
 import type { DieLine } from '../../pricing/index.ts';
 import { type Formatter, formatterFor, type Language } from './i18n.ts';
 import {
@@ -57,6 +60,13 @@ export type PdfItem = {
   briefElementId: string | null;
   /** The line's price-break columns (money as stored). */
   priceBreaks?: PriceBreak[];
+  /** The decoration variants, their quantities and amounts adding up to the line (pdf-service.ts). */
+  variants?: VariantLine[];
+  /** The tools of the line's tooling, each printed as its own line. */
+  tooling?: LineTooling[];
+  groupLabel?: string | null;
+  /** Name and specification per language (catalogue names), when the line is a brief element. */
+  localised?: Partial<Record<Language, { name: string; description: string | null }>>;
 };
 
 export type PdfQuote = {
@@ -381,7 +391,7 @@ function dieLines(doc: Doc, quote: PdfQuote, f: Formatter, top: number) {
       .font(BOLD)
       .fontSize(8.5)
       .fillColor(INK)
-      .text(`${drawing.no}  ${drawing.item.name}`, x + 8, y + 7, {
+      .text(`${drawing.no}  ${(drawing.item.localised?.[f.language] ?? drawing.item).name}`, x + 8, y + 7, {
         width: cell.width - 16,
         lineBreak: false,
         ellipsis: true,

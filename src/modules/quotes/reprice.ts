@@ -8,6 +8,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { briefs } from '../../db/schema/briefs.ts';
 import { AppError } from '../../platform/errors.ts';
+import { toolingOfCostLines } from '../../platform/line-parts.ts';
 import { PricingError, priceBrief } from '../../pricing/index.ts';
 import { elementValuesOf, engineBrief } from '../briefs/mapping.ts';
 import { loadCatalogue } from '../catalogue/loader.ts';
@@ -90,5 +91,6 @@ export async function priceElementAt(
     cost: variant.productCost,
     tooling: variant.toolingCost,
     delivery: variant.deliveryCost,
+    toolingLines: toolingOfCostLines(variant.costBreakdown.tooling.lines),
   };
 }

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PRICE_SOURCES, QUOTE_STATES, VAT_TREATMENTS } from '../../db/schema/quotes.ts';
 import { dateInput } from '../../platform/filters.ts';
+import { ToolingLineSchema, VariantLineSchema } from '../../platform/line-parts-schemas.ts';
 import {
   CustomFieldValues,
   DateTime,
@@ -105,6 +106,14 @@ const itemProperties = {
     'amount - discount + toolingCost + deliveryCost (cents); a parent: sum of its children that are not optional',
   ),
   toolingCost: Money('One-off tooling (plates, cutting dies...)'),
+  tooling: Type.Array(ToolingLineSchema, {
+    description:
+      'The tools toolingCost pays for, one line each (adding up to toolingCost; counted once, inside totalPrice)',
+  }),
+  variants: Type.Array(VariantLineSchema, {
+    description:
+      'The decoration variants (artworks) of an element line, from its brief: quantities add up to the line quantity, amounts to its net goods amount (amount - discount); empty for other lines',
+  }),
   deliveryCost: Money('Delivery share'),
   valid: Type.Boolean({ description: 'Whether the pricing is complete (a parent: all its children are)' }),
   comment: Nullable(Type.String()),

@@ -14,6 +14,7 @@ import { type Audience, audienceOf, pick } from '../../platform/audience.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { type ChangeRunner, changedFields, type EventRecorder } from '../../platform/events.ts';
 import { likeEscape } from '../../platform/filters.ts';
+import { toolingLines, variantLines } from '../../platform/line-parts.ts';
 import { keysetOf, pageOfIds } from '../../platform/list-paging.ts';
 import { roundCents } from '../../platform/money.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
@@ -71,7 +72,14 @@ import {
  * A quote item as its reader may see it: staff with `costs:read` get the engine's price, amount,
  * cost and the margin the line makes; anyone else only the buyer's allowlist (schemas.ts).
  */
-const itemView = (audience: Audience, currency: string) => (row: QuoteItemRow) => {
+const itemView = (audience: Audience, currency: string) => (stored: QuoteItemRow) => {
+  const net = stored.amount === null ? null : roundCents(stored.amount - discountOf(stored.amount, stored));
+  const row = {
+    ...stored,
+    variants: variantLines(stored.variants, stored.quantity, net),
+    // A brief's group line: its tools are its lines' (shown under them), not its own.
+    tooling: stored.briefId && !stored.briefElementId ? [] : toolingLines(stored.tooling, stored.toolingCost),
+  };
   const breaks = (row.priceBreaks ?? []).map((column) =>
     audience === 'buyer'
       ? pick({ ...column, currency }, BUYER_PRICE_BREAK_KEYS)
@@ -85,7 +93,6 @@ const itemView = (audience: Audience, currency: string) => (row: QuoteItemRow) =
         },
   );
   if (audience === 'buyer') return { ...pick(row, BUYER_ITEM_KEYS), priceBreaks: breaks };
-  const net = row.amount === null ? null : roundCents(row.amount - discountOf(row.amount, row));
   return {
     ...row,
     priceBreaks: breaks,

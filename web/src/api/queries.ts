@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { api, unwrap } from './client.ts';
 
 export type CatalogueEntry = {
@@ -11,11 +12,20 @@ export type CatalogueEntry = {
 
 type CatalogueKind = '/api/products' | '/api/product-categories' | '/api/material-references';
 
-/** A catalogue collection (styles, categories, boards): read once per session. */
+/** A catalogue record's name in a language (its `names`), else its own name. */
+export const catalogueName = (entry: { name: string; names?: unknown }, language: string) => {
+  const names = (entry.names ?? {}) as Record<string, string | undefined>;
+  return names[language.slice(0, 2)]?.trim() || entry.name;
+};
+
+/** A catalogue collection (styles, categories, boards): read once per session, named in the user's language. */
 export function useCatalogue(path: CatalogueKind) {
+  const { i18n } = useTranslation();
+  const language = i18n.language;
   return useQuery({
     queryKey: ['catalogue', path],
     queryFn: async () => (await unwrap(api.GET(path))) as CatalogueEntry[],
+    select: (entries) => entries.map((entry) => ({ ...entry, name: catalogueName(entry, language) })),
     staleTime: 5 * 60_000,
   });
 }

@@ -4543,6 +4543,12 @@ export interface components {
             kind: string;
             code: string;
             name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
             enabled: boolean;
             position: number;
             /**
@@ -4568,6 +4574,12 @@ export interface components {
             kind: string;
             code: string;
             name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
             enabled: boolean;
             position: number;
             /**
@@ -4626,6 +4638,12 @@ export interface components {
             kind: string;
             code: string;
             name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
             enabled: boolean;
             position: number;
             /**
@@ -5548,6 +5566,30 @@ export interface components {
             totalPrice: number;
             unit: string | null;
             position: number;
+            /** @description What an item without article is: a brief’s group, a tool ("Cutting die"), "Delivery" (set by quote conversion) */
+            name: string | null;
+            /** @description The engine’s code of a service item (CUTTING_DIE, DELIVERY...), for its name per language */
+            code: string | null;
+            /** @description The decoration variants of an element item, from its quote line: quantities add up to quantity, amounts to totalPrice */
+            variants: {
+                /** @description The brief’s variant number (0..11) */
+                decorationIndex: number;
+                name: string | null;
+                artworkReference: string | null;
+                /** @description Its share of the line quantity (the brief’s, scaled to the line) */
+                quantity: number;
+                amount: number | null;
+            }[];
+            /** @description The order’s currency: every amount of the item is in it */
+            currency: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 */
+                id: string;
+                code: string;
+                symbol: string;
+            } | null;
             externalId: string | null;
             /** @description Values keyed by custom field key; checked against the field definitions */
             customFields: {
@@ -5614,6 +5656,8 @@ export interface components {
              */
             actualDeliveryDate: string | null;
             trackingId: string | null;
+            /** @description The buyer’s purchase order number */
+            poNumber: string | null;
             /**
              * Format: uuid
              * @description UUID
@@ -5658,6 +5702,16 @@ export interface components {
              * @description ISO 8601 timestamp
              */
             deletedAt: string | null;
+            /** @description The order’s currency (billedAmount and itemsTotal are in it) */
+            currency: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 */
+                id: string;
+                code: string;
+                symbol: string;
+            } | null;
         };
         Order: {
             /**
@@ -5697,6 +5751,8 @@ export interface components {
              */
             actualDeliveryDate: string | null;
             trackingId: string | null;
+            /** @description The buyer’s purchase order number */
+            poNumber: string | null;
             /**
              * Format: uuid
              * @description UUID
@@ -5800,6 +5856,8 @@ export interface components {
             decorationsCount: {
                 decorationIndex: number;
                 quantity: number;
+                name?: string | null;
+                artworkReference?: string | null;
             }[];
             /** @description Sum of the decoration variants */
             quantity: number;
@@ -6223,6 +6281,25 @@ export interface components {
             totalPrice: number;
             /** @description One-off tooling (plates, cutting dies...) */
             toolingCost: number;
+            /** @description The tools toolingCost pays for, one line each (adding up to toolingCost; counted once, inside totalPrice) */
+            tooling: {
+                /** @description The engine’s tooling code (CUTTING_DIE, FLEXO_PLATES...; TOOLING when not known) */
+                code: string;
+                /** @description Its name in English ("Cutting die"); the app and the PDF name it per language */
+                name: string;
+                /** @description Its price (cents) */
+                amount: number;
+            }[];
+            /** @description The decoration variants (artworks) of an element line, from its brief: quantities add up to the line quantity, amounts to its net goods amount (amount - discount); empty for other lines */
+            variants: {
+                /** @description The brief’s variant number (0..11) */
+                decorationIndex: number;
+                name: string | null;
+                artworkReference: string | null;
+                /** @description Its share of the line quantity (the brief’s, scaled to the line) */
+                quantity: number;
+                amount: number | null;
+            }[];
             /** @description Delivery share */
             deliveryCost: number;
             /** @description Whether the pricing is complete (a parent: all its children are) */
@@ -6309,6 +6386,25 @@ export interface components {
             totalPrice: number;
             /** @description One-off tooling (plates, cutting dies...) */
             toolingCost: number;
+            /** @description The tools toolingCost pays for, one line each (adding up to toolingCost; counted once, inside totalPrice) */
+            tooling: {
+                /** @description The engine’s tooling code (CUTTING_DIE, FLEXO_PLATES...; TOOLING when not known) */
+                code: string;
+                /** @description Its name in English ("Cutting die"); the app and the PDF name it per language */
+                name: string;
+                /** @description Its price (cents) */
+                amount: number;
+            }[];
+            /** @description The decoration variants (artworks) of an element line, from its brief: quantities add up to the line quantity, amounts to its net goods amount (amount - discount); empty for other lines */
+            variants: {
+                /** @description The brief’s variant number (0..11) */
+                decorationIndex: number;
+                name: string | null;
+                artworkReference: string | null;
+                /** @description Its share of the line quantity (the brief’s, scaled to the line) */
+                quantity: number;
+                amount: number | null;
+            }[];
             /** @description Delivery share */
             deliveryCost: number;
             /** @description Whether the pricing is complete (a parent: all its children are) */
@@ -8570,6 +8666,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -8756,6 +8858,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -8942,6 +9050,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -9128,6 +9242,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -9314,6 +9434,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -9500,6 +9626,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -9686,6 +9818,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -9872,6 +10010,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -10058,6 +10202,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -10244,6 +10394,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -10430,6 +10586,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -10616,6 +10778,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -10740,6 +10908,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Names per language to set; null or an empty string removes one */
+                    names?: {
+                        en?: string | null;
+                        fr?: string | null;
+                        de?: string | null;
+                    };
                     enabled?: boolean;
                     position?: number;
                     /** @description Fields to change or add (e.g. {"hourlyRate": 180}): the record's own fields and the optional fields the engine knows for the collection (docs/pricing.md); each keeps its type, numbers >= 0 */
@@ -21951,6 +22125,8 @@ export interface operations {
                     shippingAddressId?: string | null;
                     /** @description Shipping tracking number */
                     trackingId?: string | null;
+                    /** @description The buyer’s purchase order number (a quote converted into the order brings its acceptance’s) */
+                    poNumber?: string | null;
                     /** @description Values keyed by custom field key; checked against the field definitions */
                     customFields?: {
                         [key: string]: unknown;
@@ -22210,6 +22386,8 @@ export interface operations {
                     shippingAddressId?: string | null;
                     /** @description Shipping tracking number */
                     trackingId?: string | null;
+                    /** @description The buyer’s purchase order number (a quote converted into the order brings its acceptance’s) */
+                    poNumber?: string | null;
                     /** @description Values keyed by custom field key; checked against the field definitions */
                     customFields?: {
                         [key: string]: unknown;
@@ -23925,6 +24103,8 @@ export interface operations {
                             decorationIndex: number;
                             /** @description Order quantity of the variant (units) */
                             quantity: number;
+                            name?: string | null;
+                            artworkReference?: string | null;
                         }[];
                         /** @description Printed (default false); colour counts need it */
                         wantDecoration?: boolean;
@@ -24144,6 +24324,8 @@ export interface operations {
                             decorationIndex: number;
                             /** @description Order quantity of the variant (units) */
                             quantity: number;
+                            name?: string | null;
+                            artworkReference?: string | null;
                         }[];
                         /** @description Printed (default false); colour counts need it */
                         wantDecoration?: boolean;
@@ -24599,6 +24781,8 @@ export interface operations {
                             decorationIndex: number;
                             /** @description Order quantity of the variant (units) */
                             quantity: number;
+                            name?: string | null;
+                            artworkReference?: string | null;
                         }[];
                         /** @description Printed (default false); colour counts need it */
                         wantDecoration?: boolean;
@@ -24886,6 +25070,8 @@ export interface operations {
                             decorationIndex: number;
                             /** @description Order quantity of the variant (units) */
                             quantity: number;
+                            name?: string | null;
+                            artworkReference?: string | null;
                         }[];
                         /** @description Printed (default false); colour counts need it */
                         wantDecoration?: boolean;
@@ -26486,6 +26672,8 @@ export interface operations {
                         decorationIndex: number;
                         /** @description Order quantity of the variant (units) */
                         quantity: number;
+                        name?: string | null;
+                        artworkReference?: string | null;
                     }[];
                     /** @description Printed (default false); colour counts need it */
                     wantDecoration?: boolean;
@@ -26823,6 +27011,8 @@ export interface operations {
                         decorationIndex: number;
                         /** @description Order quantity of the variant (units) */
                         quantity: number;
+                        name?: string | null;
+                        artworkReference?: string | null;
                     }[];
                     /** @description Printed (default false); colour counts need it */
                     wantDecoration?: boolean;
@@ -29824,6 +30014,8 @@ export interface operations {
                              */
                             actualDeliveryDate: string | null;
                             trackingId: string | null;
+                            /** @description The buyer’s purchase order number */
+                            poNumber: string | null;
                             /**
                              * Format: uuid
                              * @description UUID
@@ -29949,6 +30141,30 @@ export interface operations {
                                 totalPrice: number;
                                 unit: string | null;
                                 position: number;
+                                /** @description What an item without article is: a brief’s group, a tool ("Cutting die"), "Delivery" (set by quote conversion) */
+                                name: string | null;
+                                /** @description The engine’s code of a service item (CUTTING_DIE, DELIVERY...), for its name per language */
+                                code: string | null;
+                                /** @description The decoration variants of an element item, from its quote line: quantities add up to quantity, amounts to totalPrice */
+                                variants: {
+                                    /** @description The brief’s variant number (0..11) */
+                                    decorationIndex: number;
+                                    name: string | null;
+                                    artworkReference: string | null;
+                                    /** @description Its share of the line quantity (the brief’s, scaled to the line) */
+                                    quantity: number;
+                                    amount: number | null;
+                                }[];
+                                /** @description The order’s currency: every amount of the item is in it */
+                                currency: {
+                                    /**
+                                     * Format: uuid
+                                     * @description UUID
+                                     */
+                                    id: string;
+                                    code: string;
+                                    symbol: string;
+                                } | null;
                                 externalId: string | null;
                                 /** @description Values keyed by custom field key; checked against the field definitions */
                                 customFields: {

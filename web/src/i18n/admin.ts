@@ -122,6 +122,15 @@ export const adminEn = {
     },
     catalogue: {
       title: 'Estimating catalogue',
+      namesIntro:
+        'Names of styles, boards, operations (finishes), machines and categories per language: buyers read them in their language, the quote PDF in the quote’s. An empty field shows the record’s own name.',
+      kinds: {
+        products: 'Styles',
+        materialReferences: 'Boards',
+        operations: 'Operations',
+        machines: 'Machines',
+        productCategories: 'Categories',
+      },
       intro:
         'The rates the estimating engine prices with. A change applies to every price computed afterwards.',
       readOnly: 'The rates the estimating engine prices with (only administrators change them).',
@@ -288,6 +297,15 @@ export const adminFr: typeof adminEn = {
     },
     catalogue: {
       title: 'Catalogue de chiffrage',
+      namesIntro:
+        'Noms des styles, supports, opérations (finitions), machines et catégories par langue : les acheteurs les lisent dans leur langue, le PDF du devis dans celle du devis. Un champ vide montre le nom de l’enregistrement.',
+      kinds: {
+        products: 'Styles',
+        materialReferences: 'Supports',
+        operations: 'Opérations',
+        machines: 'Machines',
+        productCategories: 'Catégories',
+      },
       intro:
         'Les taux avec lesquels le moteur chiffre. Une modification s’applique à tous les prix calculés ensuite.',
       readOnly: 'Les taux avec lesquels le moteur chiffre (seuls les administrateurs les modifient).',

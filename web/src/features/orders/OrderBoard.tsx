@@ -175,7 +175,7 @@ function Column({
                 </Text>
               )}
               <Text size="xs">
-                {date(o.expectedDeliveryDate)} · {amount(o.billedAmount)}
+                {date(o.expectedDeliveryDate)} · {amount(o.billedAmount, o.currency?.code)}
               </Text>
             </Card>
           ))}

@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError, api, unwrap } from '../../api/client.ts';
@@ -21,6 +21,7 @@ import type { components } from '../../api/schema.d.ts';
 import { number } from '../../ui/format.ts';
 import { problemFields } from '../../ui/problem.ts';
 import { Empty, ErrorState } from '../../ui/states.tsx';
+import { serviceName, showsVariants } from '../quotes/lines.ts';
 import { amount, unitPrice } from './format.ts';
 import { type BulkItem, briefItems } from './fromBriefs.ts';
 import { itemTree } from './tree.ts';
@@ -50,6 +51,7 @@ export function OrderItems({ order, canWrite }: { order: Order; canWrite: boolea
     }
   };
   const rows = itemTree(order.items);
+  const currency = order.currency?.code;
   return (
     <Card withBorder>
       <Group justify="space-between" mb="xs">
@@ -58,7 +60,7 @@ export function OrderItems({ order, canWrite }: { order: Order; canWrite: boolea
         </Title>
         <Text size="sm">
           {t('orders.itemsTotalIs', { amount: '' })}
-          <b data-testid="items-total">{amount(order.itemsTotal)}</b>
+          <b data-testid="items-total">{amount(order.itemsTotal, currency)}</b>
         </Text>
       </Group>
       {error && !(error instanceof ApiError && Object.keys(error.fields).length) ? (
@@ -83,54 +85,84 @@ export function OrderItems({ order, canWrite }: { order: Order; canWrite: boolea
               {rows.map(({ item, depth, children }) => {
                 const label = item.article
                   ? `${item.article.code} · ${item.article.name}`
-                  : children
-                    ? t('orders.items.kit', { count: children })
-                    : t('orders.items.custom');
+                  : item.name
+                    ? serviceName(t, item.code, item.name)
+                    : children
+                      ? t('orders.items.kit', { count: children })
+                      : t('orders.items.custom');
+                const variants = showsVariants(item.variants) ? item.variants : [];
                 return (
-                  <Table.Tr key={item.id}>
-                    <Table.Td pl={depth * 24 + 8}>
-                      {depth > 0 ? '└ ' : ''}
-                      {item.article ? (
-                        <Anchor component={Link} to={`/articles/${item.article.id}`}>
-                          {label}
-                        </Anchor>
-                      ) : (
-                        label
-                      )}
-                    </Table.Td>
-                    <Table.Td ta="right">{number(item.quantity)}</Table.Td>
-                    <Table.Td>{item.unit ?? ''}</Table.Td>
-                    <Table.Td ta="right">{unitPrice(item.unitPrice)}</Table.Td>
-                    <Table.Td ta="right">{amount(item.totalPrice)}</Table.Td>
-                    {canWrite && (
-                      <Table.Td>
-                        <Button
-                          size="xs"
-                          variant="subtle"
-                          color="red"
-                          disabled={busy}
-                          aria-label={`${t('common.remove')} ${label}`}
-                          onClick={() =>
-                            void run(
-                              () =>
-                                unwrap(
-                                  api.DELETE('/api/orders/{id}/order-items/{itemId}', {
-                                    params: {
-                                      path: { id: order.id, itemId: item.id },
-                                      // A kit goes with its children (the API refuses otherwise, 409).
-                                      query: children ? { cascade: true } : {},
-                                    } as never,
-                                  }),
-                                ),
-                              t('orders.removed'),
-                            )
-                          }
-                        >
-                          {children ? t('orders.items.removeKit') : t('common.remove')}
-                        </Button>
+                  <Fragment key={item.id}>
+                    <Table.Tr>
+                      <Table.Td pl={depth * 24 + 8}>
+                        {depth > 0 ? '└ ' : ''}
+                        {item.article ? (
+                          <Anchor component={Link} to={`/articles/${item.article.id}`}>
+                            {label}
+                          </Anchor>
+                        ) : (
+                          label
+                        )}
                       </Table.Td>
-                    )}
-                  </Table.Tr>
+                      <Table.Td ta="right">{number(item.quantity)}</Table.Td>
+                      <Table.Td>{item.unit ?? ''}</Table.Td>
+                      <Table.Td ta="right">{unitPrice(item.unitPrice, currency)}</Table.Td>
+                      <Table.Td ta="right">{amount(item.totalPrice, currency)}</Table.Td>
+                      {canWrite && (
+                        <Table.Td>
+                          <Button
+                            size="xs"
+                            variant="subtle"
+                            color="red"
+                            disabled={busy}
+                            aria-label={`${t('common.remove')} ${label}`}
+                            onClick={() =>
+                              void run(
+                                () =>
+                                  unwrap(
+                                    api.DELETE('/api/orders/{id}/order-items/{itemId}', {
+                                      params: {
+                                        path: { id: order.id, itemId: item.id },
+                                        // A kit goes with its children (the API refuses otherwise, 409).
+                                        query: children ? { cascade: true } : {},
+                                      } as never,
+                                    }),
+                                  ),
+                                t('orders.removed'),
+                              )
+                            }
+                          >
+                            {children ? t('orders.items.removeKit') : t('common.remove')}
+                          </Button>
+                        </Table.Td>
+                      )}
+                    </Table.Tr>
+                    {variants.map((variant) => (
+                      <Table.Tr key={`${item.id}-v${variant.decorationIndex}`} data-testid="order-variant">
+                        <Table.Td pl={(depth + 1) * 24 + 8}>
+                          <Text size="sm" c="dimmed">
+                            {variant.name ?? t('lines.variant', { n: variant.decorationIndex + 1 })}
+                            {variant.artworkReference
+                              ? ` · ${t('lines.artwork')} ${variant.artworkReference}`
+                              : ''}
+                          </Text>
+                        </Table.Td>
+                        <Table.Td ta="right">
+                          <Text size="sm" c="dimmed">
+                            {number(variant.quantity)}
+                          </Text>
+                        </Table.Td>
+                        <Table.Td />
+                        <Table.Td />
+                        <Table.Td ta="right">
+                          <Text size="sm" c="dimmed">
+                            {amount(variant.amount, currency)}
+                          </Text>
+                        </Table.Td>
+                        {canWrite && <Table.Td />}
+                      </Table.Tr>
+                    ))}
+                  </Fragment>
                 );
               })}
             </Table.Tbody>

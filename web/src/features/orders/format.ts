@@ -9,18 +9,20 @@ export const orderName = (order: { id: string; code?: number | null; externalId?
   return [number, order.externalId].filter(Boolean).join(' · ') || '—';
 };
 
-/** An amount with two decimals (a list entry carries a currency id, not its code). */
-export const amount = (value: number | null | undefined) =>
-  value === null || value === undefined
-    ? '—'
-    : new Intl.NumberFormat(i18next.language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
-        value,
-      );
+/** Number options with the currency when it is known (an order without currency shows the figure alone). */
+const withCurrency = (currency: string | null | undefined, digits: number): Intl.NumberFormatOptions =>
+  currency
+    ? { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: digits }
+    : { minimumFractionDigits: 2, maximumFractionDigits: digits };
 
-/** A unit price: up to 4 decimals, as the API keeps them. */
-export const unitPrice = (value: number | null | undefined) =>
+/** An amount with two decimals, in the order's currency (its code, from the API's `currency`). */
+export const amount = (value: number | null | undefined, currency?: string | null) =>
   value === null || value === undefined
     ? '—'
-    : new Intl.NumberFormat(i18next.language, { minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(
-        value,
-      );
+    : new Intl.NumberFormat(i18next.language, withCurrency(currency, 2)).format(value);
+
+/** A unit price: up to 4 decimals, as the API keeps them, in the order's currency. */
+export const unitPrice = (value: number | null | undefined, currency?: string | null) =>
+  value === null || value === undefined
+    ? '—'
+    : new Intl.NumberFormat(i18next.language, withCurrency(currency, 4)).format(value);

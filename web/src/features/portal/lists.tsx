@@ -66,7 +66,7 @@ export function OrderCards({ orders }: { orders: OrderSummary[] }) {
               {o.trackingId ? ` · ${o.trackingId}` : ''}
             </Text>
             <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
-              {amount(o.itemsTotal || o.billedAmount)}
+              {amount(o.itemsTotal || o.billedAmount, o.currency?.code)}
             </Text>
           </Group>
         </Paper>

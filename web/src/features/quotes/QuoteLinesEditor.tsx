@@ -30,6 +30,7 @@ import { useUnsavedChanges } from '../../ui/UnsavedChanges.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { useCan } from '../admin/useCan.ts';
 import { DateField } from '../orders/DateField.tsx';
+import { LineParts } from './LineParts.tsx';
 import { PriceBreaksField, PriceBreaksTable } from './PriceBreaks.tsx';
 import { QuoteVatTotals } from './QuoteTerms.tsx';
 import { Total } from './Total.tsx';
@@ -184,6 +185,14 @@ export function QuoteLinesEditor({ quote }: { quote: Quote }) {
             </Group>
           </Table.Td>
         </Table.Tr>,
+        <LineParts
+          key={`${item.id}-parts`}
+          item={group ? { id: item.id } : item}
+          currency={quote.currency}
+          before={1}
+          between={2}
+          after={seller ? 2 : 1}
+        />,
         ...rows(children as Item[], depth + 1),
       ];
     });
@@ -225,8 +234,8 @@ export function QuoteLinesEditor({ quote }: { quote: Quote }) {
           </Table>
         </Table.ScrollContainer>
         <SimpleGrid cols={3} mt="sm" maw={520} ml="auto">
-          <Total label={t('quotes.tooling')} value={money(quote.toolingCost, quote.currency)} />
-          <Total label={t('quotes.delivery')} value={money(quote.deliveryCost, quote.currency)} />
+          <Total label={t('lines.toolingIncluded')} value={money(quote.toolingCost, quote.currency)} />
+          <Total label={t('lines.deliveryIncluded')} value={money(quote.deliveryCost, quote.currency)} />
           <Total
             label={t('quotes.total')}
             value={money(quote.totalPrice, quote.currency)}

@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
 import { MachinesPanel } from '../../features/admin/MachinesPanel.tsx';
 import { MaterialsPanel } from '../../features/admin/MaterialsPanel.tsx';
+import { NamesPanel } from '../../features/admin/NamesPanel.tsx';
 import { PricingSettingsPanel } from '../../features/admin/PricingSettingsPanel.tsx';
 import { RepricePanel } from '../../features/admin/RepricePanel.tsx';
 import { useCan } from '../../features/admin/useCan.ts';
@@ -35,6 +36,7 @@ export default function CataloguePage() {
               <Tabs.Tab value="machines">{t('admin.catalogue.machines')}</Tabs.Tab>
               <Tabs.Tab value="materials">{t('admin.catalogue.materials')}</Tabs.Tab>
               <Tabs.Tab value="settings">{t('admin.catalogue.settings')}</Tabs.Tab>
+              <Tabs.Tab value="names">{t('lines.names')}</Tabs.Tab>
             </Tabs.List>
             <Tabs.Panel value="machines" pt="md">
               <MachinesPanel manage={manage} currency={currency} />
@@ -44,6 +46,9 @@ export default function CataloguePage() {
             </Tabs.Panel>
             <Tabs.Panel value="settings" pt="md">
               <PricingSettingsPanel manage={manage} />
+            </Tabs.Panel>
+            <Tabs.Panel value="names" pt="md">
+              <NamesPanel manage={manage} />
             </Tabs.Panel>
           </Tabs>
         </Grid.Col>

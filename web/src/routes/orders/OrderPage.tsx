@@ -185,6 +185,7 @@ function Details({ order, canWrite }: { order: Order; canWrite: boolean }) {
     billedAmount: order.billedAmount as number | string,
     externalId: order.externalId ?? '',
     trackingId: order.trackingId ?? '',
+    poNumber: order.poNumber ?? '',
     orderDate: day(order.orderDate),
     expectedDeliveryDate: day(order.expectedDeliveryDate),
     actualDeliveryDate: day(order.actualDeliveryDate),
@@ -235,7 +236,9 @@ function Details({ order, canWrite }: { order: Order; canWrite: boolean }) {
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
             <NumberInput
               label={t('orders.billedAmount')}
-              description={t('orders.itemsTotalIs', { amount: amount(order.itemsTotal) })}
+              description={t('orders.itemsTotalIs', {
+                amount: amount(order.itemsTotal, order.currency?.code),
+              })}
               value={v.billedAmount}
               onChange={(billedAmount) => setV({ ...v, billedAmount })}
               min={0}
@@ -257,6 +260,14 @@ function Details({ order, canWrite }: { order: Order; canWrite: boolean }) {
               onChange={(e) => setV({ ...v, trackingId: e.currentTarget.value })}
               readOnly={!canWrite}
               error={form.error('/trackingId')}
+            />
+            <TextInput
+              label={t('orders.poNumber')}
+              value={v.poNumber}
+              onChange={(e) => setV({ ...v, poNumber: e.currentTarget.value })}
+              readOnly={!canWrite}
+              error={form.error('/poNumber')}
+              data-testid="order-po-number"
             />
             {dateField('orderDate', t('orders.orderDate'))}
             {dateField('expectedDeliveryDate', t('orders.expectedDelivery'))}

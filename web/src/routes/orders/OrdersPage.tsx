@@ -186,8 +186,8 @@ export default function OrdersPage() {
                           </Table.Td>
                           <Table.Td>{date(o.orderDate)}</Table.Td>
                           <Table.Td>{date(o.expectedDeliveryDate)}</Table.Td>
-                          <Table.Td ta="right">{amount(o.billedAmount)}</Table.Td>
-                          <Table.Td ta="right">{amount(o.itemsTotal)}</Table.Td>
+                          <Table.Td ta="right">{amount(o.billedAmount, o.currency?.code)}</Table.Td>
+                          <Table.Td ta="right">{amount(o.itemsTotal, o.currency?.code)}</Table.Td>
                         </Table.Tr>
                       ))}
                     </Table.Tbody>

@@ -31,6 +31,7 @@ import { PortalQuote } from '../../features/portal/PortalQuote.tsx';
 import { QuoteBoxPreview } from '../../features/preview3d/QuoteBoxPreview.tsx';
 import { AcceptDialog, SignedPdfLink } from '../../features/quotes/AcceptDialog.tsx';
 import { guidanceOf, offers, type QuoteAction } from '../../features/quotes/actions.ts';
+import { LineParts } from '../../features/quotes/LineParts.tsx';
 import { LinePicker, type Lines, linesBody, linesComplete } from '../../features/quotes/LinePicker.tsx';
 import { PriceBreaksTable } from '../../features/quotes/PriceBreaks.tsx';
 import { ProofPanel } from '../../features/quotes/ProofPanel.tsx';
@@ -226,16 +227,32 @@ export default function QuotePage() {
                               : undefined
                           }
                         />,
-                        ...(item.children ?? []).map((child) => (
-                          <LineRow key={child.id} item={child as Item} currency={q.currency} depth={1} />
-                        )),
+                        <LineParts
+                          key={`${item.id}-parts`}
+                          item={item.children?.length ? { id: item.id } : item}
+                          currency={q.currency}
+                          before={1}
+                          between={1}
+                          after={can('edit') ? 2 : 1}
+                        />,
+                        ...(item.children ?? []).flatMap((child) => [
+                          <LineRow key={child.id} item={child as Item} currency={q.currency} depth={1} />,
+                          <LineParts
+                            key={`${child.id}-parts`}
+                            item={child}
+                            currency={q.currency}
+                            before={1}
+                            between={1}
+                            after={can('edit') ? 2 : 1}
+                          />,
+                        ]),
                       ])}
                     </Table.Tbody>
                   </Table>
                 </Table.ScrollContainer>
                 <SimpleGrid cols={3} mt="sm" maw={520} ml="auto">
-                  <Total label={t('quotes.tooling')} value={money(q.toolingCost, q.currency)} />
-                  <Total label={t('quotes.delivery')} value={money(q.deliveryCost, q.currency)} />
+                  <Total label={t('lines.toolingIncluded')} value={money(q.toolingCost, q.currency)} />
+                  <Total label={t('lines.deliveryIncluded')} value={money(q.deliveryCost, q.currency)} />
                   <Total
                     label={t('quotes.total')}
                     value={money(q.totalPrice, q.currency)}

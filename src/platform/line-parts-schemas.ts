@@ -1,0 +1,36 @@
+/** The API shapes of a line's parts (src/platform/line-parts.ts): quote items and order items share them. */
+import { Type } from '@sinclair/typebox';
+import { Nullable } from './schemas.ts';
+
+/** A decoration variant under its line (docs/quotes.md, "Variants and tooling"); the order items carry the same shape. */
+export const VariantLineSchema = Type.Object(
+  {
+    decorationIndex: Type.Integer({ description: 'The brief’s variant number (0..11)' }),
+    name: Nullable(Type.String({ description: 'The variant’s name in the brief (null: "Variant n")' })),
+    artworkReference: Nullable(Type.String({ description: 'The artwork reference given in the brief' })),
+    quantity: Type.Number({
+      description: 'Its share of the line quantity (the brief’s, scaled to the line)',
+    }),
+    amount: Nullable(
+      Type.Number({
+        description:
+          'Its share of the line’s net goods amount, in proportion to quantity (cents; null while unpriced)',
+      }),
+    ),
+  },
+  { description: 'A decoration variant of the line' },
+);
+
+/** One tool of a line's tooling. */
+export const ToolingLineSchema = Type.Object(
+  {
+    code: Type.String({
+      description: 'The engine’s tooling code (CUTTING_DIE, FLEXO_PLATES...; TOOLING when not known)',
+    }),
+    name: Type.String({
+      description: 'Its name in English ("Cutting die"); the app and the PDF name it per language',
+    }),
+    amount: Type.Number({ description: 'Its price (cents)' }),
+  },
+  { description: 'A tool of the line' },
+);
