@@ -82,8 +82,7 @@ describe('die-line downloads, end to end', () => {
     await card.getByTestId('quote-die-line-1.1').click();
     const menu = e2e.page.getByRole('menu');
     await menu.getByRole('menuitem').first().waitFor();
-    // Not checked with axe here yet: on the quote page axe reports a role=presentation child in
-    // the menu's dropdown (aria-required-children), which the brief page's same menu does not have.
+    await expectAccessible(e2e.page, 'quote page with a die-line menu open');
     await screenshot(e2e.page, 'dl-03-quote-menu');
     if (!(await menu.isVisible())) await card.getByTestId('quote-die-line-1.1').click();
     const download = e2e.page.waitForEvent('download');

@@ -30,7 +30,8 @@ export function DieLineMenu({
   const href = (kind: 'die-line' | 'imposition-sheet', format: (typeof FORMATS)[number]) =>
     `${base}/${kind}?format=${format}${query}`;
   return (
-    <Menu position="bottom-end" withinPortal>
+    // No focus placeholder: it is a role=presentation child, which a role=menu may not hold (axe).
+    <Menu position="bottom-end" withinPortal withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <Button size="xs" variant="default" data-testid={testId} aria-label={label}>
           {t('dielines.download')}

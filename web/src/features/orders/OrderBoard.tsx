@@ -147,7 +147,7 @@ function Column({
                   {orderName(o)}
                 </Anchor>
                 {canMove && (
-                  <Menu position="bottom-end" withinPortal>
+                  <Menu position="bottom-end" withinPortal withInitialFocusPlaceholder={false}>
                     <Menu.Target>
                       <Button
                         size="compact-xs"

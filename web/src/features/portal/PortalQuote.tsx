@@ -23,9 +23,13 @@ import type { components } from '../../api/schema.d.ts';
 import { LANGUAGES, languageOf } from '../../i18n/languages.ts';
 import { date, money, number } from '../../ui/format.ts';
 import { ErrorState } from '../../ui/states.tsx';
+import { QuoteDieLines } from '../dielines/QuoteDieLines.tsx';
 import { EntityComments } from '../orders/EntityComments.tsx';
+import { QuoteBoxPreview } from '../preview3d/QuoteBoxPreview.tsx';
 import { AcceptDialog, SignedPdfLink } from '../quotes/AcceptDialog.tsx';
 import { guidanceOf, offers } from '../quotes/actions.ts';
+import { PriceBreaksTable } from '../quotes/PriceBreaks.tsx';
+import { ProofPanel } from '../quotes/ProofPanel.tsx';
 import { QuoteTermsCard, QuoteVatTotals } from '../quotes/QuoteTerms.tsx';
 import { useBrand, useImageUrl } from './brand.ts';
 
@@ -287,6 +291,8 @@ export function PortalQuote({ quote: q }: { quote: Quote }) {
         <QuoteVatTotals quote={q} />
       </Card>
 
+      <PriceBreaksTable quote={q} />
+
       <QuoteTermsCard quote={q} editable={false} />
 
       {q.state !== 'draft' && (
@@ -297,6 +303,10 @@ export function PortalQuote({ quote: q }: { quote: Quote }) {
           <PdfLinks quote={q} language={language} onLanguage={setLanguage} />
         </Card>
       )}
+
+      {q.state !== 'draft' && <ProofPanel quoteId={q.id} />}
+      <QuoteDieLines quoteId={q.id} items={q.items} />
+      <QuoteBoxPreview items={q.items} />
 
       <EntityComments
         owner="quotes"
