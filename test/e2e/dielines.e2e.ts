@@ -95,6 +95,9 @@ describe('die-line downloads, end to end', () => {
     await e2e.page.getByTestId('quote-die-line-1.1').click();
     await e2e.page.getByRole('menu').getByRole('menuitem').first().waitFor();
     await screenshot(e2e.page, 'dl-04-buyer-quote-menu');
+    // The full-page screenshot scrolls to the top, which may close the menu: open it again.
+    if (!(await e2e.page.getByRole('menu').isVisible()))
+      await e2e.page.getByTestId('quote-die-line-1.1').click();
     const buyerDownload = e2e.page.waitForEvent('download');
     await e2e.page.getByRole('menuitem', { name: 'CF2 (die-maker)' }).first().click();
     expect((await buyerDownload).suggestedFilename()).toBe(`${state.briefCode}-v1-1-RTE-120x40x180.cf2`);
