@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addresses,
@@ -343,6 +344,18 @@ describe('generating a PDF', () => {
       expect(text).toContain(flat(stem));
     }
     expect(text).toContain(flat('.pdf · .dxf · .cf2'));
+    // The names link to the quote's page, where a signed-in reader downloads the files (pdf.js
+    // reads the link annotations as a viewer does).
+    const pdf = await getDocument({ data: new Uint8Array(response.rawPayload), isEvalSupported: false })
+      .promise;
+    const links: string[] = [];
+    for (let i = 1; i <= pdf.numPages; i++) {
+      for (const annotation of await (await pdf.getPage(i)).getAnnotations()) {
+        if (annotation.subtype === 'Link' && annotation.url) links.push(annotation.url as string);
+      }
+    }
+    expect(links.length).toBeGreaterThanOrEqual(lines.length);
+    expect(new Set(links)).toEqual(new Set([`${t.app.ctx.config.publicBaseUrl}/app/quotes/${quote.id}`]));
   });
 
   it('is stored as a file of the quote per language; generating again replaces it', async () => {

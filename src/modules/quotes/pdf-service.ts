@@ -238,6 +238,12 @@ export function createQuotePdfService(
   const filesService = createFilesService(ctx);
   const pool = options.pool ?? createRenderPool(ctx.config.pdfRender);
 
+  /** What the PDF prints; its die-line file names link to the quote's page, where they download. */
+  const dataOf = async (found: QuoteWithRefs): Promise<PdfQuote> => ({
+    ...(await pdfDataOf(db, found, await settings.sellerOf(db, found.organisationId))),
+    dieLinesUrl: `${ctx.config.publicBaseUrl}/app/quotes/${found.id}`,
+  });
+
   const templateVersion =
     options.templateVersion ??
     (async (organisationId: string) => {
@@ -357,7 +363,7 @@ export function createQuotePdfService(
     const key = renderKeyOf(found, language, await templateVersion(actor.organisationId));
     // Rendering happens outside the transaction: nothing is locked while pdfkit works.
     const content = await renderQuotePdf(
-      await pdfDataOf(db, found, await settings.sellerOf(db, found.organisationId)),
+      await dataOf(found),
       language,
       renderOptions,
     );
@@ -405,7 +411,7 @@ export function createQuotePdfService(
       const again = await currentPdf(actor.organisationId, found.id, language);
       if (again?.file.renderKey === key) return again;
       const content = await renderQuotePdf(
-        await pdfDataOf(db, found, await settings.sellerOf(db, found.organisationId)),
+        await dataOf(found),
         language,
         renderOptions,
       );
@@ -481,7 +487,7 @@ export function createQuotePdfService(
       assertCompanyWritable(actor, found.companyId);
       const content = await pool.run(async () =>
         renderQuotePdf(
-          await pdfDataOf(db, found, await settings.sellerOf(db, found.organisationId)),
+          await dataOf(found),
           language,
           renderOptions,
         ),

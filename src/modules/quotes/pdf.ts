@@ -109,6 +109,8 @@ export type PdfQuote = {
   priceBreakColumns?: QuoteColumn[];
   /** Die-lines of the element items, by item id. */
   dieLines: Map<string, PdfDieLine>;
+  /** Where a signed-in reader downloads the die-line files the PDF names (the quote's page). */
+  dieLinesUrl?: string;
   /** The seller's identity and the quote's terms and VAT (pdf-seller.ts). */
   seller: PdfSeller;
   terms: PdfTerms;
@@ -416,6 +418,7 @@ function dieLines(doc: Doc, quote: PdfQuote, f: Formatter, top: number) {
           width: cell.width - 16,
           height: 17,
           ellipsis: true,
+          ...(quote.dieLinesUrl ? { link: quote.dieLinesUrl } : {}),
         });
       drawingTop = y + 52;
     }
