@@ -101,6 +101,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
 
+/** A published quote of two lines; the first offers price breaks of 5,000 and 10,000 (two columns). */
 async function publishedQuote(contactId: string, name: string) {
   const quote = await api('POST', '/api/quotes', {
     companyId: data.companyId,
@@ -110,6 +111,10 @@ async function publishedQuote(contactId: string, name: string) {
       { articleId: data.articleId, quantity: 5000 },
       { articleId: data.articleId, quantity: 20000, comment: 'Second print run' },
     ],
+  });
+  const first = quote.items[0].id as string;
+  await api('PATCH', `/api/quotes/${quote.id}/quote-items/${first}`, {
+    priceBreaks: [{ quantity: 5000 }, { quantity: 10000 }],
   });
   const published = await api('PUT', `/api/quotes/${quote.id}`, { state: 'published' });
   return { id: quote.id as string, code: published.code as string };
@@ -216,6 +221,8 @@ for (const { tag, viewport } of SIZES) {
       await dialog.getByTestId('accept-name').fill('Bea Buyer');
       await dialog.getByTestId('accept-po').fill(`PO-${tag}-118`);
       await dialog.getByTestId('accept-comment').fill('Deliver to dock 4');
+      // Two price-break columns: nothing is chosen for the buyer; they take the second.
+      await dialog.getByTestId('accept-option-radio').nth(1).check();
       await dialog.getByTestId('accept-confirm').check();
       await screenshot(page, `portal-${tag}-02-accept-dialog`);
       await dialog.getByTestId('accept-submit').click();
@@ -238,6 +245,7 @@ for (const { tag, viewport } of SIZES) {
         typedName: 'Bea Buyer',
         poNumber: `PO-${tag}-118`,
         comment: 'Deliver to dock 4',
+        option: { position: 2, quantity: 10000 },
       });
     });
 
@@ -329,6 +337,7 @@ describe('a guest link', () => {
         await dialog.getByTestId('accept-name').fill('Gaston Invité');
         await dialog.getByTestId('accept-email').fill('gaston@acme-tea.test');
         await dialog.getByTestId('accept-po').fill('PO-G-7');
+        await dialog.getByTestId('accept-option-radio').first().check();
         await dialog.getByTestId('accept-confirm').check();
         await screenshot(page, `portal-${tag}-11-guest-accept`);
         await dialog.getByTestId('accept-submit').click();

@@ -70,7 +70,13 @@ export function PriceBreaksTable({ quote }: { quote: Quote }) {
       <Text size="sm" c="dimmed" mb="xs">
         {t('quotes.breaks.note')}
       </Text>
-      <Table.ScrollContainer minWidth={160 + columns.length * 120}>
+      {/* Wider than a phone: the region scrolls, so it takes the keyboard focus (axe). */}
+      <Table.ScrollContainer
+        minWidth={160 + columns.length * 120}
+        scrollAreaProps={{
+          viewportProps: { tabIndex: 0, role: 'region', 'aria-label': t('quotes.breaks.title') },
+        }}
+      >
         <Table>
           <Table.Thead>
             <Table.Tr>
