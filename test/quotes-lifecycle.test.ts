@@ -174,7 +174,7 @@ type Quote = {
   id: string;
   state: QuoteState;
   orderId: string | null;
-  order: { id: string; externalId: string | null } | null;
+  order: { id: string; code: number | null; externalId: string | null } | null;
   allowedActions: QuoteAction[];
 };
 
@@ -360,10 +360,12 @@ describe('the API fires the table', () => {
     const converted = await call('POST', admin, `/quotes/${signed.id}/order`);
     expect(converted.statusCode, converted.body).toBe(201);
     const { quote, order } = converted.json();
-    expect(quote.order).toEqual({ id: order.id, externalId: null });
+    expect(quote.order).toEqual({ id: order.id, code: order.code, externalId: null });
+    expect(order.code).toEqual(expect.any(Number));
     expect(quote.allowedActions).toEqual([]);
     expect((await call('GET', contact, `/quotes/${signed.id}`)).json().order).toEqual({
       id: order.id,
+      code: order.code,
       externalId: null,
     });
     // Not converted: no order.

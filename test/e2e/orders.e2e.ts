@@ -232,7 +232,7 @@ describe('orders and the catalogue, end to end', () => {
     await expect.poll(() => e2e.page.url()).toContain('view=board');
     const received = e2e.page.getByTestId('board-column-Pending');
     await received.getByRole('link', { name: 'ERP-1002' }).waitFor();
-    await received.getByRole('button', { name: 'Move to · ERP-1002' }).click();
+    await received.getByRole('button', { name: /^Move to · No\. \d+ · ERP-1002$/ }).click();
     await e2e.page.getByRole('menuitem', { name: 'Processing' }).click();
     const processing = e2e.page.getByTestId('board-column-Processing');
     await processing.getByRole('link', { name: 'ERP-1002' }).waitFor();

@@ -82,8 +82,8 @@ describe('the quote page follows allowedActions', () => {
     expect(await button('New revision').count()).toBe(0);
     const link = e2e.page.getByTestId('quote-order').getByRole('link');
     const name = (await link.textContent())!;
-    // The order by its name (ERP id, else the start of its id), never a raw 36-character id.
-    expect(name).toMatch(/^#[0-9a-f]{8}$/);
+    // The order by its number (and ERP id when it has one), never a raw id.
+    expect(name).toMatch(/^No\. \d+$/);
     expect(await e2e.page.getByTestId('quote-order').textContent()).not.toMatch(/[0-9a-f-]{36}/);
     await screenshot('02-seller-ordered');
     await expectAccessible(e2e.page, 'ordered quote');

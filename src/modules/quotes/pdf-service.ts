@@ -362,11 +362,7 @@ export function createQuotePdfService(
     }
     const key = renderKeyOf(found, language, await templateVersion(actor.organisationId));
     // Rendering happens outside the transaction: nothing is locked while pdfkit works.
-    const content = await renderQuotePdf(
-      await dataOf(found),
-      language,
-      renderOptions,
-    );
+    const content = await renderQuotePdf(await dataOf(found), language, renderOptions);
     return storeRendering(actor, found, language, key, content);
   }
 
@@ -410,11 +406,7 @@ export function createQuotePdfService(
     const render = async () => {
       const again = await currentPdf(actor.organisationId, found.id, language);
       if (again?.file.renderKey === key) return again;
-      const content = await renderQuotePdf(
-        await dataOf(found),
-        language,
-        renderOptions,
-      );
+      const content = await renderQuotePdf(await dataOf(found), language, renderOptions);
       return storeRendering(actor, found, language, key, content, true);
     };
     // PGlite is one process: the in-process single flight is enough (and a transaction held
@@ -486,11 +478,7 @@ export function createQuotePdfService(
       const found = await quotes.visibleWithRefs(actor, id);
       assertCompanyWritable(actor, found.companyId);
       const content = await pool.run(async () =>
-        renderQuotePdf(
-          await dataOf(found),
-          language,
-          renderOptions,
-        ),
+        renderQuotePdf(await dataOf(found), language, renderOptions),
       );
       return {
         file: {

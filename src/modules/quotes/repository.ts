@@ -423,7 +423,7 @@ export async function hasItemOfOtherCompany(db: Executor, quoteId: string, compa
 /** The live order a quote was converted into, as a link shows it (its id and ERP id). */
 export async function findOrderRef(db: Executor, organisationId: string, orderId: string) {
   const [row] = await db
-    .select({ id: orders.id, externalId: orders.externalId })
+    .select({ id: orders.id, code: orders.code, externalId: orders.externalId })
     .from(orders)
     .where(and(eq(orders.id, orderId), eq(orders.organisationId, organisationId), isNull(orders.deletedAt)))
     .limit(1);

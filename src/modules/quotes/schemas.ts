@@ -294,7 +294,11 @@ export const QuoteSchema = Type.Object(
     pdfs: Type.Array(Type.Ref('QuotePdf'), { description: 'Generated PDFs, one per language' }),
     order: Nullable(
       Type.Object(
-        { id: Uuid, externalId: Nullable(Type.String({ description: 'The order’s ERP id' })) },
+        {
+          id: Uuid,
+          code: Nullable(Type.Integer({ description: 'The order’s number in the organisation' })),
+          externalId: Nullable(Type.String({ description: 'The order’s ERP id' })),
+        },
         { description: 'The order made from the quote (`orderId`) while it exists' },
       ),
     ),

@@ -6691,6 +6691,7 @@ export interface components {
                  * @description UUID
                  */
                 id: string;
+                code: number | null;
                 externalId: string | null;
             } | null;
             /** @description The columns the buyer chooses from when accepting: the lines’ columns of the same rank added up; empty without price breaks */
