@@ -224,7 +224,7 @@ describe('the sales desk, end to end', () => {
     const articleRow = e2e.page.getByTestId('quote-line').filter({ hasText: 'Tissue paper insert' });
     await articleRow.getByRole('button', { name: 'Edit' }).click();
     const dialog = e2e.page.getByRole('dialog');
-    await dialog.getByRole('textbox', { name: 'Quantity' }).fill('2000');
+    await dialog.getByRole('textbox', { name: 'Quantity', exact: true }).fill('2000');
     await dialog.getByText('%', { exact: true }).click();
     await dialog.getByRole('textbox', { name: 'Discount' }).fill('10');
     await dialog.getByRole('textbox', { name: 'Comment' }).fill('Printed both sides');
