@@ -12,6 +12,7 @@ import { acceptancesFeature } from './modules/acceptances/module.ts';
 import { addressesModule } from './modules/addresses/module.ts';
 import { articlesModule } from './modules/articles/module.ts';
 import { authModule } from './modules/auth/module.ts';
+import { BRIEF_BODY_REQUIREMENTS } from './modules/briefs/contract.ts';
 import { briefsFeature } from './modules/briefs/module.ts';
 import { catalogueModule } from './modules/catalogue/module.ts';
 import { companiesModule } from './modules/companies/module.ts';
@@ -202,7 +203,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       'openapiObject' in document
         ? finishOpenApiDocument(document.openapiObject, {
             unprefixedPrefixes: aliasPrefixes(MODULES),
-            bodyRequirements: QUOTE_BODY_REQUIREMENTS,
+            bodyRequirements: [...BRIEF_BODY_REQUIREMENTS, ...QUOTE_BODY_REQUIREMENTS],
           })
         : document.swaggerObject,
     refResolver: {

@@ -122,6 +122,13 @@ export function registerOutputAliases(aliases: readonly Alias[]) {
   return aliases;
 }
 
+/**
+ * The registered HIPE names an answer carrying these properties is served with (for a schema of
+ * an answer serialized as plain JSON, e.g. catalogue entries: withOutputAliases documents them).
+ */
+export const outputAliasesFor = (properties: TProperties): Alias[] =>
+  [...OUTPUT_ALIASES.values()].filter((a) => a.of in properties && !(a.alias in properties));
+
 function decorate(record: unknown, depth = 0) {
   if (!record || typeof record !== 'object' || Array.isArray(record)) return;
   const target = record as Record<string, unknown>;

@@ -133,7 +133,7 @@ export function finishOpenApiDocument<T extends object>(document: T, options: Co
     // Documented as a list rather than duplicated paths: duplicating ~40 operations under a second
     // path would double the generated client's surface for one integration client (HIPE's n8n
     // node) that does not read this document.
-    doc.info['x-unprefixed-paths'] = options.unprefixedPrefixes.map((prefix) => ({
+    doc.info['x-unprefixed-paths'] = [...new Set(options.unprefixedPrefixes)].map((prefix) => ({
       path: prefix,
       sameAs: `/api${prefix}`,
     }));

@@ -116,6 +116,8 @@ export async function runFlow(options: FlowOptions): Promise<FlowResult> {
 export function refusedByTheTypes(client: ReturnType<typeof createClient<paths>>) {
   // @ts-expect-error a quote needs companyId or projectId
   void client.POST('/api/quotes', { body: { name: 'x', briefIds: ['b'] } });
+  // @ts-expect-error a brief needs companyId or projectId
+  void client.POST('/api/briefs', { body: { briefElements: [] } });
   // @ts-expect-error a quote needs briefIds or items
   void client.POST('/api/quotes', { body: { name: 'x', companyId: 'c' } });
   // @ts-expect-error a date is a string, not a number

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPENAPI_PATH } from '../../scripts/openapi.ts';
 import { renderPermissionsDoc } from '../../scripts/permissions-doc.ts';
 import { ERROR_CODES } from '../../src/platform/error-codes.ts';
-import { buildTestApp, type TestApp } from '../helpers/app.ts';
+import { auth, buildTestApp, makeOrganisation, type TestApp } from '../helpers/app.ts';
+import { expectProblem } from '../helpers/http.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -149,6 +150,8 @@ describe('OpenAPI and docs', () => {
 
     it('has a server relative to the service root, and lists the unprefixed paths', () => {
       expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+      const unprefixed = doc.info['x-unprefixed-paths'] as { path: string }[];
+      expect(new Set(unprefixed.map(({ path }) => path)).size).toBe(unprefixed.length);
       expect(doc.info['x-unprefixed-paths']).toEqual(
         expect.arrayContaining([
           { path: '/orders', sameAs: '/api/orders' },
@@ -194,6 +197,30 @@ describe('OpenAPI and docs', () => {
       expect(untyped).toEqual([]);
     });
 
+    it('refuses a date that is not a string, as the document says (400 problem at its pointer)', async () => {
+      const admin = await makeOrganisation(t);
+      for (const orderDate of [42, true, '2025-02-30', 'tomorrow']) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/api/orders',
+          headers: auth(admin),
+          payload: { billedAmount: 1, orderDate },
+        });
+        const problem = expectProblem(response, 400, 'validation_failed');
+        expect(
+          problem.errors?.map((e) => e.pointer),
+          String(orderDate),
+        ).toContain('/orderDate');
+      }
+      const accepted = await t.app.inject({
+        method: 'POST',
+        url: '/api/orders',
+        headers: auth(admin),
+        payload: { billedAmount: 1, orderDate: '2025-03-01' },
+      });
+      expect(accepted.statusCode, accepted.body).toBe(201);
+    });
+
     it('documents the HIPE aliases the service accepts', () => {
       const bodyOf = (path: string, method: string) =>
         (
@@ -210,6 +237,39 @@ describe('OpenAPI and docs', () => {
 
     it("lists the registry's codes as the problem `code` enum", () => {
       expect(doc.components.schemas.Problem!.properties.code!.enum).toEqual(Object.keys(ERROR_CODES));
+    });
+
+    it('states "companyId unless projectId" of a brief in the schema, as the service checks it', async () => {
+      for (const path of ['/api/briefs', '/api/briefs/async']) {
+        const body = doc.paths[path]!.post!.requestBody as {
+          content: Record<string, { schema: { allOf?: { anyOf: { required: string[] }[] }[] } }>;
+        };
+        expect(
+          body.content['application/json']!.schema.allOf!.map((part) => part.anyOf.map((b) => b.required)),
+        ).toEqual([[['companyId'], ['projectId']]]);
+      }
+      const admin = await makeOrganisation(t);
+      const idOf = async (url: string, code: string) =>
+        (await t.app.inject({ method: 'GET', url, headers: auth(admin) }))
+          .json()
+          .find((r: { code: string }) => r.code === code).id;
+      const element = {
+        position: 0,
+        productId: await idOf('/api/products', 'STE'),
+        materialReferenceId: await idOf('/api/material-references', 'GC1-350'),
+        lengthDimension: 120,
+        widthDimension: 40,
+        heightDimension: 180,
+        decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
+      };
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/briefs',
+        headers: auth(admin),
+        payload: { name: 'No company', briefElements: [element] },
+      });
+      const problem = expectProblem(response, 400);
+      expect(problem.errors?.map((e) => e.pointer)).toEqual(['/companyId']);
     });
 
     it('states "companyId unless projectId" and "briefIds or items" of a quote in the schema', () => {

@@ -9,7 +9,7 @@ import type { Actor } from '../../platform/actor.ts';
 import { audienceOf, pick } from '../../platform/audience.ts';
 import type { CatalogueEntry } from './repository.ts';
 
-const BUYER_FIELDS: Record<string, readonly string[]> = {
+export const BUYER_FIELDS: Record<string, readonly string[]> = {
   productCategories: ['kind'],
   products: [
     'categoryId',

@@ -1,17 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type TObject, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import { outputAliasesFor, withOutputAliases } from '../../platform/hipe.ts';
 import { actorOf } from '../../platform/route-security.ts';
-import {
-  DateTime,
-  IdParams,
-  NullableInput,
-  NullableOutput,
-  problemResponses,
-  StringEnum,
-  Uuid,
-} from '../../platform/schemas.ts';
+import { DateTime, IdParams, NullableInput, problemResponses, Uuid } from '../../platform/schemas.ts';
 import type { CatalogueKind } from './repository.ts';
+import { answerFieldsOf } from './schemas.ts';
 import { createCatalogueService } from './service.ts';
 import { upgradeCatalogues } from './upgrade.ts';
 
@@ -110,7 +104,7 @@ const COLLECTIONS: { path: string; kind: CatalogueKind; one: string; many: strin
 const Entry = Type.Object(
   {
     id: Uuid,
-    kind: Type.String(),
+    kind: Type.String({ description: 'The catalogue collection of the record (e.g. `machines`)' }),
     code: Type.String(),
     name: Type.String(),
     names: Type.Object(
@@ -131,71 +125,23 @@ const Entry = Type.Object(
     updatedAt: DateTime,
   },
   {
-    $id: 'CatalogueEntry',
-    additionalProperties: true,
-    description: 'A catalogue record: its own fields (see docs/pricing.md) beside these',
+    additionalProperties: false,
+    description: "The fields every catalogue entry has (its collection's own fields beside them)",
   },
 );
 
 /**
- * The fields of a collection's records (its `data`, served beside the entry's own) a client needs to choose records (declared for every audience:
- * a buyer sees these, src/modules/catalogue/audience.ts); other fields stay open
- * (`additionalProperties`), so what is served does not change. Ids name records of the catalogue:
- * a product can be made of a board whose `matterId` is in its `allowedMatterIds`.
+ * The entry schema of a collection: the entry's own fields and its records' fields (schemas.ts),
+ * closed, so a generated client gets every field typed (issue 27). A product can be made of a board
+ * whose `matterId` is in its `allowedMatterIds`.
  */
-const Dimensions = Type.Object(
-  { length: Type.Number(), width: Type.Number(), height: Type.Number() },
-  { additionalProperties: true, description: 'Inside dimensions, mm' },
-);
-const GrainRule = StringEnum(['BLANK_WIDTH', 'BLANK_HEIGHT', 'ANY']);
-const ProductData = Type.Object(
-  {
-    categoryId: Type.String({ description: 'Its product category (GET /api/product-categories)' }),
-    style: StringEnum(['STE', 'RTE', 'CLB', 'SLEEVE', 'TRAY', 'FEFCO_0201', 'FEFCO_0427', 'FLAT'], {
-      description: 'The die-line formula',
-    }),
-    allowedMatterIds: Type.Array(Type.String(), {
-      description:
-        'The matters (GET /api/matters) it can be made of: pick a board whose matterId is one of them',
-    }),
-    windowAllowed: Type.Optional(Type.Boolean()),
-    minDimensions: Type.Optional(Dimensions),
-    maxDimensions: Type.Optional(Dimensions),
-    gluing: Type.Optional(NullableOutput(StringEnum(['STRAIGHT_LINE', 'CRASH_LOCK']))),
-    requiredGrain: Type.Optional(GrainRule),
-    requiredFlute: Type.Optional(GrainRule),
-    mixedGrainAllowed: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: true },
-);
-const SheetFormat = Type.Object(
-  { width: Type.Number(), height: Type.Number(), grain: Type.Optional(StringEnum(['LONG', 'SHORT'])) },
-  { additionalProperties: true, description: 'mm, long edge first' },
-);
-const MaterialReferenceData = Type.Object(
-  {
-    materialTypeId: Type.String({ description: 'GET /api/material-types' }),
-    matterId: Type.String({ description: 'GET /api/matters; a product lists the matters it allows' }),
-    grammage: Type.Number({ description: 'g/m2' }),
-    caliperMm: Type.Number(),
-    grain: Type.Optional(StringEnum(['LONG', 'SHORT'])),
-    sheetFormats: Type.Optional(Type.Array(SheetFormat)),
-  },
-  { additionalProperties: true },
-);
-const DATA_OF: Partial<Record<CatalogueKind, TObject>> = {
-  products: ProductData,
-  materialReferences: MaterialReferenceData,
-};
-
-/** The entry schema of a collection: `CatalogueEntry` with its own fields (served beside them) where declared. */
-const entrySchemaOf = (c: (typeof COLLECTIONS)[number]) => {
-  const data = DATA_OF[c.kind];
-  if (!data) return undefined;
-  return Type.Object(
-    { ...Entry.properties, ...data.properties },
-    { $id: c.one, additionalProperties: true, description: `A catalogue entry of ${c.path}` },
+const entrySchemaOf = (kind: CatalogueKind | 'settings', id: string, description: string) => {
+  const schema = Type.Object(
+    { ...Entry.properties, ...answerFieldsOf(kind) },
+    { $id: id, additionalProperties: false, description },
   );
+  // HIPE's names of the entry's properties (`enable`) are served beside ours (platform/hipe.ts).
+  return withOutputAliases(schema, outputAliasesFor(schema.properties));
 };
 
 const EntryPatch = Type.Object(
@@ -232,15 +178,17 @@ export const catalogueRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
   return async (app) => {
     // Existing organisations' catalogues onto the current default version (safe on every node).
     await upgradeCatalogues(ctx);
-    app.addSchema(Entry);
     const tags = ['catalogue'];
+    for (const c of COLLECTIONS)
+      app.addSchema(entrySchemaOf(c.kind, c.one, `A catalogue entry of ${c.path}: ${c.about}`));
+    app.addSchema(
+      entrySchemaOf('settings', 'PricingSettings', 'The pricing settings of the estimating engine'),
+    );
+    // Every entry is serialized as plain JSON: an edited record (PATCH `data`) is served as
+    // stored, never trimmed or refused by a serializer; the schemas document it (schemas.ts).
+    const serializer = { serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
     for (const c of COLLECTIONS) {
-      const typed = entrySchemaOf(c);
-      if (typed) app.addSchema(typed);
-      const EntryRef = Type.Ref(typed ? c.one : 'CatalogueEntry');
-      // A typed collection documents its fields but is serialized as an open entry was (plain
-      // JSON): an edited record (PATCH `data`) is served as stored, never refused by the serializer.
-      const serializer = typed ? { serializerCompiler: () => (data: unknown) => JSON.stringify(data) } : {};
+      const EntryRef = Type.Ref(c.one);
       app.get(
         `/${c.path}`,
         {
@@ -291,12 +239,13 @@ export const catalogueRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.get(
       '/pricing-settings',
       {
+        ...serializer,
         config: { permission: 'catalogue:read' },
         schema: {
           tags,
           operationId: 'getPricingSettings',
           summary: 'Default margin, ink coverage and value-analysis settings of the estimating engine',
-          response: { 200: Type.Ref('CatalogueEntry'), ...problemResponses() },
+          response: { 200: Type.Ref('PricingSettings'), ...problemResponses() },
         },
       },
       async (request) => service.settings(actorOf(request)),
@@ -304,13 +253,14 @@ export const catalogueRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     app.patch(
       '/pricing-settings',
       {
+        ...serializer,
         config: { permission: 'catalogue:manage' },
         schema: {
           tags,
           operationId: 'updatePricingSettings',
           summary: 'Edit the pricing settings (e.g. the default commercial margin)',
           body: EntryPatch,
-          response: { 200: Type.Ref('CatalogueEntry'), ...problemResponses() },
+          response: { 200: Type.Ref('PricingSettings'), ...problemResponses() },
         },
       },
       async (request) => {

@@ -4533,13 +4533,14 @@ export interface components {
             expiresAt: string | null;
             revokedAt: string | null;
         };
-        /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
-        CatalogueEntry: {
+        /** @description A catalogue entry of product-categories: folding carton, corrugated case, flat item */
+        ProductCategory: {
             /**
              * Format: uuid
              * @description UUID
              */
             id: string;
+            /** @description The catalogue collection of the record (e.g. `machines`) */
             kind: string;
             code: string;
             name: string;
@@ -4561,16 +4562,17 @@ export interface components {
              * @description ISO 8601 timestamp
              */
             updatedAt: string;
-        } & {
-            [key: string]: unknown;
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
         };
-        /** @description A catalogue entry of products */
+        /** @description A catalogue entry of products: product styles with their die-line formula and allowances */
         Product: {
             /**
              * Format: uuid
              * @description UUID
              */
             id: string;
+            /** @description The catalogue collection of the record (e.g. `machines`) */
             kind: string;
             code: string;
             name: string;
@@ -4592,7 +4594,7 @@ export interface components {
              * @description ISO 8601 timestamp
              */
             updatedAt: string;
-            /** @description Its product category (GET /api/product-categories) */
+            /** @description A record of GET /api/product-categories; its product category */
             categoryId: string;
             /**
              * @description The die-line formula
@@ -4601,40 +4603,57 @@ export interface components {
             style: "STE" | "RTE" | "CLB" | "SLEEVE" | "TRAY" | "FEFCO_0201" | "FEFCO_0427" | "FLAT";
             /** @description The matters (GET /api/matters) it can be made of: pick a board whose matterId is one of them */
             allowedMatterIds: string[];
-            windowAllowed?: boolean;
-            /** @description Inside dimensions, mm */
-            minDimensions?: {
+            /**
+             * @description The operation that turns printed sheets into blanks. Seller staff only (costs:read)
+             * @enum {string}
+             */
+            cuttingOperation?: "DIE_CUTTING" | "GUILLOTINE_CUTTING" | "SLOT_FOLD_GLUE" | "ROTARY_DIE_CUTTING";
+            /** @description The folder-gluer capability it needs; null: not glued on a folder-gluer */
+            gluing: ("STRAIGHT_LINE" | "CRASH_LOCK") | null;
+            /** @description Glue flap width, mm */
+            glueFlapMm: number;
+            /** @description Tuck flap depth, mm */
+            tuckFlapMm: number;
+            /** @description Dust flap depth as a fraction of the inside width (0..1) */
+            dustFlapRatio: number;
+            /** @description Slot width between corrugated flaps, mm */
+            slotWidthMm: number;
+            /** @description Inside dimensions, mm (inclusive) */
+            minDimensions: {
+                /** @description mm */
                 length: number;
+                /** @description mm */
                 width: number;
+                /** @description mm */
                 height: number;
-            } & {
-                [key: string]: unknown;
             };
-            /** @description Inside dimensions, mm */
-            maxDimensions?: {
+            /** @description Inside dimensions, mm (inclusive) */
+            maxDimensions: {
+                /** @description mm */
                 length: number;
+                /** @description mm */
                 width: number;
+                /** @description mm */
                 height: number;
-            } & {
-                [key: string]: unknown;
             };
-            /** @enum {string|null} */
-            gluing?: "STRAIGHT_LINE" | "CRASH_LOCK" | null;
+            /** @description A window can be cut in the front panel */
+            windowAllowed: boolean;
             /** @enum {string} */
             requiredGrain?: "BLANK_WIDTH" | "BLANK_HEIGHT" | "ANY";
+            mixedGrainAllowed?: boolean;
             /** @enum {string} */
             requiredFlute?: "BLANK_WIDTH" | "BLANK_HEIGHT" | "ANY";
-            mixedGrainAllowed?: boolean;
-        } & {
-            [key: string]: unknown;
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
         };
-        /** @description A catalogue entry of material-references */
-        MaterialReference: {
+        /** @description A catalogue entry of matters: paper, folding boxboard, corrugated */
+        Matter: {
             /**
              * Format: uuid
              * @description UUID
              */
             id: string;
+            /** @description The catalogue collection of the record (e.g. `machines`) */
             kind: string;
             code: string;
             name: string;
@@ -4656,25 +4675,589 @@ export interface components {
              * @description ISO 8601 timestamp
              */
             updatedAt: string;
-            /** @description GET /api/material-types */
-            materialTypeId: string;
-            /** @description GET /api/matters; a product lists the matters it allows */
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
+        };
+        /** @description A catalogue entry of material-types: GC1, GC2, SBS, kraft liner, flutes... */
+        MaterialType: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @description The catalogue collection of the record (e.g. `machines`) */
+            kind: string;
+            code: string;
+            name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
+            enabled: boolean;
+            position: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            /** @description A record of GET /api/matters */
             matterId: string;
-            /** @description g/m2 */
-            grammage: number;
-            caliperMm: number;
-            /** @enum {string} */
-            grain?: "LONG" | "SHORT";
-            sheetFormats?: ({
+            /** @description Flute profile of a corrugated type (E, B, C, EB, BC) */
+            flute?: string;
+            /** @description Flute thickness, mm (corrugated flutes) */
+            thickness?: number | null;
+            /** @description Outside gain, mm (corrugated flutes) */
+            outsideGain?: number | null;
+            /** @description Inside loss, mm (corrugated flutes) */
+            insideLoss?: number | null;
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
+        };
+        /** @description A catalogue entry of material-references: supplier boards: grammage, caliper, price per tonne, sheet formats */
+        MaterialReference: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @description The catalogue collection of the record (e.g. `machines`) */
+            kind: string;
+            code: string;
+            name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
+            enabled: boolean;
+            position: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            /** @description A record of GET /api/material-types; absent on a board created through /api/corrugated-materials (disabled: not priced) */
+            materialTypeId?: string;
+            /** @description A record of GET /api/matters; a product lists the matters it allows */
+            matterId: string;
+            /** @description g/m2; absent on a board created through /api/corrugated-materials (disabled: not priced) */
+            grammage?: number;
+            /** @description mm; absent on a board created through /api/corrugated-materials (disabled: not priced) */
+            caliperMm?: number;
+            /** @description Price per tonne; used unless pricePerSquareMetre is set. Seller staff only (costs:read) */
+            pricePerTonne?: number;
+            /** @description Price per m2 of sheet; overrides pricePerTonne. Seller staff only (costs:read) */
+            pricePerSquareMetre?: number;
+            /** @description Stock sheet formats it is sold in */
+            sheetFormats?: {
+                /** @description mm */
                 width: number;
+                /** @description mm */
                 height: number;
-                /** @enum {string} */
+                /**
+                 * @description Sheet formats only: grain along the long or the short edge; overrides the board's
+                 * @enum {string}
+                 */
                 grain?: "LONG" | "SHORT";
-            } & {
-                [key: string]: unknown;
-            })[];
-        } & {
-            [key: string]: unknown;
+            }[];
+            /**
+             * @description Grain of the stock sheets
+             * @enum {string}
+             */
+            grain?: "LONG" | "SHORT";
+            /** @description Sheets made to any size within these limits (corrugated) */
+            cutToSize?: {
+                /** @description mm, long edge first */
+                min: {
+                    /** @description mm */
+                    width: number;
+                    /** @description mm */
+                    height: number;
+                    /**
+                     * @description Sheet formats only: grain along the long or the short edge; overrides the board's
+                     * @enum {string}
+                     */
+                    grain?: "LONG" | "SHORT";
+                };
+                /** @description mm, long edge first */
+                max: {
+                    /** @description mm */
+                    width: number;
+                    /** @description mm */
+                    height: number;
+                    /**
+                     * @description Sheet formats only: grain along the long or the short edge; overrides the board's
+                     * @enum {string}
+                     */
+                    grain?: "LONG" | "SHORT";
+                };
+                /** @description Edge trim of the corrugator web, mm */
+                trimMm?: number;
+                /** @description Corrugating waste (0..1) */
+                wasteRate?: number;
+                /** @description Usual web widths, mm */
+                webWidthsMm?: number[];
+            };
+            /** @description Seller staff only (costs:read) */
+            supplier?: string;
+            description?: string | null;
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
+        };
+        /** @description A catalogue entry of machines: formats, speeds, set-up times, hourly rates, spoilage */
+        Machine: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @description The catalogue collection of the record (e.g. `machines`) */
+            kind: string;
+            code: string;
+            name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
+            enabled: boolean;
+            position: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            /** @description Per hour. Seller staff only (costs:read) */
+            hourlyRate?: number;
+            /** @description mm, long edge first. Seller staff only (costs:read) */
+            minFormat?: {
+                /** @description mm */
+                width: number;
+                /** @description mm */
+                height: number;
+                /**
+                 * @description Sheet formats only: grain along the long or the short edge; overrides the board's
+                 * @enum {string}
+                 */
+                grain?: "LONG" | "SHORT";
+            };
+            /** @description mm, long edge first. Seller staff only (costs:read) */
+            maxFormat?: {
+                /** @description mm */
+                width: number;
+                /** @description mm */
+                height: number;
+                /**
+                 * @description Sheet formats only: grain along the long or the short edge; overrides the board's
+                 * @enum {string}
+                 */
+                grain?: "LONG" | "SHORT";
+            };
+            /** @description mm. Seller staff only (costs:read) */
+            minCaliperMm?: number;
+            /** @description mm. Seller staff only (costs:read) */
+            maxCaliperMm?: number;
+            /** @description mm. Seller staff only (costs:read) */
+            gripperMm?: number;
+            /** @description mm. Seller staff only (costs:read) */
+            sideMarginMm?: number;
+            /** @description mm. Seller staff only (costs:read) */
+            tailMarginMm?: number;
+            /** @description mm. Seller staff only (costs:read) */
+            gutterMm?: number;
+            /** @description Seller staff only (costs:read) */
+            maxColours?: number;
+            /** @description Cap on blanks per sheet. Seller staff only (costs:read) */
+            maxUps?: number;
+            /** @description Stack height cut at once (guillotine), mm. Seller staff only (costs:read) */
+            liftHeightMm?: number;
+            /** @description Seller staff only (costs:read) */
+            capabilities?: ("STRAIGHT_LINE" | "CRASH_LOCK" | "FOUR_CORNER")[];
+            /** @description Seller staff only (costs:read) */
+            operations?: {
+                /** @description A record of GET /api/operations */
+                operationId: string;
+                /** @description Per make-ready, hours */
+                setupHours: number;
+                /** @description Hours */
+                setupHoursPerColour: number;
+                /** @description Hours */
+                setupHoursPerTool: number;
+                /** @description In the operation's input unit */
+                speedPerHour: number;
+                /** @description Spoilage per make-ready, input units */
+                makeReady: number;
+                makeReadyPerColour: number;
+                /** @description Running waste as a fraction of the good output (0..1) */
+                runningWasteRate: number;
+                /** @description Spoilage table: the rate of the first row whose upTo the run does not exceed */
+                wasteByRunLength?: {
+                    upTo: number;
+                    /** @description Running waste (0..1) */
+                    rate: number;
+                }[];
+                inlineWithPrevious?: boolean;
+                /** @enum {string} */
+                speedBasis?: "UNIT" | "PACKAGE";
+            }[];
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
+        };
+        /** @description A catalogue entry of operations: manufacturing operations */
+        Operation: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @description The catalogue collection of the record (e.g. `machines`) */
+            kind: string;
+            code: string;
+            name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
+            enabled: boolean;
+            position: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            /** @enum {string} */
+            category: "PRINTING" | "FINISHING" | "CONVERTING" | "PACKING";
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
+        };
+        /** @description A catalogue entry of consumables: inks, plates, films, foils, glue */
+        Consumable: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @description The catalogue collection of the record (e.g. `machines`) */
+            kind: string;
+            code: string;
+            name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
+            enabled: boolean;
+            position: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            /** @enum {string} */
+            unit: "KG" | "M2" | "EACH" | "IMPRESSION";
+            /** @description Per unit. Seller staff only (costs:read) */
+            price?: number;
+            /** @description g/m2 (inks, varnish), g/m (glues). Seller staff only (costs:read) */
+            consumptionRate?: number;
+            /** @description Foil colour */
+            colour?: string;
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
+        };
+        /** @description A catalogue entry of tooling-rules: cutting dies, stamping and embossing dies, flexo plates */
+        ToolingRule: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @description The catalogue collection of the record (e.g. `machines`) */
+            kind: string;
+            code: string;
+            name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
+            enabled: boolean;
+            position: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            /** @description In the catalogue currency. Seller staff only (costs:read) */
+            basePrice?: number;
+            /** @description Per metre of cutting and creasing rule. Seller staff only (costs:read) */
+            pricePerMetre?: number;
+            /** @description Per cm2 of tool area. Seller staff only (costs:read) */
+            pricePerSquareCentimetre?: number;
+            /** @description Embossing surcharge per mm of depth, of the area price (0..1). Seller staff only (costs:read) */
+            depthSurchargePerMm?: number;
+            /** @description In the catalogue currency. Seller staff only (costs:read) */
+            minimumPrice?: number;
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
+        };
+        /** @description A catalogue entry of packing-cases: shipping cases */
+        PackingCase: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @description The catalogue collection of the record (e.g. `machines`) */
+            kind: string;
+            code: string;
+            name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
+            enabled: boolean;
+            position: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            /** @description Inside, mm */
+            length: number;
+            /** @description Inside, mm */
+            width: number;
+            /** @description Inside, mm */
+            height: number;
+            /** @description mm. Seller staff only (costs:read) */
+            wallThicknessMm?: number;
+            /** @description Bundle stack height limit, mm. Seller staff only (costs:read) */
+            maxStackHeightMm?: number;
+            /** @description Packing labour. Seller staff only (costs:read) */
+            packagesPerHour?: number;
+            maxWeightKg: number;
+            /** @description In the catalogue currency. Seller staff only (costs:read) */
+            price?: number;
+            /** @description Seller staff only (costs:read) */
+            tareKg?: number;
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
+        };
+        /** @description A catalogue entry of pallets: EURO, STANDARD, CUSTOM pallets */
+        Pallet: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @description The catalogue collection of the record (e.g. `machines`) */
+            kind: string;
+            code: string;
+            name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
+            enabled: boolean;
+            position: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            /** @enum {string} */
+            type: "EURO" | "STANDARD" | "CUSTOM";
+            /** @description mm */
+            length: number;
+            /** @description mm */
+            width: number;
+            /** @description mm */
+            deckHeightMm: number;
+            /** @description mm */
+            maxLoadedHeightMm: number;
+            maxGrossWeightKg: number;
+            /** @description In the catalogue currency. Seller staff only (costs:read) */
+            price?: number;
+            /** @description Seller staff only (costs:read) */
+            tareKg?: number;
+            /** @description Pallets per full truck. Seller staff only (costs:read) */
+            perTruck?: number;
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
+        };
+        /** @description A catalogue entry of delivery-zones: delivery prices by destination zone */
+        DeliveryZone: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @description The catalogue collection of the record (e.g. `machines`) */
+            kind: string;
+            code: string;
+            name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
+            enabled: boolean;
+            position: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            /** @description ISO 3166-1 alpha-2 codes */
+            countryCodes: string[];
+            /** @description In the catalogue currency. Seller staff only (costs:read) */
+            pricePerPallet?: number;
+            /** @description In the catalogue currency. Seller staff only (costs:read) */
+            minimumPrice?: number;
+            /** @description Working days on the road. Seller staff only (costs:read) */
+            transitDays?: number;
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
+        };
+        /** @description The pricing settings of the estimating engine */
+        PricingSettings: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @description The catalogue collection of the record (e.g. `machines`) */
+            kind: string;
+            code: string;
+            name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
+            enabled: boolean;
+            position: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            /** @description ISO 4217 code of the catalogue currency */
+            currency: string;
+            /** @description Default commercial margin (0..1). Seller staff only (costs:read) */
+            defaultCommercialMargin?: number;
+            /** @description Ink coverage when a brief element gives none (0..1). Seller staff only (costs:read) */
+            defaultInkCoverage?: number;
+            /** @description mm. Seller staff only (costs:read) */
+            foilAllowanceMm?: number;
+            /** @description mm. Seller staff only (costs:read) */
+            windowFilmOverlapMm?: number;
+            /** @description mm. Seller staff only (costs:read) */
+            windowPanelMarginMm?: number;
+            /**
+             * @description Seller staff only (costs:read)
+             * @enum {string}
+             */
+            corrugatedPacking?: "BUNDLE" | "AS_BRIEF";
+            /** @description Seller staff only (costs:read) */
+            routeSelection?: {
+                toolingRepeats?: number;
+                variantMargin?: number;
+                maxVariants?: number;
+            };
+            /** @description Working days unless said otherwise. Seller staff only (costs:read) */
+            leadTime?: {
+                hoursPerWorkingDay?: number;
+                boardStockDays?: number;
+                boardMillOrderDays?: number;
+                boardStockLimitKg?: number;
+                corrugatorDays?: number;
+                /** @description Per tooling line code */
+                toolingDays?: {
+                    [key: string]: number;
+                };
+                platesDays?: number;
+                queueDays?: number;
+                transportDays?: number;
+            };
+            /** @description Seller staff only (costs:read) */
+            valueAnalysis?: {
+                /** @description A price break saves at least this fraction of the unit price (0..1) */
+                priceBreakSaving: number;
+                quantityCurveFactors: number[];
+                maxQuantityFactor?: number;
+                /** @description mm */
+                maxDimensionReductionMm: number;
+                /** @description Comparable board: relative grammage tolerance (0..1) */
+                grammageTolerance: number;
+                /** @description Comparable board: relative caliper tolerance (0..1) */
+                caliperTolerance: number;
+            };
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
         };
         /** @description A corrugated material: a board (material reference) of the corrugated matter (catalogue entry fields beside these) */
         CorrugatedMaterial: {
@@ -8553,7 +9136,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"][];
+                    "application/json": components["schemas"]["ProductCategory"][];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -8606,13 +9189,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of product-categories: folding carton, corrugated case, flat item */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["ProductCategory"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -8683,13 +9266,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of product-categories: folding carton, corrugated case, flat item */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["ProductCategory"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -8798,7 +9381,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A catalogue entry of products */
+            /** @description A catalogue entry of products: product styles with their die-line formula and allowances */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8875,7 +9458,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A catalogue entry of products */
+            /** @description A catalogue entry of products: product styles with their die-line formula and allowances */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8937,7 +9520,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"][];
+                    "application/json": components["schemas"]["Matter"][];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -8990,13 +9573,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of matters: paper, folding boxboard, corrugated */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["Matter"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -9067,13 +9650,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of matters: paper, folding boxboard, corrugated */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["Matter"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -9129,7 +9712,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"][];
+                    "application/json": components["schemas"]["MaterialType"][];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -9182,13 +9765,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of material-types: GC1, GC2, SBS, kraft liner, flutes... */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["MaterialType"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -9259,13 +9842,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of material-types: GC1, GC2, SBS, kraft liner, flutes... */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["MaterialType"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -9374,7 +9957,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A catalogue entry of material-references */
+            /** @description A catalogue entry of material-references: supplier boards: grammage, caliper, price per tonne, sheet formats */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9451,7 +10034,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A catalogue entry of material-references */
+            /** @description A catalogue entry of material-references: supplier boards: grammage, caliper, price per tonne, sheet formats */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9513,7 +10096,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"][];
+                    "application/json": components["schemas"]["Machine"][];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -9566,13 +10149,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of machines: formats, speeds, set-up times, hourly rates, spoilage */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["Machine"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -9643,13 +10226,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of machines: formats, speeds, set-up times, hourly rates, spoilage */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["Machine"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -9705,7 +10288,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"][];
+                    "application/json": components["schemas"]["Operation"][];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -9758,13 +10341,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of operations: manufacturing operations */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["Operation"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -9835,13 +10418,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of operations: manufacturing operations */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["Operation"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -9897,7 +10480,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"][];
+                    "application/json": components["schemas"]["Consumable"][];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -9950,13 +10533,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of consumables: inks, plates, films, foils, glue */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["Consumable"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -10027,13 +10610,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of consumables: inks, plates, films, foils, glue */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["Consumable"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -10089,7 +10672,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"][];
+                    "application/json": components["schemas"]["ToolingRule"][];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -10142,13 +10725,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of tooling-rules: cutting dies, stamping and embossing dies, flexo plates */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["ToolingRule"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -10219,13 +10802,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of tooling-rules: cutting dies, stamping and embossing dies, flexo plates */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["ToolingRule"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -10281,7 +10864,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"][];
+                    "application/json": components["schemas"]["PackingCase"][];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -10334,13 +10917,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of packing-cases: shipping cases */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["PackingCase"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -10411,13 +10994,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of packing-cases: shipping cases */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["PackingCase"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -10473,7 +11056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"][];
+                    "application/json": components["schemas"]["Pallet"][];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -10526,13 +11109,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of pallets: EURO, STANDARD, CUSTOM pallets */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["Pallet"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -10603,13 +11186,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of pallets: EURO, STANDARD, CUSTOM pallets */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["Pallet"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -10665,7 +11248,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"][];
+                    "application/json": components["schemas"]["DeliveryZone"][];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -10718,13 +11301,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of delivery-zones: delivery prices by destination zone */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["DeliveryZone"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -10795,13 +11378,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description A catalogue entry of delivery-zones: delivery prices by destination zone */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["DeliveryZone"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -10851,13 +11434,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description The pricing settings of the estimating engine */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["PricingSettings"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -10925,13 +11508,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A catalogue record: its own fields (see docs/pricing.md) beside these */
+            /** @description The pricing settings of the estimating engine */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogueEntry"];
+                    "application/json": components["schemas"]["PricingSettings"];
                 };
             };
             /** @description RFC 9457 problem details; `code` is one of: `validation_failed`, `invalid_query`, `dates_out_of_order`, `value_out_of_range`, `invalid_character`, `date_out_of_range`, `invalid_value`, `bad_request`, `ctp_invalid_json_body`, `ctp_empty_json_body`, `request_aborted`, `ctp_invalid_content_length`, `bad_url` (docs/errors.md) */
@@ -24164,7 +24747,19 @@ export interface operations {
                         /** @description Commercial margin, 0..0.99 (price = cost / (1 - m)) */
                         commercialMargin?: number;
                     }[];
-                };
+                } & ({
+                    /**
+                     * Format: uuid
+                     * @description The company (required without projectId; must be the project company with it)
+                     */
+                    companyId: string;
+                } | {
+                    /**
+                     * Format: uuid
+                     * @description A project of the organisation; sets the company
+                     */
+                    projectId: string;
+                });
             };
         };
         responses: {
@@ -24842,7 +25437,19 @@ export interface operations {
                         /** @description Commercial margin, 0..0.99 (price = cost / (1 - m)) */
                         commercialMargin?: number;
                     }[];
-                };
+                } & ({
+                    /**
+                     * Format: uuid
+                     * @description The company (required without projectId; must be the project company with it)
+                     */
+                    companyId: string;
+                } | {
+                    /**
+                     * Format: uuid
+                     * @description A project of the organisation; sets the company
+                     */
+                    projectId: string;
+                });
             };
         };
         responses: {
