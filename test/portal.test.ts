@@ -341,6 +341,14 @@ describe('the seller’s brand and the guest page', () => {
       lines: [{ name: 'Folding box', quantity: 100, unitPrice: 0.45, totalPrice: 45 }],
     });
     expect(JSON.stringify(view.json())).not.toMatch(/engine|margin|cost"/i);
+    // The seller's contact details are served (and documented: GuestQuote.seller is closed).
+    expect(Object.keys(view.json().seller).sort()).toEqual([
+      'email',
+      'logoUrl',
+      'name',
+      'phoneNumber',
+      'website',
+    ]);
     const accepted = await call(null, 'POST', `/api/public/quotes/${token}/accept`, {
       typedName: 'Gast Käufer',
       email: 'gast@buyer.example',

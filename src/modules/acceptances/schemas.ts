@@ -141,8 +141,13 @@ export const GuestQuoteSchema = Type.Object(
       {
         name: Type.String(),
         logoUrl: Nullable(Type.String({ description: 'The link’s own logo route; null without a logo' })),
+        // The contact details of the organisation settings (absent when the organisation has no
+        // settings record: then its name only).
+        email: Type.Optional(Nullable(Type.String())),
+        phoneNumber: Type.Optional(Nullable(Type.String())),
+        website: Type.Optional(Nullable(Type.String())),
       },
-      { additionalProperties: true, description: 'The seller’s brand (name, logo, contact details)' },
+      { additionalProperties: false, description: 'The seller’s brand (name, logo, contact details)' },
     ),
     lines: Type.Array(
       Type.Object({

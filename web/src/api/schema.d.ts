@@ -7401,8 +7401,9 @@ export interface components {
             seller: {
                 name: string;
                 logoUrl: string | null;
-            } & {
-                [key: string]: unknown;
+                email?: string | null;
+                phoneNumber?: string | null;
+                website?: string | null;
             };
             /** @description The quote’s top lines as the PDF prints them (no cost or margin) */
             lines: {
