@@ -86,15 +86,45 @@ describe('catalogue answers against the OpenAPI document', () => {
   };
 
   it('serves every collection, to the seller and to a buyer, as its schema documents it', async () => {
-    // Records the corrugated module adds to the collections: a flute (a material type) and a
-    // board without grammage (a material reference).
-    for (const [url, payload] of [
-      ['/api/corrugated-flutes', { name: 'B', thickness: 3, outsideGain: 1.5, insideLoss: 1.5 }],
-      ['/api/corrugated-materials', { name: 'Board made here', description: 'kraft' }],
-    ] as const) {
+    // Records the corrugated module adds to the collections (a flute is a material type, a board
+    // made here has no grammage) and one of each of its own resources.
+    const post = async (url: string, payload: object) => {
       const response = await t.app.inject({ method: 'POST', url, headers: auth(admin), payload });
-      expect(response.statusCode, response.body).toBe(201);
-    }
+      expect(response.statusCode, `${url}: ${response.body}`).toBe(201);
+      return response.json().id as string;
+    };
+    const flute = await post('/api/corrugated-flutes', {
+      name: 'B',
+      thickness: 3,
+      outsideGain: 1.5,
+      insideLoss: 1.5,
+    });
+    const board = await post('/api/corrugated-materials', { name: 'Board made here', description: 'kraft' });
+    const supplier = await post('/api/corrugated-suppliers', {
+      name: 'Mill',
+      contactInfo: 'mill@example.com',
+    });
+    const liner = await post('/api/corrugated-liners', {
+      name: 'K150',
+      weight: 150,
+      label: { 'en-US': 'Kraft 150' },
+      category: 'Kraft',
+      color: 'brown',
+    });
+    await post('/api/corrugated-formats', { width: 1200, length: 800 });
+    const composition = await post('/api/corrugated-material-compositions', {
+      corrugatedMaterial: board,
+      flute,
+      liners: [liner, liner],
+      supplierId: supplier,
+      pricePerSquareMetre: 0.4,
+    });
+    await post('/api/corrugated-material-composition-prices', {
+      corrugatedMaterialComposition: composition,
+      price: 0.42,
+      currency: 'EUR',
+      validFrom: '2026-01-01',
+    });
     // An edit that adds an optional field the default record lacks.
     const [machine] = (await get(admin, '/api/machines')).json();
     const edit = await t.app.inject({
@@ -105,13 +135,14 @@ describe('catalogue answers against the OpenAPI document', () => {
     });
     expect(edit.statusCode, edit.body).toBe(200);
 
-    // Every list and the settings of the catalogue routes (tag `catalogue`).
-    const paths = Object.keys(document.paths).filter(
-      (path) =>
-        !path.includes('{') &&
-        (document.paths[path]!.get as { tags?: string[] } | undefined)?.tags?.includes('catalogue'),
-    );
-    expect(paths).toEqual(
+    // Every list and the settings of the catalogue and corrugated routes.
+    const tagged = (tag: string) =>
+      Object.keys(document.paths).filter(
+        (path) =>
+          !path.includes('{') &&
+          (document.paths[path]!.get as { tags?: string[] } | undefined)?.tags?.includes(tag),
+      );
+    expect(tagged('catalogue')).toEqual(
       expect.arrayContaining([
         '/api/machines',
         '/api/products',
@@ -119,15 +150,23 @@ describe('catalogue answers against the OpenAPI document', () => {
         '/api/pricing-settings',
       ]),
     );
-    expect(paths).toHaveLength(13);
-    for (const path of paths) {
+    expect(tagged('catalogue')).toHaveLength(13);
+    expect(tagged('corrugated')).toHaveLength(7);
+    let checked = 0;
+    for (const path of [...tagged('catalogue'), ...tagged('corrugated')]) {
       const validate = answerValidator(path);
       for (const who of [admin, contact]) {
         const answer = await get(who, path);
+        // Suppliers and purchase prices are the seller's (costs:read).
+        if (who === contact && answer.statusCode === 403) continue;
         expect(answer.statusCode, `${path}: ${answer.body}`).toBe(200);
-        expect(validate(answer.json()), `GET ${path} as ${who.role}: ${errorsOf(validate)}`).toBe(true);
+        const body = answer.json();
+        expect(Array.isArray(body) ? body : (body.data ?? [body]), path).not.toHaveLength(0);
+        expect(validate(body), `GET ${path} as ${who.role}: ${errorsOf(validate)}`).toBe(true);
+        checked++;
       }
     }
+    expect(checked).toBe(13 * 2 + 7 + 5);
     const machines = (await get(admin, '/api/machines')).json();
     expect(machines.find((m: { id: string }) => m.id === machine.id).maxUps).toBe(4);
   });

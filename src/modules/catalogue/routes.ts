@@ -3,9 +3,9 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { outputAliasesFor, withOutputAliases } from '../../platform/hipe.ts';
 import { actorOf } from '../../platform/route-security.ts';
-import { DateTime, IdParams, NullableInput, problemResponses, Uuid } from '../../platform/schemas.ts';
+import { IdParams, NullableInput, problemResponses } from '../../platform/schemas.ts';
 import type { CatalogueKind } from './repository.ts';
-import { answerFieldsOf } from './schemas.ts';
+import { answerFieldsOf, ENTRY_FIELDS } from './schemas.ts';
 import { createCatalogueService } from './service.ts';
 import { upgradeCatalogues } from './upgrade.ts';
 
@@ -101,35 +101,6 @@ const COLLECTIONS: { path: string; kind: CatalogueKind; one: string; many: strin
   },
 ];
 
-const Entry = Type.Object(
-  {
-    id: Uuid,
-    kind: Type.String({ description: 'The catalogue collection of the record (e.g. `machines`)' }),
-    code: Type.String(),
-    name: Type.String(),
-    names: Type.Object(
-      {
-        en: Type.Optional(Type.String()),
-        fr: Type.Optional(Type.String()),
-        de: Type.Optional(Type.String()),
-      },
-      {
-        additionalProperties: false,
-        description:
-          "The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name`",
-      },
-    ),
-    enabled: Type.Boolean(),
-    position: Type.Integer(),
-    createdAt: DateTime,
-    updatedAt: DateTime,
-  },
-  {
-    additionalProperties: false,
-    description: "The fields every catalogue entry has (its collection's own fields beside them)",
-  },
-);
-
 /**
  * The entry schema of a collection: the entry's own fields and its records' fields (schemas.ts),
  * closed, so a generated client gets every field typed (issue 27). A product can be made of a board
@@ -137,7 +108,7 @@ const Entry = Type.Object(
  */
 const entrySchemaOf = (kind: CatalogueKind | 'settings', id: string, description: string) => {
   const schema = Type.Object(
-    { ...Entry.properties, ...answerFieldsOf(kind) },
+    { ...ENTRY_FIELDS, ...answerFieldsOf(kind) },
     { $id: id, additionalProperties: false, description },
   );
   // HIPE's names of the entry's properties (`enable`) are served beside ours (platform/hipe.ts).

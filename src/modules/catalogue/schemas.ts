@@ -14,9 +14,33 @@
  * the entry's `kind` (its collection) is served in its place (service.ts `present`).
  */
 import { OptionalKind, type TObject, type TProperties, type TSchema, Type } from '@sinclair/typebox';
-import { NullableOutput, StringEnum } from '../../platform/schemas.ts';
+import { DateTime, NullableOutput, StringEnum, Uuid } from '../../platform/schemas.ts';
 import { BUYER_FIELDS } from './audience.ts';
 import type { CatalogueKind } from './repository.ts';
+
+/** The fields every catalogue entry has, beside its record's (service.ts `present`). */
+export const ENTRY_FIELDS = {
+  id: Uuid,
+  kind: Type.String({ description: 'The catalogue collection of the record (e.g. `machines`)' }),
+  code: Type.String(),
+  name: Type.String(),
+  names: Type.Object(
+    {
+      en: Type.Optional(Type.String()),
+      fr: Type.Optional(Type.String()),
+      de: Type.Optional(Type.String()),
+    },
+    {
+      additionalProperties: false,
+      description:
+        "The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name`",
+    },
+  ),
+  enabled: Type.Boolean(),
+  position: Type.Integer(),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+};
 
 const Id = (collection: string, description = '') =>
   Type.String({ description: `A record of GET /api/${collection}${description ? `; ${description}` : ''}` });

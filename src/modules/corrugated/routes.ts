@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { outputAliasesFor, withOutputAliases } from '../../platform/hipe.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, IdParams, PageMeta, problemResponses } from '../../platform/schemas.ts';
 import type { CorrugatedModule } from './module.ts';
@@ -21,9 +22,13 @@ const PURCHASING = new Set<Resource>([prices, suppliers]);
 export const corrugatedRoutes = ({ service }: CorrugatedModule): FastifyPluginAsyncTypebox => {
   return async (app) => {
     const tags = ['corrugated'];
+    // Answers are serialized as plain JSON: a record is served as stored (its catalogue record's
+    // fields beside HIPE's), never trimmed by a serializer; the schemas document it (schemas.ts).
+    const serializer = { serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
     for (const resource of RESOURCES) {
       const { path, one, many } = resource;
-      const answer = ANSWERS[path]!;
+      // HIPE's names of its properties (`enable`), as the answers carry them (platform/hipe.ts).
+      const answer = withOutputAliases(ANSWERS[path]!, outputAliasesFor(ANSWERS[path]!.properties));
       app.addSchema(answer);
       const ref = Type.Ref(answer.$id!);
       const body = BODIES[path]!;
@@ -32,6 +37,7 @@ export const corrugatedRoutes = ({ service }: CorrugatedModule): FastifyPluginAs
       app.get(
         `/${path}`,
         {
+          ...serializer,
           config: { permission: readPermission },
           schema: {
             tags,
@@ -53,6 +59,7 @@ export const corrugatedRoutes = ({ service }: CorrugatedModule): FastifyPluginAs
       app.get(
         `/${path}/:id`,
         {
+          ...serializer,
           config: { permission: readPermission },
           schema: {
             tags,
@@ -67,6 +74,7 @@ export const corrugatedRoutes = ({ service }: CorrugatedModule): FastifyPluginAs
       app.post(
         `/${path}`,
         {
+          ...serializer,
           config: { permission: 'catalogue:manage' },
           schema: {
             tags,
@@ -82,6 +90,7 @@ export const corrugatedRoutes = ({ service }: CorrugatedModule): FastifyPluginAs
       app.patch(
         `/${path}/:id`,
         {
+          ...serializer,
           config: { permission: 'catalogue:manage' },
           schema: {
             tags,
@@ -99,6 +108,7 @@ export const corrugatedRoutes = ({ service }: CorrugatedModule): FastifyPluginAs
       app.post(
         `/${path}/bulk`,
         {
+          ...serializer,
           config: { permission: 'catalogue:manage' },
           schema: {
             tags,

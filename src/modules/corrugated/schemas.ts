@@ -1,6 +1,8 @@
-import { type TObject, type TProperties, Type } from '@sinclair/typebox';
+import { OptionalKind, type TObject, type TProperties, Type } from '@sinclair/typebox';
 import { aliasDescription } from '../../platform/hipe.ts';
-import { DateTime, Nullable, NullableInput, Uuid } from '../../platform/schemas.ts';
+import { Nullable, NullableInput, Uuid } from '../../platform/schemas.ts';
+import type { CatalogueKind } from '../catalogue/repository.ts';
+import { answerFieldsOf, ENTRY_FIELDS } from '../catalogue/schemas.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Mm = (description: string) => Type.Number({ minimum: 0, maximum: 10_000, description });
@@ -123,25 +125,25 @@ export const BODIES = {
   ]),
 } as Record<string, { create: TObject; update: TObject }>;
 
-const common = {
-  id: Uuid,
-  kind: Type.String({ description: 'The catalogue collection of the record' }),
-  code: Type.String(),
-  name: Type.String(),
-  enabled: Type.Boolean(),
-  position: Type.Integer(),
-  createdAt: DateTime,
-  updatedAt: DateTime,
-};
-const out = (properties: TProperties, id: string, description: string) =>
-  Type.Object(
-    { ...common, ...properties },
-    {
-      $id: id,
-      additionalProperties: true,
-      description: `${description} (catalogue entry fields beside these)`,
-    },
+/**
+ * An answer: the catalogue entry's own fields, the fields of the engine's record it is (a flute is
+ * a material type, a corrugated material a board: catalogue/schemas.ts, all optional since a record
+ * created here lacks the engine's), then HIPE's fields; closed. Served as plain JSON, with HIPE's
+ * names of the entry's properties (`enable`) that routes.ts adds to the schema once every module's
+ * aliases are registered; test/catalogue-schemas.test.ts holds the answers to these schemas.
+ */
+const out = (properties: TProperties, id: string, description: string, kind?: CatalogueKind) => {
+  const record = Object.fromEntries(
+    Object.entries(kind ? answerFieldsOf(kind) : {}).map(([name, schema]) => [
+      name,
+      OptionalKind in schema ? schema : Type.Optional(schema),
+    ]),
   );
+  return Type.Object(
+    { ...ENTRY_FIELDS, ...record, ...properties },
+    { $id: id, additionalProperties: false, description },
+  );
+};
 const N = (s: Parameters<typeof Nullable>[0]) => Nullable(s);
 
 export const ANSWERS: Record<string, TObject> = {
@@ -154,6 +156,7 @@ export const ANSWERS: Record<string, TObject> = {
     { thickness: N(Type.Number()), outsideGain: N(Type.Number()), insideLoss: N(Type.Number()) },
     'CorrugatedFlute',
     'A flute: a material type of the corrugated matter',
+    'materialTypes',
   ),
   'corrugated-liners': out(
     {
@@ -177,6 +180,7 @@ export const ANSWERS: Record<string, TObject> = {
     { description: N(Type.String()) },
     'CorrugatedMaterial',
     'A corrugated material: a board (material reference) of the corrugated matter',
+    'materialReferences',
   ),
   'corrugated-material-compositions': out(
     {
@@ -199,10 +203,12 @@ export const ANSWERS: Record<string, TObject> = {
     },
     'CorrugatedMaterialComposition',
     'A corrugated composition of the estimating catalogue; priced by area',
+    'corrugatedMaterials',
   ),
   'corrugated-material-composition-prices': out(
     {
       corrugatedMaterialComposition: N(Uuid),
+      compositionId: Type.Optional(N({ ...Uuid, description: 'Same as `corrugatedMaterialComposition`' })),
       price: N(Type.Number()),
       currency: N(Type.String()),
       validFrom: N(Type.String({ format: 'date-time' })),

@@ -5259,17 +5259,23 @@ export interface components {
             /** @description Alias of `enabled` (HIPE client) */
             enable?: boolean;
         };
-        /** @description A corrugated material: a board (material reference) of the corrugated matter (catalogue entry fields beside these) */
+        /** @description A corrugated material: a board (material reference) of the corrugated matter */
         CorrugatedMaterial: {
             /**
              * Format: uuid
              * @description UUID
              */
             id: string;
-            /** @description The catalogue collection of the record */
+            /** @description The catalogue collection of the record (e.g. `machines`) */
             kind: string;
             code: string;
             name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
             enabled: boolean;
             position: number;
             /**
@@ -5282,21 +5288,91 @@ export interface components {
              * @description ISO 8601 timestamp
              */
             updatedAt: string;
+            /** @description A record of GET /api/material-types; absent on a board created through /api/corrugated-materials (disabled: not priced) */
+            materialTypeId?: string;
+            /** @description A record of GET /api/matters; a product lists the matters it allows */
+            matterId?: string;
+            /** @description g/m2; absent on a board created through /api/corrugated-materials (disabled: not priced) */
+            grammage?: number;
+            /** @description mm; absent on a board created through /api/corrugated-materials (disabled: not priced) */
+            caliperMm?: number;
+            /** @description Price per tonne; used unless pricePerSquareMetre is set. Seller staff only (costs:read) */
+            pricePerTonne?: number;
+            /** @description Price per m2 of sheet; overrides pricePerTonne. Seller staff only (costs:read) */
+            pricePerSquareMetre?: number;
+            /** @description Stock sheet formats it is sold in */
+            sheetFormats?: {
+                /** @description mm */
+                width: number;
+                /** @description mm */
+                height: number;
+                /**
+                 * @description Sheet formats only: grain along the long or the short edge; overrides the board's
+                 * @enum {string}
+                 */
+                grain?: "LONG" | "SHORT";
+            }[];
+            /**
+             * @description Grain of the stock sheets
+             * @enum {string}
+             */
+            grain?: "LONG" | "SHORT";
+            /** @description Sheets made to any size within these limits (corrugated) */
+            cutToSize?: {
+                /** @description mm, long edge first */
+                min: {
+                    /** @description mm */
+                    width: number;
+                    /** @description mm */
+                    height: number;
+                    /**
+                     * @description Sheet formats only: grain along the long or the short edge; overrides the board's
+                     * @enum {string}
+                     */
+                    grain?: "LONG" | "SHORT";
+                };
+                /** @description mm, long edge first */
+                max: {
+                    /** @description mm */
+                    width: number;
+                    /** @description mm */
+                    height: number;
+                    /**
+                     * @description Sheet formats only: grain along the long or the short edge; overrides the board's
+                     * @enum {string}
+                     */
+                    grain?: "LONG" | "SHORT";
+                };
+                /** @description Edge trim of the corrugator web, mm */
+                trimMm?: number;
+                /** @description Corrugating waste (0..1) */
+                wasteRate?: number;
+                /** @description Usual web widths, mm */
+                webWidthsMm?: number[];
+            };
+            /** @description Seller staff only (costs:read) */
+            supplier?: string;
             description: string | null;
-        } & {
-            [key: string]: unknown;
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
         };
-        /** @description A corrugated composition of the estimating catalogue; priced by area (catalogue entry fields beside these) */
+        /** @description A corrugated composition of the estimating catalogue; priced by area */
         CorrugatedMaterialComposition: {
             /**
              * Format: uuid
              * @description UUID
              */
             id: string;
-            /** @description The catalogue collection of the record */
+            /** @description The catalogue collection of the record (e.g. `machines`) */
             kind: string;
             code: string;
             name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
             enabled: boolean;
             position: number;
             /**
@@ -5310,6 +5386,9 @@ export interface components {
              */
             updatedAt: string;
             materialReferenceId: string | null;
+            composition: string | null;
+            grammage: number | null;
+            pricePerSquareMetre: number | null;
             corrugatedMaterial: string | null;
             materialId: string | null;
             fluteId: string | null;
@@ -5317,27 +5396,30 @@ export interface components {
             linerIds: string[];
             /** @description Alias of `linerIds` (HIPE client) */
             liners: string[];
-            composition: string | null;
-            grammage: number | null;
             gsm: number | null;
             /** @description Alias of `code` (HIPE client) */
             reference: string;
             supplierId: string | null;
-            pricePerSquareMetre: number | null;
-        } & {
-            [key: string]: unknown;
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
         };
-        /** @description A purchase price per m2 of a composition over a validity period (catalogue entry fields beside these) */
+        /** @description A purchase price per m2 of a composition over a validity period */
         CorrugatedMaterialCompositionPrice: {
             /**
              * Format: uuid
              * @description UUID
              */
             id: string;
-            /** @description The catalogue collection of the record */
+            /** @description The catalogue collection of the record (e.g. `machines`) */
             kind: string;
             code: string;
             name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
             enabled: boolean;
             position: number;
             /**
@@ -5351,24 +5433,31 @@ export interface components {
              */
             updatedAt: string;
             corrugatedMaterialComposition: string | null;
+            compositionId?: string | null;
             price: number | null;
             currency: string | null;
             validFrom: string | null;
             validTo: string | null;
-        } & {
-            [key: string]: unknown;
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
         };
-        /** @description A corrugated sheet format (catalogue entry fields beside these) */
+        /** @description A corrugated sheet format */
         CorrugatedFormat: {
             /**
              * Format: uuid
              * @description UUID
              */
             id: string;
-            /** @description The catalogue collection of the record */
+            /** @description The catalogue collection of the record (e.g. `machines`) */
             kind: string;
             code: string;
             name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
             enabled: boolean;
             position: number;
             /**
@@ -5383,20 +5472,26 @@ export interface components {
             updatedAt: string;
             width: number;
             length: number;
-        } & {
-            [key: string]: unknown;
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
         };
-        /** @description A corrugated supplier (catalogue entry fields beside these) */
+        /** @description A corrugated supplier */
         CorrugatedSupplier: {
             /**
              * Format: uuid
              * @description UUID
              */
             id: string;
-            /** @description The catalogue collection of the record */
+            /** @description The catalogue collection of the record (e.g. `machines`) */
             kind: string;
             code: string;
             name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
             enabled: boolean;
             position: number;
             /**
@@ -5410,20 +5505,26 @@ export interface components {
              */
             updatedAt: string;
             contactInfo: string | null;
-        } & {
-            [key: string]: unknown;
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
         };
-        /** @description A flute: a material type of the corrugated matter (catalogue entry fields beside these) */
+        /** @description A flute: a material type of the corrugated matter */
         CorrugatedFlute: {
             /**
              * Format: uuid
              * @description UUID
              */
             id: string;
-            /** @description The catalogue collection of the record */
+            /** @description The catalogue collection of the record (e.g. `machines`) */
             kind: string;
             code: string;
             name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
             enabled: boolean;
             position: number;
             /**
@@ -5436,23 +5537,33 @@ export interface components {
              * @description ISO 8601 timestamp
              */
             updatedAt: string;
+            /** @description A record of GET /api/matters */
+            matterId?: string;
+            /** @description Flute profile of a corrugated type (E, B, C, EB, BC) */
+            flute?: string;
             thickness: number | null;
             outsideGain: number | null;
             insideLoss: number | null;
-        } & {
-            [key: string]: unknown;
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
         };
-        /** @description A liner (paper of a composition) (catalogue entry fields beside these) */
+        /** @description A liner (paper of a composition) */
         CorrugatedLiner: {
             /**
              * Format: uuid
              * @description UUID
              */
             id: string;
-            /** @description The catalogue collection of the record */
+            /** @description The catalogue collection of the record (e.g. `machines`) */
             kind: string;
             code: string;
             name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
             enabled: boolean;
             position: number;
             /**
@@ -5474,8 +5585,10 @@ export interface components {
             varnishPorosity: number | null;
             color: string | null;
             type: string | null;
-        } & {
-            [key: string]: unknown;
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
+            /** @description Alias of `color` (HIPE client) */
+            bgColor?: string | null;
         };
         User: {
             /**
@@ -11650,7 +11763,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A corrugated material: a board (material reference) of the corrugated matter (catalogue entry fields beside these) */
+            /** @description A corrugated material: a board (material reference) of the corrugated matter */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -11727,7 +11840,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A corrugated material: a board (material reference) of the corrugated matter (catalogue entry fields beside these) */
+            /** @description A corrugated material: a board (material reference) of the corrugated matter */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11793,7 +11906,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A corrugated material: a board (material reference) of the corrugated matter (catalogue entry fields beside these) */
+            /** @description A corrugated material: a board (material reference) of the corrugated matter */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11997,7 +12110,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A corrugated composition of the estimating catalogue; priced by area (catalogue entry fields beside these) */
+            /** @description A corrugated composition of the estimating catalogue; priced by area */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -12074,7 +12187,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A corrugated composition of the estimating catalogue; priced by area (catalogue entry fields beside these) */
+            /** @description A corrugated composition of the estimating catalogue; priced by area */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12258,7 +12371,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A corrugated composition of the estimating catalogue; priced by area (catalogue entry fields beside these) */
+            /** @description A corrugated composition of the estimating catalogue; priced by area */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12556,7 +12669,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A purchase price per m2 of a composition over a validity period (catalogue entry fields beside these) */
+            /** @description A purchase price per m2 of a composition over a validity period */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -12633,7 +12746,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A purchase price per m2 of a composition over a validity period (catalogue entry fields beside these) */
+            /** @description A purchase price per m2 of a composition over a validity period */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12786,7 +12899,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A purchase price per m2 of a composition over a validity period (catalogue entry fields beside these) */
+            /** @description A purchase price per m2 of a composition over a validity period */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13046,7 +13159,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A corrugated sheet format (catalogue entry fields beside these) */
+            /** @description A corrugated sheet format */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -13123,7 +13236,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A corrugated sheet format (catalogue entry fields beside these) */
+            /** @description A corrugated sheet format */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13194,7 +13307,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A corrugated sheet format (catalogue entry fields beside these) */
+            /** @description A corrugated sheet format */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13356,7 +13469,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A corrugated supplier (catalogue entry fields beside these) */
+            /** @description A corrugated supplier */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -13433,7 +13546,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A corrugated supplier (catalogue entry fields beside these) */
+            /** @description A corrugated supplier */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13502,7 +13615,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A corrugated supplier (catalogue entry fields beside these) */
+            /** @description A corrugated supplier */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13671,7 +13784,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A flute: a material type of the corrugated matter (catalogue entry fields beside these) */
+            /** @description A flute: a material type of the corrugated matter */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -13748,7 +13861,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A flute: a material type of the corrugated matter (catalogue entry fields beside these) */
+            /** @description A flute: a material type of the corrugated matter */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13824,7 +13937,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A flute: a material type of the corrugated matter (catalogue entry fields beside these) */
+            /** @description A flute: a material type of the corrugated matter */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13998,7 +14111,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A liner (paper of a composition) (catalogue entry fields beside these) */
+            /** @description A liner (paper of a composition) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -14075,7 +14188,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A liner (paper of a composition) (catalogue entry fields beside these) */
+            /** @description A liner (paper of a composition) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -14153,7 +14266,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A liner (paper of a composition) (catalogue entry fields beside these) */
+            /** @description A liner (paper of a composition) */
             200: {
                 headers: {
                     [name: string]: unknown;
