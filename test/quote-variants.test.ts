@@ -293,6 +293,48 @@ describe('the quote PDF', () => {
     ).toBe(404);
   });
 
+  it('renders a stored PDF again when a catalogue name or the seller’s identity changes', async () => {
+    const quote = await quoteOf((await briefOfTwoArtworks()).id);
+    const published = await request('PUT', admin, `/api/quotes/${quote.id}`, { state: 'published' });
+    expect(published.statusCode, published.body).toBe(200);
+    const pdf = async (language: string) => {
+      const response = await request('GET', admin, `/api/quotes/${quote.id}/localisation/${language}`);
+      expect(response.statusCode, response.body.slice(0, 200)).toBe(200);
+      return { text: flat(extractPdfText(response.rawPayload)), sha256: response.headers.etag };
+    };
+    const first = await pdf('fr');
+    expect(first.text).toContain('Vernis UV');
+    // Stored: asked again, the same bytes.
+    expect((await pdf('fr')).sha256).toBe(first.sha256);
+
+    // A catalogue name edited after the PDF was stored: the next request prints it.
+    const varnish = catalogue.operations.find((o) => o.code === 'VARNISH')!;
+    const renamed = await request('PATCH', admin, `/api/operations/${varnish.id}`, {
+      names: { fr: 'Vernis sélectif maison' },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const second = await pdf('fr');
+    expect(second.sha256).not.toBe(first.sha256);
+    expect(second.text).toContain('Vernis sélectif maison');
+    expect(second.text).not.toContain('Vernis UV');
+
+    // The seller's legal name (organisation settings) changed: printed on the next request.
+    const before = await pdf('en');
+    expect(before.text).not.toContain('Dupré Emballages SAS');
+    const settings = await request('PATCH', admin, '/api/organisation/settings', {
+      legalName: 'Dupré Emballages SAS',
+    });
+    expect(settings.statusCode, settings.body).toBe(200);
+    const after = await pdf('en');
+    expect(after.sha256).not.toBe(before.sha256);
+    expect(after.text).toContain('Dupré Emballages SAS');
+    // Nothing changed since: the stored PDF is served as it is.
+    expect((await pdf('en')).sha256).toBe(after.sha256);
+
+    // Put the varnish's French name back for the other tests.
+    await request('PATCH', admin, `/api/operations/${varnish.id}`, { names: { fr: 'Vernis UV' } });
+  });
+
   it('seeds French and German names for the default catalogue', async () => {
     const boards = (await request('GET', admin, '/api/material-references')).json() as {
       code: string;

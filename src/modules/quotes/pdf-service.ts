@@ -9,8 +9,6 @@ import type { AppContext } from '../../context.ts';
 import { type Executor, rowsOf } from '../../db/client.ts';
 import { briefElements } from '../../db/schema/briefs.ts';
 import { fileContents, files } from '../../db/schema/organisation-data.ts';
-import { organisationSettings } from '../../db/schema/organisation-settings.ts';
-import { organisations } from '../../db/schema/platform.ts';
 import { quoteGuestLinks } from '../../db/schema/quotes.ts';
 import { type Actor, assertCompanyWritable, systemActor } from '../../platform/actor.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
@@ -39,6 +37,7 @@ import {
   findQuoteRow,
   findQuoteWithRefs,
   findStoredPdfHit,
+  findTemplateRevisions,
   type GuestLinkRow,
   guestLinksOf,
   liveItemsOf,
@@ -209,19 +208,39 @@ export type PdfJobData = { organisationId: string; quoteId: string; userId: stri
 
 export type QuotePdfOptions = {
   /**
-   * `templateVersion`: what besides the quote a stored PDF depends on, per organisation. A new
-   * value makes every stored PDF of the organisation stale (re-rendered on its next request).
-   * Default: PDF_TEMPLATE_VERSION and the organisation's last update (its name and settings,
-   * seller identity included). A settings version of its own, when there is one, belongs here.
+   * `templateVersion`: what besides the quote a stored PDF depends on, per organisation and
+   * customer. A new value makes the stored PDFs it covers stale (re-rendered on their next
+   * request). Default: templateFingerprint (the template's version, the organisation, its
+   * settings, its catalogue's names and the customer company).
    */
-  templateVersion?: (organisationId: string) => Promise<string>;
+  templateVersion?: (organisationId: string, companyId: string) => Promise<string>;
   /** The bounded pool of preview renders (default from config.pdfRender). */
   pool?: RenderPool;
 };
 
-/** The default template version: the template's own, the organisation's and its settings' revisions. */
-const defaultTemplateVersion = (organisationAt?: Date | null, settingsAt?: Date | null) =>
-  `${PDF_TEMPLATE_VERSION}.${organisationAt?.getTime() ?? 0}.${settingsAt?.getTime() ?? 0}`;
+/**
+ * What a stored PDF prints besides the quote, as revisions: the template's own version, the
+ * organisation's row (its name), its settings (the seller's identity, logo, terms, footer), its
+ * catalogue (style, board and finish names per language: catalogueFingerprint changes with any
+ * entry's edit, addition or removal) and the customer company (its name, VAT number). A change of
+ * any of them gives a new key, so the next request renders the PDF again.
+ */
+export type TemplateRevisions = {
+  organisationAt?: Date | null;
+  settingsAt?: Date | null;
+  catalogue?: string | null;
+  companyAt?: Date | null;
+};
+
+/** The template part of a stored PDF's key (renderKeyOf) from its revisions. */
+export const templateFingerprint = (r: TemplateRevisions) =>
+  [
+    PDF_TEMPLATE_VERSION,
+    r.organisationAt?.getTime() ?? 0,
+    r.settingsAt?.getTime() ?? 0,
+    `catalogue@${r.catalogue ?? ''}`,
+    `company@${r.companyAt?.getTime() ?? 0}`,
+  ].join('.');
 
 /** What a stored PDF was rendered from: the quote's revision, the language, the template. */
 export const renderKeyOf = (quote: { updatedAt: Date }, language: Language, templateVersion: string) =>
@@ -246,15 +265,8 @@ export function createQuotePdfService(
 
   const templateVersion =
     options.templateVersion ??
-    (async (organisationId: string) => {
-      // The organisation's name and its settings (the seller's identity, terms, logo) are printed.
-      const [org] = await db
-        .select({ updatedAt: organisations.updatedAt, settingsAt: organisationSettings.updatedAt })
-        .from(organisations)
-        .leftJoin(organisationSettings, eq(organisationSettings.organisationId, organisations.id))
-        .where(eq(organisations.id, organisationId));
-      return defaultTemplateVersion(org?.updatedAt, org?.settingsAt);
-    });
+    (async (organisationId: string, companyId: string) =>
+      templateFingerprint((await findTemplateRevisions(db, organisationId, companyId)) ?? {}));
 
   /** The stored PDF of a quote in a language, its bytes with it (one statement: the hot path). */
   async function currentPdf(
@@ -360,7 +372,7 @@ export function createQuotePdfService(
         `A PDF is generated for a published quote only (this one is ${found.state})`,
       );
     }
-    const key = renderKeyOf(found, language, await templateVersion(actor.organisationId));
+    const key = renderKeyOf(found, language, await templateVersion(actor.organisationId, found.companyId));
     // Rendering happens outside the transaction: nothing is locked while pdfkit works.
     const content = await renderQuotePdf(await dataOf(found), language, renderOptions);
     return storeRendering(actor, found, language, key, content);
@@ -381,7 +393,7 @@ export function createQuotePdfService(
    */
   async function storedPdf(actor: Actor, found: QuoteWithRefs, language: Language) {
     const organisationId = actor.organisationId;
-    const key = renderKeyOf(found, language, await templateVersion(organisationId));
+    const key = renderKeyOf(found, language, await templateVersion(organisationId, found.companyId));
     const current = await currentPdf(organisationId, found.id, language);
     if (current && (current.file.renderKey === key || found.state !== 'published')) return current;
     if (found.state !== 'published') {
@@ -431,7 +443,7 @@ export function createQuotePdfService(
     const row = await findStoredPdfHit(db, actor.organisationId, id, language);
     if (!row?.fileId || row.content === null || !quotes.mayRead(actor, row)) return undefined;
     if (isPastValidity(row, new Date())) return undefined;
-    const key = renderKeyOf(row, language, defaultTemplateVersion(row.organisationAt, row.settingsAt));
+    const key = renderKeyOf(row, language, templateFingerprint(row));
     if (row.renderKey !== key && row.state === 'published') return undefined;
     return {
       file: {
