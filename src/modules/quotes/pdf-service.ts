@@ -14,8 +14,8 @@ import { type Actor, assertCompanyWritable, systemActor } from '../../platform/a
 import { AppError, notFound } from '../../platform/errors.ts';
 import { toolingLines, variantLines } from '../../platform/line-parts.ts';
 import { roundCents } from '../../platform/money.ts';
+import { localisedLine } from '../catalogue/line-names.ts';
 import { loadCatalogueWithNames } from '../catalogue/loader.ts';
-import { catalogueNameIn } from '../catalogue/repository.ts';
 import { fileStem, templateFileNames } from '../dielines/file-names.ts';
 import { removeLabelledFilesInTransaction } from '../files/in-transaction.ts';
 import { createFilesService } from '../files/service.ts';
@@ -23,7 +23,7 @@ import type { OrganisationSettingsService } from '../organisations/settings-serv
 import { vatTotals } from '../organisations/vat.ts';
 import { dieLinesOf } from './briefs-source.ts';
 import { type Language, requireLanguage, SUPPORTED_LANGUAGES } from './i18n.ts';
-import { itemTree, specificationText } from './items.ts';
+import { itemTree } from './items.ts';
 import { isPastValidity } from './lifecycle.ts';
 import { discountOf } from './line-money.ts';
 import { type PdfDieLine, type PdfItem, type PdfQuote, renderQuotePdf } from './pdf.ts';
@@ -159,24 +159,7 @@ export async function pdfDataOf(db: Executor, quote: QuoteWithRefs, seller?: Pdf
   ]);
   const pdfItem = (item: (typeof items)[number]): PdfItem => {
     const net = item.amount === null ? null : roundCents(item.amount - discountOf(item.amount, item));
-    const product = item.specification?.productId
-      ? catalogue.products.find((p) => p.id === item.specification!.productId)
-      : undefined;
-    const localised = item.specification
-      ? Object.fromEntries(
-          SUPPORTED_LANGUAGES.map((language) => {
-            const nameOf = (record: { id: string; name: string }) => catalogueNameIn(names, record, language);
-            return [
-              language,
-              {
-                // The style's name in the language, unless the line was named otherwise.
-                name: product && item.name === product.name ? nameOf(product) : item.name,
-                description: specificationText(item.specification!, catalogue, nameOf) ?? item.description,
-              },
-            ];
-          }),
-        )
-      : undefined;
+    const localised = item.specification ? localisedLine(item, catalogue, names) : undefined;
     return {
       ...item,
       variants: variantLines(item.variants, item.quantity, net),

@@ -962,6 +962,9 @@ export const de: Messages = {
       discount: 'Rabatt',
       noDiscount: 'Keiner',
       groupLabel: 'Überschrift',
+      lineName: 'Positionsname',
+      lineNameHint:
+        'In jeder Sprache mit dem Katalognamen der Bauart angezeigt, bis Sie einen anderen eingeben',
     },
     breaks: {
       title: 'Staffelpreise',

@@ -477,6 +477,8 @@ export const en = {
       discount: 'Discount',
       noDiscount: 'None',
       groupLabel: 'Heading',
+      lineName: 'Line name',
+      lineNameHint: 'Shown in each language with the catalogue’s name of the style until you type another',
     },
     breaks: {
       title: 'Price breaks',

@@ -479,6 +479,9 @@ export const fr: Messages = {
       discount: 'Remise',
       noDiscount: 'Aucune',
       groupLabel: 'Titre de groupe',
+      lineName: 'Nom de la ligne',
+      lineNameHint:
+        'Affiché dans chaque langue avec le nom du modèle au catalogue, tant que vous n’en saisissez pas un autre',
     },
     breaks: {
       title: 'Prix par quantité',
