@@ -400,7 +400,13 @@ describe('PATCH /quotes/{id}/quote-items/{itemId}', () => {
     expectProblem(await patchItem(admin, quote, line.id, { quantity: -1 }), 400, 'validation_failed');
     expectProblem(await patchItem(admin, quote, line.id, { quantity: 0 }), 400, 'validation_failed');
     expectProblem(await patchItem(admin, quote, line.id, {}), 400, 'validation_failed');
-    expectProblem(await patchItem(admin, quote, line.id, { name: 'x' }), 400, 'validation_failed');
+    expectProblem(await patchItem(admin, quote, line.id, { reference: 'x' }), 400, 'validation_failed');
+    expectProblem(
+      await patchItem(admin, quote, line.id, { name: 'x'.repeat(201) }),
+      400,
+      'validation_failed',
+      '/name',
+    );
     expectProblem(await patchItem(admin, quote, crypto.randomUUID(), { quantity: 1 }), 404, 'not_found');
     expectProblem(await patchItem(admin, quote, another.items[0]!.id, { quantity: 1 }), 404, 'not_found');
     expectProblem(await patchItem(other, quote, line.id, { quantity: 1 }), 404, 'not_found');
