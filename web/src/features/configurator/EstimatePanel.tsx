@@ -53,7 +53,6 @@ export function EstimateSummary({
   stale?: boolean;
 }) {
   const { t } = useTranslation();
-  const { operationName, machineName } = useEngineNames();
   const currency = estimate.currency;
   return (
     <Card withBorder padding="md" aria-live="polite" data-testid="estimate-summary" data-stale={stale}>

@@ -39,7 +39,6 @@ type Group_ = { key: string; label: string; amount: number; sharePercent: number
 export default function BriefVersionPage() {
   const { id, version: param } = useParams() as { id: string; version: string };
   const { t } = useTranslation();
-  const { operationName, machineName } = useEngineNames();
   // The seller's staff (costs:read) see the cost shares and the operations' times and costs.
   const seesCosts = useCan()('costs:read');
   const n = /^\d+$/.test(param) ? Number(param) : Number.NaN;
