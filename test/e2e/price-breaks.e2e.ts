@@ -25,6 +25,8 @@ const screenshot = (name: string) => shot(e2e.page, `price-breaks-${name}`);
 const WORDS = {
   en: {
     edit: 'Edit',
+    discount: 'Discount',
+    comment: 'Comment',
     save: 'Save',
     add: 'Add column',
     title: 'Price breaks',
@@ -37,6 +39,8 @@ const WORDS = {
   },
   fr: {
     edit: 'Modifier',
+    discount: 'Remise',
+    comment: 'Commentaire',
     save: 'Enregistrer',
     add: 'Ajouter une colonne',
     title: 'Prix par quantité',
@@ -49,6 +53,8 @@ const WORDS = {
   },
   de: {
     edit: 'Bearbeiten',
+    discount: 'Rabatt',
+    comment: 'Kommentar',
     save: 'Speichern',
     add: 'Spalte hinzufügen',
     title: 'Staffelpreise',
@@ -155,9 +161,16 @@ describe('price-break columns, end to end', () => {
       await field.getByTestId('price-break-quantity').fill('10000');
       await field.getByRole('button', { name: w.add }).click();
       await expect.poll(() => field.getByTestId('price-break-chip').count()).toBe(3);
+      // The line itself edited too: a 5 % discount and a comment, saved with the columns.
+      await dialog.getByText('%', { exact: true }).click();
+      await dialog.getByRole('textbox', { name: w.discount }).fill('5');
+      await dialog.getByRole('textbox', { name: w.comment, exact: true }).fill(`Proof by ${language}`);
       await screenshot(`${language}-01-line-dialog`);
       await dialog.getByRole('button', { name: w.save, exact: true }).click();
       await dialog.waitFor({ state: 'detached' });
+      const edited = (await e2e.api('GET', `/api/quotes/${quote.id}`)).items[0].children[0];
+      expect(edited).toMatchObject({ discountPercent: 5, comment: `Proof by ${language}` });
+      expect(edited.priceBreaks).toHaveLength(3);
       const table = page.getByTestId('price-breaks');
       await table.waitFor();
       await expect.poll(() => table.getByTestId('price-break-total').count()).toBe(3);
