@@ -3,11 +3,13 @@
  * fields (PATCH /quotes/{id}): every field, validation, roles, tenancy, events, totals, and the
  * order taking the edited cents. Runs on PGlite, and on PostgreSQL with DATABASE_URL.
  */
+
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addresses, articles, companies, companyUsers, events } from '../src/db/schema/index.ts';
 import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
 import { formatterFor } from '../src/modules/quotes/i18n.ts';
+import { UpdateItemBody } from '../src/modules/quotes/schemas.ts';
 import type { Catalogue } from '../src/pricing/index.ts';
 import {
   auth,
@@ -400,7 +402,13 @@ describe('PATCH /quotes/{id}/quote-items/{itemId}', () => {
     expectProblem(await patchItem(admin, quote, line.id, { quantity: -1 }), 400, 'validation_failed');
     expectProblem(await patchItem(admin, quote, line.id, { quantity: 0 }), 400, 'validation_failed');
     expectProblem(await patchItem(admin, quote, line.id, {}), 400, 'validation_failed');
-    expectProblem(await patchItem(admin, quote, line.id, { name: 'x' }), 400, 'validation_failed');
+    expectProblem(await patchItem(admin, quote, line.id, { reference: 'x' }), 400, 'validation_failed');
+    expectProblem(
+      await patchItem(admin, quote, line.id, { name: 'x'.repeat(201) }),
+      400,
+      'validation_failed',
+      '/name',
+    );
     expectProblem(await patchItem(admin, quote, crypto.randomUUID(), { quantity: 1 }), 404, 'not_found');
     expectProblem(await patchItem(admin, quote, another.items[0]!.id, { quantity: 1 }), 404, 'not_found');
     expectProblem(await patchItem(other, quote, line.id, { quantity: 1 }), 404, 'not_found');
@@ -422,15 +430,28 @@ describe('PATCH /quotes/{id}/quote-items/{itemId}', () => {
     expect(published.state).toBe('published');
     expectProblem(await patchItem(contact, quote, line.id, { quantity: 2 }), 403, 'forbidden');
     expectProblem(await call('PATCH', contact, `/api/quotes/${quote.id}`, { name: 'x' }), 403, 'forbidden');
-    for (const payload of [
+    // Every field of the line's PATCH is refused once published, and the line stays as it was.
+    const before = articleLine(ok(await call('GET', admin, `/api/quotes/${quote.id}`)));
+    const payloads: Record<string, unknown>[] = [
       { quantity: 2 },
       { price: 1 },
+      { price: null },
       { discountPercent: 5 },
+      { discountAmount: 0.1 },
       { comment: 'x' },
+      { optional: true },
       { position: 1 },
-    ]) {
+      { groupLabel: 'Heading' },
+      { name: 'Renamed' },
+      { priceBreaks: [{ quantity: 20 }] },
+    ];
+    expect(new Set(payloads.flatMap((p) => Object.keys(p)))).toEqual(
+      new Set(Object.keys(UpdateItemBody.properties)),
+    );
+    for (const payload of payloads) {
       expectProblem(await patchItem(admin, quote, line.id, payload), 409, 'quote_locked');
     }
+    expect(articleLine(ok(await call('GET', admin, `/api/quotes/${quote.id}`)))).toEqual(before);
     // The contact reads the published quote without the seller's fields.
     const seen = articleLine(ok(await call('GET', contact, `/api/quotes/${quote.id}`)));
     expect(seen).not.toHaveProperty('enginePrice');

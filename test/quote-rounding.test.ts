@@ -73,6 +73,7 @@ function rowOf(pricing: ReturnType<typeof priceElement>, position: number): Quot
     articleId: null,
     reference: null,
     name: 'Element',
+    customName: false,
     description: null,
     variants: null,
     specification: null,

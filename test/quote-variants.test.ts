@@ -199,6 +199,60 @@ describe('variants and tooling on the quote', () => {
     expect(sum(after.tooling.map((tool) => tool.amount))).toBe(after.toolingCost);
   });
 
+  it('names an element line per language from the catalogue, unless a user named it', async () => {
+    const quote = await quoteOf((await briefOfTwoArtworks()).id);
+    const line = quote.items[0]!.children[0]! as Item & {
+      customName: boolean;
+      localised: Record<'en' | 'fr' | 'de', { name: string; description: string | null }>;
+    };
+    // The snapshot stays English; the reader's language picks its names.
+    expect(line.name).toBe('Straight tuck end carton');
+    expect(line.customName).toBe(false);
+    expect(line.localised).toEqual({
+      en: {
+        name: 'Straight tuck end carton',
+        description: 'GC1 folding boxboard 350 g/m2 · 4/0 · UV varnish',
+      },
+      fr: { name: 'Étui à rabats droits', description: 'Carton GC1 350 g/m2 · 4/0 · Vernis UV' },
+      de: {
+        name: 'Faltschachtel mit gleichseitigen Steckverschlüssen',
+        description: 'GC1 Faltschachtelkarton 350 g/m2 · 4/0 · UV-Lack',
+      },
+    });
+    // A name typed by a user wins over the catalogue's, in every language (the PDF too).
+    const url = `/api/quotes/${quote.id}/quote-items/${line.id}`;
+    const blank = await request('PATCH', admin, url, { name: '' });
+    expect(blank.statusCode, blank.body).toBe(400);
+    expect(blank.json().errors[0].pointer).toBe('/name');
+    const renamed = await request('PATCH', admin, url, { name: '  Tea box, house cut ' });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const after = (renamed.json() as Quote).items[0]!.children[0]! as typeof line;
+    expect(after.name).toBe('Tea box, house cut');
+    expect(after.customName).toBe(true);
+    expect(after.localised.fr).toEqual({
+      name: 'Tea box, house cut',
+      description: 'Carton GC1 350 g/m2 · 4/0 · Vernis UV',
+    });
+    expect(after.localised.de.name).toBe('Tea box, house cut');
+    const preview = await request('GET', admin, `/api/quotes/${quote.id}/preview/fr`);
+    expect(preview.statusCode).toBe(200);
+    const text = flat(extractPdfText(preview.rawPayload));
+    expect(text).toContain('Tea box, house cut');
+    expect(text).not.toContain('Étui à rabats droits');
+    // A buyer cannot rename; once published nobody can.
+    expect((await request('PATCH', contact, url, { name: 'Mine' })).statusCode).toBe(403);
+    await request('PUT', admin, `/api/quotes/${quote.id}`, { state: 'published' });
+    expect((await request('PATCH', admin, url, { name: 'Late' })).statusCode).toBe(409);
+    const fr = await request('GET', admin, `/api/quotes/${quote.id}/localisation/fr`);
+    expect(flat(extractPdfText(fr.rawPayload))).toContain('Tea box, house cut');
+
+    // A buyer reads the same names; a brief's group line keeps its own name in every language.
+    const read = (await request('GET', contact, `/api/quotes/${quote.id}`)).json() as Quote;
+    const group = read.items[0]! as Item & { localised: Record<'en' | 'fr' | 'de', { name: string }> };
+    expect(group.localised.fr.name).toBe('Tea box');
+    expect((group.children[0] as unknown as typeof line).localised.de.name).toBe('Tea box, house cut');
+  });
+
   it('refuses a variant name that is too long', async () => {
     const element = twoArtworks();
     element.decorationsCount[0]!.name = 'x'.repeat(101);
@@ -293,6 +347,48 @@ describe('the quote PDF', () => {
     ).toBe(404);
   });
 
+  it('renders a stored PDF again when a catalogue name or the seller’s identity changes', async () => {
+    const quote = await quoteOf((await briefOfTwoArtworks()).id);
+    const published = await request('PUT', admin, `/api/quotes/${quote.id}`, { state: 'published' });
+    expect(published.statusCode, published.body).toBe(200);
+    const pdf = async (language: string) => {
+      const response = await request('GET', admin, `/api/quotes/${quote.id}/localisation/${language}`);
+      expect(response.statusCode, response.body.slice(0, 200)).toBe(200);
+      return { text: flat(extractPdfText(response.rawPayload)), sha256: response.headers.etag };
+    };
+    const first = await pdf('fr');
+    expect(first.text).toContain('Vernis UV');
+    // Stored: asked again, the same bytes.
+    expect((await pdf('fr')).sha256).toBe(first.sha256);
+
+    // A catalogue name edited after the PDF was stored: the next request prints it.
+    const varnish = catalogue.operations.find((o) => o.code === 'VARNISH')!;
+    const renamed = await request('PATCH', admin, `/api/operations/${varnish.id}`, {
+      names: { fr: 'Vernis sélectif maison' },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const second = await pdf('fr');
+    expect(second.sha256).not.toBe(first.sha256);
+    expect(second.text).toContain('Vernis sélectif maison');
+    expect(second.text).not.toContain('Vernis UV');
+
+    // The seller's legal name (organisation settings) changed: printed on the next request.
+    const before = await pdf('en');
+    expect(before.text).not.toContain('Dupré Emballages SAS');
+    const settings = await request('PATCH', admin, '/api/organisation/settings', {
+      legalName: 'Dupré Emballages SAS',
+    });
+    expect(settings.statusCode, settings.body).toBe(200);
+    const after = await pdf('en');
+    expect(after.sha256).not.toBe(before.sha256);
+    expect(after.text).toContain('Dupré Emballages SAS');
+    // Nothing changed since: the stored PDF is served as it is.
+    expect((await pdf('en')).sha256).toBe(after.sha256);
+
+    // Put the varnish's French name back for the other tests.
+    await request('PATCH', admin, `/api/operations/${varnish.id}`, { names: { fr: 'Vernis UV' } });
+  });
+
   it('seeds French and German names for the default catalogue', async () => {
     const boards = (await request('GET', admin, '/api/material-references')).json() as {
       code: string;
@@ -347,6 +443,20 @@ describe('the order of a quote with variants and tooling', () => {
       line.toolingCost,
     );
     for (const item of order.items) expect(item.currency?.code).toBe('EUR');
+    // The element item is named per language from the catalogue (STE's French name edited above,
+    // its German one removed: the English); the group and the services have none.
+    expect((element as OrderItem & { localised: unknown }).localised).toEqual({
+      en: {
+        name: 'Straight tuck end carton',
+        description: 'GC1 folding boxboard 350 g/m2 · 4/0 · UV varnish',
+      },
+      fr: { name: 'Étui tuck-end maison', description: 'Carton GC1 350 g/m2 · 4/0 · Vernis UV' },
+      de: {
+        name: 'Straight tuck end carton',
+        description: 'GC1 Faltschachtelkarton 350 g/m2 · 4/0 · UV-Lack',
+      },
+    });
+    expect((group as OrderItem & { localised: unknown }).localised).toBeNull();
 
     // The order items, the list and the item read say the currency and the variants too.
     const list = (await request('GET', admin, '/api/orders')).json() as {
@@ -358,6 +468,9 @@ describe('the order of a quote with variants and tooling', () => {
     });
     const read = (await request('GET', admin, `/api/order-items/${element.id}`)).json() as OrderItem;
     expect(read.variants).toEqual(element.variants);
+    expect((read as OrderItem & { localised: { fr: { name: string } } }).localised.fr.name).toBe(
+      'Étui tuck-end maison',
+    );
     expect(read.currency?.code).toBe('EUR');
     const items = (await request('GET', admin, `/api/order-items?orderId=${order.id}&page=1`)).json() as {
       data: OrderItem[];

@@ -34,3 +34,17 @@ export const ToolingLineSchema = Type.Object(
   },
   { description: 'A tool of the line' },
 );
+
+const LineTextSchema = Type.Object({
+  name: Type.String(),
+  description: Nullable(Type.String({ description: 'The specification: board · colours · finishes' })),
+});
+
+/** A line's name and description per language (src/modules/catalogue/line-names.ts). */
+export const LocalisedLineSchema = Type.Object(
+  { en: LineTextSchema, fr: LineTextSchema, de: LineTextSchema },
+  {
+    description:
+      'The line’s name and description in each language of the app and the PDF: an element line is named by its style and described by its board, colours and finishes with the catalogue’s names in that language (a name typed by a user is kept as typed); other lines keep name and description',
+  },
+);

@@ -13,14 +13,29 @@ import { ADMIN, ARTIFACTS, clearScreenshots, openE2eSession, screenshot as shot 
  */
 const e2e = openE2eSession({ name: 'commercial-lines' });
 const { url } = e2e;
-const state = {} as { quoteId: string; orderId: string };
+const state = {} as { quoteId: string; orderId: string; briefId: string };
 const screenshot = (name: string) => shot(e2e.page, `commercial-lines-${name}`);
 const poll = expect.poll;
 
 const WORDS = {
-  en: { die: 'Cutting die', variant: 'Lemon · Artwork ART-LEMON-v2', money: '€' },
-  fr: { die: 'Forme de découpe', variant: 'Lemon · Fichier ART-LEMON-v2', money: '€' },
-  de: { die: 'Stanzform', variant: 'Lemon · Druckvorlage ART-LEMON-v2', money: '€' },
+  en: {
+    die: 'Cutting die',
+    variant: 'Lemon · Artwork ART-LEMON-v2',
+    money: '€',
+    style: 'Straight tuck end carton',
+  },
+  fr: {
+    die: 'Forme de découpe',
+    variant: 'Lemon · Fichier ART-LEMON-v2',
+    money: '€',
+    style: 'Étui à rabats droits',
+  },
+  de: {
+    die: 'Stanzform',
+    variant: 'Lemon · Druckvorlage ART-LEMON-v2',
+    money: '€',
+    style: 'Faltschachtel mit gleichseitigen Steckverschlüssen',
+  },
 } as const;
 
 beforeAll(async () => {
@@ -58,6 +73,7 @@ beforeAll(async () => {
     briefIds: [brief.id],
   });
   state.quoteId = quote.id;
+  state.briefId = brief.id;
   await e2e.api('PUT', `/api/quotes/${quote.id}`, { state: 'published' });
   await e2e.signInAs(ADMIN.email, ADMIN.password);
 });
@@ -77,6 +93,8 @@ describe('variants and tooling from the brief to the order', () => {
       expect(variants).toHaveLength(2);
       expect(variants[0]).toContain(WORDS[language].variant);
       expect(variants[1]).toContain('Mint');
+      // The element's line named by its style in the user's language (the catalogue's names).
+      expect(await e2e.page.getByTestId('quote-lines').textContent()).toContain(WORDS[language].style);
       await poll(() => e2e.page.getByTestId('quote-tool').first().textContent()).toContain(
         WORDS[language].die,
       );
@@ -101,6 +119,30 @@ describe('variants and tooling from the brief to the order', () => {
     });
   }
 
+  it('names the operations and machines of the brief in each language', async () => {
+    const machines = (await e2e.api('GET', '/api/machines')) as {
+      name: string;
+      names: Record<string, string | undefined>;
+    }[];
+    for (const language of ['en', 'fr', 'de'] as const) {
+      await setLanguage(language);
+      await e2e.page.goto(url(`/briefs/${state.briefId}`));
+      const table = e2e.page.getByTestId('operations-0');
+      await table.waitFor();
+      await poll(async () => {
+        const text = (await table.textContent()) ?? '';
+        return machines.some((m) => m.names[language] && text.includes(m.names[language]!));
+      }).toBe(true);
+      const text = (await table.textContent()) ?? '';
+      if (language !== 'en') {
+        // No machine keeps its English name where the catalogue has one in the language.
+        const english = machines.filter((m) => m.names[language] && m.names[language] !== m.name);
+        expect(english.filter((m) => text.includes(m.name)).map((m) => m.name)).toEqual([]);
+      }
+      await screenshot(`05-operations-${language}`);
+    }
+  });
+
   it('the signed quote becomes an order with two variants, a named tool and its currency', async () => {
     await e2e.api('POST', `/api/quotes/${state.quoteId}/accept`, {
       typedName: 'Ann Buyer',
@@ -117,6 +159,7 @@ describe('variants and tooling from the brief to the order', () => {
       const items = (await e2e.page.getByTestId('order-items').textContent()) ?? '';
       expect(items).toContain('Tea box, two flavours');
       expect(items).toContain(WORDS[language].die);
+      expect(items).toContain(WORDS[language].style);
       expect(items).toContain(WORDS[language].money);
       expect(await e2e.page.getByTestId('items-total').textContent()).toContain('€');
       await poll(() => e2e.page.getByTestId('order-po-number').inputValue()).toBe('PO-4711');

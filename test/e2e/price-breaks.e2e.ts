@@ -10,7 +10,8 @@ import { ARTIFACTS, clearScreenshots, openE2eSession, screenshot as shot } from 
 /**
  * Price-break columns end to end, in English, French and German (docs/quotes.md, "Price breaks"):
  * a sales user edits a draft line, adds columns (a suggestion from the brief's quantity curve and
- * a typed quantity), publishes; the PDF preview shows the seller's logo, terms and the columns
+ * a typed quantity), publishes; the PDF preview shows the seller's logo, terms, the two variants
+ * (named artworks) of the line, its style in the language and the columns
  * (rendered with pdftoppm to test-results/e2e/price-breaks-<lang>-pdf-1.png); the buyer accepts
  * choosing a column, and the order takes its quantity. Screenshots: test-results/e2e/price-breaks-*.png.
  */
@@ -24,6 +25,8 @@ const screenshot = (name: string) => shot(e2e.page, `price-breaks-${name}`);
 const WORDS = {
   en: {
     edit: 'Edit',
+    discount: 'Discount',
+    comment: 'Comment',
     save: 'Save',
     add: 'Add column',
     title: 'Price breaks',
@@ -31,9 +34,13 @@ const WORDS = {
     published: 'Published',
     signed: 'Signed',
     terms: 'ARTICLE 1 - SCOPE. These conditions govern every sale.',
+    style: 'Straight tuck end carton',
+    variant: 'Lemon · Artwork ART-LEMON-v2',
   },
   fr: {
     edit: 'Modifier',
+    discount: 'Remise',
+    comment: 'Commentaire',
     save: 'Enregistrer',
     add: 'Ajouter une colonne',
     title: 'Prix par quantité',
@@ -41,9 +48,13 @@ const WORDS = {
     published: 'Publié',
     signed: 'Signé',
     terms: 'ARTICLE 1 - OBJET. Les présentes conditions régissent toute vente.',
+    style: 'Étui à rabats droits',
+    variant: 'Lemon · Fichier ART-LEMON-v2',
   },
   de: {
     edit: 'Bearbeiten',
+    discount: 'Rabatt',
+    comment: 'Kommentar',
     save: 'Speichern',
     add: 'Spalte hinzufügen',
     title: 'Staffelpreise',
@@ -51,6 +62,8 @@ const WORDS = {
     published: 'Veröffentlicht',
     signed: 'Unterschrieben',
     terms: 'ARTIKEL 1 - GELTUNGSBEREICH. Diese Bedingungen gelten für jeden Verkauf.',
+    style: 'Faltschachtel mit gleichseitigen Steckverschlüssen',
+    variant: 'Lemon · Druckvorlage ART-LEMON-v2',
   },
 } as const;
 
@@ -106,7 +119,11 @@ beforeAll(async () => {
         lengthDimension: 120,
         widthDimension: 40,
         heightDimension: 180,
-        decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
+        // Two artworks making the 5,000 pieces: sub-lines of the element's line and of the PDF.
+        decorationsCount: [
+          { decorationIndex: 0, quantity: 2000, name: 'Lemon', artworkReference: 'ART-LEMON-v2' },
+          { decorationIndex: 1, quantity: 3000, name: 'Mint', artworkReference: 'ART-MINT-v1' },
+        ],
         wantDecoration: true,
         sidePrinted: 'RECTO',
         rectoColorCount: 4,
@@ -131,6 +148,8 @@ describe('price-break columns, end to end', () => {
       await page.goto(url(`/quotes/${quote.id}`));
       // Row 0 is the brief's group line, row 1 its element.
       const line = page.getByTestId('quote-line').nth(1);
+      // The element's line is named by its style in the user's language (the catalogue's names).
+      await expect.poll(() => line.textContent()).toContain(w.style);
       await line.getByRole('button', { name: w.edit, exact: true }).click();
       const dialog = page.getByRole('dialog');
       const field = dialog.getByTestId('price-breaks-field');
@@ -142,9 +161,16 @@ describe('price-break columns, end to end', () => {
       await field.getByTestId('price-break-quantity').fill('10000');
       await field.getByRole('button', { name: w.add }).click();
       await expect.poll(() => field.getByTestId('price-break-chip').count()).toBe(3);
+      // The line itself edited too: a 5 % discount and a comment, saved with the columns.
+      await dialog.getByText('%', { exact: true }).click();
+      await dialog.getByRole('textbox', { name: w.discount }).fill('5');
+      await dialog.getByRole('textbox', { name: w.comment, exact: true }).fill(`Proof by ${language}`);
       await screenshot(`${language}-01-line-dialog`);
       await dialog.getByRole('button', { name: w.save, exact: true }).click();
       await dialog.waitFor({ state: 'detached' });
+      const edited = (await e2e.api('GET', `/api/quotes/${quote.id}`)).items[0].children[0];
+      expect(edited).toMatchObject({ discountPercent: 5, comment: `Proof by ${language}` });
+      expect(edited.priceBreaks).toHaveLength(3);
       const table = page.getByTestId('price-breaks');
       await table.waitFor();
       await expect.poll(() => table.getByTestId('price-break-total').count()).toBe(3);
@@ -168,6 +194,10 @@ describe('price-break columns, end to end', () => {
       expect(text).toContain(w.title);
       expect(text).toContain('Cartonnages Dupré SAS');
       expect(text).toContain(w.terms);
+      // The variants under the element's line, the style in the quote's language.
+      expect(text.replace(/\s+/g, ' ')).toContain(w.variant);
+      expect(text).toContain('Mint');
+      expect(text.replace(/\s+/g, ' ')).toContain(w.style);
       mkdirSync(ARTIFACTS, { recursive: true });
       const file = join(ARTIFACTS, `price-breaks-${language}.pdf`);
       writeFileSync(file, bytes);

@@ -160,11 +160,19 @@ describe('the sales desk, end to end', () => {
       (await e2e.page.getByRole('textbox', { name: 'Width (mm)' }).inputValue()) !== width;
     expect(formChanged, 'applying a suggestion changes the form').toBe(true);
 
+    // The artwork variant's name and artwork reference, saved with the brief (issue 24).
+    await e2e.page.getByTestId('variant-name-0-0').fill('Lemon');
+    await e2e.page.getByTestId('artwork-0-0').fill('ART-LEMON-v2');
     await e2e.page.getByTestId('save-brief').click();
     await e2e.page.waitForURL(/\/app\/briefs\/[0-9a-f-]{36}$/);
     state.briefIds.push(e2e.page.url().split('/').pop()!);
     await e2e.page.getByTestId('versions').waitFor();
     await screenshot(e2e.page, '06-brief-saved');
+    const saved = await e2e.api('GET', `/api/briefs/${state.briefIds.at(-1)}`);
+    expect(saved.briefElements[0].decorationsCount[0]).toMatchObject({
+      name: 'Lemon',
+      artworkReference: 'ART-LEMON-v2',
+    });
   });
 
   it('configures a corrugated case and saves it', async () => {

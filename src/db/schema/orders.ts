@@ -14,7 +14,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { briefElements } from './briefs.ts';
 import { deletedAt, id, organisationId, timestamps } from './columns.ts';
-import type { LineVariant } from './line-parts.ts';
+import type { LineSpecification, LineVariant } from './line-parts.ts';
 import { addresses, comments, currencies, files, projects, statuses } from './organisation-data.ts';
 import { companies, organisations } from './platform.ts';
 
@@ -178,6 +178,13 @@ export const orderItems = pgTable(
     code: text('code'),
     /** The decoration variants of the item (docs/orders.md): quantities and amounts derived on read. */
     variants: jsonb('variants').$type<LineVariant[]>(),
+    /**
+     * What an element item is made of (from its quote line: style, board, colours, finishes by
+     * catalogue id and operation code), so that it is named per language (`localised`); null otherwise.
+     */
+    specification: jsonb('specification').$type<LineSpecification>(),
+    /** Whether the quote line's name was typed by a user: shown as typed in every language. */
+    customName: boolean('custom_name').notNull().default(false),
     externalId: text('external_id'),
     customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
     createdById: uuid('created_by_id'),

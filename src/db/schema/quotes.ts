@@ -201,6 +201,12 @@ export const quoteItems = pgTable(
     /** Brief code or article code. */
     reference: text('reference'),
     name: text('name').notNull(),
+    /**
+     * Whether `name` was typed by a user (PATCH .../quote-items/{itemId} { name }): it is then shown
+     * as typed in every language; otherwise an element line is named by its style's catalogue name
+     * in the reader's language and `name` is only the snapshot taken when the line was added.
+     */
+    customName: boolean('custom_name').notNull().default(false),
     description: text('description'),
     quantity: doublePrecision('quantity').notNull(),
     /**

@@ -20,8 +20,13 @@ export async function loadCatalogue(db: Executor, organisationId: string): Promi
   return (await loadCached(db, organisationId)).catalogue;
 }
 
+export type CatalogueWithNames = { catalogue: Catalogue; names: CatalogueNames };
+
 /** The catalogue and its records' names per language (catalogueNameIn), cached alike. */
-export async function loadCatalogueWithNames(db: Executor, organisationId: string) {
+export async function loadCatalogueWithNames(
+  db: Executor,
+  organisationId: string,
+): Promise<CatalogueWithNames> {
   const { catalogue, names } = await loadCached(db, organisationId);
   return { catalogue, names };
 }

@@ -5,7 +5,7 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.ts';
-import type { LineVariant } from '../../db/schema/line-parts.ts';
+import type { LineSpecification, LineVariant } from '../../db/schema/line-parts.ts';
 import { orders } from '../../db/schema/orders.ts';
 import type { EventRecorder } from '../../platform/events.ts';
 import { roundCents, roundUnitPrice } from '../../platform/money.ts';
@@ -86,6 +86,10 @@ export type NewOrderItem = {
   code?: string | null;
   /** The decoration variants of an element item (quantities as the brief gave them). */
   variants?: LineVariant[] | null;
+  /** What an element item is made of (its quote line's), to name it per language. */
+  specification?: LineSpecification | null;
+  /** Whether the quote line's name was typed by a user. */
+  customName?: boolean;
 };
 
 /** The unit price and total an item is stored with (a fixed total kept, else priceItem's rule). */
@@ -123,6 +127,8 @@ export async function insertOrderItemsInTransaction(
     name: item.name ?? null,
     code: item.code ?? null,
     variants: item.variants ?? null,
+    specification: item.specification ?? null,
+    customName: item.customName ?? false,
     createdById: actor.userId,
   }));
   const inserted = await insertItemsWithEvents(tx, record, orderId, rows);

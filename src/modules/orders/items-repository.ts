@@ -1,8 +1,11 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../db/client.ts';
+import type { LineSpecification, LineVariant } from '../../db/schema/line-parts.ts';
 import { articles, orderItems, orders } from '../../db/schema/orders.ts';
 import { currencies } from '../../db/schema/organisation-data.ts';
 import { variantLines } from '../../platform/line-parts.ts';
+import { localisedLine } from '../catalogue/line-names.ts';
+import { type CatalogueWithNames, loadCatalogueWithNames } from '../catalogue/loader.ts';
 
 /** An order item as the API shows it: its row plus `article` {id, code, name}. */
 export const orderItemColumns = {
@@ -22,6 +25,8 @@ export const orderItemColumns = {
   name: orderItems.name,
   code: orderItems.code,
   variants: orderItems.variants,
+  specification: orderItems.specification,
+  customName: orderItems.customName,
   currency: sql<{
     id: string;
     code: string;
@@ -48,16 +53,43 @@ export function selectOrderItems(db: Executor) {
 
 /**
  * An item as the API shows it: its variants' quantities and amounts derived from the item's
- * quantity and total (they add up to them; src/platform/line-parts.ts).
+ * quantity and total (they add up to them; src/platform/line-parts.ts), and an element item's
+ * name and specification per language (`localised`, from the catalogue's names; null otherwise).
  */
 export function presentOrderItem<
   T extends {
     quantity: number;
     totalPrice: number;
-    variants: import('../../db/schema/line-parts.ts').LineVariant[] | null;
+    name: string | null;
+    article: { name: string } | null;
+    customName: boolean;
+    specification: LineSpecification | null;
+    variants: LineVariant[] | null;
   },
->(item: T) {
-  return { ...item, variants: variantLines(item.variants, item.quantity, item.totalPrice) };
+>(item: T, catalogue: CatalogueWithNames | null = null) {
+  const localised =
+    item.specification && catalogue
+      ? localisedLine(
+          {
+            name: item.article?.name ?? item.name ?? '',
+            description: null,
+            customName: item.customName,
+            specification: item.specification,
+          },
+          catalogue.catalogue,
+          catalogue.names,
+        )
+      : null;
+  return { ...item, variants: variantLines(item.variants, item.quantity, item.totalPrice), localised };
+}
+
+/** The catalogue with its names when some of the items are named from it (element items), else null. */
+export async function catalogueOfItems(
+  db: Executor,
+  organisationId: string,
+  items: { specification: LineSpecification | null }[],
+): Promise<CatalogueWithNames | null> {
+  return items.some((item) => item.specification) ? loadCatalogueWithNames(db, organisationId) : null;
 }
 
 export async function findOrderItem(db: Executor, organisationId: string, id: string) {

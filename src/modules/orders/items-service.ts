@@ -20,6 +20,7 @@ import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../..
 import { invalidReference, liveComment } from '../../platform/references.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
 import {
+  catalogueOfItems,
   findOrderItem,
   findOrderItemRow,
   isAncestorOrSelf,
@@ -120,7 +121,7 @@ export function createOrderItemService(ctx: AppContext) {
     if (!row) throw notFound('Order item');
     assertCompanyVisible(actor, row.orderCompanyId, 'Order item');
     const { orderCompanyId: _company, ...item } = row;
-    return presentOrderItem(item);
+    return presentOrderItem(item, await catalogueOfItems(ctx.db, actor.organisationId, [item]));
   }
 
   /** The live order, locked so the items of one order change one transaction at a time. */
@@ -342,7 +343,8 @@ export function createOrderItemService(ctx: AppContext) {
           .offset(page.offset),
         countQuery,
       ]);
-      const data = rows.map(({ orderCompanyId: _company, ...item }) => presentOrderItem(item));
+      const catalogue = await catalogueOfItems(ctx.db, actor.organisationId, rows);
+      const data = rows.map(({ orderCompanyId: _company, ...item }) => presentOrderItem(item, catalogue));
       return pageResult(data, counted[0]?.total ?? 0, page);
     },
 
@@ -364,7 +366,8 @@ export function createOrderItemService(ctx: AppContext) {
       const rows = await selectOrderItems(ctx.db)
         .where(and(inArray(orderItems.id, ids), eq(orderItems.organisationId, actor.organisationId)))
         .orderBy(orderItems.id);
-      return rows.map(({ orderCompanyId: _company, ...item }) => presentOrderItem(item));
+      const catalogue = await catalogueOfItems(ctx.db, actor.organisationId, rows);
+      return rows.map(({ orderCompanyId: _company, ...item }) => presentOrderItem(item, catalogue));
     },
 
     async update(actor: Actor, id: string, input: UpdateOrderItemInput) {

@@ -1,6 +1,6 @@
 import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../../db/client.ts';
-import type { LineVariant } from '../../db/schema/line-parts.ts';
+import type { LineSpecification, LineVariant } from '../../db/schema/line-parts.ts';
 import { orderItems, orders } from '../../db/schema/orders.ts';
 import { type EventRecorder, entity } from '../../platform/events.ts';
 
@@ -18,6 +18,7 @@ const itemsJson = sql.raw(`coalesce((
       'parentId', i.parent_id, 'commentId', i.comment_id, 'quantity', i.quantity, 'unitPrice', i.unit_price,
       'totalPrice', i.total_price, 'unit', i.unit, 'position', i.position, 'externalId', i.external_id,
       'name', i.name, 'code', i.code, 'variants', i.variants,
+      'specification', i.specification, 'customName', i.custom_name,
       'currency', (select json_build_object('id', c.id, 'code', c.code, 'symbol', c.symbol)
         from currencies c where c.id = "orders"."currency_id"),
       'customFields', i.custom_fields, 'createdById', i.created_by_id,
@@ -43,6 +44,8 @@ export type OrderItemJson = {
   name: string | null;
   code: string | null;
   variants: LineVariant[] | null;
+  specification: LineSpecification | null;
+  customName: boolean;
   currency: { id: string; code: string; symbol: string } | null;
   externalId: string | null;
   customFields: Record<string, string | number | boolean | string[] | null>;

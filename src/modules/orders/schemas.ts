@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { dateInput } from '../../platform/filters.ts';
 import { withOutputAliases } from '../../platform/hipe.ts';
-import { VariantLineSchema } from '../../platform/line-parts-schemas.ts';
+import { LocalisedLineSchema, VariantLineSchema } from '../../platform/line-parts-schemas.ts';
 import {
   CustomFieldValues,
   DateTime,
@@ -143,6 +143,7 @@ export const OrderItemSchema = withOutputAliases(
         description:
           'The decoration variants of an element item, from its quote line: quantities add up to quantity, amounts to totalPrice',
       }),
+      localised: NullableOutput(LocalisedLineSchema),
       currency: NullableOutput(
         Type.Object(
           { id: Uuid, code: Type.String(), symbol: Type.String() },

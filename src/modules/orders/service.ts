@@ -28,7 +28,7 @@ import {
 import type { WithCustomFields } from '../../platform/schemas.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
 import { findLiveStatus } from '../statuses/repository.ts';
-import { presentOrderItem } from './items-repository.ts';
+import { catalogueOfItems, presentOrderItem } from './items-repository.ts';
 import {
   findOrderRow,
   ORDER_ENTITY,
@@ -127,7 +127,8 @@ export function createOrderService(ctx: AppContext, options: { countCap?: number
     const [order] = await detail.execute({ id, organisationId: actor.organisationId });
     if (!order) throw notFound('Order');
     assertCompanyVisible(actor, order.companyId, 'Order');
-    return { ...order, items: order.items.map(presentOrderItem) };
+    const catalogue = await catalogueOfItems(ctx.db, order.organisationId, order.items);
+    return { ...order, items: order.items.map((item) => presentOrderItem(item, catalogue)) };
   }
 
   /**

@@ -166,6 +166,8 @@ export const createOrderOfQuote: EffectHandler = async (step) => {
       position: item.position,
       name: item.articleId ? null : item.name,
       variants: item.variants,
+      specification: item.specification,
+      customName: item.customName,
     });
     extras(item, lineId);
   };

@@ -14,6 +14,7 @@ import { AppError, badRequest, type ProblemIssue } from '../../platform/errors.t
 import { roundCents, roundUnitPrice } from '../../platform/money.ts';
 import { invalidReference } from '../../platform/references.ts';
 import type { Catalogue } from '../../pricing/index.ts';
+import { specificationText } from '../catalogue/line-names.ts';
 import { loadCatalogue } from '../catalogue/loader.ts';
 import {
   liveBriefs,
@@ -202,28 +203,7 @@ export function finishesOf(
   ].filter((code): code is string => code !== null);
 }
 
-/**
- * The specification line of an element (board · colours · finishes) in a language: catalogue
- * names by id (styles, boards) and operation codes (finishes), in that language when the
- * catalogue has it (catalogueNameIn), else the record's name.
- */
-export function specificationText(
-  specification: LineSpecification,
-  catalogue: Catalogue | undefined,
-  nameOf: (record: { id: string; name: string }) => string = (record) => record.name,
-): string | null {
-  const board = specification.materialReferenceId
-    ? catalogue?.materialReferences.find((m) => m.id === specification.materialReferenceId)
-    : undefined;
-  const parts: string[] = [];
-  if (board) parts.push(nameOf(board));
-  if (specification.colours) parts.push(specification.colours);
-  for (const code of specification.finishes) {
-    const operation = catalogue?.operations.find((o) => o.code === code);
-    if (operation) parts.push(nameOf(operation));
-  }
-  return parts.length ? parts.join(' · ') : null;
-}
+export { specificationText } from '../catalogue/line-names.ts';
 
 /** Name, description and specification of an element: product and board from the catalogue, colours, finishes. */
 export function describeElement(

@@ -94,7 +94,11 @@ export function priceBreaksSection(doc: Doc, quote: PdfQuote, f: Formatter, top:
       .font(FONT)
       .fontSize(8)
       .fillColor(INK)
-      .text(`${line.no}  ${line.item.name}`, MARGIN + 4, y + 4, { width: labelWidth - 8, height: 20 });
+      // The line's name in the quote's language (the catalogue's), as in the lines table.
+      .text(`${line.no}  ${(line.item.localised?.[f.language] ?? line.item).name}`, MARGIN + 4, y + 4, {
+        width: labelWidth - 8,
+        height: 20,
+      });
     doc
       .font(FONT)
       .fontSize(6.5)

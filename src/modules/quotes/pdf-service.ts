@@ -9,15 +9,13 @@ import type { AppContext } from '../../context.ts';
 import { type Executor, rowsOf } from '../../db/client.ts';
 import { briefElements } from '../../db/schema/briefs.ts';
 import { fileContents, files } from '../../db/schema/organisation-data.ts';
-import { organisationSettings } from '../../db/schema/organisation-settings.ts';
-import { organisations } from '../../db/schema/platform.ts';
 import { quoteGuestLinks } from '../../db/schema/quotes.ts';
 import { type Actor, assertCompanyWritable, systemActor } from '../../platform/actor.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { toolingLines, variantLines } from '../../platform/line-parts.ts';
 import { roundCents } from '../../platform/money.ts';
+import { localisedLine } from '../catalogue/line-names.ts';
 import { loadCatalogueWithNames } from '../catalogue/loader.ts';
-import { catalogueNameIn } from '../catalogue/repository.ts';
 import { fileStem, templateFileNames } from '../dielines/file-names.ts';
 import { removeLabelledFilesInTransaction } from '../files/in-transaction.ts';
 import { createFilesService } from '../files/service.ts';
@@ -25,7 +23,7 @@ import type { OrganisationSettingsService } from '../organisations/settings-serv
 import { vatTotals } from '../organisations/vat.ts';
 import { dieLinesOf } from './briefs-source.ts';
 import { type Language, requireLanguage, SUPPORTED_LANGUAGES } from './i18n.ts';
-import { itemTree, specificationText } from './items.ts';
+import { itemTree } from './items.ts';
 import { isPastValidity } from './lifecycle.ts';
 import { discountOf } from './line-money.ts';
 import { type PdfDieLine, type PdfItem, type PdfQuote, renderQuotePdf } from './pdf.ts';
@@ -39,6 +37,7 @@ import {
   findQuoteRow,
   findQuoteWithRefs,
   findStoredPdfHit,
+  findTemplateRevisions,
   type GuestLinkRow,
   guestLinksOf,
   liveItemsOf,
@@ -160,24 +159,7 @@ export async function pdfDataOf(db: Executor, quote: QuoteWithRefs, seller?: Pdf
   ]);
   const pdfItem = (item: (typeof items)[number]): PdfItem => {
     const net = item.amount === null ? null : roundCents(item.amount - discountOf(item.amount, item));
-    const product = item.specification?.productId
-      ? catalogue.products.find((p) => p.id === item.specification!.productId)
-      : undefined;
-    const localised = item.specification
-      ? Object.fromEntries(
-          SUPPORTED_LANGUAGES.map((language) => {
-            const nameOf = (record: { id: string; name: string }) => catalogueNameIn(names, record, language);
-            return [
-              language,
-              {
-                // The style's name in the language, unless the line was named otherwise.
-                name: product && item.name === product.name ? nameOf(product) : item.name,
-                description: specificationText(item.specification!, catalogue, nameOf) ?? item.description,
-              },
-            ];
-          }),
-        )
-      : undefined;
+    const localised = item.specification ? localisedLine(item, catalogue, names) : undefined;
     return {
       ...item,
       variants: variantLines(item.variants, item.quantity, net),
@@ -209,19 +191,39 @@ export type PdfJobData = { organisationId: string; quoteId: string; userId: stri
 
 export type QuotePdfOptions = {
   /**
-   * `templateVersion`: what besides the quote a stored PDF depends on, per organisation. A new
-   * value makes every stored PDF of the organisation stale (re-rendered on its next request).
-   * Default: PDF_TEMPLATE_VERSION and the organisation's last update (its name and settings,
-   * seller identity included). A settings version of its own, when there is one, belongs here.
+   * `templateVersion`: what besides the quote a stored PDF depends on, per organisation and
+   * customer. A new value makes the stored PDFs it covers stale (re-rendered on their next
+   * request). Default: templateFingerprint (the template's version, the organisation, its
+   * settings, its catalogue's names and the customer company).
    */
-  templateVersion?: (organisationId: string) => Promise<string>;
+  templateVersion?: (organisationId: string, companyId: string) => Promise<string>;
   /** The bounded pool of preview renders (default from config.pdfRender). */
   pool?: RenderPool;
 };
 
-/** The default template version: the template's own, the organisation's and its settings' revisions. */
-const defaultTemplateVersion = (organisationAt?: Date | null, settingsAt?: Date | null) =>
-  `${PDF_TEMPLATE_VERSION}.${organisationAt?.getTime() ?? 0}.${settingsAt?.getTime() ?? 0}`;
+/**
+ * What a stored PDF prints besides the quote, as revisions: the template's own version, the
+ * organisation's row (its name), its settings (the seller's identity, logo, terms, footer), its
+ * catalogue (style, board and finish names per language: catalogueFingerprint changes with any
+ * entry's edit, addition or removal) and the customer company (its name, VAT number). A change of
+ * any of them gives a new key, so the next request renders the PDF again.
+ */
+export type TemplateRevisions = {
+  organisationAt?: Date | null;
+  settingsAt?: Date | null;
+  catalogue?: string | null;
+  companyAt?: Date | null;
+};
+
+/** The template part of a stored PDF's key (renderKeyOf) from its revisions. */
+export const templateFingerprint = (r: TemplateRevisions) =>
+  [
+    PDF_TEMPLATE_VERSION,
+    r.organisationAt?.getTime() ?? 0,
+    r.settingsAt?.getTime() ?? 0,
+    `catalogue@${r.catalogue ?? ''}`,
+    `company@${r.companyAt?.getTime() ?? 0}`,
+  ].join('.');
 
 /** What a stored PDF was rendered from: the quote's revision, the language, the template. */
 export const renderKeyOf = (quote: { updatedAt: Date }, language: Language, templateVersion: string) =>
@@ -246,15 +248,8 @@ export function createQuotePdfService(
 
   const templateVersion =
     options.templateVersion ??
-    (async (organisationId: string) => {
-      // The organisation's name and its settings (the seller's identity, terms, logo) are printed.
-      const [org] = await db
-        .select({ updatedAt: organisations.updatedAt, settingsAt: organisationSettings.updatedAt })
-        .from(organisations)
-        .leftJoin(organisationSettings, eq(organisationSettings.organisationId, organisations.id))
-        .where(eq(organisations.id, organisationId));
-      return defaultTemplateVersion(org?.updatedAt, org?.settingsAt);
-    });
+    (async (organisationId: string, companyId: string) =>
+      templateFingerprint((await findTemplateRevisions(db, organisationId, companyId)) ?? {}));
 
   /** The stored PDF of a quote in a language, its bytes with it (one statement: the hot path). */
   async function currentPdf(
@@ -360,7 +355,7 @@ export function createQuotePdfService(
         `A PDF is generated for a published quote only (this one is ${found.state})`,
       );
     }
-    const key = renderKeyOf(found, language, await templateVersion(actor.organisationId));
+    const key = renderKeyOf(found, language, await templateVersion(actor.organisationId, found.companyId));
     // Rendering happens outside the transaction: nothing is locked while pdfkit works.
     const content = await renderQuotePdf(await dataOf(found), language, renderOptions);
     return storeRendering(actor, found, language, key, content);
@@ -381,7 +376,7 @@ export function createQuotePdfService(
    */
   async function storedPdf(actor: Actor, found: QuoteWithRefs, language: Language) {
     const organisationId = actor.organisationId;
-    const key = renderKeyOf(found, language, await templateVersion(organisationId));
+    const key = renderKeyOf(found, language, await templateVersion(organisationId, found.companyId));
     const current = await currentPdf(organisationId, found.id, language);
     if (current && (current.file.renderKey === key || found.state !== 'published')) return current;
     if (found.state !== 'published') {
@@ -431,7 +426,7 @@ export function createQuotePdfService(
     const row = await findStoredPdfHit(db, actor.organisationId, id, language);
     if (!row?.fileId || row.content === null || !quotes.mayRead(actor, row)) return undefined;
     if (isPastValidity(row, new Date())) return undefined;
-    const key = renderKeyOf(row, language, defaultTemplateVersion(row.organisationAt, row.settingsAt));
+    const key = renderKeyOf(row, language, templateFingerprint(row));
     if (row.renderKey !== key && row.state === 'published') return undefined;
     return {
       file: {

@@ -2,6 +2,7 @@ import { and, asc, eq, getTableColumns, inArray, isNull, lt, ne, notInArray, or,
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { type Executor, rowsOf } from '../../db/client.ts';
 import { briefElements, briefs } from '../../db/schema/briefs.ts';
+import { catalogueEntries } from '../../db/schema/catalogue.ts';
 import { articles, orders } from '../../db/schema/orders.ts';
 import { addresses, currencies, fileContents, files, projects } from '../../db/schema/organisation-data.ts';
 import { organisationSettings } from '../../db/schema/organisation-settings.ts';
@@ -431,6 +432,33 @@ export async function findOrderRef(db: Executor, organisationId: string, orderId
 }
 
 /**
+ * The revision of the organisation's catalogue (the one of catalogueFingerprint, whose names the
+ * PDF prints): its entries' latest update and their count, as a column of a quote's row.
+ */
+const catalogueRevision = sql<string>`(select coalesce(max(${catalogueEntries.updatedAt})::text, '') || ':' || count(*)
+  from ${catalogueEntries} where ${catalogueEntries.organisationId} = ${quotes.organisationId})`;
+
+/**
+ * What a stored quote PDF prints besides the quote (pdf-service.ts, templateFingerprint): the
+ * revisions of the organisation, its settings, its catalogue and the customer company.
+ */
+export async function findTemplateRevisions(db: Executor, organisationId: string, companyId: string) {
+  const [row] = await db
+    .select({
+      organisationAt: organisations.updatedAt,
+      settingsAt: organisationSettings.updatedAt,
+      catalogue: sql<string>`(select coalesce(max(${catalogueEntries.updatedAt})::text, '') || ':' || count(*)
+        from ${catalogueEntries} where ${catalogueEntries.organisationId} = ${organisations.id})`,
+      companyAt: companies.updatedAt,
+    })
+    .from(organisations)
+    .leftJoin(organisationSettings, eq(organisationSettings.organisationId, organisations.id))
+    .leftJoin(companies, and(eq(companies.id, companyId), eq(companies.organisationId, organisations.id)))
+    .where(eq(organisations.id, organisationId));
+  return row;
+}
+
+/**
  * What serving a stored quote PDF needs, in one statement (the hot path of a download): the
  * quote's state, company and revision, what the template version is made of, and the stored file
  * of the language with its bytes (none when it was never stored).
@@ -450,6 +478,8 @@ export async function findStoredPdfHit(
       validUntil: quotes.validUntil,
       organisationAt: organisations.updatedAt,
       settingsAt: organisationSettings.updatedAt,
+      catalogue: catalogueRevision,
+      companyAt: companies.updatedAt,
       fileId: files.id,
       filename: files.filename,
       sha256: files.sha256,
@@ -461,6 +491,7 @@ export async function findStoredPdfHit(
     .from(quotes)
     .innerJoin(organisations, eq(organisations.id, quotes.organisationId))
     .leftJoin(organisationSettings, eq(organisationSettings.organisationId, quotes.organisationId))
+    .leftJoin(companies, eq(companies.id, quotes.companyId))
     .leftJoin(
       files,
       and(

@@ -1,7 +1,11 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PRICE_SOURCES, QUOTE_STATES, VAT_TREATMENTS } from '../../db/schema/quotes.ts';
 import { dateInput } from '../../platform/filters.ts';
-import { ToolingLineSchema, VariantLineSchema } from '../../platform/line-parts-schemas.ts';
+import {
+  LocalisedLineSchema,
+  ToolingLineSchema,
+  VariantLineSchema,
+} from '../../platform/line-parts-schemas.ts';
 import {
   CustomFieldValues,
   DateTime,
@@ -80,8 +84,16 @@ const itemProperties = {
   ),
   priceSource: Nullable(StringEnum(PRICE_SOURCES)),
   reference: Nullable(Type.String({ description: 'Brief code or article code (snapshot)' })),
-  name: Type.String({ description: 'Snapshot taken when the item was added' }),
+  name: Type.String({
+    description:
+      'Snapshot taken when the item was added (English catalogue names), or the name a user typed (customName)',
+  }),
+  customName: Type.Boolean({
+    description:
+      'Whether name was typed by a user (PATCH { name }): then shown as typed in every language, over the catalogue’s',
+  }),
   description: Nullable(Type.String()),
+  localised: LocalisedLineSchema,
   quantity: Type.Number(),
   price: Nullable(
     Type.Number({
@@ -418,6 +430,14 @@ export const PatchQuoteBody = Type.Object(patchableQuoteFields, {
 
 export const UpdateItemBody = Type.Object(
   {
+    name: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'The line’s own name, shown as typed in every language (over the catalogue’s style name per language)',
+      }),
+    ),
     quantity: Type.Optional(
       Quantity({
         description:

@@ -18,6 +18,8 @@ import { toolingLines, variantLines } from '../../platform/line-parts.ts';
 import { keysetOf, pageOfIds } from '../../platform/list-paging.ts';
 import { roundCents } from '../../platform/money.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { localisedLine } from '../catalogue/line-names.ts';
+import { type CatalogueWithNames, loadCatalogueWithNames } from '../catalogue/loader.ts';
 import type { OrderService } from '../orders/service.ts';
 import type { OrganisationSettingsService } from '../organisations/settings-service.ts';
 import { type VatDecision, vatTotals } from '../organisations/vat.ts';
@@ -72,33 +74,37 @@ import {
  * A quote item as its reader may see it: staff with `costs:read` get the engine's price, amount,
  * cost and the margin the line makes; anyone else only the buyer's allowlist (schemas.ts).
  */
-const itemView = (audience: Audience, currency: string) => (stored: QuoteItemRow) => {
-  const net = stored.amount === null ? null : roundCents(stored.amount - discountOf(stored.amount, stored));
-  const row = {
-    ...stored,
-    variants: variantLines(stored.variants, stored.quantity, net),
-    // A brief's group line: its tools are its lines' (shown under them), not its own.
-    tooling: stored.briefId && !stored.briefElementId ? [] : toolingLines(stored.tooling, stored.toolingCost),
+const itemView =
+  (audience: Audience, currency: string, { catalogue, names }: CatalogueWithNames) =>
+  (stored: QuoteItemRow) => {
+    const net = stored.amount === null ? null : roundCents(stored.amount - discountOf(stored.amount, stored));
+    const row = {
+      ...stored,
+      localised: localisedLine(stored, catalogue, names),
+      variants: variantLines(stored.variants, stored.quantity, net),
+      // A brief's group line: its tools are its lines' (shown under them), not its own.
+      tooling:
+        stored.briefId && !stored.briefElementId ? [] : toolingLines(stored.tooling, stored.toolingCost),
+    };
+    const breaks = (row.priceBreaks ?? []).map((column) =>
+      audience === 'buyer'
+        ? pick({ ...column, currency }, BUYER_PRICE_BREAK_KEYS)
+        : {
+            ...column,
+            currency,
+            margin:
+              column.engineCost === null
+                ? null
+                : roundCents(column.amount - column.discount - column.engineCost),
+          },
+    );
+    if (audience === 'buyer') return { ...pick(row, BUYER_ITEM_KEYS), priceBreaks: breaks };
+    return {
+      ...row,
+      priceBreaks: breaks,
+      margin: net === null || row.engineCost === null ? null : roundCents(net - row.engineCost),
+    };
   };
-  const breaks = (row.priceBreaks ?? []).map((column) =>
-    audience === 'buyer'
-      ? pick({ ...column, currency }, BUYER_PRICE_BREAK_KEYS)
-      : {
-          ...column,
-          currency,
-          margin:
-            column.engineCost === null
-              ? null
-              : roundCents(column.amount - column.discount - column.engineCost),
-        },
-  );
-  if (audience === 'buyer') return { ...pick(row, BUYER_ITEM_KEYS), priceBreaks: breaks };
-  return {
-    ...row,
-    priceBreaks: breaks,
-    margin: net === null || row.engineCost === null ? null : roundCents(net - row.engineCost),
-  };
-};
 
 export const QUOTE_PAGE: PageOptions = {
   defaultLimit: 25,
@@ -186,10 +192,11 @@ export function createQuoteService({
   }
 
   async function present(actor: Actor, found: QuoteWithRefs) {
-    const [items, pdfs, order] = await Promise.all([
+    const [items, pdfs, order, catalogue] = await Promise.all([
       liveItemsOf(db, found.id),
       pdfFilesOf(db, actor.organisationId, found.id),
       found.orderId ? findOrderRef(db, actor.organisationId, found.orderId) : null,
+      loadCatalogueWithNames(db, found.organisationId),
     ]);
     const {
       organisationName: _organisation,
@@ -198,7 +205,7 @@ export function createQuoteService({
     } = found as QuoteWithRefs & {
       deletedAt?: unknown;
     };
-    const view = itemView(audienceOf(actor), found.currency);
+    const view = itemView(audienceOf(actor), found.currency, catalogue);
     return {
       ...quote,
       ...vatTotals(quote.totalPrice, quote.vatRate),
@@ -567,6 +574,10 @@ export function createQuoteService({
           isGroupLine(item, items),
         );
         if (input.priceBreaks !== undefined || item.priceBreaks.length) changes.priceBreaks = breaks;
+        if (input.name !== undefined && input.name.trim() !== item.name) {
+          changes.name = input.name.trim();
+          changes.customName = true;
+        }
         if (input.comment !== undefined) changes.comment = input.comment;
         if (input.optional !== undefined) changes.optional = input.optional;
         if (input.groupLabel !== undefined) changes.groupLabel = input.groupLabel;

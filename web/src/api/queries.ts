@@ -10,7 +10,12 @@ export type CatalogueEntry = {
   [key: string]: unknown;
 };
 
-type CatalogueKind = '/api/products' | '/api/product-categories' | '/api/material-references';
+type CatalogueKind =
+  | '/api/products'
+  | '/api/product-categories'
+  | '/api/material-references'
+  | '/api/machines'
+  | '/api/operations';
 
 /** A catalogue record's name in a language (its `names`), else its own name. */
 export const catalogueName = (entry: { name: string; names?: unknown }, language: string) => {
@@ -28,6 +33,37 @@ export function useCatalogue(path: CatalogueKind) {
     select: (entries) => entries.map((entry) => ({ ...entry, name: catalogueName(entry, language) })),
     staleTime: 5 * 60_000,
   });
+}
+
+/** A record of the engine's output named by its catalogue code (an operation, a machine). */
+type Coded = { code: string; name: string };
+
+/**
+ * The names of the engine's operations and machines in the user's language: the catalogue's name
+ * in that language (catalogue_entries.names, which an admin edits and the quote PDF prints), else
+ * the app's words for the code (`engine.operations.<code>`), else the engine's own name.
+ */
+export function useEngineNames() {
+  const { t, i18n } = useTranslation();
+  const language = i18n.language.slice(0, 2);
+  const raw = (path: '/api/machines' | '/api/operations') => ({
+    queryKey: ['catalogue', path],
+    queryFn: async () => (await unwrap(api.GET(path))) as CatalogueEntry[],
+    staleTime: 5 * 60_000,
+  });
+  const operations = useQuery(raw('/api/operations'));
+  const machines = useQuery(raw('/api/machines'));
+  const own = (entries: CatalogueEntry[] | undefined, record: Coded) => {
+    const names = entries?.find((e) => e.code === record.code)?.names as Record<string, string> | undefined;
+    return names?.[language]?.trim() || undefined;
+  };
+  return {
+    operationName: (operation: Coded) =>
+      own(operations.data, operation) ??
+      t(`engine.operations.${operation.code}`, { defaultValue: operation.name }),
+    machineName: (machine: Coded) =>
+      own(machines.data, machine) ?? t(`engine.machines.${machine.code}`, { defaultValue: machine.name }),
+  };
 }
 
 /** Companies matching a search, for pickers (server-side search, first 20). */

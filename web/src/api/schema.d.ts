@@ -6276,6 +6276,21 @@ export interface components {
                 quantity: number;
                 amount: number | null;
             }[];
+            /** @description The line’s name and description in each language of the app and the PDF: an element line is named by its style and described by its board, colours and finishes with the catalogue’s names in that language (a name typed by a user is kept as typed); other lines keep name and description */
+            localised: {
+                en: {
+                    name: string;
+                    description: string | null;
+                };
+                fr: {
+                    name: string;
+                    description: string | null;
+                };
+                de: {
+                    name: string;
+                    description: string | null;
+                };
+            } | null;
             /** @description The order’s currency: every amount of the item is in it */
             currency: {
                 /**
@@ -6962,9 +6977,26 @@ export interface components {
             briefVersion: number | null;
             priceSource: ("prediction" | "article" | "manual") | null;
             reference: string | null;
-            /** @description Snapshot taken when the item was added */
+            /** @description Snapshot taken when the item was added (English catalogue names), or the name a user typed (customName) */
             name: string;
+            /** @description Whether name was typed by a user (PATCH { name }): then shown as typed in every language, over the catalogue’s */
+            customName: boolean;
             description: string | null;
+            /** @description The line’s name and description in each language of the app and the PDF: an element line is named by its style and described by its board, colours and finishes with the catalogue’s names in that language (a name typed by a user is kept as typed); other lines keep name and description */
+            localised: {
+                en: {
+                    name: string;
+                    description: string | null;
+                };
+                fr: {
+                    name: string;
+                    description: string | null;
+                };
+                de: {
+                    name: string;
+                    description: string | null;
+                };
+            };
             quantity: number;
             price: number | null;
             amount: number | null;
@@ -7067,9 +7099,26 @@ export interface components {
             briefVersion: number | null;
             priceSource: ("prediction" | "article" | "manual") | null;
             reference: string | null;
-            /** @description Snapshot taken when the item was added */
+            /** @description Snapshot taken when the item was added (English catalogue names), or the name a user typed (customName) */
             name: string;
+            /** @description Whether name was typed by a user (PATCH { name }): then shown as typed in every language, over the catalogue’s */
+            customName: boolean;
             description: string | null;
+            /** @description The line’s name and description in each language of the app and the PDF: an element line is named by its style and described by its board, colours and finishes with the catalogue’s names in that language (a name typed by a user is kept as typed); other lines keep name and description */
+            localised: {
+                en: {
+                    name: string;
+                    description: string | null;
+                };
+                fr: {
+                    name: string;
+                    description: string | null;
+                };
+                de: {
+                    name: string;
+                    description: string | null;
+                };
+            };
             quantity: number;
             price: number | null;
             amount: number | null;
@@ -30393,6 +30442,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The line’s own name, shown as typed in every language (over the catalogue’s style name per language) */
+                    name?: string;
                     /** @description A brief element is priced again by the engine at this quantity (whole pieces); an article line keeps its unit price */
                     quantity?: number;
                     /** @description Unit price override (manual, 4 decimals); the engine’s price is kept beside it. null: back to the engine’s price */
@@ -30877,6 +30928,21 @@ export interface operations {
                                     quantity: number;
                                     amount: number | null;
                                 }[];
+                                /** @description The line’s name and description in each language of the app and the PDF: an element line is named by its style and described by its board, colours and finishes with the catalogue’s names in that language (a name typed by a user is kept as typed); other lines keep name and description */
+                                localised: {
+                                    en: {
+                                        name: string;
+                                        description: string | null;
+                                    };
+                                    fr: {
+                                        name: string;
+                                        description: string | null;
+                                    };
+                                    de: {
+                                        name: string;
+                                        description: string | null;
+                                    };
+                                } | null;
                                 /** @description The order’s currency: every amount of the item is in it */
                                 currency: {
                                     /**

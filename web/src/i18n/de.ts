@@ -664,6 +664,10 @@ export const de: Messages = {
     variant: 'Variante {{n}}',
     quantity: 'Menge',
     addVariant: 'Variante hinzufügen',
+    variantName: 'Name der Variante {{n}}',
+    variantNamePlaceholder: 'z. B. Zitrone',
+    artworkReference: 'Druckvorlage der Variante {{n}}',
+    artworkReferencePlaceholder: 'Datei oder Referenz',
     save: 'Briefing speichern',
     saveChanges: 'Speichern und neu kalkulieren',
     price: 'Preis',
@@ -962,6 +966,9 @@ export const de: Messages = {
       discount: 'Rabatt',
       noDiscount: 'Keiner',
       groupLabel: 'Überschrift',
+      lineName: 'Positionsname',
+      lineNameHint:
+        'In jeder Sprache mit dem Katalognamen der Bauart angezeigt, bis Sie einen anderen eingeben',
     },
     breaks: {
       title: 'Staffelpreise',

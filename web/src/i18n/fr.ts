@@ -221,6 +221,10 @@ export const fr: Messages = {
     variant: 'Visuel {{n}}',
     quantity: 'Quantité',
     addVariant: 'Ajouter un visuel',
+    variantName: 'Nom du visuel {{n}}',
+    variantNamePlaceholder: 'ex. Citron',
+    artworkReference: 'Fichier du visuel {{n}}',
+    artworkReferencePlaceholder: 'Fichier ou référence',
     save: 'Enregistrer le brief',
     saveChanges: 'Enregistrer et rechiffrer',
     price: 'Prix',
@@ -479,6 +483,9 @@ export const fr: Messages = {
       discount: 'Remise',
       noDiscount: 'Aucune',
       groupLabel: 'Titre de groupe',
+      lineName: 'Nom de la ligne',
+      lineNameHint:
+        'Affiché dans chaque langue avec le nom du modèle au catalogue, tant que vous n’en saisissez pas un autre',
     },
     breaks: {
       title: 'Prix par quantité',

@@ -10,6 +10,7 @@ import {
   SimpleGrid,
   Stack,
   Text,
+  TextInput,
 } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { CatalogueEntry } from '../../api/queries.ts';
@@ -300,10 +301,10 @@ export function ElementFields({
             {errors.decorationsCount}
           </Text>
         )}
-        <SimpleGrid cols={{ base: 2, sm: 3 }}>
+        <Stack gap="xs">
           {element.quantities.map((quantity, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: the index is the variant's decorationIndex
-            <Group key={i} gap={4} align="flex-end" wrap="nowrap">
+            <Group key={i} gap="xs" align="flex-start" wrap="wrap" data-testid={`variant-${index}-${i}`}>
               <NumberInput
                 label={t('configurator.variant', { n: i + 1 })}
                 data-testid={`quantity-${index}-${i}`}
@@ -313,27 +314,80 @@ export function ElementFields({
                 value={quantity}
                 error={errors[`quantity.${i}`]}
                 onChange={(v) => set({ quantities: element.quantities.map((q, j) => (j === i ? n(v) : q)) })}
+                w={140}
+              />
+              <TextInput
+                label={t('configurator.variantName', { n: i + 1 })}
+                placeholder={t('configurator.variantNamePlaceholder')}
+                data-testid={`variant-name-${index}-${i}`}
+                value={element.variantNames[i] ?? ''}
+                error={errors[`variantName.${i}`]}
+                onChange={(e) => {
+                  const value = e.currentTarget.value;
+                  set({
+                    variantNames: element.quantities.map((_, j) =>
+                      j === i ? value : (element.variantNames[j] ?? ''),
+                    ),
+                  });
+                }}
+                style={{ flex: '1 1 10rem' }}
+              />
+              <TextInput
+                label={t('configurator.artworkReference', { n: i + 1 })}
+                placeholder={t('configurator.artworkReferencePlaceholder')}
+                data-testid={`artwork-${index}-${i}`}
+                value={element.artworkReferences[i] ?? ''}
+                error={errors[`artworkReference.${i}`]}
+                onChange={(e) => {
+                  const value = e.currentTarget.value;
+                  set({
+                    artworkReferences: element.quantities.map((_, j) =>
+                      j === i ? value : (element.artworkReferences[j] ?? ''),
+                    ),
+                  });
+                }}
+                style={{ flex: '1 1 10rem' }}
               />
               {element.quantities.length > 1 && (
                 <ActionIcon
                   variant="subtle"
                   color="red.9"
                   c="red.9"
+                  mt={28}
                   aria-label={`${t('common.remove')} ${t('configurator.variant', { n: i + 1 })}`}
-                  onClick={() => set({ quantities: element.quantities.filter((_, j) => j !== i) })}
+                  onClick={() =>
+                    set({
+                      quantities: element.quantities.filter((_, j) => j !== i),
+                      variantNames: element.quantities
+                        .map((_, j) => element.variantNames[j] ?? '')
+                        .filter((_, j) => j !== i),
+                      artworkReferences: element.quantities
+                        .map((_, j) => element.artworkReferences[j] ?? '')
+                        .filter((_, j) => j !== i),
+                    })
+                  }
                 >
                   ×
                 </ActionIcon>
               )}
             </Group>
           ))}
-        </SimpleGrid>
+        </Stack>
         <Group>
           {element.quantities.length < 12 && (
             <Button
               variant="subtle"
               size="xs"
-              onClick={() => set({ quantities: [...element.quantities, 1000] })}
+              onClick={() =>
+                set({
+                  quantities: [...element.quantities, 1000],
+                  variantNames: [...element.quantities.map((_, j) => element.variantNames[j] ?? ''), ''],
+                  artworkReferences: [
+                    ...element.quantities.map((_, j) => element.artworkReferences[j] ?? ''),
+                    '',
+                  ],
+                })
+              }
             >
               {t('configurator.addVariant')}
             </Button>

@@ -16,6 +16,7 @@ import {
 } from '@mantine/core';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useEngineNames } from '../../api/queries.ts';
 import type { paths } from '../../api/schema.d.ts';
 import { money, number, percent } from '../../ui/format.ts';
 import { BoxPreview } from '../preview3d/BoxPreview.tsx';
@@ -129,6 +130,7 @@ export const EstimateDetails = memo(function EstimateDetails({
   stale?: boolean;
 }) {
   const { t } = useTranslation();
+  const { operationName, machineName } = useEngineNames();
   const currency = estimate.currency;
   // The seller's staff (costs:read) see times, costs and cost shares; a buyer's estimate has none.
   const breakdown = useCan()('costs:read') ? estimate.breakdown : undefined;
@@ -220,13 +222,8 @@ export const EstimateDetails = memo(function EstimateDetails({
                       return (
                         <Table.Tr key={`${op.partNumber}-${op.position}`}>
                           <Table.Td>{op.position}</Table.Td>
-                          <Table.Td>
-                            {op.operation &&
-                              t(`engine.operations.${op.operation.code}`, {
-                                defaultValue: op.operation.name,
-                              })}
-                          </Table.Td>
-                          <Table.Td>{op.machine?.name}</Table.Td>
+                          <Table.Td>{op.operation && operationName(op.operation)}</Table.Td>
+                          <Table.Td>{op.machine && machineName(op.machine)}</Table.Td>
                           {breakdown ? (
                             <>
                               <Table.Td ta="right">
@@ -378,6 +375,7 @@ type LeadTimeBreakdown = NonNullable<Estimate['leadTime']['steps']>;
  */
 function LeadTimeCard({ breakdown }: { breakdown: LeadTimeBreakdown }) {
   const { t } = useTranslation();
+  const { operationName } = useEngineNames();
   const days = (count: number) => t('configurator.days', { count });
   const rows: { key: string; label: string; value: string }[] = [
     {
@@ -396,7 +394,7 @@ function LeadTimeCard({ breakdown }: { breakdown: LeadTimeBreakdown }) {
       .map((o) => ({
         key: `op-${o.position}`,
         // The operation's words by its code, as in the operation sequence above.
-        label: t(`engine.operations.${o.code}`, { defaultValue: o.name }),
+        label: operationName(o),
         value: days(o.days),
       })),
     {

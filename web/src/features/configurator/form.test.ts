@@ -331,4 +331,45 @@ describe('configurator form logic', () => {
     });
     expect(elementErrors(fields, 1)).toEqual({ widthDimension: 'too wide' });
   });
+
+  it('sends each variant’s name and artwork reference, reads them back, and checks their length', () => {
+    const element = {
+      ...emptyElement(),
+      quantities: [5000, 10000, ''] as (number | '')[],
+      variantNames: [' Lemon ', '', 'Unused'],
+      artworkReferences: ['ART-LEMON-v2', 'ART-MINT-v1', ''],
+    };
+    const body = elementBody(element, 0);
+    // Trimmed; blank left out; a variant without quantity is not sent at all.
+    expect(body.decorationsCount).toEqual([
+      { decorationIndex: 0, quantity: 5000, name: 'Lemon', artworkReference: 'ART-LEMON-v2' },
+      { decorationIndex: 1, quantity: 10000, artworkReference: 'ART-MINT-v1' },
+    ]);
+    const back = elementForm({
+      decorationsCount: [
+        { decorationIndex: 0, quantity: 5000, name: 'Lemon', artworkReference: 'ART-LEMON-v2' },
+        { decorationIndex: 2, quantity: 700, name: null, artworkReference: null },
+      ],
+    });
+    expect(back.quantities).toEqual([5000, '', 700]);
+    expect(back.variantNames).toEqual(['Lemon', '', '']);
+    expect(back.artworkReferences).toEqual(['ART-LEMON-v2', '', '']);
+    // More than the API's 100 characters: seen before any call, on the variant's own input.
+    const long = { ...emptyBrief(), elements: [{ ...element, variantNames: ['x'.repeat(101), '', ''] }] };
+    expect(formIssues(long)['/briefElements/0/variantName.0']).toEqual({
+      key: 'maxLength',
+      values: { n: 100, count: 100 },
+    });
+    expect(formIssues(long)['/briefElements/0/artworkReference.0']).toBeUndefined();
+    // The API's pointers of a variant's text land on the matching input too.
+    expect(
+      elementErrors(
+        {
+          '/briefElements/0/decorationsCount/1/name': 'too long',
+          '/briefElements/0/decorationsCount/0/artworkReference': 'too long',
+        },
+        0,
+      ),
+    ).toEqual({ 'variantName.1': 'too long', 'artworkReference.0': 'too long' });
+  });
 });

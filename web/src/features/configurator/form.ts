@@ -36,6 +36,9 @@ export type ElementForm = {
   windowHeight: number | '';
   /** Quantity of each artwork variant (decorationIndex = array index). */
   quantities: (number | '')[];
+  /** Each variant's name ("Lemon") and artwork reference, beside its quantity ('' for none). */
+  variantNames: string[];
+  artworkReferences: string[];
   /** Properties the form does not edit, kept as they are (material type, grammage, tools...). */
   extra: Record<string, unknown>;
 };
@@ -76,6 +79,8 @@ export const emptyElement = (): ElementForm => ({
   windowWidth: 50,
   windowHeight: 50,
   quantities: [5000],
+  variantNames: [''],
+  artworkReferences: [''],
   extra: {},
 });
 
@@ -149,9 +154,19 @@ export function elementBody(form: ElementForm, position: number): Record<string,
   if (form.width !== '') body.widthDimension = form.width;
   if (form.height !== '') body.heightDimension = form.height;
   if (form.materialReferenceId) body.materialReferenceId = form.materialReferenceId;
-  body.decorationsCount = form.quantities.flatMap((quantity, decorationIndex) =>
-    quantity === '' || quantity <= 0 ? [] : [{ decorationIndex, quantity }],
-  );
+  body.decorationsCount = form.quantities.flatMap((quantity, decorationIndex) => {
+    if (quantity === '' || quantity <= 0) return [];
+    const name = form.variantNames[decorationIndex]?.trim();
+    const artworkReference = form.artworkReferences[decorationIndex]?.trim();
+    return [
+      {
+        decorationIndex,
+        quantity,
+        ...(name ? { name } : {}),
+        ...(artworkReference ? { artworkReference } : {}),
+      },
+    ];
+  });
   body.wantDecoration = form.printed;
   if (form.printed) {
     body.sidePrinted = form.sidePrinted;
@@ -188,10 +203,27 @@ export function elementForm(element: Record<string, unknown>): ElementForm {
   const foil = (element.hotStampings as { width?: number; height?: number }[] | undefined)?.[0];
   const emboss = (element.embossings as { width?: number; height?: number }[] | undefined)?.[0];
   const decorations =
-    (element.decorationsCount as { decorationIndex: number; quantity: number }[] | undefined) ?? [];
+    (element.decorationsCount as
+      | {
+          decorationIndex: number;
+          quantity: number;
+          name?: string | null;
+          artworkReference?: string | null;
+        }[]
+      | undefined) ?? [];
   const quantities: (number | '')[] = [];
-  for (const d of decorations) quantities[d.decorationIndex] = d.quantity;
-  for (let i = 0; i < quantities.length; i++) if (quantities[i] === undefined) quantities[i] = '';
+  const variantNames: string[] = [];
+  const artworkReferences: string[] = [];
+  for (const d of decorations) {
+    quantities[d.decorationIndex] = d.quantity;
+    variantNames[d.decorationIndex] = d.name ?? '';
+    artworkReferences[d.decorationIndex] = d.artworkReference ?? '';
+  }
+  for (let i = 0; i < quantities.length; i++) {
+    if (quantities[i] === undefined) quantities[i] = '';
+    variantNames[i] ??= '';
+    artworkReferences[i] ??= '';
+  }
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
   const n = (v: unknown, fallback: number | '') => (typeof v === 'number' ? v : fallback);
   return {
@@ -220,6 +252,8 @@ export function elementForm(element: Record<string, unknown>): ElementForm {
     windowWidth: n(element.windowWidth, base.windowWidth),
     windowHeight: n(element.windowHeight, base.windowHeight),
     quantities: quantities.length ? quantities : [''],
+    variantNames: quantities.length ? variantNames : [''],
+    artworkReferences: quantities.length ? artworkReferences : [''],
     extra,
   };
 }
@@ -356,7 +390,11 @@ export function elementErrors(fields: Record<string, string>, index: number): Re
   for (const [pointer, message] of Object.entries(fields)) {
     if (pointer === `/briefElements/${index}`) out._ = message;
     else if (pointer.startsWith(prefix)) {
-      const field = pointer.slice(prefix.length).split('/')[0]!;
+      // A variant's name or artwork reference lands on its own input (`variantName.<j>`).
+      const variant = /^decorationsCount\/(\d+)\/(name|artworkReference)$/.exec(pointer.slice(prefix.length));
+      const field = variant
+        ? `${variant[2] === 'name' ? 'variantName' : 'artworkReference'}.${variant[1]}`
+        : pointer.slice(prefix.length).split('/')[0]!;
       out[field] ??= message;
     }
   }
@@ -368,6 +406,8 @@ export type FormIssue = { key: string; values?: Record<string, unknown> };
 
 /** The largest quantity of a variant the API takes. */
 const MAX_QUANTITY = 50_000_000;
+/** The longest name or artwork reference of a variant the API takes. */
+const VARIANT_TEXT = 100;
 
 /**
  * What is wrong with the form before any call (issue 26): a required choice or size left empty, a
@@ -409,6 +449,17 @@ export function formIssues(form: BriefForm): Record<string, FormIssue> {
       else if (!Number.isInteger(q)) issues[pointer] = { key: 'integer' };
       else if (q < 1) issues[pointer] = { key: 'min', values: { n: 1 } };
       else if (q > MAX_QUANTITY) issues[pointer] = { key: 'max', values: { n: MAX_QUANTITY } };
+      // A variant's name and artwork reference: at most VARIANT_TEXT characters (the API's limit).
+      for (const [field, value] of [
+        ['variantName', e.variantNames[j]],
+        ['artworkReference', e.artworkReferences[j]],
+      ] as const) {
+        if ((value?.trim().length ?? 0) > VARIANT_TEXT)
+          issues[at(`${field}.${j}`)] = {
+            key: 'maxLength',
+            values: { n: VARIANT_TEXT, count: VARIANT_TEXT },
+          };
+      }
     });
   });
   return issues;

@@ -1,10 +1,13 @@
 import { Card, Group, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { lineName } from '../quotes/lines.ts';
 import { DieLineMenu } from './DieLineDownloads.tsx';
 
 type Line = {
   id: string;
   name: string;
+  /** The name per language (the API's `localised`): shown in the user's. */
+  localised?: Parameters<typeof lineName>[0]['localised'];
   reference?: string | null;
   briefElementId?: string | null;
   children?: Line[] | null;
@@ -16,7 +19,7 @@ type Line = {
  * out (an article's files are on the article's page, when it has an element).
  */
 export function QuoteDieLines({ quoteId, items }: { quoteId: string; items: Line[] }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const rows = items.flatMap((item, i) => [
     ...(item.children ?? []).flatMap((child, j) =>
       child.briefElementId
@@ -44,13 +47,13 @@ export function QuoteDieLines({ quoteId, items }: { quoteId: string; items: Line
           {rows.map(({ no, line, base }) => (
             <Table.Tr key={line.id}>
               <Table.Td w={60}>{no}</Table.Td>
-              <Table.Td>{line.name}</Table.Td>
+              <Table.Td>{lineName(line, i18n.language)}</Table.Td>
               <Table.Td>
                 <Group justify="flex-end">
                   <DieLineMenu
                     base={base}
                     testId={`quote-die-line-${no}`}
-                    label={`${t('dielines.download')}: ${no} ${line.name}`}
+                    label={`${t('dielines.download')}: ${no} ${lineName(line, i18n.language)}`}
                   />
                 </Group>
               </Table.Td>

@@ -21,7 +21,7 @@ import type { components } from '../../api/schema.d.ts';
 import { number } from '../../ui/format.ts';
 import { problemFields } from '../../ui/problem.ts';
 import { Empty, ErrorState } from '../../ui/states.tsx';
-import { serviceName, showsVariants } from '../quotes/lines.ts';
+import { lineName, serviceName, showsVariants } from '../quotes/lines.ts';
 import { amount, unitPrice } from './format.ts';
 import { type BulkItem, briefItems } from './fromBriefs.ts';
 import { itemTree } from './tree.ts';
@@ -30,7 +30,7 @@ type Order = components['schemas']['Order'];
 
 /** An order's items (with their hierarchy) and, for staff, adding from articles or briefs and removing. */
 export function OrderItems({ order, canWrite }: { order: Order; canWrite: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
@@ -84,7 +84,7 @@ export function OrderItems({ order, canWrite }: { order: Order; canWrite: boolea
             <Table.Tbody>
               {rows.map(({ item, depth, children }) => {
                 const label = item.article
-                  ? `${item.article.code} · ${item.article.name}`
+                  ? `${item.article.code} · ${item.localised ? lineName(item, i18n.language) : item.article.name}`
                   : item.name
                     ? serviceName(t, item.code, item.name)
                     : children

@@ -6,6 +6,7 @@ import { EntityComments } from '../orders/EntityComments.tsx';
 import { EntityFiles } from '../orders/EntityFiles.tsx';
 import { orderName } from '../orders/format.ts';
 import { StatusBadge, useOrderStatuses } from '../orders/statuses.tsx';
+import { lineName } from '../quotes/lines.ts';
 import { ReorderResult, useReorder } from './Reorder.tsx';
 
 type Order = components['schemas']['Order'];
@@ -16,7 +17,7 @@ type Order = components['schemas']['Order'];
  * once delivered, files and comments.
  */
 export function PortalOrder({ order: o }: { order: Order }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const statuses = useOrderStatuses();
   const status = statuses.data?.find((s) => s.id === o.statusId);
   const reorder = useReorder();
@@ -98,7 +99,9 @@ export function PortalOrder({ order: o }: { order: Order }) {
             >
               <Group justify="space-between" wrap="nowrap" gap="xs" align="flex-start">
                 <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
-                  {item.article ? `${item.article.code} · ${item.article.name}` : (item.unit ?? '—')}
+                  {item.article
+                    ? `${item.article.code} · ${item.localised ? lineName(item, i18n.language) : item.article.name}`
+                    : (item.unit ?? '—')}
                 </Text>
                 <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }} data-testid="line-total">
                   {money(item.totalPrice, currency)}

@@ -28,6 +28,7 @@ import { EntityComments } from '../orders/EntityComments.tsx';
 import { QuoteBoxPreview } from '../preview3d/QuoteBoxPreview.tsx';
 import { AcceptDialog, SignedPdfLink } from '../quotes/AcceptDialog.tsx';
 import { guidanceOf, offers } from '../quotes/actions.ts';
+import { lineName } from '../quotes/lines.ts';
 import { PriceBreaksTable } from '../quotes/PriceBreaks.tsx';
 import { ProofPanel } from '../quotes/ProofPanel.tsx';
 import { QuoteTermsCard, QuoteVatTotals } from '../quotes/QuoteTerms.tsx';
@@ -210,7 +211,7 @@ export function PortalQuote({ quote: q }: { quote: Quote }) {
     {
       key: item.id,
       reference: item.reference,
-      name: item.name,
+      name: lineName(item, i18n.language),
       quantity: item.quantity,
       unitPrice: item.price,
       totalPrice: item.totalPrice,
@@ -218,7 +219,7 @@ export function PortalQuote({ quote: q }: { quote: Quote }) {
     ...(item.children ?? []).map((child) => ({
       key: child.id,
       reference: child.reference,
-      name: child.name,
+      name: lineName(child, i18n.language),
       quantity: child.quantity,
       unitPrice: child.price,
       totalPrice: child.totalPrice,

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
+import { lineName } from '../quotes/lines.ts';
 import { BoxPreview } from './BoxPreview.tsx';
 import type { FoldInput } from './fold.ts';
 
@@ -21,7 +22,7 @@ type Line = {
  * position); one line at a time (a select when there are several). Staff and buyers alike.
  */
 export function QuoteBoxPreview({ items }: { items: Line[] }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const lines = items.flatMap((item, i) =>
     (item.children ?? []).flatMap((child, j) =>
       child.briefId &&
@@ -66,7 +67,7 @@ export function QuoteBoxPreview({ items }: { items: Line[] }) {
           mb="xs"
           maw={360}
           label={t('preview3d.line')}
-          data={lines.map((l) => ({ value: l.line.id, label: `${l.no} ${l.line.name}` }))}
+          data={lines.map((l) => ({ value: l.line.id, label: `${l.no} ${lineName(l.line, i18n.language)}` }))}
           value={current.line.id}
           onChange={setSelected}
           allowDeselect={false}

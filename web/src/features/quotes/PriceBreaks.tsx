@@ -18,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { money, number, separators } from '../../ui/format.ts';
+import { lineName } from './lines.ts';
 
 type Quote = components['schemas']['Quote'];
 type Item = components['schemas']['QuoteItemChild'];
@@ -50,7 +51,7 @@ export function columnLabel(column: Column, t: TFunction) {
  * quantity, unit price and total in each column, and the quote's total per column.
  */
 export function PriceBreaksTable({ quote }: { quote: Quote }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const columns = quote.priceBreakColumns;
   const lines = linesWithBreaks(quote);
   // A signed quote marks the column its buyer chose (the acceptance's evidence).
@@ -98,7 +99,7 @@ export function PriceBreaksTable({ quote }: { quote: Quote }) {
               <Table.Tr key={item.id}>
                 <Table.Td>
                   <Text size="sm">
-                    {no} {item.name}
+                    {no} {lineName(item, i18n.language)}
                   </Text>
                   <Text size="xs" c="dimmed">
                     {t('quotes.quantity')} / {t('quotes.unitPrice')} / {t('quotes.total')}

@@ -31,6 +31,7 @@ import { useApiForm } from '../../ui/useApiForm.ts';
 import { useCan } from '../admin/useCan.ts';
 import { DateField } from '../orders/DateField.tsx';
 import { LineParts } from './LineParts.tsx';
+import { lineName } from './lines.ts';
 import { PriceBreaksField, PriceBreaksTable } from './PriceBreaks.tsx';
 import { QuoteVatTotals } from './QuoteTerms.tsx';
 import { Total } from './Total.tsx';
@@ -48,7 +49,8 @@ const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : null);
  * Each change is sent on its own and the quote is read again (totals come from the API).
  */
 export function QuoteLinesEditor({ quote }: { quote: Quote }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const nameOf = (item: Item) => lineName(item, i18n.language);
   const can = useCan();
   const seller = can('costs:read');
   const queryClient = useQueryClient();
@@ -94,7 +96,7 @@ export function QuoteLinesEditor({ quote }: { quote: Quote }) {
                 size="sm"
                 variant="subtle"
                 disabled={index === 0}
-                aria-label={t('quotes.edit.moveUp', { name: item.name })}
+                aria-label={t('quotes.edit.moveUp', { name: nameOf(item) })}
                 onClick={() => patchItem(item, { position: item.position - 1 }, t('quotes.edit.moved'))}
               >
                 ↑
@@ -103,7 +105,7 @@ export function QuoteLinesEditor({ quote }: { quote: Quote }) {
                 size="sm"
                 variant="subtle"
                 disabled={index === items.length - 1}
-                aria-label={t('quotes.edit.moveDown', { name: item.name })}
+                aria-label={t('quotes.edit.moveDown', { name: nameOf(item) })}
                 onClick={() => patchItem(item, { position: item.position + 1 }, t('quotes.edit.moved'))}
               >
                 ↓
@@ -112,7 +114,7 @@ export function QuoteLinesEditor({ quote }: { quote: Quote }) {
           </Table.Td>
           <Table.Td>
             <Text size="sm" fw={depth ? 400 : 600}>
-              {item.name}
+              {nameOf(item)}
             </Text>
             <Group gap={4}>
               {item.reference && (
@@ -177,7 +179,7 @@ export function QuoteLinesEditor({ quote }: { quote: Quote }) {
                 variant="subtle"
                 color="red.9"
                 c="red.9"
-                aria-label={`${t('common.remove')} ${item.name}`}
+                aria-label={`${t('common.remove')} ${nameOf(item)}`}
                 onClick={() => remove(item)}
               >
                 {t('common.remove')}
@@ -336,9 +338,12 @@ function LineEditor({
   onClose: () => void;
   onSaved: () => Promise<void>;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const form = useApiForm();
   const group = item.briefId !== null && item.briefElementId === null;
+  // The name as the user reads it (the catalogue's in their language, or the one typed before).
+  const shownName = lineName(item, i18n.language);
+  const [name, setName] = useState(shownName);
   const manual = item.priceSource === 'manual';
   const [quantity, setQuantity] = useState<number | string>(item.quantity);
   const [price, setPrice] = useState<number | string>(manual ? (item.price ?? '') : '');
@@ -357,17 +362,19 @@ function LineEditor({
       price: (manual ? (item.price ?? '') : '') as number | string,
       kind: initialKind,
       discount: (item.discountPercent ?? item.discountAmount ?? '') as number | string,
+      name: shownName,
       comment: item.comment ?? '',
       optional: item.optional,
       groupLabel: item.groupLabel ?? '',
     }),
-    [item, manual, initialKind],
+    [item, manual, initialKind, shownName],
   );
   const draft = useDraft(
     `quote-line:${quote.id}:${item.id}`,
-    { quantity, price, kind, discount, comment, optional, groupLabel },
+    { quantity, price, kind, discount, name, comment, optional, groupLabel },
     initial,
     (v) => {
+      setName(v.name);
       setQuantity(v.quantity);
       setPrice(v.price);
       setKind(v.kind);
@@ -394,6 +401,8 @@ function LineEditor({
     }
     if (breaks.join() !== initialBreaks.join()) body.priceBreaks = breaks.map((quantity) => ({ quantity }));
   }
+  // A name typed (even blank: the API says what is wrong) replaces the catalogue's in every language.
+  if (name.trim() !== shownName) body.name = name.trim();
   if (comment !== (item.comment ?? '')) body.comment = comment === '' ? null : comment;
   if (optional !== item.optional) body.optional = optional;
   if (groupLabel !== (item.groupLabel ?? '')) body.groupLabel = groupLabel === '' ? null : groupLabel;
@@ -418,11 +427,19 @@ function LineEditor({
         draft.clear();
         onClose();
       }}
-      title={`${t('quotes.edit.title')} · ${item.name}`}
+      title={`${t('quotes.edit.title')} · ${shownName}`}
       size="lg"
     >
       <Stack>
         {draft.restoredAt ? <DraftRestored at={draft.restoredAt} onDiscard={draft.discard} /> : null}
+        <TextInput
+          label={t('quotes.edit.lineName')}
+          description={item.briefElementId && !item.customName ? t('quotes.edit.lineNameHint') : undefined}
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          maxLength={200}
+          error={form.error('/name')}
+        />
         {!group && (
           <>
             <NumberInput

@@ -15,6 +15,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
+import { useEngineNames } from '../../api/queries.ts';
 import { useCan } from '../../features/admin/useCan.ts';
 import { useBrief, useBriefVersions, useDescribe, type Version } from '../../features/briefs/describe.ts';
 import { CompareTable, when } from '../../features/briefs/VersionChanges.tsx';
@@ -230,6 +231,7 @@ function Item({
   element: Record<string, unknown>;
 }) {
   const { t } = useTranslation();
+  const { operationName, machineName } = useEngineNames();
   // The seller's staff (costs:read) see the cost shares and the operations' times and costs.
   const seesCosts = useCan()('costs:read');
   const { label, value } = useDescribe();
@@ -312,11 +314,8 @@ function Item({
                   return (
                     <Table.Tr key={`${op.partNumber}-${op.position}`}>
                       <Table.Td>{op.position}</Table.Td>
-                      <Table.Td>
-                        {op.operation &&
-                          t(`engine.operations.${op.operation.code}`, { defaultValue: op.operation.name })}
-                      </Table.Td>
-                      <Table.Td>{op.machine?.name}</Table.Td>
+                      <Table.Td>{op.operation && operationName(op.operation)}</Table.Td>
+                      <Table.Td>{op.machine && machineName(op.machine)}</Table.Td>
                       {seesCosts ? (
                         <>
                           <Table.Td ta="right">

@@ -33,6 +33,7 @@ import { AcceptDialog, SignedPdfLink } from '../../features/quotes/AcceptDialog.
 import { guidanceOf, offers, type QuoteAction } from '../../features/quotes/actions.ts';
 import { LineParts } from '../../features/quotes/LineParts.tsx';
 import { LinePicker, type Lines, linesBody, linesComplete } from '../../features/quotes/LinePicker.tsx';
+import { lineName } from '../../features/quotes/lines.ts';
 import { PriceBreaksTable } from '../../features/quotes/PriceBreaks.tsx';
 import { ProofPanel } from '../../features/quotes/ProofPanel.tsx';
 import { QuoteLinesEditor } from '../../features/quotes/QuoteLinesEditor.tsx';
@@ -369,11 +370,12 @@ function LineRow({
   depth: number;
   onRemove?: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const name = lineName(item, i18n.language);
   return (
     <Table.Tr>
       <Table.Td pl={depth ? 32 : undefined}>{item.reference ?? '—'}</Table.Td>
-      <Table.Td>{item.name}</Table.Td>
+      <Table.Td>{name}</Table.Td>
       <Table.Td ta="right">{number(item.quantity)}</Table.Td>
       <Table.Td ta="right">{money(item.price, currency, 4)}</Table.Td>
       <Table.Td ta="right">{money(item.totalPrice, currency)}</Table.Td>
@@ -387,7 +389,7 @@ function LineRow({
               color="red.9"
               c="red.9"
               onClick={onRemove}
-              aria-label={`${t('common.remove')} ${item.name}`}
+              aria-label={`${t('common.remove')} ${name}`}
             >
               {t('common.remove')}
             </Button>
