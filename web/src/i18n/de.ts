@@ -886,6 +886,8 @@ export const de: Messages = {
     newPassword: 'Neues Passwort setzen',
     inviteHint:
       'Der Kontakt meldet sich mit seiner E-Mail und diesem Passwort an und kann später mit „Passwort vergessen?“ ein eigenes wählen.',
+    unnamed: 'Kontakt ohne Namen und E-Mail',
+    contact: 'Kontakt',
   },
   quotes: {
     title: 'Angebote',

@@ -530,7 +530,7 @@ export const fieldProblemsFr: FieldProblems = {
   patternCurrency: 'Trois lettres, le code de la devise (EUR, CHF)',
   patternColour: 'Une couleur : # suivi de six chiffres hexadécimaux (#1A2B3C)',
   patternLanguage: 'Un code de langue (fr, en-GB)',
-  patternNotBlank: "Obligatoire : pas seulement des espaces",
+  patternNotBlank: 'Obligatoire : pas seulement des espaces',
   minLength_one: 'Au moins {{n}} caractère',
   minLength_other: 'Au moins {{n}} caractères',
   maxLength_one: 'Au plus {{n}} caractère',
@@ -565,7 +565,8 @@ export const fieldProblemsDe: FieldProblems = {
   date: 'Bitte ein gültiges Datum eingeben',
   format: 'Bitte einen Wert im erwarteten Format eingeben',
   pattern: 'Bitte nur die Zeichen verwenden, die dieses Feld annimmt',
-  patternIdentifier: 'Nur Buchstaben, Ziffern und Unterstriche, beginnend mit einem Buchstaben (höchstens 64)',
+  patternIdentifier:
+    'Nur Buchstaben, Ziffern und Unterstriche, beginnend mit einem Buchstaben (höchstens 64)',
   patternCountry: 'Zwei Buchstaben, der Ländercode (FR, DE)',
   patternCurrency: 'Drei Buchstaben, der Währungscode (EUR, CHF)',
   patternColour: 'Eine Farbe als # und sechs Hexadezimalziffern (#1A2B3C)',

@@ -14,7 +14,14 @@ import {
 import { useTranslation } from 'react-i18next';
 import type { CatalogueEntry } from '../../api/queries.ts';
 import { separators } from '../../ui/format.ts';
-import { boardsFor, type ElementForm, productsOf, withoutBoardDetails, withProduct } from './form.ts';
+import {
+  boardsFor,
+  type ElementForm,
+  productsOf,
+  withCategoryDefaults,
+  withoutBoardDetails,
+  withProduct,
+} from './form.ts';
 
 type Props = {
   index: number;
@@ -70,13 +77,13 @@ export function ElementFields({
             data={categories.map((c) => ({ value: c.id, label: c.name }))}
             value={element.categoryId}
             clearable
+            searchable
             onChange={(categoryId) => {
               const keep = !categoryId || product?.categoryId === categoryId;
-              onChange(
-                keep
-                  ? { ...element, categoryId }
-                  : { ...withProduct(element, undefined, boards), categoryId },
-              );
+              const next = keep
+                ? { ...element, categoryId }
+                : { ...withProduct(element, undefined, boards), categoryId };
+              onChange(withCategoryDefaults(element, next, categories));
             }}
             error={errors.productCategoryId}
           />
@@ -89,10 +96,14 @@ export function ElementFields({
             required
             onChange={(productId) =>
               onChange(
-                withProduct(
+                withCategoryDefaults(
                   element,
-                  products.find((p) => p.id === productId),
-                  boards,
+                  withProduct(
+                    element,
+                    products.find((p) => p.id === productId),
+                    boards,
+                  ),
+                  categories,
                 ),
               )
             }

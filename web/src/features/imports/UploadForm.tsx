@@ -78,6 +78,7 @@ export function UploadForm({ onDone }: { onDone: (record: ImportRecord) => void 
         )}
         <Group grow align="flex-start">
           <Select
+            searchable
             label={t('imports.type')}
             data={(types.data ?? []).map((ty) => ({
               value: ty.code,

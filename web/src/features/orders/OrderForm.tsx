@@ -67,6 +67,7 @@ export function OrderForm({
           error={form.error('/companyId')}
         />
         <Select
+          searchable
           label={t('common.project')}
           data={projects}
           value={v.projectId}

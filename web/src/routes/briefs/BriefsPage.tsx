@@ -73,6 +73,7 @@ export default function BriefsPage() {
           onChange={(id) => set({ companyId: id, projectId: null })}
         />
         <Select
+          searchable
           label={t('common.project')}
           data={projects}
           value={projectId}
