@@ -237,6 +237,7 @@ const operationsDe: OperationsMessages = {
       'Diese Datei jetzt echt importieren? Dieselbe Datei wird verwendet; kein erneutes Hochladen nötig.',
     runStarted: 'Der echte Import wurde gestartet',
     fromDryRun: 'Aus einem Probelauf gestartet: öffnen',
+    realRun: 'Bereits echt ausgeführt: echten Lauf öffnen',
     dryStatuses: { CHECKED: 'Geprüft, nichts geschrieben' },
     allowDeleteBadge: 'löscht fehlende Datensätze',
     cancel: 'Import abbrechen',

@@ -131,6 +131,11 @@ export default function ImportPage() {
                   {t('imports.dryRunNote')}
                 </Alert>
               )}
+              {data.realRunId && (
+                <Anchor component={Link} to={`/imports/${data.realRunId}`} size="sm" data-testid="real-run">
+                  {t('imports.realRun')}
+                </Anchor>
+              )}
               {data.fromDryRunId && (
                 <Anchor component={Link} to={`/imports/${data.fromDryRunId}`} size="sm">
                   {t('imports.fromDryRun')}
