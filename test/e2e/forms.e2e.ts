@@ -218,12 +218,45 @@ describe('imports: a dry run, then for real', () => {
     await expectNoRawText(page);
     await screenshot(page, 'forms-09-real-run');
 
-    // A dry run runs for real once; a second try is refused with a sentence of the catalogue.
+    // A dry run runs for real once: its page then links to the real run instead of offering it
+    // again (the API's 409 dry_run_already_run: test/forms-rules.test.ts).
     await page.getByRole('link', { name: 'Started from a dry run: open it' }).click();
-    await page.getByRole('button', { name: 'Run for real' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Run for real' }).click();
-    await page.getByText('This dry run was already run for real; open that import instead.').waitFor();
+    await page.getByTestId('real-run').waitFor();
+    expect(await page.getByRole('button', { name: 'Run for real' }).count()).toBe(0);
     await expectNoRawText(page);
     await screenshot(page, 'forms-10-already-run');
+    await page.getByTestId('real-run').click();
+    await page.getByRole('link', { name: 'Started from a dry run: open it' }).waitFor();
+  });
+
+  it('words the refused rows in French and German, never the service’s English', async () => {
+    const { page } = e2e;
+    for (const [label, lng, expected] of [
+      ['Français', 'fr', [/^Obligatoire/, /^Saisissez une adresse e-mail valide$/]],
+      ['Deutsch', 'de', [/^Pflichtfeld/, /^Bitte eine gültige E-Mail-Adresse eingeben$/]],
+    ] as const) {
+      await page.goto(url('/imports'));
+      await chooseLanguage(page, label, lng);
+      const dataTransfer = await page.evaluateHandle(() => {
+        const transfer = new DataTransfer();
+        transfer.items.add(
+          new File(['externalId,name,email\nW-1,,a@b.test\nW-2,Words Two,not-an-address\n'], 'w.csv', {
+            type: 'text/csv',
+          }),
+        );
+        return transfer;
+      });
+      await page.dispatchEvent('[data-testid="import-dropzone"]', 'dragenter', { dataTransfer });
+      await page.dispatchEvent('[data-testid="import-dropzone"]', 'drop', { dataTransfer });
+      await page.getByTestId('import-start').click();
+      const rows = page.getByTestId('import-errors').locator('tbody tr');
+      await expect.poll(() => rows.count(), { timeout: 60_000 }).toBe(2);
+      const messages = await rows.locator('td:nth-child(3)').allTextContents();
+      expect(messages).toHaveLength(2);
+      messages.forEach((message, i) => expect(message).toMatch(expected[i]!));
+      await expectNoRawText(page);
+      await screenshot(page, `forms-11-row-errors-${lng}`);
+    }
+    await chooseLanguage(page, 'English', 'en');
   });
 });
