@@ -253,7 +253,7 @@ describe('imports: a dry run, then for real', () => {
       await expect.poll(() => rows.count(), { timeout: 60_000 }).toBe(2);
       const messages = await rows.locator('td:nth-child(3)').allTextContents();
       expect(messages).toHaveLength(2);
-      messages.forEach((message, i) => expect(message).toMatch(expected[i]!));
+      for (const [i, message] of messages.entries()) expect(message).toMatch(expected[i]!);
       await expectNoRawText(page);
       await screenshot(page, `forms-11-row-errors-${lng}`);
     }
