@@ -98,6 +98,8 @@ const adminDe: typeof adminEn = {
       internal: 'Name (intern)',
       external: 'Name (Kunden)',
       externalHelp: 'Was Kontakte sehen; leer: der interne Name',
+      defaultHelp:
+        'Ein Status, mit dem jede Organisation beginnt: in der Sprache jedes Benutzers angezeigt (hier „{{label}}“), solange sein Name „{{stored}}“ bleibt',
       colour: 'Farbe',
       textColour: 'Textfarbe',
       flags: 'Merkmale',
