@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ORDER_STATUSES } from '../../../src/modules/statuses/service.ts';
+import { DEFAULT_ORDER_STATUSES } from '../../../src/modules/statuses/defaults.ts';
 import { ERROR_CODES } from '../../../src/platform/error-codes.ts';
 import {
   COST_NATURE_KEYS,

@@ -104,10 +104,10 @@ export function EstimateSummary({
   );
 }
 
-function StaleBadge() {
+function StaleBadge({ panel = 'drawing' }: { panel?: string }) {
   const { t } = useTranslation();
   return (
-    <Badge color="gray" variant="filled" ml="xs" data-testid="drawing-stale">
+    <Badge color="gray.8" variant="filled" ml="xs" data-testid={`${panel}-stale`}>
       {t('stale.drawing')}
     </Badge>
   );
@@ -130,6 +130,14 @@ export const EstimateDetails = memo(function EstimateDetails({
 }) {
   const { t } = useTranslation();
   const currency = estimate.currency;
+  // Issue 26: every panel drawn from the estimate (operations, cost shares, curve, lead time,
+  // savings) is greyed and marked like the price while the estimate is of an earlier form.
+  const panel = (name: string) => ({
+    className: stale ? 'stale-panel' : undefined,
+    'data-stale': stale,
+    'data-panel': name,
+  });
+  const staleMark = (name: string) => (stale ? <StaleBadge panel={name} /> : null);
   // The seller's staff (costs:read) see times, costs and cost shares; a buyer's estimate has none.
   const breakdown = useCan()('costs:read') ? estimate.breakdown : undefined;
   // Stage names by their engine key, in the user's language (the engine's labels are English).
@@ -167,9 +175,15 @@ export const EstimateDetails = memo(function EstimateDetails({
                 />
               </Card>
               {e.dieLine ? (
-                <Card withBorder data-testid={`preview-3d-${e.position}`}>
+                <Card
+                  withBorder
+                  data-testid={`preview-3d-${e.position}`}
+                  className={stale ? 'drawing stale' : 'drawing'}
+                  data-stale={stale}
+                >
                   <Title order={3} size="h5" mb="xs">
                     {t('preview3d.title')}
+                    {stale ? <StaleBadge panel="preview-3d" /> : null}
                   </Title>
                   <BoxPreview
                     dieLine={e.dieLine as unknown as FoldInput}
@@ -195,9 +209,10 @@ export const EstimateDetails = memo(function EstimateDetails({
                 />
               </Card>
             </SimpleGrid>
-            <Card withBorder mt="sm">
+            <Card withBorder mt="sm" {...panel('operations')}>
               <Title order={3} size="h5" mb="xs">
                 {t('configurator.operations')}
+                {staleMark('operations')}
               </Title>
               <Table.ScrollContainer minWidth={480}>
                 <Table striped data-testid={`operations-${e.position}`}>
@@ -250,9 +265,10 @@ export const EstimateDetails = memo(function EstimateDetails({
 
       <SimpleGrid cols={{ base: 1, lg: breakdown ? 2 : 1 }}>
         {breakdown ? (
-          <Card withBorder>
+          <Card withBorder {...panel('cost-shares')}>
             <Title order={3} size="h5" mb="xs">
               {t('configurator.costShare')}
+              {staleMark('cost-shares')}
             </Title>
             <Group wrap="nowrap" align="center">
               <DonutChart
@@ -281,9 +297,10 @@ export const EstimateDetails = memo(function EstimateDetails({
             </Group>
           </Card>
         ) : null}
-        <Card withBorder>
+        <Card withBorder {...panel('curve')}>
           <Title order={3} size="h5" mb="xs">
             {t('configurator.curve')}
+            {staleMark('curve')}
           </Title>
           <LineChart
             h={170}
@@ -321,11 +338,12 @@ export const EstimateDetails = memo(function EstimateDetails({
         </Card>
       </SimpleGrid>
 
-      {estimate.leadTime.steps ? <LeadTimeCard breakdown={estimate.leadTime.steps} /> : null}
+      {estimate.leadTime.steps ? <LeadTimeCard breakdown={estimate.leadTime.steps} stale={stale} /> : null}
 
-      <Card withBorder>
+      <Card withBorder {...panel('suggestions')}>
         <Title order={3} size="h5" mb="xs">
           {t('configurator.suggestions')}
+          {staleMark('suggestions')}
         </Title>
         {estimate.optimisations.length === 0 ? (
           <Text size="sm" c="dimmed">
@@ -376,7 +394,7 @@ type LeadTimeBreakdown = NonNullable<Estimate['leadTime']['steps']>;
  * Issue 30: the lead time as a breakdown - board and tooling (side by side, after artwork
  * approval), queue, each operation, transport - so a buyer sees why it is what it is.
  */
-function LeadTimeCard({ breakdown }: { breakdown: LeadTimeBreakdown }) {
+function LeadTimeCard({ breakdown, stale = false }: { breakdown: LeadTimeBreakdown; stale?: boolean }) {
   const { t } = useTranslation();
   const days = (count: number) => t('configurator.days', { count });
   const rows: { key: string; label: string; value: string }[] = [
@@ -408,9 +426,16 @@ function LeadTimeCard({ breakdown }: { breakdown: LeadTimeBreakdown }) {
     },
   ];
   return (
-    <Card withBorder data-testid="lead-time">
+    <Card
+      withBorder
+      data-testid="lead-time"
+      className={stale ? 'stale-panel' : undefined}
+      data-stale={stale}
+      data-panel="lead-time"
+    >
       <Title order={3} size="h5" mb="xs">
         {t('configurator.leadTimeBreakdown', { count: breakdown.workingDays })}
+        {stale ? <StaleBadge panel="lead-time" /> : null}
       </Title>
       <Text size="xs" c="dimmed" mb="xs">
         {t('configurator.leadParallel')}
