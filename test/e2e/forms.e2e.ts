@@ -260,3 +260,76 @@ describe('imports: a dry run, then for real', () => {
     await chooseLanguage(page, 'English', 'en');
   });
 });
+
+describe('the configurator’s defaults and searchable selects, the contact picker', () => {
+  it('types a category and a style then Enter; each kind starts with its usual print', async () => {
+    const { page } = e2e;
+    const company = await e2e.api('POST', '/api/companies', { name: 'Defaults Ltd' });
+    await page.evaluate(() => localStorage.setItem('pqs.language', 'en'));
+    await page.goto(url(`/briefs/new?companyId=${company.id}`));
+    await page.getByRole('heading', { name: 'Brief configurator' }).waitFor();
+    const category = page.getByRole('combobox', { name: 'Category' }).first();
+    const style = page.getByRole('combobox', { name: 'Style' }).first();
+    const process = page.getByRole('combobox', { name: 'Process' }).first();
+    const recto = page.getByRole('textbox', { name: 'Colours recto' }).first();
+
+    // Category is searchable: typing filters, Enter picks the first match.
+    await category.click();
+    await category.fill('corr');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => category.inputValue()).toBe('Corrugated case');
+    await style.click();
+    await style.fill('0201');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => style.inputValue()).toMatch(/0201/);
+    // A corrugated case starts with one flexo colour, not four-colour offset.
+    await expect.poll(() => process.inputValue()).toBe('Flexo');
+    expect(await recto.inputValue()).toBe('1');
+    await screenshot(page, 'forms-12-corrugated-defaults');
+
+    // A folding carton starts 4/0 offset.
+    await category.click();
+    await category.fill('fold');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => category.inputValue()).toBe('Folding carton');
+    await expect.poll(() => process.inputValue()).toBe('Offset');
+    expect(await recto.inputValue()).toBe('4');
+    expect(await style.inputValue()).toBe('');
+    await expectNoRawText(page);
+    // Leave without the unsaved-changes guard's question.
+    page.once('dialog', (dialog) => dialog.accept());
+  });
+
+  it('names the quote’s contact and its e-mail, picked by typing, and links it by name', async () => {
+    const { page } = e2e;
+    const company = await e2e.api('POST', '/api/companies', { name: 'Picker GmbH' });
+    const email = `jane.picker-${Date.now()}@e2e.test`;
+    await e2e.api('POST', '/api/users', {
+      email,
+      firstName: 'Jane',
+      lastName: 'Picker',
+      role: 'contact',
+      companyIds: [company.id],
+    });
+    await page.goto(url(`/quotes/new?companyId=${company.id}`));
+    await page.getByRole('heading', { name: 'New quote' }).waitFor();
+    const contact = page.getByTestId('quote-contact');
+    await contact.click();
+    await page.getByRole('option', { name: `Jane Picker · ${email}` }).waitFor();
+    await contact.fill('jane');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => contact.inputValue()).toBe(`Jane Picker · ${email}`);
+    await expectNoRawText(page);
+    await screenshot(page, 'forms-13-contact-picker');
+    await page.getByLabel('Name', { exact: true }).fill('Picker 2027');
+    await page.getByTestId('create-quote').click();
+    const link = page.getByTestId('quote-contact');
+    await link.waitFor({ timeout: 30_000 });
+    expect(await link.innerText()).toBe(`Jane Picker · ${email}`);
+    expect(await link.getAttribute('href')).toMatch(/\/contacts\?search=Jane%20Picker$/);
+    await expectNoRawText(page);
+    await screenshot(page, 'forms-14-quote-contact');
+    await link.click();
+    await page.getByRole('cell', { name: email }).waitFor();
+  });
+});
