@@ -304,12 +304,32 @@ describe('the configurator’s defaults and searchable selects, the contact pick
     const { page } = e2e;
     const company = await e2e.api('POST', '/api/companies', { name: 'Picker GmbH' });
     const email = `jane.picker-${Date.now()}@e2e.test`;
-    await e2e.api('POST', '/api/users', {
+    await e2e.api('POST', '/api/users/contacts', {
       email,
       firstName: 'Jane',
       lastName: 'Picker',
-      role: 'contact',
-      companyIds: [company.id],
+      collaborationIds: [company.id],
+    });
+    const products = (await e2e.api('GET', '/api/products')) as { id: string; code: string }[];
+    const boards = (await e2e.api('GET', '/api/material-references')) as { id: string; code: string }[];
+    await e2e.api('POST', '/api/briefs', {
+      name: 'Picker box',
+      companyId: company.id,
+      briefElements: [
+        {
+          position: 0,
+          productId: products.find((p) => p.code === 'STE')!.id,
+          lengthDimension: 120,
+          widthDimension: 40,
+          heightDimension: 180,
+          materialReferenceId: boards.find((b) => b.code === 'GC1-350')!.id,
+          decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
+          wantDecoration: true,
+          sidePrinted: 'RECTO',
+          rectoColorCount: 4,
+          versoColorCount: 0,
+        },
+      ],
     });
     await page.goto(url(`/quotes/new?companyId=${company.id}`));
     await page.getByRole('heading', { name: 'New quote' }).waitFor();
@@ -322,8 +342,21 @@ describe('the configurator’s defaults and searchable selects, the contact pick
     await expectNoRawText(page);
     await screenshot(page, 'forms-13-contact-picker');
     await page.getByLabel('Name', { exact: true }).fill('Picker 2027');
+    // Without a line: refused in words, under the lines, no property name.
     await page.getByTestId('create-quote').click();
-    const link = page.getByTestId('quote-contact');
+    await page.getByText('Add at least one brief or article').first().waitFor();
+    await expectNoRawText(page);
+    expect(await page.locator('body').innerText()).not.toMatch(/briefIds|\/items/);
+    await screenshot(page, 'forms-13b-quote-without-lines');
+    // A brief picked by typing its name, then Enter.
+    const briefs = page.getByRole('textbox', { name: 'Briefs' });
+    await briefs.click();
+    await briefs.fill('Picker box');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('create-quote').click();
+    await page.waitForURL(/\/quotes\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+    const link = page.getByTestId('quote-contact-link');
     await link.waitFor({ timeout: 30_000 });
     expect(await link.innerText()).toBe(`Jane Picker · ${email}`);
     expect(await link.getAttribute('href')).toMatch(/\/contacts\?search=Jane%20Picker$/);

@@ -513,6 +513,7 @@ export const fieldProblemsEn = {
   resetToken: 'This link is no longer valid; ask for a new one',
   dateOrder: 'Must not be before the date it follows',
   emptyContact: 'Fill in at least one of these fields',
+  quoteLines: 'Add at least one brief or article',
 };
 export type FieldProblems = typeof fieldProblemsEn;
 
@@ -554,6 +555,7 @@ export const fieldProblemsFr: FieldProblems = {
   resetToken: "Ce lien n'est plus valable ; demandez-en un nouveau",
   dateOrder: 'Ne peut pas précéder la date qu’elle suit',
   emptyContact: 'Renseignez au moins un de ces champs',
+  quoteLines: 'Ajoutez au moins un brief ou un article',
 };
 
 export const fieldProblemsDe: FieldProblems = {
@@ -595,6 +597,7 @@ export const fieldProblemsDe: FieldProblems = {
   resetToken: 'Dieser Link ist nicht mehr gültig; bitte einen neuen anfordern',
   dateOrder: 'Darf nicht vor dem vorangehenden Datum liegen',
   emptyContact: 'Bitte mindestens eines dieser Felder ausfüllen',
+  quoteLines: 'Bitte mindestens ein Briefing oder einen Artikel hinzufügen',
 };
 
 /**
@@ -602,6 +605,8 @@ export const fieldProblemsDe: FieldProblems = {
  * messages listed above a form ("Quantity: at most 50,000,000") when no input shows them.
  */
 export const fieldNamesEn = {
+  items: 'Lines',
+  briefIds: 'Briefs',
   token: 'Reset link',
   street1: 'Street',
   city: 'City',
@@ -666,6 +671,8 @@ export const fieldNamesEn = {
 export type FieldNames = typeof fieldNamesEn;
 
 export const fieldNamesFr: FieldNames = {
+  items: 'Lignes',
+  briefIds: 'Briefs',
   token: 'Lien de réinitialisation',
   street1: 'Rue',
   city: 'Ville',
@@ -729,6 +736,8 @@ export const fieldNamesFr: FieldNames = {
 };
 
 export const fieldNamesDe: FieldNames = {
+  items: 'Positionen',
+  briefIds: 'Briefings',
   token: 'Link zum Zurücksetzen',
   street1: 'Straße',
   city: 'Ort',

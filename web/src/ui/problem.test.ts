@@ -161,6 +161,22 @@ describe('API refusals in the user language', () => {
     expect(fieldMessage(issue, i18next.t)).toBe(sentence);
   });
 
+  it('words a quote without lines by its keyword, and never shows a sentence naming a property', async () => {
+    await i18next.changeLanguage('en');
+    const issue = { pointer: '/items', message: 'at least one item (or a brief in briefIds) is required' };
+    expect(fieldMessage({ ...issue, keyword: 'quoteLines' }, i18next.t)).toBe(
+      'Add at least one brief or article',
+    );
+    expect(fieldMessage(issue, i18next.t)).toBe('Add at least one brief or article');
+    expect(fieldMessage({ pointer: '/x', message: 'the orderedAt date is wrong' }, i18next.t)).toBe(
+      'This value is not valid',
+    );
+    await i18next.changeLanguage('de');
+    expect(fieldMessage({ ...issue, keyword: 'quoteLines' }, i18next.t)).toBe(
+      'Bitte mindestens ein Briefing oder einen Artikel hinzufügen',
+    );
+  });
+
   it('translates the usual field messages without a keyword and keeps the pointers', async () => {
     await i18next.changeLanguage('fr');
     const error = refusal({

@@ -117,6 +117,7 @@ function byKeyword(issue: Issue): [string, Record<string, unknown>] | undefined 
     case 'resetToken':
     case 'dateOrder':
     case 'emptyContact':
+    case 'quoteLines':
       return [issue.keyword, {}];
     default:
       return ['invalid', {}];
@@ -168,12 +169,15 @@ const FIELD_PATTERNS: [RegExp, string, (m: RegExpExecArray) => Record<string, un
   [/^must be (string|boolean)$/, 'type', () => ({})],
   [/^must be (one of|equal to)/, 'oneOf', () => ({})],
   [/already (taken|exists|in use|used)/i, 'taken', () => ({})],
+  [/^at least one item\b/, 'quoteLines', () => ({})],
 ];
 const numberValues = (text: string | undefined) => ({ n: formatNumber(text), count: Number(text) });
 
 /** Text that is the API's wording of a rule, a pointer or an id: never shown to a user. */
 const RAW =
   /\bmust\b|\b(body|params|query|headers) \/|\/[A-Za-z]+\/\d|[0-9a-f]{8}-[0-9a-f]{4}-|pattern|[{}^$]/i;
+/** A property name in camelCase ("briefIds"): the API's words, not a person's. */
+const PROPERTY_NAME = /\b[a-z]+[A-Z]\w*/;
 
 /** One issue of a refusal as a sentence of the catalogue, in the user's language. */
 export function fieldMessage(issue: Issue | string, t: TFunction): string {
@@ -186,7 +190,8 @@ export function fieldMessage(issue: Issue | string, t: TFunction): string {
     if (match) return t(`common.fieldProblems.${key}`, values(match));
   }
   // The service's own sentences are English and written for people: kept in English only.
-  if (english() && value.message && !RAW.test(value.message)) return value.message;
+  if (english() && value.message && !RAW.test(value.message) && !PROPERTY_NAME.test(value.message))
+    return value.message;
   return t('common.fieldProblems.invalid');
 }
 

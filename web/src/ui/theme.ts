@@ -21,7 +21,9 @@ export const theme = createTheme({
     Select: Select.extend({
       defaultProps: { clearButtonProps: { 'aria-label': 'Clear' }, selectFirstOptionOnChange: true },
     }),
-    MultiSelect: MultiSelect.extend({ defaultProps: { clearButtonProps: { 'aria-label': 'Clear' } } }),
+    MultiSelect: MultiSelect.extend({
+      defaultProps: { clearButtonProps: { 'aria-label': 'Clear' }, selectFirstOptionOnChange: true },
+    }),
   },
 });
 

@@ -341,6 +341,8 @@ describe('defaults per category (issue 26)', () => {
     { id: 'cc', kind: 'CORRUGATED_CASE' },
     { id: 'flat', kind: 'FLAT_ITEM' },
     { id: 'odd', kind: 'SOMETHING_NEW' },
+    // As the catalogue API lists them: `kind` is the collection's, the code says the kind.
+    { id: 'api-cc', code: 'CORRUGATED-CASE', kind: 'productCategories' },
   ];
 
   it('starts a corrugated case with one flexo colour, not four-colour offset', () => {
@@ -353,6 +355,15 @@ describe('defaults per category (issue 26)', () => {
       versoColorCount: 0,
     });
     expect(elementBody(next, 0)).toMatchObject({ printingProcess: 'flexo', rectoColorCount: 1 });
+  });
+
+  it('reads the kind from the code of a category as the catalogue API lists it', () => {
+    const next = withCategoryDefaults(
+      emptyElement(),
+      { ...emptyElement(), categoryId: 'api-cc' },
+      categories,
+    );
+    expect(next).toMatchObject({ printingProcess: 'flexo', rectoColorCount: 1 });
   });
 
   it('starts a folding carton 4/0 offset, also when it comes from a corrugated case', () => {

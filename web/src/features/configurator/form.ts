@@ -117,12 +117,23 @@ export const CATEGORY_DEFAULTS: Record<CategoryKind, PrintDefaults> = {
   },
 };
 
-type CategoryEntry = { id: string; kind?: unknown };
+type CategoryEntry = { id: string; code?: unknown; kind?: unknown };
 
-/** The kind of an element's category (null: none chosen, or a kind the app does not know). */
+const knownKind = (value: unknown): CategoryKind | null =>
+  typeof value === 'string' && value in CATEGORY_DEFAULTS ? (value as CategoryKind) : null;
+
+/**
+ * The kind of an element's category (null: none chosen, or a kind the app does not know). The
+ * catalogue API's `kind` names the collection (`productCategories`) and hides the category's own,
+ * so the category's code is read too: the catalogue's categories are coded by kind
+ * (`CORRUGATED-CASE` is a CORRUGATED_CASE).
+ */
 export function categoryKind(categoryId: string | null, categories: CategoryEntry[]): CategoryKind | null {
-  const kind = categories.find((c) => c.id === categoryId)?.kind;
-  return typeof kind === 'string' && kind in CATEGORY_DEFAULTS ? (kind as CategoryKind) : null;
+  const category = categories.find((c) => c.id === categoryId);
+  if (!category) return null;
+  const byCode =
+    typeof category.code === 'string' ? category.code.toUpperCase().replace(/[-\s]+/g, '_') : null;
+  return knownKind(category.kind) ?? knownKind(byCode);
 }
 
 /**

@@ -76,6 +76,8 @@ export default function ImportPage() {
                         )) as ImportRecord | undefined;
                         if (!real) return;
                         queryClient.setQueryData(['import', real.id], real);
+                        // The dry run now names its real run: read again, it offers no second one.
+                        await queryClient.invalidateQueries({ queryKey: ['import', id] });
                         await queryClient.invalidateQueries({ queryKey: ['imports', 'list'] });
                         navigate(`/imports/${real.id}`);
                       }}

@@ -112,7 +112,11 @@ export default function QuotePage() {
                     {q.contact ? (
                       <>
                         {` · ${t('contacts.contact')} `}
-                        <Anchor component={Link} to={contactLink(q.contact, t)} data-testid="quote-contact">
+                        <Anchor
+                          component={Link}
+                          to={contactLink(q.contact, t)}
+                          data-testid="quote-contact-link"
+                        >
                           {contactLabel(q.contact, t)}
                         </Anchor>
                       </>
