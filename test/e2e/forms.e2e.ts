@@ -349,7 +349,7 @@ describe('the configurator’s defaults and searchable selects, the contact pick
     expect(await page.locator('body').innerText()).not.toMatch(/briefIds|\/items/);
     await screenshot(page, 'forms-13b-quote-without-lines');
     // A brief picked by typing its name, then Enter.
-    const briefs = page.getByRole('textbox', { name: 'Briefs' });
+    const briefs = page.getByRole('combobox', { name: 'Briefs' });
     await briefs.click();
     await briefs.fill('Picker box');
     await page.keyboard.press('Enter');
