@@ -146,7 +146,7 @@ describe('a team can trust the app all day (issue 26)', () => {
       for (const name of ['operations', 'suggestions', 'curve', 'cost-shares', 'lead-time']) {
         const panel = page.locator(`[data-panel="${name}"]`).first();
         expect(await panel.getAttribute('data-stale'), name).toBe('true');
-        expect(await page.getByTestId(`${name}-stale`).first().innerText(), name).toBe(c.stale);
+        expect(await page.getByTestId(`${name}-stale`).first().textContent(), name).toBe(c.stale);
       }
       const length = page.locator('#el0-length');
       expect(await length.getAttribute('aria-invalid')).toBe('true');
