@@ -60,6 +60,9 @@ export function ElementFields({
     label: `${b.name} (${b.code})`,
   }));
   const flat = product?.style === 'FLAT';
+  // An element saved without its category (the API takes a style alone) shows its style's.
+  const categoryId = element.categoryId ?? (product?.categoryId as string | undefined) ?? null;
+  const before = { ...element, categoryId };
   const id = (field: string) => `el${index}-${field}`;
 
   return (
@@ -83,7 +86,7 @@ export function ElementFields({
               const next = keep
                 ? { ...element, categoryId }
                 : { ...withProduct(element, undefined, boards), categoryId };
-              onChange(withCategoryDefaults(element, next, categories));
+              onChange(withCategoryDefaults(before, next, categories));
             }}
             error={errors.productCategoryId}
           />
@@ -97,7 +100,7 @@ export function ElementFields({
             onChange={(productId) =>
               onChange(
                 withCategoryDefaults(
-                  element,
+                  before,
                   withProduct(
                     element,
                     products.find((p) => p.id === productId),
