@@ -113,6 +113,8 @@ describe('run a dry run for real (issue 26)', () => {
     const dry = await runImport(t.app, admin, csv, { dryRun: true });
     expect(dry.status).toBe(IMPORT_STATUS.SENT);
     expect(dry.stats.created).toBe(2);
+    // A dry run not yet run for real says so: "Run for real" is offered.
+    expect((await call(admin, 'GET', `/api/imports/${dry.id}`)).json().realRunId).toBeNull();
     const before = (await call(admin, 'GET', '/api/companies?s={"externalId":"RR-1"}')).json();
     expect(before).toHaveLength(0);
 
@@ -132,6 +134,9 @@ describe('run a dry run for real (issue 26)', () => {
     expect((await call(admin, 'GET', '/api/companies?s={"externalId":"RR-1"}')).json()).toHaveLength(1);
 
     expectProblem(await call(admin, 'POST', `/api/imports/${dry.id}/run`), 409, 'dry_run_already_run');
+    // The dry run names its real run (the app links to it and no longer offers "Run for real").
+    expect((await call(admin, 'GET', `/api/imports/${dry.id}`)).json().realRunId).toBe(real.id);
+    expect((await call(admin, 'GET', `/api/imports/${real.id}`)).json()).not.toHaveProperty('realRunId');
     // The dry run's file can be archived without harming the real run's copy.
     expect((await call(admin, 'PATCH', `/api/imports/${dry.id}/archive`)).statusCode).toBe(200);
     expect((await call(admin, 'GET', `/api/imports/${real.id}/download`)).body).toContain('RR-2');

@@ -218,12 +218,151 @@ describe('imports: a dry run, then for real', () => {
     await expectNoRawText(page);
     await screenshot(page, 'forms-09-real-run');
 
-    // A dry run runs for real once; a second try is refused with a sentence of the catalogue.
+    // A dry run runs for real once: its page then links to the real run instead of offering it
+    // again (the API's 409 dry_run_already_run: test/forms-rules.test.ts).
     await page.getByRole('link', { name: 'Started from a dry run: open it' }).click();
-    await page.getByRole('button', { name: 'Run for real' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Run for real' }).click();
-    await page.getByText('This dry run was already run for real; open that import instead.').waitFor();
+    await page.getByTestId('real-run').waitFor();
+    expect(await page.getByRole('button', { name: 'Run for real' }).count()).toBe(0);
     await expectNoRawText(page);
     await screenshot(page, 'forms-10-already-run');
+    await page.getByTestId('real-run').click();
+    await page.getByRole('link', { name: 'Started from a dry run: open it' }).waitFor();
+  });
+
+  it('words the refused rows in French and German, never the service’s English', async () => {
+    const { page } = e2e;
+    for (const [label, lng, expected] of [
+      ['Français', 'fr', [/^Obligatoire/, /^Saisissez une adresse e-mail valide$/]],
+      ['Deutsch', 'de', [/^Pflichtfeld/, /^Bitte eine gültige E-Mail-Adresse eingeben$/]],
+    ] as const) {
+      await page.goto(url('/imports'));
+      await chooseLanguage(page, label, lng);
+      const dataTransfer = await page.evaluateHandle(() => {
+        const transfer = new DataTransfer();
+        transfer.items.add(
+          new File(['externalId,name,email\nW-1,,a@b.test\nW-2,Words Two,not-an-address\n'], 'w.csv', {
+            type: 'text/csv',
+          }),
+        );
+        return transfer;
+      });
+      await page.dispatchEvent('[data-testid="import-dropzone"]', 'dragenter', { dataTransfer });
+      await page.dispatchEvent('[data-testid="import-dropzone"]', 'drop', { dataTransfer });
+      await page.getByTestId('import-start').click();
+      const rows = page.getByTestId('import-errors').locator('tbody tr');
+      await expect.poll(() => rows.count(), { timeout: 60_000 }).toBe(2);
+      const messages = await rows.locator('td:nth-child(3)').allTextContents();
+      expect(messages).toHaveLength(2);
+      for (const [i, message] of messages.entries()) expect(message).toMatch(expected[i]!);
+      await expectNoRawText(page);
+      await screenshot(page, `forms-11-row-errors-${lng}`);
+    }
+    await chooseLanguage(page, 'English', 'en');
+  });
+});
+
+describe('the configurator’s defaults and searchable selects, the contact picker', () => {
+  it('types a category and a style then Enter; each kind starts with its usual print', async () => {
+    const { page } = e2e;
+    const company = await e2e.api('POST', '/api/companies', { name: 'Defaults Ltd' });
+    await page.evaluate(() => localStorage.setItem('pqs.language', 'en'));
+    await page.goto(url(`/briefs/new?companyId=${company.id}`));
+    await page.getByRole('heading', { name: 'Brief configurator' }).waitFor();
+    const category = page.getByRole('combobox', { name: 'Category' }).first();
+    const style = page.getByRole('combobox', { name: 'Style' }).first();
+    const process = page.getByRole('combobox', { name: 'Process' }).first();
+    const recto = page.getByRole('textbox', { name: 'Colours recto' }).first();
+
+    // Category is searchable: typing filters, Enter picks the first match.
+    await category.click();
+    await category.fill('corr');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => category.inputValue()).toBe('Corrugated case');
+    await style.click();
+    await style.fill('0201');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => style.inputValue()).toMatch(/0201/);
+    // A corrugated case starts with one flexo colour, not four-colour offset.
+    await expect.poll(() => process.inputValue()).toBe('Flexo');
+    expect(await recto.inputValue()).toBe('1');
+    await screenshot(page, 'forms-12-corrugated-defaults');
+
+    // A folding carton starts 4/0 offset.
+    await category.click();
+    await category.fill('fold');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => category.inputValue()).toBe('Folding carton');
+    await expect.poll(() => process.inputValue()).toBe('Offset');
+    expect(await recto.inputValue()).toBe('4');
+    expect(await style.inputValue()).toBe('');
+    await expectNoRawText(page);
+    // Leave without the unsaved-changes guard's question.
+    page.once('dialog', (dialog) => dialog.accept());
+  });
+
+  it('names the quote’s contact and its e-mail, picked by typing, and links it by name', async () => {
+    const { page } = e2e;
+    const company = await e2e.api('POST', '/api/companies', { name: 'Picker GmbH' });
+    const email = `jane.picker-${Date.now()}@e2e.test`;
+    await e2e.api('POST', '/api/users/contacts', {
+      email,
+      firstName: 'Jane',
+      lastName: 'Picker',
+      collaborationIds: [company.id],
+    });
+    const products = (await e2e.api('GET', '/api/products')) as { id: string; code: string }[];
+    const boards = (await e2e.api('GET', '/api/material-references')) as { id: string; code: string }[];
+    await e2e.api('POST', '/api/briefs', {
+      name: 'Picker box',
+      companyId: company.id,
+      briefElements: [
+        {
+          position: 0,
+          productId: products.find((p) => p.code === 'STE')!.id,
+          lengthDimension: 120,
+          widthDimension: 40,
+          heightDimension: 180,
+          materialReferenceId: boards.find((b) => b.code === 'GC1-350')!.id,
+          decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
+          wantDecoration: true,
+          sidePrinted: 'RECTO',
+          rectoColorCount: 4,
+          versoColorCount: 0,
+        },
+      ],
+    });
+    await page.goto(url(`/quotes/new?companyId=${company.id}`));
+    await page.getByRole('heading', { name: 'New quote' }).waitFor();
+    const contact = page.getByTestId('quote-contact');
+    await contact.click();
+    await page.getByRole('option', { name: `Jane Picker · ${email}` }).waitFor();
+    await contact.fill('jane');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => contact.inputValue()).toBe(`Jane Picker · ${email}`);
+    await expectNoRawText(page);
+    await screenshot(page, 'forms-13-contact-picker');
+    await page.getByLabel('Name', { exact: true }).fill('Picker 2027');
+    // Without a line: refused in words, under the lines, no property name.
+    await page.getByTestId('create-quote').click();
+    await page.getByText('Add at least one brief or article').first().waitFor();
+    await expectNoRawText(page);
+    expect(await page.locator('body').innerText()).not.toMatch(/briefIds|\/items/);
+    await screenshot(page, 'forms-13b-quote-without-lines');
+    // A brief picked by typing its name, then Enter.
+    const briefs = page.getByRole('combobox', { name: 'Briefs' });
+    await briefs.click();
+    await briefs.fill('Picker box');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('create-quote').click();
+    await page.waitForURL(/\/quotes\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+    const link = page.getByTestId('quote-contact-link');
+    await link.waitFor({ timeout: 30_000 });
+    expect(await link.innerText()).toBe(`Jane Picker · ${email}`);
+    expect(await link.getAttribute('href')).toMatch(/\/contacts\?search=Jane%20Picker$/);
+    await expectNoRawText(page);
+    await screenshot(page, 'forms-14-quote-contact');
+    await link.click();
+    await page.getByRole('cell', { name: email }).waitFor();
   });
 });

@@ -65,7 +65,7 @@ const cases = [
     newField: 'Nouveau champ',
     label: 'Libellé',
     key: 'Clé',
-    keyMessage: "N'utilisez que les caractères acceptés par ce champ",
+    keyMessage: 'Lettres, chiffres et tirets bas uniquement, en commençant par une lettre',
     badLink: "L'adresse de cette page n'est pas valide",
   },
   {
@@ -84,7 +84,7 @@ const cases = [
     newField: 'Neues Feld',
     label: 'Bezeichnung',
     key: 'Schlüssel',
-    keyMessage: 'Bitte nur die Zeichen verwenden, die dieses Feld annimmt',
+    keyMessage: 'Nur Buchstaben, Ziffern und Unterstriche, beginnend mit einem Buchstaben',
     badLink: 'Die Adresse dieser Seite ist ungültig',
   },
 ] as const;

@@ -208,7 +208,7 @@ describe('the sales desk, end to end', () => {
     await e2e.page.goto(url(`/quotes/new?companyId=${state.companyId}`));
     await e2e.page.getByRole('heading', { name: 'New quote' }).waitFor();
     await e2e.page.getByLabel('Name').fill('Tea range 2027');
-    await pick('Contacts', /Bea Buyer/);
+    await pick('Contact', /Bea Buyer/);
     for (const name of [/Tea box/, /Shipper/]) await pick('Briefs', name);
     await e2e.page.keyboard.press('Escape');
     await pick('Articles', /ART-TISSUE/);

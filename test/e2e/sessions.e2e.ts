@@ -142,6 +142,12 @@ describe('a team can trust the app all day (issue 26)', () => {
       expect(await page.getByTestId('die-line-0').getAttribute('data-stale')).toBe('true');
       expect(await page.getByTestId('imposition-0').getAttribute('data-stale')).toBe('true');
       await page.getByTestId('estimate-stale').getByText(c.stale).waitFor();
+      // Every panel drawn from the estimate is marked too, not only the price and the drawings.
+      for (const name of ['operations', 'suggestions', 'curve', 'cost-shares', 'lead-time']) {
+        const panel = page.locator(`[data-panel="${name}"]`).first();
+        expect(await panel.getAttribute('data-stale'), name).toBe('true');
+        expect(await page.getByTestId(`${name}-stale`).first().textContent(), name).toBe(c.stale);
+      }
       const length = page.locator('#el0-length');
       expect(await length.getAttribute('aria-invalid')).toBe('true');
       const describedBy = ((await length.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
@@ -164,6 +170,10 @@ describe('a team can trust the app all day (issue 26)', () => {
       // Fixed: priced again, not stale.
       await page.getByTestId('quantity-0-0').fill('6000');
       await expect.poll(() => summary.getAttribute('data-stale'), { timeout: 30_000 }).toBe('false');
+      await expect
+        .poll(() => page.locator('[data-panel="operations"]').first().getAttribute('data-stale'))
+        .toBe('false');
+      expect(await page.getByTestId('operations-stale').count()).toBe(0);
       expect(await page.getByTestId('save-brief').isDisabled()).toBe(false);
     });
 

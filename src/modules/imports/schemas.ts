@@ -64,6 +64,16 @@ export const ImportSchema = Type.Object(
         description: 'The dry run this real run was started from (POST .../run)',
       }),
     ),
+    realRunId: Type.Optional(
+      Nullable(
+        Type.String({
+          format: 'uuid',
+          description:
+            'A dry run read alone (GET /api/imports/{id}): the real run started from it, null while none ' +
+            '(POST .../run then answers 409 dry_run_already_run once one exists)',
+        }),
+      ),
+    ),
     allowDelete: Type.Boolean(),
     stats: Type.Ref('ImportStats'),
     fileArchived: Type.Boolean(),

@@ -125,7 +125,17 @@ export function createImportService(
   }
 
   return {
-    get: async (actor: Actor, id: string) => presentImport(await get(actor, id)),
+    /** One import; a dry run also names its real run (`realRunId`), so "Run for real" is offered once. */
+    get: async (actor: Actor, id: string) => {
+      const row = await get(actor, id);
+      if (!row.dryRun) return presentImport(row);
+      const [real] = await db
+        .select({ id: imports.id })
+        .from(imports)
+        .where(and(eq(imports.organisationId, actor.organisationId), eq(imports.fromDryRunId, id)))
+        .limit(1);
+      return { ...presentImport(row), realRunId: real?.id ?? null };
+    },
 
     /**
      * Streams the CSV of a multipart request into the file store (never whole in memory), then

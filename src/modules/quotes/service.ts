@@ -449,6 +449,7 @@ export function createQuoteService({
               pointer: '/items',
               message: 'at least one item (or a brief in briefIds) is required',
               in: 'body',
+              keyword: 'quoteLines',
             },
           ],
         });
@@ -506,7 +507,14 @@ export function createQuoteService({
         );
         if (!rows.length) {
           throw new AppError('quote_without_items', 'The request gives no item', {
-            issues: [{ pointer: '/items', message: 'at least one item is required', in: 'body' }],
+            issues: [
+              {
+                pointer: '/items',
+                message: 'at least one item is required',
+                in: 'body',
+                keyword: 'quoteLines',
+              },
+            ],
           });
         }
         let quote = created!;

@@ -7,6 +7,7 @@ import type { Actor } from '../../platform/actor.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { DEFAULT_ORDER_STATUSES } from './defaults.ts';
 import {
   findStatus,
   findStatusByLabel,
@@ -18,16 +19,7 @@ import {
 } from './repository.ts';
 import { type CreateStatusBody, STATUS_PAGE, type UpdateStatusBody } from './schemas.ts';
 
-/** The order workflow every new organisation starts with (Pending is the default). */
-export const DEFAULT_ORDER_STATUSES: ReadonlyArray<{ label: string; color: string }> = [
-  { label: 'Pending', color: '#9E9E9E' },
-  { label: 'Processing', color: '#2196F3' },
-  { label: 'Shipped', color: '#3F51B5' },
-  { label: 'Delivered', color: '#4CAF50' },
-  { label: 'Cancelled', color: '#F44336' },
-  { label: 'On Hold', color: '#FF9800' },
-  { label: 'Backordered', color: '#795548' },
-];
+export { DEFAULT_ORDER_STATUSES } from './defaults.ts';
 
 const live = (organisationId: string) =>
   and(eq(statuses.organisationId, organisationId), isNull(statuses.deletedAt));

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { statusLabel } from '../features/orders/statuses.tsx';
 import { api, unwrap } from './client.ts';
 
 export type CatalogueEntry = {
@@ -115,6 +116,7 @@ export function useStatusOptions(entity: string) {
   });
   return ((query.data ?? []) as { id: string; internalLabel?: string; name?: string }[]).map((s) => ({
     value: s.id,
-    label: s.internalLabel ?? s.name ?? s.id,
+    // A default status (seeded in English) in the user's language; the organisation's own as written.
+    label: s.internalLabel ? statusLabel(s.internalLabel) : (s.name ?? s.id),
   }));
 }

@@ -6906,6 +6906,7 @@ export interface components {
             fileId: string | null;
             dryRun: boolean;
             fromDryRunId: string | null;
+            realRunId?: string | null;
             allowDelete: boolean;
             stats: components["schemas"]["ImportStats"];
             fileArchived: boolean;

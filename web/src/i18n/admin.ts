@@ -81,6 +81,8 @@ export const adminEn = {
       internal: 'Name (staff)',
       external: 'Name (clients)',
       externalHelp: 'What contacts see; the staff name if empty',
+      defaultHelp:
+        'A status every organisation starts with: shown in each user’s language (here “{{label}}”) while its name is “{{stored}}”',
       colour: 'Colour',
       textColour: 'Text colour',
       flags: 'Flags',
@@ -256,6 +258,8 @@ export const adminFr: typeof adminEn = {
       internal: 'Nom (équipe)',
       external: 'Nom (clients)',
       externalHelp: 'Ce que voient les contacts ; le nom interne si vide',
+      defaultHelp:
+        'Un statut de départ de toute organisation : affiché dans la langue de chacun (ici « {{label}} ») tant que son nom reste « {{stored}} »',
       colour: 'Couleur',
       textColour: 'Couleur du texte',
       flags: 'Indicateurs',

@@ -1,5 +1,6 @@
 import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_ORDER_STATUSES } from '../../../src/modules/statuses/defaults.ts';
 import { ERROR_CODES } from '../../../src/platform/error-codes.ts';
 import {
   COST_NATURE_KEYS,
@@ -9,6 +10,7 @@ import {
   PRINTING_PROCESSES,
 } from '../../../src/pricing/message-codes.ts';
 import { suggestionText } from '../features/configurator/suggestion.ts';
+import { statusLabel } from '../features/orders/statuses.tsx';
 import { de } from './de.ts';
 import { en } from './en.ts';
 import { fr } from './fr.ts';
@@ -71,6 +73,19 @@ describe('every message in every language', () => {
       ...PRINTING_PROCESSES.map((c) => `engine.processes.${c}`),
     ];
     expect(keys.filter((key) => !t(key, { defaultValue: '' }))).toEqual([]);
+  });
+
+  it.each(languages)('%s shows every status an organisation starts with in its words', async (lng) => {
+    await i18next.changeLanguage(lng);
+    for (const { label } of DEFAULT_ORDER_STATUSES) {
+      const shown = statusLabel(label);
+      expect(shown, label).toBeTruthy();
+      if (lng === 'en') expect(shown).toBe(label);
+      else expect(shown, `${lng} ${label}`).not.toBe(label);
+    }
+    // A label the organisation wrote itself is shown as written.
+    expect(statusLabel('Waiting for artwork')).toBe('Waiting for artwork');
+    await i18next.changeLanguage('en');
   });
 
   it.each(['fr', 'de'])('%s has every key of English and no other, none empty', (lng) => {

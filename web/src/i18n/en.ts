@@ -404,6 +404,8 @@ export const en = {
     newPassword: 'Set a new password',
     inviteHint:
       'The contact signs in with their e-mail and this password, and can later choose their own with “Forgot password?”.',
+    unnamed: 'Contact without a name or e-mail',
+    contact: 'Contact',
   },
   quotes: {
     title: 'Quotes',

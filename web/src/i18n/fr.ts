@@ -406,6 +406,8 @@ export const fr: Messages = {
     newPassword: 'Définir un nouveau mot de passe',
     inviteHint:
       'Le contact se connecte avec son e-mail et ce mot de passe, et peut ensuite choisir le sien avec « Mot de passe oublié ? ».',
+    unnamed: 'Contact sans nom ni e-mail',
+    contact: 'Contact',
   },
   quotes: {
     title: 'Devis',

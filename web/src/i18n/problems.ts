@@ -484,6 +484,12 @@ export const fieldProblemsEn = {
   date: 'Enter a valid date',
   format: 'Enter a value in the expected format',
   pattern: 'Use only the characters this field accepts',
+  patternIdentifier: 'Letters, digits and underscores only, starting with a letter (at most 64)',
+  patternCountry: 'Two letters, the country code (FR, DE)',
+  patternCurrency: 'Three letters, the currency code (EUR, CHF)',
+  patternColour: 'A colour as # and six hexadecimal digits (#1A2B3C)',
+  patternLanguage: 'A language code (fr, en-GB)',
+  patternNotBlank: 'Required: more than spaces',
   minLength_one: 'At least {{n}} character',
   minLength_other: 'At least {{n}} characters',
   maxLength_one: 'At most {{n}} character',
@@ -507,6 +513,7 @@ export const fieldProblemsEn = {
   resetToken: 'This link is no longer valid; ask for a new one',
   dateOrder: 'Must not be before the date it follows',
   emptyContact: 'Fill in at least one of these fields',
+  quoteLines: 'Add at least one brief or article',
 };
 export type FieldProblems = typeof fieldProblemsEn;
 
@@ -519,6 +526,12 @@ export const fieldProblemsFr: FieldProblems = {
   date: 'Saisissez une date valide',
   format: 'Saisissez une valeur au format attendu',
   pattern: "N'utilisez que les caractères acceptés par ce champ",
+  patternIdentifier: 'Lettres, chiffres et tirets bas uniquement, en commençant par une lettre (64 au plus)',
+  patternCountry: 'Deux lettres, le code du pays (FR, DE)',
+  patternCurrency: 'Trois lettres, le code de la devise (EUR, CHF)',
+  patternColour: 'Une couleur : # suivi de six chiffres hexadécimaux (#1A2B3C)',
+  patternLanguage: 'Un code de langue (fr, en-GB)',
+  patternNotBlank: 'Obligatoire : pas seulement des espaces',
   minLength_one: 'Au moins {{n}} caractère',
   minLength_other: 'Au moins {{n}} caractères',
   maxLength_one: 'Au plus {{n}} caractère',
@@ -542,6 +555,7 @@ export const fieldProblemsFr: FieldProblems = {
   resetToken: "Ce lien n'est plus valable ; demandez-en un nouveau",
   dateOrder: 'Ne peut pas précéder la date qu’elle suit',
   emptyContact: 'Renseignez au moins un de ces champs',
+  quoteLines: 'Ajoutez au moins un brief ou un article',
 };
 
 export const fieldProblemsDe: FieldProblems = {
@@ -553,6 +567,13 @@ export const fieldProblemsDe: FieldProblems = {
   date: 'Bitte ein gültiges Datum eingeben',
   format: 'Bitte einen Wert im erwarteten Format eingeben',
   pattern: 'Bitte nur die Zeichen verwenden, die dieses Feld annimmt',
+  patternIdentifier:
+    'Nur Buchstaben, Ziffern und Unterstriche, beginnend mit einem Buchstaben (höchstens 64)',
+  patternCountry: 'Zwei Buchstaben, der Ländercode (FR, DE)',
+  patternCurrency: 'Drei Buchstaben, der Währungscode (EUR, CHF)',
+  patternColour: 'Eine Farbe als # und sechs Hexadezimalziffern (#1A2B3C)',
+  patternLanguage: 'Ein Sprachcode (fr, en-GB)',
+  patternNotBlank: 'Pflichtfeld: nicht nur Leerzeichen',
   minLength_one: 'Mindestens {{n}} Zeichen',
   minLength_other: 'Mindestens {{n}} Zeichen',
   maxLength_one: 'Höchstens {{n}} Zeichen',
@@ -576,6 +597,7 @@ export const fieldProblemsDe: FieldProblems = {
   resetToken: 'Dieser Link ist nicht mehr gültig; bitte einen neuen anfordern',
   dateOrder: 'Darf nicht vor dem vorangehenden Datum liegen',
   emptyContact: 'Bitte mindestens eines dieser Felder ausfüllen',
+  quoteLines: 'Bitte mindestens ein Briefing oder einen Artikel hinzufügen',
 };
 
 /**
@@ -583,6 +605,8 @@ export const fieldProblemsDe: FieldProblems = {
  * messages listed above a form ("Quantity: at most 50,000,000") when no input shows them.
  */
 export const fieldNamesEn = {
+  items: 'Lines',
+  briefIds: 'Briefs',
   token: 'Reset link',
   street1: 'Street',
   city: 'City',
@@ -647,6 +671,8 @@ export const fieldNamesEn = {
 export type FieldNames = typeof fieldNamesEn;
 
 export const fieldNamesFr: FieldNames = {
+  items: 'Lignes',
+  briefIds: 'Briefs',
   token: 'Lien de réinitialisation',
   street1: 'Rue',
   city: 'Ville',
@@ -710,6 +736,8 @@ export const fieldNamesFr: FieldNames = {
 };
 
 export const fieldNamesDe: FieldNames = {
+  items: 'Positionen',
+  briefIds: 'Briefings',
   token: 'Link zum Zurücksetzen',
   street1: 'Straße',
   city: 'Ort',

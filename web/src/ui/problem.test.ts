@@ -107,10 +107,10 @@ describe('API refusals in the user language', () => {
         '/name': 'Required',
         '/briefElements/0/quantity': 'At most 50,000,000',
         '/count': 'A whole number',
-        '/key': 'Use only the characters this field accepts',
+        '/key': 'Letters, digits and underscores only, starting with a letter (at most 64)',
         '/id': 'Choose a value from the list',
       },
-      'Some fields are not valid: see the messages under them. Name: Required · Quantity: At most 50,000,000 · A value: A whole number · Key: Use only the characters this field accepts · A value: Choose a value from the list',
+      'Some fields are not valid: see the messages under them. Name: Required · Quantity: At most 50,000,000 · A value: A whole number · Key: Letters, digits and underscores only, starting with a letter (at most 64) · A value: Choose a value from the list',
     ],
     [
       'fr',
@@ -118,7 +118,7 @@ describe('API refusals in the user language', () => {
         '/name': 'Obligatoire',
         '/briefElements/0/quantity': 'Au plus 50\u202f000\u202f000',
         '/count': 'Un nombre entier',
-        '/key': "N'utilisez que les caractères acceptés par ce champ",
+        '/key': 'Lettres, chiffres et tirets bas uniquement, en commençant par une lettre (64 au plus)',
         '/id': 'Choisissez une valeur dans la liste',
       },
       undefined,
@@ -129,7 +129,7 @@ describe('API refusals in the user language', () => {
         '/name': 'Pflichtfeld',
         '/briefElements/0/quantity': 'Höchstens 50.000.000',
         '/count': 'Eine ganze Zahl',
-        '/key': 'Bitte nur die Zeichen verwenden, die dieses Feld annimmt',
+        '/key': 'Nur Buchstaben, Ziffern und Unterstriche, beginnend mit einem Buchstaben (höchstens 64)',
         '/id': 'Bitte einen Wert aus der Liste wählen',
       },
       undefined,
@@ -145,6 +145,37 @@ describe('API refusals in the user language', () => {
         expect(message).not.toContain(leak);
     },
   );
+
+  it.each([
+    ['^[A-Z]{2}$', 'Deux lettres, le code du pays (FR, DE)'],
+    ['^[A-Za-z]{3}$', 'Trois lettres, le code de la devise (EUR, CHF)'],
+    ['^#[0-9A-Fa-f]{6}$', 'Une couleur : # suivi de six chiffres hexadécimaux (#1A2B3C)'],
+    ['^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$', 'Un code de langue (fr, en-GB)'],
+    ['\\S', 'Obligatoire : pas seulement des espaces'],
+    ['^(createdAt|updatedAt),(ASC|DESC|asc|desc)$', "N'utilisez que les caractères acceptés par ce champ"],
+  ])('words the pattern %s as what it takes, never the expression', async (pattern, sentence) => {
+    await i18next.changeLanguage('fr');
+    const issue = { pointer: '/x', message: `must match pattern "${pattern}"` };
+    expect(fieldMessage({ ...issue, keyword: 'pattern', params: { pattern } }, i18next.t)).toBe(sentence);
+    // An API older than the keywords: the pattern read from the message.
+    expect(fieldMessage(issue, i18next.t)).toBe(sentence);
+  });
+
+  it('words a quote without lines by its keyword, and never shows a sentence naming a property', async () => {
+    await i18next.changeLanguage('en');
+    const issue = { pointer: '/items', message: 'at least one item (or a brief in briefIds) is required' };
+    expect(fieldMessage({ ...issue, keyword: 'quoteLines' }, i18next.t)).toBe(
+      'Add at least one brief or article',
+    );
+    expect(fieldMessage(issue, i18next.t)).toBe('Add at least one brief or article');
+    expect(fieldMessage({ pointer: '/x', message: 'the orderedAt date is wrong' }, i18next.t)).toBe(
+      'This value is not valid',
+    );
+    await i18next.changeLanguage('de');
+    expect(fieldMessage({ ...issue, keyword: 'quoteLines' }, i18next.t)).toBe(
+      'Bitte mindestens ein Briefing oder einen Artikel hinzufügen',
+    );
+  });
 
   it('translates the usual field messages without a keyword and keeps the pointers', async () => {
     await i18next.changeLanguage('fr');

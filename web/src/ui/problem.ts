@@ -105,7 +105,7 @@ function byKeyword(issue: Issue): [string, Record<string, unknown>] | undefined 
       return ['format', {}];
     }
     case 'pattern':
-      return ['pattern', {}];
+      return [patternKey(params.pattern), {}];
     case 'enum':
     case 'const':
     case 'anyOf':
@@ -117,10 +117,31 @@ function byKeyword(issue: Issue): [string, Record<string, unknown>] | undefined 
     case 'resetToken':
     case 'dateOrder':
     case 'emptyContact':
+    case 'quoteLines':
       return [issue.keyword, {}];
     default:
       return ['invalid', {}];
   }
+}
+
+/**
+ * The API's patterns (its schemas' `pattern`), each with a sentence of what it takes: a user reads
+ * "letters, digits and underscores, starting with a letter", never the expression. Any other
+ * pattern: the general sentence.
+ */
+const PATTERN_SENTENCES: [RegExp, string][] = [
+  [/^\^\[a-zA-Z\]\[a-zA-Z0-9_\]/, 'patternIdentifier'],
+  [/^\^\[A-Z(a-z)?\]\{2\}\$$/, 'patternCountry'],
+  [/^\^\[A-Z\]\{3\}\$$|^\^\[A-Za-z\]\{3\}\$$/, 'patternCurrency'],
+  [/^\^#\[0-9A-Fa-f\]\{6\}\$$/, 'patternColour'],
+  [/^\^\[(a-z|A-Za-z)\]\{2,3\}/, 'patternLanguage'],
+  [/^\\S$/, 'patternNotBlank'],
+];
+
+/** The sentence key of a pattern issue, by the pattern the API names in its params. */
+export function patternKey(pattern: unknown): string {
+  if (typeof pattern !== 'string') return 'pattern';
+  return PATTERN_SENTENCES.find(([re]) => re.test(pattern))?.[1] ?? 'pattern';
 }
 
 /**
@@ -134,7 +155,7 @@ const FIELD_PATTERNS: [RegExp, string, (m: RegExpExecArray) => Record<string, un
   [/^must match format "email"$|e-mail address/, 'email', () => ({})],
   [/^must match format "(uri|url)"$/, 'url', () => ({})],
   [/^must match format "date(-time)?"$/, 'date', () => ({})],
-  [/^must match pattern/, 'pattern', () => ({})],
+  [/^must match pattern "(.*)"$/, 'pattern', () => ({})],
   [/^must NOT have fewer than (\d+) characters?$/, 'minLength', (m) => numberValues(m[1])],
   [/^must NOT have more than (\d+) characters?$/, 'maxLength', (m) => numberValues(m[1])],
   [/^must NOT have fewer than (\d+) items?$/, 'minItems', (m) => numberValues(m[1])],
@@ -148,12 +169,15 @@ const FIELD_PATTERNS: [RegExp, string, (m: RegExpExecArray) => Record<string, un
   [/^must be (string|boolean)$/, 'type', () => ({})],
   [/^must be (one of|equal to)/, 'oneOf', () => ({})],
   [/already (taken|exists|in use|used)/i, 'taken', () => ({})],
+  [/^at least one item\b/, 'quoteLines', () => ({})],
 ];
 const numberValues = (text: string | undefined) => ({ n: formatNumber(text), count: Number(text) });
 
 /** Text that is the API's wording of a rule, a pointer or an id: never shown to a user. */
 const RAW =
   /\bmust\b|\b(body|params|query|headers) \/|\/[A-Za-z]+\/\d|[0-9a-f]{8}-[0-9a-f]{4}-|pattern|[{}^$]/i;
+/** A property name in camelCase ("briefIds"): the API's words, not a person's. */
+const PROPERTY_NAME = /\b[a-z]+[A-Z]\w*/;
 
 /** One issue of a refusal as a sentence of the catalogue, in the user's language. */
 export function fieldMessage(issue: Issue | string, t: TFunction): string {
@@ -162,10 +186,12 @@ export function fieldMessage(issue: Issue | string, t: TFunction): string {
   if (keyed) return t(`common.fieldProblems.${keyed[0]}`, keyed[1]);
   for (const [pattern, key, values] of FIELD_PATTERNS) {
     const match = pattern.exec(value.message);
+    if (match && key === 'pattern') return t(`common.fieldProblems.${patternKey(match[1])}`);
     if (match) return t(`common.fieldProblems.${key}`, values(match));
   }
   // The service's own sentences are English and written for people: kept in English only.
-  if (english() && value.message && !RAW.test(value.message)) return value.message;
+  if (english() && value.message && !RAW.test(value.message) && !PROPERTY_NAME.test(value.message))
+    return value.message;
   return t('common.fieldProblems.invalid');
 }
 

@@ -16,8 +16,14 @@ export const theme = createTheme({
   components: {
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Select: Select.extend({ defaultProps: { clearButtonProps: { 'aria-label': 'Clear' } } }),
-    MultiSelect: MultiSelect.extend({ defaultProps: { clearButtonProps: { 'aria-label': 'Clear' } } }),
+    // Issue 26: in a searchable select the first option matching what was typed is highlighted, so
+    // Enter picks it (Mantine highlights nothing by default, and Enter then chose nothing).
+    Select: Select.extend({
+      defaultProps: { clearButtonProps: { 'aria-label': 'Clear' }, selectFirstOptionOnChange: true },
+    }),
+    MultiSelect: MultiSelect.extend({
+      defaultProps: { clearButtonProps: { 'aria-label': 'Clear' }, selectFirstOptionOnChange: true },
+    }),
   },
 });
 

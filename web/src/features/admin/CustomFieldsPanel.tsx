@@ -43,6 +43,7 @@ export function CustomFieldsPanel({ manage }: { manage: boolean }) {
     <Stack>
       <Group justify="space-between" align="flex-end">
         <Select
+          searchable
           label={t('admin.settings.entity')}
           data={ENTITIES.map((e) => ({ value: e, label: t(`admin.entities.${e}`) }))}
           value={entity}

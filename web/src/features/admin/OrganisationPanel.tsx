@@ -285,6 +285,7 @@ function SettingsForm({ settings, manage }: { settings: OrganisationSettings; ma
               error={form.error('/paymentDays')}
             />
             <Select
+              searchable
               label={t('organisation.incoterm')}
               data={INCOTERMS.map((code) => ({ value: code, label: `${code} · ${t(`incoterms.${code}`)}` }))}
               value={values.incoterm}

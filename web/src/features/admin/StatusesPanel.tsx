@@ -19,6 +19,7 @@ import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
+import { statusLabel } from '../orders/statuses.tsx';
 import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';
 import { useAction } from './useAction.ts';
 import { useEditor } from './useEditor.ts';
@@ -91,10 +92,10 @@ export function StatusesPanel({ manage }: { manage: boolean }) {
                         keeps its contrast whatever colours were chosen. */}
                   <Group gap="xs" wrap="nowrap">
                     <ColorSwatch color={s.color ?? '#ced4da'} size={16} aria-hidden />
-                    <span>{s.internalLabel}</span>
+                    <span>{statusLabel(s.internalLabel)}</span>
                   </Group>
                 </Table.Td>
-                <Table.Td>{s.externalLabel}</Table.Td>
+                <Table.Td>{statusLabel(s.externalLabel)}</Table.Td>
                 <Table.Td>
                   {[
                     s.isDefault && t('admin.statuses.default'),
@@ -106,7 +107,7 @@ export function StatusesPanel({ manage }: { manage: boolean }) {
                 </Table.Td>
                 {manage && (
                   <RowActions
-                    name={s.internalLabel}
+                    name={statusLabel(s.internalLabel)}
                     onEdit={() => editor.open(s)}
                     onDelete={() =>
                       action
@@ -119,7 +120,7 @@ export function StatusesPanel({ manage }: { manage: boolean }) {
                       <>
                         <ActionIcon
                           variant="default"
-                          aria-label={t('admin.statuses.up', { name: s.internalLabel })}
+                          aria-label={t('admin.statuses.up', { name: statusLabel(s.internalLabel) })}
                           disabled={i === 0 || !!action.busy}
                           onClick={() => move(list, i, -1)}
                         >
@@ -127,7 +128,7 @@ export function StatusesPanel({ manage }: { manage: boolean }) {
                         </ActionIcon>
                         <ActionIcon
                           variant="default"
-                          aria-label={t('admin.statuses.down', { name: s.internalLabel })}
+                          aria-label={t('admin.statuses.down', { name: statusLabel(s.internalLabel) })}
                           disabled={i === list.length - 1 || !!action.busy}
                           onClick={() => move(list, i, 1)}
                         >
@@ -213,6 +214,14 @@ function StatusForm({
         )}
         <TextInput
           label={t('admin.statuses.internal')}
+          description={
+            statusLabel(v.internalLabel) !== v.internalLabel
+              ? t('admin.statuses.defaultHelp', {
+                  label: statusLabel(v.internalLabel),
+                  stored: v.internalLabel,
+                })
+              : undefined
+          }
           value={v.internalLabel}
           onChange={(e) => setV({ ...v, internalLabel: e.currentTarget.value })}
           error={form.error('/internalLabel')}

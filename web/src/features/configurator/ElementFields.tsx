@@ -15,7 +15,14 @@ import {
 import { useTranslation } from 'react-i18next';
 import type { CatalogueEntry } from '../../api/queries.ts';
 import { separators } from '../../ui/format.ts';
-import { boardsFor, type ElementForm, productsOf, withoutBoardDetails, withProduct } from './form.ts';
+import {
+  boardsFor,
+  type ElementForm,
+  productsOf,
+  withCategoryDefaults,
+  withoutBoardDetails,
+  withProduct,
+} from './form.ts';
 
 type Props = {
   index: number;
@@ -54,6 +61,9 @@ export function ElementFields({
     label: `${b.name} (${b.code})`,
   }));
   const flat = product?.style === 'FLAT';
+  // An element saved without its category (the API takes a style alone) shows its style's.
+  const categoryId = element.categoryId ?? (product?.categoryId as string | undefined) ?? null;
+  const before = { ...element, categoryId };
   const id = (field: string) => `el${index}-${field}`;
 
   return (
@@ -71,13 +81,13 @@ export function ElementFields({
             data={categories.map((c) => ({ value: c.id, label: c.name }))}
             value={element.categoryId}
             clearable
+            searchable
             onChange={(categoryId) => {
               const keep = !categoryId || product?.categoryId === categoryId;
-              onChange(
-                keep
-                  ? { ...element, categoryId }
-                  : { ...withProduct(element, undefined, boards), categoryId },
-              );
+              const next = keep
+                ? { ...element, categoryId }
+                : { ...withProduct(element, undefined, boards), categoryId };
+              onChange(withCategoryDefaults(before, next, categories));
             }}
             error={errors.productCategoryId}
           />
@@ -90,10 +100,14 @@ export function ElementFields({
             required
             onChange={(productId) =>
               onChange(
-                withProduct(
-                  element,
-                  products.find((p) => p.id === productId),
-                  boards,
+                withCategoryDefaults(
+                  before,
+                  withProduct(
+                    element,
+                    products.find((p) => p.id === productId),
+                    boards,
+                  ),
+                  categories,
                 ),
               )
             }

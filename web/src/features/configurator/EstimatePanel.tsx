@@ -105,10 +105,10 @@ export function EstimateSummary({
   );
 }
 
-function StaleBadge() {
+function StaleBadge({ panel = 'drawing' }: { panel?: string }) {
   const { t } = useTranslation();
   return (
-    <Badge color="gray" variant="filled" ml="xs" data-testid="drawing-stale">
+    <Badge color="gray.8" variant="filled" ml="xs" data-testid={`${panel}-stale`}>
       {t('stale.drawing')}
     </Badge>
   );
@@ -132,6 +132,14 @@ export const EstimateDetails = memo(function EstimateDetails({
   const { t } = useTranslation();
   const { operationName, machineName } = useEngineNames();
   const currency = estimate.currency;
+  // Issue 26: every panel drawn from the estimate (operations, cost shares, curve, lead time,
+  // savings) is greyed and marked like the price while the estimate is of an earlier form.
+  const panel = (name: string) => ({
+    className: stale ? 'stale-panel' : undefined,
+    'data-stale': stale,
+    'data-panel': name,
+  });
+  const staleMark = (name: string) => (stale ? <StaleBadge panel={name} /> : null);
   // The seller's staff (costs:read) see times, costs and cost shares; a buyer's estimate has none.
   const breakdown = useCan()('costs:read') ? estimate.breakdown : undefined;
   // Stage names by their engine key, in the user's language (the engine's labels are English).
@@ -169,9 +177,15 @@ export const EstimateDetails = memo(function EstimateDetails({
                 />
               </Card>
               {e.dieLine ? (
-                <Card withBorder data-testid={`preview-3d-${e.position}`}>
+                <Card
+                  withBorder
+                  data-testid={`preview-3d-${e.position}`}
+                  className={stale ? 'drawing stale' : 'drawing'}
+                  data-stale={stale}
+                >
                   <Title order={3} size="h5" mb="xs">
                     {t('preview3d.title')}
+                    {stale ? <StaleBadge panel="preview-3d" /> : null}
                   </Title>
                   <BoxPreview
                     dieLine={e.dieLine as unknown as FoldInput}
@@ -197,9 +211,10 @@ export const EstimateDetails = memo(function EstimateDetails({
                 />
               </Card>
             </SimpleGrid>
-            <Card withBorder mt="sm">
+            <Card withBorder mt="sm" {...panel('operations')}>
               <Title order={3} size="h5" mb="xs">
                 {t('configurator.operations')}
+                {staleMark('operations')}
               </Title>
               <Table.ScrollContainer minWidth={480}>
                 <Table striped data-testid={`operations-${e.position}`}>
@@ -247,9 +262,10 @@ export const EstimateDetails = memo(function EstimateDetails({
 
       <SimpleGrid cols={{ base: 1, lg: breakdown ? 2 : 1 }}>
         {breakdown ? (
-          <Card withBorder>
+          <Card withBorder {...panel('cost-shares')}>
             <Title order={3} size="h5" mb="xs">
               {t('configurator.costShare')}
+              {staleMark('cost-shares')}
             </Title>
             <Group wrap="nowrap" align="center">
               <DonutChart
@@ -278,9 +294,10 @@ export const EstimateDetails = memo(function EstimateDetails({
             </Group>
           </Card>
         ) : null}
-        <Card withBorder>
+        <Card withBorder {...panel('curve')}>
           <Title order={3} size="h5" mb="xs">
             {t('configurator.curve')}
+            {staleMark('curve')}
           </Title>
           <LineChart
             h={170}
@@ -318,11 +335,12 @@ export const EstimateDetails = memo(function EstimateDetails({
         </Card>
       </SimpleGrid>
 
-      {estimate.leadTime.steps ? <LeadTimeCard breakdown={estimate.leadTime.steps} /> : null}
+      {estimate.leadTime.steps ? <LeadTimeCard breakdown={estimate.leadTime.steps} stale={stale} /> : null}
 
-      <Card withBorder>
+      <Card withBorder {...panel('suggestions')}>
         <Title order={3} size="h5" mb="xs">
           {t('configurator.suggestions')}
+          {staleMark('suggestions')}
         </Title>
         {estimate.optimisations.length === 0 ? (
           <Text size="sm" c="dimmed">
@@ -373,7 +391,7 @@ type LeadTimeBreakdown = NonNullable<Estimate['leadTime']['steps']>;
  * Issue 30: the lead time as a breakdown - board and tooling (side by side, after artwork
  * approval), queue, each operation, transport - so a buyer sees why it is what it is.
  */
-function LeadTimeCard({ breakdown }: { breakdown: LeadTimeBreakdown }) {
+function LeadTimeCard({ breakdown, stale = false }: { breakdown: LeadTimeBreakdown; stale?: boolean }) {
   const { t } = useTranslation();
   const { operationName } = useEngineNames();
   const days = (count: number) => t('configurator.days', { count });
@@ -406,9 +424,16 @@ function LeadTimeCard({ breakdown }: { breakdown: LeadTimeBreakdown }) {
     },
   ];
   return (
-    <Card withBorder data-testid="lead-time">
+    <Card
+      withBorder
+      data-testid="lead-time"
+      className={stale ? 'stale-panel' : undefined}
+      data-stale={stale}
+      data-panel="lead-time"
+    >
       <Title order={3} size="h5" mb="xs">
         {t('configurator.leadTimeBreakdown', { count: breakdown.workingDays })}
+        {stale ? <StaleBadge panel="lead-time" /> : null}
       </Title>
       <Text size="xs" c="dimmed" mb="xs">
         {t('configurator.leadParallel')}

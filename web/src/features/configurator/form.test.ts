@@ -4,6 +4,7 @@ import {
   type BriefForm,
   boardsFor,
   briefBody,
+  CATEGORY_DEFAULTS,
   elementBody,
   elementErrors,
   elementForm,
@@ -12,6 +13,7 @@ import {
   formIssues,
   isPriceable,
   updateBody,
+  withCategoryDefaults,
   withProduct,
 } from './form.ts';
 
@@ -371,5 +373,55 @@ describe('configurator form logic', () => {
         0,
       ),
     ).toEqual({ 'variantName.1': 'too long', 'artworkReference.0': 'too long' });
+  });
+});
+
+describe('defaults per category (issue 26)', () => {
+  const categories = [
+    { id: 'fc', kind: 'FOLDING_CARTON' },
+    { id: 'cc', kind: 'CORRUGATED_CASE' },
+    { id: 'flat', kind: 'FLAT_ITEM' },
+    { id: 'odd', kind: 'SOMETHING_NEW' },
+    // As the catalogue API lists them: `kind` is the collection's, the code says the kind.
+    { id: 'api-cc', code: 'CORRUGATED-CASE', kind: 'productCategories' },
+  ];
+
+  it('starts a corrugated case with one flexo colour, not four-colour offset', () => {
+    const next = withCategoryDefaults(emptyElement(), { ...emptyElement(), categoryId: 'cc' }, categories);
+    expect(next).toMatchObject({
+      printed: true,
+      printingProcess: 'flexo',
+      sidePrinted: 'RECTO',
+      rectoColorCount: 1,
+      versoColorCount: 0,
+    });
+    expect(elementBody(next, 0)).toMatchObject({ printingProcess: 'flexo', rectoColorCount: 1 });
+  });
+
+  it('reads the kind from the code of a category as the catalogue API lists it', () => {
+    const next = withCategoryDefaults(
+      emptyElement(),
+      { ...emptyElement(), categoryId: 'api-cc' },
+      categories,
+    );
+    expect(next).toMatchObject({ printingProcess: 'flexo', rectoColorCount: 1 });
+  });
+
+  it('starts a folding carton 4/0 offset, also when it comes from a corrugated case', () => {
+    const corrugated = { ...emptyElement(), categoryId: 'cc', ...CATEGORY_DEFAULTS.CORRUGATED_CASE };
+    const next = withCategoryDefaults(corrugated, { ...corrugated, categoryId: 'fc' }, categories);
+    expect(next).toMatchObject({ printingProcess: 'offset', rectoColorCount: 4, versoColorCount: 0 });
+  });
+
+  it("keeps the user's print within the same kind and for a kind it does not know", () => {
+    const mine = {
+      ...emptyElement(),
+      categoryId: 'cc',
+      printingProcess: 'flexo' as const,
+      rectoColorCount: 3,
+    };
+    expect(withCategoryDefaults(mine, { ...mine, productId: 'p0427' }, categories).rectoColorCount).toBe(3);
+    expect(withCategoryDefaults(mine, { ...mine, categoryId: 'odd' }, categories).rectoColorCount).toBe(3);
+    expect(withCategoryDefaults(mine, { ...mine, categoryId: null }, categories).rectoColorCount).toBe(3);
   });
 });

@@ -84,6 +84,78 @@ export const emptyElement = (): ElementForm => ({
   extra: {},
 });
 
+/** The kinds of product category the catalogue knows (a category's `kind`). */
+export type CategoryKind = 'FOLDING_CARTON' | 'CORRUGATED_CASE' | 'FLAT_ITEM';
+
+type PrintDefaults = Pick<
+  ElementForm,
+  'printed' | 'printingProcess' | 'sidePrinted' | 'rectoColorCount' | 'versoColorCount'
+>;
+
+/**
+ * Issue 26: what an element of each kind of category starts with, in one place. The usual print of
+ * each: a folding carton 4/0 offset (CMYK outside, plain inside); a corrugated case one flexo
+ * colour outside (a logo or marks, on the flexo folder-gluer or rotary die-cutter of the catalogue,
+ * which print up to 4 and 3 colours); a flat item (card, leaflet, label) 4/0 offset.
+ */
+export const CATEGORY_DEFAULTS: Record<CategoryKind, PrintDefaults> = {
+  FOLDING_CARTON: {
+    printed: true,
+    printingProcess: 'offset',
+    sidePrinted: 'RECTO',
+    rectoColorCount: 4,
+    versoColorCount: 0,
+  },
+  CORRUGATED_CASE: {
+    printed: true,
+    printingProcess: 'flexo',
+    sidePrinted: 'RECTO',
+    rectoColorCount: 1,
+    versoColorCount: 0,
+  },
+  FLAT_ITEM: {
+    printed: true,
+    printingProcess: 'offset',
+    sidePrinted: 'RECTO',
+    rectoColorCount: 4,
+    versoColorCount: 0,
+  },
+};
+
+type CategoryEntry = { id: string; code?: unknown; kind?: unknown };
+
+const knownKind = (value: unknown): CategoryKind | null =>
+  typeof value === 'string' && value in CATEGORY_DEFAULTS ? (value as CategoryKind) : null;
+
+/**
+ * The kind of an element's category (null: none chosen, or a kind the app does not know). The
+ * catalogue API's `kind` names the collection (`productCategories`) and hides the category's own,
+ * so the category's code is read too: the catalogue's categories are coded by kind
+ * (`CORRUGATED-CASE` is a CORRUGATED_CASE).
+ */
+export function categoryKind(categoryId: string | null, categories: CategoryEntry[]): CategoryKind | null {
+  const category = categories.find((c) => c.id === categoryId);
+  if (!category) return null;
+  const byCode =
+    typeof category.code === 'string' ? category.code.toUpperCase().replace(/[-\s]+/g, '_') : null;
+  return knownKind(category.kind) ?? knownKind(byCode);
+}
+
+/**
+ * The element after a change of style or category: when it moves to another kind of category
+ * (none to folding carton, folding carton to corrugated), the print starts from that kind's
+ * defaults; within a kind the user's choices stay.
+ */
+export function withCategoryDefaults(
+  before: ElementForm,
+  after: ElementForm,
+  categories: CategoryEntry[],
+): ElementForm {
+  const kind = categoryKind(after.categoryId, categories);
+  if (!kind || kind === categoryKind(before.categoryId, categories)) return after;
+  return { ...after, ...CATEGORY_DEFAULTS[kind] };
+}
+
 export const emptyBrief = (): BriefForm => ({
   name: '',
   companyId: null,

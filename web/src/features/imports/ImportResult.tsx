@@ -11,6 +11,7 @@ export const dateTime = (value: string) =>
 import { Empty } from '../../ui/states.tsx';
 import { type ImportRecord, isRunning } from './api.ts';
 import { downloadText, errorsCsv } from './csv.ts';
+import { importErrorMessage } from './errors.ts';
 
 /** How far an import is: rows committed of the rows the check pass counted (unknown before it). */
 export function progressOf(record: ImportRecord): number | undefined {
@@ -88,7 +89,12 @@ export function ImportResult({ record }: { record: ImportRecord }) {
           <Button
             variant="default"
             size="xs"
-            onClick={() => downloadText(`import-${record.code}-errors.csv`, errorsCsv(stats.errors))}
+            onClick={() =>
+              downloadText(
+                `import-${record.code}-errors.csv`,
+                errorsCsv(stats.errors.map((e) => ({ ...e, message: importErrorMessage(e.message, t) }))),
+              )
+            }
           >
             {t('imports.downloadErrors')}
           </Button>
@@ -115,7 +121,7 @@ export function ImportResult({ record }: { record: ImportRecord }) {
               <Table.Tr key={i}>
                 <Table.Td>{e.row ?? '—'}</Table.Td>
                 <Table.Td>{e.column ?? '—'}</Table.Td>
-                <Table.Td>{e.message}</Table.Td>
+                <Table.Td>{importErrorMessage(e.message, t)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

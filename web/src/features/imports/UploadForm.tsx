@@ -78,6 +78,7 @@ export function UploadForm({ onDone }: { onDone: (record: ImportRecord) => void 
         )}
         <Group grow align="flex-start">
           <Select
+            searchable
             label={t('imports.type')}
             data={(types.data ?? []).map((ty) => ({
               value: ty.code,
@@ -110,7 +111,7 @@ export function UploadForm({ onDone }: { onDone: (record: ImportRecord) => void 
           color="red"
         />
         <Group justify="flex-end">
-          <Button type="submit" loading={form.busy} disabled={!file}>
+          <Button type="submit" data-testid="import-start" loading={form.busy} disabled={!file}>
             {file ? t('imports.start') : t('imports.chooseFile')}
           </Button>
         </Group>

@@ -33,7 +33,9 @@ export const canRunForReal = (record: ImportRecord) =>
   record.dryRun &&
   (record.status === 4 || record.status === 5) &&
   !record.fileArchived &&
-  !record.stats.refused;
+  !record.stats.refused &&
+  // Once run for real, the dry run links to its real run instead (the API refuses a second one).
+  !record.realRunId;
 
 /** How often a running import is read again for its progress. */
 export const PROGRESS_POLL_MS = 1000;

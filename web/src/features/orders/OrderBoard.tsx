@@ -162,7 +162,7 @@ function Column({
                         .filter((s) => s.id !== status.id)
                         .map((s) => (
                           <Menu.Item key={s.id} onClick={() => onMove(o.id, s.id)}>
-                            {s.internalLabel}
+                            {statusLabel(s.internalLabel)}
                           </Menu.Item>
                         ))}
                     </Menu.Dropdown>

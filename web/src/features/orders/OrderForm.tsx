@@ -6,7 +6,7 @@ import { useProjectOptions } from '../../api/queries.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { DateField } from './DateField.tsx';
-import { useOrderStatuses } from './statuses.tsx';
+import { statusLabel, useOrderStatuses } from './statuses.tsx';
 
 /** A new order: the API checks everything (project of the company, unique external id...). */
 export function OrderForm({
@@ -67,6 +67,7 @@ export function OrderForm({
           error={form.error('/companyId')}
         />
         <Select
+          searchable
           label={t('common.project')}
           data={projects}
           value={v.projectId}
@@ -107,7 +108,7 @@ export function OrderForm({
         <Select
           label={t('common.status')}
           placeholder={t('orders.defaultStatus')}
-          data={(statuses.data ?? []).map((s) => ({ value: s.id, label: s.internalLabel }))}
+          data={(statuses.data ?? []).map((s) => ({ value: s.id, label: statusLabel(s.internalLabel) }))}
           value={v.statusId}
           onChange={(statusId) => setV({ ...v, statusId })}
           clearable

@@ -64,6 +64,7 @@ export function QuoteBoxPreview({ items }: { items: Line[] }) {
       </Title>
       {lines.length > 1 ? (
         <Select
+          searchable
           mb="xs"
           maw={360}
           label={t('preview3d.line')}

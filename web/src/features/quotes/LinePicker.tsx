@@ -2,6 +2,7 @@ import { ActionIcon, Group, MultiSelect, NumberInput, Stack, Text } from '@manti
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
+import { fieldName } from '../../ui/problem.ts';
 
 export type Lines = { briefIds: string[]; articles: { articleId: string; quantity: number | '' }[] };
 
@@ -96,7 +97,7 @@ export function LinePicker({
       ))}
       {problems.map(([pointer, message]) => (
         <Text key={pointer} c="red" size="sm" role="alert">
-          {pointer}: {message}
+          {fieldName(pointer, t)}: {message}
         </Text>
       ))}
     </Stack>

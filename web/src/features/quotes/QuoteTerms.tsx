@@ -166,6 +166,7 @@ function TermsForm({ quote, onDone }: { quote: Quote; onDone: () => void }) {
             error={form.error('/paymentDays')}
           />
           <Select
+            searchable
             label={t('quoteTerms.incoterm')}
             data={INCOTERMS}
             value={values.incoterm}

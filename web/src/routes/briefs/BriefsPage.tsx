@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
 import { useProjectOptions, useStatusOptions } from '../../api/queries.ts';
+import { statusLabel } from '../../features/orders/statuses.tsx';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { date, money } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
@@ -73,6 +74,7 @@ export default function BriefsPage() {
           onChange={(id) => set({ companyId: id, projectId: null })}
         />
         <Select
+          searchable
           label={t('common.project')}
           data={projects}
           value={projectId}
@@ -116,7 +118,7 @@ export default function BriefsPage() {
                     </Table.Td>
                     <Table.Td>{brief.name}</Table.Td>
                     <Table.Td>{brief.company?.name ?? '—'}</Table.Td>
-                    <Table.Td>{brief.status?.internalLabel ?? '—'}</Table.Td>
+                    <Table.Td>{brief.status ? statusLabel(brief.status.internalLabel) : '—'}</Table.Td>
                     <Table.Td>
                       <Badge
                         color={

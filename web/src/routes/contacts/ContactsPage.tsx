@@ -26,9 +26,14 @@ export default function ContactsPage() {
   const page = Number(params.get('page') ?? 1);
   const [opened, { open, close }] = useDisclosure();
   const [editing, setEditing] = useState<Contact>();
-  const s = debounced
+  // Every word in the first name, last name or e-mail: "Jane Picker" finds Jane Picker (the quote
+  // page links its contact so).
+  const words = debounced.trim().split(/\s+/).filter(Boolean);
+  const s = words.length
     ? JSON.stringify({
-        $or: ['firstName', 'lastName', 'email'].map((field) => ({ [field]: { $contL: debounced } })),
+        $and: words.map((word) => ({
+          $or: ['firstName', 'lastName', 'email'].map((field) => ({ [field]: { $contL: word } })),
+        })),
       })
     : undefined;
   const query = useQuery({

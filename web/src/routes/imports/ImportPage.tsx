@@ -76,6 +76,8 @@ export default function ImportPage() {
                         )) as ImportRecord | undefined;
                         if (!real) return;
                         queryClient.setQueryData(['import', real.id], real);
+                        // The dry run now names its real run: read again, it offers no second one.
+                        await queryClient.invalidateQueries({ queryKey: ['import', id] });
                         await queryClient.invalidateQueries({ queryKey: ['imports', 'list'] });
                         navigate(`/imports/${real.id}`);
                       }}
@@ -130,6 +132,11 @@ export default function ImportPage() {
                 <Alert color="blue" data-testid="dry-run-note">
                   {t('imports.dryRunNote')}
                 </Alert>
+              )}
+              {data.realRunId && (
+                <Anchor component={Link} to={`/imports/${data.realRunId}`} size="sm" data-testid="real-run">
+                  {t('imports.realRun')}
+                </Anchor>
               )}
               {data.fromDryRunId && (
                 <Anchor component={Link} to={`/imports/${data.fromDryRunId}`} size="sm">

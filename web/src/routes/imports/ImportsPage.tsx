@@ -117,6 +117,7 @@ export default function ImportsPage() {
           w={360}
         />
         <Select
+          searchable
           label={t('imports.typeFilter')}
           data={(types.data ?? []).map((ty) => ({ value: ty.code, label: typeName(ty.code) }))}
           value={type}

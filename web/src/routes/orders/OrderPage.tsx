@@ -124,6 +124,7 @@ function Header({ order, canWrite }: { order: Order; canWrite: boolean }) {
       {canWrite && (
         <Group>
           <Select
+            searchable
             label={t('orders.moveTo')}
             data={(statuses.data ?? []).map((s) => ({ value: s.id, label: statusLabel(s.internalLabel) }))}
             value={order.statusId}

@@ -23,7 +23,7 @@ import { useProjectOptions } from '../../api/queries.ts';
 import { DateField } from '../../features/orders/DateField.tsx';
 import { ordersQuery } from '../../features/orders/filters.ts';
 import { amount, orderName } from '../../features/orders/format.ts';
-import { StatusBadge, useOrderStatuses } from '../../features/orders/statuses.tsx';
+import { StatusBadge, statusLabel, useOrderStatuses } from '../../features/orders/statuses.tsx';
 import { useCompanyNames } from '../../features/orders/useCompanyNames.ts';
 import { OrderCards } from '../../features/portal/lists.tsx';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
@@ -136,7 +136,7 @@ export default function OrdersPage() {
         {view === 'list' && (
           <MultiSelect
             label={t('orders.statuses')}
-            data={(statuses.data ?? []).map((s) => ({ value: s.id, label: s.internalLabel }))}
+            data={(statuses.data ?? []).map((s) => ({ value: s.id, label: statusLabel(s.internalLabel) }))}
             value={params.get('statusId')?.split(',') ?? []}
             onChange={(ids) => set({ statusId: ids.join(',') || null })}
             clearable

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
+import { contactLabel } from '../../features/contacts/label.ts';
 import { LinePicker, type Lines, linesBody } from '../../features/quotes/LinePicker.tsx';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
@@ -78,12 +79,11 @@ export default function NewQuotePage() {
               error={form.error('/name')}
             />
             <Select
-              label={t('companies.contacts')}
-              data={(contacts.data ?? []).map((c) => ({
-                value: c.id,
-                label: [c.firstName, c.lastName].filter(Boolean).join(' ') || c.email || c.id,
-              }))}
+              label={t('contacts.contact')}
+              data={(contacts.data ?? []).map((c) => ({ value: c.id, label: contactLabel(c, t) }))}
               value={contactId}
+              searchable
+              data-testid="quote-contact"
               onChange={setContactId}
               clearable
               disabled={!companyId}

@@ -25,6 +25,7 @@ import { auth, useAuth } from '../../api/auth.ts';
 import { ApiError, api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { useCan } from '../../features/admin/useCan.ts';
+import { contactLabel, contactLink } from '../../features/contacts/label.ts';
 import { QuoteDieLines } from '../../features/dielines/QuoteDieLines.tsx';
 import { orderName } from '../../features/orders/format.ts';
 import { PortalQuote } from '../../features/portal/PortalQuote.tsx';
@@ -109,6 +110,18 @@ export default function QuotePage() {
                     <Anchor component={Link} to={`/companies/${q.companyId}`}>
                       {q.company?.name}
                     </Anchor>
+                    {q.contact ? (
+                      <>
+                        {` · ${t('contacts.contact')} `}
+                        <Anchor
+                          component={Link}
+                          to={contactLink(q.contact, t)}
+                          data-testid="quote-contact-link"
+                        >
+                          {contactLabel(q.contact, t)}
+                        </Anchor>
+                      </>
+                    ) : null}
                     {q.validUntil ? ` · ${t('quotes.validUntil')} ${date(q.validUntil)}` : ''}
                   </Text>
                 </Group>
