@@ -74,6 +74,24 @@ function onTheWire(port: number, path: string, headers: Record<string, string>) 
   });
 }
 
+/** A CPU profile of this process (node:inspector) until stop() writes it to a file. */
+async function startProfile() {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFileSync } = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
+  return {
+    async stop(file: string) {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
 const percentile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
@@ -167,12 +185,25 @@ async function main() {
       }
       return samples;
     };
-    const estimate = () =>
-      setup.inject({ method: 'POST', url: '/api/briefs/estimate', headers, payload: brief }).then((r) => {
+    const estimateAt = (url: string) => () =>
+      setup.inject({ method: 'POST', url, headers, payload: brief }).then((r) => {
         if (r.statusCode !== 200) throw new Error(`estimate: ${r.statusCode} ${r.body}`);
       });
+    const estimate = estimateAt('/api/briefs/estimate');
     await cpuOf(estimate, 30);
+    const sizeOf = async (url: string) =>
+      (await setup.inject({ method: 'POST', url, headers, payload: brief })).rawPayload.length / 1024;
+    results.push([
+      'estimate answer, raw: without / with ?include=analysis',
+      `${(await sizeOf('/api/briefs/estimate')).toFixed(1)} KB / ${(await sizeOf('/api/briefs/estimate?include=analysis')).toFixed(1)} KB`,
+    ]);
+    // BENCH_PROFILE=<file.cpuprofile>: a CPU profile of the timed estimates (open in Chrome DevTools).
+    const profiler = process.env.BENCH_PROFILE ? await startProfile() : undefined;
     const estimateCpu = await cpuOf(estimate, ESTIMATES);
+    if (profiler) await profiler.stop(process.env.BENCH_PROFILE!);
+    const analysed = estimateAt('/api/briefs/estimate?include=analysis');
+    await cpuOf(analysed, 5);
+    const analysedCpu = await cpuOf(analysed, Math.ceil(ESTIMATES / 5));
     // The engine alone: the input the estimate priced, read back from a created brief's prediction.
     const created = await setup.inject({ method: 'POST', url: '/api/briefs', headers, payload: brief });
     if (created.statusCode !== 201) throw new Error(`create: ${created.statusCode} ${created.body}`);
@@ -187,11 +218,19 @@ async function main() {
       `p50 ${percentile(estimateCpu, 0.5).toFixed(2)} ms, p95 ${percentile(estimateCpu, 0.95).toFixed(2)} ms`,
     ]);
     results.push([
+      `POST /api/briefs/estimate?include=analysis, CPU per request (${Math.ceil(ESTIMATES / 5)}, in process)`,
+      `p50 ${percentile(analysedCpu, 0.5).toFixed(2)} ms, p95 ${percentile(analysedCpu, 0.95).toFixed(2)} ms`,
+    ]);
+    results.push([
       'baseline: priceBrief alone on the same input, CPU',
       `p50 ${percentile(engineCpu, 0.5).toFixed(2)} ms, p95 ${percentile(engineCpu, 0.95).toFixed(2)} ms`,
     ]);
     await setup.close();
     await database.close();
+    if (process.env.BENCH_ONLY === 'estimate') {
+      for (const [label, value] of results) console.log(`| ${label} | ${value} |`);
+      return;
+    }
 
     // 1. Brief details against the bare read of the brief's row.
     const script = new URL(import.meta.url).pathname;

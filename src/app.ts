@@ -48,6 +48,7 @@ import { registerHipeCompatibility } from './platform/hipe.ts';
 import { registerIdempotency } from './platform/idempotency.ts';
 import { registerInputSafety, restrictDateFormats } from './platform/input-safety.ts';
 import { createJobs } from './platform/jobs.ts';
+import { lazySerializers } from './platform/lazy-serializers.ts';
 import { registerPgliteMaintenance } from './platform/maintenance.ts';
 import { aliasPrefixes, type FeatureModule } from './platform/module.ts';
 import { finishOpenApiDocument } from './platform/openapi-contract.ts';
@@ -141,6 +142,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     return503OnClosing: true,
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     ajv: {
       customOptions: {
         // Unknown properties are refused (400) rather than silently dropped, so typos surface.

@@ -38,10 +38,10 @@ const carton = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-const estimate = (who: Credentials, payload: unknown) =>
+const estimate = (who: Credentials, payload: unknown, query = '') =>
   t.app.inject({
     method: 'POST',
-    url: '/api/briefs/estimate',
+    url: `/api/briefs/estimate${query}`,
     headers: auth(who),
     payload: payload as object,
   });
@@ -77,9 +77,49 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('POST /api/briefs/estimate', () => {
-  it('prices an unsaved brief with its drawings, process and savings, and writes nothing', async () => {
+  it('prices an unsaved brief with its drawings and process, without the value analysis unless asked', async () => {
     const before = await stored();
     const response = await estimate(admin, { companyId: acmeId, briefElements: [carton()] });
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json();
+    expect(body.totals.totalPrice).toBeGreaterThan(0);
+    expect(body.breakdown.segments.length).toBeGreaterThan(0);
+    expect(body.elements[0].dieLineSvg).toMatch(/^<svg|<\?xml/);
+    expect(body.elements[0].operations.length).toBeGreaterThan(0);
+    // The value analysis is left out, not answered empty: "no savings" would be a claim.
+    expect(body).not.toHaveProperty('optimisations');
+    expect(body).not.toHaveProperty('quantityCurve');
+    for (const key of ['quantityCurve', 'nextPriceBreak', 'costShares'])
+      expect(body.elements[0]).not.toHaveProperty(key);
+    const analysed = (
+      await estimate(admin, { companyId: acmeId, briefElements: [carton()] }, '?include=analysis')
+    ).json();
+    // The same price and drawings either way.
+    expect({ ...analysed, quantityCurve: undefined, optimisations: undefined }).toMatchObject({
+      totals: body.totals,
+      unitPrice: body.unitPrice,
+      leadTime: body.leadTime,
+    });
+    expect(analysed.elements[0]).toMatchObject(body.elements[0]);
+    expect(await stored()).toEqual(before);
+  });
+
+  it('refuses an unknown include (400) and prices nothing', async () => {
+    const response = await estimate(
+      admin,
+      { companyId: acmeId, briefElements: [carton()] },
+      '?include=alternatives',
+    );
+    expect(response.statusCode, response.body).toBe(400);
+  });
+
+  it('prices an unsaved brief with its drawings, process and savings (include=analysis), and writes nothing', async () => {
+    const before = await stored();
+    const response = await estimate(
+      admin,
+      { companyId: acmeId, briefElements: [carton()] },
+      '?include=analysis',
+    );
     expect(response.statusCode, response.body).toBe(200);
     const body = response.json();
     expect(body.totals.totalPrice).toBeGreaterThan(0);

@@ -94,7 +94,7 @@ export function createMailDelivery(deps: {
       const mail = await lease();
       if (!mail) break;
       try {
-        await transporter().sendMail({
+        await (await transporter()).sendMail({
           from: config.mailFrom,
           to: mail.to,
           subject: mail.subject,

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { type EmailStatus, emailOutbox } from '../db/schema/mail.ts';
@@ -29,19 +29,23 @@ export type Mailer = {
 };
 
 /**
- * The SMTP transport of SMTP_URL, made on first use. Bounded waits: a silent SMTP server must not
- * hold up the work that sends mail.
+ * The SMTP transport of SMTP_URL, made on first use (nodemailer itself is loaded then: about 13 MB
+ * a process without mail to send does not hold, issue 31). Bounded waits: a silent SMTP server must
+ * not hold up the work that sends mail.
  */
 export function smtpTransport(config: Pick<Config, 'smtpUrl'>) {
   let transport: Transporter | undefined;
   return {
-    get: () => {
-      transport ??= nodemailer.createTransport({
-        url: config.smtpUrl!,
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: 30_000,
-      } as Parameters<typeof nodemailer.createTransport>[0]);
+    get: async () => {
+      if (!transport) {
+        const { default: nodemailer } = await import('nodemailer');
+        transport ??= nodemailer.createTransport({
+          url: config.smtpUrl!,
+          connectionTimeout: 10_000,
+          greetingTimeout: 10_000,
+          socketTimeout: 30_000,
+        } as Parameters<typeof nodemailer.createTransport>[0]);
+      }
       return transport;
     },
     close: () => {
@@ -85,7 +89,7 @@ export function createMailer(deps: {
         return { id, status: 'stored' };
       }
       try {
-        await transporter().sendMail({
+        await (await transporter()).sendMail({
           from: config.mailFrom,
           to,
           subject: mail.subject,

@@ -4,7 +4,13 @@
  * checks (does the blank fit a sheet, does a machine take the board) need valid fields and run
  * only when those pass.
  */
-import { type CatalogueIndex, findConsumable, findToolingRule } from './catalogue.ts';
+import {
+  type CatalogueIndex,
+  findConsumable,
+  findToolingRule,
+  type Product,
+  type ProductCategory,
+} from './catalogue.ts';
 import type { PricingIssue } from './errors.ts';
 import type { DieLine } from './geometry/die-line.ts';
 import { frontPanel, WINDOW_STYLES } from './geometry/styles.ts';
@@ -83,9 +89,44 @@ export function checkElementFields(
   const base = `/briefElements/${arrayIndex}`;
   if (!isObject(element)) return [{ pointer: base, message: 'a brief element must be an object' }];
   const issues: PricingIssue[] = [];
-  const issue = (field: string, message: string) => issues.push({ pointer: `${base}/${field}`, message });
-  const catalogue = index.catalogue;
+  const check: ElementCheck = {
+    element,
+    index,
+    catalogue: index.catalogue,
+    issue: (field, message) => issues.push({ pointer: `${base}/${field}`, message }),
+  };
+  // The steps in this order: each adds its issues after the previous ones'.
+  const { product, category } = checkProduct(check);
+  checkDimensions(check, product);
+  checkMaterial(check, product);
+  checkDecorationVariants(check);
+  const corrugatedProduct = category?.kind === 'CORRUGATED_CASE';
+  checkPrinting(check, category, corrugatedProduct);
+  checkFinishFlags(check, corrugatedProduct);
+  checkHotStampings(check);
+  checkEmbossings(check);
+  checkWindow(check, product);
+  checkExistingTools(check);
+  checkMargin(element.commercialMargin, `${base}/commercialMargin`, issues);
+  return issues;
+}
 
+/**
+ * What each step of checkElementFields reads: the element, the catalogue (and its index) and
+ * `issue(field, message)`, which adds an issue at `/briefElements/<i>/<field>`.
+ */
+export interface ElementCheck {
+  element: BriefElementInput;
+  index: CatalogueIndex;
+  catalogue: CatalogueIndex['catalogue'];
+  issue: (field: string, message: string) => void;
+}
+
+/** Position; the product and its category (and the category named, if any). */
+export function checkProduct({ element, index, issue }: ElementCheck): {
+  product: Product | undefined;
+  category: ProductCategory | undefined;
+} {
   if (!Number.isInteger(element.position) || element.position < 0)
     issue('position', 'position must be an integer from 0');
 
@@ -104,7 +145,11 @@ export function checkElementFields(
     }
   }
 
-  // Dimensions: positive, within the product's limits (height unused for flat items).
+  return { product, category };
+}
+
+/** Dimensions: positive, within the product's limits (height unused for flat items). */
+export function checkDimensions({ element, issue }: ElementCheck, product: Product | undefined): void {
   const isFlat = product?.style === 'FLAT';
   for (const [field, key] of [
     ['lengthDimension', 'length'],
@@ -129,8 +174,10 @@ export function checkElementFields(
         issue(field, `${value} mm is above the ${max} mm maximum ${key} of ${product.name}`);
     }
   }
+}
 
-  // Material: reference known; matter/type/grammage consistent; the product can be made of it.
+/** Material: reference known; matter/type/grammage consistent; the product can be made of it. */
+export function checkMaterial({ element, index, issue }: ElementCheck, product: Product | undefined): void {
   const reference =
     typeof element.materialReferenceId === 'string'
       ? index.materialReferences.get(element.materialReferenceId)
@@ -189,8 +236,10 @@ export function checkElementFields(
       );
     }
   }
+}
 
-  // Decoration variants and quantities.
+/** Decoration variants and their quantities. */
+export function checkDecorationVariants({ element, issue }: ElementCheck): void {
   if (!Array.isArray(element.decorationsCount) || element.decorationsCount.length === 0) {
     issue('decorationsCount', 'decorationsCount is required and needs at least one variant');
   } else {
@@ -221,8 +270,14 @@ export function checkElementFields(
       else if (q > MAX_QUANTITY) issue(`${p}/quantity`, `quantity above the ${MAX_QUANTITY} limit`);
     });
   }
+}
 
-  // Printing.
+/** Printing: sides and colours, the process, what the catalogue needs to print; ink coverage. */
+export function checkPrinting(
+  { element, catalogue, issue }: ElementCheck,
+  category: ProductCategory | undefined,
+  corrugatedProduct: boolean,
+): void {
   if (typeof element.wantDecoration !== 'boolean')
     issue('wantDecoration', 'wantDecoration must be true or false');
   for (const field of ['rectoColorCount', 'versoColorCount'] as const) {
@@ -233,7 +288,6 @@ export function checkElementFields(
   }
   const recto = Number.isInteger(element.rectoColorCount) ? (element.rectoColorCount as number) : 0;
   const verso = Number.isInteger(element.versoColorCount) ? (element.versoColorCount as number) : 0;
-  const corrugatedProduct = category?.kind === 'CORRUGATED_CASE';
   if (element.wantDecoration === false) {
     if (recto > 0) issue('rectoColorCount', 'colours are given but wantDecoration is false');
     if (verso > 0) issue('versoColorCount', 'colours are given but wantDecoration is false');
@@ -284,8 +338,13 @@ export function checkElementFields(
   ) {
     issue('inkCoverage', 'inkCoverage is a fraction of the printed area, above 0 and at most 1 (e.g. 0.35)');
   }
+}
 
-  // Finishes.
+/** Finishes asked for (lamination, varnish, hot foil, embossing): booleans, available, in the catalogue. */
+export function checkFinishFlags(
+  { element, catalogue, issue }: ElementCheck,
+  corrugatedProduct: boolean,
+): void {
   const finishes = [
     ['wantLaminationRecto', 'lamination', 'LAMINATE_FILM'],
     ['wantVarnishRecto', 'varnish', 'VARNISH'],
@@ -300,6 +359,10 @@ export function checkElementFields(
       issue(field, `the catalogue has no ${name} consumable (${consumableKind})`);
     }
   }
+}
+
+/** Hot stampings: given exactly when asked for; each one's foil, coverage and size. */
+export function checkHotStampings({ element, catalogue, issue }: ElementCheck): void {
   const stampings = element.hotStampings;
   if (element.wantStampingRecto === true) {
     if (!Array.isArray(stampings) || stampings.length === 0)
@@ -329,6 +392,10 @@ export function checkElementFields(
         issue(`${p}/height`, 'must be a positive number of millimetres');
     });
   }
+}
+
+/** Embossings: given exactly when asked for; each one's type (and its die rule), size and depth. */
+export function checkEmbossings({ element, catalogue, issue }: ElementCheck): void {
   const embossings = element.embossings;
   if (element.wantEmbossingDebossingRecto === true) {
     if (!Array.isArray(embossings) || embossings.length === 0)
@@ -360,6 +427,10 @@ export function checkElementFields(
       }
     });
   }
+}
+
+/** The window: the product can have one, its size, the catalogue's window film. */
+export function checkWindow({ element, catalogue, issue }: ElementCheck, product: Product | undefined): void {
   if (element.wantWindow !== undefined && typeof element.wantWindow !== 'boolean')
     issue('wantWindow', 'wantWindow must be true or false');
   if (element.wantWindow === true) {
@@ -372,8 +443,10 @@ export function checkElementFields(
     if (!findConsumable(catalogue, 'WINDOW_FILM'))
       issue('wantWindow', 'the catalogue has no window film (WINDOW_FILM)');
   }
+}
 
-  // Existing tools.
+/** Existing tools: known machines, each once, whole ups. */
+export function checkExistingTools({ element, index, issue }: ElementCheck): void {
   if (element.layoutCounts !== undefined) {
     if (!Array.isArray(element.layoutCounts)) issue('layoutCounts', 'layoutCounts must be an array');
     else {
@@ -394,8 +467,6 @@ export function checkElementFields(
       });
     }
   }
-  checkMargin(element.commercialMargin, `${base}/commercialMargin`, issues);
-  return issues;
 }
 
 /** Checks that need the die-line: the window fits its panel, stamps and embossings fit the blank. */

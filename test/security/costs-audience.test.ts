@@ -304,10 +304,11 @@ describe('the buyer’s view of a brief', () => {
   });
 
   it('a buyer’s estimate has the price and the drawings, no cost shares, operation costs or breakdown', async () => {
-    const response = await request(users.contact, 'POST', '/api/briefs/estimate', brief());
+    const response = await request(users.contact, 'POST', '/api/briefs/estimate?include=analysis', brief());
     expect(response.statusCode, response.body).toBe(200);
     const estimate = response.json();
     expect(internalPointers(estimate, false)).toEqual([]);
+    expect(estimate.optimisations).toEqual(expect.any(Array));
     expect(estimate.totals.totalPrice).toBeGreaterThan(0);
     expect(estimate.elements[0].dieLineSvg).toContain('<svg');
     const seller = (await request(users.sales, 'POST', '/api/briefs/estimate', brief())).json();

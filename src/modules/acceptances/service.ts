@@ -38,7 +38,10 @@ import {
   SIGNED_PDF_LABEL,
 } from './repository.ts';
 import type { AcceptInput, DeclineInput } from './schemas.ts';
-import { createSigningIdentity, type SigningIdentity, signPdf } from './signing.ts';
+import type { SigningIdentity } from './signing.ts';
+
+/** PDF signing (@signpdf, pkijs, asn1js) is loaded on the first signature (issue 31). */
+const signing = () => import('./signing.ts');
 
 /** Where a request comes from (recorded as evidence). */
 export type RequestMeta = { ip: string | null; userAgent: string | null };
@@ -304,7 +307,7 @@ export function createAcceptanceService(
   async function identityOf(organisationId: string): Promise<SigningIdentity> {
     let stored = await findSigningKey(db, organisationId);
     if (!stored) {
-      const made = await createSigningIdentity(await organisationName(db, organisationId));
+      const made = await (await signing()).createSigningIdentity(await organisationName(db, organisationId));
       stored = await insertSigningKey(db, {
         organisationId,
         certificatePem: made.certificatePem,
@@ -340,7 +343,7 @@ export function createAcceptanceService(
     }
     const identity = await identityOf(organisationId);
     const signer = acceptance.typedName ?? acceptance.email ?? acceptance.actorRole;
-    const content = await signPdf(shown.content, identity, {
+    const content = await (await signing()).signPdf(shown.content, identity, {
       name: await organisationName(db, organisationId),
       reason: [
         `Quote ${acceptance.quoteCode} v${acceptance.quoteVersion} accepted by ${signer}`,

@@ -86,9 +86,9 @@ export function briefsForAudience(service: BriefService) {
       assertMayPriceMargin(actor, input);
       return forAudience(actor, await service.update(actor, id, input), buyerBrief);
     },
-    async estimate(actor: Actor, input: Parameters<BriefService['estimate']>[1]) {
+    async estimate(actor: Actor, input: Parameters<BriefService['estimate']>[1], withAnalysis = false) {
       assertMayPriceMargin(actor, input);
-      return forAudience(actor, await service.estimate(actor, input), buyerEstimate);
+      return forAudience(actor, await service.estimate(actor, input, withAnalysis), buyerEstimate);
     },
     async details(actor: Actor, id: string, version?: number, withAlternatives = false) {
       return forAudience(actor, await service.details(actor, id, version, withAlternatives), buyerDetails);

@@ -21,6 +21,7 @@ import {
   CreateBriefBody,
   DetailsQuery,
   ElementIndexParams,
+  EstimateQuery,
   ImpositionQuery,
   PredictionPanelSchema,
   PredictionSummarySchema,
@@ -117,14 +118,16 @@ export const briefsRoutes = (_ctx: AppContext, wired: BriefsModule): FastifyPlug
           description:
             'The same body and checks as POST /briefs (400 for the shape, 422 `invalid_brief` with pointers, ' +
             '`invalid_reference`, 403 for a company out of reach), but nothing is stored: the answer is the ' +
-            'prediction (totals, unit price, lead time, cost breakdown, quantity curve), per element its die-line ' +
-            'and imposition as SVG and its operation sequence, and the value-analysis savings, each with the ' +
-            'changes to apply to the body.',
+            'prediction (totals, unit price, lead time, cost breakdown), per element its die-line and imposition ' +
+            'as SVG and its operation sequence. `?include=analysis` adds the value analysis: the quantity curves, ' +
+            'price breaks, cost shares and the savings, each with the changes to apply to the body.',
+          querystring: EstimateQuery,
           body: CreateBriefBody,
           response: { 200: BriefEstimateSchema, ...problemResponses(422) },
         },
       },
-      async (request) => service.estimate(actorOf(request), request.body) as never,
+      async (request) =>
+        service.estimate(actorOf(request), request.body, request.query.include === 'analysis') as never,
     );
 
     app.post(

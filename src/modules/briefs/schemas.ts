@@ -831,11 +831,24 @@ export const BriefEstimateSchema = Type.Object(
       'predictionId',
       'pricedAt',
       'elements',
+      'quantityCurve',
       'optimisations',
     ]).properties,
+    quantityCurve: Type.Optional(
+      Type.Array(CurvePoint, {
+        description: 'The whole brief at each factor of the ordered quantities (`?include=analysis`)',
+      }),
+    ),
     elements: Type.Array(
       Type.Object({
-        ...PredictionPanelSchema.properties.elements.items.properties,
+        ...Type.Omit(PredictionPanelSchema.properties.elements.items, ['quantityCurve', 'nextPriceBreak'])
+          .properties,
+        quantityCurve: Type.Optional(
+          Type.Array(CurvePoint, { description: 'The unit-price curve (`?include=analysis`)' }),
+        ),
+        nextPriceBreak: Type.Optional(
+          PredictionPanelSchema.properties.elements.items.properties.nextPriceBreak,
+        ),
         dieLineSvg: Type.String({ description: 'The die-line (cut solid, crease dashed), SVG in mm' }),
         dieLine: Loose(
           { width: Type.Number(), height: Type.Number() },
@@ -846,29 +859,48 @@ export const BriefEstimateSchema = Type.Object(
         }),
         operations: Type.Array(Operation, { description: 'The selected variant: its operations in order' }),
         costShares: SellerOnly(
-          Type.Array(Loose({ key: Type.String(), amount: Type.Number() }, 'A stage of manufacture')),
+          Type.Array(Loose({ key: Type.String(), amount: Type.Number() }, 'A stage of manufacture'), {
+            description: 'By stage of manufacture (`?include=analysis`)',
+          }),
         ),
       }),
     ),
-    optimisations: Type.Array(
-      Type.Object({
-        position: Type.Integer(),
-        type: Type.String(),
-        description: Type.String(),
-        totalSaving: Type.Number(),
-        savingPercent: Type.Number(),
-        changes: Type.Array(
-          Type.Object({
-            pointer: Type.String({ description: 'Where in the request body the change applies' }),
-            field: Type.String(),
-            from: Type.Unknown(),
-            to: Type.Unknown(),
-          }),
-          { description: 'Apply these to the request body to get the saving' },
-        ),
-      }),
-      { description: 'Applicable savings, largest first' },
+    optimisations: Type.Optional(
+      Type.Array(
+        Type.Object({
+          position: Type.Integer(),
+          type: Type.String(),
+          description: Type.String(),
+          totalSaving: Type.Number(),
+          savingPercent: Type.Number(),
+          changes: Type.Array(
+            Type.Object({
+              pointer: Type.String({ description: 'Where in the request body the change applies' }),
+              field: Type.String(),
+              from: Type.Unknown(),
+              to: Type.Unknown(),
+            }),
+            { description: 'Apply these to the request body to get the saving' },
+          ),
+        }),
+        { description: 'Applicable savings, largest first (`?include=analysis`)' },
+      ),
     ),
   },
   { description: 'The prediction of an unsaved brief with its drawings; nothing is stored' },
+);
+
+/** POST /briefs/estimate: what heavy parts to add. */
+export const EstimateQuery = Type.Object(
+  {
+    include: Type.Optional(
+      StringEnum(['analysis'] as const, {
+        description:
+          '`analysis`: add the value analysis (the quantity curves of the brief and of each element, ' +
+          "each element's next price break and cost shares, and the savings with their changes). It prices " +
+          'the brief a few dozen times more, so a configurator asks for it once the price is shown, not on every keystroke',
+      }),
+    ),
+  },
+  { additionalProperties: false },
 );

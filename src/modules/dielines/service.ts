@@ -14,7 +14,6 @@ import type { BriefService } from '../briefs/service.ts';
 import { loadCatalogue } from '../catalogue/loader.ts';
 import { cf2File, dieLineCf2 } from './cf2.ts';
 import { drawingOf } from './drawing.ts';
-import { dieLineDxf } from './dxf.ts';
 import { fileStem, mm } from './file-names.ts';
 import { cf2Call, impositionDrawing } from './imposition.ts';
 import { DIELINE_FORMATS, type DieLineFormat } from './negotiation.ts';
@@ -26,6 +25,9 @@ import {
   predictionById,
   predictionOfOwner,
 } from './repository.ts';
+
+/** The DXF writer (@tarikjabiri/dxf) is loaded on the first DXF asked for (issue 31). */
+const dxfWriter = () => import('./dxf.ts');
 
 export interface DieLineFile {
   filename: string;
@@ -114,7 +116,7 @@ export function createDieLineService({
           date: source.pricedAt,
         });
       case 'dxf':
-        return Buffer.from(dieLineDxf(drawingOf(dieLine)), 'utf8');
+        return Buffer.from((await dxfWriter()).dieLineDxf(drawingOf(dieLine)), 'utf8');
       case 'cf2':
         return Buffer.from(
           dieLineCf2(drawingOf(dieLine), fileStem(source), [
@@ -158,7 +160,7 @@ export function createDieLineService({
           bleedMm: 0,
         });
       case 'dxf':
-        return Buffer.from(dieLineDxf(drawing), 'utf8');
+        return Buffer.from((await dxfWriter()).dieLineDxf(drawing), 'utf8');
       case 'cf2':
         return Buffer.from(
           cf2File({

@@ -18,15 +18,8 @@ import { readFileContent } from '../files/repository.ts';
 import type { FilesService } from '../files/service.ts';
 import { QUOTE_ENTITY } from '../quotes/repository.ts';
 import type { QuoteService } from '../quotes/service.ts';
-import {
-  ARTWORK_MEDIA_TYPES,
-  type ArtworkKind,
-  readArtwork,
-  renderOverBlank,
-  sniffArtwork,
-} from './artwork.ts';
+import { ARTWORK_MEDIA_TYPES, type ArtworkKind, sniffArtwork } from './artwork-kind.ts';
 import { preflight, unreadable } from './preflight.ts';
-import { proofPdf } from './proof-pdf.ts';
 import {
   dieLineOfLine,
   findProof,
@@ -41,6 +34,12 @@ import {
   refreshProofsPending,
 } from './repository.ts';
 import type { DecisionInput } from './schemas.ts';
+
+/**
+ * The artwork readers and the proof PDF load sharp, pdf.js, @napi-rs/canvas and pdf-lib (about 80 MB
+ * of resident memory): imported on first use, not at start-up (issue 31).
+ */
+const artworkReaders = () => import('./artwork.ts');
 
 export const PREFLIGHT_JOB = 'proofs.preflight';
 export type PreflightJobData = { organisationId: string; proofId: string };
@@ -183,7 +182,7 @@ export function createProofService(
     let pdf: Buffer | null = null;
     try {
       if (!content) throw new Error('the artwork file has no content');
-      const reading = await readArtwork(content, kind);
+      const reading = await (await artworkReaders()).readArtwork(content, kind);
       info = { ...reading, blank };
       findings = preflight(reading, blank);
     } catch (error) {
@@ -202,7 +201,7 @@ export function createProofService(
           ? findings.map((f) => `${f.severity.toUpperCase()}: ${findingText(f)}`)
           : ['Preflight: no findings']),
       ];
-      pdf = await proofPdf({
+      pdf = await (await import('./proof-pdf.ts')).proofPdf({
         artwork: content,
         kind,
         widthMm: info?.widthMm ?? blank?.widthMm ?? 100,
@@ -480,7 +479,13 @@ export function createProofService(
         PREVIEW_MAX_PX_PER_MM,
         PREVIEW_MAX_PX / Math.max(area.widthMm, area.heightMm, 1),
       );
-      const png = await renderOverBlank(content, info.kind as ArtworkKind, info, area, pxPerMm);
+      const png = await (await artworkReaders()).renderOverBlank(
+        content,
+        info.kind as ArtworkKind,
+        info,
+        area,
+        pxPerMm,
+      );
       return {
         png,
         etag: `"${createHash('sha256').update(png).digest('base64url')}"`,

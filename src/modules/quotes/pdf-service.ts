@@ -36,14 +36,15 @@ import {
   findGuestLinkByHash,
   findQuoteRow,
   findQuoteWithRefs,
-  findStoredPdfHit,
   findTemplateRevisions,
   type GuestLinkRow,
   guestLinksOf,
   liveItemsOf,
+  prepareStoredPdfHit,
   QUOTE_ENTITY,
   QUOTE_GUEST_LINK_ENTITY,
   type QuoteWithRefs,
+  type StoredPdfHitQuery,
 } from './repository.ts';
 import type { QuoteService } from './service.ts';
 
@@ -421,9 +422,16 @@ export function createQuotePdfService(
    * (not visible, to be expired, missing or stale, a custom template version) takes the full path,
    * which decides and answers exactly as before.
    */
+  // Prepared once (on the first download), executed by name afterwards: no SQL built per request.
+  let storedHitQuery: StoredPdfHitQuery | undefined;
   async function storedHit(actor: Actor, id: string, language: Language) {
     if (options.templateVersion) return undefined;
-    const row = await findStoredPdfHit(db, actor.organisationId, id, language);
+    storedHitQuery ??= prepareStoredPdfHit(db);
+    const [row] = await storedHitQuery.execute({
+      organisationId: actor.organisationId,
+      quoteId: id,
+      language,
+    });
     if (!row?.fileId || row.content === null || !quotes.mayRead(actor, row)) return undefined;
     if (isPastValidity(row, new Date())) return undefined;
     const key = renderKeyOf(row, language, templateFingerprint(row));

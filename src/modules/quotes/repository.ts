@@ -1,6 +1,6 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, lt, ne, notInArray, or, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { type Executor, rowsOf } from '../../db/client.ts';
+import { type Db, type Executor, rowsOf } from '../../db/client.ts';
 import { briefElements, briefs } from '../../db/schema/briefs.ts';
 import { catalogueEntries } from '../../db/schema/catalogue.ts';
 import { articles, orders } from '../../db/schema/orders.ts';
@@ -463,13 +463,8 @@ export async function findTemplateRevisions(db: Executor, organisationId: string
  * quote's state, company and revision, what the template version is made of, and the stored file
  * of the language with its bytes (none when it was never stored).
  */
-export async function findStoredPdfHit(
-  db: Executor,
-  organisationId: string,
-  quoteId: string,
-  language: string,
-) {
-  const [row] = await db
+export function prepareStoredPdfHit(db: Db) {
+  return db
     .select({
       state: quotes.state,
       companyId: quotes.companyId,
@@ -498,14 +493,22 @@ export async function findStoredPdfHit(
         eq(files.organisationId, quotes.organisationId),
         eq(files.entity, 'quote'),
         eq(files.entityId, quotes.id),
-        eq(files.label, language),
+        eq(files.label, sql.placeholder('language')),
         eq(files.mimeType, 'application/pdf'),
         isNull(files.deletedAt),
       ),
     )
     .leftJoin(fileContents, eq(fileContents.fileId, files.id))
-    .where(and(eq(quotes.id, quoteId), eq(quotes.organisationId, organisationId), isNull(quotes.deletedAt)))
+    .where(
+      and(
+        eq(quotes.id, sql.placeholder('quoteId')),
+        eq(quotes.organisationId, sql.placeholder('organisationId')),
+        isNull(quotes.deletedAt),
+      ),
+    )
     .orderBy(files.createdAt)
-    .limit(1);
-  return row;
+    .limit(1)
+    .prepare('quote_stored_pdf_hit');
 }
+
+export type StoredPdfHitQuery = ReturnType<typeof prepareStoredPdfHit>;

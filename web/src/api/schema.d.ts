@@ -2996,7 +2996,7 @@ export interface paths {
         put?: never;
         /**
          * Price an unsaved brief (a configurator's live price): writes nothing
-         * @description The same body and checks as POST /briefs (400 for the shape, 422 `invalid_brief` with pointers, `invalid_reference`, 403 for a company out of reach), but nothing is stored: the answer is the prediction (totals, unit price, lead time, cost breakdown, quantity curve), per element its die-line and imposition as SVG and its operation sequence, and the value-analysis savings, each with the changes to apply to the body.
+         * @description The same body and checks as POST /briefs (400 for the shape, 422 `invalid_brief` with pointers, `invalid_reference`, 403 for a company out of reach), but nothing is stored: the answer is the prediction (totals, unit price, lead time, cost breakdown), per element its die-line and imposition as SVG and its operation sequence. `?include=analysis` adds the value analysis: the quantity curves, price breaks, cost shares and the savings, each with the changes to apply to the body.
          *
          *     Permission `briefs:write` - roles: superadmin, admin, sales, external_sales, contact.
          */
@@ -24994,7 +24994,10 @@ export interface operations {
     };
     estimateBrief: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `analysis`: add the value analysis (the quantity curves of the brief and of each element, each element's next price break and cost shares, and the savings with their changes). It prices the brief a few dozen times more, so a configurator asks for it once the price is shown, not on every keystroke */
+                include?: "analysis";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -25253,8 +25256,8 @@ export interface operations {
                                 sharePercent: number;
                             }[];
                         };
-                        /** @description The whole brief at each factor of the ordered quantities */
-                        quantityCurve: {
+                        /** @description The whole brief at each factor of the ordered quantities (`?include=analysis`) */
+                        quantityCurve?: {
                             factor: number;
                             quantity: number;
                             unitPrice: number;
@@ -25325,13 +25328,14 @@ export interface operations {
                                     };
                                 } | null;
                             };
-                            quantityCurve: {
+                            /** @description The unit-price curve (`?include=analysis`) */
+                            quantityCurve?: {
                                 factor: number;
                                 quantity: number;
                                 unitPrice: number;
                                 totalPrice: number;
                             }[];
-                            nextPriceBreak: ({
+                            nextPriceBreak?: ({
                                 quantity?: number;
                                 unitPrice?: number;
                             } & {
@@ -25372,7 +25376,7 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             })[];
-                            /** @description Only for roles with costs:read. */
+                            /** @description By stage of manufacture (`?include=analysis`) */
                             costShares?: ({
                                 key?: string;
                                 amount?: number;
@@ -25380,8 +25384,8 @@ export interface operations {
                                 [key: string]: unknown;
                             })[];
                         }[];
-                        /** @description Applicable savings, largest first */
-                        optimisations: {
+                        /** @description Applicable savings, largest first (`?include=analysis`) */
+                        optimisations?: {
                             position: number;
                             type: string;
                             description: string;

@@ -728,6 +728,7 @@ export const de: Messages = {
     time: 'Zeit (h)',
     cost: 'Kosten',
     suggestions: 'Wertanalyse',
+    analysing: 'Einsparungen werden gesucht…',
     noSuggestions: 'Keine Einsparung für dieses Briefing gefunden',
     apply: 'Übernehmen',
     saving: 'spart {{amount}} ({{percent}})',

@@ -257,6 +257,7 @@ export const en = {
     time: 'Time (h)',
     cost: 'Cost',
     suggestions: 'Value analysis',
+    analysing: 'Looking for savings…',
     noSuggestions: 'No saving found for this brief',
     apply: 'Apply',
     saving: 'saves {{amount}} ({{percent}})',

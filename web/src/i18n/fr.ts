@@ -259,6 +259,7 @@ export const fr: Messages = {
     time: 'Temps (h)',
     cost: 'Coût',
     suggestions: 'Analyse de la valeur',
+    analysing: 'Recherche d’économies…',
     noSuggestions: 'Aucune économie trouvée pour ce brief',
     apply: 'Appliquer',
     saving: 'économise {{amount}} ({{percent}})',

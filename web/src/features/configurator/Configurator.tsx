@@ -103,6 +103,23 @@ export function Configurator({ briefId, version, initial, companyName, project, 
     retry: false,
     staleTime: 60_000,
   });
+  // The value analysis (curves, price breaks, savings) prices the brief a few dozen times more: asked
+  // for once the price of this form is shown, not on every keystroke (issue 31).
+  const analysis = useQuery({
+    queryKey: ['estimate', debounced, 'analysis'],
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.POST('/api/briefs/estimate', {
+          params: { query: { include: 'analysis' } },
+          body: debounced as never,
+          signal,
+        }),
+      ),
+    enabled: debounced !== null && estimate.isSuccess && !estimate.isPlaceholderData && body === debounced,
+    placeholderData: keepPreviousData,
+    retry: false,
+    staleTime: 60_000,
+  });
 
   const save = useMutation({
     mutationFn: async () => {
@@ -126,7 +143,15 @@ export function Configurator({ briefId, version, initial, companyName, project, 
     },
   });
 
-  const details = useDeferredValue(estimate.data);
+  // The analysed answer of this form once it is there (the same price, with the analysis), else the
+  // quick one; while a new price is on its way, the last analysed answer stays (as the price does).
+  const details = useDeferredValue(
+    estimate.isPlaceholderData
+      ? (analysis.data ?? estimate.data)
+      : analysis.data && !analysis.isPlaceholderData
+        ? analysis.data
+        : estimate.data,
+  );
   const apply = useCallback((changes: Change[]) => setForm((current) => applyChanges(current, changes)), []);
   const problem = (save.error ?? estimate.error) as unknown;
   // The form's own issues show once a price was shown (it turned stale) or Save was tried: a new,

@@ -299,28 +299,32 @@ export const EstimateDetails = memo(function EstimateDetails({
             {t('configurator.curve')}
             {staleMark('curve')}
           </Title>
-          <LineChart
-            h={170}
-            data={estimate.quantityCurve.map((p) => ({
-              quantity: number(p.quantity),
-              unitPrice: p.unitPrice,
-            }))}
-            dataKey="quantity"
-            series={[{ name: 'unitPrice', label: t('configurator.unitPrice'), color: 'indigo.7' }]}
-            valueFormatter={(v) => money(v, currency, 4)}
-            yAxisProps={{ domain: ['auto', 'auto'], width: 70 }}
-            referenceLines={estimate.elements
-              .flatMap((e) => (e.nextPriceBreak ? [e.nextPriceBreak] : []))
-              .slice(0, 1)
-              .map((b) => ({
-                y: b.unitPrice,
-                label: t('configurator.priceBreak', {
-                  quantity: number(b.quantity),
-                  price: money(b.unitPrice, currency, 4),
-                }),
-                color: 'red.7',
+          {estimate.quantityCurve === undefined ? (
+            <Analysing />
+          ) : (
+            <LineChart
+              h={170}
+              data={estimate.quantityCurve.map((p) => ({
+                quantity: number(p.quantity),
+                unitPrice: p.unitPrice,
               }))}
-          />
+              dataKey="quantity"
+              series={[{ name: 'unitPrice', label: t('configurator.unitPrice'), color: 'indigo.7' }]}
+              valueFormatter={(v) => money(v, currency, 4)}
+              yAxisProps={{ domain: ['auto', 'auto'], width: 70 }}
+              referenceLines={estimate.elements
+                .flatMap((e) => (e.nextPriceBreak ? [e.nextPriceBreak] : []))
+                .slice(0, 1)
+                .map((b) => ({
+                  y: b.unitPrice,
+                  label: t('configurator.priceBreak', {
+                    quantity: number(b.quantity),
+                    price: money(b.unitPrice, currency, 4),
+                  }),
+                  color: 'red.7',
+                }))}
+            />
+          )}
           {estimate.elements.map((e) =>
             e.nextPriceBreak ? (
               <Text key={e.position} size="xs" data-testid={`price-break-${e.position}`}>
@@ -342,7 +346,9 @@ export const EstimateDetails = memo(function EstimateDetails({
           {t('configurator.suggestions')}
           {staleMark('suggestions')}
         </Title>
-        {estimate.optimisations.length === 0 ? (
+        {estimate.optimisations === undefined ? (
+          <Analysing />
+        ) : estimate.optimisations.length === 0 ? (
           <Text size="sm" c="dimmed">
             {t('configurator.noSuggestions')}
           </Text>
@@ -384,6 +390,19 @@ export const EstimateDetails = memo(function EstimateDetails({
     </Stack>
   );
 });
+
+/** The value analysis (curve, price breaks, savings) is asked for once the price is shown. */
+function Analysing() {
+  const { t } = useTranslation();
+  return (
+    <Group gap="xs" data-testid="analysing">
+      <Loader size="xs" />
+      <Text size="sm" c="dimmed">
+        {t('configurator.analysing')}
+      </Text>
+    </Group>
+  );
+}
 
 type LeadTimeBreakdown = NonNullable<Estimate['leadTime']['steps']>;
 
