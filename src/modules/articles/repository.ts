@@ -4,8 +4,9 @@ import { articles } from '../../db/schema/orders.ts';
 import { currencies, files } from '../../db/schema/organisation-data.ts';
 import { companies } from '../../db/schema/platform.ts';
 import { entity } from '../../platform/events.ts';
+import { ArticleSchema } from './schemas.ts';
 
-export const ARTICLE_ENTITY = entity('ARTICLE', 'articles');
+export const ARTICLE_ENTITY = entity('ARTICLE', 'articles', 'articles', { schema: ArticleSchema });
 
 /** An article as the API shows it: its row plus `company` {id, name} and `currency`. */
 export const articleColumns = {

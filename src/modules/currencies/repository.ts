@@ -3,8 +3,9 @@ import type { Executor } from '../../db/client.ts';
 import { currencies } from '../../db/schema/organisation-data.ts';
 import { organisations } from '../../db/schema/platform.ts';
 import { entity } from '../../platform/events.ts';
+import { CurrencySchema } from './schemas.ts';
 
-export const CURRENCY_ENTITY = entity('CURRENCY', 'currencies');
+export const CURRENCY_ENTITY = entity('CURRENCY', 'currencies', 'currencies', { schema: CurrencySchema });
 
 /** The columns of a currency that the API shows; `isBase` compares with the organisation's base. */
 export const currencyColumns = {

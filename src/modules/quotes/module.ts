@@ -4,6 +4,7 @@ import { registerEventResource } from '../events/resources.ts';
 import { ordersModule } from '../orders/module.ts';
 import { organisationSettingsModule } from '../organisations/module.ts';
 import { itemTree } from './items.ts';
+import './payloads.ts';
 import {
   createQuotePdfService,
   PDF_JOB,

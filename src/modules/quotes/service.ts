@@ -72,7 +72,7 @@ import {
  * A quote item as its reader may see it: staff with `costs:read` get the engine's price, amount,
  * cost and the margin the line makes; anyone else only the buyer's allowlist (schemas.ts).
  */
-const itemView = (audience: Audience, currency: string) => (stored: QuoteItemRow) => {
+export const itemView = (audience: Audience, currency: string) => (stored: QuoteItemRow) => {
   const net = stored.amount === null ? null : roundCents(stored.amount - discountOf(stored.amount, stored));
   const row = {
     ...stored,
@@ -99,6 +99,15 @@ const itemView = (audience: Audience, currency: string) => (stored: QuoteItemRow
     margin: net === null || row.engineCost === null ? null : roundCents(net - row.engineCost),
   };
 };
+
+/**
+ * What GET /quotes/{id} makes of the quote's own row (its VAT totals); `present` adds what it reads
+ * from other tables and the caller's `allowedActions`. Quote events deliver this (payloads.ts).
+ */
+export const presentQuoteRow = <Q extends Pick<QuoteRow, 'totalPrice' | 'vatRate'>>(quote: Q) => ({
+  ...quote,
+  ...vatTotals(quote.totalPrice, quote.vatRate),
+});
 
 export const QUOTE_PAGE: PageOptions = {
   defaultLimit: 25,
@@ -200,8 +209,7 @@ export function createQuoteService({
     };
     const view = itemView(audienceOf(actor), found.currency);
     return {
-      ...quote,
-      ...vatTotals(quote.totalPrice, quote.vatRate),
+      ...presentQuoteRow(quote),
       priceBreakColumns: quoteColumns(items),
       allowedActions: allowedActions(found, actor),
       order,
