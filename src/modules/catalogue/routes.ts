@@ -107,7 +107,7 @@ const COLLECTIONS: { path: string; kind: CatalogueKind; one: string; many: strin
   },
 ];
 
-const Entry = Type.Object(
+export const Entry = Type.Object(
   {
     id: Uuid,
     kind: Type.String(),

@@ -9,8 +9,11 @@ import { AppError } from '../../platform/errors.ts';
 import { type EventRecorder, entity } from '../../platform/events.ts';
 import { hashPassword } from '../../platform/passwords.ts';
 import { USER_ENTITY } from '../users/repository.ts';
+import { OrganisationSchema } from './schemas.ts';
 
-export const ORGANISATION_ENTITY = entity('ORGANISATION', 'organisations');
+export const ORGANISATION_ENTITY = entity('ORGANISATION', 'organisations', 'organisations', {
+  schema: OrganisationSchema,
+});
 
 type NewOrganisation = { name: string; admin: { email: string; password: string } };
 
