@@ -43,8 +43,9 @@ export const payloadComponentName = (entity: string, schema: TSchema) =>
 
 export function withEntityWebhooks<T extends object>(document: T): T {
   const doc = document as Document;
-  const schemas = (doc.components ??= {}).schemas ?? {};
-  doc.components.schemas = schemas;
+  doc.components ??= {};
+  doc.components.schemas ??= {};
+  const schemas = doc.components.schemas;
   const webhooks: Record<string, unknown> = {};
   for (const [entity, payload] of [...entityPayloads()].sort(([a], [b]) => a.localeCompare(b))) {
     const name = payloadComponentName(entity, payload.schema);
@@ -52,6 +53,8 @@ export function withEntityWebhooks<T extends object>(document: T): T {
     for (const ref of payload.refs ?? []) schemas[ref.$id!] ??= asComponent(ref);
     webhooks[entity] = {
       post: {
+        operationId: `on${pascal(entity)}Event`,
+        security: [],
         summary: `An event of a ${entity.toLowerCase().replaceAll('_', ' ')}`,
         description:
           `Sent to the webhooks whose patterns match the event's name (e.g. \`event.<plural>.created\`): ` +
