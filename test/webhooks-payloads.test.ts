@@ -172,6 +172,14 @@ describe('a quote’s life delivered to a webhook', () => {
     expect(contactEvent).toMatchObject({ id: contact.id, collaborationIds: [company.id] });
     expect(JSON.stringify(delivered)).not.toMatch(/passwordHash|tokenHash/);
 
+    // The event resources: the quote as GET answers it, a stored row as its events deliver it.
+    const quoteResource = await call('GET', `/events/ressources/${quoteEvents.at(-1)!.event.id}`);
+    expect(quoteResource).toEqual(await call('GET', `/quotes/${quote.id}`));
+    const companyEvent = delivered.find((body) => body.event.entity === 'COMPANY')!;
+    const companyResource = await call('GET', `/events/ressources/${companyEvent.event.id}`);
+    expect(Object.keys(companyResource).sort()).toEqual(Object.keys(companyEvent.entity).sort());
+    expect(companyResource).toEqual(await call('GET', `/companies/${company.id}`));
+
     // The event log serves the same documents.
     const listed = await call('GET', `/events?entity=QUOTE&sinceCode=${since!.code - 1}`);
     const byId = (bodies: Delivered[]) =>

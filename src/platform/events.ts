@@ -1,8 +1,9 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import fastJson from 'fast-json-stringify';
-import type { Database, Db, Tx } from '../db/client.ts';
+import type { Database, Db, Executor, Tx } from '../db/client.ts';
 import { type EventType, events } from '../db/schema/platform.ts';
 import type { Actor } from './actor.ts';
+import { decorateAnswer } from './hipe.ts';
 
 /** Version of the event payload format; bumped when the delivered shape changes. */
 export const EVENT_VERSION = '1.0';
@@ -24,10 +25,10 @@ export type EntityPayload = {
   schema: TObject;
   /** The schemas `schema` names with `Type.Ref` (each with its `$id`). */
   refs?: TSchema[];
-  /** The GET presenter of one stored row (may read with `tx`, the change's transaction). */
+  /** The GET presenter of one stored row (may read with `db`: the change's transaction). */
   present?: (
     row: Record<string, unknown>,
-    tx: Tx,
+    db: Executor,
   ) => Record<string, unknown> | Promise<Record<string, unknown>>;
 };
 
@@ -91,10 +92,20 @@ export const entityPayloads = (): ReadonlyMap<string, EntityPayload> => PAYLOADS
  */
 export async function presentSnapshot(tx: Tx, change: Change): Promise<Record<string, unknown> | null> {
   if (!change.snapshot) return null;
-  const payload = PAYLOADS.get(change.on.entity);
-  if (!payload) return toJsonSafe(change.snapshot);
-  const presented = payload.present ? await payload.present(change.snapshot, tx) : change.snapshot;
-  return JSON.parse(payload.stringify(presented));
+  return presentEntity(tx, change.on.entity, change.snapshot);
+}
+
+/** One row of an entity through its declared payload (JSON-safe as it is without one). */
+export async function presentEntity(
+  db: Executor,
+  entityName: string,
+  row: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const payload = PAYLOADS.get(entityName);
+  if (!payload) return toJsonSafe(row);
+  const presented = payload.present ? await payload.present(row, db) : row;
+  // HIPE's names, as every GET answer has them (platform/hipe.ts), on a copy of the row.
+  return JSON.parse(payload.stringify(decorateAnswer(structuredClone(presented))));
 }
 
 export type Change = {

@@ -9,10 +9,10 @@ import { OrderItemSchema, OrderSchema } from './schemas.ts';
 
 /**
  * The events of an order deliver GET /orders/{id} without what it reads from other tables (its
- * company, project, status, currency, items and their total): each item has its own events.
+ * company, project, status, currency and items): each item has its own events.
  */
 export const ORDER_ENTITY = entity('ORDER', 'orders', 'orders', {
-  schema: Type.Omit(OrderSchema, ['company', 'project', 'status', 'currency', 'items', 'itemsTotal'], {
+  schema: Type.Omit(OrderSchema, ['company', 'project', 'status', 'currency', 'items'], {
     $id: 'OrderEventEntity',
   }),
 });

@@ -109,6 +109,38 @@ export const presentQuoteRow = <Q extends Pick<QuoteRow, 'totalPrice' | 'vatRate
   ...vatTotals(quote.totalPrice, quote.vatRate),
 });
 
+/**
+ * GET /quotes/{id}: the quote with its items (per audience), PDFs, order and the caller's
+ * `allowedActions` (also the quote's event resource, for the admin asking).
+ */
+export async function presentQuote(db: Executor, actor: Actor, found: QuoteWithRefs) {
+  const [items, pdfs, order] = await Promise.all([
+    liveItemsOf(db, found.id),
+    pdfFilesOf(db, actor.organisationId, found.id),
+    found.orderId ? findOrderRef(db, actor.organisationId, found.orderId) : null,
+  ]);
+  const {
+    organisationName: _organisation,
+    deletedAt: _deleted,
+    ...quote
+  } = found as QuoteWithRefs & {
+    deletedAt?: unknown;
+  };
+  const view = itemView(audienceOf(actor), found.currency);
+  return {
+    ...presentQuoteRow(quote),
+    priceBreakColumns: quoteColumns(items),
+    allowedActions: allowedActions(found, actor),
+    order,
+    items: itemTree(items).map((root) => ({ ...view(root), children: root.children.map(view) })),
+    pdfs: pdfs.map((file) => ({
+      ...file,
+      localisationId: file.label ?? '',
+      url: `/api/quotes/${found.id}/localisation/${file.label}`,
+    })),
+  };
+}
+
 export const QUOTE_PAGE: PageOptions = {
   defaultLimit: 25,
   maxLimit: 100,
@@ -194,33 +226,7 @@ export function createQuoteService({
     return found;
   }
 
-  async function present(actor: Actor, found: QuoteWithRefs) {
-    const [items, pdfs, order] = await Promise.all([
-      liveItemsOf(db, found.id),
-      pdfFilesOf(db, actor.organisationId, found.id),
-      found.orderId ? findOrderRef(db, actor.organisationId, found.orderId) : null,
-    ]);
-    const {
-      organisationName: _organisation,
-      deletedAt: _deleted,
-      ...quote
-    } = found as QuoteWithRefs & {
-      deletedAt?: unknown;
-    };
-    const view = itemView(audienceOf(actor), found.currency);
-    return {
-      ...presentQuoteRow(quote),
-      priceBreakColumns: quoteColumns(items),
-      allowedActions: allowedActions(found, actor),
-      order,
-      items: itemTree(items).map((root) => ({ ...view(root), children: root.children.map(view) })),
-      pdfs: pdfs.map((file) => ({
-        ...file,
-        localisationId: file.label ?? '',
-        url: `/api/quotes/${found.id}/localisation/${file.label}`,
-      })),
-    };
-  }
+  const present = (actor: Actor, found: QuoteWithRefs) => presentQuote(db, actor, found);
 
   async function read(actor: Actor, id: string) {
     return present(actor, await visible(actor, id));

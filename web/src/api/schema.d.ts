@@ -7712,6 +7712,76 @@ export interface components {
                 enabled: boolean;
             }[];
         };
+        ArticleEventEntity: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            organisationId: string;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            companyId: string;
+            name: string;
+            code: string;
+            description: string | null;
+            price: number | null;
+            stocked: boolean;
+            quantity: number;
+            unit: string | null;
+            enabled: boolean;
+            externalId: string | null;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            briefElementId: string | null;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            currencyId: string | null;
+            /**
+             * Format: uuid
+             * @description The preview image (a file of the article)
+             */
+            previewFileId: string | null;
+            /** @description Values keyed by custom field key; checked against the field definitions */
+            customFields: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            createdById: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            deletedAt: string | null;
+            /**
+             * Format: uuid
+             * @description Alias of `previewFileId` (HIPE client)
+             */
+            previewId?: string | null;
+        };
         CommentEventEntity: {
             /**
              * Format: uuid
@@ -7737,6 +7807,37 @@ export interface components {
              * @description ISO 8601 timestamp
              */
             updatedAt: string;
+        };
+        CurrencyEventEntity: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            code: string;
+            name: string | null;
+            symbol: string;
+            rate: number;
+            countryCode: string | null;
+            externalId: string | null;
+            enabled: boolean;
+            /** @description The currency proposed by default for new records; at most one per organisation (setting it clears the previous one). It is not the base currency of the rates (`isBase`). */
+            isDefault: boolean;
+            createdById: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
+            /** @description Alias of `isDefault` (HIPE client) */
+            default?: boolean;
         };
         /** @description File metadata; the content is downloaded separately */
         FileEventEntity: {
@@ -7786,6 +7887,8 @@ export interface components {
             code: number | null;
             externalId: string | null;
             billedAmount: number;
+            /** @description Sum of totalPrice over the live items, kept up to date by every item change (not enforced against billedAmount, which may include shipping or taxes) */
+            itemsTotal: number;
             /**
              * Format: uuid
              * @description UUID
@@ -33688,7 +33791,7 @@ export interface operations {
                         /** @enum {string} */
                         entity?: "ARTICLE";
                     };
-                    entity?: components["schemas"]["Article"] | null;
+                    entity?: components["schemas"]["ArticleEventEntity"] | null;
                 };
             };
         };
@@ -34136,7 +34239,7 @@ export interface operations {
                         /** @enum {string} */
                         entity?: "CURRENCY";
                     };
-                    entity?: components["schemas"]["Currency"] | null;
+                    entity?: components["schemas"]["CurrencyEventEntity"] | null;
                 };
             };
         };
