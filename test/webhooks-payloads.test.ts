@@ -23,7 +23,7 @@ import { type Receiver, startReceiver } from './helpers/receiver.ts';
 type Json = Record<string, unknown>;
 type Delivered = {
   eventName: string;
-  event: { id: string; entity: string; type: string; entityId: string };
+  event: { id: string; code: number; entity: string; type: string; entityId: string };
   entity: Json;
 };
 
@@ -131,7 +131,10 @@ describe('a quote’s life delivered to a webhook', () => {
       timeoutMs: 60_000,
       filter: (request) => request.url.startsWith('/all/'),
     });
-    const delivered = received.map((request) => JSON.parse(request.body) as Delivered);
+    // In the order of the changes (deliveries run concurrently).
+    const delivered = received
+      .map((request) => JSON.parse(request.body) as Delivered)
+      .sort((a, b) => a.event.code - b.event.code);
     const kinds = new Set(delivered.map((body) => body.event.entity));
     for (const kind of [
       'COMPANY',
@@ -174,11 +177,13 @@ describe('a quote’s life delivered to a webhook', () => {
 
     // The event resources: the quote as GET answers it, a stored row as its events deliver it.
     const quoteResource = await call('GET', `/events/ressources/${quoteEvents.at(-1)!.event.id}`);
-    expect(quoteResource).toEqual(await call('GET', `/quotes/${quote.id}`));
+    // (GET's fields and values; the events route adds HIPE's names to what it answers, e.g. `phone`.)
+    expect(quoteResource).toMatchObject(await call('GET', `/quotes/${quote.id}`));
+    expect(quoteResource).not.toHaveProperty('codeYear');
     const companyEvent = delivered.find((body) => body.event.entity === 'COMPANY')!;
     const companyResource = await call('GET', `/events/ressources/${companyEvent.event.id}`);
-    expect(Object.keys(companyResource).sort()).toEqual(Object.keys(companyEvent.entity).sort());
-    expect(companyResource).toEqual(await call('GET', `/companies/${company.id}`));
+    expect(companyResource).toMatchObject(companyEvent.entity);
+    expect(companyResource).toMatchObject(await call('GET', `/companies/${company.id}`));
 
     // The event log serves the same documents.
     const listed = await call('GET', `/events?entity=QUOTE&sinceCode=${since!.code - 1}`);

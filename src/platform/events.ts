@@ -60,6 +60,20 @@ export function declareEntityPayload(on: EntityDescriptor, payload: EntityPayloa
   });
 }
 
+/**
+ * A document as an answer with `schema` is sent (fast-json-stringify, as Fastify serialises the
+ * answer: undeclared properties left out), for answers built outside a route's serialiser.
+ */
+export function answerSerializer(schema: TSchema, refs: TSchema[] = []) {
+  let compiled: ((value: unknown) => string) | undefined;
+  return (value: unknown): Record<string, unknown> => {
+    compiled ??= fastJson(withoutRequired(schema) as Parameters<typeof fastJson>[0], {
+      schema: Object.fromEntries(refs.map((ref) => [ref.$id!, withoutRequired(ref)])) as never,
+    });
+    return JSON.parse(compiled(decorateAnswer(structuredClone(value))));
+  };
+}
+
 /** A copy of a JSON schema without its `required` lists (at every depth). */
 function withoutRequired(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withoutRequired);

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import { presentEntity } from '../../platform/events.ts';
+import { answerSerializer, presentEntity } from '../../platform/events.ts';
 import type { FeatureModule } from '../../platform/module.ts';
 import { registerEventResource } from '../events/resources.ts';
 import { ordersModule } from '../orders/module.ts';
@@ -20,6 +20,7 @@ import {
   QUOTE_ITEM_ENTITY,
 } from './repository.ts';
 import { quotesPublicRoutes, quotesRoutes } from './routes.ts';
+import { QuoteItemChildSchema, QuoteItemSchema, QuotePdfSchema, QuoteSchema } from './schemas.ts';
 import { createQuoteService, presentQuote, type QuoteService } from './service.ts';
 
 /** The pg-boss queue of the expiry sweep, and how often it runs. */
@@ -31,6 +32,9 @@ export const expireJobHandler = (ctx: AppContext, service: QuoteService) => asyn
   const expired = await service.expireDue();
   if (expired) ctx.log.info({ expired }, 'quotes past their validity expired');
 };
+
+/** GET /quotes/{id}'s serialisation (its schema), for the quote's event resource. */
+const asQuoteAnswer = answerSerializer(QuoteSchema, [QuoteItemSchema, QuoteItemChildSchema, QuotePdfSchema]);
 
 export type QuotesModule = { service: QuoteService; pdfs: QuotePdfService };
 const modules = new WeakMap<AppContext, QuotesModule>();
@@ -82,7 +86,7 @@ export function quotesModule(ctx: AppContext): QuotesModule {
   // The quote as GET /quotes/{id} answers the admin asking (the same presenter).
   registerEventResource('quotes', async (db, organisationId, id, actor) => {
     const found = await findQuoteWithRefs(db, organisationId, id);
-    return found && actor ? presentQuote(db, actor, found) : undefined;
+    return found && actor ? asQuoteAnswer(await presentQuote(db, actor, found)) : undefined;
   });
   // A line as its events deliver it (GET's line for staff).
   registerEventResource('quote_items', async (db, organisationId, id) => {
