@@ -22,6 +22,7 @@ import { currenciesModule } from './modules/currencies/module.ts';
 import { customFieldsModule } from './modules/custom-fields/module.ts';
 import { dieLinesFeature } from './modules/dielines/module.ts';
 import { eventsModule } from './modules/events/module.ts';
+import { withEntityWebhooks } from './modules/events/openapi-webhooks.ts';
 import { exportsFeature } from './modules/exports/module.ts';
 import { filesModule } from './modules/files/module.ts';
 import { healthModule } from './modules/health/module.ts';
@@ -203,7 +204,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     // servers, requirements the services check): platform/openapi-contract.ts.
     transformObject: (document) =>
       'openapiObject' in document
-        ? finishOpenApiDocument(document.openapiObject, {
+        ? finishOpenApiDocument(withEntityWebhooks(document.openapiObject), {
             unprefixedPrefixes: aliasPrefixes(MODULES),
             bodyRequirements: [...BRIEF_BODY_REQUIREMENTS, ...QUOTE_BODY_REQUIREMENTS],
           })

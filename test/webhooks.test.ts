@@ -14,6 +14,7 @@ import {
   type TestApp,
   testConfig,
 } from './helpers/app.ts';
+import { eventChecker } from './helpers/event-schemas.ts';
 import { type ReceivedRequest, type Receiver, type Reply, startReceiver } from './helpers/receiver.ts';
 
 const COMPANY = entity('COMPANY', 'companies');
@@ -913,5 +914,23 @@ describe('event log and event resources', () => {
       headers: auth(admin),
     });
     expect(org.json()).toMatchObject({ id: admin.organisationId });
+  });
+});
+
+describe('delivered payloads', () => {
+  it('every entity delivered by the tests above matches its schema in the OpenAPI document', async () => {
+    const check = eventChecker(t.app.swagger() as never);
+    const bodies = receiver.requests
+      .filter((request) => request.body.startsWith('{'))
+      .map((request) => JSON.parse(request.body) as { event: { entity: string } });
+    expect(bodies.length).toBeGreaterThan(20);
+    const entities = new Set(bodies.map((body) => body.event.entity));
+    expect(entities).toEqual(new Set(['COMPANY', 'WEBHOOK']));
+    expect(bodies.flatMap(check)).toEqual([]);
+    // The events the API lists are the same documents: those of a new organisation (its seeds).
+    const admin = await makeOrganisation(t);
+    const listed = await t.app.inject({ method: 'GET', url: '/api/events?limit=100', headers: auth(admin) });
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json().data.flatMap(check)).toEqual([]);
   });
 });

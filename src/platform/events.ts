@@ -1,6 +1,9 @@
-import type { Database, Db, Tx } from '../db/client.ts';
+import type { TObject, TSchema } from '@sinclair/typebox';
+import fastJson from 'fast-json-stringify';
+import type { Database, Db, Executor, Tx } from '../db/client.ts';
 import { type EventType, events } from '../db/schema/platform.ts';
 import type { Actor } from './actor.ts';
+import { decorateAnswer } from './hipe.ts';
 
 /** Version of the event payload format; bumped when the delivered shape changes. */
 export const EVENT_VERSION = '1.0';
@@ -8,11 +11,116 @@ export const EVENT_VERSION = '1.0';
 /** How an entity is named in events: `event.<plural>.<verb>`, `entity` in upper case. */
 export type EntityDescriptor = { entity: string; plural: string; tableName: string };
 
-export const entity = (name: string, plural: string, tableName = plural): EntityDescriptor => ({
-  entity: name,
-  plural,
-  tableName,
-});
+/**
+ * What an event delivers as `entity` (webhooks, `GET /api/events`): the output of the entity's GET
+ * presenter for a staff audience that reads costs (events and webhooks are the admins', who hold
+ * `costs:read`: test/webhooks-payloads.test.ts checks it), serialised by the GET answer's schema as
+ * Fastify serialises the answer (fast-json-stringify: properties the schema does not declare are
+ * left out). `present` turns the stored row into what the presenter makes of it (computed
+ * fields); without it the row is serialised as it is. The schema is the entity's in the OpenAPI
+ * document's `webhooks` section.
+ */
+export type EntityPayload = {
+  /** The GET answer's schema, without what the GET answer reads from other tables. */
+  schema: TObject;
+  /** The schemas `schema` names with `Type.Ref` (each with its `$id`). */
+  refs?: TSchema[];
+  /** The GET presenter of one stored row (may read with `db`: the change's transaction). */
+  present?: (
+    row: Record<string, unknown>,
+    db: Executor,
+  ) => Record<string, unknown> | Promise<Record<string, unknown>>;
+};
+
+type RegisteredPayload = EntityPayload & { name: string; stringify: (value: unknown) => string };
+
+/** The payload of each entity, by its upper-case name (declared with `entity(..., payload)`). */
+const PAYLOADS = new Map<string, RegisteredPayload>();
+
+/**
+ * Declares what the events of an entity deliver (once per entity name): with `entity(...)` in the
+ * module's repository, or from its module file when its schemas import the repository.
+ */
+export function declareEntityPayload(on: EntityDescriptor, payload: EntityPayload): void {
+  if (PAYLOADS.has(on.entity)) throw new Error(`The event payload of ${on.entity} is declared twice`);
+  let compiled: ((value: unknown) => string) | undefined;
+  PAYLOADS.set(on.entity, {
+    ...payload,
+    name: on.entity,
+    stringify: (value) => {
+      // Serialised without `required`: a snapshot that lacks a property leaves it out rather than
+      // failing the change; test/webhooks-payloads.test.ts validates against the schema itself.
+      compiled ??= fastJson(withoutRequired(payload.schema) as Parameters<typeof fastJson>[0], {
+        schema: Object.fromEntries(
+          (payload.refs ?? []).map((ref) => [ref.$id!, withoutRequired(ref)]),
+        ) as never,
+      });
+      return compiled(value);
+    },
+  });
+}
+
+/**
+ * A document as an answer with `schema` is sent (fast-json-stringify, as Fastify serialises the
+ * answer: undeclared properties left out), for answers built outside a route's serialiser.
+ */
+export function answerSerializer(schema: TSchema, refs: TSchema[] = []) {
+  let compiled: ((value: unknown) => string) | undefined;
+  return (value: unknown): Record<string, unknown> => {
+    compiled ??= fastJson(withoutRequired(schema) as Parameters<typeof fastJson>[0], {
+      schema: Object.fromEntries(refs.map((ref) => [ref.$id!, withoutRequired(ref)])) as never,
+    });
+    return JSON.parse(compiled(decorateAnswer(structuredClone(value))));
+  };
+}
+
+/** A copy of a JSON schema without its `required` lists (at every depth). */
+function withoutRequired(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutRequired);
+  if (!schema || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key]) => key !== 'required')
+      .map(([key, value]) => [key, withoutRequired(value)]),
+  );
+}
+
+/** The descriptor of an entity; with `payload`, declares what its events deliver. */
+export const entity = (
+  name: string,
+  plural: string,
+  tableName = plural,
+  payload?: EntityPayload,
+): EntityDescriptor => {
+  const descriptor = { entity: name, plural, tableName };
+  if (payload) declareEntityPayload(descriptor, payload);
+  return descriptor;
+};
+
+/** Every declared payload (the OpenAPI document's `webhooks`, the payload tests). */
+export const entityPayloads = (): ReadonlyMap<string, EntityPayload> => PAYLOADS;
+
+/**
+ * The `entity` an event delivers: the snapshot through its entity's GET presenter and schema;
+ * the snapshot as it is (JSON-safe) for an entity that declares no payload.
+ */
+export async function presentSnapshot(tx: Tx, change: Change): Promise<Record<string, unknown> | null> {
+  if (!change.snapshot) return null;
+  return presentEntity(tx, change.on.entity, change.snapshot);
+}
+
+/** One row of an entity through its declared payload (JSON-safe as it is without one). */
+export async function presentEntity(
+  db: Executor,
+  entityName: string,
+  row: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const payload = PAYLOADS.get(entityName);
+  if (!payload) return toJsonSafe(row);
+  const presented = payload.present ? await payload.present(row, db) : row;
+  // HIPE's names, as every GET answer has them (platform/hipe.ts), on a copy of the row.
+  return JSON.parse(payload.stringify(decorateAnswer(structuredClone(presented))));
+}
 
 export type Change = {
   on: EntityDescriptor;
@@ -38,8 +146,8 @@ export type ChangeActor = { organisationId: string; userId: string | null } | nu
 const VERBS: Record<EventType, string> = { CREATE: 'created', UPDATE: 'updated', DELETE: 'deleted' };
 
 /**
- * The events row of a change, its payload the snapshot as it is: the recorder makes it JSON-safe,
- * the imports' bulk insert serialises it with the whole batch.
+ * The events row of a change, its payload the snapshot as it is: the recorder presents it
+ * (`presentSnapshot`), as the imports' bulk insert and the webhooks' test event do.
  */
 export function eventRow(change: Change, organisationId: string, actorId: string | null) {
   const verb = VERBS[change.type];
@@ -108,7 +216,7 @@ export function createChangeRunner(database: Pick<Database, 'db'>): ChangeRunner
         recorded.push(change);
         await tx.insert(events).values({
           ...eventRow(change, organisationId, actor?.userId ?? null),
-          payload: change.snapshot ? toJsonSafe(change.snapshot) : null,
+          payload: await presentSnapshot(tx, change),
         });
       };
       const value = await work(tx, record);

@@ -4,8 +4,12 @@ import { organisationSigningKeys, quoteAcceptances } from '../../db/schema/accep
 import { fileContents, files } from '../../db/schema/organisation-data.ts';
 import { organisations, users } from '../../db/schema/platform.ts';
 import { entity } from '../../platform/events.ts';
+import { AcceptanceSchema } from './schemas.ts';
 
-export const QUOTE_ACCEPTANCE_ENTITY = entity('QUOTE_ACCEPTANCE', 'quote_acceptances');
+/** Its events deliver the evidence as GET /quotes/{id}/acceptance shows it (presentAcceptance). */
+export const QUOTE_ACCEPTANCE_ENTITY = entity('QUOTE_ACCEPTANCE', 'quote_acceptances', 'quote_acceptances', {
+  schema: AcceptanceSchema,
+});
 /** The label of the signed PDF among the quote's files (language PDFs are labelled en, fr, de). */
 export const SIGNED_PDF_LABEL = 'signed';
 

@@ -11,7 +11,7 @@ import { createSecretBox } from '../../platform/secret-box.ts';
 import { FILE_ENTITY, PARENT_ENTITIES } from '../files/repository.ts';
 import type { OrganisationSettingsService } from '../organisations/settings-service.ts';
 import { type Language, languageOf, requireLanguage } from '../quotes/i18n.ts';
-import { invalidTransition } from '../quotes/lifecycle.ts';
+import { refusalError, refusalOf, transitionFor } from '../quotes/lifecycle.ts';
 import type { QuotePdfService } from '../quotes/pdf-service.ts';
 import { hashGuestToken } from '../quotes/pdf-service.ts';
 import { chooseColumn, quoteColumns } from '../quotes/price-breaks.ts';
@@ -207,10 +207,10 @@ export function createAcceptanceService(
     meta: RequestMeta,
   ) {
     const quote = await quoteOf(answerer, id);
-    // Not published: the state machine's refusal first (whatever the body), and no PDF rendered.
-    if (quote.state !== 'published') {
-      throw invalidTransition(quote.state, decision === 'accepted' ? 'signed' : 'rejected');
-    }
+    // No row of the lifecycle table from the quote's state: its refusal first (whatever the
+    // body), and no PDF rendered. The guards run when the answer fires the row.
+    const trigger = decision === 'accepted' ? 'accept' : 'decline';
+    if (!transitionFor(trigger, quote.state)) throw refusalError(refusalOf(trigger, quote, null)!);
     if (decision === 'accepted') requireSignature(answerer, input);
     // The price-break column chosen (422 when it names none, or none when several are offered);
     // a published quote's items no longer change, so they are read once here.

@@ -4,8 +4,9 @@ import { type AddressType, addresses } from '../../db/schema/organisation-data.t
 import { companies } from '../../db/schema/platform.ts';
 import { type Actor, inCompanyScope } from '../../platform/actor.ts';
 import { entity } from '../../platform/events.ts';
+import { AddressSchema } from './schemas.ts';
 
-export const ADDRESS_ENTITY = entity('ADDRESS', 'addresses');
+export const ADDRESS_ENTITY = entity('ADDRESS', 'addresses', 'addresses', { schema: AddressSchema });
 
 export const addressColumns = {
   id: addresses.id,

@@ -1,11 +1,16 @@
+import { Type } from '@sinclair/typebox';
 import { and, eq, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { articles } from '../../db/schema/orders.ts';
 import { currencies, files } from '../../db/schema/organisation-data.ts';
 import { companies } from '../../db/schema/platform.ts';
 import { entity } from '../../platform/events.ts';
+import { ArticleSchema } from './schemas.ts';
 
-export const ARTICLE_ENTITY = entity('ARTICLE', 'articles');
+export const ARTICLE_ENTITY = entity('ARTICLE', 'articles', 'articles', {
+  // GET /articles/{id} without its company and currency (joined).
+  schema: Type.Omit(ArticleSchema, ['company', 'currency'], { $id: 'ArticleEventEntity' }),
+});
 
 /** An article as the API shows it: its row plus `company` {id, name} and `currency`. */
 export const articleColumns = {

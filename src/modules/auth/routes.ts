@@ -8,7 +8,7 @@ import { REFRESH_COOKIE, SESSION_COOKIE } from '../../platform/session.ts';
 import { createAuthService } from './service.ts';
 import { createSessionService } from './sessions.ts';
 
-const AccessToken = Type.Object(
+export const AccessToken = Type.Object(
   {
     id: Uuid,
     userId: Uuid,

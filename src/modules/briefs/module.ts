@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.ts';
+import { declareEntityPayload } from '../../platform/events.ts';
 import type { FeatureModule } from '../../platform/module.ts';
 import { registerBriefElementLinker } from '../articles/brief-element-linker.ts';
 import { registerEventResource } from '../events/resources.ts';
@@ -6,9 +7,27 @@ import { createBriefElementLinker } from './linker.ts';
 import { presentElement } from './mapping.ts';
 import { createPredictor, type Predictor, registerPredictor } from './predictor.ts';
 import { presentListItem, presentSummary } from './presenters.ts';
-import { findBriefWithRefs, findElementRow, findPredictionSummary, liveElementsOf } from './repository.ts';
+import {
+  BRIEF_ELEMENT_ENTITY,
+  BRIEF_ENTITY,
+  BRIEF_PREDICTION_ENTITY,
+  findBriefWithRefs,
+  findElementRow,
+  findPredictionSummary,
+  liveElementsOf,
+} from './repository.ts';
 import { briefElementsRoutes, briefsRoutes } from './routes.ts';
+import { BriefElementSchema, BriefListItemSchema, PredictionSummarySchema } from './schemas.ts';
 import { type BriefService, createBriefService } from './service.ts';
+
+/**
+ * The events of a brief deliver it as GET /briefs lists it (presentListItem: its elements and
+ * prediction have their own events), an element as GET /briefs/{id} shows it (presentElement),
+ * a prediction's totals as GET /briefs/{id} shows them (presentSummary).
+ */
+declareEntityPayload(BRIEF_ENTITY, { schema: BriefListItemSchema });
+declareEntityPayload(BRIEF_ELEMENT_ENTITY, { schema: BriefElementSchema });
+declareEntityPayload(BRIEF_PREDICTION_ENTITY, { schema: PredictionSummarySchema });
 
 export type BriefsModule = { service: BriefService; predictor: Predictor };
 const modules = new WeakMap<AppContext, BriefsModule>();

@@ -11,6 +11,7 @@ import {
   SETTINGS_CODE,
   SETTINGS_KIND,
 } from './repository.ts';
+import { present } from './service.ts';
 import { CATALOGUE_VERSION } from './versions.ts';
 
 type Row = typeof catalogueEntries.$inferInsert;
@@ -92,16 +93,12 @@ export const catalogueSeeder =
   (catalogue: () => Catalogue): OrganisationSeeder =>
   async (tx, organisation, record) => {
     const rows = catalogueRows(catalogue(), organisation.id, organisation.adminUserId);
-    await tx.insert(catalogueEntries).values(rows);
+    const inserted = await tx.insert(catalogueEntries).values(rows).returning();
     await tx
       .insert(catalogueVersions)
       .values({ organisationId: organisation.id, version: CATALOGUE_VERSION });
-    for (const row of rows) {
-      await record({
-        on: CATALOGUE_ENTITY,
-        type: 'CREATE',
-        entityId: row.id!,
-        snapshot: { kind: row.kind, code: row.code, name: row.name },
-      });
+    for (const row of inserted) {
+      // The entry as GET answers it (its event delivers the GET presenter's output).
+      await record({ on: CATALOGUE_ENTITY, type: 'CREATE', entityId: row.id, snapshot: present(row) });
     }
   };

@@ -172,13 +172,13 @@ async function applyStep(
         position: position++,
         createdById: null,
       };
-      await tx.insert(catalogueEntries).values(inserted);
+      const [stored] = await tx.insert(catalogueEntries).values(inserted).returning();
       await record({
         on: CATALOGUE_ENTITY,
         type: 'CREATE',
         organisationId,
         entityId: fresh.id,
-        snapshot: { kind, code, name },
+        snapshot: present(stored!),
       });
       changed++;
     }

@@ -5,8 +5,9 @@ import { type Actor, inCompanyScope } from '../../platform/actor.ts';
 import type { CrudFields } from '../../platform/crud-query.ts';
 import { entity } from '../../platform/events.ts';
 import { inOrderOf } from '../../platform/list-paging.ts';
+import { CompanySchema } from './schemas.ts';
 
-export const COMPANY_ENTITY = entity('COMPANY', 'companies');
+export const COMPANY_ENTITY = entity('COMPANY', 'companies', 'companies', { schema: CompanySchema });
 
 export const companyColumns = {
   id: companies.id,

@@ -1,10 +1,15 @@
 import type { AppContext } from '../../context.ts';
+import { declareEntityPayload } from '../../platform/events.ts';
 import type { FeatureModule } from '../../platform/module.ts';
 import { registerEventResource } from '../events/resources.ts';
 import { RESOURCES } from './resources.ts';
 import { corrugatedRoutes } from './routes.ts';
+import { ANSWERS } from './schemas.ts';
 import { createCorrugatedService } from './service.ts';
 import { findOne, liveOf } from './store.ts';
+
+/** Each resource's events deliver what its GET answers (`show`, already the snapshot). */
+for (const resource of RESOURCES) declareEntityPayload(resource.entity, { schema: ANSWERS[resource.path]! });
 
 export type CorrugatedModule = { service: ReturnType<typeof createCorrugatedService> };
 

@@ -1,10 +1,15 @@
+import { Type } from '@sinclair/typebox';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { currencies } from '../../db/schema/organisation-data.ts';
 import { organisations } from '../../db/schema/platform.ts';
 import { entity } from '../../platform/events.ts';
+import { CurrencySchema } from './schemas.ts';
 
-export const CURRENCY_ENTITY = entity('CURRENCY', 'currencies');
+export const CURRENCY_ENTITY = entity('CURRENCY', 'currencies', 'currencies', {
+  // GET /currencies/{id} without `isBase` (read from the organisation's base currency).
+  schema: Type.Omit(CurrencySchema, ['isBase'], { $id: 'CurrencyEventEntity' }),
+});
 
 /** The columns of a currency that the API shows; `isBase` compares with the organisation's base. */
 export const currencyColumns = {

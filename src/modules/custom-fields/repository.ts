@@ -6,8 +6,11 @@ import {
   customFieldDefinitions,
 } from '../../db/schema/organisation-data.ts';
 import { entity } from '../../platform/events.ts';
+import { CustomFieldSchema } from './schemas.ts';
 
-export const CUSTOM_FIELD_ENTITY = entity('CUSTOM_FIELD', 'custom_fields', 'custom_field_definitions');
+export const CUSTOM_FIELD_ENTITY = entity('CUSTOM_FIELD', 'custom_fields', 'custom_field_definitions', {
+  schema: CustomFieldSchema,
+});
 
 export const customFieldColumns = {
   id: customFieldDefinitions.id,

@@ -3,6 +3,7 @@ import { type AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import * as schema from '../../db/schema/index.ts';
 import { organisations } from '../../db/schema/platform.ts';
+import type { Actor } from '../../platform/actor.ts';
 
 /**
  * Event resources: `GET /api/events/ressources/{eventId}` answers the current state of the entity
@@ -22,6 +23,8 @@ export type ResourceLoader = (
   db: Executor,
   organisationId: string,
   entityId: string,
+  /** Who asks (an admin): a loader that answers as the entity's GET does reads for them. */
+  actor?: Actor,
 ) => Promise<Record<string, unknown> | undefined>;
 
 const registered = new Map<string, ResourceLoader>();
@@ -83,6 +86,9 @@ function schemaTables(): Map<string, PgTable> {
 }
 
 const generic = new Map<string, ResourceLoader | null>();
+
+/** Whether a module registered the table's loader (else the generic one reads the stored row). */
+export const isRegisteredResource = (tableName: string) => registered.has(tableName);
 
 /** The loader for a table name: registered, else generic when the table has id and organisationId. */
 export function eventResourceLoader(tableName: string): ResourceLoader | undefined {

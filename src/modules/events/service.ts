@@ -3,9 +3,10 @@ import type { AppContext } from '../../context.ts';
 import { type EventType, events } from '../../db/schema/platform.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { notFound } from '../../platform/errors.ts';
+import { presentEntity } from '../../platform/events.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import { toDelivered } from './payload.ts';
-import { eventResourceLoader } from './resources.ts';
+import { eventResourceLoader, isRegisteredResource } from './resources.ts';
 
 export const EVENT_PAGE: PageOptions = {
   defaultLimit: 25,
@@ -94,9 +95,12 @@ export function createEventService(ctx: Pick<AppContext, 'db'>) {
       if (!event.entityId) throw notFound('Resource');
       const loader = eventResourceLoader(event.tableName);
       if (!loader) throw notFound('Resource');
-      const resource = await loader(ctx.db, actor.organisationId, event.entityId);
+      const resource = await loader(ctx.db, actor.organisationId, event.entityId, actor);
       if (!resource) throw notFound('Resource');
-      return resource;
+      // A stored row read by the generic loader: as the entity's GET presenter shows it (the same
+      // document as its events' `entity`); a registered loader answers in its module's own way.
+      if (isRegisteredResource(event.tableName)) return resource;
+      return presentEntity(ctx.db, event.entity, resource);
     },
   };
 }

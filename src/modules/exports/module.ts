@@ -1,11 +1,15 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { exports } from '../../db/schema/exports.ts';
+import { declareEntityPayload } from '../../platform/events.ts';
 import type { FeatureModule } from '../../platform/module.ts';
 import { registerEventResource } from '../events/resources.ts';
 import { createExportRecovery, EXPORT_SWEEP_INTERVAL_MS } from './recovery.ts';
-import { exportsRoutes } from './routes.ts';
-import { createExportService, EXPORT_JOB, type ExportJob, presentExport } from './service.ts';
+import { ExportSchema, exportsRoutes } from './routes.ts';
+import { createExportService, EXPORT_ENTITY, EXPORT_JOB, type ExportJob, presentExport } from './service.ts';
+
+/** An export's events deliver it as GET /exports/{id} does (presentExport). */
+declareEntityPayload(EXPORT_ENTITY, { schema: ExportSchema });
 
 export type ExportsModule = { service: ReturnType<typeof createExportService> };
 const modules = new WeakMap<AppContext, ExportsModule>();

@@ -9,7 +9,7 @@ import { IMPORT_TYPES, STATUS_DESCRIPTIONS } from '../imports/import-types.ts';
 import type { ExportsModule } from './module.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
-const ExportSchema = Type.Object(
+export const ExportSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
     type: Type.String({

@@ -1,11 +1,19 @@
+import { Type } from '@sinclair/typebox';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { type AttachableEntity, comments, fileContents, files } from '../../db/schema/organisation-data.ts';
 import { users } from '../../db/schema/platform.ts';
 import { type EntityDescriptor, entity } from '../../platform/events.ts';
+import { CommentSchema, FileSchema } from './schemas.ts';
 
-export const FILE_ENTITY = entity('FILE', 'files');
-export const COMMENT_ENTITY = entity('COMMENT', 'comments');
+/** A file's events deliver its metadata as GET .../files lists it. */
+export const FILE_ENTITY = entity('FILE', 'files', 'files', {
+  schema: Type.Object(FileSchema.properties, { $id: 'FileEventEntity', description: FileSchema.description }),
+});
+/** A comment's events deliver it as GET .../comments lists it, without its author (joined). */
+export const COMMENT_ENTITY = entity('COMMENT', 'comments', 'comments', {
+  schema: Type.Omit(CommentSchema, ['author'], { $id: 'CommentEventEntity' }),
+});
 
 /** How each owner of files and comments is named in events (`relation` of FILE/COMMENT events). */
 export const PARENT_ENTITIES: Record<AttachableEntity, EntityDescriptor> = {

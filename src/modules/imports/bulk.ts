@@ -3,7 +3,13 @@ import { type AnyPgColumn, PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { v7 as uuidv7 } from 'uuid';
 import { rowsOf, type Tx } from '../../db/client.ts';
 import { events } from '../../db/schema/platform.ts';
-import { type Change, type EntityDescriptor, type EventRecorder, eventRow } from '../../platform/events.ts';
+import {
+  type Change,
+  type EntityDescriptor,
+  type EventRecorder,
+  eventRow,
+  presentSnapshot,
+} from '../../platform/events.ts';
 import type { BatchOutcome } from './types.ts';
 import { differences } from './values.ts';
 
@@ -25,15 +31,15 @@ export async function recordAll(
   await record(changes[0]!);
   for (let start = 1; start < changes.length; start += EVENTS_PER_INSERT) {
     const slice = changes.slice(start, start + EVENTS_PER_INSERT);
-    await bulkInsert(
-      tx,
-      events,
-      slice.map((change) => ({
+    const rows = [];
+    for (const change of slice)
+      rows.push({
         id: uuidv7(),
-        // Serialised with JSON.stringify, like toJsonSafe: dates become ISO strings.
         ...eventRow(change, change.organisationId ?? organisationId, actorId),
-      })),
-    );
+        // The entity's GET presenter, as `record` does.
+        payload: await presentSnapshot(tx, change),
+      });
+    await bulkInsert(tx, events, rows);
   }
 }
 

@@ -1,12 +1,17 @@
 import type { AppContext } from '../../context.ts';
+import { declareEntityPayload } from '../../platform/events.ts';
 import { createMailer } from '../../platform/mailer.ts';
 import type { FeatureModule } from '../../platform/module.ts';
 import { registerEventResource } from '../events/resources.ts';
 import { createChunkedFileStore } from '../files/chunks.ts';
 import { createImportProcessor, IMPORT_JOB, type ImportJob, type ImportProcessor } from './processor.ts';
-import { findImport, presentImport } from './repository.ts';
+import { findImport, IMPORT_ENTITY, presentImport } from './repository.ts';
 import { importsRoutes } from './routes.ts';
+import { ImportSchema, ImportStatsSchema } from './schemas.ts';
 import { createImportService, type ImportService } from './service.ts';
+
+/** An import's events deliver it as GET /imports/{id} does (presentImport). */
+declareEntityPayload(IMPORT_ENTITY, { schema: ImportSchema, refs: [ImportStatsSchema] });
 
 export type ImportsModule = { service: ImportService; processor: ImportProcessor };
 const modules = new WeakMap<AppContext, ImportsModule>();

@@ -1,11 +1,26 @@
+import { Type } from '@sinclair/typebox';
 import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../../db/client.ts';
 import type { LineSpecification, LineVariant } from '../../db/schema/line-parts.ts';
 import { orderItems, orders } from '../../db/schema/orders.ts';
 import { type EventRecorder, entity } from '../../platform/events.ts';
+import { presentOrderItem } from './items-repository.ts';
+import { OrderItemSchema, OrderSchema } from './schemas.ts';
 
-export const ORDER_ENTITY = entity('ORDER', 'orders');
-export const ORDER_ITEM_ENTITY = entity('ORDER_ITEM', 'order_items');
+/**
+ * The events of an order deliver GET /orders/{id} without what it reads from other tables (its
+ * company, project, status, currency and items): each item has its own events.
+ */
+export const ORDER_ENTITY = entity('ORDER', 'orders', 'orders', {
+  schema: Type.Omit(OrderSchema, ['company', 'project', 'status', 'currency', 'items'], {
+    $id: 'OrderEventEntity',
+  }),
+});
+/** GET /order-items/{id} (presentOrderItem) without its article and currency (joined). */
+export const ORDER_ITEM_ENTITY = entity('ORDER_ITEM', 'order_items', 'order_items', {
+  schema: Type.Omit(OrderItemSchema, ['article', 'currency'], { $id: 'OrderItemEventEntity' }),
+  present: (row) => presentOrderItem(row as Parameters<typeof presentOrderItem>[0]),
+});
 
 /** A timestamp rendered by PostgreSQL as the API writes it (ISO 8601, milliseconds, UTC). */
 const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

@@ -2,15 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../platform/route-security.ts';
-import { DateTime, Nullable, problemResponses, Uuid } from '../../platform/schemas.ts';
+import { Nullable, problemResponses, Uuid } from '../../platform/schemas.ts';
+import { OrganisationSchema } from './schemas.ts';
 import { createOrganisationService } from './service.ts';
 
 const Organisation = Type.Object({
-  id: Uuid,
-  name: Type.String(),
-  baseCurrency: Type.String(),
-  createdAt: DateTime,
-  updatedAt: DateTime,
+  ...OrganisationSchema.properties,
   admin: Type.Object({ id: Uuid, email: Nullable(Type.String()), role: Type.String() }),
 });
 

@@ -150,3 +150,15 @@ export const LogoUploadBody = {
     },
   },
 };
+
+/** A tenant as POST /organisations answers it (without its first admin): its events deliver it. */
+export const OrganisationSchema = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String(),
+    baseCurrency: Type.String(),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { $id: 'OrganisationEventEntity', description: 'A tenant' },
+);

@@ -4,12 +4,16 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { organisations, users } from '../../db/schema/platform.ts';
 import type { Actor } from '../../platform/actor.ts';
+import { userColumns } from '../../platform/auth.ts';
 import { AppError } from '../../platform/errors.ts';
 import { type EventRecorder, entity } from '../../platform/events.ts';
 import { hashPassword } from '../../platform/passwords.ts';
 import { USER_ENTITY } from '../users/repository.ts';
+import { OrganisationSchema } from './schemas.ts';
 
-export const ORGANISATION_ENTITY = entity('ORGANISATION', 'organisations');
+export const ORGANISATION_ENTITY = entity('ORGANISATION', 'organisations', 'organisations', {
+  schema: OrganisationSchema,
+});
 
 type NewOrganisation = { name: string; admin: { email: string; password: string } };
 
@@ -43,12 +47,8 @@ export function createOrganisationService(ctx: AppContext) {
         passwordHash: await hashPassword(input.admin.password),
         createdById,
       })
-      .returning({
-        id: users.id,
-        email: users.email,
-        role: users.role,
-        organisationId: users.organisationId,
-      });
+      // The whole user (no secret): its CREATE event delivers the user as GET /users/{id} does.
+      .returning(userColumns);
     const recordInTenant: EventRecorder = (change) => record({ ...change, organisationId });
     await recordInTenant({
       on: ORGANISATION_ENTITY,
@@ -60,7 +60,8 @@ export function createOrganisationService(ctx: AppContext) {
     for (const seed of ctx.organisationSeeders) {
       await seed(tx, { id: organisationId, adminUserId: admin!.id }, recordInTenant);
     }
-    return { ...organisation!, admin: admin! };
+    const { id, email: adminEmail, role, organisationId: adminOrganisationId } = admin!;
+    return { ...organisation!, admin: { id, email: adminEmail, role, organisationId: adminOrganisationId } };
   }
 
   return {

@@ -1,7 +1,11 @@
+import { declareEntityPayload } from '../../platform/events.ts';
 import type { FeatureModule } from '../../platform/module.ts';
 import { registerEventResource } from '../events/resources.ts';
-import { pipelinesRoutes } from './routes.ts';
-import { findPipeline, seedPipelines } from './service.ts';
+import { PipelineSchema, pipelinesRoutes, StepSchema } from './routes.ts';
+import { findPipeline, PIPELINE_ENTITY, seedPipelines } from './service.ts';
+
+/** A pipeline's events deliver it with its steps, as GET /pipelines lists it (presentPipeline). */
+declareEntityPayload(PIPELINE_ENTITY, { schema: PipelineSchema, refs: [StepSchema] });
 
 export const pipelinesModule: FeatureModule = {
   name: 'pipelines',

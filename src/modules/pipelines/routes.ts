@@ -6,7 +6,7 @@ import { IdParams, Nullable, problemResponses } from '../../platform/schemas.ts'
 import { createPipelineService } from './service.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
-const StepSchema = Type.Object(
+export const StepSchema = Type.Object(
   {
     id: Uuid,
     pipelineId: Uuid,
@@ -19,7 +19,7 @@ const StepSchema = Type.Object(
   },
   { $id: 'PipelineStep' },
 );
-const PipelineSchema = Type.Object(
+export const PipelineSchema = Type.Object(
   {
     id: Uuid,
     type: Type.String({ description: 'What the pipeline is for: `opportunity` (projects)' }),

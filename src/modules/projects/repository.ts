@@ -4,8 +4,9 @@ import { projects } from '../../db/schema/organisation-data.ts';
 import { companies } from '../../db/schema/platform.ts';
 import { type Actor, inCompanyScope } from '../../platform/actor.ts';
 import { entity } from '../../platform/events.ts';
+import { ProjectSchema } from './schemas.ts';
 
-export const PROJECT_ENTITY = entity('PROJECT', 'projects');
+export const PROJECT_ENTITY = entity('PROJECT', 'projects', 'projects', { schema: ProjectSchema });
 
 export const projectColumns = {
   id: projects.id,

@@ -1,9 +1,10 @@
 import type { AppContext } from '../../context.ts';
+import { answerSerializer, presentEntity } from '../../platform/events.ts';
 import type { FeatureModule } from '../../platform/module.ts';
 import { registerEventResource } from '../events/resources.ts';
 import { ordersModule } from '../orders/module.ts';
 import { organisationSettingsModule } from '../organisations/module.ts';
-import { itemTree } from './items.ts';
+import './payloads.ts';
 import {
   createQuotePdfService,
   PDF_JOB,
@@ -15,12 +16,12 @@ import {
   findGuestLink,
   findItemRow,
   findQuoteWithRefs,
-  liveItemsOf,
-  pdfFilesOf,
   QUOTE_GUEST_LINK_ENTITY,
+  QUOTE_ITEM_ENTITY,
 } from './repository.ts';
 import { quotesPublicRoutes, quotesRoutes } from './routes.ts';
-import { createQuoteService, type QuoteService } from './service.ts';
+import { QuoteItemChildSchema, QuoteItemSchema, QuotePdfSchema, QuoteSchema } from './schemas.ts';
+import { createQuoteService, presentQuote, type QuoteService } from './service.ts';
 
 /** The pg-boss queue of the expiry sweep, and how often it runs. */
 export const EXPIRE_JOB = 'quotes.expire';
@@ -31,6 +32,9 @@ export const expireJobHandler = (ctx: AppContext, service: QuoteService) => asyn
   const expired = await service.expireDue();
   if (expired) ctx.log.info({ expired }, 'quotes past their validity expired');
 };
+
+/** GET /quotes/{id}'s serialisation (its schema), for the quote's event resource. */
+const asQuoteAnswer = answerSerializer(QuoteSchema, [QuoteItemSchema, QuoteItemChildSchema, QuotePdfSchema]);
 
 export type QuotesModule = { service: QuoteService; pdfs: QuotePdfService };
 const modules = new WeakMap<AppContext, QuotesModule>();
@@ -79,22 +83,15 @@ export function quotesModule(ctx: AppContext): QuotesModule {
     { queue: { retryLimit: 3, retryDelay: 30, expireInSeconds: 300 } },
   );
 
-  registerEventResource('quotes', async (db, organisationId, id) => {
+  // The quote as GET /quotes/{id} answers the admin asking (the same presenter).
+  registerEventResource('quotes', async (db, organisationId, id, actor) => {
     const found = await findQuoteWithRefs(db, organisationId, id);
-    if (!found) return undefined;
-    const [items, files] = await Promise.all([liveItemsOf(db, id), pdfFilesOf(db, organisationId, id)]);
-    const { organisationName: _name, ...quote } = found;
-    return {
-      ...quote,
-      items: itemTree(items),
-      pdfs: files.map((file) => ({ ...file, localisationId: file.label })),
-    };
+    return found && actor ? asQuoteAnswer(await presentQuote(db, actor, found)) : undefined;
   });
+  // A line as its events deliver it (GET's line for staff).
   registerEventResource('quote_items', async (db, organisationId, id) => {
     const row = await findItemRow(db, organisationId, id);
-    if (!row) return undefined;
-    const { deletedAt: _deleted, ...item } = row;
-    return item;
+    return row ? presentEntity(db, QUOTE_ITEM_ENTITY.entity, row) : undefined;
   });
   registerEventResource(QUOTE_GUEST_LINK_ENTITY.tableName, async (db, organisationId, id) => {
     const row = await findGuestLink(db, organisationId, id);

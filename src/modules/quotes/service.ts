@@ -74,7 +74,7 @@ import {
  * A quote item as its reader may see it: staff with `costs:read` get the engine's price, amount,
  * cost and the margin the line makes; anyone else only the buyer's allowlist (schemas.ts).
  */
-const itemView =
+export const itemView =
   (audience: Audience, currency: string, { catalogue, names }: CatalogueWithNames) =>
   (stored: QuoteItemRow) => {
     const net = stored.amount === null ? null : roundCents(stored.amount - discountOf(stored.amount, stored));
@@ -105,6 +105,48 @@ const itemView =
       margin: net === null || row.engineCost === null ? null : roundCents(net - row.engineCost),
     };
   };
+
+/**
+ * What GET /quotes/{id} makes of the quote's own row (its VAT totals); `present` adds what it reads
+ * from other tables and the caller's `allowedActions`. Quote events deliver this (payloads.ts).
+ */
+export const presentQuoteRow = <Q extends Pick<QuoteRow, 'totalPrice' | 'vatRate'>>(quote: Q) => ({
+  ...quote,
+  ...vatTotals(quote.totalPrice, quote.vatRate),
+});
+
+/**
+ * GET /quotes/{id}: the quote with its items (per audience), PDFs, order and the caller's
+ * `allowedActions` (also the quote's event resource, for the admin asking).
+ */
+export async function presentQuote(db: Executor, actor: Actor, found: QuoteWithRefs) {
+  const [items, pdfs, order, catalogue] = await Promise.all([
+    liveItemsOf(db, found.id),
+    pdfFilesOf(db, actor.organisationId, found.id),
+    found.orderId ? findOrderRef(db, actor.organisationId, found.orderId) : null,
+    loadCatalogueWithNames(db, found.organisationId),
+  ]);
+  const {
+    organisationName: _organisation,
+    deletedAt: _deleted,
+    ...quote
+  } = found as QuoteWithRefs & {
+    deletedAt?: unknown;
+  };
+  const view = itemView(audienceOf(actor), found.currency, catalogue);
+  return {
+    ...presentQuoteRow(quote),
+    priceBreakColumns: quoteColumns(items),
+    allowedActions: allowedActions(found, actor),
+    order,
+    items: itemTree(items).map((root) => ({ ...view(root), children: root.children.map(view) })),
+    pdfs: pdfs.map((file) => ({
+      ...file,
+      localisationId: file.label ?? '',
+      url: `/api/quotes/${found.id}/localisation/${file.label}`,
+    })),
+  };
+}
 
 export const QUOTE_PAGE: PageOptions = {
   defaultLimit: 25,
@@ -191,35 +233,7 @@ export function createQuoteService({
     return found;
   }
 
-  async function present(actor: Actor, found: QuoteWithRefs) {
-    const [items, pdfs, order, catalogue] = await Promise.all([
-      liveItemsOf(db, found.id),
-      pdfFilesOf(db, actor.organisationId, found.id),
-      found.orderId ? findOrderRef(db, actor.organisationId, found.orderId) : null,
-      loadCatalogueWithNames(db, found.organisationId),
-    ]);
-    const {
-      organisationName: _organisation,
-      deletedAt: _deleted,
-      ...quote
-    } = found as QuoteWithRefs & {
-      deletedAt?: unknown;
-    };
-    const view = itemView(audienceOf(actor), found.currency, catalogue);
-    return {
-      ...quote,
-      ...vatTotals(quote.totalPrice, quote.vatRate),
-      priceBreakColumns: quoteColumns(items),
-      allowedActions: allowedActions(found, actor),
-      order,
-      items: itemTree(items).map((root) => ({ ...view(root), children: root.children.map(view) })),
-      pdfs: pdfs.map((file) => ({
-        ...file,
-        localisationId: file.label ?? '',
-        url: `/api/quotes/${found.id}/localisation/${file.label}`,
-      })),
-    };
-  }
+  const present = (actor: Actor, found: QuoteWithRefs) => presentQuote(db, actor, found);
 
   async function read(actor: Actor, id: string) {
     return present(actor, await visible(actor, id));

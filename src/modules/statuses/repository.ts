@@ -2,8 +2,9 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { type StatusEntity, statuses } from '../../db/schema/organisation-data.ts';
 import { entity } from '../../platform/events.ts';
+import { StatusSchema } from './schemas.ts';
 
-export const STATUS_ENTITY = entity('STATUS', 'statuses');
+export const STATUS_ENTITY = entity('STATUS', 'statuses', 'statuses', { schema: StatusSchema });
 
 /** The columns of a status that the API shows. */
 export const statusColumns = {

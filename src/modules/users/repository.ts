@@ -5,10 +5,22 @@ import { type Actor, companyScope, inCompanyScope } from '../../platform/actor.t
 import { userColumns } from '../../platform/auth.ts';
 import { AppError, type ProblemIssue } from '../../platform/errors.ts';
 import { entity } from '../../platform/events.ts';
+import { ContactSchema } from '../contacts/schemas.ts';
+import { UserSchemaWithAliases } from './schemas.ts';
 
-export const USER_ENTITY = entity('USER', 'users');
+/** A user's event: the GET answer (presentUser, the full `companyIds`). */
+const presentUserRow = (row: Record<string, unknown>) =>
+  presentUser({ companyIds: [], ...row } as unknown as UserWithCompanies) as Record<string, unknown>;
+
+export const USER_ENTITY = entity('USER', 'users', 'users', {
+  schema: UserSchemaWithAliases,
+  present: presentUserRow,
+});
 /** Contacts are users with role `contact`; their events are named `event.contacts.*`. */
-export const CONTACT_ENTITY = entity('CONTACT', 'contacts', 'users');
+export const CONTACT_ENTITY = entity('CONTACT', 'contacts', 'users', {
+  schema: ContactSchema,
+  present: presentUserRow,
+});
 
 export const entityOfRole = (role: Role) => (role === 'contact' ? CONTACT_ENTITY : USER_ENTITY);
 

@@ -4,7 +4,7 @@ import { events } from '../../db/schema/platform.ts';
 import { type DeliveryStatus, webhookDeliveries, webhookDeliveryAttempts } from '../../db/schema/webhooks.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
-import { type ChangeRunner, eventRow, toJsonSafe } from '../../platform/events.ts';
+import { type Change, type ChangeRunner, eventRow, presentSnapshot } from '../../platform/events.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import { liveWebhook, snapshotOf, WEBHOOK_ENTITY } from './repository.ts';
 
@@ -164,16 +164,16 @@ export function createWebhookDeliveries({
           'The webhook is disabled: enable it before sending a test event',
         );
       const created = await change(actor, async (tx) => {
-        const row = eventRow(
-          {
-            on: WEBHOOK_ENTITY,
-            type: 'UPDATE',
-            entityId: webhook.id,
-            snapshot: toJsonSafe(snapshotOf(webhook)),
-          },
-          actor.organisationId,
-          actor.userId,
-        );
+        const test: Change = {
+          on: WEBHOOK_ENTITY,
+          type: 'UPDATE',
+          entityId: webhook.id,
+          snapshot: snapshotOf(webhook),
+        };
+        const row = {
+          ...eventRow(test, actor.organisationId, actor.userId),
+          payload: await presentSnapshot(tx, test),
+        };
         const [event] = await tx
           .insert(events)
           .values({

@@ -3,8 +3,9 @@ import type { Executor } from '../../db/client.ts';
 import { webhooks } from '../../db/schema/webhooks.ts';
 import { notFound } from '../../platform/errors.ts';
 import { entity } from '../../platform/events.ts';
+import { WebhookSchema } from './schemas.ts';
 
-export const WEBHOOK_ENTITY = entity('WEBHOOK', 'webhooks');
+export const WEBHOOK_ENTITY = entity('WEBHOOK', 'webhooks', 'webhooks', { schema: WebhookSchema });
 export const MASK = '********';
 
 export type WebhookRow = typeof webhooks.$inferSelect;

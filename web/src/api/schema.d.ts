@@ -4477,7 +4477,708 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    ACCESS_TOKEN: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a access token
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the ACCESS_TOKEN as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onAccessTokenEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ADDRESS: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a address
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the ADDRESS as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onAddressEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ARTICLE: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a article
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the ARTICLE as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onArticleEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ARTWORK_PROOF: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a artwork proof
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the ARTWORK_PROOF as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onArtworkProofEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    BRIEF: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a brief
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the BRIEF as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onBriefEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    BRIEF_ELEMENT: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a brief element
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the BRIEF_ELEMENT as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onBriefElementEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    BRIEF_PREDICTION: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a brief prediction
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the BRIEF_PREDICTION as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onBriefPredictionEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    CATALOGUE_ENTRY: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a catalogue entry
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the CATALOGUE_ENTRY as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onCatalogueEntryEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    COMMENT: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a comment
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the COMMENT as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onCommentEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    COMPANY: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a company
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the COMPANY as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onCompanyEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    CONTACT: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a contact
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the CONTACT as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onContactEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    CORRUGATED_FLUTE: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a corrugated flute
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the CORRUGATED_FLUTE as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onCorrugatedFluteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    CORRUGATED_FORMAT: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a corrugated format
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the CORRUGATED_FORMAT as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onCorrugatedFormatEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    CORRUGATED_LINER: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a corrugated liner
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the CORRUGATED_LINER as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onCorrugatedLinerEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    CORRUGATED_MATERIAL: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a corrugated material
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the CORRUGATED_MATERIAL as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onCorrugatedMaterialEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    CORRUGATED_MATERIAL_COMPOSITION: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a corrugated material composition
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the CORRUGATED_MATERIAL_COMPOSITION as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onCorrugatedMaterialCompositionEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    CORRUGATED_MATERIAL_COMPOSITION_PRICE: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a corrugated material composition price
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the CORRUGATED_MATERIAL_COMPOSITION_PRICE as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onCorrugatedMaterialCompositionPriceEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    CORRUGATED_SUPPLIER: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a corrugated supplier
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the CORRUGATED_SUPPLIER as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onCorrugatedSupplierEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    CURRENCY: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a currency
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the CURRENCY as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onCurrencyEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    CUSTOM_FIELD: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a custom field
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the CUSTOM_FIELD as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onCustomFieldEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    EXPORT: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a export
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the EXPORT as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onExportEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    FILE: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a file
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the FILE as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onFileEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    IMPORT: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a import
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the IMPORT as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onImportEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ORDER: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a order
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the ORDER as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onOrderEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ORDER_ITEM: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a order item
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the ORDER_ITEM as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onOrderItemEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ORGANISATION: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a organisation
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the ORGANISATION as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onOrganisationEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    PIPELINE: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a pipeline
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the PIPELINE as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onPipelineEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    PROJECT: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a project
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the PROJECT as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onProjectEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    QUOTE: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a quote
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the QUOTE as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onQuoteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    QUOTE_ACCEPTANCE: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a quote acceptance
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the QUOTE_ACCEPTANCE as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onQuoteAcceptanceEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    QUOTE_GUEST_LINK: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a quote guest link
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the QUOTE_GUEST_LINK as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onQuoteGuestLinkEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    QUOTE_ITEM: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a quote item
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the QUOTE_ITEM as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onQuoteItemEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    STATUS: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a status
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the STATUS as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onStatusEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    USER: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a user
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the USER as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onUserEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    WEBHOOK: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a webhook
+         * @description Sent to the webhooks whose patterns match the event's name (e.g. `event.<plural>.created`): `entity` is the WEBHOOK as its GET answer shows it to staff (docs/webhooks.md, "Entity payloads"); null when the change recorded none. Signed with the Standard Webhooks headers.
+         */
+        post: operations["onWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description RFC 9457 problem details */
@@ -7757,6 +8458,433 @@ export interface components {
                 description: string;
                 enabled: boolean;
             }[];
+        };
+        ArticleEventEntity: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            organisationId: string;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            companyId: string;
+            name: string;
+            code: string;
+            description: string | null;
+            price: number | null;
+            stocked: boolean;
+            quantity: number;
+            unit: string | null;
+            enabled: boolean;
+            externalId: string | null;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            briefElementId: string | null;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            currencyId: string | null;
+            /**
+             * Format: uuid
+             * @description The preview image (a file of the article)
+             */
+            previewFileId: string | null;
+            /** @description Values keyed by custom field key; checked against the field definitions */
+            customFields: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            createdById: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            deletedAt: string | null;
+            /**
+             * Format: uuid
+             * @description Alias of `previewFileId` (HIPE client)
+             */
+            previewId?: string | null;
+        };
+        CommentEventEntity: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @enum {string} */
+            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export" | "organisation";
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            entityId: string;
+            body: string;
+            createdById: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+        };
+        CurrencyEventEntity: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            code: string;
+            name: string | null;
+            symbol: string;
+            rate: number;
+            countryCode: string | null;
+            externalId: string | null;
+            enabled: boolean;
+            /** @description The currency proposed by default for new records; at most one per organisation (setting it clears the previous one). It is not the base currency of the rates (`isBase`). */
+            isDefault: boolean;
+            createdById: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
+            /** @description Alias of `isDefault` (HIPE client) */
+            default?: boolean;
+        };
+        /** @description File metadata; the content is downloaded separately */
+        FileEventEntity: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @enum {string} */
+            entity: "order" | "article" | "project" | "quote" | "brief" | "company" | "import" | "export" | "organisation";
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            entityId: string;
+            filename: string;
+            mimeType: string;
+            /** @description Bytes */
+            size: number;
+            /** @description SHA-256 of the content, hexadecimal */
+            sha256: string;
+            label: string | null;
+            createdById: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+        };
+        OrderEventEntity: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            organisationId: string;
+            /** @description The order’s number in its organisation (1, 2, 3...), set by the service */
+            code: number | null;
+            externalId: string | null;
+            billedAmount: number;
+            /** @description Sum of totalPrice over the live items, kept up to date by every item change (not enforced against billedAmount, which may include shipping or taxes) */
+            itemsTotal: number;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            currencyId: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            orderDate: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            expectedDeliveryDate: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            actualDeliveryDate: string | null;
+            trackingId: string | null;
+            /** @description The buyer’s purchase order number */
+            poNumber: string | null;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            shippingAddressId: string | null;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            statusId: string | null;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            companyId: string | null;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            projectId: string | null;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            createdById: string | null;
+            /** @description Values keyed by custom field key; checked against the field definitions */
+            customFields: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            deletedAt: string | null;
+        };
+        OrderItemEventEntity: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            organisationId: string;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            orderId: string;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            articleId: string | null;
+            /**
+             * Format: uuid
+             * @description The kit or group item this item belongs to
+             */
+            parentId: string | null;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            commentId: string | null;
+            quantity: number;
+            /** @description Unit price (4 decimals); null for an item priced by its total */
+            unitPrice: number | null;
+            /** @description quantity x unitPrice, rounded to cents */
+            totalPrice: number;
+            unit: string | null;
+            position: number;
+            /** @description What an item without article is: a brief’s group, a tool ("Cutting die"), "Delivery" (set by quote conversion) */
+            name: string | null;
+            /** @description The engine’s code of a service item (CUTTING_DIE, DELIVERY...), for its name per language */
+            code: string | null;
+            /** @description The decoration variants of an element item, from its quote line: quantities add up to quantity, amounts to totalPrice */
+            variants: {
+                /** @description The brief’s variant number (0..11) */
+                decorationIndex: number;
+                name: string | null;
+                artworkReference: string | null;
+                /** @description Its share of the line quantity (the brief’s, scaled to the line) */
+                quantity: number;
+                amount: number | null;
+            }[];
+            externalId: string | null;
+            /** @description Values keyed by custom field key; checked against the field definitions */
+            customFields: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            createdById: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            deletedAt: string | null;
+            /** @description Alias of `unitPrice` (HIPE client) */
+            unitPricePerThousand?: number;
+        };
+        /** @description A tenant */
+        OrganisationEventEntity: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            name: string;
+            baseCurrency: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+        };
+        /** @description A quote as its events deliver it */
+        QuoteEventEntity: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            organisationId: string;
+            code: string | null;
+            name: string;
+            /**
+             * @description Lifecycle state (docs/quotes.md)
+             * @enum {string}
+             */
+            state: "draft" | "published" | "signed" | "rejected" | "expired";
+            /** @description 1, then +1 for each revision of the lineage */
+            version: number;
+            parentQuoteId: string | null;
+            projectId: string | null;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            companyId: string;
+            contactId: string | null;
+            addressId: string | null;
+            email: string | null;
+            phoneNumber: string | null;
+            receiverName: string | null;
+            validUntil: string | null;
+            /** @description ISO 4217 code of every amount of the quote */
+            currency: string;
+            /** @description Sum of the items (tooling and delivery included) */
+            totalPrice: number;
+            /** @description Sum of the items’ tooling */
+            toolingCost: number;
+            /** @description Sum of the items’ delivery */
+            deliveryCost: number;
+            paymentTerms: string | null;
+            paymentDays: number | null;
+            incoterm: ("EXW" | "FCA" | "CPT" | "CIP" | "DAP" | "DPU" | "DDP" | "FAS" | "FOB" | "CFR" | "CIF") | null;
+            incotermPlace: string | null;
+            deliveryTerms: string | null;
+            poNumber: string | null;
+            /**
+             * @description standard (at vatRate), reverse_charge (EU customer abroad with a VAT number), exempt (the company’s exemption), export (outside the EU), none (the seller has no VAT rate)
+             * @enum {string}
+             */
+            vatTreatment: "standard" | "reverse_charge" | "exempt" | "export" | "none";
+            vatRate: number | null;
+            vatExemptionReason: string | null;
+            publishedAt: string | null;
+            signedAt: string | null;
+            rejectedAt: string | null;
+            rejectionReason: string | null;
+            expiredAt: string | null;
+            respondedById: string | null;
+            orderId: string | null;
+            createdById: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+            /** @description totalPrice, excluding VAT */
+            netTotal: number;
+            /** @description round(netTotal x vatRate / 100) to the cent, once per quote */
+            vatAmount: number;
+            /** @description netTotal + vatAmount */
+            grossTotal: number;
+            /** @description Accept and decline events: the buyer’s evidence */
+            acceptance?: components["schemas"]["QuoteAcceptance"];
         };
     };
     responses: never;
@@ -33382,6 +34510,986 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    onAccessTokenEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "ACCESS_TOKEN";
+                    };
+                    entity?: components["schemas"]["AccessToken"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAddressEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "ADDRESS";
+                    };
+                    entity?: components["schemas"]["Address"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onArticleEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "ARTICLE";
+                    };
+                    entity?: components["schemas"]["ArticleEventEntity"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onArtworkProofEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "ARTWORK_PROOF";
+                    };
+                    entity?: components["schemas"]["ArtworkProof"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBriefEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "BRIEF";
+                    };
+                    entity?: components["schemas"]["BriefListItem"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBriefElementEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "BRIEF_ELEMENT";
+                    };
+                    entity?: components["schemas"]["BriefElement"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBriefPredictionEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "BRIEF_PREDICTION";
+                    };
+                    entity?: components["schemas"]["PredictionSummary"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCatalogueEntryEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "CATALOGUE_ENTRY";
+                    };
+                    entity?: components["schemas"]["CatalogueEntry"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCommentEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "COMMENT";
+                    };
+                    entity?: components["schemas"]["CommentEventEntity"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCompanyEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "COMPANY";
+                    };
+                    entity?: components["schemas"]["Company"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onContactEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "CONTACT";
+                    };
+                    entity?: components["schemas"]["Contact"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCorrugatedFluteEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "CORRUGATED_FLUTE";
+                    };
+                    entity?: components["schemas"]["CorrugatedFlute"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCorrugatedFormatEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "CORRUGATED_FORMAT";
+                    };
+                    entity?: components["schemas"]["CorrugatedFormat"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCorrugatedLinerEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "CORRUGATED_LINER";
+                    };
+                    entity?: components["schemas"]["CorrugatedLiner"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCorrugatedMaterialEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "CORRUGATED_MATERIAL";
+                    };
+                    entity?: components["schemas"]["CorrugatedMaterial"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCorrugatedMaterialCompositionEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "CORRUGATED_MATERIAL_COMPOSITION";
+                    };
+                    entity?: components["schemas"]["CorrugatedMaterialComposition"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCorrugatedMaterialCompositionPriceEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "CORRUGATED_MATERIAL_COMPOSITION_PRICE";
+                    };
+                    entity?: components["schemas"]["CorrugatedMaterialCompositionPrice"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCorrugatedSupplierEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "CORRUGATED_SUPPLIER";
+                    };
+                    entity?: components["schemas"]["CorrugatedSupplier"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCurrencyEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "CURRENCY";
+                    };
+                    entity?: components["schemas"]["CurrencyEventEntity"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCustomFieldEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "CUSTOM_FIELD";
+                    };
+                    entity?: components["schemas"]["CustomFieldDefinition"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onExportEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "EXPORT";
+                    };
+                    entity?: components["schemas"]["Export"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFileEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "FILE";
+                    };
+                    entity?: components["schemas"]["FileEventEntity"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onImportEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "IMPORT";
+                    };
+                    entity?: components["schemas"]["Import"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOrderEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "ORDER";
+                    };
+                    entity?: components["schemas"]["OrderEventEntity"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOrderItemEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "ORDER_ITEM";
+                    };
+                    entity?: components["schemas"]["OrderItemEventEntity"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOrganisationEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "ORGANISATION";
+                    };
+                    entity?: components["schemas"]["OrganisationEventEntity"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPipelineEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "PIPELINE";
+                    };
+                    entity?: components["schemas"]["Pipeline"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onProjectEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "PROJECT";
+                    };
+                    entity?: components["schemas"]["Project"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onQuoteEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "QUOTE";
+                    };
+                    entity?: components["schemas"]["QuoteEventEntity"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onQuoteAcceptanceEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "QUOTE_ACCEPTANCE";
+                    };
+                    entity?: components["schemas"]["QuoteAcceptance"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onQuoteGuestLinkEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "QUOTE_GUEST_LINK";
+                    };
+                    entity?: components["schemas"]["QuoteGuestLink"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onQuoteItemEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "QUOTE_ITEM";
+                    };
+                    entity?: components["schemas"]["QuoteItemChild"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onStatusEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "STATUS";
+                    };
+                    entity?: components["schemas"]["Status"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onUserEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "USER";
+                    };
+                    entity?: components["schemas"]["User"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    event?: {
+                        /** @enum {string} */
+                        entity?: "WEBHOOK";
+                    };
+                    entity?: components["schemas"]["Webhook"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery; others are retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

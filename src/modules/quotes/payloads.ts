@@ -1,0 +1,66 @@
+import { Type } from '@sinclair/typebox';
+import { eq } from 'drizzle-orm';
+import { quotes } from '../../db/schema/quotes.ts';
+import { declareEntityPayload } from '../../platform/events.ts';
+import { AcceptanceSchema } from '../acceptances/schemas.ts';
+import { loadCatalogueWithNames } from '../catalogue/loader.ts';
+import { QUOTE_ENTITY, QUOTE_GUEST_LINK_ENTITY, QUOTE_ITEM_ENTITY, type QuoteItemRow } from './repository.ts';
+import { GuestLinkSchema, QuoteItemChildSchema, QuoteSchema } from './schemas.ts';
+import { itemView, presentQuoteRow } from './service.ts';
+
+/**
+ * What the events of the quote tables deliver (docs/webhooks.md, "Entity payloads"): the GET
+ * presenters' output for staff who read costs. Declared here rather than with the descriptors in
+ * repository.ts because the schemas import the lifecycle, which imports the repository.
+ */
+
+/**
+ * GET /quotes/{id} without what it reads from other tables or decides per caller (project,
+ * company, contact, address, items, pdfs, order, price-break columns, allowedActions): items have
+ * their own events; `acceptance` is the buyer's evidence on the accept / decline event.
+ */
+export const QuoteEventSchema = Type.Composite(
+  [
+    Type.Omit(QuoteSchema, [
+      'project',
+      'company',
+      'contact',
+      'address',
+      'items',
+      'pdfs',
+      'order',
+      'priceBreakColumns',
+      'allowedActions',
+    ]),
+    Type.Object({
+      acceptance: Type.Optional(
+        Type.Ref('QuoteAcceptance', { description: 'Accept and decline events: the buyer’s evidence' }),
+      ),
+    }),
+  ],
+  { $id: 'QuoteEventEntity', description: 'A quote as its events deliver it' },
+);
+
+declareEntityPayload(QUOTE_ENTITY, {
+  schema: QuoteEventSchema,
+  refs: [AcceptanceSchema],
+  present: (row) => presentQuoteRow(row as { totalPrice: number; vatRate: number | null }),
+});
+
+/** One line of a quote as GET /quotes/{id} shows it to staff (without its children: each has its events). */
+declareEntityPayload(QUOTE_ITEM_ENTITY, {
+  schema: QuoteItemChildSchema,
+  present: async (row, tx) => {
+    const item = row as unknown as QuoteItemRow;
+    const [quote] = await tx
+      .select({ currency: quotes.currency })
+      .from(quotes)
+      .where(eq(quotes.id, item.quoteId))
+      .limit(1);
+    const catalogue = await loadCatalogueWithNames(tx, item.organisationId);
+    return itemView('seller', quote?.currency ?? '', catalogue)(item) as Record<string, unknown>;
+  },
+});
+
+/** A guest link's snapshot is already its presenter's output (presentLink). */
+declareEntityPayload(QUOTE_GUEST_LINK_ENTITY, { schema: GuestLinkSchema });
