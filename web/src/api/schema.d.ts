@@ -6286,10 +6286,10 @@ export interface components {
             varnishPorosity: number | null;
             color: string | null;
             type: string | null;
-            /** @description Alias of `enabled` (HIPE client) */
-            enable?: boolean;
             /** @description Alias of `color` (HIPE client) */
             bgColor?: string | null;
+            /** @description Alias of `enabled` (HIPE client) */
+            enable?: boolean;
         };
         User: {
             /**
@@ -8529,6 +8529,38 @@ export interface components {
              */
             previewId?: string | null;
         };
+        /** @description A catalogue entry as its events deliver it: its collection's GET answer */
+        CatalogueEntryEventEntity: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @description The catalogue collection of the record (e.g. `machines`) */
+            kind: string;
+            code: string;
+            name: string;
+            /** @description The name per language (the web app in the user's language, the quote PDF in the quote's); a language without one shows `name` */
+            names: {
+                en?: string;
+                fr?: string;
+                de?: string;
+            };
+            enabled: boolean;
+            position: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            updatedAt: string;
+        } & {
+            [key: string]: unknown;
+        };
         CommentEventEntity: {
             /**
              * Format: uuid
@@ -8756,6 +8788,21 @@ export interface components {
                 quantity: number;
                 amount: number | null;
             }[];
+            /** @description The line’s name and description in each language of the app and the PDF: an element line is named by its style and described by its board, colours and finishes with the catalogue’s names in that language (a name typed by a user is kept as typed); other lines keep name and description */
+            localised: {
+                en: {
+                    name: string;
+                    description: string | null;
+                };
+                fr: {
+                    name: string;
+                    description: string | null;
+                };
+                de: {
+                    name: string;
+                    description: string | null;
+                };
+            } | null;
             externalId: string | null;
             /** @description Values keyed by custom field key; checked against the field definitions */
             customFields: {
@@ -34723,7 +34770,7 @@ export interface operations {
                         /** @enum {string} */
                         entity?: "CATALOGUE_ENTRY";
                     };
-                    entity?: components["schemas"]["CatalogueEntry"] | null;
+                    entity?: components["schemas"]["CatalogueEntryEventEntity"] | null;
                 };
             };
         };
