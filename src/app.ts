@@ -47,6 +47,7 @@ import { registerHipeCompatibility } from './platform/hipe.ts';
 import { registerIdempotency } from './platform/idempotency.ts';
 import { registerInputSafety, restrictDateFormats } from './platform/input-safety.ts';
 import { createJobs } from './platform/jobs.ts';
+import { lazySchemaCompilers } from './platform/lazy-schemas.ts';
 import { registerPgliteMaintenance } from './platform/maintenance.ts';
 import { aliasPrefixes, type FeatureModule } from './platform/module.ts';
 import { finishOpenApiDocument } from './platform/openapi-contract.ts';
@@ -65,6 +66,11 @@ export type BuildOptions = {
   logger?: boolean | object;
   /** The clock of idempotency keys (tests move it forward to expire keys). */
   now?: () => Date;
+  /**
+   * Compile each route's validator and serializer on its first use rather than at ready
+   * (platform/lazy-schemas.ts): for the tests, which call a few routes of each app they build.
+   */
+  lazySchemas?: boolean;
 };
 
 export type App = FastifyInstance & { ctx: AppContext; protectedRoutes: ProtectedRoute[] };
@@ -151,6 +157,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       // After ajv-formats: dates are refused outside the supported years (platform/input-safety.ts).
       onCreate: restrictDateFormats,
     } as FastifyServerOptions['ajv'],
+    ...(options.lazySchemas ? { schemaController: { compilersFactory: lazySchemaCompilers() } } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const signer = createTokenSigner(config.jwtSecret, config.jwtExpiresInSeconds);
