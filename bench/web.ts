@@ -5,6 +5,9 @@
  *   1. JavaScript loaded before the sign-in screen is interactive: every script the browser fetched
  *      until the sign-in button can be used, gzipped size (and the size actually sent: the
  *      service serves precompressed brotli/gzip files). Target: <= 250 KB gzipped.
+ *   1b. Configurator route (issue 31): the scripts fetched after sign-in to open a brief (form,
+ *      price, operations), then its parts loaded on demand (charts, drawings, 3D preview); and the
+ *      brief opened from its URL in a new tab (shell included). Target: <= 250 KB gzipped.
  *   2. Configurator: from the last keystroke in a quantity to the new price on screen, minus the
  *      debounce (ESTIMATE_DEBOUNCE_MS). Target: p95 < 150 ms. The same estimate called directly
  *      (no browser) is the baseline: what the API itself takes.
@@ -20,6 +23,7 @@ import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
+import type { Page, Response } from 'playwright-core';
 import { ADMIN, apiCall, launchBrowser, signInApi, startService } from '../test/e2e/browser.ts';
 import { ESTIMATE_DEBOUNCE_MS } from '../web/src/features/configurator/debounce.ts';
 import { createScratchDatabase } from './lib.ts';
@@ -34,6 +38,46 @@ const percentile = (values: number[], p: number) => {
 };
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+type Script = { url: string; raw: number; gzip: number; sent: number; encoding: string };
+const sum = (list: Script[], key: 'raw' | 'gzip' | 'sent') => list.reduce((s, f) => s + f[key], 0);
+
+/**
+ * The configurator's parts loaded on demand (EstimatePanel.tsx; FoldedBox: BoxPreview.tsx). The
+ * route's own JavaScript is every other script the page fetched for it (the parts' small shared
+ * dependencies included: a slight over-count).
+ */
+const ON_DEMAND = /\/(EstimateCharts|EstimateDrawings|FoldedBox)-[^/]*\.js$/;
+
+/** Every script the page fetches from now on: `stop()` sizes them. */
+function collectScripts(page: Page) {
+  const scripts: Script[] = [];
+  const pending: Promise<void>[] = [];
+  const onResponse = (response: Response) => {
+    if (response.request().resourceType() !== 'script') return;
+    pending.push(
+      (async () => {
+        const content = await response.body();
+        const sizes = await response.request().sizes();
+        scripts.push({
+          url: new URL(response.url()).pathname,
+          raw: content.length,
+          gzip: gzipSync(content, { level: 6 }).length,
+          sent: sizes.responseBodySize,
+          encoding: (await response.allHeaders())['content-encoding'] ?? 'identity',
+        });
+      })(),
+    );
+  };
+  page.on('response', onResponse);
+  return {
+    stop: async () => {
+      page.off('response', onResponse);
+      await Promise.all(pending);
+      return scripts;
+    },
+  };
+}
 
 const scratch = await createScratchDatabase('bench_web');
 const service = await startService({ DATABASE_URL: scratch.url, RUN_WORKERS: 'false' });
@@ -101,43 +145,51 @@ try {
   // --- 1. JavaScript before the sign-in screen is interactive -----------------------------------
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
-  const scripts: { url: string; raw: number; gzip: number; sent: number; encoding: string }[] = [];
-  const pending: Promise<void>[] = [];
-  let measuring = true;
-  page.on('response', (response) => {
-    if (!measuring || response.request().resourceType() !== 'script') return;
-    pending.push(
-      (async () => {
-        const content = await response.body();
-        const sizes = await response.request().sizes();
-        scripts.push({
-          url: new URL(response.url()).pathname,
-          raw: content.length,
-          gzip: gzipSync(content, { level: 6 }).length,
-          sent: sizes.responseBodySize,
-          encoding: (await response.allHeaders())['content-encoding'] ?? 'identity',
-        });
-      })(),
-    );
-  });
+  const signInScripts = collectScripts(page);
   const loadStarted = performance.now();
   await page.goto(`${service.baseUrl}/app/sign-in`);
   await page.getByRole('button', { name: 'Sign in' }).waitFor({ state: 'visible' });
   const interactiveMs = performance.now() - loadStarted;
   await page.waitForLoadState('networkidle');
-  await Promise.all(pending);
-  measuring = false;
-  const jsGzip = scripts.reduce((s, f) => s + f.gzip, 0);
-  const jsSent = scripts.reduce((s, f) => s + f.sent, 0);
-  const jsRaw = scripts.reduce((s, f) => s + f.raw, 0);
+  const scripts = await signInScripts.stop();
+  const jsGzip = sum(scripts, 'gzip');
+  const jsSent = sum(scripts, 'sent');
+  const jsRaw = sum(scripts, 'raw');
 
-  // --- 2. configurator: last keystroke -> new price ---------------------------------------------
+  // --- 1b. configurator route: JavaScript after sign-in (issue 31) -------------------------------
+  // a) In the app: signed in from the sign-in screen, then the brief opened from its URL in the same
+  //    tab (the shell is cached by the browser): the scripts fetched for the configurator route and,
+  //    separately, its parts loaded on demand (charts, drawings, the 3D preview; ON_DEMAND).
   await page.getByLabel('Username or e-mail').fill(ADMIN.email);
   await page.locator('input[name=password]').fill(ADMIN.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByTestId('signed-in-user').waitFor();
-  await page.goto(`${service.baseUrl}/app/briefs/${template.id}`);
+  await page.waitForLoadState('networkidle');
+  const afterSignIn = collectScripts(page);
+  await page.evaluate((url) => {
+    history.pushState(null, '', url);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, `/app/briefs/${template.id}`);
   await page.getByTestId('estimate-total').waitFor();
+  await page.getByTestId('die-line-0').locator('img').waitFor();
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(500);
+  const routeAll = await afterSignIn.stop();
+  const routeFirst = routeAll.filter((s) => !ON_DEMAND.test(s.url));
+  const routeOnDemand = routeAll.filter((s) => ON_DEMAND.test(s.url));
+  // b) Cold: the brief's URL opened in a new tab of the signed-in browser, empty cache: everything.
+  const cold = await context.newPage();
+  const coldScripts = collectScripts(cold);
+  await cold.goto(`${service.baseUrl}/app/briefs/${template.id}`);
+  await cold.getByTestId('estimate-total').waitFor();
+  await cold.getByTestId('die-line-0').locator('img').waitFor();
+  await cold.waitForLoadState('networkidle');
+  await cold.waitForTimeout(500);
+  const coldAll = await coldScripts.stop();
+  const coldFirst = coldAll.filter((s) => !ON_DEMAND.test(s.url));
+  await cold.close();
+
+  // --- 2. configurator: last keystroke -> new price ---------------------------------------------
   const quantity = page.getByTestId('quantity-0-0');
   const samples: number[] = [];
   for (let i = 0; i < SAMPLES + 3; i++) {
@@ -192,6 +244,9 @@ try {
     '|---|---|---|',
     `| JS before the sign-in screen is interactive, gzipped | **${kb(jsGzip)}** in ${scripts.length} files (${kb(jsRaw)} raw; ${kb(jsSent)} sent, ${[...new Set(scripts.map((s) => s.encoding))].join('/')}) | <= 250 KB |`,
     `| sign-in screen interactive after navigation (local) | ${ms(interactiveMs)} | — |`,
+    `| configurator route after sign-in (in the app), gzipped: without its on-demand parts (form, price, operations) | **${kb(sum(routeFirst, 'gzip'))}** in ${routeFirst.length} files (${kb(sum(routeFirst, 'raw'))} raw) | — |`,
+    `| configurator route after sign-in: its on-demand parts (charts, drawings, 3D preview), gzipped | ${kb(sum(routeOnDemand, 'gzip'))} in ${routeOnDemand.length} files | — |`,
+    `| configurator opened from its URL (shell included, cold cache), gzipped: without its on-demand parts / everything | **${kb(sum(coldFirst, 'gzip'))}** in ${coldFirst.length} files / ${kb(sum(coldAll, 'gzip'))} in ${coldAll.length} files | <= 250 KB |`,
     `| configurator: last keystroke -> new price, after the ${ESTIMATE_DEBOUNCE_MS} ms debounce, p50 / p95 / max (${samples.length} edits) | ${ms(percentile(samples, 50))} / **${ms(percentile(samples, 95))}** / ${ms(Math.max(...samples))} | p95 < 150 ms |`,
     `| baseline: POST /api/briefs/estimate alone, p50 / p95 | ${ms(percentile(direct, 50))} / ${ms(percentile(direct, 95))} | — |`,
     row(
@@ -222,6 +277,14 @@ try {
     'Scripts before sign-in:',
     '',
     ...scripts.map((s) => `- \`${s.url}\`: ${kb(s.gzip)} gzipped (${kb(s.raw)} raw)`),
+    '',
+    'Configurator route after sign-in, without its on-demand parts:',
+    '',
+    ...routeFirst.map((s) => `- \`${s.url}\`: ${kb(s.gzip)} gzipped (${kb(s.raw)} raw)`),
+    '',
+    'Configurator route, its on-demand parts:',
+    '',
+    ...routeOnDemand.map((s) => `- \`${s.url}\`: ${kb(s.gzip)} gzipped (${kb(s.raw)} raw)`),
   ].join('\n');
   console.log(`\n${report}\n`);
 } finally {

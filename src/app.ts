@@ -49,6 +49,7 @@ import { registerHipeCompatibility } from './platform/hipe.ts';
 import { registerIdempotency } from './platform/idempotency.ts';
 import { registerInputSafety, restrictDateFormats } from './platform/input-safety.ts';
 import { createJobs } from './platform/jobs.ts';
+import { lazySchemaCompilers } from './platform/lazy-schemas.ts';
 import { lazySerializers } from './platform/lazy-serializers.ts';
 import { registerPgliteMaintenance } from './platform/maintenance.ts';
 import { aliasPrefixes, type FeatureModule } from './platform/module.ts';
@@ -68,6 +69,11 @@ export type BuildOptions = {
   logger?: boolean | object;
   /** The clock of idempotency keys (tests move it forward to expire keys). */
   now?: () => Date;
+  /**
+   * Compile each route's validator and serializer on its first use rather than at ready
+   * (platform/lazy-schemas.ts): for the tests, which call a few routes of each app they build.
+   */
+  lazySchemas?: boolean;
 };
 
 export type App = FastifyInstance & { ctx: AppContext; protectedRoutes: ProtectedRoute[] };
@@ -143,7 +149,10 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     return503OnClosing: true,
-    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
+    // Serializers always on first answer (idle memory); validators too in tests (their CPU).
+    schemaController: {
+      compilersFactory: options.lazySchemas ? lazySchemaCompilers() : { buildSerializer: lazySerializers },
+    },
     ajv: {
       customOptions: {
         // Unknown properties are refused (400) rather than silently dropped, so typos surface.

@@ -156,7 +156,7 @@ describe('background pricing across a restart', () => {
     timeout: 90_000,
   }, async () => {
     // A process without workers accepts three briefs, then stops.
-    let current = await buildApp({ config, database, runWorkers: false, logger: false });
+    let current = await buildApp({ config, database, runWorkers: false, logger: false, lazySchemas: true });
     app = current;
     await createOrganisationService(current.ctx).bootstrap();
     const root = await signIn(current, SUPERADMIN.email, SUPERADMIN.password);
@@ -191,7 +191,7 @@ describe('background pricing across a restart', () => {
     expect(rows[0]!.n).toBe(1);
 
     // A new process with workers prices all three.
-    current = await buildApp({ config, database, runWorkers: true, logger: false });
+    current = await buildApp({ config, database, runWorkers: true, logger: false, lazySchemas: true });
     app = current;
     const again = await signIn(current, admin.email, PASSWORD);
     for (const id of ids) {

@@ -677,6 +677,7 @@ describe('several nodes', () => {
       runWorkers: false,
       logger: false,
       now: () => clock,
+      lazySchemas: true,
     });
     try {
       const key = newKey();

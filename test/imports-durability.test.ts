@@ -56,7 +56,7 @@ describe('an import interrupted by a restart', () => {
   });
 
   const start = async (runWorkers: boolean) => {
-    app = await buildApp({ config, database, runWorkers, logger: false });
+    app = await buildApp({ config, database, runWorkers, logger: false, lazySchemas: true });
     return app;
   };
 

@@ -46,7 +46,7 @@ async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs =
 }
 
 const start = (database: Database, webhooks?: Partial<Config['webhooks']>) =>
-  buildApp({ config: config(webhooks), database, runWorkers: true, logger: false });
+  buildApp({ config: config(webhooks), database, runWorkers: true, logger: false, lazySchemas: true });
 
 async function createCompany(change: App['ctx']['change'], who: ChangeActor & object, name: string) {
   return change(who, async (tx, record) => {

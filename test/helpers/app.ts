@@ -53,6 +53,9 @@ export async function buildTestApp(
     runWorkers: options.runWorkers ?? false,
     logger: false,
     now: options.now,
+    // Only the routes a file calls are compiled (about 2.5 s of CPU less per app; the service and
+    // the e2e tests compile every route at start).
+    lazySchemas: true,
   });
   await createOrganisationService(app.ctx).bootstrap();
   const root = await signIn(app, SUPERADMIN.email, SUPERADMIN.password);
@@ -83,6 +86,7 @@ export async function buildPeerApp(
     database,
     runWorkers: false,
     logger: false,
+    lazySchemas: true,
   });
   return {
     app,

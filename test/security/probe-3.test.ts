@@ -183,6 +183,7 @@ describe('probe 3: slow requests time out', () => {
       database: opened.database,
       runWorkers: false,
       logger: { level: 'info', stream },
+      lazySchemas: true,
     });
     await slow.listen({ port: 0, host: '127.0.0.1' });
     port = (slow.server.address() as AddressInfo).port;

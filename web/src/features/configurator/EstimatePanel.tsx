@@ -1,6 +1,4 @@
-import { useCan } from '../admin/useCan.ts';
 import '@mantine/charts/styles.css';
-import { DonutChart, LineChart } from '@mantine/charts';
 import {
   Badge,
   Button,
@@ -19,9 +17,11 @@ import { useTranslation } from 'react-i18next';
 import { useEngineNames } from '../../api/queries.ts';
 import type { paths } from '../../api/schema.d.ts';
 import { money, number, percent } from '../../ui/format.ts';
-import { BoxPreview } from '../preview3d/BoxPreview.tsx';
-import type { FoldInput } from '../preview3d/fold.ts';
+import { lazyPart, OnDemand } from '../../ui/OnDemand.tsx';
+import { useCan } from '../admin/useCan.ts';
+import type { CostShareChartProps, QuantityCurveChartProps } from './EstimateCharts.tsx';
 import type { Change } from './form.ts';
+import { StaleBadge } from './StaleBadge.tsx';
 import { suggestionText } from './suggestion.ts';
 
 export type Estimate = paths['/api/briefs/estimate']['post']['responses'][200]['content']['application/json'];
@@ -39,7 +39,18 @@ const COLOURS = [
   'blue.8',
 ];
 
-const svgSrc = (svg: string) => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+// Issue 31: the charts (recharts, ~120 KB gzipped) and the drawings are chunks of their own, loaded
+// when an estimate is first shown; the form and the price do not wait for them. The charts' styles
+// (a few KB of CSS) stay with the page: a chart chunk loaded again after a failure (OnDemand's
+// Retry) finds them, as Vite does not fetch a chunk's CSS a second time.
+const loadCharts = () => import('./EstimateCharts.tsx');
+const CostShareChart = lazyPart<CostShareChartProps>(() =>
+  loadCharts().then((m) => ({ default: m.CostShareChart })),
+);
+const QuantityCurveChart = lazyPart<QuantityCurveChartProps>(() =>
+  loadCharts().then((m) => ({ default: m.QuantityCurveChart })),
+);
+const EstimateDrawings = lazyPart(() => import('./EstimateDrawings.tsx'));
 
 /** The price: totals, unit price, tooling, delivery, lead time (rendered first, on every estimate). */
 export function EstimateSummary({
@@ -105,15 +116,6 @@ export function EstimateSummary({
   );
 }
 
-function StaleBadge({ panel = 'drawing' }: { panel?: string }) {
-  const { t } = useTranslation();
-  return (
-    <Badge color="gray.8" variant="filled" ml="xs" data-testid={`${panel}-stale`}>
-      {t('stale.drawing')}
-    </Badge>
-  );
-}
-
 /**
  * Why the price is what it is: drawings, process, cost shares, quantity curve and savings. Heavier to
  * draw than the summary, so it is memoised (the form's keystrokes do not redraw it) and fed a
@@ -147,6 +149,8 @@ export const EstimateDetails = memo(function EstimateDetails({
     ...s,
     label: t(`engine.costShares.${s.key}`, { defaultValue: s.label }),
   }));
+  // The first element's next price break, drawn on the curve.
+  const nextBreak = estimate.elements.find((e) => e.nextPriceBreak)?.nextPriceBreak;
   return (
     <Stack gap="md" className={stale ? 'stale-details' : undefined} data-stale={stale}>
       <Tabs defaultValue="0" keepMounted={false}>
@@ -159,58 +163,9 @@ export const EstimateDetails = memo(function EstimateDetails({
         </Tabs.List>
         {estimate.elements.map((e) => (
           <Tabs.Panel key={e.position} value={String(e.position)} pt="sm">
-            <SimpleGrid cols={{ base: 1, lg: 2 }}>
-              <Card
-                withBorder
-                className={stale ? 'drawing stale' : 'drawing'}
-                data-testid={`die-line-${e.position}`}
-                data-stale={stale}
-              >
-                <Title order={3} size="h5">
-                  {t('configurator.dieLine')}
-                  {stale ? <StaleBadge /> : null}
-                </Title>
-                <img
-                  src={svgSrc(e.dieLineSvg)}
-                  alt={`${t('configurator.dieLine')} ${e.productCode}`}
-                  style={{ width: '100%', maxHeight: 300, objectFit: 'contain' }}
-                />
-              </Card>
-              {e.dieLine ? (
-                <Card
-                  withBorder
-                  data-testid={`preview-3d-${e.position}`}
-                  className={stale ? 'drawing stale' : 'drawing'}
-                  data-stale={stale}
-                >
-                  <Title order={3} size="h5" mb="xs">
-                    {t('preview3d.title')}
-                    {stale ? <StaleBadge panel="preview-3d" /> : null}
-                  </Title>
-                  <BoxPreview
-                    dieLine={e.dieLine as unknown as FoldInput}
-                    kraft={e.productCode.startsWith('0')}
-                    testId={`box-3d-${e.position}`}
-                  />
-                </Card>
-              ) : null}
-              <Card
-                withBorder
-                className={stale ? 'drawing stale' : 'drawing'}
-                data-testid={`imposition-${e.position}`}
-                data-stale={stale}
-              >
-                <Title order={3} size="h5">
-                  {t('configurator.imposition')} · {e.layoutCount} × · {percent(e.sheetUtilisation * 100, 0)}
-                  {stale ? <StaleBadge /> : null}
-                </Title>
-                <img
-                  src={svgSrc(e.impositionSvg)}
-                  alt={`${t('configurator.imposition')} ${e.sheet.width} × ${e.sheet.height} mm`}
-                  style={{ width: '100%', maxHeight: 300, objectFit: 'contain' }}
-                />
-              </Card>
-            </SimpleGrid>
+            <OnDemand height={320} testId={`drawings-loading-${e.position}`}>
+              <EstimateDrawings element={e} stale={stale} />
+            </OnDemand>
             <Card withBorder mt="sm" {...panel('operations')}>
               <Title order={3} size="h5" mb="xs">
                 {t('configurator.operations')}
@@ -268,17 +223,17 @@ export const EstimateDetails = memo(function EstimateDetails({
               {staleMark('cost-shares')}
             </Title>
             <Group wrap="nowrap" align="center">
-              <DonutChart
-                size={150}
-                thickness={26}
-                data={segments.map((s, i) => ({
-                  name: s.label,
-                  value: s.amount,
-                  color: COLOURS[i % COLOURS.length]!,
-                }))}
-                valueFormatter={(v) => money(v, currency)}
-                chartLabel={money(breakdown.total, currency, 0)}
-              />
+              <OnDemand height={150} testId="cost-share-loading">
+                <CostShareChart
+                  data={segments.map((s, i) => ({
+                    name: s.label,
+                    value: s.amount,
+                    color: COLOURS[i % COLOURS.length]!,
+                  }))}
+                  currency={currency}
+                  total={breakdown.total}
+                />
+              </OnDemand>
               <Stack gap={2}>
                 {segments.map((s, i) => (
                   <Group key={s.key} gap={6} wrap="nowrap">
@@ -302,28 +257,27 @@ export const EstimateDetails = memo(function EstimateDetails({
           {estimate.quantityCurve === undefined ? (
             <Analysing />
           ) : (
-            <LineChart
-              h={170}
-              data={estimate.quantityCurve.map((p) => ({
-                quantity: number(p.quantity),
-                unitPrice: p.unitPrice,
-              }))}
-              dataKey="quantity"
-              series={[{ name: 'unitPrice', label: t('configurator.unitPrice'), color: 'indigo.7' }]}
-              valueFormatter={(v) => money(v, currency, 4)}
-              yAxisProps={{ domain: ['auto', 'auto'], width: 70 }}
-              referenceLines={estimate.elements
-                .flatMap((e) => (e.nextPriceBreak ? [e.nextPriceBreak] : []))
-                .slice(0, 1)
-                .map((b) => ({
-                  y: b.unitPrice,
-                  label: t('configurator.priceBreak', {
-                    quantity: number(b.quantity),
-                    price: money(b.unitPrice, currency, 4),
-                  }),
-                  color: 'red.7',
+            <OnDemand height={170} testId="curve-loading">
+              <QuantityCurveChart
+                data={estimate.quantityCurve.map((p) => ({
+                  quantity: number(p.quantity),
+                  unitPrice: p.unitPrice,
                 }))}
-            />
+                currency={currency}
+                seriesLabel={t('configurator.unitPrice')}
+                priceBreak={
+                  nextBreak?.unitPrice != null
+                    ? {
+                        unitPrice: nextBreak.unitPrice,
+                        label: t('configurator.priceBreak', {
+                          quantity: number(nextBreak.quantity),
+                          price: money(nextBreak.unitPrice, currency, 4),
+                        }),
+                      }
+                    : undefined
+                }
+              />
+            </OnDemand>
           )}
           {estimate.elements.map((e) =>
             e.nextPriceBreak ? (

@@ -1,0 +1,106 @@
+import type { Route } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from './axe.ts';
+import { ADMIN, clearScreenshots, openE2eSession, screenshot } from './harness.ts';
+
+/**
+ * Issue 31: the configurator's charts (recharts) and drawings are chunks of their own, loaded once
+ * an estimate is shown. While they load, the price and the form are there and each part says it is
+ * loading; if a chunk cannot be loaded, the part says so and "Retry" loads it again, the rest of the
+ * page untouched. The chunks are held back / refused by intercepting their requests.
+ */
+const e2e = openE2eSession({ name: 'configurator-chunks' });
+const state: { briefId?: string } = {};
+
+beforeAll(async () => {
+  clearScreenshots((name) => name.startsWith('chunks-') || name.startsWith('configurator-chunks-failed-'));
+  const company = await e2e.api('POST', '/api/companies', { name: 'Chunk Co' });
+  const products = await e2e.api('GET', '/api/products');
+  const boards = await e2e.api('GET', '/api/material-references');
+  const brief = await e2e.api('POST', '/api/briefs', {
+    name: 'Chunked',
+    companyId: company.id,
+    briefElements: [
+      {
+        position: 0,
+        productId: products.find((p: { code: string }) => p.code === 'STE').id,
+        materialReferenceId: boards.find((b: { code: string }) => b.code === 'GC1-350').id,
+        lengthDimension: 120,
+        widthDimension: 40,
+        heightDimension: 180,
+        decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
+        wantDecoration: true,
+        sidePrinted: 'RECTO',
+        rectoColorCount: 4,
+      },
+    ],
+  });
+  state.briefId = brief.id;
+  await e2e.signInAs(ADMIN.email, ADMIN.password);
+});
+
+const CHARTS = '**/assets/EstimateCharts-*.js';
+const DRAWINGS = '**/assets/EstimateDrawings-*.js';
+
+describe('the configurator loads its charts and drawings on demand', () => {
+  it('shows the price first, the charts and drawings loading, then drawn', async () => {
+    const { page } = e2e;
+    const held: Route[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const hold = async (route: Route) => {
+      held.push(route);
+      await released;
+      await route.continue();
+    };
+    await page.route(CHARTS, hold);
+    await page.route(DRAWINGS, hold);
+    try {
+      await page.goto(e2e.url(`/briefs/${state.briefId}`));
+      await page.getByTestId('estimate-total').waitFor();
+      expect(await page.getByTestId('estimate-total').textContent()).toMatch(/€/);
+      // The parts whose chunks are held say they are loading, in their place.
+      for (const id of ['drawings-loading-0', 'cost-share-loading', 'curve-loading']) {
+        await page.getByTestId(id).waitFor();
+        expect(await page.getByTestId(id).getAttribute('aria-busy')).toBe('true');
+        expect(await page.getByTestId(id).textContent()).toContain('Loading');
+      }
+      expect(await page.getByTestId('die-line-0').count()).toBe(0);
+      expect(await page.locator('.recharts-wrapper').count()).toBe(0);
+      // The form works meanwhile.
+      expect(await page.getByTestId('quantity-0-0').isEditable()).toBe(true);
+      expect(held.length).toBeGreaterThan(0);
+      await screenshot(page, 'chunks-01-loading');
+      await expectAccessible(page, 'configurator, charts loading');
+    } finally {
+      release();
+    }
+    await expect.poll(() => page.getByTestId('die-line-0').locator('img').count()).toBe(1);
+    await expect.poll(() => page.locator('.recharts-wrapper').count()).toBe(2); // donut and curve
+    for (const id of ['drawings-loading-0', 'cost-share-loading', 'curve-loading'])
+      expect(await page.getByTestId(id).count()).toBe(0);
+    await screenshot(page, 'chunks-02-loaded');
+    await page.unroute(CHARTS);
+    await page.unroute(DRAWINGS);
+  });
+
+  it('says a chart could not be loaded, keeps the rest, and loads it again on Retry', async () => {
+    const { page } = e2e;
+    await page.route(CHARTS, (route) => route.abort('failed'));
+    await page.goto(e2e.url(`/briefs/${state.briefId}`));
+    await page.getByTestId('estimate-total').waitFor();
+    await expect.poll(() => page.getByRole('button', { name: 'Retry' }).count()).toBe(2);
+    expect(await page.getByRole('alert').filter({ hasText: 'Something went wrong' }).count()).toBe(2);
+    // The drawings (another chunk) and the price are there.
+    await expect.poll(() => page.getByTestId('die-line-0').locator('img').count()).toBe(1);
+    expect(await page.locator('.recharts-wrapper').count()).toBe(0);
+    await screenshot(page, 'chunks-03-failed');
+    await page.unroute(CHARTS);
+    await page.getByRole('button', { name: 'Retry' }).first().click();
+    await expect.poll(() => page.locator('.recharts-wrapper').count()).toBe(2);
+    expect(await page.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+    // The donut is drawn (its size comes from the charts' styles), not an empty box.
+    expect((await page.locator('.mantine-DonutChart-root').boundingBox())?.height).toBeGreaterThan(100);
+    await screenshot(page, 'chunks-04-retried');
+  });
+});
