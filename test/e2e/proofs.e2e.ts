@@ -12,20 +12,39 @@ import {
   openE2eSession,
   screenshot as shot,
   signInApi,
+  WEBGL_ARGS,
 } from './harness.ts';
 
 /**
  * Issue 29's proof loop in a real Chromium: on a phone-sized screen (390 x 844) the buyer uploads
  * artwork for the line of a signed quote, reads the preflight findings, uploads a corrected
  * version and approves its proof with a typed name; then the sales user converts the quote, which
- * the proof gate refused before. Screenshots: test-results/e2e/proofs-*.png (and the proof PDF).
+ * the proof gate refused before. The approved artwork is printed on the folded 3D box (compared
+ * with the bare board). Screenshots: test-results/e2e/proofs-*.png (and the proof PDF).
  */
-const e2e = openE2eSession({ name: 'proofs' });
+const e2e = openE2eSession({ name: 'proofs', launchArgs: WEBGL_ARGS });
 const BUYER = { email: 'buyer@proofs.test', password: 'buyer-password-1' };
 const SALES = { email: 'sales@proofs.test', password: 'sales-password-1' };
 const state = {} as { quoteId: string; lineId: string; bad: string; good: string };
 
 const screenshot = (name: string) => shot(e2e.page, `proofs-${name}`);
+/** The share of a canvas's pixels in a saturated colour (the artwork; the bare board is white/grey). */
+const colouredShare = (testId: string) =>
+  e2e.page.getByTestId(testId).evaluate((canvas) => {
+    const c = canvas as HTMLCanvasElement;
+    const copy = document.createElement('canvas');
+    copy.width = c.width;
+    copy.height = c.height;
+    const context = copy.getContext('2d')!;
+    context.drawImage(c, 0, 0);
+    const { data } = context.getImageData(0, 0, c.width, c.height);
+    let coloured = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+      if (Math.max(r, g, b) - Math.min(r, g, b) > 60) coloured++;
+    }
+    return coloured / (data.length / 4);
+  });
 const button = (name: string) => e2e.page.getByRole('button', { name, exact: true });
 /** Waits until the line's artwork preview (PNG over the die-line) has loaded. */
 const previewLoaded = (line: ReturnType<typeof e2e.page.getByTestId>) =>
@@ -132,6 +151,33 @@ describe('the proof loop on the quote page', () => {
     await line.getByTestId('proof-findings-none').waitFor();
     await previewLoaded(line);
     expect(await line.getByText('Version 2').count()).toBeGreaterThan(0);
+
+    // "See it on the 3D box": the folded box with the artwork printed on it, then the bare board.
+    await line.getByTestId('proof-show-on-box').click();
+    const view = e2e.page.getByTestId('quote-box-3d-view');
+    await expect.poll(() => view.getAttribute('data-artwork')).toBe('shown');
+    expect(await view.getAttribute('aria-label')).toContain('artwork of proof version 2');
+    await e2e.page.waitForTimeout(300);
+    const canvas = e2e.page.getByTestId('quote-box-3d-canvas');
+    const textured = await canvas.screenshot({
+      path: join(ARTIFACTS, 'proofs-05-box-with-artwork-phone.png'),
+    });
+    const texturedShare = await colouredShare('quote-box-3d-canvas');
+    await e2e.page.getByRole('switch', { name: /Show the artwork/ }).uncheck();
+    await expect.poll(() => view.getAttribute('data-artwork')).toBe('none');
+    await e2e.page.waitForTimeout(300);
+    const bare = await canvas.screenshot({ path: join(ARTIFACTS, 'proofs-06-box-bare-phone.png') });
+    const bareShare = await colouredShare('quote-box-3d-canvas');
+    expect(Buffer.compare(textured, bare)).not.toBe(0);
+    // The artwork (teal and orange) covers much of the box; the bare white board has no such colour.
+    expect(texturedShare).toBeGreaterThan(0.05);
+    expect(bareShare).toBeLessThan(0.01);
+    await e2e.page.getByRole('switch', { name: /Show the artwork/ }).check();
+    await expect.poll(() => view.getAttribute('data-artwork')).toBe('shown');
+    await e2e.page
+      .getByTestId('quote-preview-3d')
+      .screenshot({ path: join(ARTIFACTS, 'proofs-07-box-card-phone.png') });
+
     await line.getByTestId('proof-approve').click();
     const dialog = e2e.page.getByTestId('proof-dialog');
     await dialog.waitFor();

@@ -814,6 +814,8 @@ export const de: Messages = {
       'Gefaltete Schachtel aus der Stanzkontur {{style}} (Zuschnitt {{width}} × {{height}} mm), zu {{percent}} % gefaltet. Ziehen zum Drehen, Mausrad zum Zoomen.',
     noWebgl: 'Die 3D-Vorschau braucht WebGL, das dieser Browser nicht bietet.',
     line: 'Zeile',
+    artwork: 'Druckbild zeigen (Proof Version {{version}})',
+    artworkAlt: 'mit dem Druckbild der Proof-Version {{version}} bedruckt',
   },
   dielines: {
     download: 'Stanzkontur-Dateien',

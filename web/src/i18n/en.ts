@@ -152,6 +152,8 @@ export const en = {
       'Folded box from the die-line {{style}} (blank {{width}} × {{height}} mm), folded {{percent}} %. Drag to turn, scroll to zoom.',
     noWebgl: 'The 3D preview needs WebGL, which this browser does not offer.',
     line: 'Line',
+    artwork: 'Show the artwork (proof version {{version}})',
+    artworkAlt: 'with the artwork of proof version {{version}} printed on it',
   },
   dielines: {
     download: 'Die-line files',

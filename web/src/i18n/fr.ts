@@ -153,6 +153,8 @@ export const fr: Messages = {
       'Boîte pliée depuis le tracé {{style}} (développé {{width}} × {{height}} mm), pliée à {{percent}} %. Faites glisser pour tourner, molette pour zoomer.',
     noWebgl: 'L’aperçu 3D demande WebGL, que ce navigateur n’offre pas.',
     line: 'Ligne',
+    artwork: 'Afficher l’illustration (épreuve version {{version}})',
+    artworkAlt: 'avec l’illustration de l’épreuve version {{version}} imprimée dessus',
   },
   dielines: {
     download: 'Fichiers du tracé',

@@ -40,6 +40,8 @@ export interface FoldedBoxProps {
   dieLine: FoldInput;
   /** An image of the flat artwork over the die-line's bounding box (issue 29's proofs). */
   artworkUrl?: string;
+  /** Words for the text alternative when the artwork is shown (e.g. its proof version). */
+  artworkLabel?: string;
   /** Kraft board (corrugated): brown both sides; else white outside, grey inside. */
   kraft?: boolean;
   testId?: string;
@@ -70,6 +72,7 @@ function faceGeometry(polygon: { x: number; y: number }[], width: number, height
 export default function FoldedBox({
   dieLine,
   artworkUrl,
+  artworkLabel,
   kraft,
   testId = 'box-3d',
   initialFold = 1,
@@ -79,6 +82,8 @@ export default function FoldedBox({
   const host = useRef<HTMLDivElement>(null);
   const [fold, setFold] = useState(initialFold);
   const [failed, setFailed] = useState(false);
+  /** The artwork texture that is on the box (loaded), for tests and the text alternative. */
+  const [textured, setTextured] = useState<string | null>(null);
   const [sceneId, setSceneId] = useState(0);
   const faces = useMemo(() => foldModel(dieLine), [dieLine]);
   const state = useRef<{
@@ -179,8 +184,9 @@ export default function FoldedBox({
         outside.color.set('#ffffff');
         outside.needsUpdate = true;
         render();
+        setTextured(artworkUrl);
       });
-    }
+    } else setTextured(null);
     const observer = new ResizeObserver(() => {
       const w = element.clientWidth || width;
       renderer.setSize(w, height, false);
@@ -226,12 +232,17 @@ export default function FoldedBox({
   }, [faces, fold, dieLine.caliperMm, sceneId]);
 
   const percent = Math.round(fold * 100);
-  const description = t('preview3d.description', {
-    style: dieLine.style,
-    width: Math.round(dieLine.width),
-    height: Math.round(dieLine.height),
-    percent,
-  });
+  const description = [
+    t('preview3d.description', {
+      style: dieLine.style,
+      width: Math.round(dieLine.width),
+      height: Math.round(dieLine.height),
+      percent,
+    }),
+    textured && artworkLabel ? artworkLabel : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   return (
     <Stack gap="xs" data-testid={testId}>
       {failed ? (
@@ -241,6 +252,8 @@ export default function FoldedBox({
       ) : (
         <div
           ref={host}
+          data-artwork={textured ? 'shown' : 'none'}
+          data-testid={`${testId}-view`}
           role="img"
           aria-label={description}
           style={{ width: '100%', height, touchAction: 'none' }}

@@ -28,6 +28,7 @@ import { date } from '../../ui/format.ts';
 import { problemFields } from '../../ui/problem.ts';
 import { ErrorState } from '../../ui/states.tsx';
 import { useCan } from '../admin/useCan.ts';
+import { showOnBox } from '../preview3d/QuoteBoxPreview.tsx';
 
 type Lines = components['schemas']['ArtworkProofLines'];
 type Line = Lines['lines'][number];
@@ -154,6 +155,18 @@ function ProofLine({
           </Text>
         )}
         {latest ? <Version proof={latest} name={line.name} /> : <Text size="sm">{t('proofs.none')}</Text>}
+        {latest?.urls.preview && line.hasTemplate && (
+          <Anchor
+            component="button"
+            type="button"
+            size="sm"
+            ta="left"
+            onClick={() => showOnBox(line.quoteItemId)}
+            data-testid="proof-show-on-box"
+          >
+            {t('proofs.showOnBox')}
+          </Anchor>
+        )}
         {upload.error ? <ErrorState error={upload.error} /> : null}
         <Group gap="xs" wrap="wrap">
           {canUpload && (

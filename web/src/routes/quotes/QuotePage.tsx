@@ -268,7 +268,7 @@ export default function QuotePage() {
             {q.state !== 'draft' && <ProofPanel quoteId={q.id} />}
 
             <QuoteDieLines quoteId={q.id} items={q.items} />
-            <QuoteBoxPreview items={q.items} />
+            <QuoteBoxPreview items={q.items} quoteId={q.state !== 'draft' ? q.id : undefined} />
 
             <QuoteTermsCard quote={q} editable={can('edit')} />
 
