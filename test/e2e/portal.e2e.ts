@@ -295,6 +295,20 @@ for (const { tag, viewport } of SIZES) {
       expect(await page.getByTestId('quote-state').textContent()).toBe('Draft');
       expect(await page.getByTestId('quote-next').textContent()).toContain('The seller checks it');
       await screenshot(page, `portal-${tag}-08-reorder-draft`);
+      // "Order again" from the article's page: its last order's quantity at today's price.
+      await page.goto(url(`/articles/${data.articleId}`));
+      await page.getByTestId('article-title').waitFor();
+      await page.getByTestId('reorder-article').click();
+      const again = page.getByTestId('reorder-result');
+      await again.waitFor();
+      expect(await again.getByTestId('reorder-line').count()).toBe(1);
+      expect(await again.getByTestId('reorder-line').textContent()).toContain('× 5,000');
+      expect(await again.getByTestId('reorder-difference').textContent()).toContain('+');
+      await expectFits(page, 'article reorder');
+      await screenshot(page, `portal-${tag}-09-article-reorder`);
+      await page.getByTestId('open-new-quote').click();
+      await page.getByTestId('portal-quote').waitFor();
+      expect(await page.getByTestId('quote-state').textContent()).toBe('Draft');
     });
 
     it('cannot open a brief’s costs by URL and sees no staff menus', async () => {

@@ -4464,7 +4464,7 @@ export interface paths {
         get: operations["getNotificationPreferences"];
         /**
          * Opt out of (or back into) kinds of notification e-mail
-         * @description Kinds: `quote_published` (A quote is published to you (buyer contacts)), `quote_accepted` (A buyer accepts a quote you own (sales)), `quote_declined` (A buyer declines a quote you own (sales)), `quote_comment` (Someone comments on a quote you own (sales)).
+         * @description Kinds: `quote_published` (A quote is published to you (buyer contacts)), `quote_accepted` (A buyer accepts a quote you own (sales)), `quote_declined` (A buyer declines a quote you own (sales)), `quote_comment` (Someone comments on a quote you own (sales)), `quote_reordered` (A buyer orders again: a new draft quote for a company you manage (sales)).
          *
          *     Permission `profile:preferences` - roles: superadmin, admin, sales, external_sales, contact, guest.
          */
@@ -32540,7 +32540,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Kinds to opt out of (replaces the list): quote_published, quote_accepted, quote_declined, quote_comment */
+                    /** @description Kinds to opt out of (replaces the list): quote_published, quote_accepted, quote_declined, quote_comment, quote_reordered */
                     emailOptOuts: string[];
                 };
             };
