@@ -815,7 +815,7 @@ export const de: Messages = {
     noWebgl: 'Die 3D-Vorschau braucht WebGL, das dieser Browser nicht bietet.',
     line: 'Zeile',
     artwork: 'Druckbild zeigen (Proof Version {{version}})',
-    artworkAlt: 'mit dem Druckbild der Proof-Version {{version}} bedruckt',
+    artworkAlt: 'Bedruckt mit dem Druckbild der Proof-Version {{version}}.',
   },
   dielines: {
     download: 'Stanzkontur-Dateien',

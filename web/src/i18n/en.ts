@@ -153,7 +153,7 @@ export const en = {
     noWebgl: 'The 3D preview needs WebGL, which this browser does not offer.',
     line: 'Line',
     artwork: 'Show the artwork (proof version {{version}})',
-    artworkAlt: 'with the artwork of proof version {{version}} printed on it',
+    artworkAlt: 'Printed with the artwork of proof version {{version}}.',
   },
   dielines: {
     download: 'Die-line files',

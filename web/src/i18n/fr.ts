@@ -154,7 +154,7 @@ export const fr: Messages = {
     noWebgl: 'L’aperçu 3D demande WebGL, que ce navigateur n’offre pas.',
     line: 'Ligne',
     artwork: 'Afficher l’illustration (épreuve version {{version}})',
-    artworkAlt: 'avec l’illustration de l’épreuve version {{version}} imprimée dessus',
+    artworkAlt: 'Imprimée avec l’illustration de l’épreuve version {{version}}.',
   },
   dielines: {
     download: 'Fichiers du tracé',

@@ -95,6 +95,7 @@ export default function FoldedBox({
     root: ThreeGroup;
     render: () => void;
     reset: () => void;
+    keepInView: () => void;
   } | null>(null);
 
   /** Whether the camera was fitted to the current scene (once, at its first fold). */
@@ -160,13 +161,19 @@ export default function FoldedBox({
       return group;
     });
     const render = () => renderer.render(scene, camera);
+    /** How far the camera stands to see a ball of this diameter, whichever of its angles is narrower. */
+    const fitDistance = (size: number) => {
+      const halfFov = (camera.fov * Math.PI) / 360;
+      const narrower = Math.min(halfFov, Math.atan(Math.tan(halfFov) * camera.aspect));
+      return size / (2 * Math.tan(narrower));
+    };
     const reset = () => {
       // Fit the folded box (or the blank) in view, seen from the front, a little from above.
       pivot.updateMatrixWorld(true);
       const box = new Box3().setFromObject(pivot);
       const centre = box.getCenter(new Vector3());
       const size = box.getSize(new Vector3()).length() || 100;
-      const distance = size / (2 * Math.tan((camera.fov * Math.PI) / 360));
+      const distance = fitDistance(size);
       camera.position.set(centre.x + distance * 0.55, centre.y + distance * 0.45, centre.z + distance * 0.75);
       camera.near = distance / 100;
       camera.far = distance * 10;
@@ -174,6 +181,25 @@ export default function FoldedBox({
       controls.target.copy(centre);
       controls.update();
       render();
+    };
+    /**
+     * Opening the box spreads its flaps beyond the closed box's view (a half-open tuck end's lid
+     * and tuck flap left the canvas): while folding, the camera backs away along its line of sight
+     * until the whole blank is in view again. It never moves closer; "Reset view" does.
+     */
+    const keepInView = () => {
+      pivot.updateMatrixWorld(true);
+      const box = new Box3().setFromObject(pivot);
+      const centre = box.getCenter(new Vector3());
+      const size = box.getSize(new Vector3()).length() || 100;
+      const needed = centre.distanceTo(controls.target) + fitDistance(size);
+      const offset = camera.position.clone().sub(controls.target);
+      if (offset.length() >= needed) return;
+      camera.position.copy(controls.target).add(offset.setLength(needed));
+      camera.near = needed / 100;
+      camera.far = needed * 10;
+      camera.updateProjectionMatrix();
+      controls.update();
     };
     controls.addEventListener('change', render);
     if (artworkUrl) {
@@ -195,7 +221,7 @@ export default function FoldedBox({
       render();
     });
     observer.observe(element);
-    state.current = { renderer, scene, camera, controls, meshes, root, render, reset };
+    state.current = { renderer, scene, camera, controls, meshes, root, render, reset, keepInView };
     fitted.current = false;
     // The fold effect places the new scene's faces.
     setSceneId((n) => n + 1);
@@ -228,7 +254,10 @@ export default function FoldedBox({
     if (!fitted.current) {
       fitted.current = true;
       s.reset();
-    } else s.render();
+    } else {
+      s.keepInView();
+      s.render();
+    }
   }, [faces, fold, dieLine.caliperMm, sceneId]);
 
   const percent = Math.round(fold * 100);
