@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
@@ -210,5 +210,67 @@ describe('the proof loop on the quote page', () => {
     await button('Convert to an order').click();
     await e2e.page.getByTestId('quote-order').waitFor();
     await screenshot('04-sales-converted');
+  });
+
+  it('a guest with a link made for proofs approves the artwork on a phone', async () => {
+    // Another quote of the same brief: published, artwork uploaded by sales, a link for proofs.
+    const source = await e2e.api('GET', `/api/quotes/${state.quoteId}`);
+    const briefIds = [
+      ...new Set(
+        (source.items as { children?: { briefId?: string }[] }[])
+          .flatMap((i) => i.children ?? [])
+          .map((c) => c.briefId)
+          .filter(Boolean),
+      ),
+    ];
+    const quote = await e2e.api('POST', '/api/quotes', {
+      companyId: source.companyId,
+      validUntil: '2099-12-31',
+      briefIds,
+    });
+    await e2e.api('PUT', `/api/quotes/${quote.id}`, { state: 'published' });
+    const lines = await e2e.api('GET', `/api/quotes/${quote.id}/proofs`);
+    const itemId = lines.lines[0].quoteItemId as string;
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(readFileSync(state.good))]), 'tea-box-final.pdf');
+    const uploaded = await fetch(`${e2e.service.baseUrl}/api/quotes/${quote.id}/items/${itemId}/artwork`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${e2e.token}` },
+      body: form,
+    });
+    expect(uploaded.status).toBe(201);
+    const link = await e2e.api('POST', `/api/quotes/${quote.id}/guest-links`, {
+      localisationId: 'en',
+      proofs: true,
+    });
+    expect(link.proofs).toBe(true);
+
+    await e2e.page.setViewportSize({ width: 390, height: 844 });
+    await e2e.page.goto(link.pageUrl);
+    const panel = e2e.page.getByTestId('proof-panel');
+    await panel.waitFor();
+    const line = panel.getByTestId(`proof-line-${itemId}`);
+    await line.getByTestId('proof-findings-none').waitFor();
+    await previewLoaded(line);
+    expect(await line.getByTestId('proof-upload').count()).toBe(0);
+    await line.getByTestId('proof-approve').click();
+    const dialog = e2e.page.getByTestId('proof-dialog');
+    await dialog.getByTestId('proof-name').fill('Gia Guest');
+    await dialog.getByTestId('proof-email').fill('gia@buyer.test');
+    await dialog.getByTestId('proof-confirm').check();
+    await screenshot('08-guest-approve-dialog-phone');
+    await dialog.getByTestId('proof-submit').click();
+    await expect.poll(() => line.getByTestId('proof-status').textContent()).toBe('Approved');
+    expect(await e2e.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot('09-guest-approved-phone');
+    await expectAccessible(e2e.page, 'guest proof approved');
+    const proofs = await e2e.api('GET', `/api/quotes/${quote.id}/proofs`);
+    expect(proofs.lines[0].versions[0].decision).toMatchObject({
+      role: 'guest',
+      guestLinkId: link.id,
+      email: 'gia@buyer.test',
+      typedName: 'Gia Guest',
+    });
+    await e2e.page.setViewportSize({ width: 1400, height: 900 });
   });
 });

@@ -919,6 +919,8 @@ export const de: Messages = {
     guestPage: 'Gastseite',
     guestPdf: 'PDF',
     createLink: 'Gastlink erstellen',
+    linkForProofs: 'Für Korrekturabzüge: der Gast kann die Abzüge auch freigeben oder Änderungen anfordern',
+    linkProofs: 'Abzüge',
     copy: 'Kopieren',
     copied: 'Kopiert',
     revoke: 'Widerrufen',

@@ -433,6 +433,8 @@ export const en = {
     guestPage: 'Guest page',
     guestPdf: 'PDF',
     createLink: 'Create a guest link',
+    linkForProofs: 'For proofs: the guest may also approve the artwork proofs or request changes',
+    linkProofs: 'Proofs',
     copy: 'Copy',
     copied: 'Copied',
     revoke: 'Revoke',

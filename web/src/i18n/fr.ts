@@ -435,6 +435,8 @@ export const fr: Messages = {
     guestPage: 'Page invité',
     guestPdf: 'PDF',
     createLink: 'Créer un lien invité',
+    linkForProofs: 'Pour les BAT : l’invité peut aussi approuver les BAT ou demander des modifications',
+    linkProofs: 'BAT',
     copy: 'Copier',
     copied: 'Copié',
     revoke: 'Révoquer',

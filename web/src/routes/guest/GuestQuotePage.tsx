@@ -8,6 +8,7 @@ import { ApiError, api, unwrap } from '../../api/client.ts';
 import { BuyerLines, SellerHeader, STATE_COLOURS } from '../../features/portal/PortalQuote.tsx';
 import { AcceptDialog } from '../../features/quotes/AcceptDialog.tsx';
 import { DeclineDialog } from '../../features/quotes/DeclineDialog.tsx';
+import { ProofPanel } from '../../features/quotes/ProofPanel.tsx';
 import { LANGUAGES } from '../../i18n/index.ts';
 import { isLanguage } from '../../i18n/languages.ts';
 import { date, money } from '../../ui/format.ts';
@@ -175,6 +176,8 @@ export default function GuestQuotePage() {
             </Button>
           </Group>
         </Card>
+        {/* A link made for proofs: the artwork proofs to approve or send back (hidden otherwise). */}
+        {quote.state !== 'draft' ? <ProofPanel quoteId={quote.id} guestToken={token} /> : null}
       </Stack>
       <AcceptDialog
         quote={{
