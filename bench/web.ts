@@ -144,13 +144,11 @@ try {
   const signInReport = [
     `| JS before the sign-in screen is interactive, gzipped | **${kb(jsGzip)}** in ${scripts.length} files (${kb(jsRaw)} raw; ${kb(jsSent)} sent, ${[...new Set(scripts.map((s) => s.encoding))].join('/')}) | <= 250 KB |`,
     `| sign-in screen interactive after navigation (local) | ${ms(interactiveMs)} | — |`,
-    `| 3D chunk (\`${threeFile ?? 'FoldedBox-*.js'}\`, ${kb(threeGzip)} gzipped) loaded by: ${Object.entries(
+    `| 3D chunk (\`${threeFile ?? 'FoldedBox-*.js'}\`, ${kb(threeGzip)} gzipped) loaded by | sign-in ${scripts.some((s) => THREE_CHUNK.test(s.url)) ? 'yes' : 'no'}, ${Object.entries(
       threeChunk,
     )
       .map(([path, yes]) => `${path} ${yes ? 'yes' : 'no'}`)
-      .join(
-        ', ',
-      )}, sign-in ${scripts.some((s) => THREE_CHUNK.test(s.url)) ? 'yes' : 'no'} | only where shown | only the configurator |`,
+      .join(', ')} | only the screens that show it (the configurator) |`,
   ];
   const scriptList = [
     'Scripts before sign-in:',
