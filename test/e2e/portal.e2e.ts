@@ -371,4 +371,27 @@ describe('a guest link', () => {
       email: 'gaston@acme-tea.test',
     });
   });
+
+  it('the guest declines with a reason and the e-mail typed (the shared decline dialog)', async () => {
+    const quote = await publishedQuote(data.contacts.desktop!, 'Winter tea range');
+    const link = await api('POST', `/api/quotes/${quote.id}/guest-links`, { localisationId: 'en' });
+    const guest = await e2e.browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB' });
+    const page = await guest.newPage();
+    await page.goto(link.pageUrl.replace(/^https?:\/\/[^/]+/, e2e.service.baseUrl));
+    await page.getByTestId('guest-quote').waitFor();
+    await page.getByTestId('quote-decline').click();
+    await page.getByLabel('E-mail').fill('gaston@acme-tea.test');
+    await page.getByTestId('decline-reason').fill('Too late for the season');
+    await screenshot(page, 'portal-phone-13-guest-decline');
+    await page.getByTestId('decline-submit').click();
+    await page.getByTestId('guest-answered').waitFor();
+    expect(await page.getByTestId('quote-state').textContent()).toBe('Declined');
+    await guest.close();
+    const evidence = await api('GET', `/api/quotes/${quote.id}/acceptance`);
+    expect(evidence).toMatchObject({
+      actorRole: 'guest',
+      email: 'gaston@acme-tea.test',
+      reason: 'Too late for the season',
+    });
+  });
 });
