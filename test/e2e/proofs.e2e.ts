@@ -245,6 +245,8 @@ describe('the proof loop on the quote page', () => {
     });
     expect(link.proofs).toBe(true);
 
+    // The guest has no account: a browser signed in as nobody.
+    await e2e.signOut();
     await e2e.page.setViewportSize({ width: 390, height: 844 });
     await e2e.page.goto(link.pageUrl);
     const panel = e2e.page.getByTestId('proof-panel');
@@ -253,6 +255,7 @@ describe('the proof loop on the quote page', () => {
     await line.getByTestId('proof-findings-none').waitFor();
     await previewLoaded(line);
     expect(await line.getByTestId('proof-upload').count()).toBe(0);
+    expect(await panel.textContent()).toContain('then approve it for production');
     await line.getByTestId('proof-approve').click();
     const dialog = e2e.page.getByTestId('proof-dialog');
     await dialog.getByTestId('proof-name').fill('Gia Guest');

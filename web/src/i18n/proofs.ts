@@ -8,6 +8,8 @@ export const proofsEn = {
     title: 'Artwork and proofs',
     intro:
       'Upload the artwork of each line; we check it and make a proof on the die-line for you to approve.',
+    introGuest:
+      'Read each line’s proof on the die-line, then approve it for production or say what should change.',
     gatePending_one: '{{count}} line waits for an approved proof before the order.',
     gatePending_other: '{{count}} lines wait for an approved proof before the order.',
     gateClear: 'Every line with artwork has an approved proof.',
@@ -67,6 +69,8 @@ export const proofsFr: typeof proofsEn = {
     title: 'Fichiers et BAT',
     intro:
       'Envoyez le fichier de chaque ligne ; nous le vérifions et préparons un BAT sur le tracé de découpe à approuver.',
+    introGuest:
+      'Lisez le BAT de chaque ligne sur le tracé de découpe, puis approuvez-le pour la production ou dites ce qui doit changer.',
     gatePending_one: '{{count}} ligne attend un BAT approuvé avant la commande.',
     gatePending_other: '{{count}} lignes attendent un BAT approuvé avant la commande.',
     gateClear: 'Chaque ligne avec un fichier a un BAT approuvé.',
@@ -126,6 +130,8 @@ export const proofsDe: typeof proofsEn = {
     title: 'Druckdaten und Korrekturabzüge',
     intro:
       'Laden Sie die Druckdaten jeder Position hoch; wir prüfen sie und erstellen einen Abzug auf der Stanzkontur zur Freigabe.',
+    introGuest:
+      'Prüfen Sie den Abzug jeder Position auf der Stanzkontur und geben Sie ihn für die Produktion frei oder sagen Sie, was sich ändern soll.',
     gatePending_one: '{{count}} Position wartet vor dem Auftrag auf einen freigegebenen Abzug.',
     gatePending_other: '{{count}} Positionen warten vor dem Auftrag auf einen freigegebenen Abzug.',
     gateClear: 'Jede Position mit Druckdaten hat einen freigegebenen Abzug.',

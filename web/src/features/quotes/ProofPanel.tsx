@@ -88,7 +88,7 @@ export function ProofPanel({ quoteId, guestToken }: { quoteId: string; guestToke
           {t('proofs.title')}
         </Title>
         <Text size="sm" c="dimmed">
-          {data.uploadOpen ? t('proofs.intro') : t('proofs.closed')}
+          {data.uploadOpen ? t(guestToken ? 'proofs.introGuest' : 'proofs.intro') : t('proofs.closed')}
         </Text>
         {withArtwork && (
           <Alert
