@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { articles, companies, companyUsers, events } from '../src/db/schema/index.ts';
+import { articles, companies, companyUsers, emailOutbox, events } from '../src/db/schema/index.ts';
 import {
   auth,
   buildTestApp,
@@ -84,6 +84,15 @@ async function order(options: { delivered?: boolean; companyId?: string } = {}) 
   }
   return id;
 }
+
+/** A quoted-printable body as text (soft line breaks joined, =XX bytes decoded as UTF-8). */
+const decodeQuotedPrintable = (data: string) =>
+  Buffer.from(
+    data
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
 
 async function waitForMail(match: (mail: Received) => boolean): Promise<Received> {
   const deadline = Date.now() + 20_000;
@@ -314,6 +323,53 @@ describe('order again', () => {
     );
     expectProblem(await call(contact, 'POST', `/api/articles/${cheapArticleId}/reorder`), 404, 'not_found');
     expectProblem(await call(otherTenant, 'POST', `/api/articles/${articleId}/reorder`), 404, 'not_found');
+  });
+});
+
+describe('the seller is told when a buyer orders again', () => {
+  it('a contact’s reorder e-mails the company’s account manager the draft and its lines; staff’s does not; an opt-out is kept', async () => {
+    const id = await order();
+    const mark = mails.length;
+    const response = await call(contact, 'POST', `/api/orders/${id}/reorder`);
+    expect(response.statusCode, response.body).toBe(201);
+    const draft = response.json().quote;
+    const told = await waitForMail(
+      (m) => m.to.includes(sales.email) && m.data.includes(`/app/quotes/${draft.id}`),
+    );
+    expect(told.data).toMatch(/^Subject: Acme orders again: draft quote/im);
+    const text = decodeQuotedPrintable(told.data);
+    expect(text).toContain(`${contact.email} of Acme ordered again. A draft quote "Folding box"`);
+    expect(text).toContain('- Folding box x 1,000: €0.4500');
+    expect(text).toContain('Total: €450.00');
+    expect(text).toContain(`https://q.example/app/quotes/${draft.id}`);
+    // The buyer who asked is not told of their own action.
+    expect(mails.slice(mark).some((m) => m.to.includes(contact.email))).toBe(false);
+
+    // Staff ordering again for the buyer: no e-mail to the seller (they did it themselves).
+    const byStaff = await call(sales, 'POST', `/api/articles/${articleId}/reorder`, { quantity: 10 });
+    expect(byStaff.statusCode, byStaff.body).toBe(201);
+    // The manager opted out of this kind: nothing queued for the next reorder either.
+    const optOut = await call(sales, 'PUT', '/api/users/me/notification-preferences', {
+      emailOptOuts: ['quote_reordered'],
+    });
+    expect(optOut.statusCode, optOut.body).toBe(200);
+    const quiet = await call(contact, 'POST', `/api/articles/${articleId}/reorder`, { quantity: 20 });
+    expect(quiet.statusCode, quiet.body).toBe(201);
+    // A later mail proves the outbox has moved past both reorders: a question on a published quote.
+    await call(sales, 'PUT', '/api/users/me/notification-preferences', { emailOptOuts: [] });
+    const published = await publishedQuote();
+    await call(contact, 'POST', `/api/quotes/${published}/comments`, { body: 'After the reorders' });
+    await waitForMail((m) => m.to.includes(sales.email) && m.data.includes('After the reorders'));
+    for (const other of [byStaff.json().quote.id, quiet.json().quote.id])
+      expect(mails.some((m) => m.data.includes(`/app/quotes/${other}`))).toBe(false);
+    const queued = await t.app.ctx.db
+      .select({ text: emailOutbox.text })
+      .from(emailOutbox)
+      .where(eq(emailOutbox.kind, 'quote_reordered'));
+    const about = (quoteId: string) => queued.filter((m) => m.text.includes(`/app/quotes/${quoteId}`)).length;
+    expect([about(draft.id), about(byStaff.json().quote.id), about(quiet.json().quote.id)]).toEqual([
+      1, 0, 0,
+    ]);
   });
 });
 

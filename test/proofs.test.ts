@@ -36,7 +36,7 @@ let briefId: string;
 const LIMIT = 3 * 1024 * 1024;
 const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
 
-const call = (who: Credentials, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
+const call = (who: Credentials, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
   t.app.inject({
     method,
     url,
@@ -524,5 +524,224 @@ describe('decisions, evidence and the order-conversion gate', () => {
     expect(accepted.statusCode, accepted.body).toBe(200);
     const order = await call(sales, 'POST', `/api/quotes/${quote.id}/order`, {});
     expect(order.statusCode, order.body).toBe(201);
+  });
+});
+
+describe('a guest link made for proofs', () => {
+  const guestCall = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+    t.app.inject({
+      method,
+      url,
+      headers: { 'user-agent': 'guest-browser/2.0', 'x-forwarded-for': '203.0.113.7' },
+      ...(payload === undefined ? {} : { payload: payload as Json }),
+    });
+  const link = async (quoteId: string, body: Json) => {
+    const made = await call(sales, 'POST', `/api/quotes/${quoteId}/guest-links`, body);
+    expect(made.statusCode, made.body).toBe(201);
+    return made.json() as Json;
+  };
+
+  it('lets the guest read the proofs and approve or request changes, with the link and e-mail as evidence', async () => {
+    const quote = await publishedQuote();
+    const lineId = quote.lines[0]!.quoteItemId;
+    const good = await pdfArtwork({
+      widthMm: blank.widthMm + 6,
+      heightMm: blank.heightMm + 6,
+      outputIntent: true,
+    });
+    const first = await uploadSettled(sales, quote.id, lineId, good);
+    const made = await link(quote.id, { localisationId: 'en', proofs: true });
+    expect(made.proofs).toBe(true);
+    const listed = (await call(sales, 'GET', `/api/quotes/${quote.id}/guest-links`)).json();
+    expect(listed.find((l: Json) => l.id === made.id).proofs).toBe(true);
+
+    // The proofs, with files at the link's public addresses, readable without credentials.
+    const seen = await guestCall('GET', `/api/public/quotes/${made.token}/proofs`);
+    expect(seen.statusCode, seen.body).toBe(200);
+    expect(seen.headers['cache-control']).toBe('private, no-store');
+    const version = seen.json().lines[0].versions[0];
+    expect(version.id).toBe(first.id);
+    expect(version.urls.proofPdf).toBe(`/api/public/quotes/${made.token}/proofs/${first.id}/pdf`);
+    const pdf = await guestCall('GET', version.urls.proofPdf);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(sha256(pdf.rawPayload)).toBe(first.proofSha256);
+    const png = await guestCall('GET', version.urls.preview);
+    expect(png.statusCode).toBe(200);
+    expect(png.headers['content-type']).toBe('image/png');
+
+    // Changes requested: a comment is needed (400, nothing written), the e-mail too.
+    const url = `/api/public/quotes/${made.token}/proofs/${first.id}/decision`;
+    expectProblem(
+      await guestCall('POST', url, {
+        decision: 'changes_requested',
+        typedName: 'Gia Guest',
+        email: 'gia@buyer.test',
+      }),
+      400,
+    );
+    expectProblem(
+      await guestCall('POST', url, {
+        decision: 'changes_requested',
+        typedName: 'Gia Guest',
+        comment: 'Bigger logo',
+      }),
+      400,
+    );
+    expectProblem(
+      await guestCall('POST', url, {
+        decision: 'changes_requested',
+        typedName: 'Gia Guest',
+        comment: 'Bigger logo',
+        email: 'not-an-email',
+      }),
+      400,
+    );
+    expect(
+      (await call(sales, 'GET', `/api/quotes/${quote.id}/proofs/${first.id}`)).json().decision,
+    ).toBeNull();
+    const before = Date.now();
+    const changed = await guestCall('POST', url, {
+      decision: 'changes_requested',
+      typedName: 'Gia Guest',
+      comment: 'Bigger logo',
+      email: 'gia@buyer.test',
+      proofSha256: first.proofSha256,
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const evidence = (await call(sales, 'GET', `/api/quotes/${quote.id}/proofs/${first.id}`)).json().decision;
+    expect(evidence).toMatchObject({
+      decision: 'changes_requested',
+      userId: null,
+      role: 'guest',
+      guestLinkId: made.id,
+      email: 'gia@buyer.test',
+      typedName: 'Gia Guest',
+      comment: 'Bigger logo',
+      userAgent: 'guest-browser/2.0',
+      proofSha256: first.proofSha256,
+      hashFromClient: true,
+    });
+    expect(evidence.ip).toBeTruthy();
+    expect(new Date(evidence.decidedAt).getTime()).toBeGreaterThanOrEqual(before - 1000);
+    const [event] = await t.app.ctx.db
+      .select()
+      .from(events)
+      .where(and(eq(events.entityId, first.id), eq(events.fieldName, 'decision')));
+    expect(event).toBeTruthy();
+    // Decided once: the same version again is refused.
+    expectProblem(
+      await guestCall('POST', url, {
+        decision: 'approved',
+        typedName: 'Gia',
+        confirm: true,
+        email: 'gia@buyer.test',
+      }),
+      409,
+      'proof_superseded',
+    );
+
+    // A new version, approved by the guest: the line is approved and the gate clears.
+    const second = await uploadSettled(sales, quote.id, lineId, good);
+    const approve = (body: Json) =>
+      guestCall('POST', `/api/public/quotes/${made.token}/proofs/${second.id}/decision`, body);
+    expectProblem(
+      await approve({ decision: 'approved', typedName: 'Gia Guest', email: 'gia@buyer.test' }),
+      400,
+    );
+    expectProblem(
+      await approve({
+        decision: 'approved',
+        typedName: 'Gia Guest',
+        confirm: true,
+        email: 'gia@buyer.test',
+        proofSha256: 'a'.repeat(64),
+      }),
+      409,
+      'proof_hash_mismatch',
+    );
+    const approved = await approve({
+      decision: 'approved',
+      typedName: 'Gia Guest',
+      confirm: true,
+      email: 'gia@buyer.test',
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json().decision).toMatchObject({
+      decision: 'approved',
+      role: 'guest',
+      guestLinkId: made.id,
+    });
+    const lines = (await call(sales, 'GET', `/api/quotes/${quote.id}/proofs`)).json();
+    expect(lines.lines[0].status).toBe('approved');
+    expect(lines.proofsPending).toBe(0);
+  });
+
+  it('isolation: a link that shares the quote only 403; unknown token, another quote’s proof 404; revoked 410', async () => {
+    const quote = await publishedQuote();
+    const lineId = quote.lines[0]!.quoteItemId;
+    const art = await pdfArtwork({
+      widthMm: blank.widthMm + 6,
+      heightMm: blank.heightMm + 6,
+      outputIntent: true,
+    });
+    const proof = await uploadSettled(sales, quote.id, lineId, art);
+    const other = await publishedQuote();
+    const otherProof = await uploadSettled(sales, other.id, other.lines[0]!.quoteItemId, art);
+    const decide = (token: string, proofId: string) =>
+      guestCall('POST', `/api/public/quotes/${token}/proofs/${proofId}/decision`, {
+        decision: 'approved',
+        typedName: 'Eve',
+        confirm: true,
+        email: 'eve@elsewhere.test',
+      });
+
+    // A link that shares the quote only: its PDF page works, its proofs do not.
+    const plain = await link(quote.id, { localisationId: 'en' });
+    expect(plain.proofs).toBe(false);
+    expectProblem(
+      await guestCall('GET', `/api/public/quotes/${plain.token}/proofs`),
+      403,
+      'guest_link_not_for_proofs',
+    );
+    expectProblem(await decide(plain.token, proof.id), 403, 'guest_link_not_for_proofs');
+    expectProblem(
+      await guestCall('GET', `/api/public/quotes/${plain.token}/proofs/${proof.id}/pdf`),
+      403,
+      'guest_link_not_for_proofs',
+    );
+
+    const made = await link(quote.id, { localisationId: 'en', proofs: true });
+    // Another quote's proof through this quote's link: 404, nothing decided.
+    expectProblem(await decide(made.token, otherProof.id), 404);
+    expectProblem(
+      await guestCall('GET', `/api/public/quotes/${made.token}/proofs/${otherProof.id}/pdf`),
+      404,
+    );
+    expectProblem(
+      await guestCall('GET', `/api/public/quotes/${made.token}/proofs/${otherProof.id}/artwork`),
+      404,
+    );
+    expect(
+      (await call(sales, 'GET', `/api/quotes/${other.id}/proofs/${otherProof.id}`)).json().decision,
+    ).toBeNull();
+    // Unknown token: 404; a malformed one: 400.
+    expectProblem(await decide('x'.repeat(43), proof.id), 404);
+    expectProblem(await guestCall('GET', `/api/public/quotes/${'x'.repeat(43)}/proofs`), 404);
+    expectProblem(await guestCall('GET', '/api/public/quotes/short/proofs'), 400);
+    // Another tenant's staff cannot list this quote's proofs either.
+    expectProblem(await call(otherTenant, 'GET', `/api/quotes/${quote.id}/proofs`), 404);
+    // Revoked: 410, nothing decided.
+    const revoked = await call(sales, 'DELETE', `/api/quotes/${quote.id}/guest-links/${made.id}`);
+    expect(revoked.statusCode, revoked.body).toBe(200);
+    expectProblem(await decide(made.token, proof.id), 410, 'guest_link_revoked');
+    expectProblem(
+      await guestCall('GET', `/api/public/quotes/${made.token}/proofs`),
+      410,
+      'guest_link_revoked',
+    );
+    expect(
+      (await call(sales, 'GET', `/api/quotes/${quote.id}/proofs/${proof.id}`)).json().decision,
+    ).toBeNull();
   });
 });

@@ -220,6 +220,12 @@ export const ERROR_CODES = {
     title: 'Guest link revoked',
     description: 'The guest link was revoked by the sender; ask for a new link.',
   },
+  guest_link_not_for_proofs: {
+    status: 403,
+    title: 'Guest link not made for proofs',
+    description:
+      'This guest link shares the quote only; deciding on artwork proofs needs a link made for proofs (`proofs: true`).',
+  },
 
   // Conflicts with the stored state.
   conflict: {

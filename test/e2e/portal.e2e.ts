@@ -295,6 +295,20 @@ for (const { tag, viewport } of SIZES) {
       expect(await page.getByTestId('quote-state').textContent()).toBe('Draft');
       expect(await page.getByTestId('quote-next').textContent()).toContain('The seller checks it');
       await screenshot(page, `portal-${tag}-08-reorder-draft`);
+      // "Order again" from the article's page: its last order's quantity at today's price.
+      await page.goto(url(`/articles/${data.articleId}`));
+      await page.getByTestId('article-title').waitFor();
+      await page.getByTestId('reorder-article').click();
+      const again = page.getByTestId('reorder-result');
+      await again.waitFor();
+      expect(await again.getByTestId('reorder-line').count()).toBe(1);
+      expect(await again.getByTestId('reorder-line').textContent()).toContain('× 5,000');
+      expect(await again.getByTestId('reorder-difference').textContent()).toContain('+');
+      await expectFits(page, 'article reorder');
+      await screenshot(page, `portal-${tag}-09-article-reorder`);
+      await page.getByTestId('open-new-quote').click();
+      await page.getByTestId('portal-quote').waitFor();
+      expect(await page.getByTestId('quote-state').textContent()).toBe('Draft');
     });
 
     it('cannot open a brief’s costs by URL and sees no staff menus', async () => {
@@ -355,6 +369,29 @@ describe('a guest link', () => {
       actorRole: 'guest',
       typedName: 'Gaston Invité',
       email: 'gaston@acme-tea.test',
+    });
+  });
+
+  it('the guest declines with a reason and the e-mail typed (the shared decline dialog)', async () => {
+    const quote = await publishedQuote(data.contacts.desktop!, 'Winter tea range');
+    const link = await api('POST', `/api/quotes/${quote.id}/guest-links`, { localisationId: 'en' });
+    const guest = await e2e.browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB' });
+    const page = await guest.newPage();
+    await page.goto(link.pageUrl.replace(/^https?:\/\/[^/]+/, e2e.service.baseUrl));
+    await page.getByTestId('guest-quote').waitFor();
+    await page.getByTestId('quote-decline').click();
+    await page.getByLabel('E-mail').fill('gaston@acme-tea.test');
+    await page.getByTestId('decline-reason').fill('Too late for the season');
+    await screenshot(page, 'portal-phone-13-guest-decline');
+    await page.getByTestId('decline-submit').click();
+    await page.getByTestId('guest-answered').waitFor();
+    expect(await page.getByTestId('quote-state').textContent()).toBe('Declined');
+    await guest.close();
+    const evidence = await api('GET', `/api/quotes/${quote.id}/acceptance`);
+    expect(evidence).toMatchObject({
+      actorRole: 'guest',
+      email: 'gaston@acme-tea.test',
+      reason: 'Too late for the season',
     });
   });
 });

@@ -36,6 +36,27 @@ const drawnShare = (testId: string) =>
     return drawn / (data.length / 4);
   });
 
+/** Pixels of the box on the canvas's outer frame (2 px): a box cut off by the canvas's edge has some. */
+const edgeDrawn = (testId: string) =>
+  e2e.page.getByTestId(testId).evaluate((canvas) => {
+    const c = canvas as HTMLCanvasElement;
+    const copy = document.createElement('canvas');
+    copy.width = c.width;
+    copy.height = c.height;
+    const context = copy.getContext('2d')!;
+    context.drawImage(c, 0, 0);
+    const { data } = context.getImageData(0, 0, c.width, c.height);
+    const [r0, g0, b0] = [data[0]!, data[1]!, data[2]!];
+    let drawn = 0;
+    for (let y = 0; y < c.height; y++)
+      for (let x = 0; x < c.width; x++) {
+        if (x > 1 && y > 1 && x < c.width - 2 && y < c.height - 2) continue;
+        const i = (y * c.width + x) * 4;
+        if (Math.abs(data[i]! - r0) + Math.abs(data[i + 1]! - g0) + Math.abs(data[i + 2]! - b0) > 24) drawn++;
+      }
+    return drawn;
+  });
+
 beforeAll(async () => {
   clearScreenshots((name) => name.startsWith('p3d-'));
   e2e.page.setDefaultTimeout(30_000);
@@ -119,8 +140,14 @@ describe('3D folded preview', () => {
       await e2e.page.waitForTimeout(300);
       const half = await canvas.screenshot({ path: join(ARTIFACTS, `p3d-2${index}-${name}-half.png`) });
       expect(Buffer.compare(folded, half), name).not.toBe(0);
+      // Half open, every flap stays in view (a tuck end's lid and tuck flap used to leave it).
+      expect(await edgeDrawn('quote-box-3d-canvas'), `${name} half`).toBe(0);
+      for (let i = 0; i < 50; i++) await e2e.page.keyboard.press('ArrowLeft');
+      await e2e.page.waitForTimeout(300);
+      await canvas.screenshot({ path: join(ARTIFACTS, `p3d-3${index}-${name}-flat.png`) });
+      expect(await edgeDrawn('quote-box-3d-canvas'), `${name} flat`).toBe(0);
     }
-    await screenshot(e2e.page, 'p3d-30-quote-page');
+    await screenshot(e2e.page, 'p3d-39-quote-page');
     await expectAccessible(e2e.page, 'quote page with the 3D preview');
   });
 

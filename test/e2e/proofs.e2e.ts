@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
@@ -12,20 +12,39 @@ import {
   openE2eSession,
   screenshot as shot,
   signInApi,
+  WEBGL_ARGS,
 } from './harness.ts';
 
 /**
  * Issue 29's proof loop in a real Chromium: on a phone-sized screen (390 x 844) the buyer uploads
  * artwork for the line of a signed quote, reads the preflight findings, uploads a corrected
  * version and approves its proof with a typed name; then the sales user converts the quote, which
- * the proof gate refused before. Screenshots: test-results/e2e/proofs-*.png (and the proof PDF).
+ * the proof gate refused before. The approved artwork is printed on the folded 3D box (compared
+ * with the bare board). Screenshots: test-results/e2e/proofs-*.png (and the proof PDF).
  */
-const e2e = openE2eSession({ name: 'proofs' });
+const e2e = openE2eSession({ name: 'proofs', launchArgs: WEBGL_ARGS });
 const BUYER = { email: 'buyer@proofs.test', password: 'buyer-password-1' };
 const SALES = { email: 'sales@proofs.test', password: 'sales-password-1' };
 const state = {} as { quoteId: string; lineId: string; bad: string; good: string };
 
 const screenshot = (name: string) => shot(e2e.page, `proofs-${name}`);
+/** The share of a canvas's pixels in a saturated colour (the artwork; the bare board is white/grey). */
+const colouredShare = (testId: string) =>
+  e2e.page.getByTestId(testId).evaluate((canvas) => {
+    const c = canvas as HTMLCanvasElement;
+    const copy = document.createElement('canvas');
+    copy.width = c.width;
+    copy.height = c.height;
+    const context = copy.getContext('2d')!;
+    context.drawImage(c, 0, 0);
+    const { data } = context.getImageData(0, 0, c.width, c.height);
+    let coloured = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+      if (Math.max(r, g, b) - Math.min(r, g, b) > 60) coloured++;
+    }
+    return coloured / (data.length / 4);
+  });
 const button = (name: string) => e2e.page.getByRole('button', { name, exact: true });
 /** Waits until the line's artwork preview (PNG over the die-line) has loaded. */
 const previewLoaded = (line: ReturnType<typeof e2e.page.getByTestId>) =>
@@ -132,6 +151,33 @@ describe('the proof loop on the quote page', () => {
     await line.getByTestId('proof-findings-none').waitFor();
     await previewLoaded(line);
     expect(await line.getByText('Version 2').count()).toBeGreaterThan(0);
+
+    // "See it on the 3D box": the folded box with the artwork printed on it, then the bare board.
+    await line.getByTestId('proof-show-on-box').click();
+    const view = e2e.page.getByTestId('quote-box-3d-view');
+    await expect.poll(() => view.getAttribute('data-artwork')).toBe('shown');
+    expect(await view.getAttribute('aria-label')).toContain('artwork of proof version 2');
+    await e2e.page.waitForTimeout(300);
+    const canvas = e2e.page.getByTestId('quote-box-3d-canvas');
+    const textured = await canvas.screenshot({
+      path: join(ARTIFACTS, 'proofs-05-box-with-artwork-phone.png'),
+    });
+    const texturedShare = await colouredShare('quote-box-3d-canvas');
+    await e2e.page.getByRole('switch', { name: /Show the artwork/ }).uncheck();
+    await expect.poll(() => view.getAttribute('data-artwork')).toBe('none');
+    await e2e.page.waitForTimeout(300);
+    const bare = await canvas.screenshot({ path: join(ARTIFACTS, 'proofs-06-box-bare-phone.png') });
+    const bareShare = await colouredShare('quote-box-3d-canvas');
+    expect(Buffer.compare(textured, bare)).not.toBe(0);
+    // The artwork (teal and orange) covers much of the box; the bare white board has no such colour.
+    expect(texturedShare).toBeGreaterThan(0.05);
+    expect(bareShare).toBeLessThan(0.01);
+    await e2e.page.getByRole('switch', { name: /Show the artwork/ }).check();
+    await expect.poll(() => view.getAttribute('data-artwork')).toBe('shown');
+    await e2e.page
+      .getByTestId('quote-preview-3d')
+      .screenshot({ path: join(ARTIFACTS, 'proofs-07-box-card-phone.png') });
+
     await line.getByTestId('proof-approve').click();
     const dialog = e2e.page.getByTestId('proof-dialog');
     await dialog.waitFor();
@@ -164,5 +210,70 @@ describe('the proof loop on the quote page', () => {
     await button('Convert to an order').click();
     await e2e.page.getByTestId('quote-order').waitFor();
     await screenshot('04-sales-converted');
+  });
+
+  it('a guest with a link made for proofs approves the artwork on a phone', async () => {
+    // Another quote of the same brief: published, artwork uploaded by sales, a link for proofs.
+    const source = await e2e.api('GET', `/api/quotes/${state.quoteId}`);
+    const briefIds = [
+      ...new Set(
+        (source.items as { children?: { briefId?: string }[] }[])
+          .flatMap((i) => i.children ?? [])
+          .map((c) => c.briefId)
+          .filter(Boolean),
+      ),
+    ];
+    const quote = await e2e.api('POST', '/api/quotes', {
+      companyId: source.companyId,
+      validUntil: '2099-12-31',
+      briefIds,
+    });
+    await e2e.api('PUT', `/api/quotes/${quote.id}`, { state: 'published' });
+    const lines = await e2e.api('GET', `/api/quotes/${quote.id}/proofs`);
+    const itemId = lines.lines[0].quoteItemId as string;
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(readFileSync(state.good))]), 'tea-box-final.pdf');
+    const uploaded = await fetch(`${e2e.service.baseUrl}/api/quotes/${quote.id}/items/${itemId}/artwork`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${e2e.token}` },
+      body: form,
+    });
+    expect(uploaded.status).toBe(201);
+    const link = await e2e.api('POST', `/api/quotes/${quote.id}/guest-links`, {
+      localisationId: 'en',
+      proofs: true,
+    });
+    expect(link.proofs).toBe(true);
+
+    // The guest has no account: a browser signed in as nobody.
+    await e2e.signOut();
+    await e2e.page.setViewportSize({ width: 390, height: 844 });
+    await e2e.page.goto(link.pageUrl);
+    const panel = e2e.page.getByTestId('proof-panel');
+    await panel.waitFor();
+    const line = panel.getByTestId(`proof-line-${itemId}`);
+    await line.getByTestId('proof-findings-none').waitFor();
+    await previewLoaded(line);
+    expect(await line.getByTestId('proof-upload').count()).toBe(0);
+    expect(await panel.textContent()).toContain('then approve it for production');
+    await line.getByTestId('proof-approve').click();
+    const dialog = e2e.page.getByTestId('proof-dialog');
+    await dialog.getByTestId('proof-name').fill('Gia Guest');
+    await dialog.getByTestId('proof-email').fill('gia@buyer.test');
+    await dialog.getByTestId('proof-confirm').check();
+    await screenshot('08-guest-approve-dialog-phone');
+    await dialog.getByTestId('proof-submit').click();
+    await expect.poll(() => line.getByTestId('proof-status').textContent()).toBe('Approved');
+    expect(await e2e.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot('09-guest-approved-phone');
+    await expectAccessible(e2e.page, 'guest proof approved');
+    const proofs = await e2e.api('GET', `/api/quotes/${quote.id}/proofs`);
+    expect(proofs.lines[0].versions[0].decision).toMatchObject({
+      role: 'guest',
+      guestLinkId: link.id,
+      email: 'gia@buyer.test',
+      typedName: 'Gia Guest',
+    });
+    await e2e.page.setViewportSize({ width: 1400, height: 900 });
   });
 });

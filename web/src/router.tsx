@@ -1,6 +1,5 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import { useAuth } from './api/auth.ts';
-import { AppLayout } from './ui/AppLayout.tsx';
 import { RequireAuth } from './ui/RequireAuth.tsx';
 
 /**
@@ -61,7 +60,9 @@ export const router = createBrowserRouter(
       element: <RequireAuth />,
       children: [
         {
-          element: <AppLayout />,
+          // The signed-in shell (menus, language, session warning) is a chunk of its own too:
+          // the sign-in screen does not load it.
+          lazy: async () => ({ Component: (await import('./ui/AppLayout.tsx')).AppLayout }),
           children: [
             { index: true, element: <Home /> },
             { path: 'portal', lazy: page(() => import('./routes/portal/PortalHome.tsx')) },

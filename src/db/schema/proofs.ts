@@ -13,7 +13,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { id, organisationId, timestamps } from './columns.ts';
 import { organisations } from './platform.ts';
-import { quoteItems, quotes } from './quotes.ts';
+import { quoteGuestLinks, quoteItems, quotes } from './quotes.ts';
 
 export const PREFLIGHT_STATES = ['pending', 'done', 'failed'] as const;
 export type PreflightState = (typeof PREFLIGHT_STATES)[number];
@@ -78,6 +78,9 @@ export const artworkProofs = pgTable(
     decision: text('decision').$type<ProofDecision>(),
     decidedById: uuid('decided_by_id'),
     decidedRole: text('decided_role'),
+    /** A guest's decision: the guest link made for proofs it came through, and the e-mail typed. */
+    decidedGuestLinkId: uuid('decided_guest_link_id').references(() => quoteGuestLinks.id),
+    decidedEmail: text('decided_email'),
     typedName: text('typed_name'),
     comment: text('comment'),
     decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),

@@ -292,6 +292,8 @@ export const quoteGuestLinks = pgTable(
     tokenHash: text('token_hash').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    /** Made for proofs: its guest may also approve or request changes to the quote's artwork proofs. */
+    proofs: boolean('proofs').notNull().default(false),
     createdById: uuid('created_by_id'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },

@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { companies, organisations, users } from '../../db/schema/platform.ts';
-import { quotes } from '../../db/schema/quotes.ts';
+import { quoteItems, quotes } from '../../db/schema/quotes.ts';
 
 /** A user a notification may go to, with what decides whether and how. */
 export type Recipient = {
@@ -54,6 +54,8 @@ export async function findQuoteForNotice(db: Executor, quoteId: string) {
       createdById: quotes.createdById,
       respondedById: quotes.respondedById,
       companyName: companies.name,
+      currency: quotes.currency,
+      totalPrice: quotes.totalPrice,
       managedById: companies.managedById,
       organisationName: organisations.name,
       managerRole: manager.role,
@@ -67,6 +69,15 @@ export async function findQuoteForNotice(db: Executor, quoteId: string) {
 }
 
 export type QuoteNotice = NonNullable<Awaited<ReturnType<typeof findQuoteForNotice>>>;
+
+/** The top lines of a quote, in order (what a reorder e-mail lists). */
+export async function findQuoteLines(db: Executor, quoteId: string) {
+  return db
+    .select({ name: quoteItems.name, quantity: quoteItems.quantity, price: quoteItems.price })
+    .from(quoteItems)
+    .where(and(eq(quoteItems.quoteId, quoteId), isNull(quoteItems.parentId)))
+    .orderBy(quoteItems.position);
+}
 
 /** Sets a user's opt-outs; answers the stored list. */
 export async function setOptOuts(db: Executor, organisationId: string, userId: string, optOuts: string[]) {

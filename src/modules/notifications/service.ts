@@ -2,7 +2,13 @@ import type { Config } from '../../config.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Change } from '../../platform/events.ts';
 import { queueMail } from '../../platform/mail-outbox.ts';
-import { findQuoteForNotice, findRecipient, type QuoteNotice, type Recipient } from './repository.ts';
+import {
+  findQuoteForNotice,
+  findQuoteLines,
+  findRecipient,
+  type QuoteNotice,
+  type Recipient,
+} from './repository.ts';
 import { mailLanguageOf, type NotificationKind, templates } from './templates.ts';
 
 /** What an accept or decline event carries of the buyer's answer (the acceptances module). */
@@ -22,7 +28,9 @@ const fullName = (user: Pick<Recipient, 'firstName' | 'lastName' | 'email'> | un
  * Notification e-mails, queued in the transaction of the change that causes them (read from the
  * events it recorded, so every road to a state change notifies alike): the buyer contact when a
  * quote is published (with the link to it, in the contact's language), the quote's sales owner
- * when the buyer accepts or declines it or someone comments on it. A user opted out of a kind
+ * when the buyer accepts or declines it or someone comments on it, and the company's account
+ * manager when a buyer orders again (a contact creates a quote only that way: the reorder's new
+ * draft, docs/portal.md). A user opted out of a kind
  * (`users.email_opt_outs`) gets none of it; nobody is told of their own action.
  */
 export function createNotifier(deps: { config: Pick<Config, 'smtpUrl' | 'publicBaseUrl'> }) {
@@ -132,12 +140,52 @@ export function createNotifier(deps: { config: Pick<Config, 'smtpUrl' | 'publicB
     );
   }
 
+  /** A quote a buyer contact created: their "order again" draft, for the seller to review. */
+  async function onQuoteCreated(tx: Tx, change: Change) {
+    if (!change.entityId) return;
+    const quote = await findQuoteForNotice(tx, change.entityId);
+    if (!quote) return;
+    const { organisationId } = quote;
+    const buyer = await findRecipient(tx, organisationId, quote.createdById);
+    if (buyer?.role !== 'contact') return;
+    const owner = await ownerOf(tx, organisationId, quote);
+    if (!wants(owner, 'quote_reordered')) return;
+    const lang = mailLanguageOf(owner.language);
+    const locale = lang === 'en' ? 'en-GB' : lang;
+    const money = (value: number, digits = 2) =>
+      new Intl.NumberFormat(locale, {
+        style: 'currency',
+        currency: quote.currency,
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      }).format(value);
+    const items = await findQuoteLines(tx, quote.id);
+    await send(
+      tx,
+      organisationId,
+      'quote_reordered',
+      owner.email,
+      templates[lang].reordered({
+        ...facts(quote),
+        who: fullName(buyer),
+        total: money(quote.totalPrice),
+        lines: items.map((item) => ({
+          name: item.name,
+          quantity: new Intl.NumberFormat(locale).format(item.quantity),
+          price: item.price === null ? '-' : money(item.price, 4),
+        })),
+      }),
+    );
+  }
+
   return {
     /** The commit hook: the e-mails the recorded changes call for, in their transaction. */
     async onChanges(tx: Tx, recorded: readonly Change[]) {
       for (const change of recorded) {
         if (change.on.entity === 'QUOTE' && change.type === 'UPDATE' && change.fieldName === 'state') {
           await onQuoteState(tx, change);
+        } else if (change.on.entity === 'QUOTE' && change.type === 'CREATE') {
+          await onQuoteCreated(tx, change);
         } else if (
           change.on.entity === 'COMMENT' &&
           change.type === 'CREATE' &&

@@ -8,6 +8,7 @@ export const NOTIFICATION_KINDS = [
   'quote_accepted',
   'quote_declined',
   'quote_comment',
+  'quote_reordered',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -16,6 +17,7 @@ export const NOTIFICATION_DESCRIPTIONS: Record<NotificationKind, string> = {
   quote_accepted: 'A buyer accepts a quote you own (sales)',
   quote_declined: 'A buyer declines a quote you own (sales)',
   quote_comment: 'Someone comments on a quote you own (sales)',
+  quote_reordered: 'A buyer orders again: a new draft quote for a company you manage (sales)',
 };
 
 export type MailLanguage = 'en' | 'fr' | 'de';
@@ -41,6 +43,13 @@ export type AnswerFacts = QuoteFacts & {
   reason?: string | null;
 };
 
+/** A buyer's "order again": the new draft and its lines at today's prices. */
+export type ReorderFacts = QuoteFacts & {
+  who: string;
+  total: string;
+  lines: { name: string; quantity: string; price: string }[];
+};
+
 type Text = { subject: string; text: string };
 
 const lines = (...parts: (string | false | null | undefined)[]) =>
@@ -53,6 +62,7 @@ export const templates: Record<
     accepted(a: AnswerFacts): Text;
     declined(a: AnswerFacts): Text;
     comment(q: QuoteFacts & { who: string; body: string }): Text;
+    reordered(r: ReorderFacts): Text;
   }
 > = {
   en: {
@@ -91,6 +101,17 @@ export const templates: Record<
       subject: `New comment on quote ${c.code ?? c.name}`,
       text: lines(`${c.who} wrote on the quote ${c.code ?? ''} "${c.name}":`, '', c.body, '', c.link),
     }),
+    reordered: (r) => ({
+      subject: `${r.companyName} orders again: draft quote ${r.code ?? r.name}`,
+      text: lines(
+        `${r.who} of ${r.companyName} ordered again. A draft quote ${r.code ? `${r.code} ` : ''}"${r.name}" at today's prices waits for you to review and publish it:`,
+        '',
+        ...r.lines.map((l) => `- ${l.name} x ${l.quantity}: ${l.price}`),
+        `Total: ${r.total}`,
+        '',
+        r.link,
+      ),
+    }),
   },
   fr: {
     published: (q) => ({
@@ -128,6 +149,17 @@ export const templates: Record<
       subject: `Nouveau commentaire sur le devis ${c.code ?? c.name}`,
       text: lines(`${c.who} a écrit sur le devis ${c.code ?? ''} « ${c.name} » :`, '', c.body, '', c.link),
     }),
+    reordered: (r) => ({
+      subject: `${r.companyName} commande à nouveau : devis brouillon ${r.code ?? r.name}`,
+      text: lines(
+        `${r.who} (${r.companyName}) a commandé à nouveau. Un devis brouillon ${r.code ? `${r.code} ` : ''}« ${r.name} » aux prix du jour attend votre relecture et sa publication :`,
+        '',
+        ...r.lines.map((l) => `- ${l.name} x ${l.quantity} : ${l.price}`),
+        `Total : ${r.total}`,
+        '',
+        r.link,
+      ),
+    }),
   },
   de: {
     published: (q) => ({
@@ -164,6 +196,17 @@ export const templates: Record<
     comment: (c) => ({
       subject: `Neuer Kommentar zum Angebot ${c.code ?? c.name}`,
       text: lines(`${c.who} schrieb zum Angebot ${c.code ?? ''} „${c.name}“:`, '', c.body, '', c.link),
+    }),
+    reordered: (r) => ({
+      subject: `${r.companyName} bestellt erneut: Angebotsentwurf ${r.code ?? r.name}`,
+      text: lines(
+        `${r.who} (${r.companyName}) hat erneut bestellt. Ein Angebotsentwurf ${r.code ? `${r.code} ` : ''}„${r.name}“ zu heutigen Preisen wartet auf Ihre Prüfung und Veröffentlichung:`,
+        '',
+        ...r.lines.map((l) => `- ${l.name} x ${l.quantity}: ${l.price}`),
+        `Summe: ${r.total}`,
+        '',
+        r.link,
+      ),
     }),
   },
 };

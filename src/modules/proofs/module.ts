@@ -4,7 +4,7 @@ import { registerEventResource } from '../events/resources.ts';
 import { createFilesService } from '../files/service.ts';
 import { quotesModule } from '../quotes/module.ts';
 import { findProofById, PROOF_ENTITY } from './repository.ts';
-import { proofRoutes } from './routes.ts';
+import { proofPublicRoutes, proofRoutes } from './routes.ts';
 import { ProofSchema } from './schemas.ts';
 import { createProofService, PREFLIGHT_JOB, type PreflightJobData, presentProof } from './service.ts';
 
@@ -36,6 +36,6 @@ export const proofsFeature: FeatureModule = {
       const row = await findProofById(db, organisationId, id);
       return row ? presentProof(row) : undefined;
     });
-    return [{ plugin: proofRoutes(service) }];
+    return [{ plugin: proofRoutes(service) }, { plugin: proofPublicRoutes(service) }];
   },
 };

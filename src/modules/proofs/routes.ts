@@ -6,6 +6,8 @@ import { actorOf } from '../../platform/route-security.ts';
 import { IdParams, problemResponses } from '../../platform/schemas.ts';
 import {
   DecisionBody,
+  GuestDecisionBody,
+  GuestProofParams,
   ItemParams,
   PreviewQuery,
   ProofLinesSchema,
@@ -13,6 +15,8 @@ import {
   ProofSchema,
 } from './schemas.ts';
 import type { ProofService, RequestMeta } from './service.ts';
+
+const TokenParams = Type.Object({ token: Type.String({ minLength: 20, maxLength: 100 }) });
 
 const binary = (mediaType: string, description: string) => ({
   description,
@@ -238,4 +242,120 @@ export const proofRoutes =
           metaOf(request),
         ),
     );
+  };
+
+/**
+ * A guest link made for proofs (`proofs: true` on POST /quotes/{id}/guest-links; public, under
+ * /api only: the link's token is the credential): its quote's proofs, their files, and the
+ * guest's decision with the evidence (the link, the e-mail typed, the typed name, server time, IP,
+ * user agent, the proof PDF's SHA-256). 404 unknown token or another quote's proof, 410 revoked or
+ * expired, 403 `guest_link_not_for_proofs` for a link that shares the quote only.
+ */
+export const proofPublicRoutes =
+  (service: ProofService): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.addSchema(ProofSchema);
+    app.addSchema(ProofLinesSchema);
+    const tags = ['proofs'];
+    const errors = {
+      400: Type.Ref('Problem'),
+      403: Type.Ref('Problem'),
+      404: Type.Ref('Problem'),
+      409: Type.Ref('Problem'),
+      410: Type.Ref('Problem'),
+    };
+    const noStore = (reply: FastifyReply) =>
+      reply
+        .header('cache-control', 'private, no-store')
+        .header('referrer-policy', 'no-referrer')
+        .header('x-robots-tag', 'noindex, nofollow');
+
+    app.get(
+      '/public/quotes/:token/proofs',
+      {
+        config: { public: true },
+        schema: {
+          tags,
+          operationId: 'listQuoteProofsAsGuest',
+          summary: 'The proofs of a guest link made for proofs (no credentials)',
+          description: 'As GET /quotes/{id}/proofs, with the files at the link’s public addresses.',
+          params: TokenParams,
+          response: { 200: Type.Ref('ArtworkProofLines'), ...errors },
+        },
+      },
+      async (request, reply) => {
+        noStore(reply);
+        return service.guestList(request.params.token);
+      },
+    );
+
+    app.post(
+      '/public/quotes/:token/proofs/:proofId/decision',
+      {
+        config: { public: true },
+        schema: {
+          tags,
+          operationId: 'decideQuoteProofAsGuest',
+          summary: 'Approve a proof or request changes through a guest link made for proofs',
+          description:
+            'As POST /quotes/{id}/proofs/{proofId}/decision, with the guest’s `email` (required). The evidence ' +
+            'names the guest link and the e-mail (`decision.guestLinkId`, `decision.email`, role `guest`).',
+          params: GuestProofParams,
+          body: GuestDecisionBody,
+          response: { 200: Type.Ref('ArtworkProof'), ...errors },
+        },
+      },
+      async (request, reply) => {
+        noStore(reply);
+        return service.guestDecide(
+          request.params.token,
+          request.params.proofId,
+          request.body,
+          metaOf(request),
+        );
+      },
+    );
+
+    for (const [what, path, operationId, mediaType] of [
+      ['pdf', 'pdf', 'downloadQuoteProofPdfAsGuest', 'application/pdf'],
+      ['preview', 'preview.png', 'getQuoteProofPreviewAsGuest', 'image/png'],
+      ['artwork', 'artwork', 'downloadQuoteProofArtworkAsGuest', 'application/octet-stream'],
+    ] as const) {
+      app.get(
+        `/public/quotes/:token/proofs/:proofId/${path}`,
+        {
+          config: { public: true },
+          schema: {
+            tags,
+            operationId,
+            summary: `The ${what === 'pdf' ? 'proof PDF' : what === 'preview' ? 'artwork preview PNG' : 'artwork as uploaded'} of a proof, through a guest link made for proofs`,
+            params: GuestProofParams,
+            ...(what === 'preview' ? { querystring: PreviewQuery } : {}),
+            response: { 200: binary(mediaType, 'The file'), ...errors },
+          },
+        },
+        async (request, reply) => {
+          noStore(reply);
+          const { token, proofId } = request.params as { token: string; proofId: string };
+          const fit = (request.query as { fit?: 'blank' | 'page' } | undefined)?.fit;
+          const file = await service.guestFile(token, proofId, what, fit);
+          if (file.kind === 'pdf')
+            return send(reply, {
+              mediaType: 'application/pdf',
+              filename: file.filename,
+              etag: `"${file.sha256}"`,
+              content: file.content,
+              inline: true,
+            });
+          if (file.kind === 'preview')
+            return send(reply, { mediaType: 'image/png', etag: file.etag, content: file.png });
+          return send(reply, {
+            mediaType: file.mimeType,
+            filename: file.filename,
+            etag: `"${file.sha256}"`,
+            content: file.content,
+          });
+        },
+      );
+    }
   };

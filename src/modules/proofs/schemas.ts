@@ -33,7 +33,14 @@ export const ProofDecisionSchema = Type.Object(
   {
     decision: StringEnum(PROOF_DECISIONS),
     userId: Nullable(Uuid),
-    role: Nullable(Type.String()),
+    role: Nullable(Type.String({ description: 'The role of the user, or `guest`' })),
+    guestLinkId: Nullable(
+      Type.String({
+        format: 'uuid',
+        description: 'A guest’s decision: the guest link made for proofs it came through',
+      }),
+    ),
+    email: Nullable(Type.String({ description: 'A guest’s decision: the e-mail the guest typed' })),
     typedName: Nullable(Type.String()),
     comment: Nullable(Type.String()),
     decidedAt: Nullable(DateTime),
@@ -116,6 +123,24 @@ export const DecisionBody = Type.Object(
   { additionalProperties: false },
 );
 export type DecisionInput = Static<typeof DecisionBody>;
+
+/** A guest's decision (a guest link made for proofs): the same, with the e-mail the guest types. */
+export const GuestDecisionBody = Type.Object(
+  {
+    ...DecisionBody.properties,
+    email: Type.String({
+      format: 'email',
+      maxLength: 254,
+      description: 'The guest’s e-mail, kept with the evidence (required: the link names no person)',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type GuestDecisionInput = Static<typeof GuestDecisionBody>;
+export const GuestProofParams = Type.Object({
+  token: Type.String({ minLength: 20, maxLength: 100 }),
+  proofId: Uuid,
+});
 
 export const ProofParams = Type.Object({ id: Uuid, proofId: Uuid });
 export const ItemParams = Type.Object({ id: Uuid, itemId: Uuid });

@@ -9,14 +9,15 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { type ArtworkInfo, artworkProofs, type PreflightFinding } from '../../db/schema/proofs.ts';
-import type { Actor } from '../../platform/actor.ts';
+import { type Actor, systemActor } from '../../platform/actor.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import type { EventRecorder } from '../../platform/events.ts';
 import { BLEED_MM, type Drawing, drawingOf } from '../dielines/drawing.ts';
 import { readMultipartForm } from '../files/multipart.ts';
 import { readFileContent } from '../files/repository.ts';
 import type { FilesService } from '../files/service.ts';
-import { QUOTE_ENTITY } from '../quotes/repository.ts';
+import { hashGuestToken } from '../quotes/pdf-service.ts';
+import { findGuestLinkByHash, QUOTE_ENTITY } from '../quotes/repository.ts';
 import type { QuoteService } from '../quotes/service.ts';
 import { ARTWORK_MEDIA_TYPES, type ArtworkKind, sniffArtwork } from './artwork-kind.ts';
 import { preflight, unreadable } from './preflight.ts';
@@ -33,7 +34,10 @@ import {
   proofsOfQuote,
   refreshProofsPending,
 } from './repository.ts';
-import type { DecisionInput } from './schemas.ts';
+import type { DecisionInput, GuestDecisionInput } from './schemas.ts';
+
+/** Who decides through a guest link made for proofs: the link, and the e-mail the guest typed. */
+type GuestDecider = { guestLinkId: string; email: string };
 
 /**
  * The artwork readers and the proof PDF load sharp, pdf.js, @napi-rs/canvas and pdf-lib (about 80 MB
@@ -75,6 +79,8 @@ export function presentProof(row: ProofRow) {
           decision: row.decision,
           userId: row.decidedById,
           role: row.decidedRole,
+          guestLinkId: row.decidedGuestLinkId,
+          email: row.decidedEmail,
           typedName: row.typedName,
           comment: row.comment,
           decidedAt: row.decidedAt,
@@ -108,6 +114,50 @@ export function createProofService(
   deps: { quotes: Pick<QuoteService, 'visibleWithRefs'>; files: FilesService },
 ) {
   const { quotes, files } = deps;
+
+  /**
+   * A guest link made for proofs, as the buyer it stands for: 404 unknown token, 410 revoked or
+   * expired, 403 `guest_link_not_for_proofs` for a link that shares the quote only. The actor is a
+   * contact of the quote's company only (as a guest's acceptance is answered), so every read and
+   * decision below goes through the same visibility as a signed-in buyer's, on the link's quote only.
+   */
+  async function guestOf(token: string) {
+    const link = await findGuestLinkByHash(ctx.db, hashGuestToken(token));
+    if (!link) throw notFound('Guest link');
+    if (link.revokedAt) throw new AppError('guest_link_revoked', 'This link has been revoked');
+    if (link.expiresAt.getTime() <= Date.now())
+      throw new AppError('guest_link_expired', 'This link has expired');
+    if (!link.proofs)
+      throw new AppError(
+        'guest_link_not_for_proofs',
+        'This guest link shares the quote only, not its proofs',
+      );
+    const quote = await quotes.visibleWithRefs(
+      systemActor(link.organisationId, link.createdById ?? ''),
+      link.quoteId,
+    );
+    const actor: Actor = {
+      userId: link.createdById ?? '',
+      organisationId: link.organisationId,
+      role: 'contact',
+      companyIds: quote.companyId ? [quote.companyId] : [],
+      credential: 'system',
+    };
+    return { link, actor, quoteId: link.quoteId };
+  }
+
+  /** A proof as a guest reads it: its files at the guest link's public addresses. */
+  const guestProof = (token: string, proof: ReturnType<typeof presentProof>) => {
+    const base = `/api/public/quotes/${token}/proofs/${proof.id}`;
+    return {
+      ...proof,
+      urls: {
+        artwork: `${base}/artwork`,
+        proofPdf: proof.urls.proofPdf ? `${base}/pdf` : null,
+        preview: proof.urls.preview ? `${base}/preview.png` : null,
+      },
+    };
+  };
 
   async function visibleQuote(actor: Actor, quoteId: string) {
     return quotes.visibleWithRefs(actor, quoteId);
@@ -375,7 +425,14 @@ export function createProofService(
      * The buyer's decision on the latest version of a line, with its evidence: the user and role,
      * the typed name, the server time, IP, user agent and the SHA-256 of the proof PDF shown.
      */
-    async decide(actor: Actor, quoteId: string, proofId: string, input: DecisionInput, meta: RequestMeta) {
+    async decide(
+      actor: Actor,
+      quoteId: string,
+      proofId: string,
+      input: DecisionInput,
+      meta: RequestMeta,
+      guest?: GuestDecider,
+    ) {
       await visibleProof(actor, quoteId, proofId);
       if (input.decision === 'approved' && input.confirm !== true) {
         throw badRequest('Approving a proof needs the explicit confirmation', [
@@ -420,8 +477,10 @@ export function createProofService(
         }
         const after = await setProof(tx, proofId, {
           decision: input.decision,
-          decidedById: actor.userId,
-          decidedRole: actor.role,
+          decidedById: guest ? null : actor.userId,
+          decidedRole: guest ? 'guest' : actor.role,
+          decidedGuestLinkId: guest?.guestLinkId ?? null,
+          decidedEmail: guest?.email ?? null,
           typedName,
           comment,
           decidedAt: new Date(),
@@ -432,11 +491,67 @@ export function createProofService(
         await refreshProofsPending(tx, quoteId);
         await recordProof(record, after, 'UPDATE', {
           fieldName: 'decision',
-          updatedColumns: ['decision', 'decidedById', 'typedName', 'comment', 'decidedAt', 'ip', 'userAgent'],
+          updatedColumns: [
+            'decision',
+            'decidedById',
+            'decidedGuestLinkId',
+            'decidedEmail',
+            'typedName',
+            'comment',
+            'decidedAt',
+            'ip',
+            'userAgent',
+          ],
         });
         return after;
       });
       return presentProof(row);
+    },
+
+    /** GET /public/quotes/:token/proofs: the proofs of a guest link made for proofs. */
+    async guestList(token: string) {
+      const { actor, quoteId } = await guestOf(token);
+      const found = await this.list(actor, quoteId);
+      return {
+        ...found,
+        lines: found.lines.map((line) => ({
+          ...line,
+          versions: line.versions.map((v) => guestProof(token, v)),
+        })),
+      };
+    },
+
+    /**
+     * A guest's decision through a link made for proofs: as a buyer's, with the link and the
+     * e-mail typed as the evidence of who decided (the link names no person).
+     */
+    async guestDecide(token: string, proofId: string, input: GuestDecisionInput, meta: RequestMeta) {
+      const { link, actor, quoteId } = await guestOf(token);
+      const { email, ...decision } = input;
+      const email_ = email.trim();
+      if (!email_)
+        throw badRequest('Type your e-mail to decide', [
+          { pointer: '/email', message: 'is blank', in: 'body' },
+        ]);
+      const proof = await this.decide(actor, quoteId, proofId, decision, meta, {
+        guestLinkId: link.id,
+        email: email_,
+      });
+      return guestProof(token, proof);
+    },
+
+    /** A guest's proof PDF, preview and artwork (a link made for proofs, its quote's proofs only). */
+    async guestFile(
+      token: string,
+      proofId: string,
+      what: 'pdf' | 'preview' | 'artwork',
+      fit?: 'blank' | 'page',
+    ) {
+      const { actor, quoteId } = await guestOf(token);
+      if (what === 'pdf') return { kind: 'pdf' as const, ...(await this.proofPdf(actor, quoteId, proofId)) };
+      if (what === 'preview')
+        return { kind: 'preview' as const, ...(await this.preview(actor, quoteId, proofId, fit)) };
+      return { kind: 'artwork' as const, ...(await this.artwork(actor, quoteId, proofId)) };
     },
 
     /** The proof PDF of a version (409 `proof_not_ready` while it is being made). */

@@ -509,7 +509,11 @@ export function createQuotePdfService(
      * A guest link to the quote's PDF in a language. The PDF is generated first when the quote is
      * published and has none in that language yet.
      */
-    async createLink(actor: Actor, id: string, input: { localisationId: string; expiresAt?: string }) {
+    async createLink(
+      actor: Actor,
+      id: string,
+      input: { localisationId: string; expiresAt?: string; proofs?: boolean },
+    ) {
       const language = requireLanguage(input.localisationId);
       const now = new Date();
       const expiresAt = input.expiresAt
@@ -552,6 +556,7 @@ export function createQuotePdfService(
             language,
             tokenHash: hashGuestToken(token),
             expiresAt,
+            proofs: input.proofs ?? false,
             createdById: actor.userId,
             createdAt: now,
           })

@@ -531,6 +531,13 @@ export const CreateGuestLinkBody = Type.Object(
     expiresAt: Type.Optional(
       Type.String({ format: 'date-time', description: 'Default: 30 days from now; at most one year ahead' }),
     ),
+    proofs: Type.Optional(
+      Type.Boolean({
+        description:
+          'Made for proofs: the guest may also read the artwork proofs and approve them or request changes ' +
+          '(/public/quotes/{token}/proofs). Default false: the quote only.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -545,6 +552,7 @@ export const GuestLinkSchema = Type.Object(
     createdById: Nullable(Uuid),
     createdAt: DateTime,
     active: Type.Boolean({ description: 'Neither revoked nor expired' }),
+    proofs: Type.Boolean({ description: 'Made for proofs: its guest may decide on artwork proofs' }),
   },
   { $id: 'QuoteGuestLink' },
 );

@@ -845,6 +845,8 @@ export const de: Messages = {
       'Gefaltete Schachtel aus der Stanzkontur {{style}} (Zuschnitt {{width}} × {{height}} mm), zu {{percent}} % gefaltet. Ziehen zum Drehen, Mausrad zum Zoomen.',
     noWebgl: 'Die 3D-Vorschau braucht WebGL, das dieser Browser nicht bietet.',
     line: 'Zeile',
+    artwork: 'Druckbild zeigen (Proof Version {{version}})',
+    artworkAlt: 'Bedruckt mit dem Druckbild der Proof-Version {{version}}.',
   },
   dielines: {
     download: 'Stanzkontur-Dateien',
@@ -950,6 +952,8 @@ export const de: Messages = {
     guestPage: 'Gastseite',
     guestPdf: 'PDF',
     createLink: 'Gastlink erstellen',
+    linkForProofs: 'Für Korrekturabzüge: der Gast kann die Abzüge auch freigeben oder Änderungen anfordern',
+    linkProofs: 'Abzüge',
     copy: 'Kopieren',
     copied: 'Kopiert',
     revoke: 'Widerrufen',

@@ -152,6 +152,8 @@ export const en = {
       'Folded box from the die-line {{style}} (blank {{width}} × {{height}} mm), folded {{percent}} %. Drag to turn, scroll to zoom.',
     noWebgl: 'The 3D preview needs WebGL, which this browser does not offer.',
     line: 'Line',
+    artwork: 'Show the artwork (proof version {{version}})',
+    artworkAlt: 'Printed with the artwork of proof version {{version}}.',
   },
   dielines: {
     download: 'Die-line files',
@@ -438,6 +440,8 @@ export const en = {
     guestPage: 'Guest page',
     guestPdf: 'PDF',
     createLink: 'Create a guest link',
+    linkForProofs: 'For proofs: the guest may also approve the artwork proofs or request changes',
+    linkProofs: 'Proofs',
     copy: 'Copy',
     copied: 'Copied',
     revoke: 'Revoke',

@@ -153,6 +153,8 @@ export const fr: Messages = {
       'Boîte pliée depuis le tracé {{style}} (développé {{width}} × {{height}} mm), pliée à {{percent}} %. Faites glisser pour tourner, molette pour zoomer.',
     noWebgl: 'L’aperçu 3D demande WebGL, que ce navigateur n’offre pas.',
     line: 'Ligne',
+    artwork: 'Afficher l’illustration (épreuve version {{version}})',
+    artworkAlt: 'Imprimée avec l’illustration de l’épreuve version {{version}}.',
   },
   dielines: {
     download: 'Fichiers du tracé',
@@ -440,6 +442,8 @@ export const fr: Messages = {
     guestPage: 'Page invité',
     guestPdf: 'PDF',
     createLink: 'Créer un lien invité',
+    linkForProofs: 'Pour les BAT : l’invité peut aussi approuver les BAT ou demander des modifications',
+    linkProofs: 'BAT',
     copy: 'Copier',
     copied: 'Copié',
     revoke: 'Révoquer',

@@ -62,6 +62,7 @@ export const problemsEn: ProblemSentences = {
   file_archived: 'The file of this import was archived and can no longer be read.',
   guest_link_expired: 'This guest link has expired; ask the sender for a new one.',
   guest_link_revoked: 'This guest link was revoked; ask the sender for a new one.',
+  guest_link_not_for_proofs: 'This link shares the quote only; ask the sender for a link made for proofs.',
   conflict: 'This conflicts with the current state of the record; reload it and try again.',
   duplicate: 'A record with the same value already exists.',
   reference_conflict: 'A linked record does not exist or is still in use.',
@@ -212,6 +213,8 @@ export const problemsFr: ProblemSentences = {
   file_archived: 'Le fichier de cet import a été archivé et ne peut plus être lu.',
   guest_link_expired: "Ce lien invité a expiré ; demandez-en un nouveau à l'expéditeur.",
   guest_link_revoked: "Ce lien invité a été révoqué ; demandez-en un nouveau à l'expéditeur.",
+  guest_link_not_for_proofs:
+    "Ce lien partage seulement le devis ; demandez à l'expéditeur un lien prévu pour les BAT.",
   conflict: "Cela contredit l'état actuel de l'enregistrement ; rechargez-le et réessayez.",
   duplicate: 'Un enregistrement avec la même valeur existe déjà.',
   reference_conflict: "Un enregistrement lié n'existe pas ou est encore utilisé.",
@@ -371,6 +374,8 @@ export const problemsDe: ProblemSentences = {
   file_archived: 'Die Datei dieses Imports wurde archiviert und kann nicht mehr gelesen werden.',
   guest_link_expired: 'Dieser Gastlink ist abgelaufen; bitten Sie den Absender um einen neuen.',
   guest_link_revoked: 'Dieser Gastlink wurde widerrufen; bitten Sie den Absender um einen neuen.',
+  guest_link_not_for_proofs:
+    'Dieser Link teilt nur das Angebot; bitten Sie den Absender um einen Link für Korrekturabzüge.',
   conflict: 'Das widerspricht dem aktuellen Stand des Datensatzes; bitte neu laden und erneut versuchen.',
   duplicate: 'Ein Datensatz mit demselben Wert existiert bereits.',
   reference_conflict: 'Ein verknüpfter Datensatz existiert nicht oder wird noch verwendet.',

@@ -8,6 +8,8 @@ export const proofsEn = {
     title: 'Artwork and proofs',
     intro:
       'Upload the artwork of each line; we check it and make a proof on the die-line for you to approve.',
+    introGuest:
+      'Read each line’s proof on the die-line, then approve it for production or say what should change.',
     gatePending_one: '{{count}} line waits for an approved proof before the order.',
     gatePending_other: '{{count}} lines wait for an approved proof before the order.',
     gateClear: 'Every line with artwork has an approved proof.',
@@ -22,6 +24,7 @@ export const proofsEn = {
     failed: 'The check could not run; upload the file again.',
     noFindings: 'No problems found',
     noTemplate: 'This line has no die-line: size and bleed are not checked.',
+    showOnBox: 'See it on the 3D box',
     proofPdf: 'Proof (PDF)',
     artworkFile: 'Artwork file',
     previewAlt: 'Artwork of {{name}}, version {{version}}, over the die-line',
@@ -66,6 +69,8 @@ export const proofsFr: typeof proofsEn = {
     title: 'Fichiers et BAT',
     intro:
       'Envoyez le fichier de chaque ligne ; nous le vérifions et préparons un BAT sur le tracé de découpe à approuver.',
+    introGuest:
+      'Lisez le BAT de chaque ligne sur le tracé de découpe, puis approuvez-le pour la production ou dites ce qui doit changer.',
     gatePending_one: '{{count}} ligne attend un BAT approuvé avant la commande.',
     gatePending_other: '{{count}} lignes attendent un BAT approuvé avant la commande.',
     gateClear: 'Chaque ligne avec un fichier a un BAT approuvé.',
@@ -80,6 +85,7 @@ export const proofsFr: typeof proofsEn = {
     failed: 'La vérification n’a pas pu se faire ; envoyez le fichier à nouveau.',
     noFindings: 'Aucun problème trouvé',
     noTemplate: 'Cette ligne n’a pas de tracé de découpe : format et fond perdu ne sont pas vérifiés.',
+    showOnBox: 'Voir sur la boîte en 3D',
     proofPdf: 'BAT (PDF)',
     artworkFile: 'Fichier envoyé',
     previewAlt: 'Visuel de {{name}}, version {{version}}, sur le tracé de découpe',
@@ -124,6 +130,8 @@ export const proofsDe: typeof proofsEn = {
     title: 'Druckdaten und Korrekturabzüge',
     intro:
       'Laden Sie die Druckdaten jeder Position hoch; wir prüfen sie und erstellen einen Abzug auf der Stanzkontur zur Freigabe.',
+    introGuest:
+      'Prüfen Sie den Abzug jeder Position auf der Stanzkontur und geben Sie ihn für die Produktion frei oder sagen Sie, was sich ändern soll.',
     gatePending_one: '{{count}} Position wartet vor dem Auftrag auf einen freigegebenen Abzug.',
     gatePending_other: '{{count}} Positionen warten vor dem Auftrag auf einen freigegebenen Abzug.',
     gateClear: 'Jede Position mit Druckdaten hat einen freigegebenen Abzug.',
@@ -138,6 +146,7 @@ export const proofsDe: typeof proofsEn = {
     failed: 'Die Prüfung konnte nicht laufen; bitte die Datei erneut hochladen.',
     noFindings: 'Keine Probleme gefunden',
     noTemplate: 'Diese Position hat keine Stanzkontur: Format und Beschnitt werden nicht geprüft.',
+    showOnBox: 'Auf der 3D-Schachtel ansehen',
     proofPdf: 'Abzug (PDF)',
     artworkFile: 'Druckdatei',
     previewAlt: 'Motiv von {{name}}, Version {{version}}, auf der Stanzkontur',

@@ -5,29 +5,27 @@ import {
   Card,
   Group,
   Image,
-  Modal,
   SegmentedControl,
   Stack,
   Table,
   Text,
-  Textarea,
   Title,
 } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { LANGUAGES, languageOf } from '../../i18n/languages.ts';
 import { date, money, number } from '../../ui/format.ts';
-import { ErrorState } from '../../ui/states.tsx';
 import { QuoteDieLines } from '../dielines/QuoteDieLines.tsx';
 import { EntityComments } from '../orders/EntityComments.tsx';
 import { QuoteBoxPreview } from '../preview3d/QuoteBoxPreview.tsx';
 import { AcceptDialog, SignedPdfLink } from '../quotes/AcceptDialog.tsx';
 import { guidanceOf, offers } from '../quotes/actions.ts';
+import { DeclineDialog } from '../quotes/DeclineDialog.tsx';
 import { lineName } from '../quotes/lines.ts';
 import { PriceBreaksTable } from '../quotes/PriceBreaks.tsx';
 import { ProofPanel } from '../quotes/ProofPanel.tsx';
@@ -182,7 +180,6 @@ export function PortalQuote({ quote: q }: { quote: Quote }) {
   const [language, setLanguage] = useState<string>(languageOf(i18n.language));
   const [accepting, acceptDialog] = useDisclosure();
   const [declining, declineDialog] = useDisclosure();
-  const [reason, setReason] = useState('');
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: ['quote', q.id] });
     await queryClient.invalidateQueries({ queryKey: ['quotes'] });
@@ -192,20 +189,6 @@ export function PortalQuote({ quote: q }: { quote: Quote }) {
     queryFn: () => unwrap(api.GET('/api/quotes/{id}/acceptance', { params: { path: { id: q.id } } })),
     enabled: q.state === 'signed' || q.state === 'rejected',
     retry: false,
-  });
-  const decline = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.POST('/api/quotes/{id}/decline', {
-          params: { path: { id: q.id } },
-          body: (reason.trim() ? { reason: reason.trim() } : {}) as never,
-        }),
-      ),
-    onSuccess: async () => {
-      declineDialog.close();
-      notifications.show({ color: 'teal', message: t('portal.declined') });
-      await refresh();
-    },
   });
   const lines: BuyerLine[] = q.items.flatMap((item) => [
     {
@@ -307,7 +290,7 @@ export function PortalQuote({ quote: q }: { quote: Quote }) {
 
       {q.state !== 'draft' && <ProofPanel quoteId={q.id} />}
       <QuoteDieLines quoteId={q.id} items={q.items} />
-      <QuoteBoxPreview items={q.items} />
+      <QuoteBoxPreview items={q.items} quoteId={q.state !== 'draft' ? q.id : undefined} />
 
       <EntityComments
         owner="quotes"
@@ -330,32 +313,15 @@ export function PortalQuote({ quote: q }: { quote: Quote }) {
           await refresh();
         }}
       />
-      <Modal
+      <DeclineDialog
+        quote={q}
         opened={declining}
         onClose={declineDialog.close}
-        title={t('portal.declineTitle', { code: q.code ?? '' })}
-      >
-        <Stack>
-          <Textarea
-            label={t('portal.declineReason')}
-            value={reason}
-            onChange={(e) => setReason(e.currentTarget.value)}
-            autosize
-            minRows={3}
-            maxLength={2000}
-            data-testid="decline-reason"
-          />
-          {decline.error ? <ErrorState error={decline.error} /> : null}
-          <Button
-            color="red.9"
-            loading={decline.isPending}
-            onClick={() => decline.mutate()}
-            data-testid="decline-submit"
-          >
-            {t('portal.declineSubmit')}
-          </Button>
-        </Stack>
-      </Modal>
+        onDeclined={async () => {
+          notifications.show({ color: 'teal', message: t('portal.declined') });
+          await refresh();
+        }}
+      />
     </Stack>
   );
 }

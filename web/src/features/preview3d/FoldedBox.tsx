@@ -40,6 +40,8 @@ export interface FoldedBoxProps {
   dieLine: FoldInput;
   /** An image of the flat artwork over the die-line's bounding box (issue 29's proofs). */
   artworkUrl?: string;
+  /** Words for the text alternative when the artwork is shown (e.g. its proof version). */
+  artworkLabel?: string;
   /** Kraft board (corrugated): brown both sides; else white outside, grey inside. */
   kraft?: boolean;
   testId?: string;
@@ -70,6 +72,7 @@ function faceGeometry(polygon: { x: number; y: number }[], width: number, height
 export default function FoldedBox({
   dieLine,
   artworkUrl,
+  artworkLabel,
   kraft,
   testId = 'box-3d',
   initialFold = 1,
@@ -79,6 +82,8 @@ export default function FoldedBox({
   const host = useRef<HTMLDivElement>(null);
   const [fold, setFold] = useState(initialFold);
   const [failed, setFailed] = useState(false);
+  /** The artwork texture that is on the box (loaded), for tests and the text alternative. */
+  const [textured, setTextured] = useState<string | null>(null);
   const [sceneId, setSceneId] = useState(0);
   const faces = useMemo(() => foldModel(dieLine), [dieLine]);
   const state = useRef<{
@@ -90,6 +95,7 @@ export default function FoldedBox({
     root: ThreeGroup;
     render: () => void;
     reset: () => void;
+    keepInView: () => void;
   } | null>(null);
 
   /** Whether the camera was fitted to the current scene (once, at its first fold). */
@@ -155,13 +161,19 @@ export default function FoldedBox({
       return group;
     });
     const render = () => renderer.render(scene, camera);
+    /** How far the camera stands to see a ball of this diameter, whichever of its angles is narrower. */
+    const fitDistance = (size: number) => {
+      const halfFov = (camera.fov * Math.PI) / 360;
+      const narrower = Math.min(halfFov, Math.atan(Math.tan(halfFov) * camera.aspect));
+      return size / (2 * Math.tan(narrower));
+    };
     const reset = () => {
       // Fit the folded box (or the blank) in view, seen from the front, a little from above.
       pivot.updateMatrixWorld(true);
       const box = new Box3().setFromObject(pivot);
       const centre = box.getCenter(new Vector3());
       const size = box.getSize(new Vector3()).length() || 100;
-      const distance = size / (2 * Math.tan((camera.fov * Math.PI) / 360));
+      const distance = fitDistance(size);
       camera.position.set(centre.x + distance * 0.55, centre.y + distance * 0.45, centre.z + distance * 0.75);
       camera.near = distance / 100;
       camera.far = distance * 10;
@@ -169,6 +181,25 @@ export default function FoldedBox({
       controls.target.copy(centre);
       controls.update();
       render();
+    };
+    /**
+     * Opening the box spreads its flaps beyond the closed box's view (a half-open tuck end's lid
+     * and tuck flap left the canvas): while folding, the camera backs away along its line of sight
+     * until the whole blank is in view again. It never moves closer; "Reset view" does.
+     */
+    const keepInView = () => {
+      pivot.updateMatrixWorld(true);
+      const box = new Box3().setFromObject(pivot);
+      const centre = box.getCenter(new Vector3());
+      const size = box.getSize(new Vector3()).length() || 100;
+      const needed = centre.distanceTo(controls.target) + fitDistance(size);
+      const offset = camera.position.clone().sub(controls.target);
+      if (offset.length() >= needed) return;
+      camera.position.copy(controls.target).add(offset.setLength(needed));
+      camera.near = needed / 100;
+      camera.far = needed * 10;
+      camera.updateProjectionMatrix();
+      controls.update();
     };
     controls.addEventListener('change', render);
     if (artworkUrl) {
@@ -179,8 +210,9 @@ export default function FoldedBox({
         outside.color.set('#ffffff');
         outside.needsUpdate = true;
         render();
+        setTextured(artworkUrl);
       });
-    }
+    } else setTextured(null);
     const observer = new ResizeObserver(() => {
       const w = element.clientWidth || width;
       renderer.setSize(w, height, false);
@@ -189,7 +221,7 @@ export default function FoldedBox({
       render();
     });
     observer.observe(element);
-    state.current = { renderer, scene, camera, controls, meshes, root, render, reset };
+    state.current = { renderer, scene, camera, controls, meshes, root, render, reset, keepInView };
     fitted.current = false;
     // The fold effect places the new scene's faces.
     setSceneId((n) => n + 1);
@@ -222,16 +254,24 @@ export default function FoldedBox({
     if (!fitted.current) {
       fitted.current = true;
       s.reset();
-    } else s.render();
+    } else {
+      s.keepInView();
+      s.render();
+    }
   }, [faces, fold, dieLine.caliperMm, sceneId]);
 
   const percent = Math.round(fold * 100);
-  const description = t('preview3d.description', {
-    style: dieLine.style,
-    width: Math.round(dieLine.width),
-    height: Math.round(dieLine.height),
-    percent,
-  });
+  const description = [
+    t('preview3d.description', {
+      style: dieLine.style,
+      width: Math.round(dieLine.width),
+      height: Math.round(dieLine.height),
+      percent,
+    }),
+    textured && artworkLabel ? artworkLabel : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   return (
     <Stack gap="xs" data-testid={testId}>
       {failed ? (
@@ -241,6 +281,8 @@ export default function FoldedBox({
       ) : (
         <div
           ref={host}
+          data-artwork={textured ? 'shown' : 'none'}
+          data-testid={`${testId}-view`}
           role="img"
           aria-label={description}
           style={{ width: '100%', height, touchAction: 'none' }}

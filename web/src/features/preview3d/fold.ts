@@ -60,6 +60,28 @@ export function clipToRect(polygon: Pt[], r: Rect): Pt[] {
   return out;
 }
 
+/**
+ * The polygon without repeated points and without points on a straight run or at the tip of a
+ * zero-width spike (clipping a non-convex contour leaves both along the window's edges; a spike
+ * would fold out as a sliver of board that is not there).
+ */
+export function simplify(polygon: Pt[]): Pt[] {
+  const points = [...polygon];
+  const same = (a: Pt, b: Pt) => Math.abs(a.x - b.x) < 1e-6 && Math.abs(a.y - b.y) < 1e-6;
+  // One point at a time, its neighbours read from the current list.
+  for (let i = 0; points.length >= 3 && i < points.length; ) {
+    const prev = points[(i + points.length - 1) % points.length]!;
+    const p = points[i]!;
+    const next = points[(i + 1) % points.length]!;
+    const cross = (p.x - prev.x) * (next.y - p.y) - (p.y - prev.y) * (next.x - p.x);
+    if (same(p, prev) || Math.abs(cross) < 1e-6) {
+      points.splice(i, 1);
+      i = Math.max(0, i - 1);
+    } else i++;
+  }
+  return points.length >= 3 ? points : [];
+}
+
 function at(a: Pt, b: Pt, axis: 'x' | 'y', value: number): Pt {
   const other = axis === 'x' ? 'y' : 'x';
   const t = (value - a[axis]) / (b[axis] - a[axis]);
@@ -93,6 +115,7 @@ function facesOf(input: FoldInput, creases: Line[]): { name: string; rect: Rect 
     name: p.name,
     rect: { x: p.x, y: input.height - p.y - p.height, width: p.width, height: p.height },
   }));
+  panels.push(...unnamedFlaps(input, panels, creases));
   const result: { name: string; rect: Rect }[] = [];
   for (const panel of panels) {
     let parts = [panel];
@@ -119,6 +142,63 @@ function facesOf(input: FoldInput, creases: Line[]): { name: string; rect: Rect 
     result.push(...parts);
   }
   return result;
+}
+
+/**
+ * Board the panels do not name, hinged on a panel's edge by a crease: a tray's corner (glue) flaps
+ * hang on its walls' ends. Each is the strip beyond the crease, as long as the crease, reaching to
+ * the next panel or the blank's edge; what of the cut contour lies in it is the flap.
+ */
+function unnamedFlaps(input: FoldInput, panels: { name: string; rect: Rect }[], creases: Line[]) {
+  const inside = (x: number, y: number) =>
+    panels.some(
+      (p) => x > p.rect.x && x < p.rect.x + p.rect.width && y > p.rect.y && y < p.rect.y + p.rect.height,
+    );
+  const flaps: { name: string; rect: Rect }[] = [];
+  for (const c of creases) {
+    const mid = (c.from + c.to) / 2;
+    const span = c.to - c.from;
+    if (span < 2 * EPS) continue;
+    for (const side of [-1, 1] as const) {
+      const [x, y] = c.axis === 'x' ? [c.at + side * EPS, mid] : [mid, c.at + side * EPS];
+      const [ox, oy] = c.axis === 'x' ? [c.at - side * EPS, mid] : [mid, c.at - side * EPS];
+      // A panel on one side of the crease, nothing on the other.
+      if (inside(x, y) || !inside(ox, oy)) continue;
+      // How far the strip reaches: the nearest panel across its span, else the blank's edge.
+      const across = panels
+        .map((p) => p.rect)
+        .filter((r) =>
+          c.axis === 'x'
+            ? r.y < c.to - EPS && r.y + r.height > c.from + EPS
+            : r.x < c.to - EPS && r.x + r.width > c.from + EPS,
+        );
+      let rect: Rect;
+      if (c.axis === 'x') {
+        const edge =
+          side < 0
+            ? Math.max(
+                0,
+                ...across.map((r) => r.x + r.width).filter((e) => e <= c.at + EPS && e < c.at - EPS),
+              )
+            : Math.min(input.width, ...across.map((r) => r.x).filter((e) => e > c.at + EPS));
+        rect =
+          side < 0
+            ? { x: edge, y: c.from, width: c.at - edge, height: span }
+            : { x: c.at, y: c.from, width: edge - c.at, height: span };
+      } else {
+        const edge =
+          side < 0
+            ? Math.max(0, ...across.map((r) => r.y + r.height).filter((e) => e < c.at - EPS))
+            : Math.min(input.height, ...across.map((r) => r.y).filter((e) => e > c.at + EPS));
+        rect =
+          side < 0
+            ? { x: c.from, y: edge, width: span, height: c.at - edge }
+            : { x: c.from, y: c.at, width: span, height: edge - c.at };
+      }
+      if (rect.width > EPS && rect.height > EPS) flaps.push({ name: 'corner flap', rect });
+    }
+  }
+  return flaps;
 }
 
 /** The hinge between two faces: their shared edge, if a crease runs along most of it. */
@@ -169,7 +249,7 @@ export function foldModel(input: FoldInput): Face[] {
 
   const faces: Face[] = raw.map((f) => ({
     name: f.name,
-    polygon: clipToRect(outline, f.rect),
+    polygon: simplify(clipToRect(outline, f.rect)),
     parent: -1,
     hinge: null,
     depth: 0,

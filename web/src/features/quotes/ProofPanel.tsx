@@ -28,6 +28,7 @@ import { date } from '../../ui/format.ts';
 import { problemFields } from '../../ui/problem.ts';
 import { ErrorState } from '../../ui/states.tsx';
 import { useCan } from '../admin/useCan.ts';
+import { showOnBox } from '../preview3d/QuoteBoxPreview.tsx';
 
 type Lines = components['schemas']['ArtworkProofLines'];
 type Line = Lines['lines'][number];
@@ -59,17 +60,23 @@ async function uploadArtwork(quoteId: string, itemId: string, file: File) {
  * preflight findings in the reader's words, the artwork over the die-line, the proof PDF, and the
  * buyer's approval or change request; earlier versions below. One column: usable on a phone.
  */
-export function ProofPanel({ quoteId }: { quoteId: string }) {
+export function ProofPanel({ quoteId, guestToken }: { quoteId: string; guestToken?: string }) {
   const { t } = useTranslation();
   const may = useCan();
   const proofs = useQuery({
-    queryKey: ['quote', quoteId, 'proofs'],
-    queryFn: () => unwrap(api.GET('/api/quotes/{id}/proofs', { params: { path: { id: quoteId } } })),
+    // A guest link made for proofs reads them at its public address (403 for a quote-only link:
+    // then the panel is not shown).
+    queryKey: guestToken ? ['guest-quote', guestToken, 'proofs'] : ['quote', quoteId, 'proofs'],
+    retry: guestToken ? false : undefined,
+    queryFn: () =>
+      guestToken
+        ? unwrap(api.GET('/api/public/quotes/{token}/proofs', { params: { path: { token: guestToken } } }))
+        : unwrap(api.GET('/api/quotes/{id}/proofs', { params: { path: { id: quoteId } } })),
     // Preflight runs in the background: poll while a version is being checked.
     refetchInterval: (query) =>
       query.state.data?.lines.some((l) => l.versions[0]?.preflightState === 'pending') ? 1500 : false,
   });
-  if (proofs.isError) return <ErrorState error={proofs.error} />;
+  if (proofs.isError) return guestToken ? null : <ErrorState error={proofs.error} />;
   if (!proofs.data) return null;
   const data = proofs.data;
   const withArtwork = data.lines.some((l) => l.versions.length);
@@ -81,7 +88,7 @@ export function ProofPanel({ quoteId }: { quoteId: string }) {
           {t('proofs.title')}
         </Title>
         <Text size="sm" c="dimmed">
-          {data.uploadOpen ? t('proofs.intro') : t('proofs.closed')}
+          {data.uploadOpen ? t(guestToken ? 'proofs.introGuest' : 'proofs.intro') : t('proofs.closed')}
         </Text>
         {withArtwork && (
           <Alert
@@ -100,8 +107,9 @@ export function ProofPanel({ quoteId }: { quoteId: string }) {
             key={line.quoteItemId}
             quoteId={quoteId}
             line={line}
-            canUpload={data.uploadOpen && may('files:write')}
-            canDecide={data.uploadOpen && may('quotes:respond')}
+            canUpload={!guestToken && data.uploadOpen && may('files:write')}
+            canDecide={data.uploadOpen && (Boolean(guestToken) || may('quotes:respond'))}
+            guestToken={guestToken}
           />
         ))}
       </Stack>
@@ -114,17 +122,21 @@ function ProofLine({
   line,
   canUpload,
   canDecide,
+  guestToken,
 }: {
   quoteId: string;
   line: Line;
   canUpload: boolean;
   canDecide: boolean;
+  guestToken?: string;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [deciding, setDeciding] = useState<Decision | null>(null);
   const refresh = async () => {
-    await queryClient.invalidateQueries({ queryKey: ['quote', quoteId] });
+    await queryClient.invalidateQueries({
+      queryKey: guestToken ? ['guest-quote', guestToken] : ['quote', quoteId],
+    });
   };
   const upload = useMutation({
     mutationFn: (file: File) => uploadArtwork(quoteId, line.quoteItemId, file),
@@ -154,6 +166,18 @@ function ProofLine({
           </Text>
         )}
         {latest ? <Version proof={latest} name={line.name} /> : <Text size="sm">{t('proofs.none')}</Text>}
+        {!guestToken && latest?.urls.preview && line.hasTemplate && (
+          <Anchor
+            component="button"
+            type="button"
+            size="sm"
+            ta="left"
+            onClick={() => showOnBox(line.quoteItemId)}
+            data-testid="proof-show-on-box"
+          >
+            {t('proofs.showOnBox')}
+          </Anchor>
+        )}
         {upload.error ? <ErrorState error={upload.error} /> : null}
         <Group gap="xs" wrap="wrap">
           {canUpload && (
@@ -227,6 +251,7 @@ function ProofLine({
           proof={latest}
           name={line.name}
           decision={deciding}
+          guestToken={guestToken}
           onClose={() => setDeciding(null)}
           onDone={refresh}
         />
@@ -329,6 +354,7 @@ function DecisionDialog({
   decision,
   onClose,
   onDone,
+  guestToken,
 }: {
   quoteId: string;
   proof: Proof;
@@ -336,25 +362,37 @@ function DecisionDialog({
   decision: Decision;
   onClose: () => void;
   onDone: () => Promise<unknown>;
+  /** A guest link made for proofs: the decision goes to its public route, with the guest's e-mail. */
+  guestToken?: string;
 }) {
   const { t } = useTranslation();
   const [typedName, setTypedName] = useState('');
+  const [email, setEmail] = useState('');
   const [comment, setComment] = useState('');
   const [confirmed, setConfirmed] = useState(false);
   const approving = decision === 'approved';
   const send = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.POST('/api/quotes/{id}/proofs/{proofId}/decision', {
-          params: { path: { id: quoteId, proofId: proof.id } },
-          body: {
-            decision,
-            typedName: typedName.trim(),
-            ...(approving ? { confirm: true } : { comment: comment.trim() }),
-            ...(proof.proofSha256 ? { proofSha256: proof.proofSha256 } : {}),
-          },
-        }),
-      ),
+    mutationFn: (): Promise<unknown> => {
+      const body = {
+        decision,
+        typedName: typedName.trim(),
+        ...(approving ? { confirm: true } : { comment: comment.trim() }),
+        ...(proof.proofSha256 ? { proofSha256: proof.proofSha256 } : {}),
+      };
+      return guestToken
+        ? unwrap(
+            api.POST('/api/public/quotes/{token}/proofs/{proofId}/decision', {
+              params: { path: { token: guestToken, proofId: proof.id } },
+              body: { ...body, email: email.trim() },
+            }),
+          )
+        : unwrap(
+            api.POST('/api/quotes/{id}/proofs/{proofId}/decision', {
+              params: { path: { id: quoteId, proofId: proof.id } },
+              body,
+            }),
+          );
+    },
     onSuccess: async () => {
       notifications.show({ color: 'teal', message: t(`proofs.status.${decision}`) });
       onClose();
@@ -387,6 +425,18 @@ function DecisionDialog({
           maxLength={200}
           data-testid="proof-name"
         />
+        {guestToken ? (
+          <TextInput
+            label={t('guest.email')}
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            error={fields['/email']}
+            required
+            maxLength={254}
+            data-testid="proof-email"
+          />
+        ) : null}
         {approving ? (
           <Checkbox
             label={t('proofs.confirm')}

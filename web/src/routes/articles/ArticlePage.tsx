@@ -5,11 +5,13 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { isStaff, useAuth } from '../../api/auth.ts';
 import { api, unwrap } from '../../api/client.ts';
+import { useCan } from '../../features/admin/useCan.ts';
 import { ArticleForm } from '../../features/articles/ArticleForm.tsx';
 import { BriefElementCard } from '../../features/articles/BriefElementCard.tsx';
 import { DieLineMenu } from '../../features/dielines/DieLineDownloads.tsx';
 import { EntityComments } from '../../features/orders/EntityComments.tsx';
 import { EntityFiles } from '../../features/orders/EntityFiles.tsx';
+import { ReorderResult, useReorder } from '../../features/portal/Reorder.tsx';
 import { money, number } from '../../ui/format.ts';
 import { QueryState } from '../../ui/states.tsx';
 
@@ -21,6 +23,9 @@ export default function ArticlePage() {
   const staff = isStaff(me?.role);
   const queryClient = useQueryClient();
   const [editing, edit] = useDisclosure();
+  const may = useCan();
+  // "Order again": a new draft quote of this article at today's price, the differences shown.
+  const reorder = useReorder();
   const article = useQuery({
     queryKey: ['article', id],
     queryFn: () => unwrap(api.GET('/api/articles/{id}', { params: { path: { id } } })),
@@ -49,6 +54,17 @@ export default function ArticlePage() {
               {a.briefElementId ? (
                 <DieLineMenu base={`/api/articles/${a.id}`} testId="article-die-line" />
               ) : null}
+              {may('quotes:reorder') && a.enabled && (
+                <Button
+                  variant={staff ? 'default' : 'filled'}
+                  onClick={() => reorder.mutate({ type: 'article', id: a.id })}
+                  loading={reorder.isPending}
+                  title={t('portal.orderAgainHint')}
+                  data-testid="reorder-article"
+                >
+                  {t('portal.orderAgain')}
+                </Button>
+              )}
               {staff && <Button onClick={edit.open}>{t('common.edit')}</Button>}
             </Group>
           </Group>
@@ -97,6 +113,7 @@ export default function ArticlePage() {
               }}
             />
           </Modal>
+          <ReorderResult result={reorder.data} error={reorder.error} onClose={() => reorder.reset()} />
         </Stack>
       )}
     </QueryState>

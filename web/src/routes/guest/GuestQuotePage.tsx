@@ -1,26 +1,14 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Container,
-  Group,
-  Modal,
-  Select,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Card, Container, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { ApiError, api, unwrap } from '../../api/client.ts';
 import { BuyerLines, SellerHeader, STATE_COLOURS } from '../../features/portal/PortalQuote.tsx';
 import { AcceptDialog } from '../../features/quotes/AcceptDialog.tsx';
+import { DeclineDialog } from '../../features/quotes/DeclineDialog.tsx';
+import { ProofPanel } from '../../features/quotes/ProofPanel.tsx';
 import { LANGUAGES } from '../../i18n/index.ts';
 import { isLanguage } from '../../i18n/languages.ts';
 import { date, money } from '../../ui/format.ts';
@@ -37,8 +25,6 @@ export default function GuestQuotePage() {
   const queryClient = useQueryClient();
   const [accepting, acceptDialog] = useDisclosure();
   const [declining, declineDialog] = useDisclosure();
-  const [reason, setReason] = useState('');
-  const [email, setEmail] = useState('');
   const key = ['guest-quote', token];
   const view = useQuery({
     queryKey: key,
@@ -54,22 +40,6 @@ export default function GuestQuotePage() {
       if (i18n.language !== language) void i18n.changeLanguage(language);
     }
   }, [view.data?.localisationId, i18n]);
-  const decline = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.POST('/api/public/quotes/{token}/decline', {
-          params: { path: { token } },
-          body: {
-            ...(reason.trim() ? { reason: reason.trim() } : {}),
-            ...(email.trim() ? { email: email.trim() } : {}),
-          },
-        }),
-      ),
-    onSuccess: async () => {
-      declineDialog.close();
-      await queryClient.invalidateQueries({ queryKey: key });
-    },
-  });
 
   const header = (
     <Group justify="flex-end" p="sm">
@@ -206,6 +176,8 @@ export default function GuestQuotePage() {
             </Button>
           </Group>
         </Card>
+        {/* A link made for proofs: the artwork proofs to approve or send back (hidden otherwise). */}
+        {quote.state !== 'draft' ? <ProofPanel quoteId={quote.id} guestToken={token} /> : null}
       </Stack>
       <AcceptDialog
         quote={{
@@ -233,39 +205,13 @@ export default function GuestQuotePage() {
         onClose={acceptDialog.close}
         onAccepted={() => queryClient.invalidateQueries({ queryKey: key })}
       />
-      <Modal
+      <DeclineDialog
+        quote={quote}
+        guestToken={token}
         opened={declining}
         onClose={declineDialog.close}
-        title={t('portal.declineTitle', { code: quote.code ?? '' })}
-      >
-        <Stack>
-          <TextInput
-            label={t('guest.email')}
-            type="email"
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            maxLength={254}
-          />
-          <Textarea
-            label={t('portal.declineReason')}
-            value={reason}
-            onChange={(e) => setReason(e.currentTarget.value)}
-            autosize
-            minRows={3}
-            maxLength={2000}
-            data-testid="decline-reason"
-          />
-          {decline.error ? <ErrorState error={decline.error} /> : null}
-          <Button
-            color="red.9"
-            loading={decline.isPending}
-            onClick={() => decline.mutate()}
-            data-testid="decline-submit"
-          >
-            {t('portal.declineSubmit')}
-          </Button>
-        </Stack>
-      </Modal>
+        onDeclined={() => queryClient.invalidateQueries({ queryKey: key })}
+      />
     </Container>
   );
 }

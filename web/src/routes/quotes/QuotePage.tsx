@@ -4,6 +4,7 @@ import {
   Badge,
   Button,
   Card,
+  Checkbox,
   CopyButton,
   Group,
   Modal,
@@ -282,7 +283,7 @@ export default function QuotePage() {
             {q.state !== 'draft' && <ProofPanel quoteId={q.id} />}
 
             <QuoteDieLines quoteId={q.id} items={q.items} />
-            <QuoteBoxPreview items={q.items} />
+            <QuoteBoxPreview items={q.items} quoteId={q.state !== 'draft' ? q.id : undefined} />
 
             <QuoteTermsCard quote={q} editable={can('edit')} />
 
@@ -493,6 +494,8 @@ function GuestLinks({ quoteId }: { quoteId: string }) {
   const queryClient = useQueryClient();
   const [created, setCreated] = useState<{ id: string; url: string; pageUrl: string }>();
   const [error, setError] = useState<unknown>();
+  /** The next link is made for proofs: its guest may approve the artwork proofs too. */
+  const [forProofs, setForProofs] = useState(false);
   const links = useQuery({
     queryKey: ['quote', quoteId, 'guest-links'],
     queryFn: () => unwrap(api.GET('/api/quotes/{id}/guest-links', { params: { path: { id: quoteId } } })),
@@ -513,7 +516,7 @@ function GuestLinks({ quoteId }: { quoteId: string }) {
               const link = await unwrap(
                 api.POST('/api/quotes/{id}/guest-links', {
                   params: { path: { id: quoteId } },
-                  body: { localisationId: languageOf(i18n.language) },
+                  body: { localisationId: languageOf(i18n.language), ...(forProofs ? { proofs: true } : {}) },
                 }),
               );
               setCreated({ id: link.id, url: link.url, pageUrl: link.pageUrl });
@@ -526,6 +529,13 @@ function GuestLinks({ quoteId }: { quoteId: string }) {
           {t('quotes.createLink')}
         </Button>
       </Group>
+      <Checkbox
+        mb="xs"
+        label={t('quotes.linkForProofs')}
+        checked={forProofs}
+        onChange={(e) => setForProofs(e.currentTarget.checked)}
+        data-testid="guest-link-proofs"
+      />
       {error ? <ErrorState error={error} /> : null}
       {created && (
         <Stack gap={4} mb="sm">
@@ -572,9 +582,16 @@ function GuestLinks({ quoteId }: { quoteId: string }) {
                   <Table.Td>{date(link.createdAt)}</Table.Td>
                   <Table.Td>{date(link.expiresAt)}</Table.Td>
                   <Table.Td>
-                    <Badge color={link.active ? 'teal.9' : 'gray.7'}>
-                      {link.active ? t('quotes.active') : t('quotes.inactive')}
-                    </Badge>
+                    <Group gap={4}>
+                      <Badge color={link.active ? 'teal.9' : 'gray.7'}>
+                        {link.active ? t('quotes.active') : t('quotes.inactive')}
+                      </Badge>
+                      {link.proofs ? (
+                        <Badge variant="outline" color="indigo.9">
+                          {t('quotes.linkProofs')}
+                        </Badge>
+                      ) : null}
+                    </Group>
                   </Table.Td>
                   <Table.Td>
                     {link.active && (
