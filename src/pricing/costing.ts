@@ -488,11 +488,10 @@ function addOperationLines(
 function addPrintingLines(r: RouteLines, step: StepRun, suffix: string): void {
   const t = step.template;
   const coverage = r.element.print.coverage;
-  const ink = (gsm: number) => times(step.input, (r.sheetAreaM2 * coverage * t.colours * gsm) / 1000);
   switch (t.operation.code) {
     case 'PRINT_OFFSET':
       addConsumable(r, 'OFFSET_PLATES', 'Offset plates', 'OFFSET_PLATE', () => lin(t.colours, 0), 'plate');
-      addConsumable(r, 'OFFSET_INK', 'Ink', 'OFFSET_INK', ink, 'kg');
+      addConsumable(r, 'OFFSET_INK', 'Ink', 'OFFSET_INK', (gsm) => inkKg(r, step, gsm), 'kg');
       break;
     case 'PRINT_DIGITAL':
       addConsumable(
@@ -505,7 +504,7 @@ function addPrintingLines(r: RouteLines, step: StepRun, suffix: string): void {
       );
       break;
     case 'PRINT_FLEXO': {
-      addConsumable(r, 'FLEXO_INK', 'Ink', 'FLEXO_INK', ink, 'kg');
+      addConsumable(r, 'FLEXO_INK', 'Ink', 'FLEXO_INK', (gsm) => inkKg(r, step, gsm), 'kg');
       const rule = findToolingRule(r.catalogue, 'FLEXO_PLATE');
       if (rule) {
         const areaCm2 = (r.dieLine.areaMm2 * r.ups * coverage) / 100;
@@ -522,9 +521,18 @@ function addPrintingLines(r: RouteLines, step: StepRun, suffix: string): void {
   }
 }
 
+/** Ink on the sheets a press receives: area x coverage x colours x grams per m2 per colour. */
+function inkKg(r: RouteLines, step: StepRun, gsm: number): Lin {
+  return times(step.input, (r.sheetAreaM2 * r.element.print.coverage * step.template.colours * gsm) / 1000);
+}
+
+/** Coating by weight on the sheets received (grams per m2). */
+function coatingKg(r: RouteLines, step: StepRun, gsm: number): Lin {
+  return times(step.input, (r.sheetAreaM2 * gsm) / 1000);
+}
+
 /** Laminate film by the sheet's area; varnish (and its plate) and aqueous coating by weight. */
 function addCoatingLines(r: RouteLines, step: StepRun): void {
-  const byWeight = (gsm: number) => times(step.input, (r.sheetAreaM2 * gsm) / 1000);
   switch (step.template.operation.code) {
     case 'LAMINATION':
       addConsumable(
@@ -537,12 +545,19 @@ function addCoatingLines(r: RouteLines, step: StepRun): void {
       );
       break;
     case 'VARNISH':
-      addConsumable(r, 'VARNISH', 'Varnish', 'VARNISH', byWeight, 'kg');
+      addConsumable(r, 'VARNISH', 'Varnish', 'VARNISH', (gsm) => coatingKg(r, step, gsm), 'kg');
       addConsumable(r, 'VARNISH_PLATE', 'Varnish plate', 'VARNISH_PLATE', () => lin(1, 0), 'plate');
       break;
     case 'AQUEOUS_COATING':
       // Flood coat from the press's coating unit: no plate.
-      addConsumable(r, 'AQUEOUS_COATING', 'Aqueous coating', 'AQUEOUS_COATING', byWeight, 'kg');
+      addConsumable(
+        r,
+        'AQUEOUS_COATING',
+        'Aqueous coating',
+        'AQUEOUS_COATING',
+        (gsm) => coatingKg(r, step, gsm),
+        'kg',
+      );
       break;
   }
 }
