@@ -9,6 +9,11 @@
  *      preview's chunk (three.js, FoldedBox-*.js) is not loaded by the sign-in screen nor by a
  *      screen without a 3D view (the quotes and orders lists), and is loaded by the configurator.
  *      Over budget or a 3D chunk where it should not be: the run reports it and exits with 1.
+ *   1c. Configurator route JavaScript (issue 31), in a browser context of its own: the scripts
+ *      fetched after sign-in to open a priced brief in the app (shell already loaded), without its
+ *      parts loaded on demand (charts, drawings, 3D preview: ON_DEMAND), then those parts; and the
+ *      brief opened from its URL in a new tab (shell included). Target (cold, without the parts):
+ *      <= 250 KB gzipped; reported, not a failure (the shell alone is near that budget).
  *   2. Configurator: from the last keystroke in a quantity to the new price on screen, minus the
  *      debounce (ESTIMATE_DEBOUNCE_MS). Target: p95 < 150 ms. The same estimate called directly
  *      (no browser) is the baseline: what the API itself takes.
@@ -18,13 +23,14 @@
  *
  * Environment: DATABASE_URL (default postgres://root@127.0.0.1:5432/test; a scratch database is
  * created next to it and dropped), BENCH_BRIEFS (default 100,000), BENCH_SAMPLES (default 40),
- * CHROMIUM_PATH (default /usr/bin/chromium), BENCH_PARTS=signin (only part 1 and the 3D chunk
- * check: no seeding, a minute).
+ * CHROMIUM_PATH (default /usr/bin/chromium), BENCH_PARTS=signin (only parts 1, 1b and 1c: no
+ * seeding, a minute or two).
  */
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
+import type { Page, Response } from 'playwright-core';
 import { ADMIN, apiCall, launchBrowser, signInApi, startService } from '../test/e2e/browser.ts';
 import { ESTIMATE_DEBOUNCE_MS } from '../web/src/features/configurator/debounce.ts';
 import { createScratchDatabase } from './lib.ts';
@@ -43,6 +49,97 @@ const percentile = (values: number[], p: number) => {
 };
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+type Script = { url: string; raw: number; gzip: number; sent: number; encoding: string };
+const sum = (list: Script[], key: 'raw' | 'gzip' | 'sent') => list.reduce((s, f) => s + f[key], 0);
+
+/**
+ * The configurator's parts loaded on demand (EstimatePanel.tsx; FoldedBox: BoxPreview.tsx). The
+ * route's own JavaScript is every other script the page fetched for it (the parts' small shared
+ * dependencies included: a slight over-count).
+ */
+const ON_DEMAND = /\/(EstimateCharts|EstimateDrawings|FoldedBox)-[^/]*\.js$/;
+
+/** Every script the page fetches from now on: `stop()` sizes them (gzip level 6 of the body). */
+function collectScripts(page: Page) {
+  const scripts: Script[] = [];
+  const pending: Promise<void>[] = [];
+  const onResponse = (response: Response) => {
+    if (response.request().resourceType() !== 'script') return;
+    pending.push(
+      (async () => {
+        const content = await response.body();
+        const sizes = await response.request().sizes();
+        scripts.push({
+          url: new URL(response.url()).pathname,
+          raw: content.length,
+          gzip: gzipSync(content, { level: 6 }).length,
+          sent: sizes.responseBodySize,
+          encoding: (await response.allHeaders())['content-encoding'] ?? 'identity',
+        });
+      })(),
+    );
+  };
+  page.on('response', onResponse);
+  return {
+    stop: async () => {
+      page.off('response', onResponse);
+      await Promise.all(pending);
+      return scripts;
+    },
+  };
+}
+
+/** Waits until the configurator shows a priced brief with its drawings, and the network is quiet. */
+async function configuratorShown(page: Page) {
+  await page.getByTestId('estimate-total').waitFor({ timeout: 60_000 });
+  await page.getByTestId('die-line-0').locator('img').waitFor({ timeout: 60_000 });
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(500);
+}
+
+/**
+ * Part 1c: the configurator route's JavaScript. a) In the app: signed in from the sign-in screen,
+ * then the brief opened in the same tab by a client-side navigation (the shell is loaded): the
+ * scripts fetched for the route, split into the route itself and its on-demand parts. b) Cold:
+ * the brief's URL opened in a new tab of the signed-in context (shell included).
+ */
+async function measureConfiguratorRoute(
+  browser: Awaited<ReturnType<typeof launchBrowser>>,
+  baseUrl: string,
+  briefId: string,
+) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/app/sign-in`);
+    await page.getByLabel('Username or e-mail').fill(ADMIN.email);
+    await page.locator('input[name=password]').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('signed-in-user').waitFor();
+    await page.waitForLoadState('networkidle');
+    const afterSignIn = collectScripts(page);
+    await page.evaluate((url) => {
+      history.pushState(null, '', url);
+      dispatchEvent(new PopStateEvent('popstate'));
+    }, `/app/briefs/${briefId}`);
+    await configuratorShown(page);
+    const routeAll = await afterSignIn.stop();
+    const cold = await context.newPage();
+    const coldScripts = collectScripts(cold);
+    await cold.goto(`${baseUrl}/app/briefs/${briefId}`);
+    await configuratorShown(cold);
+    const coldAll = await coldScripts.stop();
+    return {
+      route: routeAll.filter((s) => !ON_DEMAND.test(s.url)),
+      onDemand: routeAll.filter((s) => ON_DEMAND.test(s.url)),
+      coldFirst: coldAll.filter((s) => !ON_DEMAND.test(s.url)),
+      coldAll,
+    };
+  } finally {
+    await context.close();
+  }
+}
 
 const scratch = await createScratchDatabase('bench_web');
 const service = await startService({ DATABASE_URL: scratch.url, RUN_WORKERS: 'false' });
@@ -150,15 +247,31 @@ try {
       .map(([path, yes]) => `${path} ${yes ? 'yes' : 'no'}`)
       .join(', ')} | only the screens that show it (the configurator) |`,
   ];
+
+  // --- 1c. configurator route JavaScript (issue 31) ---------------------------------------------
+  const configurator = await measureConfiguratorRoute(browser, service.baseUrl, template.id);
+  signInReport.push(
+    `| configurator route after sign-in (in the app), gzipped: without its on-demand parts (form, price, operations) | **${kb(sum(configurator.route, 'gzip'))}** in ${configurator.route.length} files (${kb(sum(configurator.route, 'raw'))} raw) | — |`,
+    `| configurator route after sign-in: its on-demand parts (charts, drawings, 3D preview), gzipped | ${kb(sum(configurator.onDemand, 'gzip'))} in ${configurator.onDemand.length} files | — |`,
+    `| configurator opened from its URL (shell included), gzipped: without its on-demand parts / everything | **${kb(sum(configurator.coldFirst, 'gzip'))}** in ${configurator.coldFirst.length} files / ${kb(sum(configurator.coldAll, 'gzip'))} in ${configurator.coldAll.length} files | <= 250 KB |`,
+  );
   const scriptList = [
     'Scripts before sign-in:',
     '',
     ...scripts.map((s) => `- \`${s.url}\`: ${kb(s.gzip)} gzipped (${kb(s.raw)} raw)`),
+    '',
+    'Configurator route after sign-in, without its on-demand parts:',
+    '',
+    ...configurator.route.map((s) => `- \`${s.url}\`: ${kb(s.gzip)} gzipped (${kb(s.raw)} raw)`),
+    '',
+    'Configurator route, its on-demand parts:',
+    '',
+    ...configurator.onDemand.map((s) => `- \`${s.url}\`: ${kb(s.gzip)} gzipped (${kb(s.raw)} raw)`),
   ];
   if (SIGN_IN_ONLY) {
     console.log(
       [
-        `### Web app, sign-in and 3D chunk (bench/web.ts, BENCH_PARTS=signin) — ${new Date().toISOString().slice(0, 10)}`,
+        `### Web app, sign-in, 3D chunk and configurator route JavaScript (bench/web.ts, BENCH_PARTS=signin) — ${new Date().toISOString().slice(0, 10)}`,
         '',
         '| measure | result | target |',
         '|---|---|---|',
