@@ -6,11 +6,14 @@
  * company's contact and another tenant get 404, a guest may not upload).
  */
 import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import sharp from 'sharp';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companies, companyUsers, events } from '../src/db/schema/index.ts';
+import { companies, companyUsers, events, users } from '../src/db/schema/index.ts';
+import { emailOutbox } from '../src/db/schema/mail.ts';
 import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
 import {
   auth,
@@ -32,6 +35,32 @@ let guest: Credentials;
 let otherTenant: Credentials;
 let acmeId: string;
 let briefId: string;
+/** A second buyer contact of Acme, German-speaking (the proof e-mails go to every Acme contact). */
+let acmeBuyer: Credentials;
+
+type Received = { to: string[]; data: string };
+let smtp: SMTPServer;
+const mails: Received[] = [];
+
+/** Decoded text of a captured message (quoted-printable soft breaks undone). */
+const textOf = (mail: Received) =>
+  Buffer.from(
+    mail.data
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
+
+async function waitForMail(match: (mail: Received) => boolean): Promise<Received> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const found = mails.find(match);
+    if (found) return found;
+    if (Date.now() > deadline)
+      throw new Error(`no such mail; got ${mails.map((m) => m.to.join(',')).join(' | ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 const LIMIT = 3 * 1024 * 1024;
 const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
@@ -100,14 +129,42 @@ async function publishedQuote() {
 let blank: { widthMm: number; heightMm: number; bleedMm: number };
 
 beforeAll(async () => {
-  t = await buildTestApp({ runWorkers: true, config: { fileSizeLimitBytes: LIMIT } });
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        mails.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          data: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const port = (smtp.server.address() as AddressInfo).port;
+  t = await buildTestApp({
+    runWorkers: true,
+    config: {
+      fileSizeLimitBytes: LIMIT,
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      mailFrom: 'quotes@service.test',
+      publicBaseUrl: 'https://quotes.example',
+    },
+  });
   admin = await makeOrganisation(t);
   otherTenant = await makeOrganisation(t);
   sales = await makeUser(t, admin, 'sales');
   contact = await makeUser(t, admin, 'contact');
   globexContact = await makeUser(t, admin, 'contact');
   guest = await makeUser(t, admin, 'guest');
+  acmeBuyer = await makeUser(t, admin, 'contact');
   const db = t.app.ctx.db;
+  await db.update(users).set({ language: 'de' }).where(eq(users.id, acmeBuyer.userId));
   const [acme, globex] = await db
     .insert(companies)
     .values([
@@ -119,6 +176,7 @@ beforeAll(async () => {
   await db.insert(companyUsers).values([
     { companyId: acmeId, userId: contact.userId, organisationId: admin.organisationId },
     { companyId: globex!.id, userId: globexContact.userId, organisationId: admin.organisationId },
+    { companyId: acmeId, userId: acmeBuyer.userId, organisationId: admin.organisationId },
   ]);
   const catalogue = await loadCatalogue(db, admin.organisationId);
   const idOf = (list: { id: string; code: string }[], code: string) => list.find((r) => r.code === code)!.id;
@@ -147,6 +205,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
+  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
 });
 
 describe('artwork upload and preflight', () => {
@@ -524,6 +583,136 @@ describe('decisions, evidence and the order-conversion gate', () => {
     expect(accepted.statusCode, accepted.body).toBe(200);
     const order = await call(sales, 'POST', `/api/quotes/${quote.id}/order`, {});
     expect(order.statusCode, order.body).toBe(201);
+  });
+});
+
+describe('proof e-mails to the other side', () => {
+  const outbox = async (kind: string, needle: string) =>
+    (
+      await t.app.ctx.db
+        .select()
+        .from(emailOutbox)
+        .where(and(eq(emailOutbox.organisationId, admin.organisationId), eq(emailOutbox.kind, kind)))
+    ).filter((row) => row.text.includes(needle));
+
+  it('a proof ready asks the buyer contacts (their language, the portal link); decisions tell the sales owner; opt-outs hold', async () => {
+    const quote = await publishedQuote();
+    const lineId = quote.lines[0]!.quoteItemId;
+    const { code } = (await call(sales, 'GET', `/api/quotes/${quote.id}`)).json();
+    const good = await pdfArtwork({
+      widthMm: blank.widthMm + 6,
+      heightMm: blank.heightMm + 6,
+      outputIntent: true,
+    });
+    // Sales uploads: both Acme contacts are asked, each in their language, with the link.
+    const first = await uploadSettled(sales, quote.id, lineId, good);
+    const link = `https://quotes.example/app/quotes/${quote.id}`;
+    const en = await waitForMail(
+      (m) =>
+        m.to.includes(contact.email) && textOf(m).includes(`${code}`) && /Proof to approve/.test(textOf(m)),
+    );
+    expect(textOf(en)).toContain(link);
+    expect(textOf(en)).toContain('version 1 of "Reverse tuck end carton" in the quote');
+    const de = await waitForMail(
+      (m) => m.to.includes(acmeBuyer.email) && textOf(m).includes(`${code}`) && /Freigabe/.test(textOf(m)),
+    );
+    expect(textOf(de)).toContain(link);
+    // Nobody outside the quote's company, and not the sales side.
+    const asked = await outbox('proof_requested', `${code}`);
+    expect(asked.map((row) => row.to).sort()).toEqual([[acmeBuyer.email], [contact.email]].sort());
+
+    // The buyer requests changes: the sales owner is told, with the comment; the buyer is not.
+    const decided = await call(contact, 'POST', `/api/quotes/${quote.id}/proofs/${first.id}/decision`, {
+      decision: 'changes_requested',
+      typedName: 'Claire Martin',
+      comment: 'Barcode on the back panel, please',
+    });
+    expect(decided.statusCode, decided.body).toBe(200);
+    const changes = await waitForMail(
+      (m) => m.to.includes(sales.email) && textOf(m).includes('Barcode on the back panel, please'),
+    );
+    expect(textOf(changes)).toContain('Claire Martin');
+    expect(textOf(changes)).toContain(link);
+    expect(await outbox('proof_changes_requested', `${code}`)).toMatchObject([
+      { to: [sales.email], subject: expect.stringMatching(/^Proof changes requested: .*\(v1\)/) },
+    ]);
+
+    // The German contact opts out; the buyer uploads v2 themselves: nobody is told of their own
+    // upload, so no proof_requested e-mail goes out for v2 at all.
+    const prefs = await call(acmeBuyer, 'PUT', '/api/users/me/notification-preferences', {
+      emailOptOuts: ['proof_requested'],
+    });
+    expect(prefs.statusCode, prefs.body).toBe(200);
+    const second = await uploadSettled(contact, quote.id, lineId, good);
+    expect(second.version).toBe(2);
+    expect((await outbox('proof_requested', `${code}`)).length).toBe(2);
+
+    // The sales owner opted out of approvals gets none; opted in again, gets the next one.
+    await call(sales, 'PUT', '/api/users/me/notification-preferences', { emailOptOuts: ['proof_approved'] });
+    const approved = await call(contact, 'POST', `/api/quotes/${quote.id}/proofs/${second.id}/decision`, {
+      decision: 'approved',
+      typedName: 'Claire Martin',
+      confirm: true,
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(await outbox('proof_approved', `${code}`)).toEqual([]);
+    await call(sales, 'PUT', '/api/users/me/notification-preferences', { emailOptOuts: [] });
+
+    // v3 by sales: only the contact still opted in is asked; approving it tells sales.
+    const third = await uploadSettled(sales, quote.id, lineId, good);
+    await waitForMail(
+      (m) =>
+        m.to.includes(contact.email) &&
+        textOf(m).includes(`${code}`) &&
+        textOf(m).includes('proof version 3'),
+    );
+    expect(
+      (await outbox('proof_requested', `${code}`)).filter((r) => r.subject.includes('(v3)')),
+    ).toMatchObject([{ to: [contact.email] }]);
+    const again = await call(contact, 'POST', `/api/quotes/${quote.id}/proofs/${third.id}/decision`, {
+      decision: 'approved',
+      typedName: 'Claire Martin',
+      confirm: true,
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    const ok = await waitForMail(
+      (m) =>
+        m.to.includes(sales.email) &&
+        textOf(m).includes(`${code}`) &&
+        textOf(m).includes('approved the artwork proof version 3'),
+    );
+    expect(textOf(ok)).toContain('Claire Martin of Acme approved');
+    expect(await outbox('proof_approved', `${code}`)).toMatchObject([
+      { to: [sales.email], subject: expect.stringMatching(/^Proof approved: .*\(v3\)/) },
+    ]);
+    await call(acmeBuyer, 'PUT', '/api/users/me/notification-preferences', { emailOptOuts: [] });
+  });
+
+  it('a failed write sends nothing: a refused decision queues no e-mail', async () => {
+    const quote = await publishedQuote();
+    const lineId = quote.lines[0]!.quoteItemId;
+    const { code } = (await call(sales, 'GET', `/api/quotes/${quote.id}`)).json();
+    const art = await pdfArtwork({
+      widthMm: blank.widthMm + 6,
+      heightMm: blank.heightMm + 6,
+      outputIntent: true,
+    });
+    const proof = await uploadSettled(sales, quote.id, lineId, art);
+    expectProblem(
+      await call(contact, 'POST', `/api/quotes/${quote.id}/proofs/${proof.id}/decision`, {
+        decision: 'approved',
+        typedName: 'Claire',
+        confirm: true,
+        proofSha256: 'b'.repeat(64),
+      }),
+      409,
+      'proof_hash_mismatch',
+    );
+    expect(await outbox('proof_approved', `${code}`)).toEqual([]);
+    // Another company's contact never hears of this quote's proofs.
+    expect(
+      (await outbox('proof_requested', `${code}`)).filter((r) => r.to.includes(globexContact.email)),
+    ).toEqual([]);
   });
 });
 

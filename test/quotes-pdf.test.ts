@@ -15,6 +15,7 @@ import {
   users,
 } from '../src/db/schema/index.ts';
 import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
+import { foldSnapshot } from '../src/pricing/geometry/fold-snapshot.ts';
 import type { BriefPrediction, Catalogue } from '../src/pricing/index.ts';
 import {
   auth,
@@ -323,6 +324,11 @@ describe('generating a PDF', () => {
     expect(segments).toBeGreaterThanOrEqual(expected);
     // The board outlines are filled polygons, windows cut out of the carton.
     expect(dieLines[0]!.holes.length).toBe(1);
+    // Beside each die-line, the folded box (the 3D snapshot): one filled and outlined polygon
+    // (fill-and-stroke, `B`) per face it shows, in the board's shaded colours.
+    const faces = dieLines.reduce((n, d) => n + (foldSnapshot(d)?.polygons.length ?? 0), 0);
+    expect(faces).toBeGreaterThan(10);
+    expect(drawing.match(/\nB\n/g)?.length ?? 0).toBeGreaterThanOrEqual(faces);
   });
 
   it('lists each element line’s template files under its drawing, as the line’s die-line route names them', async () => {

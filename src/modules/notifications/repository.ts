@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
-import { companies, organisations, users } from '../../db/schema/platform.ts';
+import { companies, companyUsers, organisations, users } from '../../db/schema/platform.ts';
 import { quoteItems, quotes } from '../../db/schema/quotes.ts';
 
 /** A user a notification may go to, with what decides whether and how. */
@@ -51,6 +51,7 @@ export async function findQuoteForNotice(db: Executor, quoteId: string) {
       state: quotes.state,
       email: quotes.email,
       contactId: quotes.contactId,
+      companyId: quotes.companyId,
       createdById: quotes.createdById,
       respondedById: quotes.respondedById,
       companyName: companies.name,
@@ -77,6 +78,36 @@ export async function findQuoteLines(db: Executor, quoteId: string) {
     .from(quoteItems)
     .where(and(eq(quoteItems.quoteId, quoteId), isNull(quoteItems.parentId)))
     .orderBy(quoteItems.position);
+}
+
+/**
+ * The buyer contacts of a company: its live users of role contact (linked through company_users),
+ * oldest first, as recipients.
+ */
+export async function findCompanyContacts(db: Executor, organisationId: string, companyId: string) {
+  const rows = await db
+    .select(recipientColumns(users))
+    .from(companyUsers)
+    .innerJoin(users, eq(users.id, companyUsers.userId))
+    .where(
+      and(
+        eq(companyUsers.companyId, companyId),
+        eq(users.organisationId, organisationId),
+        eq(users.role, 'contact'),
+        isNull(users.deletedAt),
+      ),
+    )
+    .orderBy(users.createdAt, users.id);
+  return rows as Recipient[];
+}
+
+/** The name of a quote line (what a proof e-mail names). */
+export async function findQuoteLineName(db: Executor, quoteItemId: string) {
+  const [row] = await db
+    .select({ name: quoteItems.name })
+    .from(quoteItems)
+    .where(eq(quoteItems.id, quoteItemId));
+  return row?.name ?? null;
 }
 
 /** Sets a user's opt-outs; answers the stored list. */

@@ -3,7 +3,9 @@ import type { Tx } from '../../db/client.ts';
 import type { Change } from '../../platform/events.ts';
 import { queueMail } from '../../platform/mail-outbox.ts';
 import {
+  findCompanyContacts,
   findQuoteForNotice,
+  findQuoteLineName,
   findQuoteLines,
   findRecipient,
   type QuoteNotice,
@@ -30,7 +32,8 @@ const fullName = (user: Pick<Recipient, 'firstName' | 'lastName' | 'email'> | un
  * quote is published (with the link to it, in the contact's language), the quote's sales owner
  * when the buyer accepts or declines it or someone comments on it, and the company's account
  * manager when a buyer orders again (a contact creates a quote only that way: the reorder's new
- * draft, docs/portal.md). A user opted out of a kind
+ * draft, docs/portal.md); the quote company's buyer contacts when a proof version is ready to
+ * approve, and the sales owner when a buyer approves it or requests changes. A user opted out of a kind
  * (`users.email_opt_outs`) gets none of it; nobody is told of their own action.
  */
 export function createNotifier(deps: { config: Pick<Config, 'smtpUrl' | 'publicBaseUrl'> }) {
@@ -178,6 +181,89 @@ export function createNotifier(deps: { config: Pick<Config, 'smtpUrl' | 'publicB
     );
   }
 
+  /**
+   * A proof version's events: its proof PDF made (preflight done) asks the quote's buyer contacts
+   * to approve it; a decision on it tells the sales owner.
+   */
+  async function onProof(tx: Tx, change: Change) {
+    const snapshot = change.snapshot as
+      | {
+          quoteId?: string;
+          quoteItemId?: string;
+          version?: number;
+          createdById?: string | null;
+          urls?: { proofPdf?: string | null };
+          decision?: {
+            decision?: string;
+            userId?: string | null;
+            role?: string | null;
+            email?: string | null;
+            typedName?: string | null;
+            comment?: string | null;
+          } | null;
+        }
+      | undefined;
+    if (!snapshot?.quoteId || !snapshot.quoteItemId) return;
+    const requested = change.fieldName === 'preflightState' && Boolean(snapshot.urls?.proofPdf);
+    const decided = change.fieldName === 'decision' ? snapshot.decision : null;
+    if (!requested && !decided?.decision) return;
+    const quote = await findQuoteForNotice(tx, snapshot.quoteId);
+    if (!quote) return;
+    const { organisationId } = quote;
+    const line = (await findQuoteLineName(tx, snapshot.quoteItemId)) ?? '';
+    const proofFacts = { ...facts(quote), line, version: snapshot.version ?? 1 };
+    if (requested) {
+      const contacts = await findCompanyContacts(tx, organisationId, quote.companyId);
+      const quoteContact = await findRecipient(tx, organisationId, quote.contactId);
+      if (quoteContact?.role === 'contact' && !contacts.some((c) => c.id === quoteContact.id)) {
+        contacts.unshift(quoteContact);
+      }
+      if (contacts.length === 0) {
+        // A quote addressed to an e-mail without a contact user: no preferences to read.
+        if (quote.email) {
+          await send(
+            tx,
+            organisationId,
+            'proof_requested',
+            quote.email,
+            templates.en.proofRequested(proofFacts),
+          );
+        }
+        return;
+      }
+      for (const contact of contacts) {
+        // Nobody is told of their own upload.
+        if (contact.id === snapshot.createdById || !wants(contact, 'proof_requested')) continue;
+        const lang = mailLanguageOf(contact.language);
+        await send(
+          tx,
+          organisationId,
+          'proof_requested',
+          contact.email,
+          templates[lang].proofRequested(proofFacts),
+        );
+      }
+      return;
+    }
+    const approved = decided!.decision === 'approved';
+    const kind: NotificationKind = approved ? 'proof_approved' : 'proof_changes_requested';
+    const owner = await ownerOf(tx, organisationId, quote);
+    if (!wants(owner, kind) || owner.id === decided!.userId) return;
+    const decider = await findRecipient(tx, organisationId, decided!.userId);
+    const who = decided!.typedName
+      ? `${decided!.typedName}${decided!.email ? ` <${decided!.email}>` : ''}${decided!.role === 'guest' ? ' (guest link)' : ''}`
+      : fullName(decider);
+    const lang = mailLanguageOf(owner.language);
+    const details = { ...proofFacts, who, comment: decided!.comment };
+    await send(
+      tx,
+      organisationId,
+      kind,
+      owner.email,
+      approved ? templates[lang].proofApproved(details) : templates[lang].proofChangesRequested(details),
+    );
+  }
+
   return {
     /** The commit hook: the e-mails the recorded changes call for, in their transaction. */
     async onChanges(tx: Tx, recorded: readonly Change[]) {
@@ -192,6 +278,8 @@ export function createNotifier(deps: { config: Pick<Config, 'smtpUrl' | 'publicB
           change.relation?.entity === 'QUOTE'
         ) {
           await onComment(tx, change);
+        } else if (change.on.entity === 'ARTWORK_PROOF' && change.type === 'UPDATE') {
+          await onProof(tx, change);
         }
       }
     },

@@ -9,6 +9,9 @@ export const NOTIFICATION_KINDS = [
   'quote_declined',
   'quote_comment',
   'quote_reordered',
+  'proof_requested',
+  'proof_approved',
+  'proof_changes_requested',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -18,6 +21,9 @@ export const NOTIFICATION_DESCRIPTIONS: Record<NotificationKind, string> = {
   quote_declined: 'A buyer declines a quote you own (sales)',
   quote_comment: 'Someone comments on a quote you own (sales)',
   quote_reordered: 'A buyer orders again: a new draft quote for a company you manage (sales)',
+  proof_requested: 'A new artwork proof waits for your approval (buyer contacts)',
+  proof_approved: 'A buyer approves an artwork proof of a quote you own (sales)',
+  proof_changes_requested: 'A buyer requests changes to an artwork proof of a quote you own (sales)',
 };
 
 export type MailLanguage = 'en' | 'fr' | 'de';
@@ -50,6 +56,14 @@ export type ReorderFacts = QuoteFacts & {
   lines: { name: string; quantity: string; price: string }[];
 };
 
+/** A proof version of a quote line, and for a decision who decided and their comment. */
+export type ProofFacts = QuoteFacts & {
+  line: string;
+  version: number;
+  who?: string;
+  comment?: string | null;
+};
+
 type Text = { subject: string; text: string };
 
 const lines = (...parts: (string | false | null | undefined)[]) =>
@@ -63,6 +77,9 @@ export const templates: Record<
     declined(a: AnswerFacts): Text;
     comment(q: QuoteFacts & { who: string; body: string }): Text;
     reordered(r: ReorderFacts): Text;
+    proofRequested(p: ProofFacts): Text;
+    proofApproved(p: ProofFacts): Text;
+    proofChangesRequested(p: ProofFacts): Text;
   }
 > = {
   en: {
@@ -110,6 +127,37 @@ export const templates: Record<
         `Total: ${r.total}`,
         '',
         r.link,
+      ),
+    }),
+    proofRequested: (p) => ({
+      subject: `Proof to approve: ${p.line} (v${p.version}), quote ${p.code ?? p.name}`,
+      text: lines(
+        'Hello,',
+        '',
+        `${p.organisationName} has prepared the artwork proof version ${p.version} of "${p.line}" in the quote ${p.code ?? ''} "${p.name}".`,
+        'Check it, then approve it or request changes online:',
+        p.link,
+        '',
+        'This message was sent automatically.',
+      ),
+    }),
+    proofApproved: (p) => ({
+      subject: `Proof approved: ${p.line} (v${p.version}), quote ${p.code ?? p.name}`,
+      text: lines(
+        `${p.who} of ${p.companyName} approved the artwork proof version ${p.version} of "${p.line}" in the quote ${p.code ?? ''} "${p.name}".`,
+        p.comment ? `Comment: ${p.comment}` : null,
+        '',
+        p.link,
+      ),
+    }),
+    proofChangesRequested: (p) => ({
+      subject: `Proof changes requested: ${p.line} (v${p.version}), quote ${p.code ?? p.name}`,
+      text: lines(
+        `${p.who} of ${p.companyName} requested changes to the artwork proof version ${p.version} of "${p.line}" in the quote ${p.code ?? ''} "${p.name}":`,
+        '',
+        p.comment ?? '',
+        '',
+        p.link,
       ),
     }),
   },
@@ -160,6 +208,37 @@ export const templates: Record<
         r.link,
       ),
     }),
+    proofRequested: (p) => ({
+      subject: `BAT à valider : ${p.line} (v${p.version}), devis ${p.code ?? p.name}`,
+      text: lines(
+        'Bonjour,',
+        '',
+        `${p.organisationName} a préparé le BAT version ${p.version} de « ${p.line} » du devis ${p.code ?? ''} « ${p.name} ».`,
+        'Vérifiez-le, puis validez-le ou demandez des modifications en ligne :',
+        p.link,
+        '',
+        'Ce message a été envoyé automatiquement.',
+      ),
+    }),
+    proofApproved: (p) => ({
+      subject: `BAT validé : ${p.line} (v${p.version}), devis ${p.code ?? p.name}`,
+      text: lines(
+        `${p.who} (${p.companyName}) a validé le BAT version ${p.version} de « ${p.line} » du devis ${p.code ?? ''} « ${p.name} ».`,
+        p.comment ? `Commentaire : ${p.comment}` : null,
+        '',
+        p.link,
+      ),
+    }),
+    proofChangesRequested: (p) => ({
+      subject: `Modifications demandées sur le BAT : ${p.line} (v${p.version}), devis ${p.code ?? p.name}`,
+      text: lines(
+        `${p.who} (${p.companyName}) a demandé des modifications au BAT version ${p.version} de « ${p.line} » du devis ${p.code ?? ''} « ${p.name} » :`,
+        '',
+        p.comment ?? '',
+        '',
+        p.link,
+      ),
+    }),
   },
   de: {
     published: (q) => ({
@@ -206,6 +285,37 @@ export const templates: Record<
         `Summe: ${r.total}`,
         '',
         r.link,
+      ),
+    }),
+    proofRequested: (p) => ({
+      subject: `Proof zur Freigabe: ${p.line} (v${p.version}), Angebot ${p.code ?? p.name}`,
+      text: lines(
+        'Guten Tag,',
+        '',
+        `${p.organisationName} hat den Proof Version ${p.version} für „${p.line}“ im Angebot ${p.code ?? ''} „${p.name}“ erstellt.`,
+        'Prüfen Sie ihn und geben Sie ihn online frei oder fordern Sie Änderungen an:',
+        p.link,
+        '',
+        'Diese Nachricht wurde automatisch gesendet.',
+      ),
+    }),
+    proofApproved: (p) => ({
+      subject: `Proof freigegeben: ${p.line} (v${p.version}), Angebot ${p.code ?? p.name}`,
+      text: lines(
+        `${p.who} (${p.companyName}) hat den Proof Version ${p.version} für „${p.line}“ im Angebot ${p.code ?? ''} „${p.name}“ freigegeben.`,
+        p.comment ? `Kommentar: ${p.comment}` : null,
+        '',
+        p.link,
+      ),
+    }),
+    proofChangesRequested: (p) => ({
+      subject: `Änderungen am Proof angefordert: ${p.line} (v${p.version}), Angebot ${p.code ?? p.name}`,
+      text: lines(
+        `${p.who} (${p.companyName}) hat Änderungen am Proof Version ${p.version} für „${p.line}“ im Angebot ${p.code ?? ''} „${p.name}“ angefordert:`,
+        '',
+        p.comment ?? '',
+        '',
+        p.link,
       ),
     }),
   },

@@ -4,7 +4,8 @@
  * bleed and safe lines), and a header with the quote, the line, the version and the preflight
  * findings. pdf-lib keeps a PDF artwork as vector (its first page embedded as a form XObject);
  * rasters are embedded as JPEG (sRGB, at most 3000 px a side: a soft proof, not the print file).
- * No clock: the date comes from the caller.
+ * Beside it, the folded box in 3/4 view (the 3D snapshot, `foldSnapshot`: vector faces shaded per
+ * normal, on the page's right). No clock: the date comes from the caller.
  */
 import {
   PDFDocument,
@@ -18,7 +19,8 @@ import {
   StandardFonts,
 } from 'pdf-lib';
 import sharp from 'sharp';
-import type { Point } from '../../pricing/index.ts';
+import { boardColours, foldSnapshot } from '../../pricing/geometry/fold-snapshot.ts';
+import type { DieLine, Point } from '../../pricing/index.ts';
 import type { Drawing } from '../dielines/drawing.ts';
 import type { ArtworkKind } from './artwork.ts';
 
@@ -33,6 +35,8 @@ export type ProofInput = {
   widthMm: number;
   heightMm: number;
   drawing: Drawing | null;
+  /** The engine's die-line: folded into the 3D snapshot beside the artwork (none for flat items). */
+  dieLine?: DieLine | null;
   bleedMm: number;
   /** Header lines: quote, line, version, date, then the findings in words. */
   header: string[];
@@ -64,12 +68,17 @@ export async function proofPdf(input: ProofInput): Promise<Buffer> {
   const areaW = Math.max(blankW + 2 * input.bleedMm, input.widthMm);
   const areaH = Math.max(blankH + 2 * input.bleedMm, input.heightMm);
   const headerPt = (input.header.length + 1) * HEADER_LINE_PT + 8;
-  const pageW = Math.max((areaW + 2 * MARGIN_MM) * MM, 420);
+  const snapshot = input.dieLine ? foldSnapshot(input.dieLine) : null;
+  // The snapshot's column: at most as tall as the area and 40% of its width (at least 50 mm).
+  const snapMm = snapshot ? Math.max(50, Math.min(areaH, areaW * 0.4)) : 0;
+  const snapW = snapshot ? Math.min(snapMm, (snapMm * snapshot.width) / Math.max(snapshot.height, 1)) : 0;
+  const sideMm = snapshot ? snapW + MARGIN_MM : 0;
+  const pageW = Math.max((areaW + sideMm + 2 * MARGIN_MM) * MM, 420);
   const pageH = (areaH + 2 * MARGIN_MM) * MM + headerPt;
   const page = pdf.addPage([pageW, pageH]);
 
-  // The blank's lower-left corner on the page (points), the area centred horizontally.
-  const bx = (pageW - blankW * MM) / 2;
+  // The blank's lower-left corner on the page (points), the area centred in what the snapshot leaves.
+  const bx = (pageW - sideMm * MM - blankW * MM) / 2;
   const by = MARGIN_MM * MM + ((areaH - blankH) / 2) * MM;
   const ax = bx + ((blankW - input.widthMm) / 2) * MM;
   const ay = by + ((blankH - input.heightMm) / 2) * MM;
@@ -110,6 +119,22 @@ export async function proofPdf(input: ProofInput): Promise<Buffer> {
   }
 
   if (input.drawing) drawDieLine(pdf, page, input.drawing, input.bleedMm, bx, by);
+  if (snapshot && input.dieLine) {
+    const box = {
+      x: pageW - (snapW + MARGIN_MM) * MM,
+      y: MARGIN_MM * MM,
+      width: snapW * MM,
+      height: areaH * MM,
+    };
+    const drawnTop = drawFoldedBox(page, snapshot, box, input.dieLine.style.startsWith('FEFCO'));
+    page.drawText('Folded (3D view)', {
+      x: box.x,
+      y: drawnTop + 6,
+      size: 7,
+      font,
+      color: rgb(0.37, 0.42, 0.48),
+    });
+  }
   drawHeader(page, input.header, font, bold, pageW, pageH);
 
   return Buffer.from(await pdf.save({ useObjectStreams: false }));
@@ -167,6 +192,42 @@ function drawDieLine(
   if (bleedMm > 0 && drawing.bleed.length) polygon(drawing.bleed, rgb(0.1, 0.65, 0.2));
   for (const zone of drawing.safe) polygon(zone, rgb(0.2, 0.3, 0.9), [2, 2]);
   page.pushOperators(PDFOperator.of(PDFOperatorNames.EndMarkedContent));
+}
+
+/**
+ * The folded box (the snapshot's faces back to front) scaled into the box (points, y up), filled
+ * with the board's colour shaded per face and outlined.
+ */
+function drawFoldedBox(
+  page: PDFPage,
+  snapshot: NonNullable<ReturnType<typeof foldSnapshot>>,
+  box: { x: number; y: number; width: number; height: number },
+  kraft: boolean,
+) {
+  const scale = Math.min(box.width / snapshot.width, box.height / snapshot.height);
+  const ox = box.x + (box.width - snapshot.width * scale) / 2;
+  // The snapshot's top on the page (y up), centred in the box.
+  const top = box.y + box.height - (box.height - snapshot.height * scale) / 2;
+  const colours = boardColours(kraft);
+  const edge = Number.parseInt(colours.edge.slice(1), 16);
+  const edgeColour = rgb(((edge >> 16) & 255) / 255, ((edge >> 8) & 255) / 255, (edge & 255) / 255);
+  for (const polygon of snapshot.polygons) {
+    // drawSvgPath reads y downwards from its origin (x, y): the snapshot's own coordinates.
+    const path = polygon.points
+      .map((p, i) => `${i === 0 ? 'M' : 'L'} ${(p.x * scale).toFixed(2)} ${(p.y * scale).toFixed(2)}`)
+      .join(' ');
+    const [r, g, b] = (polygon.outside ? colours.outside : colours.inside).map(
+      (c) => (c * polygon.light) / 255,
+    );
+    page.drawSvgPath(`${path} Z`, {
+      x: ox,
+      y: top,
+      color: rgb(r!, g!, b!),
+      borderColor: edgeColour,
+      borderWidth: 0.4,
+    });
+  }
+  return top;
 }
 
 function drawHeader(

@@ -172,9 +172,14 @@ export function createProofService(
 
   /** The blank (die-line drawing) of a line, or null when it has none (an article, a flat item). */
   async function drawingOfLine(line: LineRow): Promise<Drawing | null> {
+    return (await dieLineAndDrawing(line))?.drawing ?? null;
+  }
+
+  /** The engine's die-line of a line and its drawing (the proof PDF folds the one, draws the other). */
+  async function dieLineAndDrawing(line: LineRow) {
     try {
       const dieLine = await dieLineOfLine(ctx.db, line);
-      return dieLine ? drawingOf(dieLine) : null;
+      return dieLine ? { dieLine, drawing: drawingOf(dieLine) } : null;
     } catch (error) {
       ctx.log.warn({ err: error, quoteItemId: line.id }, 'the die-line of a quote line could not be drawn');
       return null;
@@ -224,7 +229,8 @@ export function createProofService(
     const content = await readFileContent(ctx.db, row.artworkFileId);
     const lines = await linesOfQuote(ctx.db, row.quoteId);
     const line = lines.find((l) => l.id === row.quoteItemId);
-    const drawing = line ? await drawingOfLine(line) : null;
+    const both = line ? await dieLineAndDrawing(line) : null;
+    const drawing = both?.drawing ?? null;
     const blank = drawing ? { widthMm: drawing.width, heightMm: drawing.height, bleedMm: BLEED_MM } : null;
     const kind = (content ? sniffArtwork(content) : null) ?? 'pdf';
     let findings: PreflightFinding[];
@@ -257,6 +263,7 @@ export function createProofService(
         widthMm: info?.widthMm ?? blank?.widthMm ?? 100,
         heightMm: info?.heightMm ?? blank?.heightMm ?? 100,
         drawing,
+        dieLine: both?.dieLine ?? null,
         bleedMm: BLEED_MM,
         header,
         title: `Proof ${line?.name ?? ''} v${row.version}`.trim(),

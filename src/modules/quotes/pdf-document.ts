@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type PDFKitDocument from 'pdfkit';
+import { boardColours, foldSnapshot, shade } from '../../pricing/geometry/fold-snapshot.ts';
 import type { DieLine } from '../../pricing/index.ts';
 
 export type RenderOptions = { compress?: boolean };
@@ -82,6 +83,37 @@ export function bytesOf(doc: Doc): Promise<Buffer> {
 
 export const contentWidth = (doc: Doc) => doc.page.width - MARGIN * 2;
 export const bottomLimit = (doc: Doc) => doc.page.height - MARGIN - FOOTER;
+
+/**
+ * The folded box in 3/4 view scaled into the box (the 3D snapshot, `foldSnapshot`): the faces back
+ * to front, filled with the board's colour shaded per face, their edges outlined. Answers whether
+ * anything was drawn (a flat item folds into nothing).
+ */
+export function drawFoldedBox(
+  doc: Doc,
+  dieLine: DieLine,
+  box: { x: number; y: number; width: number; height: number },
+  kraft = false,
+) {
+  const snapshot = foldSnapshot(dieLine);
+  if (!snapshot || snapshot.width <= 0 || snapshot.height <= 0) return false;
+  const scale = Math.min(box.width / snapshot.width, box.height / snapshot.height);
+  const offsetX = box.x + (box.width - snapshot.width * scale) / 2;
+  const offsetY = box.y + (box.height - snapshot.height * scale) / 2;
+  const colours = boardColours(kraft);
+  doc.save();
+  doc.lineJoin('round').lineWidth(0.4);
+  for (const polygon of snapshot.polygons) {
+    const points = polygon.points.map((p): [number, number] => [
+      offsetX + p.x * scale,
+      offsetY + p.y * scale,
+    ]);
+    const fill = shade(polygon.outside ? colours.outside : colours.inside, polygon.light);
+    doc.polygon(...points).fillAndStroke(fill, colours.edge);
+  }
+  doc.restore();
+  return true;
+}
 
 /** Draws a die-line scaled into the box: board, holes, cut (solid) and crease (dashed) lines. */
 export function drawDieLine(

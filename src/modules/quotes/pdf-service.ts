@@ -103,7 +103,11 @@ async function dieLinesOfItems(db: Executor, items: Awaited<ReturnType<typeof li
             }),
           )
         : [];
-    result.set(item.id, { dieLine: drawing.dieLine, files });
+    result.set(item.id, {
+      dieLine: drawing.dieLine,
+      files,
+      kraft: drawing.productCode?.startsWith('0') ?? false,
+    });
   }
   return result;
 }

@@ -20,6 +20,7 @@ import {
   createDocument,
   type Doc,
   drawDieLine,
+  drawFoldedBox,
   FONT,
   INK,
   MARGIN,
@@ -330,7 +331,8 @@ function validity(doc: Doc, quote: PdfQuote, f: Formatter, top: number) {
 }
 
 /** An element line's die-line and the names of its template files (pdf, dxf, cf2). */
-export type PdfDieLine = { dieLine: DieLine; files: string[] };
+/** A line's die-line, its template file names, and whether its board is kraft (FEFCO codes). */
+export type PdfDieLine = { dieLine: DieLine; files: string[]; kraft?: boolean };
 
 function dieLines(doc: Doc, quote: PdfQuote, f: Formatter, top: number) {
   const l = f.labels;
@@ -422,12 +424,21 @@ function dieLines(doc: Doc, quote: PdfQuote, f: Formatter, top: number) {
         });
       drawingTop = y + 52;
     }
-    drawDieLine(doc, drawing.dieLine, {
+    // The die-line on the left, the folded box (the 3D snapshot) beside it on the right.
+    const area = {
       x: x + 12,
       y: drawingTop,
       width: cell.width - 24,
       height: cell.height - 12 - (drawingTop - y),
-    });
+    };
+    const snapshotWidth = Math.round(area.width * 0.36);
+    const folded = drawFoldedBox(
+      doc,
+      drawing.dieLine,
+      { x: area.x + area.width - snapshotWidth, y: area.y, width: snapshotWidth, height: area.height },
+      drawing.kraft ?? false,
+    );
+    drawDieLine(doc, drawing.dieLine, folded ? { ...area, width: area.width - snapshotWidth - 8 } : area);
   });
   return y + cell.height + 12;
 }

@@ -4555,7 +4555,7 @@ export interface paths {
         get: operations["getNotificationPreferences"];
         /**
          * Opt out of (or back into) kinds of notification e-mail
-         * @description Kinds: `quote_published` (A quote is published to you (buyer contacts)), `quote_accepted` (A buyer accepts a quote you own (sales)), `quote_declined` (A buyer declines a quote you own (sales)), `quote_comment` (Someone comments on a quote you own (sales)), `quote_reordered` (A buyer orders again: a new draft quote for a company you manage (sales)).
+         * @description Kinds: `quote_published` (A quote is published to you (buyer contacts)), `quote_accepted` (A buyer accepts a quote you own (sales)), `quote_declined` (A buyer declines a quote you own (sales)), `quote_comment` (Someone comments on a quote you own (sales)), `quote_reordered` (A buyer orders again: a new draft quote for a company you manage (sales)), `proof_requested` (A new artwork proof waits for your approval (buyer contacts)), `proof_approved` (A buyer approves an artwork proof of a quote you own (sales)), `proof_changes_requested` (A buyer requests changes to an artwork proof of a quote you own (sales)).
          *
          *     Permission `profile:preferences` - roles: superadmin, admin, sales, external_sales, contact, guest.
          */
@@ -34971,7 +34971,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Kinds to opt out of (replaces the list): quote_published, quote_accepted, quote_declined, quote_comment, quote_reordered */
+                    /** @description Kinds to opt out of (replaces the list): quote_published, quote_accepted, quote_declined, quote_comment, quote_reordered, proof_requested, proof_approved, proof_changes_requested */
                     emailOptOuts: string[];
                 };
             };
