@@ -38,11 +38,15 @@ describe('die-line downloads, end to end', () => {
     await e2e.signInAs(ADMIN.email, ADMIN.password);
     await e2e.page.goto(e2e.url(`/briefs/${brief.id}`));
     const files = e2e.page.getByTestId('die-line-files');
+    // The value analysis arrives after the price and redraws the page (which closes an open menu):
+    // open the menu once it is there.
+    await e2e.page.getByTestId('price-break-0').waitFor();
     await files.getByTestId('die-line-downloads-0').click();
     const menu = e2e.page.getByRole('menu');
     await menu.getByRole('menuitem').first().waitFor();
+    // Each format twice (the element's die-line and its imposition sheet), by the items' text.
     for (const name of ['PDF artwork template (designer)', 'DXF (CAD)', 'CF2 (die-maker)'])
-      expect(await menu.getByRole('menuitem', { name }).count()).toBe(2);
+      await expect.poll(() => menu.getByRole('menuitem').filter({ hasText: name }).count()).toBe(2);
     await screenshot(e2e.page, 'dl-01-brief-menu');
     await expectAccessible(e2e.page, 'die-line download menu');
     // The full-page screenshot closes the menu: open it again.
