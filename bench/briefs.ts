@@ -27,7 +27,7 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { runMigrations } from '../src/db/migrate.ts';
 import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
-import { createOrganisationService } from '../src/modules/organisations/service.ts';
+import { organisationsModule } from '../src/modules/organisations/module.ts';
 import { systemActor } from '../src/platform/actor.ts';
 import { BENCH_DATABASE_URL, createScratchDatabase, type LoadResult, loopLoad, startServer } from './lib.ts';
 
@@ -233,7 +233,7 @@ async function main() {
       LOG_LEVEL: 'silent',
     });
     const setup = await buildApp({ config, database, logger: false, runWorkers: false });
-    const organisations = createOrganisationService(setup.ctx);
+    const organisations = organisationsModule.services(setup.ctx).organisations;
     await organisations.bootstrap();
     const { rows: roots } = await database.query<{ id: string; organisation_id: string }>(
       `select id, organisation_id from users where username = 'root@bench.local'`,

@@ -23,7 +23,7 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { runMigrations } from '../src/db/migrate.ts';
 import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
-import { createOrganisationService } from '../src/modules/organisations/service.ts';
+import { organisationsModule } from '../src/modules/organisations/module.ts';
 import { systemActor } from '../src/platform/actor.ts';
 import { createScratchDatabase, type LoopResult, loopLoad, machine, startServer } from './lib.ts';
 
@@ -112,7 +112,7 @@ async function main() {
       RUN_WORKERS: 'false',
     });
     const setup = await buildApp({ config, database, logger: false, runWorkers: false });
-    const organisations = createOrganisationService(setup.ctx);
+    const organisations = organisationsModule.services(setup.ctx).organisations;
     await organisations.bootstrap();
     const { rows: roots } = await database.query<{ id: string; organisation_id: string }>(
       `select id, organisation_id from users where username = 'root@bench.local'`,

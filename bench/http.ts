@@ -7,7 +7,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { runMigrations } from '../src/db/migrate.ts';
-import { createOrganisationService } from '../src/modules/organisations/service.ts';
+import { organisationsModule } from '../src/modules/organisations/module.ts';
 import { createScratchDatabase, type LoadResult, load, machine, startServer } from './lib.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
@@ -24,7 +24,7 @@ try {
     LOG_LEVEL: 'silent',
   });
   const setup = await buildApp({ config, database, logger: false, runWorkers: false });
-  await createOrganisationService(setup.ctx).bootstrap();
+  await organisationsModule.services(setup.ctx).organisations.bootstrap();
   await database.query(`insert into users (id, organisation_id, role, email, username, created_at)
     select gen_random_uuid(), (select organisation_id from users limit 1), 'sales', 'u' || g || '@bench.local',
            'u' || g || '@bench.local', now() - g * interval '1 minute' from generate_series(1, 2000) g`);

@@ -7,7 +7,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { runMigrations } from '../src/db/migrate.ts';
-import { createOrganisationService } from '../src/modules/organisations/service.ts';
+import { organisationsModule } from '../src/modules/organisations/module.ts';
 import { createScratchDatabase } from './lib.ts';
 
 const scratch = await createScratchDatabase('bench_idem');
@@ -22,7 +22,7 @@ try {
     LOG_LEVEL: 'silent',
   });
   const app = await buildApp({ config, database, logger: false, runWorkers: false });
-  await createOrganisationService(app.ctx).bootstrap();
+  await organisationsModule.services(app.ctx).organisations.bootstrap();
   const { token } = (
     await app.inject({
       method: 'POST',

@@ -152,7 +152,7 @@ async function childImport(file: string, backend: 'pglite' | 'postgres', url?: s
   const { loadConfig } = await import('../src/config.ts');
   const { openDatabase } = await import('../src/db/client.ts');
   const { runMigrations } = await import('../src/db/migrate.ts');
-  const { createOrganisationService } = await import('../src/modules/organisations/service.ts');
+  const { organisationsModule } = await import('../src/modules/organisations/module.ts');
   const { importsModule } = await import('../src/modules/imports/module.ts');
 
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-imports-'));
@@ -172,7 +172,7 @@ async function childImport(file: string, backend: 'pglite' | 'postgres', url?: s
   );
   await runMigrations(database);
   const app = await buildApp({ config, database, runWorkers: false, logger: false });
-  await createOrganisationService(app.ctx).bootstrap();
+  await organisationsModule.services(app.ctx).organisations.bootstrap();
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
   const signIn = await fetch(`http://127.0.0.1:${port}/api/sign-in`, {
@@ -191,7 +191,7 @@ async function childImport(file: string, backend: 'pglite' | 'postgres', url?: s
     if (uploaded.status !== 201) throw new Error(`upload: ${uploaded.status} ${uploaded.body}`);
     const id = JSON.parse(uploaded.body).id as string;
     const started = performance.now();
-    await importsModule(app.ctx).processor.run(id);
+    await importsModule.services(app.ctx).processor.run(id);
     const ms = performance.now() - started;
     const record = (await (
       await fetch(`http://127.0.0.1:${port}/api/imports/${id}`, {

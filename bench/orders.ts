@@ -35,7 +35,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { runMigrations } from '../src/db/migrate.ts';
-import { createOrganisationService } from '../src/modules/organisations/service.ts';
+import { organisationsModule } from '../src/modules/organisations/module.ts';
 import { systemActor } from '../src/platform/actor.ts';
 import { type LoopResult as LoadResult, loopLoad, mergeRuns as merge, send } from './lib.ts';
 
@@ -285,7 +285,7 @@ async function prepare(dbUrl: string): Promise<number> {
     LOG_LEVEL: 'silent',
   });
   const setup = await buildApp({ config, database, logger: false, runWorkers: false });
-  const organisations = createOrganisationService(setup.ctx);
+  const organisations = organisationsModule.services(setup.ctx).organisations;
   await organisations.bootstrap();
   const { rows: roots } = await database.query<{ id: string; organisation_id: string }>(
     `select id, organisation_id from users where username = 'root@bench.local'`,

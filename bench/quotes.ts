@@ -26,7 +26,7 @@ import { runMigrations } from '../src/db/migrate.ts';
 import { articles } from '../src/db/schema/orders.ts';
 import { companies } from '../src/db/schema/platform.ts';
 import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
-import { createOrganisationService } from '../src/modules/organisations/service.ts';
+import { organisationsModule } from '../src/modules/organisations/module.ts';
 import { languageOf } from '../src/modules/quotes/i18n.ts';
 import { renderQuotePdf } from '../src/modules/quotes/pdf.ts';
 import {
@@ -76,7 +76,7 @@ async function main() {
       LOG_LEVEL: 'silent',
     });
     const app = await buildApp({ config, database, logger: false, runWorkers: false });
-    await createOrganisationService(app.ctx).bootstrap();
+    await organisationsModule.services(app.ctx).organisations.bootstrap();
     const signIn = await app.inject({
       method: 'POST',
       url: '/api/sign-in',

@@ -26,9 +26,9 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { runMigrations } from '../src/db/migrate.ts';
 import { companies } from '../src/db/schema/platform.ts';
-import { createOrganisationService } from '../src/modules/organisations/service.ts';
+import { organisationsModule } from '../src/modules/organisations/module.ts';
 import { createSender } from '../src/modules/webhooks/http.ts';
-import { webhookModule } from '../src/modules/webhooks/module.ts';
+import { webhooksModule } from '../src/modules/webhooks/module.ts';
 import { createTargetPolicy } from '../src/modules/webhooks/ssrf.ts';
 import { entity } from '../src/platform/events.ts';
 
@@ -125,9 +125,9 @@ async function main() {
     });
     app = await buildApp({ config, database, runWorkers: false, logger: false });
     const ctx = app.ctx;
-    const { runtime, service } = webhookModule(ctx);
+    const { runtime, webhooks: service } = webhooksModule.services(ctx);
     runtime.start();
-    await createOrganisationService(ctx).bootstrap();
+    await organisationsModule.services(ctx).organisations.bootstrap();
     const signIn = await app.inject({
       method: 'POST',
       url: '/api/sign-in',
@@ -176,7 +176,7 @@ async function main() {
       }
     };
 
-    const created = await webhookModule(ctx).service.create(fullActor, {
+    const created = await webhooksModule.services(ctx).webhooks.create(fullActor, {
       name: 'bench',
       url: `${receiver.url}/hook`,
       events: ['event.companies.*'],

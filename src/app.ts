@@ -6,40 +6,40 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
-import type { AppContext, OrganisationSeeder } from './context.ts';
+import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
-import { acceptancesFeature } from './modules/acceptances/module.ts';
+import { acceptancesModule } from './modules/acceptances/module.ts';
 import { addressesModule } from './modules/addresses/module.ts';
 import { articlesModule } from './modules/articles/module.ts';
 import { authModule } from './modules/auth/module.ts';
 import { BRIEF_BODY_REQUIREMENTS } from './modules/briefs/contract.ts';
-import { briefsFeature } from './modules/briefs/module.ts';
+import { briefsModule } from './modules/briefs/module.ts';
 import { catalogueModule } from './modules/catalogue/module.ts';
 import { companiesModule } from './modules/companies/module.ts';
 import { contactsModule } from './modules/contacts/module.ts';
 import { corrugatedModule } from './modules/corrugated/module.ts';
 import { currenciesModule } from './modules/currencies/module.ts';
 import { customFieldsModule } from './modules/custom-fields/module.ts';
-import { dieLinesFeature } from './modules/dielines/module.ts';
+import { dieLinesModule } from './modules/dielines/module.ts';
 import { eventsModule } from './modules/events/module.ts';
 import { withEntityWebhooks } from './modules/events/openapi-webhooks.ts';
-import { exportsFeature } from './modules/exports/module.ts';
+import { exportsModule } from './modules/exports/module.ts';
 import { filesModule } from './modules/files/module.ts';
 import { healthModule } from './modules/health/module.ts';
-import { importsFeature } from './modules/imports/module.ts';
+import { importsModule } from './modules/imports/module.ts';
 import { notificationsModule } from './modules/notifications/module.ts';
-import { ordersFeature } from './modules/orders/module.ts';
+import { ordersModule } from './modules/orders/module.ts';
 import { organisationsModule } from './modules/organisations/module.ts';
 import { passwordResetModule } from './modules/password-reset/module.ts';
 import { pipelinesModule } from './modules/pipelines/module.ts';
 import { projectsModule } from './modules/projects/module.ts';
-import { proofsFeature } from './modules/proofs/module.ts';
+import { proofsModule } from './modules/proofs/module.ts';
 import { QUOTE_BODY_REQUIREMENTS } from './modules/quotes/contract.ts';
-import { quotesFeature } from './modules/quotes/module.ts';
-import { reordersFeature } from './modules/reorders/module.ts';
+import { quotesModule } from './modules/quotes/module.ts';
+import { reordersModule } from './modules/reorders/module.ts';
 import { statusesModule } from './modules/statuses/module.ts';
 import { usersModule } from './modules/users/module.ts';
-import { startWebhookDelivery, webhooksFeature } from './modules/webhooks/module.ts';
+import { startWebhookDelivery, webhooksModule } from './modules/webhooks/module.ts';
 import { createAuthenticator, createTokenSigner } from './platform/auth.ts';
 import { registerCompression } from './platform/compression.ts';
 import { formatSchemaErrors, registerErrorHandling } from './platform/errors.ts';
@@ -54,6 +54,7 @@ import { lazySerializers } from './platform/lazy-serializers.ts';
 import { registerPgliteMaintenance } from './platform/maintenance.ts';
 import { aliasPrefixes, type FeatureModule } from './platform/module.ts';
 import { finishOpenApiDocument } from './platform/openapi-contract.ts';
+import { createRegistry } from './platform/registry.ts';
 import { type ProtectedRoute, registerRouteSecurity } from './platform/route-security.ts';
 import { ProblemSchema } from './platform/schemas.ts';
 import { registerSecurityHeaders } from './platform/security-headers.ts';
@@ -88,7 +89,7 @@ const MODULES: FeatureModule[] = [
   corrugatedModule,
   usersModule,
   eventsModule,
-  webhooksFeature,
+  webhooksModule,
   statusesModule,
   currenciesModule,
   customFieldsModule,
@@ -99,15 +100,15 @@ const MODULES: FeatureModule[] = [
   pipelinesModule,
   addressesModule,
   articlesModule,
-  ordersFeature,
-  briefsFeature,
-  dieLinesFeature,
-  importsFeature,
-  exportsFeature,
-  quotesFeature,
-  acceptancesFeature,
-  proofsFeature,
-  reordersFeature,
+  ordersModule,
+  briefsModule,
+  dieLinesModule,
+  importsModule,
+  exportsModule,
+  quotesModule,
+  acceptancesModule,
+  proofsModule,
+  reordersModule,
   notificationsModule,
 ];
 
@@ -168,17 +169,18 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   const signer = createTokenSigner(config.jwtSecret, config.jwtExpiresInSeconds);
   const closeHooks: Array<() => Promise<void>> = [];
+  const registry = createRegistry();
   const ctx: AppContext = {
     config,
     database,
     db: database.db,
     log: app.log,
-    change: createChangeRunner(database),
+    change: createChangeRunner(database, registry),
     jobs: createJobs(database, app.log),
     signer,
     authenticator: createAuthenticator(database.db, signer),
     session: createSessionCookies(config.jwtSecret, config.publicBaseUrl),
-    organisationSeeders: [] as OrganisationSeeder[],
+    registry,
     onClose: (hook) => void closeHooks.push(hook),
   };
 
@@ -213,7 +215,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     // servers, requirements the services check): platform/openapi-contract.ts.
     transformObject: (document) =>
       'openapiObject' in document
-        ? finishOpenApiDocument(withEntityWebhooks(document.openapiObject), {
+        ? finishOpenApiDocument(withEntityWebhooks(document.openapiObject, registry), {
             unprefixedPrefixes: aliasPrefixes(MODULES),
             bodyRequirements: [...BRIEF_BODY_REQUIREMENTS, ...QUOTE_BODY_REQUIREMENTS],
           })

@@ -4,6 +4,7 @@ import type { Database, Db, Tx } from './db/client.ts';
 import type { Authenticator, TokenSigner } from './platform/auth.ts';
 import type { ChangeRunner, EventRecorder } from './platform/events.ts';
 import type { Jobs } from './platform/jobs.ts';
+import type { Registry } from './platform/registry.ts';
 import type { SessionCookies } from './platform/session.ts';
 
 /** Seeds the reference data a new organisation starts with, inside its creation transaction. */
@@ -14,7 +15,8 @@ export type OrganisationSeeder = (
 ) => Promise<void>;
 
 /**
- * What every module receives: explicit dependencies, no container. Built once per app in app.ts.
+ * The app's shared pieces, built once per app in app.ts. A module's module.ts hands each service
+ * factory only the part it uses (`Pick<AppContext, 'db' | 'change'>`): no container.
  */
 export type AppContext = {
   config: Config;
@@ -28,8 +30,11 @@ export type AppContext = {
   authenticator: Authenticator;
   /** The web app's cookie session (src/platform/session.ts). */
   session: SessionCookies;
-  /** Modules add the reference data of a new organisation here (statuses, currencies, catalogue). */
-  organisationSeeders: OrganisationSeeder[];
+  /**
+   * What modules declare for this app: event resources and payloads, organisation seeders, their
+   * services (platform/registry.ts). Filled while modules are wired.
+   */
+  registry: Registry;
   /** Work to run when the app closes, before the database is closed (workers, timers). */
   onClose: (hook: () => Promise<void>) => void;
 };

@@ -2,7 +2,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { runMigrations } from './db/migrate.ts';
-import { createOrganisationService } from './modules/organisations/service.ts';
+import { organisationsModule } from './modules/organisations/module.ts';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -23,7 +23,7 @@ async function main() {
   await runMigrations(database);
   const app = await buildApp({ config, database });
 
-  const bootstrap = await createOrganisationService(app.ctx).bootstrap();
+  const bootstrap = await organisationsModule.services(app.ctx).organisations.bootstrap();
   if (bootstrap.created) {
     app.log.info({ email: bootstrap.email }, 'created the first organisation and its superadmin');
     if (bootstrap.generatedPassword) {

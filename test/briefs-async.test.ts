@@ -9,7 +9,7 @@ import { type App, buildApp } from '../src/app.ts';
 import type { Database } from '../src/db/client.ts';
 import { briefs, companies } from '../src/db/schema/index.ts';
 import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
-import { createOrganisationService } from '../src/modules/organisations/service.ts';
+import { organisationsModule } from '../src/modules/organisations/module.ts';
 import type { Catalogue } from '../src/pricing/index.ts';
 import {
   auth,
@@ -158,7 +158,7 @@ describe('background pricing across a restart', () => {
     // A process without workers accepts three briefs, then stops.
     let current = await buildApp({ config, database, runWorkers: false, logger: false, lazySchemas: true });
     app = current;
-    await createOrganisationService(current.ctx).bootstrap();
+    await organisationsModule.services(current.ctx).organisations.bootstrap();
     const root = await signIn(current, SUPERADMIN.email, SUPERADMIN.password);
     const admin = await makeOrganisation({ app: current, root, close: async () => {} });
     const { catalogue, companyId } = await tenant(current, admin);

@@ -1334,7 +1334,7 @@ describe('background pricing, driven by hand (no workers in this app)', () => {
       briefComputed: null,
       briefPrice: null,
     });
-    const { predictor } = briefsModule(t.app.ctx);
+    const { predictor } = briefsModule.services(t.app.ctx);
     await predictor.run({
       id: 'j',
       name: 'briefs.predict',
@@ -1389,7 +1389,7 @@ describe('background pricing, driven by hand (no workers in this app)', () => {
       .update(briefElements)
       .set({ materialReferenceId: '00000000-0000-4000-8000-000000000000' })
       .where(eq(briefElements.briefId, brief.id));
-    const { predictor } = briefsModule(t.app.ctx);
+    const { predictor } = briefsModule.services(t.app.ctx);
     await predictor.run({
       id: 'j',
       name: 'briefs.predict',
@@ -1421,7 +1421,7 @@ describe('background pricing, driven by hand (no workers in this app)', () => {
       .update(briefs)
       .set({ predictionStatus: 'IN_PROGRESS', predictionAttempts: 5 })
       .where(eq(briefs.id, brief.id));
-    const { predictor } = briefsModule(t.app.ctx);
+    const { predictor } = briefsModule.services(t.app.ctx);
     await predictor.run({
       id: 'j',
       name: 'briefs.predict',
@@ -1455,7 +1455,7 @@ describe('background pricing, driven by hand (no workers in this app)', () => {
       'create trigger test_refuse_prediction before insert on brief_predictions for each row execute function test_refuse_prediction()',
     );
     try {
-      const { predictor } = briefsModule(t.app.ctx);
+      const { predictor } = briefsModule.services(t.app.ctx);
       const job = {
         id: 'j',
         name: 'briefs.predict',

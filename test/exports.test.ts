@@ -34,7 +34,7 @@ async function requestExport(who: Credentials, type: number) {
   expect(response.statusCode).toBe(201);
   return response.json().id as string;
 }
-const service = () => exportsModule(t.app.ctx).service;
+const service = () => exportsModule.services(t.app.ctx).exports;
 const rowOf = async (id: string) => (await t.app.ctx.db.select().from(exports).where(eq(exports.id, id)))[0]!;
 /** Makes the export look as it would after a crash `ago` ms ago, in `status`. */
 const leave = (id: string, status: number, ago: number, attempts = 0) =>

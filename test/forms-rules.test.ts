@@ -127,7 +127,7 @@ describe('run a dry run for real (issue 26)', () => {
       status: IMPORT_STATUS.REQUESTED,
     });
     expect(real.fileId).not.toBe(dry.fileId);
-    await importsModule(t.app.ctx).processor.run(real.id);
+    await importsModule.services(t.app.ctx).processor.run(real.id);
     const done = (await call(admin, 'GET', `/api/imports/${real.id}`)).json();
     expect(done.status).toBe(IMPORT_STATUS.SENT);
     expect(done.stats.created).toBe(2);

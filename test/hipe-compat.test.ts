@@ -1285,7 +1285,7 @@ describe('Imports', () => {
     );
     expect(created).toMatchObject({ type: '16', status: IMPORT_STATUS.REQUESTED });
     ids.import = created.id;
-    await importsModule(t.app.ctx).processor.run(created.id);
+    await importsModule.services(t.app.ctx).processor.run(created.id);
   });
 
   it('Get.ts: GET /api/imports/{id}', async () => {
@@ -1299,7 +1299,7 @@ describe('Imports', () => {
       await node('POST', '/api/imports', importForm(16, ',', 'name\nNo external id\n')),
       201,
     );
-    await importsModule(t.app.ctx).processor.run(created.id);
+    await importsModule.services(t.app.ctx).processor.run(created.id);
     const record = await ok(await node('GET', `/api/imports/${created.id}`));
     expect(record).toMatchObject({ status: IMPORT_STATUS.CRASH, stats: { refused: true } });
     expect(record.stats.reason).toContain('externalId');
@@ -1340,7 +1340,7 @@ describe('Imports', () => {
     const early = await ok(await node('PATCH', `/api/imports/${fresh.id}/archive`));
     expect(early).toMatchObject({ id: fresh.id, status: IMPORT_STATUS.REQUESTED, fileArchived: false });
     // Processing goes on; the archived imports have left the list.
-    await importsModule(t.app.ctx).processor.run(fresh.id);
+    await importsModule.services(t.app.ctx).processor.run(fresh.id);
     expect((await ok(await node('GET', `/api/imports/${fresh.id}`))).stats.created).toBe(1);
     const listed = await ok(await node('GET', '/api/imports', { qs: { page: 1, limit: 50 } }));
     expect(listed.data.map((i: Json) => i.id)).not.toContain(ids.import);
@@ -1349,7 +1349,7 @@ describe('Imports', () => {
 });
 
 describe('Exports', () => {
-  const run = (id: string) => exportsModule(t.app.ctx).service.run(id);
+  const run = (id: string) => exportsModule.services(t.app.ctx).exports.run(id);
 
   it('GetTypes.ts: GET /api/exports/utils/get-types', async () => {
     const types = (await ok(await node('GET', '/api/exports/utils/get-types'))) as unknown as Json[];

@@ -9,7 +9,7 @@ import { IMPORT_STATUS, imports } from '../src/db/schema/imports.ts';
 import { emailOutbox } from '../src/db/schema/mail.ts';
 import { companies } from '../src/db/schema/platform.ts';
 import { importsModule } from '../src/modules/imports/module.ts';
-import { createOrganisationService } from '../src/modules/organisations/service.ts';
+import { organisationsModule } from '../src/modules/organisations/module.ts';
 import { until, upload } from './fixtures/imports.ts';
 import {
   auth,
@@ -64,7 +64,7 @@ describe('an import interrupted by a restart', () => {
     timeout: 120_000,
   }, async () => {
     let current = await start(true);
-    await createOrganisationService(current.ctx).bootstrap();
+    await organisationsModule.services(current.ctx).organisations.bootstrap();
     const root = await signIn(current, SUPERADMIN.email, SUPERADMIN.password);
     const admin = await makeOrganisation({ app: current, root, close: async () => {} } as TestApp);
     // Two companies the file does not name: allowDelete archives them once the file is done.
@@ -122,7 +122,7 @@ describe('an import interrupted by a restart', () => {
     const admin = await makeOrganisation({ app: current, root, close: async () => {} } as TestApp);
     const created = await upload(current, admin, bigCsv());
     const id = created.json().id as string;
-    const { processor } = importsModule(current.ctx);
+    const { processor } = importsModule.services(current.ctx);
     // Process part of the file in this process, then stop it between two batches.
     const running = processor.run(id);
     await until(async () => (await readImport(current, admin, id)).stats.rowsRead >= 60);

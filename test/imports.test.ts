@@ -585,7 +585,7 @@ describe('the import record', () => {
     expect(cancelled.statusCode).toBe(200);
     expect(cancelled.json().status).toBe(IMPORT_STATUS.ABORTED);
     const { importsModule } = await import('../src/modules/imports/module.ts');
-    await importsModule(t.app.ctx).processor.run(id);
+    await importsModule.services(t.app.ctx).processor.run(id);
     expect(await liveCompanies(org)).toEqual([]);
     const twice = await t.app.inject({
       method: 'POST',
@@ -610,7 +610,7 @@ describe('the import record', () => {
       if (organisationId !== org.organisationId || ++commits !== 4) return;
       void t.app.inject({ method: 'POST', url: `/api/imports/${id}/cancel`, headers: auth(org) });
     });
-    await importsModule(t.app.ctx).processor.run(id);
+    await importsModule.services(t.app.ctx).processor.run(id);
     const record = (
       await t.app.inject({ method: 'GET', url: `/api/imports/${id}`, headers: auth(org) })
     ).json();

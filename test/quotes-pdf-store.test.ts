@@ -103,7 +103,7 @@ describe('stored quote PDFs', () => {
       quoteId: quote.id,
       userId: admin.userId,
     });
-    for (const job of mine) await quotesModule(t.app.ctx).pdfs.storeAfterPublish(job.data);
+    for (const job of mine) await quotesModule.services(t.app.ctx).pdfs.storeAfterPublish(job.data);
 
     const stored = await storedPdfs(quote.id);
     expect(stored.map((f) => f.label).sort()).toEqual([...SUPPORTED_LANGUAGES].sort());
@@ -117,7 +117,7 @@ describe('stored quote PDFs', () => {
     expect(download.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     expect(await fileCreations(quote.id)).toHaveLength(SUPPORTED_LANGUAGES.length);
     // The job run again (a retry) renders nothing.
-    await quotesModule(t.app.ctx).pdfs.storeAfterPublish(mine[0]!.data);
+    await quotesModule.services(t.app.ctx).pdfs.storeAfterPublish(mine[0]!.data);
     expect(await fileCreations(quote.id)).toHaveLength(SUPPORTED_LANGUAGES.length);
   });
 
@@ -252,7 +252,7 @@ describe('previews of drafts', () => {
     expect(await storedPdfs(draft.id)).toEqual([]);
 
     // Hold the pool's only slot (size 1, no queue): the next preview is refused at once.
-    const pool = quotesModule(t.app.ctx).pdfs.renderPool;
+    const pool = quotesModule.services(t.app.ctx).pdfs.renderPool;
     let release!: () => void;
     const held = pool.run(() => new Promise<void>((resolve) => (release = resolve)));
     try {

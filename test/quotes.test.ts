@@ -999,7 +999,7 @@ describe('the state machine', () => {
 /** Prices a pending brief as its background job would (the test app runs no workers). */
 async function quotesModuleBriefPricing(briefId: string) {
   const { briefsModule } = await import('../src/modules/briefs/module.ts');
-  const { predictor } = briefsModule(t.app.ctx);
+  const { predictor } = briefsModule.services(t.app.ctx);
   const [row] = await t.app.ctx.db
     .execute(sql`select revision from briefs where id = ${briefId}`)
     .then(
@@ -1052,7 +1052,7 @@ describe('expiry', () => {
     const due = await publish(await articleQuote());
     const fresh = await publish(await articleQuote());
     await validityPassed(due.id);
-    await expireJobHandler(t.app.ctx, quotesModule(t.app.ctx).service)();
+    await expireJobHandler(t.app.ctx, quotesModule.services(t.app.ctx).quotes)();
     const [row] = await t.app.ctx.db.select().from(quotes).where(eq(quotes.id, due.id));
     expect(row).toMatchObject({ state: 'expired', expiredAt: expect.any(Date) });
     const [untouched] = await t.app.ctx.db.select().from(quotes).where(eq(quotes.id, fresh.id));
@@ -1069,7 +1069,7 @@ describe('expiry', () => {
       );
     expect(event).toMatchObject({ type: 'UPDATE', actorId: null, organisationId: admin.organisationId });
     // A second run finds nothing more for this quote.
-    await quotesModule(t.app.ctx).service.expireDue();
+    await quotesModule.services(t.app.ctx).quotes.expireDue();
     const count = await t.app.ctx.db
       .select()
       .from(events)

@@ -5,8 +5,8 @@ import type { Config } from '../src/config.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
 import { companies } from '../src/db/schema/platform.ts';
 import { webhookDeliveries, webhookDeliveryAttempts } from '../src/db/schema/webhooks.ts';
-import { createOrganisationService } from '../src/modules/organisations/service.ts';
-import { webhookModule } from '../src/modules/webhooks/module.ts';
+import { organisationsModule } from '../src/modules/organisations/module.ts';
+import { webhooksModule } from '../src/modules/webhooks/module.ts';
 import { type ChangeActor, createChangeRunner, entity } from '../src/platform/events.ts';
 import { auth, type Credentials, SUPERADMIN, signIn, testConfig } from './helpers/app.ts';
 import { openTestDatabase } from './helpers/database.ts';
@@ -73,7 +73,7 @@ describe('durability', () => {
     try {
       // A long first backoff: the retry falls due while no process is running.
       const first = await start(database, { retryDelaysMs: [1500, 100] });
-      await createOrganisationService(first.ctx).bootstrap();
+      await organisationsModule.services(first.ctx).organisations.bootstrap();
       const root = await signIn(first, SUPERADMIN.email, SUPERADMIN.password);
       const path = '/restart/';
       const hook = await createWebhook(first, root, path);
@@ -91,7 +91,11 @@ describe('durability', () => {
       await first.close();
 
       // While no process runs: another event is committed (outbox only).
-      const offline = await createCompany(createChangeRunner(database), root, 'While stopped');
+      const offline = await createCompany(
+        createChangeRunner(database, first.ctx.registry),
+        root,
+        'While stopped',
+      );
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(receiver.requests.filter((r) => r.url.startsWith(path))).toHaveLength(1);
 
@@ -140,7 +144,7 @@ describe('durability', () => {
       const a = await start(database, settings);
       const b = await start(otherPool, settings);
       try {
-        await createOrganisationService(a.ctx).bootstrap();
+        await organisationsModule.services(a.ctx).organisations.bootstrap();
         const root = await signIn(a, SUPERADMIN.email, SUPERADMIN.password);
         const path = '/two-workers/';
         const hook = await createWebhook(a, root, path);
@@ -197,10 +201,11 @@ describe('durability', () => {
         );
         expect(duplicates).toEqual([]);
         // Both processes did part of the work.
-        expect(webhookModule(a.ctx).runtime.stats.attempts).toBeGreaterThan(0);
-        expect(webhookModule(b.ctx).runtime.stats.attempts).toBeGreaterThan(0);
+        expect(webhooksModule.services(a.ctx).runtime.stats.attempts).toBeGreaterThan(0);
+        expect(webhooksModule.services(b.ctx).runtime.stats.attempts).toBeGreaterThan(0);
         expect(
-          webhookModule(a.ctx).runtime.stats.attempts + webhookModule(b.ctx).runtime.stats.attempts,
+          webhooksModule.services(a.ctx).runtime.stats.attempts +
+            webhooksModule.services(b.ctx).runtime.stats.attempts,
         ).toBe(attemptCount);
       } finally {
         await a.close();

@@ -1,7 +1,6 @@
 import { and, eq, gte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articles, events } from '../src/db/schema/index.ts';
-import { entityPayloads } from '../src/platform/events.ts';
 import { isAllowed, PERMISSIONS } from '../src/platform/permissions.ts';
 import {
   auth,
@@ -66,7 +65,9 @@ describe('the payloads are the staff’s', () => {
       webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: Json }> } } }>;
       components: { schemas: Record<string, unknown> };
     };
-    expect(Object.keys(document.webhooks).sort()).toEqual([...entityPayloads().keys()].sort());
+    expect(Object.keys(document.webhooks).sort()).toEqual(
+      [...t.app.ctx.registry.entityPayloads().keys()].sort(),
+    );
     for (const [entity, hook] of Object.entries(document.webhooks)) {
       const text = JSON.stringify(hook.post.requestBody.content['application/json']!.schema);
       for (const [, name] of text.matchAll(/#\/components\/schemas\/(\w+)/g))

@@ -38,7 +38,7 @@ it('test file setup', async () => {
   );
   const { openTestDatabase } = await import('../../test/helpers/database.ts');
   const { buildApp } = await import('../../src/app.ts');
-  const { createOrganisationService } = await import('../../src/modules/organisations/service.ts');
+  const { organisationsModule } = await import('../../src/modules/organisations/module.ts');
   for (let i = 0; i < FILES; i++) {
     // buildTestApp's steps one by one, then buildTestApp itself.
     const { database, drop } = await step('  - database copied from the template', () => openTestDatabase());
@@ -46,7 +46,7 @@ it('test file setup', async () => {
       buildApp({ config: testConfig(), database, runWorkers: false, logger: false, lazySchemas: true }),
     );
     await step('  - bootstrap (superadmin and its organisation)', () =>
-      createOrganisationService(app.ctx).bootstrap(),
+      organisationsModule.services(app.ctx).organisations.bootstrap(),
     );
     await step('  - superadmin signed in (the app gets ready: schemas compiled)', () =>
       signIn(app, SUPERADMIN.email, SUPERADMIN.password),

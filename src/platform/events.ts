@@ -8,8 +8,11 @@ import { decorateAnswer } from './hipe.ts';
 /** Version of the event payload format; bumped when the delivered shape changes. */
 export const EVENT_VERSION = '1.0';
 
-/** How an entity is named in events: `event.<plural>.<verb>`, `entity` in upper case. */
-export type EntityDescriptor = { entity: string; plural: string; tableName: string };
+/**
+ * How an entity is named in events: `event.<plural>.<verb>`, `entity` in upper case. `payload`,
+ * when its repository gives one, is what its module declares in the app's registry.
+ */
+export type EntityDescriptor = { entity: string; plural: string; tableName: string; payload?: EntityPayload };
 
 /**
  * What an event delivers as `entity` (webhooks, `GET /api/events`): the output of the entity's GET
@@ -32,21 +35,15 @@ export type EntityPayload = {
   ) => Record<string, unknown> | Promise<Record<string, unknown>>;
 };
 
-type RegisteredPayload = EntityPayload & { name: string; stringify: (value: unknown) => string };
+/** A declared payload with its compiled serialiser (platform/registry.ts holds them, per app). */
+export type DeclaredPayload = EntityPayload & { name: string; stringify: (value: unknown) => string };
 
-/** The payload of each entity, by its upper-case name (declared with `entity(..., payload)`). */
-const PAYLOADS = new Map<string, RegisteredPayload>();
-
-/**
- * Declares what the events of an entity deliver (once per entity name): with `entity(...)` in the
- * module's repository, or from its module file when its schemas import the repository.
- */
-export function declareEntityPayload(on: EntityDescriptor, payload: EntityPayload): void {
-  if (PAYLOADS.has(on.entity)) throw new Error(`The event payload of ${on.entity} is declared twice`);
+/** The payload of an entity ready to serialise (compiled on its first event). */
+export function compilePayload(name: string, payload: EntityPayload): DeclaredPayload {
   let compiled: ((value: unknown) => string) | undefined;
-  PAYLOADS.set(on.entity, {
+  return {
     ...payload,
-    name: on.entity,
+    name,
     stringify: (value) => {
       // Serialised without `required`: a snapshot that lacks a property leaves it out rather than
       // failing the change; test/webhooks-payloads.test.ts validates against the schema itself.
@@ -57,7 +54,7 @@ export function declareEntityPayload(on: EntityDescriptor, payload: EntityPayloa
       });
       return compiled(value);
     },
-  });
+  };
 }
 
 /**
@@ -85,37 +82,44 @@ function withoutRequired(schema: unknown): unknown {
   );
 }
 
-/** The descriptor of an entity; with `payload`, declares what its events deliver. */
+/**
+ * The descriptor of an entity; with `payload`, what its events deliver, which its module declares
+ * (`ctx.registry.entityPayload(DESCRIPTOR)` in its module.ts).
+ */
 export const entity = (
   name: string,
   plural: string,
   tableName = plural,
   payload?: EntityPayload,
-): EntityDescriptor => {
-  const descriptor = { entity: name, plural, tableName };
-  if (payload) declareEntityPayload(descriptor, payload);
-  return descriptor;
-};
+): EntityDescriptor => ({ entity: name, plural, tableName, ...(payload ? { payload } : {}) });
 
-/** Every declared payload (the OpenAPI document's `webhooks`, the payload tests). */
-export const entityPayloads = (): ReadonlyMap<string, EntityPayload> => PAYLOADS;
+/** Where the declared payloads are looked up (the app's registry, platform/registry.ts). */
+export type PayloadLookup = { payloadOf(entityName: string): DeclaredPayload | undefined };
 
 /**
  * The `entity` an event delivers: the snapshot through its entity's GET presenter and schema;
  * the snapshot as it is (JSON-safe) for an entity that declares no payload.
  */
-export async function presentSnapshot(tx: Tx, change: Change): Promise<Record<string, unknown> | null> {
+export async function presentSnapshot(
+  payloads: PayloadLookup,
+  tx: Tx,
+  change: Change,
+): Promise<Record<string, unknown> | null> {
   if (!change.snapshot) return null;
-  return presentEntity(tx, change.on.entity, change.snapshot);
+  // A repository's payload its module forgot to declare would deliver the raw row: refused.
+  if (change.on.payload && !payloads.payloadOf(change.on.entity))
+    throw new Error(`The event payload of ${change.on.entity} is not declared by its module`);
+  return presentEntity(payloads, tx, change.on.entity, change.snapshot);
 }
 
 /** One row of an entity through its declared payload (JSON-safe as it is without one). */
 export async function presentEntity(
+  payloads: PayloadLookup,
   db: Executor,
   entityName: string,
   row: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
-  const payload = PAYLOADS.get(entityName);
+  const payload = payloads.payloadOf(entityName);
   if (!payload) return toJsonSafe(row);
   const presented = payload.present ? await payload.present(row, db) : row;
   // HIPE's names, as every GET answer has them (platform/hipe.ts), on a copy of the row.
@@ -192,13 +196,15 @@ export type ChangeRunner = {
   <T>(actor: ChangeActor | Actor, work: (tx: Tx, record: EventRecorder) => Promise<T>): Promise<T>;
   onCommitted(listener: CommittedListener): void;
   beforeCommit(hook: CommitHook): void;
+  /** An event's `entity` (`presentSnapshot` with the app's payloads), for events written by hand. */
+  present(tx: Tx, change: Change): Promise<Record<string, unknown> | null>;
 };
 
 export function toJsonSafe(value: Record<string, unknown>): Record<string, unknown> {
   return JSON.parse(JSON.stringify(value));
 }
 
-export function createChangeRunner(database: Pick<Database, 'db'>): ChangeRunner {
+export function createChangeRunner(database: Pick<Database, 'db'>, payloads: PayloadLookup): ChangeRunner {
   const listeners: CommittedListener[] = [];
   const hooks: CommitHook[] = [];
   const run = async <T>(
@@ -216,7 +222,7 @@ export function createChangeRunner(database: Pick<Database, 'db'>): ChangeRunner
         recorded.push(change);
         await tx.insert(events).values({
           ...eventRow(change, organisationId, actor?.userId ?? null),
-          payload: await presentSnapshot(tx, change),
+          payload: await presentSnapshot(payloads, tx, change),
         });
       };
       const value = await work(tx, record);
@@ -233,6 +239,7 @@ export function createChangeRunner(database: Pick<Database, 'db'>): ChangeRunner
   return Object.assign(run, {
     onCommitted: (listener: CommittedListener) => void listeners.push(listener),
     beforeCommit: (hook: CommitHook) => void hooks.push(hook),
+    present: (tx: Tx, change: Change) => presentSnapshot(payloads, tx, change),
   });
 }
 

@@ -3,7 +3,7 @@ import { type Config, loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import type { Role } from '../../src/db/schema/platform.ts';
 import { users } from '../../src/db/schema/platform.ts';
-import { createOrganisationService } from '../../src/modules/organisations/service.ts';
+import { organisationsModule } from '../../src/modules/organisations/module.ts';
 import { hashPassword } from '../../src/platform/passwords.ts';
 import { openTestDatabase } from './database.ts';
 
@@ -57,7 +57,7 @@ export async function buildTestApp(
     // the e2e tests compile every route at start).
     lazySchemas: true,
   });
-  await createOrganisationService(app.ctx).bootstrap();
+  await organisationsModule.services(app.ctx).organisations.bootstrap();
   const root = await signIn(app, SUPERADMIN.email, SUPERADMIN.password);
   return {
     app,

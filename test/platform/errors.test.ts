@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app.ts';
 import { users } from '../../src/db/schema/platform.ts';
-import { createOrganisationService } from '../../src/modules/organisations/service.ts';
+import { organisationsModule } from '../../src/modules/organisations/module.ts';
 import { auth, type Credentials, SUPERADMIN, signIn, testConfig } from '../helpers/app.ts';
 import { openTestDatabase } from '../helpers/database.ts';
 
@@ -48,7 +48,7 @@ beforeAll(async () => {
       .values({ organisationId: actor.organisationId, role: 'guest', username: SUPERADMIN.email });
     return {};
   });
-  await createOrganisationService(app.ctx).bootstrap();
+  await organisationsModule.services(app.ctx).organisations.bootstrap();
   root = await signIn(app, SUPERADMIN.email, SUPERADMIN.password);
 });
 afterAll(async () => {

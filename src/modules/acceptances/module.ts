@@ -1,6 +1,5 @@
-import type { FeatureModule } from '../../platform/module.ts';
-import { registerEventResource } from '../events/resources.ts';
-import { organisationSettingsModule } from '../organisations/module.ts';
+import { defineModule } from '../../platform/module.ts';
+import { organisationsModule } from '../organisations/module.ts';
 import { quotesModule } from '../quotes/module.ts';
 import { findAcceptanceById, QUOTE_ACCEPTANCE_ENTITY } from './repository.ts';
 import { acceptancesPublicRoutes, acceptancesRoutes } from './routes.ts';
@@ -10,23 +9,28 @@ import { createAcceptanceService, presentAcceptance } from './service.ts';
  * Buyers' answers to quotes with their evidence, the PAdES signed PDF, and guest acceptance
  * (docs/quotes.md, "Acceptance evidence"). Serves POST /quotes/{id}/accept and /decline.
  */
-export const acceptancesFeature: FeatureModule = {
+export const acceptancesModule = defineModule({
   name: 'acceptances',
   aliases: ['/quotes'],
-  wire: (ctx) => {
-    const { service: quotes, pdfs } = quotesModule(ctx);
-    const service = createAcceptanceService(ctx, {
-      quotes,
-      pdfs,
-      brand: organisationSettingsModule(ctx).settings,
-    });
-    registerEventResource(QUOTE_ACCEPTANCE_ENTITY.tableName, async (db, organisationId, id) => {
+  services: (ctx) => {
+    const { quotes, pdfs } = quotesModule.services(ctx);
+    return {
+      acceptances: createAcceptanceService(ctx, {
+        quotes,
+        pdfs,
+        brand: organisationsModule.services(ctx).settings,
+      }),
+    };
+  },
+  wire: (ctx, { acceptances }) => {
+    ctx.registry.entityPayload(QUOTE_ACCEPTANCE_ENTITY);
+    ctx.registry.eventResource(QUOTE_ACCEPTANCE_ENTITY.tableName, async (db, organisationId, id) => {
       const row = await findAcceptanceById(db, organisationId, id);
       return row ? presentAcceptance(row) : undefined;
     });
     return [
-      { plugin: acceptancesRoutes(ctx, service), aliased: true },
-      { plugin: acceptancesPublicRoutes(ctx, service) },
+      { plugin: acceptancesRoutes(acceptances), aliased: true },
+      { plugin: acceptancesPublicRoutes(acceptances) },
     ];
   },
-};
+});

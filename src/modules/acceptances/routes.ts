@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.ts';
 import { contentDisposition } from '../../platform/content-disposition.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { IdParams, problemResponses } from '../../platform/schemas.ts';
@@ -43,7 +42,7 @@ const ACCEPT_NOTE =
   'transaction and carried by the quote’s event; the PAdES signed PDF follows.';
 
 export const acceptancesRoutes =
-  (_ctx: AppContext, service: AcceptanceService): FastifyPluginAsyncTypebox =>
+  (service: AcceptanceService): FastifyPluginAsyncTypebox =>
   async (app) => {
     // The quote an answer returns: the quotes plugin's schemas, registered here too (plugins are encapsulated).
     for (const schema of [QuoteItemChildSchema, QuoteItemSchema, QuotePdfSchema, QuoteSchema])
@@ -130,7 +129,7 @@ export const acceptancesRoutes =
 
 /** The guest routes (public, under /api only): the link's token is the credential. */
 export const acceptancesPublicRoutes =
-  (_ctx: AppContext, service: AcceptanceService): FastifyPluginAsyncTypebox =>
+  (service: AcceptanceService): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.addSchema(AcceptanceSchema);
     app.addSchema(GuestQuoteSchema);

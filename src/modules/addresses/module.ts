@@ -1,7 +1,13 @@
-import type { FeatureModule } from '../../platform/module.ts';
+import { defineModule } from '../../platform/module.ts';
+import { ADDRESS_ENTITY } from './repository.ts';
 import { addressesRoutes } from './routes.ts';
+import { createAddressService } from './service.ts';
 
-export const addressesModule: FeatureModule = {
+export const addressesModule = defineModule({
   name: 'addresses',
-  wire: (ctx) => [{ plugin: addressesRoutes(ctx) }],
-};
+  services: (ctx) => ({ addresses: createAddressService(ctx) }),
+  wire: (ctx, { addresses }) => {
+    ctx.registry.entityPayload(ADDRESS_ENTITY);
+    return [{ plugin: addressesRoutes(addresses) }];
+  },
+});

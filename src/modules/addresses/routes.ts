@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.ts';
 import { SearchResult } from '../../platform/crud-search.ts';
 import { foldHipeInput, prepareHipeInput } from '../../platform/hipe.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
@@ -15,12 +14,13 @@ import {
   CreateAddressBody,
   UpdateAddressBody,
 } from './schemas.ts';
-import { ADDRESS_CRUD_FIELDS, ADDRESS_PAGE, createAddressService } from './service.ts';
+import { ADDRESS_CRUD_FIELDS, ADDRESS_PAGE, type createAddressService } from './service.ts';
 
 const Address = Type.Ref('Address');
 
-export const addressesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
-  const service = createAddressService(ctx);
+export const addressesRoutes = (
+  service: ReturnType<typeof createAddressService>,
+): FastifyPluginAsyncTypebox => {
   return async (app) => {
     app.addSchema(AddressSchema);
 

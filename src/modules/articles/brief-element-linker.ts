@@ -3,13 +3,14 @@ import type { Executor, Tx } from '../../db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { EventRecorder } from '../../platform/events.ts';
+import type { Slot } from '../../platform/registry.ts';
 
 /** The nested `briefElement` object of an article payload; its shape is owned by the briefs module. */
 export type BriefElementInput = Record<string, unknown>;
 
 /**
  * How articles reach brief elements without depending on the briefs module. The briefs module
- * registers its implementation once per app, in its route factory body:
+ * registers its implementation once per app (in `ctx.registry`), from its module.ts `wire`:
  *
  *   registerBriefElementLinker(ctx, { exists, createStandalone });
  *
@@ -51,13 +52,17 @@ export const unavailableBriefElementLinker: BriefElementLinker = {
   },
 };
 
-const linkers = new WeakMap<AppContext, BriefElementLinker>();
+/** The linker's place in the app's registry: unavailable until the briefs module fills it. */
+const BRIEF_ELEMENT_LINKER: Slot<BriefElementLinker> = {
+  name: 'brief element linker',
+  fallback: unavailableBriefElementLinker,
+};
 
 /** Plugs the briefs module's implementation into the articles of this app. */
-export function registerBriefElementLinker(ctx: AppContext, linker: BriefElementLinker) {
-  linkers.set(ctx, linker);
+export function registerBriefElementLinker(ctx: Pick<AppContext, 'registry'>, linker: BriefElementLinker) {
+  ctx.registry.fill(BRIEF_ELEMENT_LINKER, linker);
 }
 
-export function briefElementLinkerOf(ctx: AppContext): BriefElementLinker {
-  return linkers.get(ctx) ?? unavailableBriefElementLinker;
+export function briefElementLinkerOf(ctx: Pick<AppContext, 'registry'>): BriefElementLinker {
+  return ctx.registry.slot(BRIEF_ELEMENT_LINKER);
 }

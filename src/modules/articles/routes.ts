@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
@@ -12,7 +11,7 @@ import {
   problemResponses,
   Uuid,
 } from '../../platform/schemas.ts';
-import { registerAttachmentRoutes } from '../files/attachments.ts';
+import { type AttachmentServices, registerAttachmentRoutes } from '../files/attachments.ts';
 
 import {
   AddBriefElementBody,
@@ -21,7 +20,7 @@ import {
   CreateArticleBody,
   UpdateArticleBody,
 } from './schemas.ts';
-import { ARTICLE_PAGE, createArticleService } from './service.ts';
+import { ARTICLE_PAGE, type createArticleService } from './service.ts';
 
 const ListQuery = pageQuerySchema(ARTICLE_PAGE, {
   search: Type.Optional(
@@ -48,8 +47,10 @@ const LINK_MODES =
   'is refused (400); an unknown element is 422 `invalid_reference`; an invalid nested element is 400/422 with ' +
   'pointers under `/briefElement`.';
 
-export const articlesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
-  const service = createArticleService(ctx);
+export const articlesRoutes = (
+  service: ReturnType<typeof createArticleService>,
+  attachments: AttachmentServices,
+): FastifyPluginAsyncTypebox => {
   return async (app) => {
     app.addSchema(ArticleSchema);
     const Article = Type.Ref('Article');
@@ -218,7 +219,7 @@ export const articlesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
     );
 
     // Files and comments: /articles/{id}/files, /articles/{id}/comments (files:read / files:write).
-    registerAttachmentRoutes(app, ctx, {
+    registerAttachmentRoutes(app, attachments, {
       entity: 'article',
       path: '/articles/:id',
       tags,

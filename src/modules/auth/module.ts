@@ -1,12 +1,14 @@
-import { declareEntityPayload } from '../../platform/events.ts';
-import type { FeatureModule } from '../../platform/module.ts';
+import { defineModule } from '../../platform/module.ts';
 import { AccessToken, authRoutes } from './routes.ts';
-import { ACCESS_TOKEN_ENTITY } from './service.ts';
+import { ACCESS_TOKEN_ENTITY, createAuthService } from './service.ts';
+import { createSessionService } from './sessions.ts';
 
-/** An access token's events deliver it as GET /users/{userId}/access-tokens lists it (no hash). */
-declareEntityPayload(ACCESS_TOKEN_ENTITY, { schema: AccessToken });
-
-export const authModule: FeatureModule = {
+export const authModule = defineModule({
   name: 'auth',
-  wire: (ctx) => [{ plugin: authRoutes(ctx) }],
-};
+  services: (ctx) => ({ auth: createAuthService(ctx), sessions: createSessionService(ctx) }),
+  wire: (ctx, services) => {
+    // An access token's events deliver it as GET /users/{userId}/access-tokens lists it (no hash).
+    ctx.registry.entityPayload(ACCESS_TOKEN_ENTITY, { schema: AccessToken });
+    return [{ plugin: authRoutes(ctx, services) }];
+  },
+});

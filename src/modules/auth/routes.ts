@@ -5,8 +5,10 @@ import { AppError } from '../../platform/errors.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DateTime, DateTimeInput, Nullable, problemResponses, Uuid } from '../../platform/schemas.ts';
 import { REFRESH_COOKIE, SESSION_COOKIE } from '../../platform/session.ts';
-import { createAuthService } from './service.ts';
-import { createSessionService } from './sessions.ts';
+import type { createAuthService } from './service.ts';
+import type { SessionService } from './sessions.ts';
+
+type AuthService = ReturnType<typeof createAuthService>;
 
 export const AccessToken = Type.Object(
   {
@@ -25,10 +27,11 @@ export const AccessToken = Type.Object(
 const UserParams = Type.Object({ userId: Uuid });
 
 export const authRoutes =
-  (ctx: AppContext): FastifyPluginAsyncTypebox =>
+  (
+    ctx: Pick<AppContext, 'session'>,
+    { auth: service, sessions }: { auth: AuthService; sessions: SessionService },
+  ): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const service = createAuthService(ctx);
-    const sessions = createSessionService(ctx);
     app.addSchema(AccessToken);
     const tags = ['authentication'];
 

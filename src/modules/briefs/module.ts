@@ -1,8 +1,6 @@
-import type { AppContext } from '../../context.ts';
-import { declareEntityPayload } from '../../platform/events.ts';
-import type { FeatureModule } from '../../platform/module.ts';
+import { defineModule } from '../../platform/module.ts';
 import { registerBriefElementLinker } from '../articles/brief-element-linker.ts';
-import { registerEventResource } from '../events/resources.ts';
+import { createElementService } from './elements.ts';
 import { createBriefElementLinker } from './linker.ts';
 import { presentElement } from './mapping.ts';
 import { createPredictor, type Predictor, registerPredictor } from './predictor.ts';
@@ -20,58 +18,56 @@ import { briefElementsRoutes, briefsRoutes } from './routes.ts';
 import { BriefElementSchema, BriefListItemSchema, PredictionSummarySchema } from './schemas.ts';
 import { type BriefService, createBriefService } from './service.ts';
 
-/**
- * The events of a brief deliver it as GET /briefs lists it (presentListItem: its elements and
- * prediction have their own events), an element as GET /briefs/{id} shows it (presentElement),
- * a prediction's totals as GET /briefs/{id} shows them (presentSummary).
- */
-declareEntityPayload(BRIEF_ENTITY, { schema: BriefListItemSchema });
-declareEntityPayload(BRIEF_ELEMENT_ENTITY, { schema: BriefElementSchema });
-declareEntityPayload(BRIEF_PREDICTION_ENTITY, { schema: PredictionSummarySchema });
-
-export type BriefsModule = { service: BriefService; predictor: Predictor };
-const modules = new WeakMap<AppContext, BriefsModule>();
+export type BriefsServices = {
+  briefs: BriefService;
+  elements: ReturnType<typeof createElementService>;
+  /** The background pricing (its job is defined when the module is wired). */
+  predictor: Predictor;
+};
 
 /**
- * The briefs service and its background pricing, made once per app: defines the pricing job and
- * its recovery, plugs the brief-element linker into articles, registers the event resources.
+ * Briefs and their elements, priced in the background: defines the pricing job and its recovery,
+ * plugs the brief-element linker into articles, declares the event payloads and resources.
  */
-export function briefsModule(ctx: AppContext): BriefsModule {
-  const existing = modules.get(ctx);
-  if (existing) return existing;
-  const predictor = createPredictor(ctx);
-  const service = createBriefService({ db: ctx.db, change: ctx.change, enqueue: predictor.enqueue });
-  const module = { service, predictor };
-  modules.set(ctx, module);
-  registerPredictor(ctx, predictor);
-  registerBriefElementLinker(ctx, createBriefElementLinker());
-  registerEventResource('briefs', async (db, organisationId, id) => {
-    const found = await findBriefWithRefs(db, organisationId, id);
-    if (!found) return undefined;
-    const elements = await liveElementsOf(db, id);
-    return {
-      ...presentListItem(found.brief, found),
-      briefElements: elements.map((e) => presentElement(e, found.brief.currency)),
-    };
-  });
-  registerEventResource('brief_elements', async (db, organisationId, id) => {
-    const row = await findElementRow(db, organisationId, id);
-    return row ? presentElement(row, null) : undefined;
-  });
-  registerEventResource('brief_predictions', async (db, organisationId, id) => {
-    const row = await findPredictionSummary(db, id);
-    return row && row.organisationId === organisationId
-      ? { ...presentSummary(row), briefId: row.briefId, briefElementId: row.briefElementId }
-      : undefined;
-  });
-  return module;
-}
-
-export const briefsFeature: FeatureModule = {
+export const briefsModule = defineModule<BriefsServices>({
   name: 'briefs',
   aliases: ['/briefs'],
-  wire: (ctx) => {
-    const wired = briefsModule(ctx);
-    return [{ plugin: briefsRoutes(ctx, wired), aliased: true }, { plugin: briefElementsRoutes(ctx, wired) }];
+  services: (ctx) => {
+    const predictor = createPredictor(ctx);
+    return {
+      briefs: createBriefService({ db: ctx.db, change: ctx.change, enqueue: predictor.enqueue }),
+      elements: createElementService(ctx, { enqueue: predictor.enqueue }),
+      predictor,
+    };
   },
-};
+  wire: (ctx, services) => {
+    registerPredictor(ctx, services.predictor);
+    registerBriefElementLinker(ctx, createBriefElementLinker());
+    // The events of a brief deliver it as GET /briefs lists it (presentListItem: its elements and
+    // prediction have their own events), an element as GET /briefs/{id} shows it (presentElement),
+    // a prediction's totals as GET /briefs/{id} shows them (presentSummary).
+    ctx.registry.entityPayload(BRIEF_ENTITY, { schema: BriefListItemSchema });
+    ctx.registry.entityPayload(BRIEF_ELEMENT_ENTITY, { schema: BriefElementSchema });
+    ctx.registry.entityPayload(BRIEF_PREDICTION_ENTITY, { schema: PredictionSummarySchema });
+    ctx.registry.eventResource('briefs', async (db, organisationId, id) => {
+      const found = await findBriefWithRefs(db, organisationId, id);
+      if (!found) return undefined;
+      const elements = await liveElementsOf(db, id);
+      return {
+        ...presentListItem(found.brief, found),
+        briefElements: elements.map((e) => presentElement(e, found.brief.currency)),
+      };
+    });
+    ctx.registry.eventResource('brief_elements', async (db, organisationId, id) => {
+      const row = await findElementRow(db, organisationId, id);
+      return row ? presentElement(row, null) : undefined;
+    });
+    ctx.registry.eventResource('brief_predictions', async (db, organisationId, id) => {
+      const row = await findPredictionSummary(db, id);
+      return row && row.organisationId === organisationId
+        ? { ...presentSummary(row), briefId: row.briefId, briefElementId: row.briefElementId }
+        : undefined;
+    });
+    return [{ plugin: briefsRoutes(services), aliased: true }, { plugin: briefElementsRoutes(services) }];
+  },
+});

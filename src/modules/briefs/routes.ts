@@ -1,14 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import type { AppContext } from '../../context.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, IdParams, Nullable, problemResponses } from '../../platform/schemas.ts';
 import { briefsForAudience, elementsForAudience } from './audience.ts';
-import { createElementService } from './elements.ts';
-import type { BriefsModule } from './module.ts';
+import type { BriefsServices } from './module.ts';
 import {
   BriefDetailsSchema,
   BriefElementSchema,
@@ -54,8 +52,8 @@ const sendSvg = (reply: FastifyReply, svg: string) =>
 const POLLING =
   'Poll GET /briefs/{id} until `predictionStatus` is COMPLETED and `hasPrice` is true, then read details, process and value-analysis.';
 
-export const briefsRoutes = (_ctx: AppContext, wired: BriefsModule): FastifyPluginAsyncTypebox => {
-  const service = briefsForAudience(wired.service);
+export const briefsRoutes = (wired: BriefsServices): FastifyPluginAsyncTypebox => {
+  const service = briefsForAudience(wired.briefs);
   return async (app) => {
     app.addSchema(BriefElementSchema);
     app.addSchema(PredictionSummarySchema);
@@ -430,9 +428,9 @@ function foldAlias(body: Record<string, unknown>) {
 }
 
 /** `/api/brief-elements`: served under /api only (the spec names no unprefixed form). */
-export const briefElementsRoutes = (ctx: AppContext, wired: BriefsModule): FastifyPluginAsyncTypebox => {
-  const service = briefsForAudience(wired.service);
-  const elements = elementsForAudience(createElementService(ctx, { enqueue: wired.predictor.enqueue }));
+export const briefElementsRoutes = (wired: BriefsServices): FastifyPluginAsyncTypebox => {
+  const service = briefsForAudience(wired.briefs);
+  const elements = elementsForAudience(wired.elements);
   const elementTags = ['briefs'];
   return async (app) => {
     app.addSchema(BriefElementSchema);

@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { declareEntityPayload } from '../../platform/events.ts';
-import type { FeatureModule } from '../../platform/module.ts';
+import { defineModule } from '../../platform/module.ts';
 import { defaultCatalogue } from '../../pricing/default-catalogue.ts';
 import { CATALOGUE_ENTITY } from './repository.ts';
 import { catalogueRoutes } from './routes.ts';
 import { ENTRY_FIELDS } from './schemas.ts';
 import { catalogueSeeder } from './seed.ts';
+import { createCatalogueService } from './service.ts';
+import { upgradeCatalogues } from './upgrade.ts';
 
 /**
  * A catalogue entry's events deliver it as GET /catalogue/{kind}/{id} shows it to staff (present):
@@ -16,12 +17,13 @@ const CatalogueEntryEvent = Type.Object(ENTRY_FIELDS, {
   additionalProperties: true,
   description: "A catalogue entry as its events deliver it: its collection's GET answer",
 });
-declareEntityPayload(CATALOGUE_ENTITY, { schema: CatalogueEntryEvent });
 
-export const catalogueModule: FeatureModule = {
+export const catalogueModule = defineModule({
   name: 'catalogue',
-  wire: (ctx) => {
-    ctx.organisationSeeders.push(catalogueSeeder(defaultCatalogue));
-    return [{ plugin: catalogueRoutes(ctx) }];
+  services: (ctx) => ({ catalogue: createCatalogueService(ctx) }),
+  wire: (ctx, { catalogue }) => {
+    ctx.registry.entityPayload(CATALOGUE_ENTITY, { schema: CatalogueEntryEvent });
+    ctx.registry.organisationSeeder(catalogueSeeder(defaultCatalogue));
+    return [{ plugin: catalogueRoutes(catalogue, () => upgradeCatalogues(ctx)) }];
   },
-};
+});

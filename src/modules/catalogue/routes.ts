@@ -1,13 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.ts';
 import { outputAliasesFor, withOutputAliases } from '../../platform/hipe.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { IdParams, NullableInput, problemResponses } from '../../platform/schemas.ts';
 import type { CatalogueKind } from './repository.ts';
 import { answerFieldsOf, ENTRY_FIELDS } from './schemas.ts';
-import { createCatalogueService } from './service.ts';
-import { upgradeCatalogues } from './upgrade.ts';
+import type { createCatalogueService } from './service.ts';
 
 /**
  * Each collection's path and names; the spec names the first six, the others complete the model.
@@ -144,11 +142,14 @@ const EntryPatch = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-export const catalogueRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
-  const service = createCatalogueService(ctx);
+export const catalogueRoutes = (
+  service: ReturnType<typeof createCatalogueService>,
+  /** Existing organisations' catalogues onto the current default version (upgrade.ts). */
+  upgradeCatalogues: () => Promise<void>,
+): FastifyPluginAsyncTypebox => {
   return async (app) => {
-    // Existing organisations' catalogues onto the current default version (safe on every node).
-    await upgradeCatalogues(ctx);
+    // Before serving (safe on every node).
+    await upgradeCatalogues();
     const tags = ['catalogue'];
     for (const c of COLLECTIONS)
       app.addSchema(entrySchemaOf(c.kind, c.one, `A catalogue entry of ${c.path}: ${c.about}`));

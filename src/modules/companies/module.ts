@@ -1,7 +1,13 @@
-import type { FeatureModule } from '../../platform/module.ts';
+import { defineModule } from '../../platform/module.ts';
+import { COMPANY_ENTITY } from './repository.ts';
 import { companiesRoutes } from './routes.ts';
+import { createCompanyService } from './service.ts';
 
-export const companiesModule: FeatureModule = {
+export const companiesModule = defineModule({
   name: 'companies',
-  wire: (ctx) => [{ plugin: companiesRoutes(ctx) }],
-};
+  services: (ctx) => ({ companies: createCompanyService(ctx) }),
+  wire: (ctx, { companies }) => {
+    ctx.registry.entityPayload(COMPANY_ENTITY);
+    return [{ plugin: companiesRoutes(companies) }];
+  },
+});

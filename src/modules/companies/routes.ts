@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.ts';
 import { crudQuerySchema, foldIndexedCrudParams, SearchResult } from '../../platform/crud-search.ts';
 import { AFTER_QUERY_DESCRIPTION, LIST_COUNT_CAP } from '../../platform/list-paging.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
@@ -8,7 +7,7 @@ import { actorOf } from '../../platform/route-security.ts';
 import { CountedPage, IdParams, problemResponses, Uuid } from '../../platform/schemas.ts';
 import { COMPANY_CRUD_FIELDS } from './repository.ts';
 import { COMPANY_ALIASES, CompanySchema, CreateCompanyBody, UpdateCompanyBody } from './schemas.ts';
-import { COMPANY_PAGE, COMPANY_SEARCH, createCompanyService } from './service.ts';
+import { COMPANY_PAGE, COMPANY_SEARCH, type createCompanyService } from './service.ts';
 
 const Company = Type.Ref('Company');
 
@@ -49,8 +48,9 @@ const HIPE_IGNORED_COMPANY_FILTERS = Object.fromEntries(
 
 const COMPANY_HIPE = { aliases: COMPANY_ALIASES, jsonStrings: ['customFields'] } as const;
 
-export const companiesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
-  const service = createCompanyService(ctx);
+export const companiesRoutes = (
+  service: ReturnType<typeof createCompanyService>,
+): FastifyPluginAsyncTypebox => {
   return async (app) => {
     app.addSchema(CompanySchema);
 

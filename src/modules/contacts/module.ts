@@ -1,7 +1,10 @@
-import type { FeatureModule } from '../../platform/module.ts';
+import { defineModule } from '../../platform/module.ts';
 import { contactsRoutes } from './routes.ts';
+import { createContactService } from './service.ts';
 
-export const contactsModule: FeatureModule = {
+/** Buyers' contacts (users with the contact role): their events are the users module's CONTACT. */
+export const contactsModule = defineModule({
   name: 'contacts',
-  wire: (ctx) => [{ plugin: contactsRoutes(ctx) }],
-};
+  services: (ctx) => ({ contacts: createContactService(ctx) }),
+  wire: (_ctx, { contacts }) => [{ plugin: contactsRoutes(contacts) }],
+});

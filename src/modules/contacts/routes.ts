@@ -1,20 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.ts';
 import { crudQuerySchema, foldIndexedCrudParams, SearchResult } from '../../platform/crud-search.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { IdParams, problemResponses } from '../../platform/schemas.ts';
 import { USER_ALIASES } from '../users/schemas.ts';
 import { CONTACT_CRUD_FIELDS } from './repository.ts';
 import { CompanyContactParams, ContactSchema, CreateContactBody, UpdateContactBody } from './schemas.ts';
-import { CONTACT_SEARCH, createContactService } from './service.ts';
+import { CONTACT_SEARCH, type createContactService } from './service.ts';
 
 const CONTACT_HIPE = { aliases: USER_ALIASES, jsonStrings: ['customFields', 'collaborationIds'] } as const;
 
 const Contact = Type.Ref('Contact');
 
-export const contactsRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
-  const service = createContactService(ctx);
+export const contactsRoutes = (
+  service: ReturnType<typeof createContactService>,
+): FastifyPluginAsyncTypebox => {
   return async (app) => {
     app.addSchema(ContactSchema);
 

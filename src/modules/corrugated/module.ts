@@ -1,33 +1,27 @@
-import type { AppContext } from '../../context.ts';
-import { declareEntityPayload } from '../../platform/events.ts';
-import type { FeatureModule } from '../../platform/module.ts';
-import { registerEventResource } from '../events/resources.ts';
+import { defineModule } from '../../platform/module.ts';
 import { RESOURCES } from './resources.ts';
 import { corrugatedRoutes } from './routes.ts';
 import { ANSWERS } from './schemas.ts';
 import { createCorrugatedService } from './service.ts';
 import { findOne, liveOf } from './store.ts';
 
-/** Each resource's events deliver what its GET answers (`show`, already the snapshot). */
-for (const resource of RESOURCES) declareEntityPayload(resource.entity, { schema: ANSWERS[resource.path]! });
-
-export type CorrugatedModule = { service: ReturnType<typeof createCorrugatedService> };
-
-/** The corrugated resources of HIPE's n8n node over the estimating catalogue: one event resource each. */
-export function wireCorrugated(ctx: AppContext): CorrugatedModule {
-  for (const resource of RESOURCES) {
-    registerEventResource(resource.entity.tableName, async (db, organisationId, id) => {
-      const where = liveOf(organisationId, resource.kind, await resource.scope?.(db, organisationId));
-      const row = await findOne(db, where, id);
-      if (!row) return undefined;
-      const lookups = (await resource.lookups?.(db, organisationId)) ?? new Map();
-      return resource.show(row, lookups);
-    });
-  }
-  return { service: createCorrugatedService(ctx) };
-}
-
-export const corrugatedModule: FeatureModule = {
+/** The corrugated resources of HIPE's n8n node over the estimating catalogue. */
+export const corrugatedModule = defineModule({
   name: 'corrugated',
-  wire: (ctx) => [{ plugin: corrugatedRoutes(wireCorrugated(ctx)) }],
-};
+  services: (ctx) => ({ corrugated: createCorrugatedService(ctx) }),
+  wire: (ctx, { corrugated }) => {
+    for (const resource of RESOURCES) {
+      // Each resource's events deliver what its GET answers (`show`, already the snapshot)...
+      ctx.registry.entityPayload(resource.entity, { schema: ANSWERS[resource.path]! });
+      // ...and so does its event resource.
+      ctx.registry.eventResource(resource.entity.tableName, async (db, organisationId, id) => {
+        const where = liveOf(organisationId, resource.kind, await resource.scope?.(db, organisationId));
+        const row = await findOne(db, where, id);
+        if (!row) return undefined;
+        const lookups = (await resource.lookups?.(db, organisationId)) ?? new Map();
+        return resource.show(row, lookups);
+      });
+    }
+    return [{ plugin: corrugatedRoutes(corrugated) }];
+  },
+});

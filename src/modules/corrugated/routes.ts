@@ -3,10 +3,9 @@ import { Type } from '@sinclair/typebox';
 import { outputAliasesFor, withOutputAliases } from '../../platform/hipe.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, IdParams, PageMeta, problemResponses } from '../../platform/schemas.ts';
-import type { CorrugatedModule } from './module.ts';
 import { type Body, compositions, prices, RESOURCES, type Resource, suppliers } from './resources.ts';
 import { ANSWERS, BODIES, listQuery } from './schemas.ts';
-import type { ListQuery } from './service.ts';
+import type { createCorrugatedService, ListQuery } from './service.ts';
 
 /** The resources the node can also delete and create in bulk. */
 const DELETABLE = new Set<Resource>([compositions, prices]);
@@ -19,7 +18,9 @@ const PURCHASING = new Set<Resource>([prices, suppliers]);
  * (see resources.ts and docs/hipe-compatibility.md). Reading needs `catalogue:read` (a buyer reads
  * no price: catalogue/audience.ts), suppliers and prices `costs:read`; writing `catalogue:manage`.
  */
-export const corrugatedRoutes = ({ service }: CorrugatedModule): FastifyPluginAsyncTypebox => {
+export const corrugatedRoutes = (
+  service: ReturnType<typeof createCorrugatedService>,
+): FastifyPluginAsyncTypebox => {
   return async (app) => {
     const tags = ['corrugated'];
     // Answers are serialized as plain JSON: a record is served as stored (its catalogue record's

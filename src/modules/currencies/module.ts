@@ -1,12 +1,15 @@
-import type { FeatureModule } from '../../platform/module.ts';
+import { defineModule } from '../../platform/module.ts';
+import { CURRENCY_ENTITY } from './repository.ts';
 import { currenciesRoutes } from './routes.ts';
-import { seedCurrencies } from './service.ts';
+import { createCurrencyService, seedCurrencies } from './service.ts';
 
-export const currenciesModule: FeatureModule = {
+export const currenciesModule = defineModule({
   name: 'currencies',
-  wire: (ctx) => {
-    // Once per app (not per prefix): every new organisation starts with its base currency (EUR).
-    ctx.organisationSeeders.push(seedCurrencies);
-    return [{ plugin: currenciesRoutes(ctx) }];
+  services: (ctx) => ({ currencies: createCurrencyService(ctx) }),
+  wire: (ctx, { currencies }) => {
+    ctx.registry.entityPayload(CURRENCY_ENTITY);
+    // Every new organisation starts with its base currency (EUR).
+    ctx.registry.organisationSeeder(seedCurrencies);
+    return [{ plugin: currenciesRoutes(currencies) }];
   },
-};
+});

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, IdParams, Paginated, problemResponses } from '../../platform/schemas.ts';
 import {
@@ -10,10 +9,11 @@ import {
   CurrencySchema,
   UpdateCurrencyBody,
 } from './schemas.ts';
-import { createCurrencyService } from './service.ts';
+import type { createCurrencyService } from './service.ts';
 
-export const currenciesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
-  const service = createCurrencyService(ctx);
+export const currenciesRoutes = (
+  service: ReturnType<typeof createCurrencyService>,
+): FastifyPluginAsyncTypebox => {
   return async (app) => {
     app.addSchema(CurrencySchema);
     const tags = ['currencies'];

@@ -1,7 +1,13 @@
-import type { FeatureModule } from '../../platform/module.ts';
+import { defineModule } from '../../platform/module.ts';
+import { CUSTOM_FIELD_ENTITY } from './repository.ts';
 import { customFieldsRoutes } from './routes.ts';
+import { createCustomFieldService } from './service.ts';
 
-export const customFieldsModule: FeatureModule = {
+export const customFieldsModule = defineModule({
   name: 'custom-fields',
-  wire: (ctx) => [{ plugin: customFieldsRoutes(ctx) }],
-};
+  services: (ctx) => ({ customFields: createCustomFieldService(ctx) }),
+  wire: (ctx, { customFields }) => {
+    ctx.registry.entityPayload(CUSTOM_FIELD_ENTITY);
+    return [{ plugin: customFieldsRoutes(customFields) }];
+  },
+});

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, IdParams, Paginated, problemResponses } from '../../platform/schemas.ts';
 import {
@@ -9,12 +8,11 @@ import {
   CustomFieldSchema,
   UpdateCustomFieldBody,
 } from './schemas.ts';
-import { createCustomFieldService } from './service.ts';
+import type { createCustomFieldService } from './service.ts';
 
 export const customFieldsRoutes =
-  (ctx: AppContext): FastifyPluginAsyncTypebox =>
+  (service: ReturnType<typeof createCustomFieldService>): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const service = createCustomFieldService(ctx);
     app.addSchema(CustomFieldSchema);
     const tags = ['custom fields'];
     const CustomField = Type.Ref('CustomFieldDefinition');

@@ -1,4 +1,4 @@
-import type { FeatureModule } from '../../platform/module.ts';
+import { defineModule } from '../../platform/module.ts';
 import { briefsModule } from '../briefs/module.ts';
 import { quotesModule } from '../quotes/module.ts';
 import { dieLineRoutes } from './routes.ts';
@@ -8,15 +8,15 @@ import { createDieLineService } from './service.ts';
  * Die-line files (PDF template, DXF, CF2) of the elements of briefs, of quote items and of
  * articles; see docs/dielines.md.
  */
-export const dieLinesFeature: FeatureModule = {
+export const dieLinesModule = defineModule({
   name: 'dielines',
   aliases: [],
-  wire: (ctx) => {
-    const service = createDieLineService({
+  services: (ctx) => ({
+    dieLines: createDieLineService({
       db: ctx.db,
-      briefs: briefsModule(ctx).service,
-      quotes: quotesModule(ctx).service,
-    });
-    return [{ plugin: dieLineRoutes(service) }];
-  },
-};
+      briefs: briefsModule.services(ctx).briefs,
+      quotes: quotesModule.services(ctx).quotes,
+    }),
+  }),
+  wire: (_ctx, { dieLines }) => [{ plugin: dieLineRoutes(dieLines) }],
+});

@@ -1,7 +1,10 @@
-import type { FeatureModule } from '../../platform/module.ts';
+import { defineModule } from '../../platform/module.ts';
 import { eventsRoutes } from './routes.ts';
+import { createEventService } from './service.ts';
 
-export const eventsModule: FeatureModule = {
+/** The event log and event resources (`ctx.registry.eventResource`, resources.ts). */
+export const eventsModule = defineModule({
   name: 'events',
-  wire: (ctx) => [{ plugin: eventsRoutes(ctx) }],
-};
+  services: (ctx) => ({ events: createEventService(ctx) }),
+  wire: (_ctx, { events }) => [{ plugin: eventsRoutes(events) }],
+});

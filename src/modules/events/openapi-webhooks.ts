@@ -1,9 +1,9 @@
 import type { TSchema } from '@sinclair/typebox';
-import { entityPayloads } from '../../platform/events.ts';
+import type { Registry } from '../../platform/registry.ts';
 
 /**
  * The OpenAPI 3.1 `webhooks` section: one webhook per entity whose events deliver a declared
- * payload (platform/events.ts, `EntityPayload`), its request body the delivered document with
+ * payload (`ctx.registry.entityPayload`, platform/registry.ts), its request body the delivered document with
  * `entity` typed by the entity's schema (a component: the GET answer's own when it is the same
  * schema, else `<Name>EventEntity`). Webhooks send a `post` by default (a webhook may choose
  * `put` or `patch`; the body is the same).
@@ -41,13 +41,16 @@ function asComponent(schema: unknown): unknown {
 export const payloadComponentName = (entity: string, schema: TSchema) =>
   schema.$id ?? `${pascal(entity)}EventEntity`;
 
-export function withEntityWebhooks<T extends object>(document: T): T {
+export function withEntityWebhooks<T extends object>(
+  document: T,
+  registry: Pick<Registry, 'entityPayloads'>,
+): T {
   const doc = document as Document;
   doc.components ??= {};
   doc.components.schemas ??= {};
   const schemas = doc.components.schemas;
   const webhooks: Record<string, unknown> = {};
-  for (const [entity, payload] of [...entityPayloads()].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [entity, payload] of [...registry.entityPayloads()].sort(([a], [b]) => a.localeCompare(b))) {
     const name = payloadComponentName(entity, payload.schema);
     schemas[name] ??= asComponent(payload.schema);
     for (const ref of payload.refs ?? []) schemas[ref.$id!] ??= asComponent(ref);

@@ -1,9 +1,8 @@
 import { and, eq, getTableColumns, getTableName, is, isNull, type SQL } from 'drizzle-orm';
 import { type AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { Executor } from '../../db/client.ts';
 import * as schema from '../../db/schema/index.ts';
 import { organisations } from '../../db/schema/platform.ts';
-import type { Actor } from '../../platform/actor.ts';
+import type { Registry, ResourceLoader } from '../../platform/registry.ts';
 
 /**
  * Event resources: `GET /api/events/ressources/{eventId}` answers the current state of the entity
@@ -12,27 +11,15 @@ import type { Actor } from '../../platform/actor.ts';
  * Every table of the schema that has `id` and `organisationId` columns is served without any
  * registration: the live row (`deletedAt` null, or `revokedAt` null for tables without deletedAt),
  * without secret-looking columns (password/token hashes, secrets, credentials). A module registers a
- * loader when it wants another shape (nested items, masked fields) or its table has no such columns:
+ * loader in the app's registry, from its module.ts `wire`, when it wants another shape (nested
+ * items, masked fields) or its table has no such columns:
  *
- *   registerEventResource('orders', async (db, organisationId, id) => findOrderWithItems(db, organisationId, id));
- *   registerEventResource('order_items', tableResource(orderItems, { omit: ['internalNote'] }));
+ *   ctx.registry.eventResource('orders', async (db, organisationId, id) => findOrderWithItems(db, organisationId, id));
+ *   ctx.registry.eventResource('order_items', tableResource(orderItems, { omit: ['internalNote'] }));
  *
  * A loader returns undefined when the entity is deleted or belongs to another organisation (404).
  */
-export type ResourceLoader = (
-  db: Executor,
-  organisationId: string,
-  entityId: string,
-  /** Who asks (an admin): a loader that answers as the entity's GET does reads for them. */
-  actor?: Actor,
-) => Promise<Record<string, unknown> | undefined>;
-
-const registered = new Map<string, ResourceLoader>();
-
-/** Registers (or replaces) the loader of a table name; idempotent, call it from a module factory. */
-export function registerEventResource(tableName: string, loader: ResourceLoader): void {
-  registered.set(tableName, loader);
-}
+export type { ResourceLoader };
 
 /** Column keys never served by the generic loader. */
 const SECRET_KEY = /password|tokenhash|secret|credential/i;
@@ -87,12 +74,9 @@ function schemaTables(): Map<string, PgTable> {
 
 const generic = new Map<string, ResourceLoader | null>();
 
-/** Whether a module registered the table's loader (else the generic one reads the stored row). */
-export const isRegisteredResource = (tableName: string) => registered.has(tableName);
-
 /** The loader for a table name: registered, else generic when the table has id and organisationId. */
-export function eventResourceLoader(tableName: string): ResourceLoader | undefined {
-  const loader = registered.get(tableName);
+export function eventResourceLoader(registry: Registry, tableName: string): ResourceLoader | undefined {
+  const loader = registry.registeredEventResource(tableName);
   if (loader) return loader;
   if (!generic.has(tableName)) {
     const table = schemaTables().get(tableName);
@@ -102,8 +86,7 @@ export function eventResourceLoader(tableName: string): ResourceLoader | undefin
   return generic.get(tableName) ?? undefined;
 }
 
-// The organisation is its own tenant.
-registerEventResource(
-  'organisations',
-  tableResource(organisations, { tenant: (organisationId) => eq(organisations.id, organisationId) }),
-);
+// The organisation is its own tenant (the organisations module registers it).
+export const organisationResource = tableResource(organisations, {
+  tenant: (organisationId) => eq(organisations.id, organisationId),
+});

@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { Paginated, problemResponses, Uuid } from '../../platform/schemas.ts';
 import { AnyObject, EventSchema, EventTypeSchema } from './schemas.ts';
-import { createEventService, EVENT_PAGE } from './service.ts';
+import { type createEventService, EVENT_PAGE } from './service.ts';
 
 const ListQuery = pageQuerySchema(EVENT_PAGE, {
   entity: Type.Optional(
@@ -24,9 +23,8 @@ const ListQuery = pageQuerySchema(EVENT_PAGE, {
 });
 
 export const eventsRoutes =
-  (ctx: AppContext): FastifyPluginAsyncTypebox =>
+  (service: ReturnType<typeof createEventService>): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const service = createEventService(ctx);
     app.addSchema(EventSchema);
     const tags = ['events'];
 

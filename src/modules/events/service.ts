@@ -6,7 +6,7 @@ import { notFound } from '../../platform/errors.ts';
 import { presentEntity } from '../../platform/events.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import { toDelivered } from './payload.ts';
-import { eventResourceLoader, isRegisteredResource } from './resources.ts';
+import { eventResourceLoader } from './resources.ts';
 
 export const EVENT_PAGE: PageOptions = {
   defaultLimit: 25,
@@ -44,7 +44,7 @@ const eventColumns = {
   createdAt: events.createdAt,
 };
 
-export function createEventService(ctx: Pick<AppContext, 'db'>) {
+export function createEventService(ctx: Pick<AppContext, 'db' | 'registry'>) {
   async function findEvent(actor: Actor, id: string) {
     const [row] = await ctx.db
       .select(eventColumns)
@@ -93,14 +93,14 @@ export function createEventService(ctx: Pick<AppContext, 'db'>) {
     async resource(actor: Actor, eventId: string) {
       const event = await findEvent(actor, eventId);
       if (!event.entityId) throw notFound('Resource');
-      const loader = eventResourceLoader(event.tableName);
+      const loader = eventResourceLoader(ctx.registry, event.tableName);
       if (!loader) throw notFound('Resource');
       const resource = await loader(ctx.db, actor.organisationId, event.entityId, actor);
       if (!resource) throw notFound('Resource');
       // A stored row read by the generic loader: as the entity's GET presenter shows it (the same
       // document as its events' `entity`); a registered loader answers in its module's own way.
-      if (isRegisteredResource(event.tableName)) return resource;
-      return presentEntity(ctx.db, event.entity, resource);
+      if (ctx.registry.registeredEventResource(event.tableName)) return resource;
+      return presentEntity(ctx.registry, ctx.db, event.entity, resource);
     },
   };
 }

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.ts';
 import { IMPORT_STATUS, type ImportStatusName } from '../../db/schema/imports.ts';
 import { contentDisposition } from '../../platform/content-disposition.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { IdParams, Nullable, problemResponses } from '../../platform/schemas.ts';
 import { IMPORT_TYPES, STATUS_DESCRIPTIONS } from '../imports/import-types.ts';
-import type { ExportsModule } from './module.ts';
+import type { createExportService } from './service.ts';
+
+type ExportService = ReturnType<typeof createExportService>;
 
 const DateTime = Type.String({ format: 'date-time' });
 export const ExportSchema = Type.Object(
@@ -86,7 +87,7 @@ const ExportListQuery = Type.Object(
 );
 
 /** `/api/exports`: CSV exports in the imports' columns (HIPE client), admins like imports. */
-export const exportsRoutes = (_ctx: AppContext, { service }: ExportsModule): FastifyPluginAsyncTypebox => {
+export const exportsRoutes = (service: ExportService): FastifyPluginAsyncTypebox => {
   const tags = ['exports'];
   const config = { permission: 'exports:manage' as const };
   return async (app) => {

@@ -9,7 +9,7 @@ import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { entity } from '../../platform/events.ts';
 import { isSupportedDate, SUPPORTED_DATE_MESSAGE } from '../../platform/input-safety.ts';
 import { findFile, readFileContent } from '../files/repository.ts';
-import { createFilesService } from '../files/service.ts';
+import type { FilesService } from '../files/service.ts';
 import { delimiterOf, IMPORT_TYPES, importTypeOf, STATUS_NAMES } from '../imports/import-types.ts';
 import { exportRows } from './writers.ts';
 
@@ -93,9 +93,12 @@ function dateOf(
   return date;
 }
 
-export function createExportService(ctx: AppContext) {
+export function createExportService(
+  ctx: Pick<AppContext, 'db' | 'change' | 'jobs' | 'log'>,
+  /** The app's file store (filesModule): an export's CSV is one of its files. */
+  { files }: { files: Pick<FilesService, 'storeFile'> },
+) {
   const { db } = ctx;
-  const files = createFilesService(ctx);
 
   async function find(actor: Actor, id: string) {
     const [row] = await db

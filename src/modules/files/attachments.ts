@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.ts';
 import type { AttachableEntity } from '../../db/schema/organisation-data.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { contentDisposition } from '../../platform/content-disposition.ts';
@@ -15,7 +14,7 @@ import {
   FileSchema,
   UploadBody,
 } from './schemas.ts';
-import { createCommentsService, createFilesService } from './service.ts';
+import type { createCommentsService, createFilesService } from './service.ts';
 
 /** A download body (a plain schema object: the bytes are sent as they are, never serialised). */
 const BINARY: { type: string; contentMediaType: string } = {
@@ -57,6 +56,15 @@ export type AttachmentRouteOptions = {
 };
 
 /**
+ * The files module's services, which every module with attachments is given
+ * (`filesModule.services(ctx)`).
+ */
+export type AttachmentServices = {
+  files: ReturnType<typeof createFilesService>;
+  comments: ReturnType<typeof createCommentsService>;
+};
+
+/**
  * Adds file and comment routes below a record's path:
  *
  * - `POST   {path}/files`             multipart/form-data: field `file` (required), optional `label` -> 201 File
@@ -72,15 +80,17 @@ export type AttachmentRouteOptions = {
  * `config.fileSizeLimitBytes` (413); a request that is not multipart answers 415.
  *
  * Call it from a module's plugin body, e.g. in orders/routes.ts:
- *   registerAttachmentRoutes(app, ctx, {
+ *   registerAttachmentRoutes(app, attachments, {
  *     entity: 'order', path: '/orders/:id',
  *     assertParentVisible: async (actor, id) => { await ordersService.get(actor, id); },
  *   });
  */
-export function registerAttachmentRoutes(app: TypeboxApp, ctx: AppContext, options: AttachmentRouteOptions) {
+export function registerAttachmentRoutes(
+  app: TypeboxApp,
+  { files: filesService, comments: commentsService }: AttachmentServices,
+  options: AttachmentRouteOptions,
+) {
   if (!options.path.includes(':id')) throw new Error(`Attachment path ${options.path} has no :id parameter`);
-  const filesService = createFilesService(ctx);
-  const commentsService = createCommentsService(ctx);
   const tags = options.tags ?? [PARENT_ENTITIES[options.entity].plural];
   const name = options.operationName ?? options.entity.charAt(0).toUpperCase() + options.entity.slice(1);
   const what = options.entity;

@@ -1,7 +1,18 @@
-import type { FeatureModule } from '../../platform/module.ts';
+import { defineModule } from '../../platform/module.ts';
+import { COMMENT_ENTITY, FILE_ENTITY } from './repository.ts';
 import { filesRoutes } from './routes.ts';
+import { createCommentsService, createFilesService } from './service.ts';
 
-export const filesModule: FeatureModule = {
+/**
+ * The file store and comments, made once per app: every module with attachments (orders,
+ * articles, quotes), quote PDFs, exports, proofs and the organisation logo use these services.
+ */
+export const filesModule = defineModule({
   name: 'files',
-  wire: (ctx) => [{ plugin: filesRoutes(ctx) }],
-};
+  services: (ctx) => ({ files: createFilesService(ctx), comments: createCommentsService(ctx) }),
+  wire: (ctx, attachments) => {
+    ctx.registry.entityPayload(FILE_ENTITY);
+    ctx.registry.entityPayload(COMMENT_ENTITY);
+    return [{ plugin: filesRoutes(ctx, attachments) }];
+  },
+});

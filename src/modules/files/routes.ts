@@ -4,16 +4,16 @@ import type { AppContext } from '../../context.ts';
 import { projects } from '../../db/schema/organisation-data.ts';
 import { type Actor, inCompanyScope } from '../../platform/actor.ts';
 import { notFound } from '../../platform/errors.ts';
-import { registerAttachmentRoutes } from './attachments.ts';
+import { type AttachmentServices, registerAttachmentRoutes } from './attachments.ts';
 
 /**
  * Files and comments of projects. Orders, articles and quotes register theirs from their own
  * modules with registerAttachmentRoutes (see attachments.ts).
  */
 export const filesRoutes =
-  (ctx: AppContext): FastifyPluginAsyncTypebox =>
+  (ctx: Pick<AppContext, 'db'>, attachments: AttachmentServices): FastifyPluginAsyncTypebox =>
   async (app) => {
-    registerAttachmentRoutes(app, ctx, {
+    registerAttachmentRoutes(app, attachments, {
       entity: 'project',
       path: '/projects/:id',
       // Queried here rather than through the projects module to keep the modules independent.

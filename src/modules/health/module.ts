@@ -1,7 +1,8 @@
-import type { FeatureModule } from '../../platform/module.ts';
+import { defineModule } from '../../platform/module.ts';
 import { healthRoutes } from './routes.ts';
 
-export const healthModule: FeatureModule = {
+/** Liveness and readiness at the root (no service: the route asks the database itself). */
+export const healthModule = defineModule({
   name: 'health',
   wire: (ctx) => [{ plugin: healthRoutes(ctx), root: true }],
-};
+});

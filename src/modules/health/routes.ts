@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.ts';
  * Node.js that runs the service, so an operator can see the project's own runtime is in use.
  */
 export const healthRoutes =
-  (ctx: AppContext): FastifyPluginAsyncTypebox =>
+  (ctx: Pick<AppContext, 'database'>): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/health',

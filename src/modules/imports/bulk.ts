@@ -3,13 +3,8 @@ import { type AnyPgColumn, PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { v7 as uuidv7 } from 'uuid';
 import { rowsOf, type Tx } from '../../db/client.ts';
 import { events } from '../../db/schema/platform.ts';
-import {
-  type Change,
-  type EntityDescriptor,
-  type EventRecorder,
-  eventRow,
-  presentSnapshot,
-} from '../../platform/events.ts';
+import type { Change, ChangeRunner, EntityDescriptor, EventRecorder } from '../../platform/events.ts';
+import { eventRow } from '../../platform/events.ts';
 import type { BatchOutcome } from './types.ts';
 import { differences } from './values.ts';
 
@@ -21,6 +16,7 @@ const EVENTS_PER_INSERT = 2000;
  * knows the organisation has new events and wakes webhook delivery after the commit.
  */
 export async function recordAll(
+  present: ChangeRunner['present'],
   tx: Tx,
   record: EventRecorder,
   organisationId: string,
@@ -37,7 +33,7 @@ export async function recordAll(
         id: uuidv7(),
         ...eventRow(change, change.organisationId ?? organisationId, actorId),
         // The entity's GET presenter, as `record` does.
-        payload: await presentSnapshot(tx, change),
+        payload: await present(tx, change),
       });
     await bulkInsert(tx, events, rows);
   }

@@ -1,12 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.ts';
 import { IMPORT_STATUS, type ImportStatusName } from '../../db/schema/imports.ts';
 import { contentDisposition } from '../../platform/content-disposition.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { IdParams, Paginated, problemResponses } from '../../platform/schemas.ts';
 import { DELIMITERS, IMPORT_TYPES, STATUS_DESCRIPTIONS, TERMINAL_STATUSES } from './import-types.ts';
-import type { ImportsModule } from './module.ts';
 import {
   CreateImportBody,
   DelimiterSchema,
@@ -16,8 +14,9 @@ import {
   ImportStatusSchema,
   ImportTypeSchema,
 } from './schemas.ts';
+import type { ImportService } from './service.ts';
 
-export const importsRoutes = (_ctx: AppContext, { service }: ImportsModule): FastifyPluginAsyncTypebox => {
+export const importsRoutes = (service: ImportService): FastifyPluginAsyncTypebox => {
   return async (app) => {
     app.addSchema(ImportStatsSchema);
     app.addSchema(ImportSchema);

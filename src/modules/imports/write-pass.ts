@@ -126,7 +126,7 @@ export function createWritePass(ctx: AppContext, deps: { store: ChunkedFileStore
       if (!row.dryRun) {
         return ctx.change(actorOf(row), async (tx, record) => {
           const out = await outcomeOf(tx, rowByRow);
-          await recordAll(tx, record, row.organisationId, row.createdById, out.changes);
+          await recordAll(ctx.change.present, tx, record, row.organisationId, row.createdById, out.changes);
           if (row.allowDelete) await saveKeys(tx, row.id, out.keys, []);
           const next = addToStats(row.stats, out, upTo);
           await checkpoint(tx, run, upTo, next);
@@ -224,7 +224,7 @@ export function createWritePass(ctx: AppContext, deps: { store: ChunkedFileStore
       const stats = await ctx.change(actorOf(current), async (tx, record) => {
         const changes = await run.type.archiveAbsent(batchContext(run, tx), DELETE_BATCH);
         if (changes.length === 0) return undefined;
-        await recordAll(tx, record, current.organisationId, current.createdById, changes);
+        await recordAll(ctx.change.present, tx, record, current.organisationId, current.createdById, changes);
         const deleted = changes.filter((c) => c.on === run.type.entity).length;
         const next = addToStats(current.stats, emptyOutcome(), current.processedRows, deleted);
         await checkpoint(tx, run, current.processedRows, next);

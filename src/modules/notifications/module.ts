@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { createMailDelivery, MAIL_DELIVER_JOB, queuedMailIn } from '../../platform/mail-outbox.ts';
-import type { FeatureModule } from '../../platform/module.ts';
+import { defineModule } from '../../platform/module.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { problemResponses } from '../../platform/schemas.ts';
 import { findRecipient, setOptOuts } from './repository.ts';
@@ -44,7 +44,7 @@ const present = (optOuts: string[]) => ({
 });
 
 const notificationRoutes =
-  (ctx: AppContext): FastifyPluginAsyncTypebox =>
+  (ctx: Pick<AppContext, 'db'>): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.addSchema(Preferences);
     const tags = ['users'];
@@ -106,11 +106,14 @@ const notificationRoutes =
  * Notification e-mails: the commit hook that queues them with the change that causes them, the
  * outbox delivery job, and each user's preferences.
  */
-export const notificationsModule: FeatureModule = {
+export const notificationsModule = defineModule({
   name: 'notifications',
-  wire: (ctx) => {
-    const notifier = createNotifier({ config: ctx.config });
+  services: (ctx) => {
     const delivery = createMailDelivery(ctx);
+    ctx.onClose(async () => delivery.close());
+    return { notifier: createNotifier({ config: ctx.config }), delivery };
+  },
+  wire: (ctx, { notifier, delivery }) => {
     ctx.change.beforeCommit(async (tx, recorded) => {
       await notifier.onChanges(tx, recorded);
       // Wake the worker once the change has committed; the minute sweep covers a lost wake-up.
@@ -135,7 +138,6 @@ export const notificationsModule: FeatureModule = {
     ctx.jobs.afterStart(async () => {
       await ctx.jobs.schedule(MAIL_DELIVER_JOB, MAIL_DELIVER_CRON);
     });
-    ctx.onClose(async () => delivery.close());
     return [{ plugin: notificationRoutes(ctx) }];
   },
-};
+});

@@ -1,23 +1,20 @@
-import type { AppContext } from '../../context.ts';
-import type { FeatureModule } from '../../platform/module.ts';
-import { createOrderItemService } from './items-service.ts';
+import { defineModule } from '../../platform/module.ts';
+import { filesModule } from '../files/module.ts';
+import { createOrderItemService, type OrderItemService } from './items-service.ts';
+import { ORDER_ENTITY, ORDER_ITEM_ENTITY } from './repository.ts';
 import { ordersRoutes } from './routes.ts';
 import { createOrderService, type OrderService } from './service.ts';
 
-export type OrdersModule = { orders: OrderService; items: ReturnType<typeof createOrderItemService> };
-const modules = new WeakMap<AppContext, OrdersModule>();
+export type OrdersServices = { orders: OrderService; items: OrderItemService };
 
-/** The order and order item services of an app, made once per context (quotes convert into orders). */
-export function ordersModule(ctx: AppContext): OrdersModule {
-  const existing = modules.get(ctx);
-  if (existing) return existing;
-  const module = { orders: createOrderService(ctx), items: createOrderItemService(ctx) };
-  modules.set(ctx, module);
-  return module;
-}
-
-export const ordersFeature: FeatureModule = {
+/** Orders and their items (quotes convert into orders: `ordersModule.services(ctx).orders`). */
+export const ordersModule = defineModule<OrdersServices>({
   name: 'orders',
   aliases: ['/orders', '/order-items'],
-  wire: (ctx) => [{ plugin: ordersRoutes(ctx, ordersModule(ctx)), aliased: true }],
-};
+  services: (ctx) => ({ orders: createOrderService(ctx), items: createOrderItemService(ctx) }),
+  wire: (ctx, services) => {
+    ctx.registry.entityPayload(ORDER_ENTITY);
+    ctx.registry.entityPayload(ORDER_ITEM_ENTITY);
+    return [{ plugin: ordersRoutes(services, filesModule.services(ctx)), aliased: true }];
+  },
+});

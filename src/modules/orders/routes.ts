@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.ts';
 import { dateInput } from '../../platform/filters.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, IdParams, problemResponses, Uuid } from '../../platform/schemas.ts';
-import { registerAttachmentRoutes } from '../files/attachments.ts';
+import { type AttachmentServices, registerAttachmentRoutes } from '../files/attachments.ts';
 import { registerOrderItemsRoutes } from './items-routes.ts';
-import type { OrdersModule } from './module.ts';
+import type { OrdersServices } from './module.ts';
 import {
   CreateOrderBody,
   OrderItemSchema,
@@ -60,7 +59,10 @@ const ListQuery = pageQuerySchema(ORDER_PAGE, {
   ...range('actualDeliveryDate'),
 });
 
-export const ordersRoutes = (ctx: AppContext, { orders, items }: OrdersModule): FastifyPluginAsyncTypebox => {
+export const ordersRoutes = (
+  { orders, items }: OrdersServices,
+  attachments: AttachmentServices,
+): FastifyPluginAsyncTypebox => {
   return async (app) => {
     app.addSchema(OrderItemSchema);
     app.addSchema(OrderSummarySchema);
@@ -161,7 +163,7 @@ export const ordersRoutes = (ctx: AppContext, { orders, items }: OrdersModule): 
     registerOrderItemsRoutes(app, items);
 
     // Files and comments: /orders/{id}/files, /orders/{id}/comments (files:read / files:write).
-    registerAttachmentRoutes(app, ctx, {
+    registerAttachmentRoutes(app, attachments, {
       entity: 'order',
       path: '/orders/:id',
       tags,

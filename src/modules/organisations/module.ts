@@ -1,38 +1,36 @@
-import type { AppContext } from '../../context.ts';
-import type { FeatureModule } from '../../platform/module.ts';
-import { registerEventResource } from '../events/resources.ts';
-import { createFilesService } from '../files/service.ts';
+import { defineModule } from '../../platform/module.ts';
+import { organisationResource } from '../events/resources.ts';
+import { filesModule } from '../files/module.ts';
 import { ORGANISATION_SETTINGS_ENTITY } from './repository.ts';
 import { organisationsRoutes } from './routes.ts';
+import { createOrganisationService, ORGANISATION_ENTITY } from './service.ts';
 import { organisationSettingsRoutes } from './settings-routes.ts';
-import { createOrganisationSettingsService, type OrganisationSettingsService } from './settings-service.ts';
+import { createOrganisationSettingsService } from './settings-service.ts';
 
-export type OrganisationsModule = { settings: OrganisationSettingsService };
-const modules = new WeakMap<AppContext, OrganisationsModule>();
-
-/** The organisation settings service, made once per app (the quotes module reads it too). */
-export function organisationSettingsModule(ctx: AppContext): OrganisationsModule {
-  const existing = modules.get(ctx);
-  if (existing) return existing;
-  const settings = createOrganisationSettingsService({
-    db: ctx.db,
-    change: ctx.change,
-    files: createFilesService(ctx),
-    fileSizeLimitBytes: ctx.config.fileSizeLimitBytes,
-  });
-  const module = { settings };
-  modules.set(ctx, module);
-  registerEventResource(ORGANISATION_SETTINGS_ENTITY.tableName, async (db, organisationId) => {
-    const { logo: _logo, ...seller } = await settings.sellerOf(db, organisationId);
-    return seller;
-  });
-  return module;
-}
-
-export const organisationsModule: FeatureModule = {
+/** Tenants and their settings (the seller's identity on quotes, which the quotes module reads). */
+export const organisationsModule = defineModule({
   name: 'organisations',
-  wire: (ctx) => [
-    { plugin: organisationsRoutes(ctx) },
-    { plugin: organisationSettingsRoutes(organisationSettingsModule(ctx).settings) },
-  ],
-};
+  services: (ctx) => ({
+    organisations: createOrganisationService({
+      db: ctx.db,
+      change: ctx.change,
+      config: ctx.config,
+      organisationSeeders: ctx.registry.organisationSeeders,
+    }),
+    settings: createOrganisationSettingsService({
+      db: ctx.db,
+      change: ctx.change,
+      files: filesModule.services(ctx).files,
+      fileSizeLimitBytes: ctx.config.fileSizeLimitBytes,
+    }),
+  }),
+  wire: (ctx, { organisations, settings }) => {
+    ctx.registry.entityPayload(ORGANISATION_ENTITY);
+    ctx.registry.eventResource('organisations', organisationResource);
+    ctx.registry.eventResource(ORGANISATION_SETTINGS_ENTITY.tableName, async (db, organisationId) => {
+      const { logo: _logo, ...seller } = await settings.sellerOf(db, organisationId);
+      return seller;
+    });
+    return [{ plugin: organisationsRoutes(organisations) }, { plugin: organisationSettingsRoutes(settings) }];
+  },
+});

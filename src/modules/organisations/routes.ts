@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { Nullable, problemResponses, Uuid } from '../../platform/schemas.ts';
 import { OrganisationSchema } from './schemas.ts';
-import { createOrganisationService } from './service.ts';
+import type { createOrganisationService } from './service.ts';
 
 const Organisation = Type.Object({
   ...OrganisationSchema.properties,
@@ -12,9 +11,8 @@ const Organisation = Type.Object({
 });
 
 export const organisationsRoutes =
-  (ctx: AppContext): FastifyPluginAsyncTypebox =>
+  (service: ReturnType<typeof createOrganisationService>): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const service = createOrganisationService(ctx);
     app.post(
       '/organisations',
       {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
+import type { AppContext, OrganisationSeeder } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { organisations, users } from '../../db/schema/platform.ts';
 import type { Actor } from '../../platform/actor.ts';
@@ -17,7 +17,12 @@ export const ORGANISATION_ENTITY = entity('ORGANISATION', 'organisations', 'orga
 
 type NewOrganisation = { name: string; admin: { email: string; password: string } };
 
-export function createOrganisationService(ctx: AppContext) {
+export function createOrganisationService(
+  ctx: Pick<AppContext, 'db' | 'change' | 'config'> & {
+    /** Every module's seeders of a new organisation (`ctx.registry.organisationSeeders`). */
+    organisationSeeders: readonly OrganisationSeeder[];
+  },
+) {
   /**
    * Creates the tenant, its first user and its seeded reference data in one transaction. The
    * events belong to the new tenant, so its own webhooks and event log see them.

@@ -1,7 +1,9 @@
-import type { FeatureModule } from '../../platform/module.ts';
+import { defineModule } from '../../platform/module.ts';
 import { passwordResetRoutes } from './routes.ts';
+import { createPasswordResetService } from './service.ts';
 
-export const passwordResetModule: FeatureModule = {
+export const passwordResetModule = defineModule({
   name: 'password-reset',
-  wire: (ctx) => [{ plugin: passwordResetRoutes(ctx) }],
-};
+  services: (ctx) => ({ passwordReset: createPasswordResetService(ctx) }),
+  wire: (_ctx, { passwordReset }) => [{ plugin: passwordResetRoutes(passwordReset) }],
+});

@@ -1,14 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.ts';
 import { problemResponses } from '../../platform/schemas.ts';
 import { Password } from '../users/schemas.ts';
-import { createPasswordResetService, RESET_TOKEN_TTL_MINUTES } from './service.ts';
+import { type createPasswordResetService, RESET_TOKEN_TTL_MINUTES } from './service.ts';
 
 export const passwordResetRoutes =
-  (ctx: AppContext): FastifyPluginAsyncTypebox =>
+  (service: ReturnType<typeof createPasswordResetService>): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const service = createPasswordResetService(ctx);
     const tags = ['authentication'];
 
     app.post(

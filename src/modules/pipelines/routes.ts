@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { IdParams, Nullable, problemResponses } from '../../platform/schemas.ts';
-import { createPipelineService } from './service.ts';
+import type { createPipelineService } from './service.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 export const StepSchema = Type.Object(
@@ -36,8 +35,9 @@ export const PipelineSchema = Type.Object(
 );
 
 /** `/api/pipelines`: the organisation's sales pipelines and their steps (HIPE client). */
-export const pipelinesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
-  const service = createPipelineService(ctx);
+export const pipelinesRoutes = (
+  service: ReturnType<typeof createPipelineService>,
+): FastifyPluginAsyncTypebox => {
   const tags = ['pipelines'];
   return async (app) => {
     app.addSchema(StepSchema);

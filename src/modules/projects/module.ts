@@ -1,7 +1,13 @@
-import type { FeatureModule } from '../../platform/module.ts';
+import { defineModule } from '../../platform/module.ts';
+import { PROJECT_ENTITY } from './repository.ts';
 import { projectsRoutes } from './routes.ts';
+import { createProjectService } from './service.ts';
 
-export const projectsModule: FeatureModule = {
+export const projectsModule = defineModule({
   name: 'projects',
-  wire: (ctx) => [{ plugin: projectsRoutes(ctx) }],
-};
+  services: (ctx) => ({ projects: createProjectService(ctx) }),
+  wire: (ctx, { projects }) => {
+    ctx.registry.entityPayload(PROJECT_ENTITY);
+    return [{ plugin: projectsRoutes(projects) }];
+  },
+});

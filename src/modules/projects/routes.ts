@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, IdParams, Paginated, problemResponses } from '../../platform/schemas.ts';
 import { CreateProjectBody, ProjectSchema, UpdateProjectBody } from './schemas.ts';
-import { createProjectService, PROJECT_PAGE } from './service.ts';
+import { type createProjectService, PROJECT_PAGE } from './service.ts';
 
 const Project = Type.Ref('Project');
 
@@ -40,8 +39,9 @@ const ProjectListQuery = pageQuerySchema(PROJECT_PAGE, {
   ),
 });
 
-export const projectsRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
-  const service = createProjectService(ctx);
+export const projectsRoutes = (
+  service: ReturnType<typeof createProjectService>,
+): FastifyPluginAsyncTypebox => {
   return async (app) => {
     app.addSchema(ProjectSchema);
 

@@ -110,7 +110,7 @@ function assertOpen(quote: { state: string; orderId: string | null }) {
 }
 
 export function createProofService(
-  ctx: AppContext,
+  ctx: Pick<AppContext, 'db' | 'change' | 'config' | 'jobs' | 'log'>,
   deps: { quotes: Pick<QuoteService, 'visibleWithRefs'>; files: FilesService },
 ) {
   const { quotes, files } = deps;

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { eq } from 'drizzle-orm';
 import { quotes } from '../../db/schema/quotes.ts';
-import { declareEntityPayload } from '../../platform/events.ts';
+import type { Registry } from '../../platform/registry.ts';
 import { AcceptanceSchema } from '../acceptances/schemas.ts';
 import { loadCatalogueWithNames } from '../catalogue/loader.ts';
 import { QUOTE_ENTITY, QUOTE_GUEST_LINK_ENTITY, QUOTE_ITEM_ENTITY, type QuoteItemRow } from './repository.ts';
@@ -41,26 +41,29 @@ export const QuoteEventSchema = Type.Composite(
   { $id: 'QuoteEventEntity', description: 'A quote as its events deliver it' },
 );
 
-declareEntityPayload(QUOTE_ENTITY, {
-  schema: QuoteEventSchema,
-  refs: [AcceptanceSchema],
-  present: (row) => presentQuoteRow(row as { totalPrice: number; vatRate: number | null }),
-});
+/** Declares the payloads of the quote tables in the app's registry (quotes module.ts). */
+export function declareQuotePayloads(registry: Pick<Registry, 'entityPayload'>): void {
+  registry.entityPayload(QUOTE_ENTITY, {
+    schema: QuoteEventSchema,
+    refs: [AcceptanceSchema],
+    present: (row) => presentQuoteRow(row as { totalPrice: number; vatRate: number | null }),
+  });
 
-/** One line of a quote as GET /quotes/{id} shows it to staff (without its children: each has its events). */
-declareEntityPayload(QUOTE_ITEM_ENTITY, {
-  schema: QuoteItemChildSchema,
-  present: async (row, tx) => {
-    const item = row as unknown as QuoteItemRow;
-    const [quote] = await tx
-      .select({ currency: quotes.currency })
-      .from(quotes)
-      .where(eq(quotes.id, item.quoteId))
-      .limit(1);
-    const catalogue = await loadCatalogueWithNames(tx, item.organisationId);
-    return itemView('seller', quote?.currency ?? '', catalogue)(item) as Record<string, unknown>;
-  },
-});
+  // One line of a quote as GET /quotes/{id} shows it to staff (without its children: each has its events).
+  registry.entityPayload(QUOTE_ITEM_ENTITY, {
+    schema: QuoteItemChildSchema,
+    present: async (row, tx) => {
+      const item = row as unknown as QuoteItemRow;
+      const [quote] = await tx
+        .select({ currency: quotes.currency })
+        .from(quotes)
+        .where(eq(quotes.id, item.quoteId))
+        .limit(1);
+      const catalogue = await loadCatalogueWithNames(tx, item.organisationId);
+      return itemView('seller', quote?.currency ?? '', catalogue)(item) as Record<string, unknown>;
+    },
+  });
 
-/** A guest link's snapshot is already its presenter's output (presentLink). */
-declareEntityPayload(QUOTE_GUEST_LINK_ENTITY, { schema: GuestLinkSchema });
+  // A guest link's snapshot is already its presenter's output (presentLink).
+  registry.entityPayload(QUOTE_GUEST_LINK_ENTITY, { schema: GuestLinkSchema });
+}

@@ -18,7 +18,7 @@ import { localisedLine } from '../catalogue/line-names.ts';
 import { loadCatalogueWithNames } from '../catalogue/loader.ts';
 import { fileStem, templateFileNames } from '../dielines/file-names.ts';
 import { removeLabelledFilesInTransaction } from '../files/in-transaction.ts';
-import { createFilesService } from '../files/service.ts';
+import type { FilesService } from '../files/service.ts';
 import type { OrganisationSettingsService } from '../organisations/settings-service.ts';
 import { vatTotals } from '../organisations/vat.ts';
 import { dieLinesOf } from './briefs-source.ts';
@@ -235,14 +235,18 @@ export const renderKeyOf = (quote: { updatedAt: Date }, language: Language, temp
   `quote@${quote.updatedAt.toISOString()}/${language}/template@${templateVersion}`;
 
 export function createQuotePdfService(
-  ctx: AppContext,
-  quotes: QuoteService,
-  settings: Pick<OrganisationSettingsService, 'sellerOf'>,
+  ctx: Pick<AppContext, 'db' | 'database' | 'change' | 'config'>,
+  deps: {
+    quotes: QuoteService;
+    settings: Pick<OrganisationSettingsService, 'sellerOf'>;
+    /** The app's file store (filesModule): stored PDFs are its files. */
+    files: Pick<FilesService, 'storeFile'>;
+  },
   renderOptions: RenderOptions = {},
   options: QuotePdfOptions = {},
 ) {
   const { db } = ctx;
-  const filesService = createFilesService(ctx);
+  const { quotes, settings, files: filesService } = deps;
   const pool = options.pool ?? createRenderPool(ctx.config.pdfRender);
 
   /** What the PDF prints; its die-line file names link to the quote's page, where they download. */

@@ -1,15 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import type { AppContext } from '../../context.ts';
 import { contentDisposition } from '../../platform/content-disposition.ts';
 import { etagMatches } from '../../platform/etag.ts';
 import { AFTER_QUERY_DESCRIPTION, LIST_COUNT_CAP } from '../../platform/list-paging.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { CountedPage, IdParams, problemResponses, Uuid } from '../../platform/schemas.ts';
-import { registerAttachmentRoutes } from '../files/attachments.ts';
-import type { QuotesModule } from './module.ts';
+import { type AttachmentServices, registerAttachmentRoutes } from '../files/attachments.ts';
+import type { QuotesServices } from './module.ts';
 import {
   AddItemsBody,
   ConversionSchema,
@@ -87,7 +86,10 @@ const STATES_NOTE =
   'validUntil has passed). Any other transition answers 409 `invalid_transition`; a change of a quote that is ' +
   'not a draft 409 `quote_locked`. `allowedActions` in the answer lists what the caller may do next.';
 
-export const quotesRoutes = (ctx: AppContext, { service, pdfs }: QuotesModule): FastifyPluginAsyncTypebox => {
+export const quotesRoutes = (
+  { quotes: service, pdfs }: QuotesServices,
+  attachments: AttachmentServices,
+): FastifyPluginAsyncTypebox => {
   return async (app) => {
     app.addSchema(QuoteItemChildSchema);
     app.addSchema(QuoteItemSchema);
@@ -439,7 +441,7 @@ export const quotesRoutes = (ctx: AppContext, { service, pdfs }: QuotesModule): 
 
     // Questions and answers about a quote (buyer and seller): comments only, the quote's files are
     // its stored PDFs. A new comment notifies the quote's sales owner (notifications module).
-    registerAttachmentRoutes(app, ctx, {
+    registerAttachmentRoutes(app, attachments, {
       entity: 'quote',
       path: '/quotes/:id',
       tags,
@@ -452,7 +454,7 @@ export const quotesRoutes = (ctx: AppContext, { service, pdfs }: QuotesModule): 
 };
 
 /** The public route of guest links (served under /api only). */
-export const quotesPublicRoutes = (_ctx: AppContext, { pdfs }: QuotesModule): FastifyPluginAsyncTypebox => {
+export const quotesPublicRoutes = ({ pdfs }: QuotesServices): FastifyPluginAsyncTypebox => {
   return async (app) => {
     app.get(
       '/public/quotes/pdf/:token',

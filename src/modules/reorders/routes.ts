@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { IdParams, problemResponses } from '../../platform/schemas.ts';
 import { ReorderArticleBody, ReorderSchema } from './schemas.ts';
@@ -12,7 +11,7 @@ const NOTE =
   'prices; the seller may re-price brief-made articles with the engine before publishing. See docs/portal.md.';
 
 export const reorderRoutes =
-  (_ctx: AppContext, service: ReorderService): FastifyPluginAsyncTypebox =>
+  (service: ReorderService): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.addSchema(ReorderSchema);
     const Reorder = Type.Ref('Reorder');

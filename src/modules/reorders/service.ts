@@ -20,7 +20,10 @@ const pct = (difference: number, previous: number) =>
  * previous prices beside the new ones. The draft is the seller's to review and publish; the buyer
  * who asked for it follows it in the portal (a contact sees the drafts they created).
  */
-export function createReorderService(_ctx: AppContext, deps: { quotes: QuoteService; orders: OrderService }) {
+export function createReorderService(
+  _ctx: Pick<AppContext, 'db'>,
+  deps: { quotes: QuoteService; orders: OrderService },
+) {
   const { quotes, orders } = deps;
 
   async function draft(

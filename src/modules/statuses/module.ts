@@ -1,12 +1,15 @@
-import type { FeatureModule } from '../../platform/module.ts';
+import { defineModule } from '../../platform/module.ts';
+import { STATUS_ENTITY } from './repository.ts';
 import { statusesRoutes } from './routes.ts';
-import { seedStatuses } from './service.ts';
+import { createStatusService, seedStatuses } from './service.ts';
 
-export const statusesModule: FeatureModule = {
+export const statusesModule = defineModule({
   name: 'statuses',
-  wire: (ctx) => {
-    // Once per app (not per prefix): every new organisation starts with the order workflow.
-    ctx.organisationSeeders.push(seedStatuses);
-    return [{ plugin: statusesRoutes(ctx) }];
+  services: (ctx) => ({ statuses: createStatusService(ctx) }),
+  wire: (ctx, { statuses }) => {
+    ctx.registry.entityPayload(STATUS_ENTITY);
+    // Every new organisation starts with the order workflow.
+    ctx.registry.organisationSeeder(seedStatuses);
+    return [{ plugin: statusesRoutes(statuses) }];
   },
-};
+});

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, IdParams, Paginated, problemResponses } from '../../platform/schemas.ts';
 import {
@@ -13,7 +12,7 @@ import {
   statusEntityOf,
   UpdateStatusBody,
 } from './schemas.ts';
-import { createStatusService } from './service.ts';
+import type { createStatusService } from './service.ts';
 
 const STATUS_CREATE_HIPE = { aliases: STATUS_ALIASES, flatten: ['additionalFields'] } as const;
 
@@ -24,8 +23,9 @@ async function normaliseEntity(request: FastifyRequest) {
   }
 }
 
-export const statusesRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
-  const service = createStatusService(ctx);
+export const statusesRoutes = (
+  service: ReturnType<typeof createStatusService>,
+): FastifyPluginAsyncTypebox => {
   return async (app) => {
     app.addSchema(StatusSchema);
     const tags = ['statuses'];

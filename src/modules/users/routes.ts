@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.ts';
 import { ROLES } from '../../db/schema/platform.ts';
 import { crudQuerySchema, foldIndexedCrudParams, SearchResult } from '../../platform/crud-search.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
@@ -16,7 +15,7 @@ import {
   USER_UPDATE_ALIASES,
   UserSchemaWithAliases,
 } from './schemas.ts';
-import { createUserService, USER_PAGE } from './service.ts';
+import { type createUserService, USER_PAGE } from './service.ts';
 
 const ROLE_DESCRIPTIONS: Record<(typeof ROLES)[number], string> = {
   superadmin: 'Administers the service: everything an admin does, plus creating organisations',
@@ -51,8 +50,7 @@ const UserListQuery = pageQuerySchema(USER_PAGE, {
   ),
 });
 
-export const usersRoutes = (ctx: AppContext): FastifyPluginAsyncTypebox => {
-  const service = createUserService(ctx);
+export const usersRoutes = (service: ReturnType<typeof createUserService>): FastifyPluginAsyncTypebox => {
   return async (app) => {
     app.addSchema(UserSchemaWithAliases);
     app.get(

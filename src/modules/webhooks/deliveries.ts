@@ -4,7 +4,7 @@ import { events } from '../../db/schema/platform.ts';
 import { type DeliveryStatus, webhookDeliveries, webhookDeliveryAttempts } from '../../db/schema/webhooks.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
-import { type Change, type ChangeRunner, eventRow, presentSnapshot } from '../../platform/events.ts';
+import { type Change, type ChangeRunner, eventRow } from '../../platform/events.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import { liveWebhook, snapshotOf, WEBHOOK_ENTITY } from './repository.ts';
 
@@ -172,7 +172,7 @@ export function createWebhookDeliveries({
         };
         const row = {
           ...eventRow(test, actor.organisationId, actor.userId),
-          payload: await presentSnapshot(tx, test),
+          payload: await change.present(tx, test),
         };
         const [event] = await tx
           .insert(events)

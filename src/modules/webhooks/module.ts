@@ -1,51 +1,52 @@
 import type { AppContext } from '../../context.ts';
 import { createMailer } from '../../platform/mailer.ts';
-import type { FeatureModule } from '../../platform/module.ts';
+import { defineModule } from '../../platform/module.ts';
 import { createBookkeeping } from './bookkeeping.ts';
 import { createDeliveryRuntime, type DeliveryRuntime } from './delivery.ts';
 import { createSender } from './http.ts';
+import { WEBHOOK_ENTITY } from './repository.ts';
 import { webhooksRoutes } from './routes.ts';
 import { createWebhookService, registerWebhookResource, type WebhookService } from './service.ts';
 import { createTargetPolicy } from './ssrf.ts';
 
-export type WebhookModule = { service: WebhookService; runtime: DeliveryRuntime };
-const modules = new WeakMap<AppContext, WebhookModule>();
+export type WebhooksServices = { webhooks: WebhookService; runtime: DeliveryRuntime };
 
-/** The webhook service and delivery runtime of an app, made once per context. */
-export function webhookModule(ctx: AppContext): WebhookModule {
-  let module = modules.get(ctx);
-  if (module) return module;
-  const policy = createTargetPolicy(ctx.config.webhookAllowedHosts);
-  const sender = createSender(policy, { maxSockets: Math.max(16, ctx.config.webhooks.concurrency) });
-  const mailer = createMailer(ctx);
-  const bookkeeping = createBookkeeping(ctx.database);
-  let runtime: DeliveryRuntime | undefined;
-  const service = createWebhookService({ ctx, policy, mailer, wake: () => runtime?.wakeDeliverer() });
-  runtime = createDeliveryRuntime(ctx, bookkeeping, service, sender, {
-    soleProcess: ctx.database.kind === 'pglite',
-  });
-  module = { service, runtime };
-  modules.set(ctx, module);
-  const started = runtime;
-  ctx.change.onCommitted(() => started.wakeDispatcher());
-  ctx.onClose(async () => {
-    await started.stop();
-    await bookkeeping.close();
-    sender.close();
-    mailer.close();
-  });
-  registerWebhookResource();
-  return module;
-}
+/**
+ * Webhooks and their delivery runtime: the runtime's sockets, bookkeeping connection and mailer
+ * close with the app; a committed change wakes the dispatcher.
+ */
+export const webhooksModule = defineModule<WebhooksServices>({
+  name: 'webhooks',
+  services: (ctx) => {
+    const policy = createTargetPolicy(ctx.config.webhookAllowedHosts);
+    const sender = createSender(policy, { maxSockets: Math.max(16, ctx.config.webhooks.concurrency) });
+    const mailer = createMailer(ctx);
+    const bookkeeping = createBookkeeping(ctx.database);
+    let runtime: DeliveryRuntime | undefined;
+    const webhooks = createWebhookService({ ctx, policy, mailer, wake: () => runtime?.wakeDeliverer() });
+    const started = createDeliveryRuntime(ctx, bookkeeping, webhooks, sender, {
+      soleProcess: ctx.database.kind === 'pglite',
+    });
+    runtime = started;
+    ctx.onClose(async () => {
+      await started.stop();
+      await bookkeeping.close();
+      sender.close();
+      mailer.close();
+    });
+    return { webhooks, runtime: started };
+  },
+  wire: (ctx, { webhooks, runtime }) => {
+    ctx.change.onCommitted(() => runtime.wakeDispatcher());
+    ctx.registry.entityPayload(WEBHOOK_ENTITY);
+    registerWebhookResource(ctx.registry);
+    return [{ plugin: webhooksRoutes(webhooks) }];
+  },
+});
 
 /** Starts dispatching and delivering in this process (app.ts, when workers run). */
 export function startWebhookDelivery(ctx: AppContext): DeliveryRuntime {
-  const { runtime } = webhookModule(ctx);
+  const { runtime } = webhooksModule.services(ctx);
   runtime.start();
   return runtime;
 }
-
-export const webhooksFeature: FeatureModule = {
-  name: 'webhooks',
-  wire: (ctx) => [{ plugin: webhooksRoutes(ctx, webhookModule(ctx)) }],
-};

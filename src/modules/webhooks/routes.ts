@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.ts';
 import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, Paginated, problemResponses, Uuid } from '../../platform/schemas.ts';
 import { DELIVERY_PAGE } from './deliveries.ts';
-import type { WebhookModule } from './module.ts';
 import {
   AttemptSchema,
   CreateWebhookBody,
@@ -15,7 +13,7 @@ import {
   UpdateWebhookBody,
   WebhookSchema,
 } from './schemas.ts';
-import { WEBHOOK_PAGE } from './service.ts';
+import { WEBHOOK_PAGE, type WebhookService } from './service.ts';
 
 const Params = Type.Object({ id: Uuid });
 const DeliveryParams = Type.Object({ id: Uuid, deliveryId: Uuid });
@@ -26,7 +24,7 @@ const DeliveryWithAttempts = Type.Object({
 });
 
 export const webhooksRoutes =
-  (_ctx: AppContext, { service }: WebhookModule): FastifyPluginAsyncTypebox =>
+  (service: WebhookService): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.addSchema(WebhookSchema);
     app.addSchema(DeliverySchema);

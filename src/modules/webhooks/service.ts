@@ -15,8 +15,8 @@ import { AppError, badRequest, type ProblemIssue } from '../../platform/errors.t
 import type { ChangeActor, EventRecorder } from '../../platform/events.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import type { Registry } from '../../platform/registry.ts';
 import { createSecretBox } from '../../platform/secret-box.ts';
-import { registerEventResource } from '../events/resources.ts';
 import { createWebhookDeliveries } from './deliveries.ts';
 import { compilePatterns, isValidPattern, PATTERN_DESCRIPTION } from './patterns.ts';
 import {
@@ -402,8 +402,8 @@ export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServi
 export type WebhookService = ReturnType<typeof createWebhookService>;
 
 /** Event resources of webhooks: the API view, never the credentials or the secret. */
-export function registerWebhookResource() {
-  registerEventResource('webhooks', async (executor, organisationId, id) => {
+export function registerWebhookResource(registry: Pick<Registry, 'eventResource'>) {
+  registry.eventResource('webhooks', async (executor, organisationId, id) => {
     const [row] = await executor
       .select()
       .from(webhooks)
