@@ -114,7 +114,7 @@ async function insertAddress(tx: Executor, record: EventRecorder, actor: Actor, 
   return address!;
 }
 
-export function createAddressService(ctx: AppContext) {
+export function createAddressService(ctx: Pick<AppContext, 'db' | 'change'>) {
   const { db } = ctx;
 
   return {

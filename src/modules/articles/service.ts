@@ -61,7 +61,7 @@ type Row = typeof articles.$inferSelect;
 
 const snapshotOf = (row: Row) => ({ ...row });
 
-export function createArticleService(ctx: AppContext) {
+export function createArticleService(ctx: Pick<AppContext, 'db' | 'change' | 'registry'>) {
   const duplicateCode = (code: string) =>
     new AppError('duplicate_code', `An article with code "${code}" already exists in this organisation`);
 

@@ -23,7 +23,7 @@ const publicTokenColumns = {
   revokedAt: accessTokens.revokedAt,
 };
 
-export function createAuthService(ctx: AppContext) {
+export function createAuthService(ctx: Pick<AppContext, 'db' | 'change' | 'config' | 'signer'>) {
   const { db } = ctx;
   const throttle = createSignInThrottle(db, ctx.config.signInThrottle);
   const sessions = createSessionService(ctx);

@@ -43,7 +43,7 @@ type SessionUser = {
 
 const newRefreshToken = () => `pqr_${randomBytes(32).toString('base64url')}`;
 
-export function createSessionService(ctx: AppContext) {
+export function createSessionService(ctx: Pick<AppContext, 'db' | 'config' | 'signer'>) {
   const { db } = ctx;
   const lifetimes = ctx.config.sessions;
 

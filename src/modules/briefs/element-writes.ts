@@ -55,7 +55,7 @@ function checkSpec(spec: Spec, pointerOf: (path: string) => string = (p) => p) {
 }
 
 export function createElementWrites(
-  ctx: AppContext,
+  ctx: Pick<AppContext, 'db' | 'change'>,
   options: BriefServiceOptions,
   inputOf: (row: ElementRow) => Spec,
 ) {

@@ -47,7 +47,10 @@ const SORTS = {
   updatedAt: briefElements.updatedAt,
 };
 
-export function createElementService(ctx: AppContext, options: BriefServiceOptions) {
+export function createElementService(
+  ctx: Pick<AppContext, 'db' | 'change' | 'registry'>,
+  options: BriefServiceOptions,
+) {
   const { db } = ctx;
   // Elements of a brief are written through the brief's update path (element-writes.ts).
   const ofBrief = createElementWrites(ctx, options, inputOf);

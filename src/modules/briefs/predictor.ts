@@ -29,7 +29,7 @@ const STALE_MS = 30_000;
 const SWEEP_INTERVAL_MS = 60_000;
 const UNFINISHED = ['PENDING', 'IN_PROGRESS'] as const;
 
-export function createPredictor(ctx: AppContext) {
+export function createPredictor(ctx: Pick<AppContext, 'db' | 'change' | 'jobs' | 'log'>) {
   const actorOf = (row: Pick<BriefRow, 'organisationId' | 'createdById'>) => ({
     organisationId: row.organisationId,
     userId: row.createdById,
@@ -195,7 +195,7 @@ export function createPredictor(ctx: AppContext) {
 export type Predictor = ReturnType<typeof createPredictor>;
 
 /** Defines the job, the start-up recovery and the periodic sweep (once per app). */
-export function registerPredictor(ctx: AppContext, predictor: Predictor) {
+export function registerPredictor(ctx: Pick<AppContext, 'jobs' | 'log' | 'onClose'>, predictor: Predictor) {
   ctx.jobs.define<PredictJob>(
     PREDICT_JOB,
     async (jobs) => {

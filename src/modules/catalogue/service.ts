@@ -159,7 +159,7 @@ function mergeDeep(
   return result;
 }
 
-export function createCatalogueService(ctx: AppContext) {
+export function createCatalogueService(ctx: Pick<AppContext, 'db' | 'change'>) {
   return {
     /** The collection for the caller's audience (a buyer: no rates or prices, see audience.ts). */
     list: async (actor: Actor, kind: string) =>

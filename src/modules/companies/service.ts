@@ -149,7 +149,7 @@ function countedPage<T>(
   return { data, meta: found.totalIsExact ? meta : { ...meta, totalIsExact: false } };
 }
 
-export function createCompanyService(ctx: AppContext) {
+export function createCompanyService(ctx: Pick<AppContext, 'db' | 'change'>) {
   const { db } = ctx;
   const readCompanies = (ids: string[]) => companiesByIds(db, ids);
 

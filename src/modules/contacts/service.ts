@@ -75,7 +75,7 @@ function assertNotEmpty(
   );
 }
 
-export function createContactService(ctx: AppContext) {
+export function createContactService(ctx: Pick<AppContext, 'db' | 'change'>) {
   const { db } = ctx;
 
   async function findContact(tx: Executor, actor: Actor, id: string) {

@@ -73,7 +73,7 @@ function parseList(resource: Resource, query: ListQuery) {
   return { conditions, by, desc, limit, page };
 }
 
-export function createCorrugatedService(ctx: AppContext) {
+export function createCorrugatedService(ctx: Pick<AppContext, 'db' | 'change'>) {
   const { db } = ctx;
 
   async function whereOf(tx: Executor, resource: Resource, organisationId: string) {

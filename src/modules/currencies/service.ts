@@ -70,7 +70,7 @@ async function clearDefault(tx: Tx, organisationId: string, exceptId?: string) {
 const baseRateRule = (code: string) =>
   new AppError('base_currency', `${code} is the organisation's base currency: its rate is always 1`);
 
-export function createCurrencyService(ctx: AppContext) {
+export function createCurrencyService(ctx: Pick<AppContext, 'db' | 'change'>) {
   return {
     async list(actor: Actor, query: PageQuery & { code?: string; search?: string }) {
       const page = resolvePage(query, CURRENCY_PAGE);

@@ -58,7 +58,7 @@ function checkOptions(type: CustomFieldType, options: string[] | undefined, onCr
   return undefined;
 }
 
-export function createCustomFieldService(ctx: AppContext) {
+export function createCustomFieldService(ctx: Pick<AppContext, 'db' | 'change'>) {
   return {
     async list(actor: Actor, query: PageQuery & Pick<Static<typeof CustomFieldListQuery>, 'entity'>) {
       const page = resolvePage(query, CUSTOM_FIELD_PAGE);

@@ -28,7 +28,10 @@ import {
 export const EXPORT_UNQUEUED_AFTER_MS = 60_000;
 export const EXPORT_SWEEP_INTERVAL_MS = 60_000;
 
-export function createExportRecovery(ctx: AppContext, staleAfterMs = EXPORT_STALE_AFTER_MS) {
+export function createExportRecovery(
+  ctx: Pick<AppContext, 'db' | 'change' | 'jobs' | 'log'>,
+  staleAfterMs = EXPORT_STALE_AFTER_MS,
+) {
   /** Hands stale exports back to the queue (or ends them in 7 CRASH); answers how many it touched. */
   async function recover(now = new Date()): Promise<number> {
     const stale = await ctx.db

@@ -55,7 +55,7 @@ const relationOf = (target: AttachmentTarget) => ({
  * requires the file to belong to that record. Checking that the actor may see the record itself
  * is the caller's job (registerAttachmentRoutes does it with its `assertParentVisible`).
  */
-export function createFilesService(ctx: AppContext) {
+export function createFilesService(ctx: Pick<AppContext, 'db' | 'change' | 'config'>) {
   /**
    * Stores a file inside the caller's transaction and records its FILE CREATE event (with the
    * owning record as `relation`). No size limit applies: it is meant for files the service
@@ -203,7 +203,7 @@ export function createFilesService(ctx: AppContext) {
 export type FilesService = ReturnType<typeof createFilesService>;
 
 /** Comments on a record. Only their author or an admin changes or deletes them. */
-export function createCommentsService(ctx: AppContext) {
+export function createCommentsService(ctx: Pick<AppContext, 'db' | 'change'>) {
   async function mine(tx: Tx, actor: Actor, target: AttachmentTarget, id: string) {
     const comment = await findComment(tx, actor.organisationId, id, target);
     if (!comment) throw notFound('Comment');

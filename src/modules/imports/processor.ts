@@ -47,7 +47,10 @@ const finishedStats = (stats: ImportStats, extra: Partial<ImportStats> = {}): Im
  * e-mails the result. A run interrupted by a stop or a crash resumes after the last committed
  * batch; see docs/imports.md.
  */
-export function createImportProcessor(ctx: AppContext, deps: { store: ChunkedFileStore; mailer: Mailer }) {
+export function createImportProcessor(
+  ctx: Pick<AppContext, 'db' | 'database' | 'change' | 'config' | 'jobs' | 'log'>,
+  deps: { store: ChunkedFileStore; mailer: Mailer },
+) {
   const { store, mailer } = deps;
   const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const running = new Map<string, Promise<void>>();

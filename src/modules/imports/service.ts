@@ -102,7 +102,7 @@ function asProblem(error: unknown, limitBytes: number): unknown {
 }
 
 export function createImportService(
-  ctx: AppContext,
+  ctx: Pick<AppContext, 'db' | 'change' | 'config' | 'log'>,
   deps: { store: ChunkedFileStore; processor: ImportProcessor },
 ) {
   const { db } = ctx;

@@ -74,7 +74,10 @@ const isRowError = (error: unknown) => {
  * The fence (the processor's) says whether the process is stopping and saves checkpoints only
  * while this worker still holds the import.
  */
-export function createWritePass(ctx: AppContext, deps: { store: ChunkedFileStore; fence: RunFence }) {
+export function createWritePass(
+  ctx: Pick<AppContext, 'db' | 'database' | 'change' | 'config'>,
+  deps: { store: ChunkedFileStore; fence: RunFence },
+) {
   const { store, fence } = deps;
   const { checkpoint } = fence;
 

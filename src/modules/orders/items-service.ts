@@ -115,7 +115,7 @@ type NewItem = Omit<CreateOrderItemInput, 'orderId' | 'quantity'> & {
   parentRef?: string;
 };
 
-export function createOrderItemService(ctx: AppContext) {
+export function createOrderItemService(ctx: Pick<AppContext, 'db' | 'change'>) {
   async function read(actor: Actor, id: string) {
     const row = await findOrderItem(ctx.db, actor.organisationId, id);
     if (!row) throw notFound('Order item');

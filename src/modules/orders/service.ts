@@ -119,7 +119,10 @@ export function orderFilters(actor: Actor, query: OrderListQuery): SQL {
 /** Up to this many matching orders, list totals are exact (counting more costs more than the page). */
 export const ORDER_COUNT_CAP = 10_000;
 
-export function createOrderService(ctx: AppContext, options: { countCap?: number } = {}) {
+export function createOrderService(
+  ctx: Pick<AppContext, 'db' | 'change'>,
+  options: { countCap?: number } = {},
+) {
   const countCap = options.countCap ?? ORDER_COUNT_CAP;
   const detail = prepareOrderDetail(ctx.db);
 

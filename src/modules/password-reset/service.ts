@@ -28,7 +28,7 @@ const invalidToken = () =>
  * sign-in counters (own keys). The token is 256 random bits, e-mailed once, kept as its SHA-256,
  * usable once and for RESET_TOKEN_TTL_MINUTES.
  */
-export function createPasswordResetService(ctx: AppContext) {
+export function createPasswordResetService(ctx: Pick<AppContext, 'db' | 'config' | 'jobs' | 'log'>) {
   const { db, config } = ctx;
   const throttle = createSignInThrottle(
     db,

@@ -115,7 +115,7 @@ export const seedPipelines: OrganisationSeeder = async (tx, organisation, record
   });
 };
 
-export function createPipelineService(ctx: AppContext) {
+export function createPipelineService(ctx: Pick<AppContext, 'db'>) {
   const { db } = ctx;
   return {
     async list(actor: Actor, type?: string) {

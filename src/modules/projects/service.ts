@@ -63,7 +63,7 @@ function statusFilter(value: string | undefined) {
   return ids.length ? inArray(projects.statusId, ids) : undefined;
 }
 
-export function createProjectService(ctx: AppContext) {
+export function createProjectService(ctx: Pick<AppContext, 'db' | 'change'>) {
   const { db } = ctx;
 
   async function checkReferences(

@@ -114,7 +114,7 @@ function labelOf(
   return { label, labels };
 }
 
-export function createStatusService(ctx: AppContext) {
+export function createStatusService(ctx: Pick<AppContext, 'db' | 'change'>) {
   return {
     async list(actor: Actor, query: PageQuery & { entity?: StatusEntity }) {
       const page = resolvePage(query, STATUS_PAGE);

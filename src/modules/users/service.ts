@@ -91,7 +91,7 @@ export function userTextSearch(text: string): SQL {
   )!;
 }
 
-export function createUserService(ctx: AppContext) {
+export function createUserService(ctx: Pick<AppContext, 'db' | 'change'>) {
   const { db } = ctx;
 
   const service = {
