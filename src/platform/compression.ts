@@ -2,7 +2,7 @@ import fastifyCompress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * HTTP compression of answers (issue 31; docs/architecture.md, "Compression"): brotli or gzip as the
+ * HTTP compression of answers (issue 31; docs/decisions.md, "HTTP compression"): brotli or gzip as the
  * client's `Accept-Encoding` prefers (br first when both are equally welcome), for answers of at
  * least 1 KB whose media type is text: JSON and problem+json, CSV, HTML, CSS, JavaScript, XML and
  * SVG. Never for PDFs, raster images, archives or `application/octet-stream` (stored files of any

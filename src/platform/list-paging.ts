@@ -6,7 +6,7 @@ import { badRequest } from './errors.ts';
 import { type PageOptions, type PageRequest, pageWindow, type SortDirection } from './pagination.ts';
 
 /**
- * Lists that stay fast at a million rows (issue 31; docs/architecture.md, "List paging"), as the
+ * Lists that stay fast at a million rows (issue 31; docs/decisions.md, "List paging"), as the
  * orders and briefs lists do:
  *
  * - **ids first**: the ids of a page come from one query on the list's table alone, which an

@@ -3,7 +3,7 @@
  * for every route are made here, in one place, rather than in each route's schema, so that a
  * generated client (openapi-typescript + openapi-fetch) can trust the document. It only rewrites
  * the document: the schemas that validate requests and serialize answers are untouched, so what
- * the server accepts and answers does not change. docs/architecture.md, "The OpenAPI contract".
+ * the server accepts and answers does not change. docs/decisions.md, "The OpenAPI contract".
  */
 
 type Json = Record<string, unknown>;
