@@ -5,7 +5,10 @@ import { createSessionService } from './sessions.ts';
 
 export const authModule = defineModule({
   name: 'auth',
-  services: (ctx) => ({ auth: createAuthService(ctx), sessions: createSessionService(ctx) }),
+  services: (ctx) => {
+    const sessions = createSessionService(ctx);
+    return { auth: createAuthService(ctx, { sessions }), sessions };
+  },
   wire: (ctx, services) => {
     // An access token's events deliver it as GET /users/{userId}/access-tokens lists it (no hash).
     ctx.registry.entityPayload(ACCESS_TOKEN_ENTITY, { schema: AccessToken });

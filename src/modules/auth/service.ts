@@ -7,7 +7,7 @@ import { AppError, forbidden, notFound } from '../../platform/errors.ts';
 import { entity } from '../../platform/events.ts';
 import { verifyDecoy, verifyPassword } from '../../platform/passwords.ts';
 import { mayActFor } from '../../platform/permissions.ts';
-import { createSessionService } from './sessions.ts';
+import type { SessionService } from './sessions.ts';
 import { createSignInThrottle } from './throttle.ts';
 
 export const ACCESS_TOKEN_ENTITY = entity('ACCESS_TOKEN', 'access_tokens');
@@ -23,10 +23,13 @@ const publicTokenColumns = {
   revokedAt: accessTokens.revokedAt,
 };
 
-export function createAuthService(ctx: Pick<AppContext, 'db' | 'change' | 'config' | 'signer'>) {
+export function createAuthService(
+  ctx: Pick<AppContext, 'db' | 'change' | 'config' | 'signer'>,
+  /** The auth module's session service (sign-in opens a session with it). */
+  { sessions }: { sessions: SessionService },
+) {
   const { db } = ctx;
   const throttle = createSignInThrottle(db, ctx.config.signInThrottle);
-  const sessions = createSessionService(ctx);
 
   /**
    * The user whose tokens are managed: oneself; for an admin, a user of the organisation below admin;
