@@ -13,7 +13,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { companies, companyUsers, type Role, users } from '../../db/schema/platform.ts';
+import { companies, companyUsers, ROLES, type Role, users } from '../../db/schema/platform.ts';
 import { type Actor, companyScope, inCompanyScope } from '../../platform/actor.ts';
 import { userColumns } from '../../platform/auth.ts';
 import type { CrudFields, CrudQuery } from '../../platform/crud-query.ts';
@@ -22,6 +22,8 @@ import { entity } from '../../platform/events.ts';
 import type { PageRequest } from '../../platform/pagination.ts';
 import { ContactSchema } from '../contacts/schemas.ts';
 import { UserSchemaWithAliases } from './schemas.ts';
+
+export { ROLES, type Role };
 
 /** A user's event: the GET answer (presentUser, the full `companyIds`). */
 const presentUserRow = (row: Record<string, unknown>) =>

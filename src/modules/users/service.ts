@@ -1,6 +1,5 @@
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
-import { ROLES, type Role } from '../../db/schema/platform.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { parseCrudQuery } from '../../platform/crud-query.ts';
 import { type CrudQueryString, crudParams } from '../../platform/crud-search.ts';
@@ -26,6 +25,8 @@ import {
   nextTokenVersion,
   peopleSearchOrder,
   presentUser,
+  ROLES,
+  type Role,
   searchVisibleUsers,
   USER_PAGE,
   USER_ROLE_CRUD_FIELD,
