@@ -15,15 +15,8 @@ import {
 import { archiveCompany, insertCompany } from '../../src/modules/companies/repository.ts';
 import type { Actor } from '../../src/platform/actor.ts';
 import { resolvePage } from '../../src/platform/pagination.ts';
-import { buildTestApp, type Credentials, makeOrganisation, type TestApp } from '../helpers/app.ts';
-
-const actorOf = (c: Credentials): Actor => ({
-  userId: c.userId,
-  organisationId: c.organisationId,
-  role: c.role,
-  companyIds: [],
-  credential: 'jwt',
-});
+import type { TestApp } from '../helpers/app.ts';
+import { buildTwoTenants } from '../helpers/tenants.ts';
 
 describe('addresses repository', () => {
   let t: TestApp;
@@ -36,10 +29,7 @@ describe('addresses repository', () => {
     rows.map((row) => Object.entries(ids).find(([, id]) => id === row.id)?.[0]);
 
   beforeAll(async () => {
-    t = await buildTestApp();
-    db = t.app.ctx.db;
-    admin = actorOf(await makeOrganisation(t));
-    other = actorOf(await makeOrganisation(t));
+    ({ t, db, admin, other } = await buildTwoTenants());
     acme = (await insertCompany(db, { organisationId: admin.organisationId, name: 'Acme' })).id;
     const gone = (await insertCompany(db, { organisationId: admin.organisationId, name: 'Gone' })).id;
     const address = async (

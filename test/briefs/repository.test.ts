@@ -17,8 +17,10 @@ import {
 } from '../../src/modules/briefs/repository.ts';
 import { loadCatalogue } from '../../src/modules/catalogue/loader.ts';
 import { insertCompany } from '../../src/modules/companies/repository.ts';
+import type { Actor } from '../../src/platform/actor.ts';
 import type { Catalogue } from '../../src/pricing/index.ts';
-import { auth, buildTestApp, type Credentials, makeOrganisation, type TestApp } from '../helpers/app.ts';
+import { auth, type Credentials, type TestApp } from '../helpers/app.ts';
+import { buildTwoTenants } from '../helpers/tenants.ts';
 
 const idOf = (list: { id: string; code: string }[], code: string) => list.find((r) => r.code === code)!.id;
 
@@ -39,21 +41,19 @@ const carton = (catalogue: Catalogue, position: number, quantity: number) => ({
 describe('briefs repository', () => {
   let t: TestApp;
   let db: Db;
-  let admin: Credentials;
-  let other: Credentials;
+  let admin: Actor;
+  let other: Actor;
+  let credentials: Credentials;
   let briefId: string;
 
   beforeAll(async () => {
-    t = await buildTestApp();
-    db = t.app.ctx.db;
-    admin = await makeOrganisation(t);
-    other = await makeOrganisation(t);
+    ({ t, db, admin, other, credentials } = await buildTwoTenants());
     const catalogue = await loadCatalogue(db, admin.organisationId);
     const company = await insertCompany(db, { organisationId: admin.organisationId, name: 'Acme' });
     const created = await t.app.inject({
       method: 'POST',
       url: '/api/briefs',
-      headers: auth(admin),
+      headers: auth(credentials),
       payload: {
         name: 'Tea box',
         companyId: company.id,

@@ -17,15 +17,8 @@ import {
 } from '../../src/modules/companies/repository.ts';
 import type { Actor } from '../../src/platform/actor.ts';
 import { resolvePage } from '../../src/platform/pagination.ts';
-import { buildTestApp, type Credentials, makeOrganisation, type TestApp } from '../helpers/app.ts';
-
-const actorOf = (c: Credentials): Actor => ({
-  userId: c.userId,
-  organisationId: c.organisationId,
-  role: c.role,
-  companyIds: [],
-  credential: 'jwt',
-});
+import type { TestApp } from '../helpers/app.ts';
+import { buildTwoTenants } from '../helpers/tenants.ts';
 
 describe('companies repository', () => {
   let t: TestApp;
@@ -42,10 +35,7 @@ describe('companies repository', () => {
   const namesOf = (list: string[]) => list.map((id) => Object.entries(ids).find(([, v]) => v === id)?.[0]);
 
   beforeAll(async () => {
-    t = await buildTestApp();
-    db = t.app.ctx.db;
-    admin = actorOf(await makeOrganisation(t));
-    other = actorOf(await makeOrganisation(t));
+    ({ t, db, admin, other } = await buildTwoTenants());
     for (const [name, organisationId] of [
       ['Umbrella', admin.organisationId],
       ['Acme', admin.organisationId],

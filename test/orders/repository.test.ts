@@ -22,16 +22,8 @@ import {
 } from '../../src/modules/orders/repository.ts';
 import type { Actor } from '../../src/platform/actor.ts';
 import { resolvePage } from '../../src/platform/pagination.ts';
-import { buildTestApp, type Credentials, makeOrganisation, type TestApp } from '../helpers/app.ts';
-
-const actorOf = (c: Credentials, overrides: Partial<Actor> = {}): Actor => ({
-  userId: c.userId,
-  organisationId: c.organisationId,
-  role: c.role,
-  companyIds: [],
-  credential: 'jwt',
-  ...overrides,
-});
+import type { TestApp } from '../helpers/app.ts';
+import { buildTwoTenants } from '../helpers/tenants.ts';
 
 describe('orders repository', () => {
   let t: TestApp;
@@ -43,10 +35,7 @@ describe('orders repository', () => {
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    t = await buildTestApp();
-    db = t.app.ctx.db;
-    admin = actorOf(await makeOrganisation(t));
-    other = actorOf(await makeOrganisation(t));
+    ({ t, db, admin, other } = await buildTwoTenants());
     acme = (await insertCompany(db, { organisationId: admin.organisationId, name: 'Acme' })).id;
     globex = (await insertCompany(db, { organisationId: admin.organisationId, name: 'Globex' })).id;
     const foreign = (await insertCompany(db, { organisationId: other.organisationId, name: 'Initech' })).id;

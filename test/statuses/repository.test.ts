@@ -13,21 +13,20 @@ import {
   updateLiveStatus,
 } from '../../src/modules/statuses/repository.ts';
 import { STATUS_PAGE } from '../../src/modules/statuses/schemas.ts';
+import type { Actor } from '../../src/platform/actor.ts';
 import { resolvePage } from '../../src/platform/pagination.ts';
-import { buildTestApp, type Credentials, makeOrganisation, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { buildTwoTenants } from '../helpers/tenants.ts';
 
 describe('statuses repository', () => {
   let t: TestApp;
   let db: Db;
-  let admin: Credentials;
-  let other: Credentials;
+  let admin: Actor;
+  let other: Actor;
   const page = resolvePage({}, STATUS_PAGE);
 
   beforeAll(async () => {
-    t = await buildTestApp();
-    db = t.app.ctx.db;
-    admin = await makeOrganisation(t);
-    other = await makeOrganisation(t);
+    ({ t, db, admin, other } = await buildTwoTenants());
   });
   afterAll(() => t.close());
 

@@ -16,15 +16,8 @@ import {
 } from '../../src/modules/users/repository.ts';
 import type { Actor } from '../../src/platform/actor.ts';
 import { resolvePage } from '../../src/platform/pagination.ts';
-import { buildTestApp, type Credentials, makeOrganisation, type TestApp } from '../helpers/app.ts';
-
-const actorOf = (c: Credentials): Actor => ({
-  userId: c.userId,
-  organisationId: c.organisationId,
-  role: c.role,
-  companyIds: [],
-  credential: 'jwt',
-});
+import type { TestApp } from '../helpers/app.ts';
+import { buildTwoTenants } from '../helpers/tenants.ts';
 
 describe('users repository', () => {
   let t: TestApp;
@@ -37,10 +30,7 @@ describe('users repository', () => {
   const crud = (page?: number) => ({ orderBy: peopleSearchOrder(), limit: 10, offset: 0, page });
 
   beforeAll(async () => {
-    t = await buildTestApp();
-    db = t.app.ctx.db;
-    admin = actorOf(await makeOrganisation(t));
-    other = actorOf(await makeOrganisation(t));
+    ({ t, db, admin, other } = await buildTwoTenants());
     const person = (organisationId: string, firstName: string, lastName: string, role: 'sales' | 'contact') =>
       insertUser(db, { organisationId, role, firstName, lastName, email: `${firstName}@example.com` });
     ada = await person(admin.organisationId, 'Ada', 'Lovelace', 'sales');
