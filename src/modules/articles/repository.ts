@@ -1,11 +1,31 @@
 import { Type } from '@sinclair/typebox';
-import { and, eq, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import { and, eq, ilike, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { articles } from '../../db/schema/orders.ts';
 import { currencies, files } from '../../db/schema/organisation-data.ts';
 import { companies } from '../../db/schema/platform.ts';
+import { type Actor, inCompanyScope } from '../../platform/actor.ts';
 import { entity } from '../../platform/events.ts';
+import { likeEscape } from '../../platform/filters.ts';
+import type { PageOptions, PageRequest } from '../../platform/pagination.ts';
 import { ArticleSchema } from './schemas.ts';
+
+export const ARTICLE_PAGE: PageOptions = {
+  defaultLimit: 25,
+  maxLimit: 100,
+  sortFields: {
+    name: articles.name,
+    code: articles.code,
+    price: articles.price,
+    quantity: articles.quantity,
+    createdAt: articles.createdAt,
+    updatedAt: articles.updatedAt,
+  },
+  tieBreaker: articles.id,
+  defaultSort: { field: 'name', direction: 'ASC' },
+};
+
+export type ArticleRow = typeof articles.$inferSelect;
 
 export const ARTICLE_ENTITY = entity('ARTICLE', 'articles', 'articles', {
   // GET /articles/{id} without its company and currency (joined).
@@ -91,4 +111,59 @@ export async function codeTaken(db: Executor, organisationId: string, code: stri
     )
     .limit(1);
   return Boolean(row);
+}
+
+export type ArticleFilter = {
+  companyId?: string;
+  briefElementId?: string;
+  enabled?: boolean;
+  createdById?: string;
+  externalId?: string;
+  stocked?: boolean;
+  /** A "contains" on the name or the code. */
+  search?: string;
+};
+
+/** A page of the organisation's live articles that the actor may see and that match, with the total. */
+export async function listVisibleArticles(
+  db: Executor,
+  actor: Actor,
+  filter: ArticleFilter,
+  page: Pick<PageRequest, 'orderBy' | 'limit' | 'offset'>,
+) {
+  const conditions: (SQL | undefined)[] = [
+    liveArticleOf(actor.organisationId),
+    inCompanyScope(actor, articles.companyId),
+    filter.companyId ? eq(articles.companyId, filter.companyId) : undefined,
+    filter.briefElementId ? eq(articles.briefElementId, filter.briefElementId) : undefined,
+    filter.enabled !== undefined ? eq(articles.enabled, filter.enabled) : undefined,
+    filter.createdById ? eq(articles.createdById, filter.createdById) : undefined,
+    filter.externalId ? eq(articles.externalId, filter.externalId) : undefined,
+    filter.stocked !== undefined ? eq(articles.stocked, filter.stocked) : undefined,
+  ];
+  if (filter.search) {
+    const pattern = `%${likeEscape(filter.search)}%`;
+    conditions.push(or(ilike(articles.name, pattern), ilike(articles.code, pattern)));
+  }
+  const where = and(...conditions);
+  const [rows, counted] = await Promise.all([
+    selectArticles(db)
+      .where(where)
+      .orderBy(...page.orderBy)
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ total: sql<number>`count(*)::int` }).from(articles).where(where),
+  ]);
+  return { rows, total: counted[0]?.total ?? 0 };
+}
+
+export async function insertArticle(db: Executor, values: typeof articles.$inferInsert) {
+  const [row] = await db.insert(articles).values(values).returning();
+  return row!;
+}
+
+/** Updates the article (found and checked by the caller); returns the whole row. */
+export async function updateArticle(db: Executor, id: string, values: Partial<ArticleRow>) {
+  const [row] = await db.update(articles).set(values).where(eq(articles.id, id)).returning();
+  return row!;
 }

@@ -1,19 +1,11 @@
 import type { Static } from '@sinclair/typebox';
-import { and, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import { articles } from '../../db/schema/orders.ts';
-import {
-  type Actor,
-  assertCompanyVisible,
-  assertCompanyWritable,
-  inCompanyScope,
-} from '../../platform/actor.ts';
+import { type Actor, assertCompanyVisible, assertCompanyWritable } from '../../platform/actor.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
-import { likeEscape } from '../../platform/filters.ts';
 import { roundUnitPrice } from '../../platform/money.ts';
-import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import { invalidReference, liveCompany, liveCurrency, liveStaffUsers } from '../../platform/references.ts';
 import type { WithCustomFields } from '../../platform/schemas.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
@@ -21,31 +13,21 @@ import { findFile } from '../files/repository.ts';
 import { type BriefElementInput, briefElementLinkerOf } from './brief-element-linker.ts';
 import {
   ARTICLE_ENTITY,
+  ARTICLE_PAGE,
+  type ArticleRow,
   codeTaken,
   findArticle,
   findArticleRow,
-  liveArticleOf,
-  selectArticles,
+  insertArticle,
+  listVisibleArticles,
+  updateArticle,
 } from './repository.ts';
 import type { CreateArticleBody, UpdateArticleBody } from './schemas.ts';
 
 export type CreateArticleInput = WithCustomFields<Static<typeof CreateArticleBody>>;
 export type UpdateArticleInput = WithCustomFields<Static<typeof UpdateArticleBody>>;
 
-export const ARTICLE_PAGE: PageOptions = {
-  defaultLimit: 25,
-  maxLimit: 100,
-  sortFields: {
-    name: articles.name,
-    code: articles.code,
-    price: articles.price,
-    quantity: articles.quantity,
-    createdAt: articles.createdAt,
-    updatedAt: articles.updatedAt,
-  },
-  tieBreaker: articles.id,
-  defaultSort: { field: 'name', direction: 'ASC' },
-};
+export { ARTICLE_PAGE };
 
 export type ArticleListQuery = PageQuery & {
   search?: string;
@@ -57,9 +39,7 @@ export type ArticleListQuery = PageQuery & {
   stocked?: boolean;
 };
 
-type Row = typeof articles.$inferSelect;
-
-const snapshotOf = (row: Row) => ({ ...row });
+const snapshotOf = (row: ArticleRow) => ({ ...row });
 
 export function createArticleService(ctx: Pick<AppContext, 'db' | 'change' | 'registry'>) {
   const duplicateCode = (code: string) =>
@@ -103,31 +83,21 @@ export function createArticleService(ctx: Pick<AppContext, 'db' | 'change' | 're
 
     async list(actor: Actor, query: ArticleListQuery) {
       const page = resolvePage(query, ARTICLE_PAGE);
-      const conditions: (SQL | undefined)[] = [
-        liveArticleOf(actor.organisationId),
-        inCompanyScope(actor, articles.companyId),
-        query.companyId ? eq(articles.companyId, query.companyId) : undefined,
-        query.briefElementId ? eq(articles.briefElementId, query.briefElementId) : undefined,
-        query.enabled !== undefined ? eq(articles.enabled, query.enabled) : undefined,
-        query.createdBy ? eq(articles.createdById, query.createdBy) : undefined,
-        query.externalId ? eq(articles.externalId, query.externalId) : undefined,
-        query.stocked !== undefined ? eq(articles.stocked, query.stocked) : undefined,
-      ];
-      const term = query.search?.trim();
-      if (term) {
-        const pattern = `%${likeEscape(term)}%`;
-        conditions.push(or(ilike(articles.name, pattern), ilike(articles.code, pattern)));
-      }
-      const where = and(...conditions);
-      const [data, counted] = await Promise.all([
-        selectArticles(ctx.db)
-          .where(where)
-          .orderBy(...page.orderBy)
-          .limit(page.limit)
-          .offset(page.offset),
-        ctx.db.select({ total: sql<number>`count(*)::int` }).from(articles).where(where),
-      ]);
-      return pageResult(data, counted[0]?.total ?? 0, page);
+      const { rows, total } = await listVisibleArticles(
+        ctx.db,
+        actor,
+        {
+          companyId: query.companyId,
+          briefElementId: query.briefElementId,
+          enabled: query.enabled,
+          createdById: query.createdBy,
+          externalId: query.externalId,
+          stocked: query.stocked,
+          search: query.search?.trim() || undefined,
+        },
+        page,
+      );
+      return pageResult(rows, total, page);
     },
 
     async create(actor: Actor, input: CreateArticleInput) {
@@ -142,29 +112,26 @@ export function createArticleService(ctx: Pick<AppContext, 'db' | 'change' | 're
         // A new article has no file yet: no preview can be one of its files.
         if (input.previewFileId) throw unprocessablePreview('/previewFileId');
         const briefElementId = await resolveBriefElement(tx, actor, input, record);
-        const [row] = await tx
-          .insert(articles)
-          .values({
-            organisationId: org,
-            companyId: input.companyId,
-            name: input.name,
-            code: input.code,
-            description: input.description ?? null,
-            price: input.price == null ? null : roundUnitPrice(input.price),
-            stocked: input.stocked ?? false,
-            quantity: input.quantity ?? 0,
-            unit: input.unit ?? null,
-            enabled: input.enabled ?? true,
-            externalId: input.externalId ?? null,
-            currencyId: input.currencyId ?? null,
-            briefElementId: briefElementId ?? null,
-            customFields,
-            createdById: input.createdById ?? actor.userId,
-            ...(input.createdAt ? { createdAt: new Date(input.createdAt) } : {}),
-          })
-          .returning();
-        await record({ on: ARTICLE_ENTITY, type: 'CREATE', entityId: row!.id, snapshot: snapshotOf(row!) });
-        return row!.id;
+        const row = await insertArticle(tx, {
+          organisationId: org,
+          companyId: input.companyId,
+          name: input.name,
+          code: input.code,
+          description: input.description ?? null,
+          price: input.price == null ? null : roundUnitPrice(input.price),
+          stocked: input.stocked ?? false,
+          quantity: input.quantity ?? 0,
+          unit: input.unit ?? null,
+          enabled: input.enabled ?? true,
+          externalId: input.externalId ?? null,
+          currencyId: input.currencyId ?? null,
+          briefElementId: briefElementId ?? null,
+          customFields,
+          createdById: input.createdById ?? actor.userId,
+          ...(input.createdAt ? { createdAt: new Date(input.createdAt) } : {}),
+        });
+        await record({ on: ARTICLE_ENTITY, type: 'CREATE', entityId: row.id, snapshot: snapshotOf(row) });
+        return row.id;
       });
       return read(actor, id);
     },
@@ -176,7 +143,7 @@ export function createArticleService(ctx: Pick<AppContext, 'db' | 'change' | 're
         if (!current) throw notFound('Article');
         assertCompanyVisible(actor, current.companyId, 'Article');
         assertCompanyWritable(actor, current.companyId);
-        const changes: Partial<Row> = {};
+        const changes: Partial<ArticleRow> = {};
         if (input.companyId !== undefined && input.companyId !== current.companyId) {
           assertCompanyWritable(actor, input.companyId);
           await liveCompany(tx, org, input.companyId);
@@ -227,17 +194,13 @@ export function createArticleService(ctx: Pick<AppContext, 'db' | 'change' | 're
           changes.previewFileId = input.previewFileId;
         }
 
-        const [row] = await tx
-          .update(articles)
-          .set({ ...changes, updatedAt: new Date() })
-          .where(eq(articles.id, id))
-          .returning();
+        const row = await updateArticle(tx, id, { ...changes, updatedAt: new Date() });
         await record({
           on: ARTICLE_ENTITY,
           type: 'UPDATE',
           entityId: id,
-          snapshot: snapshotOf(row!),
-          updatedColumns: changedFields(current, row!),
+          snapshot: snapshotOf(row),
+          updatedColumns: changedFields(current, row),
         });
       });
       return read(actor, id);
@@ -249,12 +212,8 @@ export function createArticleService(ctx: Pick<AppContext, 'db' | 'change' | 're
         if (!current) throw notFound('Article');
         assertCompanyVisible(actor, current.companyId, 'Article');
         assertCompanyWritable(actor, current.companyId);
-        const [row] = await tx
-          .update(articles)
-          .set({ deletedAt: new Date() })
-          .where(eq(articles.id, id))
-          .returning();
-        await record({ on: ARTICLE_ENTITY, type: 'DELETE', entityId: id, snapshot: snapshotOf(row!) });
+        const row = await updateArticle(tx, id, { deletedAt: new Date() });
+        await record({ on: ARTICLE_ENTITY, type: 'DELETE', entityId: id, snapshot: snapshotOf(row) });
       });
       return { id, deleted: true as const };
     },
@@ -279,16 +238,12 @@ export function createArticleService(ctx: Pick<AppContext, 'db' | 'change' | 're
         ) {
           throw unprocessablePreview();
         }
-        const [row] = await tx
-          .update(articles)
-          .set({ previewFileId: fileId, updatedAt: new Date() })
-          .where(eq(articles.id, id))
-          .returning();
+        const row = await updateArticle(tx, id, { previewFileId: fileId, updatedAt: new Date() });
         await record({
           on: ARTICLE_ENTITY,
           type: 'UPDATE',
           entityId: id,
-          snapshot: snapshotOf(row!),
+          snapshot: snapshotOf(row),
           updatedColumns: ['previewFileId'],
         });
       });

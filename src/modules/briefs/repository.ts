@@ -249,3 +249,49 @@ export async function findLiveProjectWithCompany(db: Executor, organisationId: s
     .limit(1);
   return row;
 }
+
+/**
+ * Writes a new brief, its elements and its prediction (when priced) in one statement of
+ * data-modifying CTEs. (getSQL(): an embedded query builder would be parenthesised, which INSERT
+ * cannot be.)
+ */
+export async function insertBriefWithElements(
+  db: Executor,
+  brief: BriefRow,
+  elements: ElementRow[],
+  prediction: typeof briefPredictions.$inferInsert | undefined,
+) {
+  const insertBrief = db.insert(briefs).values(brief).getSQL();
+  const insertElements = db.insert(briefElements).values(elements).getSQL();
+  await db.execute(
+    prediction
+      ? sql`with b as (${insertBrief}), e as (${insertElements}) ${db.insert(briefPredictions).values(prediction).getSQL()}`
+      : sql`with b as (${insertBrief}) ${insertElements}`,
+  );
+}
+
+/** Updates the brief (found and checked by the caller); returns the whole row. */
+export async function updateBrief(db: Executor, id: string, values: Partial<BriefRow>) {
+  const [row] = await db.update(briefs).set(values).where(eq(briefs.id, id)).returning();
+  return row!;
+}
+
+export async function insertElement(db: Executor, values: typeof briefElements.$inferInsert) {
+  const [row] = await db.insert(briefElements).values(values).returning();
+  return row!;
+}
+
+/** Updates an element (found and checked by the caller); returns the whole row. */
+export async function updateElement(db: Executor, id: string, values: Partial<ElementRow>) {
+  const [row] = await db.update(briefElements).set(values).where(eq(briefElements.id, id)).returning();
+  return row!;
+}
+
+/** Soft-deletes the brief's live elements; returns them. */
+export function softDeleteLiveElementsOf(db: Executor, briefId: string, at: Date) {
+  return db
+    .update(briefElements)
+    .set({ deletedAt: at, updatedAt: at })
+    .where(and(eq(briefElements.briefId, briefId), isNull(briefElements.deletedAt)))
+    .returning();
+}

@@ -1,7 +1,5 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db, Executor } from '../../db/client.ts';
-import { briefElements, briefPredictions, briefs } from '../../db/schema/briefs.ts';
 import {
   type Actor,
   assertCompanyVisible,
@@ -67,9 +65,14 @@ import {
   findElementRow,
   findLiveProjectWithCompany,
   findPredictionSummary,
+  insertBriefWithElements,
+  insertElement,
   liveElementsOf,
   nextVersion,
   type PredictionSummaryRow,
+  softDeleteLiveElementsOf,
+  updateBrief,
+  updateElement,
 } from './repository.ts';
 import type { CreateBrief, UpdateBrief } from './schemas.ts';
 
@@ -336,14 +339,7 @@ export function createBriefService({
       const refs = { project: owner.project, company: owner.company, status };
 
       const created = await change(actor, async (tx, record) => {
-        // (getSQL(): an embedded query builder would be parenthesised, which INSERT cannot be.)
-        const insertBrief = tx.insert(briefs).values(row).getSQL();
-        const insertElements = tx.insert(briefElements).values(elements).getSQL();
-        await tx.execute(
-          prediction
-            ? sql`with b as (${insertBrief}), e as (${insertElements}) ${tx.insert(briefPredictions).values(prediction).getSQL()}`
-            : sql`with b as (${insertBrief}) ${insertElements}`,
-        );
+        await insertBriefWithElements(tx, row, elements, prediction);
         await record({
           on: BRIEF_ENTITY,
           type: 'CREATE',
@@ -438,40 +434,29 @@ export function createBriefService({
         if (replaced) {
           const kept = new Set(replaced.flatMap((r) => (r.keep ? [r.keep.id] : [])));
           for (const old of existing.filter((e) => !kept.has(e.id))) {
-            const [row] = await tx
-              .update(briefElements)
-              .set({ deletedAt: at, updatedAt: at })
-              .where(eq(briefElements.id, old.id))
-              .returning();
-            elementChanges.push({ type: 'DELETE', row: row! });
+            const row = await updateElement(tx, old.id, { deletedAt: at, updatedAt: at });
+            elementChanges.push({ type: 'DELETE', row });
           }
           const next: ElementRow[] = [];
           for (const { values, keep } of replaced) {
             if (keep) {
               const columns = changedSpecFields(keep, values);
               if (columns.length) {
-                const [row] = await tx
-                  .update(briefElements)
-                  .set({ ...values, updatedAt: at })
-                  .where(eq(briefElements.id, keep.id))
-                  .returning();
-                elementChanges.push({ type: 'UPDATE', row: row!, columns });
-                next.push(row!);
+                const row = await updateElement(tx, keep.id, { ...values, updatedAt: at });
+                elementChanges.push({ type: 'UPDATE', row, columns });
+                next.push(row);
               } else next.push(keep);
             } else {
-              const [row] = await tx
-                .insert(briefElements)
-                .values({
-                  ...values,
-                  organisationId: org,
-                  briefId: id,
-                  createdById: actor.userId,
-                  createdAt: at,
-                  updatedAt: at,
-                })
-                .returning();
-              elementChanges.push({ type: 'CREATE', row: row! });
-              next.push(row!);
+              const row = await insertElement(tx, {
+                ...values,
+                organisationId: org,
+                briefId: id,
+                createdById: actor.userId,
+                createdAt: at,
+                updatedAt: at,
+              });
+              elementChanges.push({ type: 'CREATE', row });
+              next.push(row);
             }
           }
           elements = next.sort((a, b) => a.position - b.position);
@@ -496,11 +481,7 @@ export function createBriefService({
         } else {
           const changes = changedFields(current, { ...current, ...extra });
           if (changes.length || elementChanges.length) {
-            [updated] = (await tx
-              .update(briefs)
-              .set({ ...extra, updatedAt: at })
-              .where(eq(briefs.id, id))
-              .returning()) as [typeof current];
+            updated = await updateBrief(tx, id, { ...extra, updatedAt: at });
           }
         }
         const updatedColumns = changedFields(current, updated).filter(
@@ -542,28 +523,20 @@ export function createBriefService({
         assertCompanyVisible(actor, current.companyId, 'Brief');
         assertCompanyWritable(actor, current.companyId);
         const at = new Date();
-        const [row] = await tx
-          .update(briefs)
-          .set({ deletedAt: at, updatedAt: at })
-          .where(eq(briefs.id, id))
-          .returning();
-        const elements = await tx
-          .update(briefElements)
-          .set({ deletedAt: at, updatedAt: at })
-          .where(and(eq(briefElements.briefId, id), isNull(briefElements.deletedAt)))
-          .returning();
+        const row = await updateBrief(tx, id, { deletedAt: at, updatedAt: at });
+        const elements = await softDeleteLiveElementsOf(tx, id, at);
         await record({
           on: BRIEF_ENTITY,
           type: 'DELETE',
           entityId: id,
-          snapshot: presentListItem(row!, { project: null }),
+          snapshot: presentListItem(row, { project: null }),
         });
         for (const element of elements) {
           await record({
             on: BRIEF_ELEMENT_ENTITY,
             type: 'DELETE',
             entityId: element.id,
-            snapshot: presentElement(element, row!.currency),
+            snapshot: presentElement(element, row.currency),
             relation: BRIEF_ENTITY,
             relationId: id,
           });

@@ -70,13 +70,30 @@ export function listEntries(db: Executor, organisationId: string, kind?: string)
     .orderBy(asc(catalogueEntries.kind), asc(catalogueEntries.position), asc(catalogueEntries.code));
 }
 
-export async function findEntry(db: Executor, organisationId: string, kind: string, id: string) {
-  const [row] = await db
+/** A live entry of the kind; `lock` holds it (FOR UPDATE) until the transaction ends. */
+export async function findEntry(
+  db: Executor,
+  organisationId: string,
+  kind: string,
+  id: string,
+  lock = false,
+) {
+  const query = db
     .select(entryColumns)
     .from(catalogueEntries)
-    .where(and(live(organisationId), eq(catalogueEntries.kind, kind), eq(catalogueEntries.id, id)))
-    .limit(1);
+    .where(and(live(organisationId), eq(catalogueEntries.kind, kind), eq(catalogueEntries.id, id)));
+  const [row] = await (lock ? query.for('update') : query).limit(1);
   return row;
+}
+
+/** Updates an entry (found and checked by the caller); returns it as the API reads it. */
+export async function updateEntry(db: Executor, id: string, values: Partial<CatalogueRow>) {
+  const [row] = await db
+    .update(catalogueEntries)
+    .set(values)
+    .where(eq(catalogueEntries.id, id))
+    .returning(entryColumns);
+  return row!;
 }
 
 export async function findCatalogueEntryByCode(

@@ -1,7 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { and, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { catalogueEntries } from '../../db/schema/catalogue.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { badRequest, notFound, type ProblemIssue } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
@@ -10,11 +8,12 @@ import { entryFor } from './audience.ts';
 import {
   CATALOGUE_ENTITY,
   type CatalogueEntry,
-  entryColumns,
+  findCatalogueEntryByCode,
   findEntry,
   listEntries,
   SETTINGS_CODE,
   SETTINGS_KIND,
+  updateEntry,
 } from './repository.ts';
 
 export type EntryPatch = {
@@ -177,18 +176,12 @@ export function createCatalogueService(ctx: Pick<AppContext, 'db' | 'change'>) {
     },
 
     async settingsEntry(actor: Actor) {
-      const [entry] = await ctx.db
-        .select(entryColumns)
-        .from(catalogueEntries)
-        .where(
-          and(
-            eq(catalogueEntries.organisationId, actor.organisationId),
-            eq(catalogueEntries.kind, SETTINGS_KIND),
-            eq(catalogueEntries.code, SETTINGS_CODE),
-            isNull(catalogueEntries.deletedAt),
-          ),
-        )
-        .limit(1);
+      const entry = await findCatalogueEntryByCode(
+        ctx.db,
+        actor.organisationId,
+        SETTINGS_KIND,
+        SETTINGS_CODE,
+      );
       if (!entry) throw notFound('Pricing settings');
       return entry;
     },
@@ -196,19 +189,7 @@ export function createCatalogueService(ctx: Pick<AppContext, 'db' | 'change'>) {
     /** Edits an entry (rates, speeds, names); the next pricing of any node uses the new values. */
     async update(actor: Actor, kind: string, id: string, patch: EntryPatch) {
       return ctx.change(actor, async (tx, record) => {
-        const [current] = await tx
-          .select(entryColumns)
-          .from(catalogueEntries)
-          .where(
-            and(
-              eq(catalogueEntries.organisationId, actor.organisationId),
-              eq(catalogueEntries.kind, kind),
-              eq(catalogueEntries.id, id),
-              isNull(catalogueEntries.deletedAt),
-            ),
-          )
-          .for('update')
-          .limit(1);
+        const current = await findEntry(tx, actor.organisationId, kind, id, true);
         if (!current) throw notFound('Catalogue entry');
         const issues: ProblemIssue[] = [];
         if (patch.data) checkEdit(current.data, patch.data, '/data', issues, shapeOfKind(kind));
@@ -227,19 +208,15 @@ export function createCatalogueService(ctx: Pick<AppContext, 'db' | 'change'>) {
         };
         const updatedColumns = changedFields(current, next);
         if (updatedColumns.length === 0) return present(current);
-        const [updated] = await tx
-          .update(catalogueEntries)
-          .set({ ...next, updatedAt: new Date() })
-          .where(eq(catalogueEntries.id, id))
-          .returning(entryColumns);
+        const updated = await updateEntry(tx, id, { ...next, updatedAt: new Date() });
         await record({
           on: CATALOGUE_ENTITY,
           type: 'UPDATE',
           entityId: id,
-          snapshot: present(updated!),
+          snapshot: present(updated),
           updatedColumns,
         });
-        return present(updated!);
+        return present(updated);
       });
     },
   };

@@ -1,11 +1,26 @@
-import { and, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../db/client.ts';
 import { companies } from '../../db/schema/platform.ts';
-import { type Actor, inCompanyScope } from '../../platform/actor.ts';
-import type { CrudFields } from '../../platform/crud-query.ts';
+import { type Actor, inCompanyScope, isCompanyScoped } from '../../platform/actor.ts';
+import type { CrudFields, CrudQuery } from '../../platform/crud-query.ts';
 import { entity } from '../../platform/events.ts';
-import { inOrderOf } from '../../platform/list-paging.ts';
+import { afterCursor, inOrderOf, type Keyset, keysetOf, pageOfIds } from '../../platform/list-paging.ts';
+import type { PageRequest } from '../../platform/pagination.ts';
+import { externalIdTaken } from '../../platform/references.ts';
 import { CompanySchema } from './schemas.ts';
+
+export const COMPANY_PAGE = {
+  defaultLimit: 25,
+  maxLimit: 100,
+  sortFields: {
+    name: companies.name,
+    externalId: companies.externalId,
+    createdAt: companies.createdAt,
+    updatedAt: companies.updatedAt,
+  },
+  tieBreaker: companies.id,
+  defaultSort: { field: 'name', direction: 'ASC' as const },
+};
 
 export const COMPANY_ENTITY = entity('COMPANY', 'companies', 'companies', { schema: CompanySchema });
 
@@ -143,4 +158,166 @@ export async function hasLiveChildren(db: Executor, organisationId: string, id: 
 export function companyTextSearch(text: string): SQL {
   const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return or(ilike(companies.name, pattern), ilike(companies.externalId, pattern))!;
+}
+
+/**
+ * Serialises changes of the company tree of one organisation, so that two concurrent re-parentings
+ * cannot together build a cycle that neither would see alone.
+ */
+export async function lockCompanyTree(db: Executor, organisationId: string) {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`company-tree:${organisationId}`}))`);
+}
+
+/** Whether another company of the organisation has this externalId. */
+export function companyExternalIdTaken(
+  db: Executor,
+  organisationId: string,
+  externalId: string,
+  exceptId?: string,
+) {
+  return externalIdTaken(db, companies, organisationId, externalId, exceptId);
+}
+
+export async function insertCompany(db: Executor, values: typeof companies.$inferInsert) {
+  const [company] = await db.insert(companies).values(values).returning(companyColumns);
+  return company!;
+}
+
+/** Updates a company of the organisation; undefined when there is none. */
+export async function updateCompany(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  values: Partial<typeof companies.$inferInsert>,
+) {
+  const [company] = await db
+    .update(companies)
+    .set(values)
+    .where(and(eq(companies.id, id), eq(companies.organisationId, organisationId)))
+    .returning(companyColumns);
+  return company;
+}
+
+/** Archives a live company of the organisation; undefined when it was not live. */
+export async function archiveCompany(db: Executor, organisationId: string, id: string) {
+  const now = new Date();
+  const [company] = await db
+    .update(companies)
+    .set({ deletedAt: now, updatedAt: now })
+    .where(
+      and(
+        eq(companies.id, id),
+        eq(companies.organisationId, organisationId),
+        sql`${companies.deletedAt} is null`,
+      ),
+    )
+    .returning(companyColumns);
+  return company;
+}
+
+/** The crud grammar's default order, and its reverse (a far page of the whole list is read from the end). */
+export const COMPANY_SEARCH_ORDER = [asc(companies.name), asc(companies.id)];
+const COMPANY_SEARCH_REVERSE_ORDER = [desc(companies.name), desc(companies.id)];
+
+/** The crud window as a page request (only the default order has a reverse: see `whole` below). */
+function crudPage(crud: CrudQuery): PageRequest {
+  return {
+    page: crud.page ?? 1,
+    limit: crud.limit,
+    offset: crud.offset,
+    orderBy: crud.orderBy,
+    reverseOrderBy: crud.orderBy === COMPANY_SEARCH_ORDER ? COMPANY_SEARCH_REVERSE_ORDER : crud.orderBy,
+    sortField: 'name',
+    direction: 'ASC',
+  };
+}
+
+/** The cursor `after` continues the default order (name, then id) within the organisation. */
+function nameKeyset(actor: Actor, after: string | undefined): Keyset | undefined {
+  return after
+    ? {
+        after,
+        column: companies.name,
+        direction: 'ASC',
+        scope: eq(companies.organisationId, actor.organisationId),
+      }
+    : undefined;
+}
+
+/**
+ * The ids of a crud search window of the companies the actor may see (after the cursor when
+ * given, in the default order): no count, index-only for the default sort.
+ */
+export async function searchCompanyIds(db: Executor, actor: Actor, crud: CrudQuery, after?: string) {
+  const where = and(visibleCompanies(actor), crud.where);
+  const keyset = nameKeyset(actor, after);
+  const from = keyset ? and(where, await afterCursor(db, companies, companies.id, keyset)) : where;
+  return companyIdsOf(db, from, crud.orderBy, keyset ? 0 : crud.offset, crud.limit);
+}
+
+/**
+ * A counted page of a crud search. The whole organisation in the default order: exact total from
+ * live_counts, far pages read from the end; otherwise a capped count (platform/list-paging.ts).
+ */
+export function searchCompanyPage(db: Executor, actor: Actor, crud: CrudQuery, after?: string) {
+  const whole = !crud.where && !isCompanyScoped(actor) && crud.orderBy === COMPANY_SEARCH_ORDER;
+  return pageOfIds(db, {
+    table: companies,
+    id: companies.id,
+    where: and(visibleCompanies(actor), crud.where),
+    page: crudPage(crud),
+    wholeOrganisation: whole ? { organisationId: actor.organisationId, entity: 'companies' } : undefined,
+    keyset: nameKeyset(actor, after),
+    selective: Boolean(crud.where),
+  });
+}
+
+export type CompanyFilter = {
+  search?: string;
+  parentId?: string;
+  managedById?: string;
+  createdById?: string;
+  createdFrom?: Date;
+  createdUntil?: Date;
+};
+
+/**
+ * A counted page of the ids of the companies the actor may see that match the filter, after the
+ * cursor when given (the whole organisation's total comes from live_counts).
+ */
+export function listCompanyIdsPage(
+  db: Executor,
+  actor: Actor,
+  filter: CompanyFilter,
+  page: PageRequest,
+  after?: string,
+) {
+  const where = and(
+    visibleCompanies(actor),
+    filter.search ? companyTextSearch(filter.search) : undefined,
+    filter.parentId ? eq(companies.parentId, filter.parentId) : undefined,
+    filter.managedById ? eq(companies.managedById, filter.managedById) : undefined,
+    filter.createdById ? eq(companies.createdById, filter.createdById) : undefined,
+    filter.createdFrom ? gte(companies.createdAt, filter.createdFrom) : undefined,
+    filter.createdUntil ? lte(companies.createdAt, filter.createdUntil) : undefined,
+  );
+  const filtered =
+    filter.search ||
+    filter.parentId ||
+    filter.managedById ||
+    filter.createdById ||
+    filter.createdFrom ||
+    filter.createdUntil;
+  const whole = !filtered && !isCompanyScoped(actor);
+  return pageOfIds(db, {
+    table: companies,
+    id: companies.id,
+    where,
+    page,
+    wholeOrganisation: whole ? { organisationId: actor.organisationId, entity: 'companies' } : undefined,
+    keyset: after
+      ? keysetOf(COMPANY_PAGE, page, after, eq(companies.organisationId, actor.organisationId))
+      : undefined,
+    selective: Boolean(filter.search),
+  });
 }

@@ -1,45 +1,38 @@
-import { and, asc, desc, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
-import { companies } from '../../db/schema/platform.ts';
 import { type Actor, assertCompanyVisible, isCompanyScoped } from '../../platform/actor.ts';
 import { parseCrudQuery } from '../../platform/crud-query.ts';
 import { type CrudQueryString, crudParams } from '../../platform/crud-search.ts';
 import { AppError, badRequest, notFound, type ProblemIssue } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
-import { afterCursor, type IdsPage, type Keyset, keysetOf, pageOfIds } from '../../platform/list-paging.ts';
-import { type PageQuery, type PageRequest, resolvePage } from '../../platform/pagination.ts';
-import { externalIdTaken, liveCurrency, liveStaffUsers } from '../../platform/references.ts';
+import type { IdsPage } from '../../platform/list-paging.ts';
+import { type PageQuery, resolvePage } from '../../platform/pagination.ts';
+import { liveCurrency, liveStaffUsers } from '../../platform/references.ts';
 import { checkVatNumber } from '../../platform/vat-numbers.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
 import { addCompanyLinks } from '../users/repository.ts';
 import {
   ancestorsOf,
+  archiveCompany,
   COMPANY_CRUD_FIELDS,
   COMPANY_ENTITY,
+  COMPANY_PAGE,
+  COMPANY_SEARCH_ORDER,
   companiesByIds,
-  companyColumns,
-  companyIdsOf,
-  companyTextSearch,
+  companyExternalIdTaken,
   findCompany,
   findVisibleCompany,
   hasLiveChildren,
-  visibleCompanies,
+  insertCompany,
+  listCompanyIdsPage,
+  lockCompanyTree,
+  searchCompanyIds,
+  searchCompanyPage,
+  updateCompany,
 } from './repository.ts';
 import type { CreateCompany, UpdateCompany } from './schemas.ts';
 
-export const COMPANY_PAGE = {
-  defaultLimit: 25,
-  maxLimit: 100,
-  sortFields: {
-    name: companies.name,
-    externalId: companies.externalId,
-    createdAt: companies.createdAt,
-    updatedAt: companies.updatedAt,
-  },
-  tieBreaker: companies.id,
-  defaultSort: { field: 'name', direction: 'ASC' as const },
-};
+export { COMPANY_PAGE };
 
 export const COMPANY_SEARCH = { defaultLimit: 25, maxLimit: 100 };
 
@@ -61,14 +54,6 @@ const parentNotFound = () =>
   new AppError('parent_not_found', 'The parent company does not exist', {
     issues: [{ pointer: '/parentId', message: 'is not a company of the organisation', in: 'body' }],
   });
-
-/**
- * Serialises changes of the company tree of one organisation, so that two concurrent re-parentings
- * cannot together build a cycle that neither would see alone.
- */
-async function lockCompanyTree(db: Executor, organisationId: string) {
-  await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`company-tree:${organisationId}`}))`);
-}
 
 type CompanyVat = { vatNumber: string | null; vatExempt: boolean; vatExemptionReason: string | null };
 
@@ -110,23 +95,6 @@ function checkCompanyVat(
   }
   if (issues.length) throw badRequest('The VAT fields are not valid', issues);
   return out;
-}
-
-/** The crud grammar's default order, and its reverse (a far page of the whole list is read from the end). */
-const DEFAULT_SORT = [asc(companies.name), asc(companies.id)];
-const REVERSE_DEFAULT_SORT = [desc(companies.name), desc(companies.id)];
-
-/** The crud window as a page request (only the default order has a reverse: see `whole` below). */
-function crudPage(crud: { orderBy: SQL[]; offset: number; limit: number; page?: number }): PageRequest {
-  return {
-    page: crud.page ?? 1,
-    limit: crud.limit,
-    offset: crud.offset,
-    orderBy: crud.orderBy,
-    reverseOrderBy: crud.orderBy === DEFAULT_SORT ? REVERSE_DEFAULT_SORT : crud.orderBy,
-    sortField: 'name',
-    direction: 'ASC',
-  };
 }
 
 /**
@@ -198,10 +166,7 @@ export function createCompanyService(ctx: Pick<AppContext, 'db' | 'change'>) {
       return ctx.change(actor, async (tx, record) => {
         if (input.parentId) await checkParent(tx, actor, input.parentId);
         await checkReferences(tx, actor, input);
-        if (
-          input.externalId &&
-          (await externalIdTaken(tx, companies, actor.organisationId, input.externalId))
-        ) {
+        if (input.externalId && (await companyExternalIdTaken(tx, actor.organisationId, input.externalId))) {
           throw externalIdConflict();
         }
         const vat = checkCompanyVat(input, { vatNumber: null, vatExempt: false, vatExemptionReason: null });
@@ -211,31 +176,28 @@ export function createCompanyService(ctx: Pick<AppContext, 'db' | 'change'>) {
           'company',
           input.customFields,
         );
-        const [company] = await tx
-          .insert(companies)
-          .values({
-            organisationId: actor.organisationId,
-            name: input.name,
-            externalId: input.externalId ?? null,
-            parentId: input.parentId ?? null,
-            email: input.email ?? null,
-            phoneNumber: input.phoneNumber ?? null,
-            website: input.website ?? null,
-            ...vat,
-            managedById: input.managedById ?? null,
-            collaboratorIds: input.collaboratorIds ?? [],
-            currencyId: input.currencyId ?? null,
-            customFields,
-            enabled: input.enabled ?? true,
-            createdById: actor.userId,
-            ...(input.createdAt ? { createdAt: new Date(input.createdAt), updatedAt: new Date() } : {}),
-          })
-          .returning(companyColumns);
+        const company = await insertCompany(tx, {
+          organisationId: actor.organisationId,
+          name: input.name,
+          externalId: input.externalId ?? null,
+          parentId: input.parentId ?? null,
+          email: input.email ?? null,
+          phoneNumber: input.phoneNumber ?? null,
+          website: input.website ?? null,
+          ...vat,
+          managedById: input.managedById ?? null,
+          collaboratorIds: input.collaboratorIds ?? [],
+          currencyId: input.currencyId ?? null,
+          customFields,
+          enabled: input.enabled ?? true,
+          createdById: actor.userId,
+          ...(input.createdAt ? { createdAt: new Date(input.createdAt), updatedAt: new Date() } : {}),
+        });
         // A company-scoped creator is linked to its new company, or it could not see it.
         if (isCompanyScoped(actor))
-          await addCompanyLinks(tx, actor.organisationId, actor.userId, [company!.id]);
-        await record({ on: COMPANY_ENTITY, type: 'CREATE', entityId: company!.id, snapshot: company });
-        return company!;
+          await addCompanyLinks(tx, actor.organisationId, actor.userId, [company.id]);
+        await record({ on: COMPANY_ENTITY, type: 'CREATE', entityId: company.id, snapshot: company });
+        return company;
       });
     },
 
@@ -250,7 +212,7 @@ export function createCompanyService(ctx: Pick<AppContext, 'db' | 'change'>) {
         if (
           input.externalId &&
           input.externalId !== current.externalId &&
-          (await externalIdTaken(tx, companies, actor.organisationId, input.externalId, id))
+          (await companyExternalIdTaken(tx, actor.organisationId, input.externalId, id))
         ) {
           throw externalIdConflict();
         }
@@ -267,11 +229,11 @@ export function createCompanyService(ctx: Pick<AppContext, 'db' | 'change'>) {
         const next = { ...current, ...fields, customFields };
         const changed = changedFields(current, next);
         if (changed.length === 0) return current;
-        const [company] = await tx
-          .update(companies)
-          .set({ ...fields, customFields, updatedAt: new Date() })
-          .where(and(eq(companies.id, id), eq(companies.organisationId, actor.organisationId)))
-          .returning(companyColumns);
+        const company = await updateCompany(tx, actor.organisationId, id, {
+          ...fields,
+          customFields,
+          updatedAt: new Date(),
+        });
         await record({
           on: COMPANY_ENTITY,
           type: 'UPDATE',
@@ -296,18 +258,7 @@ export function createCompanyService(ctx: Pick<AppContext, 'db' | 'change'>) {
             'The company has child companies: archive or re-parent them first',
           );
         }
-        const now = new Date();
-        const [company] = await tx
-          .update(companies)
-          .set({ deletedAt: now, updatedAt: now })
-          .where(
-            and(
-              eq(companies.id, id),
-              eq(companies.organisationId, actor.organisationId),
-              sql`${companies.deletedAt} is null`,
-            ),
-          )
-          .returning(companyColumns);
+        const company = await archiveCompany(tx, actor.organisationId, id);
         if (!company) throw notFound('Company');
         await record({ on: COMPANY_ENTITY, type: 'DELETE', entityId: id, snapshot: company });
         return company;
@@ -327,69 +278,35 @@ export function createCompanyService(ctx: Pick<AppContext, 'db' | 'change'>) {
       const crud = parseCrudQuery(crudParams(query), {
         fields: COMPANY_CRUD_FIELDS,
         ...COMPANY_SEARCH,
-        defaultSort: DEFAULT_SORT,
+        defaultSort: COMPANY_SEARCH_ORDER,
       });
-      const where = and(visibleCompanies(actor), crud.where);
-      if (after && crud.orderBy !== DEFAULT_SORT) {
+      if (after && crud.orderBy !== COMPANY_SEARCH_ORDER) {
         throw badRequest('after continues the default order (name, then id): send no sort with it', [
           { pointer: '/after', message: 'needs the default sort', in: 'query' },
         ]);
       }
-      const keyset: Keyset | undefined = after
-        ? {
-            after,
-            column: companies.name,
-            direction: 'ASC',
-            scope: eq(companies.organisationId, actor.organisationId),
-          }
-        : undefined;
-      if (!crud.page) {
-        // No envelope, no count: the window's ids (index-only for the default sort), then its rows.
-        const from = keyset ? and(where, await afterCursor(db, companies, companies.id, keyset)) : where;
-        return readCompanies(
-          await companyIdsOf(db, from, crud.orderBy, keyset ? 0 : crud.offset, crud.limit),
-        );
-      }
-      // The whole organisation in the default order: exact total from live_counts, far pages
-      // read from the end; otherwise a capped count (platform/list-paging.ts).
-      const whole = !crud.where && !isCompanyScoped(actor) && crud.orderBy === DEFAULT_SORT;
-      const found = await pageOfIds(db, {
-        table: companies,
-        id: companies.id,
-        where,
-        page: crudPage(crud),
-        wholeOrganisation: whole ? { organisationId: actor.organisationId, entity: 'companies' } : undefined,
-        keyset,
-        selective: Boolean(crud.where),
-      });
+      // No envelope, no count: the window's ids, then its rows.
+      if (!crud.page) return readCompanies(await searchCompanyIds(db, actor, crud, after));
+      const found = await searchCompanyPage(db, actor, crud, after);
       return countedPage(await readCompanies(found.ids), found, crud, { withCursor: Boolean(after) });
     },
 
     async paginate(actor: Actor, query: PageQuery & CompanyListFilters) {
       const page = resolvePage(query, COMPANY_PAGE);
-      const where = and(
-        visibleCompanies(actor),
-        query.search ? companyTextSearch(query.search) : undefined,
-        query.parentId ? eq(companies.parentId, query.parentId) : undefined,
-        query.manager ? eq(companies.managedById, query.manager) : undefined,
-        query.createdBy ? eq(companies.createdById, query.createdBy) : undefined,
-        query.start ? gte(companies.createdAt, new Date(query.start)) : undefined,
-        query.end ? lte(companies.createdAt, new Date(query.end)) : undefined,
-      );
-      const filtered =
-        query.search || query.parentId || query.manager || query.createdBy || query.start || query.end;
-      const whole = !filtered && !isCompanyScoped(actor);
-      const found = await pageOfIds(db, {
-        table: companies,
-        id: companies.id,
-        where,
+      const found = await listCompanyIdsPage(
+        db,
+        actor,
+        {
+          search: query.search,
+          parentId: query.parentId,
+          managedById: query.manager,
+          createdById: query.createdBy,
+          createdFrom: query.start ? new Date(query.start) : undefined,
+          createdUntil: query.end ? new Date(query.end) : undefined,
+        },
         page,
-        wholeOrganisation: whole ? { organisationId: actor.organisationId, entity: 'companies' } : undefined,
-        keyset: query.after
-          ? keysetOf(COMPANY_PAGE, page, query.after, eq(companies.organisationId, actor.organisationId))
-          : undefined,
-        selective: Boolean(query.search),
-      });
+        query.after,
+      );
       return countedPage(await readCompanies(found.ids), found, page, { withCursor: true });
     },
   };

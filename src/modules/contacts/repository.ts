@@ -2,8 +2,8 @@ import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { companyUsers, users } from '../../db/schema/platform.ts';
 import type { Actor } from '../../platform/actor.ts';
-import type { CrudFields } from '../../platform/crud-query.ts';
-import { userVisibility, userWithCompaniesColumns } from '../users/repository.ts';
+import type { CrudFields, CrudQuery } from '../../platform/crud-query.ts';
+import { searchPeople, userVisibility, userWithCompaniesColumns } from '../users/repository.ts';
 
 /** The fields the crud grammar (`s`, `filter`, `or`, `sort`) may name in a contact search. */
 export const CONTACT_CRUD_FIELDS: CrudFields = {
@@ -56,4 +56,9 @@ export async function removeCompanyLink(db: Executor, userId: string, companyId:
     .where(and(eq(companyUsers.userId, userId), eq(companyUsers.companyId, companyId)))
     .returning({ companyId: companyUsers.companyId });
   return removed.length > 0;
+}
+
+/** A crud search of the contacts the actor may see; the total only when a page was asked. */
+export function searchVisibleContacts(db: Executor, actor: Actor, crud: CrudQuery) {
+  return searchPeople(db, and(visibleContacts(actor), crud.where), crud);
 }

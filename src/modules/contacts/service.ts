@@ -1,7 +1,5 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
-import { users } from '../../db/schema/platform.ts';
 import { type Actor, isCompanyScoped } from '../../platform/actor.ts';
 import { parseCrudQuery } from '../../platform/crud-query.ts';
 import { type CrudQueryString, crudParams } from '../../platform/crud-search.ts';
@@ -23,11 +21,18 @@ import {
   CONTACT_ENTITY,
   credentialsOf,
   findUserWithCompanies,
+  insertUser,
+  peopleSearchOrder,
   presentUser,
+  touchUser,
   userColumnValues,
-  userWithCompaniesColumns,
 } from '../users/repository.ts';
-import { CONTACT_CRUD_FIELDS, contactsOfCompany, removeCompanyLink, visibleContacts } from './repository.ts';
+import {
+  CONTACT_CRUD_FIELDS,
+  contactsOfCompany,
+  removeCompanyLink,
+  searchVisibleContacts,
+} from './repository.ts';
 import type { CreateContact, UpdateContact } from './schemas.ts';
 
 export const CONTACT_SEARCH = { defaultLimit: 25, maxLimit: 100 };
@@ -94,7 +99,7 @@ export function createContactService(ctx: Pick<AppContext, 'db' | 'change'>) {
         : await removeCompanyLink(tx, contactId, companyId);
       if (!link && !changed) throw notFound('Link between the company and the contact');
       if (!changed) return presentUser(current, actor);
-      await tx.update(users).set({ updatedAt: new Date() }).where(eq(users.id, contactId));
+      await touchUser(tx, contactId);
       const contact = await rereadPerson(tx, actor, contactId);
       await record({
         on: CONTACT_ENTITY,
@@ -119,20 +124,12 @@ export function createContactService(ctx: Pick<AppContext, 'db' | 'change'>) {
       const crud = parseCrudQuery(crudParams(query), {
         fields: CONTACT_CRUD_FIELDS,
         ...CONTACT_SEARCH,
-        defaultSort: [asc(users.createdAt), asc(users.id)],
+        defaultSort: peopleSearchOrder(),
       });
-      const where = and(visibleContacts(actor), crud.where);
-      const rows = await db
-        .select(userWithCompaniesColumns)
-        .from(users)
-        .where(where)
-        .orderBy(...crud.orderBy)
-        .limit(crud.limit)
-        .offset(crud.offset);
+      const { rows, total } = await searchVisibleContacts(db, actor, crud);
       const contacts = rows.map((c) => presentUser(c, actor));
       if (!crud.page) return contacts;
-      const [count] = await db.select({ total: sql<number>`count(*)::int` }).from(users).where(where);
-      return pageResult(contacts, count?.total ?? 0, { page: crud.page, limit: crud.limit });
+      return pageResult(contacts, total ?? 0, { page: crud.page, limit: crud.limit });
     },
 
     async listForCompany(actor: Actor, companyId: string) {
@@ -156,27 +153,24 @@ export function createContactService(ctx: Pick<AppContext, 'db' | 'change'>) {
         );
         // After the scope, links and custom fields, whose refusals say more.
         assertNotEmpty({ ...input, email }, customFields);
-        const [row] = await tx
-          .insert(users)
-          .values({
-            organisationId: actor.organisationId,
-            role: 'contact',
-            username: null,
-            email,
-            passwordHash: null,
-            firstName: input.firstName ?? null,
-            lastName: input.lastName ?? null,
-            phoneNumber: input.phoneNumber ?? null,
-            mobilePhone: input.mobilePhone ?? null,
-            jobTitle: input.jobTitle ?? null,
-            language: input.language ?? null,
-            externalId: input.externalId ?? null,
-            customFields,
-            createdById: actor.userId,
-          })
-          .returning({ id: users.id });
-        await addCompanyLinks(tx, actor.organisationId, row!.id, collaborationIds);
-        const contact = await rereadPerson(tx, actor, row!.id);
+        const contactId = await insertUser(tx, {
+          organisationId: actor.organisationId,
+          role: 'contact',
+          username: null,
+          email,
+          passwordHash: null,
+          firstName: input.firstName ?? null,
+          lastName: input.lastName ?? null,
+          phoneNumber: input.phoneNumber ?? null,
+          mobilePhone: input.mobilePhone ?? null,
+          jobTitle: input.jobTitle ?? null,
+          language: input.language ?? null,
+          externalId: input.externalId ?? null,
+          customFields,
+          createdById: actor.userId,
+        });
+        await addCompanyLinks(tx, actor.organisationId, contactId, collaborationIds);
+        const contact = await rereadPerson(tx, actor, contactId);
         await record({
           on: CONTACT_ENTITY,
           type: 'CREATE',

@@ -3,11 +3,8 @@
  * soft delete for compositions and their prices. Every write and its event (entity named as HIPE
  * names it, e.g. `corrugated_material_compositions.updated`) commit in one transaction.
  */
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
-import { briefElements, briefs } from '../../db/schema/briefs.ts';
-import { catalogueEntries } from '../../db/schema/catalogue.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
@@ -15,16 +12,17 @@ import { entryFor } from '../catalogue/audience.ts';
 import { baseCurrencyCode, findCurrencyByCode } from '../currencies/repository.ts';
 import { type Body, compositions, invalidReference, prices, type Resource } from './resources.ts';
 import {
+  briefUsingComposition,
   codeTaken,
-  dataNumber,
-  dataText,
   type Entry,
   findOne,
   insertEntry,
   listPage,
   liveOf,
+  pricesOfComposition,
   softDelete,
   updateEntry,
+  validPriceOf,
 } from './store.ts';
 
 export type ListQuery = Record<string, string | number | undefined>;
@@ -105,20 +103,7 @@ export function createCorrugatedService(ctx: Pick<AppContext, 'db' | 'change'>) 
   async function syncPrice(tx: Executor, actor: Actor, compositionId: string, record: EventRecorder) {
     const base = await baseCurrencyCode(tx, actor.organisationId);
     const today = new Date().toISOString();
-    const [current] = await tx
-      .select({ price: dataNumber('price') })
-      .from(catalogueEntries)
-      .where(
-        and(
-          liveOf(actor.organisationId, prices.kind),
-          sql`${dataText('compositionId')} = ${compositionId}`,
-          sql`${dataText('currency')} = ${base}`,
-          sql`(${dataText('validFrom')} is null or ${dataText('validFrom')} <= ${today})`,
-          sql`(${dataText('validTo')} is null or ${dataText('validTo')} >= ${today})`,
-        ),
-      )
-      .orderBy(sql`${dataText('validFrom')} desc nulls last`, sql`${catalogueEntries.createdAt} desc`)
-      .limit(1);
+    const current = await validPriceOf(tx, actor.organisationId, prices.kind, compositionId, base, today);
     if (!current) return;
     const composition = await findOne(
       tx,
@@ -176,8 +161,13 @@ export function createCorrugatedService(ctx: Pick<AppContext, 'db' | 'change'>) 
   return {
     async list(actor: Actor, resource: Resource, query: ListQuery) {
       const { conditions, by, desc, limit, page } = parseList(resource, query);
-      const where = and(await whereOf(db, resource, actor.organisationId), ...conditions)!;
-      const { rows, total } = await listPage(db, where, { by, desc }, { limit, offset: (page - 1) * limit });
+      const { rows, total } = await listPage(
+        db,
+        await whereOf(db, resource, actor.organisationId),
+        conditions,
+        { by, desc },
+        { limit, offset: (page - 1) * limit },
+      );
       return {
         data: await show(
           db,
@@ -256,18 +246,7 @@ export function createCorrugatedService(ctx: Pick<AppContext, 'db' | 'change'>) 
         const at = new Date();
         if (resource === compositions) {
           // Live briefs priced with it keep their prices, but could not be priced again.
-          const [used] = await tx
-            .select({ briefId: briefElements.briefId })
-            .from(briefElements)
-            .innerJoin(briefs, eq(briefs.id, briefElements.briefId))
-            .where(
-              and(
-                eq(briefElements.corrugatedMaterialId, id),
-                isNull(briefElements.deletedAt),
-                isNull(briefs.deletedAt),
-              ),
-            )
-            .limit(1);
+          const used = await briefUsingComposition(tx, id);
           if (used) {
             throw new AppError(
               'reference_conflict',
@@ -275,10 +254,7 @@ export function createCorrugatedService(ctx: Pick<AppContext, 'db' | 'change'>) 
             );
           }
           // Its prices go with it.
-          const own = await tx
-            .select({ id: catalogueEntries.id })
-            .from(catalogueEntries)
-            .where(and(liveOf(actor.organisationId, prices.kind), sql`${dataText('compositionId')} = ${id}`));
+          const own = await pricesOfComposition(tx, actor.organisationId, prices.kind, id);
           for (const price of own) {
             const row = await softDelete(tx, price.id, at);
             if (row) {

@@ -5,6 +5,7 @@
  */
 import { and, asc, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { briefElements, briefs } from '../../db/schema/briefs.ts';
 import { catalogueEntries } from '../../db/schema/catalogue.ts';
 import { type CatalogueEntry, entryColumns } from '../catalogue/repository.ts';
 
@@ -51,12 +52,15 @@ export async function findMany(db: Executor, where: SQL, ids: string[]) {
     );
 }
 
+/** A page of the entries matching `where` and every condition, with the total. */
 export async function listPage(
   db: Executor,
-  where: SQL,
+  live: SQL,
+  conditions: SQL[],
   order: { by: SQL | typeof catalogueEntries.name; desc: boolean },
   page: { limit: number; offset: number },
 ) {
+  const where = and(live, ...conditions)!;
   const direction = order.desc ? desc : asc;
   const [rows, [total]] = await Promise.all([
     db
@@ -130,4 +134,63 @@ export async function softDelete(db: Executor, id: string, at: Date) {
     .where(and(eq(catalogueEntries.id, id), isNull(catalogueEntries.deletedAt)))
     .returning(entryColumns);
   return row;
+}
+
+/**
+ * The price (per m2) of a composition valid at `today` (an ISO timestamp) in the currency, the
+ * latest start first; undefined when none is.
+ */
+export async function validPriceOf(
+  db: Executor,
+  organisationId: string,
+  priceKind: string,
+  compositionId: string,
+  currency: string,
+  today: string,
+) {
+  const [current] = await db
+    .select({ price: dataNumber('price') })
+    .from(catalogueEntries)
+    .where(
+      and(
+        liveOf(organisationId, priceKind),
+        sql`${dataText('compositionId')} = ${compositionId}`,
+        sql`${dataText('currency')} = ${currency}`,
+        sql`(${dataText('validFrom')} is null or ${dataText('validFrom')} <= ${today})`,
+        sql`(${dataText('validTo')} is null or ${dataText('validTo')} >= ${today})`,
+      ),
+    )
+    .orderBy(sql`${dataText('validFrom')} desc nulls last`, sql`${catalogueEntries.createdAt} desc`)
+    .limit(1);
+  return current;
+}
+
+/** A live brief with a live element made of the composition, or undefined. */
+export async function briefUsingComposition(db: Executor, compositionId: string) {
+  const [used] = await db
+    .select({ briefId: briefElements.briefId })
+    .from(briefElements)
+    .innerJoin(briefs, eq(briefs.id, briefElements.briefId))
+    .where(
+      and(
+        eq(briefElements.corrugatedMaterialId, compositionId),
+        isNull(briefElements.deletedAt),
+        isNull(briefs.deletedAt),
+      ),
+    )
+    .limit(1);
+  return used;
+}
+
+/** The ids of the composition's live prices. */
+export function pricesOfComposition(
+  db: Executor,
+  organisationId: string,
+  priceKind: string,
+  compositionId: string,
+) {
+  return db
+    .select({ id: catalogueEntries.id })
+    .from(catalogueEntries)
+    .where(and(liveOf(organisationId, priceKind), sql`${dataText('compositionId')} = ${compositionId}`));
 }

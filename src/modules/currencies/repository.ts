@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, ilike, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { currencies } from '../../db/schema/organisation-data.ts';
 import { organisations } from '../../db/schema/platform.ts';
 import { entity } from '../../platform/events.ts';
+import type { PageRequest } from '../../platform/pagination.ts';
 import { CurrencySchema } from './schemas.ts';
 
 export const CURRENCY_ENTITY = entity('CURRENCY', 'currencies', 'currencies', {
@@ -95,4 +96,68 @@ export async function baseCurrencyCode(db: Executor, organisationId: string): Pr
 /** The live currency row of the organisation's base currency, or undefined. */
 export async function findBaseCurrency(db: Executor, organisationId: string) {
   return findCurrencyByCode(db, organisationId, await baseCurrencyCode(db, organisationId));
+}
+
+/**
+ * A page of the organisation's live currencies with the total: of one code when given, and whose
+ * code, name or symbol matches the ILIKE pattern when given.
+ */
+export async function listLiveCurrencies(
+  db: Executor,
+  organisationId: string,
+  filter: { code?: string; pattern?: string },
+  page: Pick<PageRequest, 'orderBy' | 'limit' | 'offset'>,
+) {
+  const where = and(
+    liveCurrencies(organisationId),
+    filter.code ? eq(currencies.code, filter.code) : undefined,
+    filter.pattern
+      ? or(
+          ilike(currencies.code, filter.pattern),
+          ilike(currencies.name, filter.pattern),
+          ilike(currencies.symbol, filter.pattern),
+        )
+      : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    selectCurrencies(db)
+      .where(where)
+      .orderBy(...page.orderBy)
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ count: count() }).from(currencies).where(where),
+  ]);
+  return { rows: rows as CurrencyRow[], total: total?.count ?? 0 };
+}
+
+export async function insertCurrency(db: Executor, values: typeof currencies.$inferInsert) {
+  const [inserted] = await db.insert(currencies).values(values).returning({ id: currencies.id });
+  return inserted!;
+}
+
+/** Clears the organisation's default currency (but the one excepted). */
+export async function clearDefaultCurrency(db: Executor, organisationId: string, exceptId?: string) {
+  await db
+    .update(currencies)
+    .set({ isDefault: false, updatedAt: new Date() })
+    .where(
+      and(
+        liveCurrencies(organisationId),
+        eq(currencies.isDefault, true),
+        exceptId ? ne(currencies.id, exceptId) : undefined,
+      ),
+    );
+}
+
+/** Updates a live currency of the organisation (nothing when it is not one). */
+export async function updateLiveCurrency(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  values: Partial<typeof currencies.$inferInsert>,
+) {
+  await db
+    .update(currencies)
+    .set(values)
+    .where(and(eq(currencies.id, id), liveCurrencies(organisationId)));
 }

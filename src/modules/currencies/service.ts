@@ -1,8 +1,6 @@
 import type { Static } from '@sinclair/typebox';
-import { and, count, eq, ilike, ne, or } from 'drizzle-orm';
 import type { AppContext, OrganisationSeeder } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import { currencies } from '../../db/schema/organisation-data.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
@@ -11,11 +9,12 @@ import { type PageQuery, pageResult, resolvePage } from '../../platform/paginati
 import {
   baseCurrencyCode,
   CURRENCY_ENTITY,
-  type CurrencyRow,
+  clearDefaultCurrency,
   findCurrencyByCode,
   findLiveCurrency,
-  liveCurrencies,
-  selectCurrencies,
+  insertCurrency,
+  listLiveCurrencies,
+  updateLiveCurrency,
 } from './repository.ts';
 import { type CreateCurrencyBody, CURRENCY_PAGE, type UpdateCurrencyBody } from './schemas.ts';
 
@@ -31,18 +30,15 @@ const KNOWN: Record<string, { name: string; symbol: string }> = {
 export const seedCurrencies: OrganisationSeeder = async (tx, organisation, record) => {
   const code = await baseCurrencyCode(tx, organisation.id);
   const known = KNOWN[code] ?? { name: code, symbol: code };
-  const [inserted] = await tx
-    .insert(currencies)
-    .values({
-      organisationId: organisation.id,
-      code,
-      name: known.name,
-      symbol: known.symbol,
-      rate: 1,
-      createdById: organisation.adminUserId,
-    })
-    .returning({ id: currencies.id });
-  const row = await findLiveCurrency(tx, organisation.id, inserted!.id);
+  const inserted = await insertCurrency(tx, {
+    organisationId: organisation.id,
+    code,
+    name: known.name,
+    symbol: known.symbol,
+    rate: 1,
+    createdById: organisation.adminUserId,
+  });
+  const row = await findLiveCurrency(tx, organisation.id, inserted.id);
   await record({ on: CURRENCY_ENTITY, type: 'CREATE', entityId: row!.id, snapshot: row });
 };
 
@@ -51,20 +47,6 @@ async function assertCodeFree(tx: Tx, organisationId: string, code: string, self
   if (existing && existing.id !== selfId) {
     throw new AppError('duplicate_currency', `The currency ${code} already exists`);
   }
-}
-
-/** Clears the organisation's default currency (one default at most). */
-async function clearDefault(tx: Tx, organisationId: string, exceptId?: string) {
-  await tx
-    .update(currencies)
-    .set({ isDefault: false, updatedAt: new Date() })
-    .where(
-      and(
-        liveCurrencies(organisationId),
-        eq(currencies.isDefault, true),
-        exceptId ? ne(currencies.id, exceptId) : undefined,
-      ),
-    );
 }
 
 const baseRateRule = (code: string) =>
@@ -76,26 +58,13 @@ export function createCurrencyService(ctx: Pick<AppContext, 'db' | 'change'>) {
       const page = resolvePage(query, CURRENCY_PAGE);
       const term = query.search?.trim();
       const pattern = term ? `%${likeEscape(term)}%` : undefined;
-      const where = and(
-        liveCurrencies(actor.organisationId),
-        query.code ? eq(currencies.code, query.code) : undefined,
-        pattern
-          ? or(
-              ilike(currencies.code, pattern),
-              ilike(currencies.name, pattern),
-              ilike(currencies.symbol, pattern),
-            )
-          : undefined,
+      const { rows, total } = await listLiveCurrencies(
+        ctx.db,
+        actor.organisationId,
+        { code: query.code, pattern },
+        page,
       );
-      const [rows, [total]] = await Promise.all([
-        selectCurrencies(ctx.db)
-          .where(where)
-          .orderBy(...page.orderBy)
-          .limit(page.limit)
-          .offset(page.offset),
-        ctx.db.select({ count: count() }).from(currencies).where(where),
-      ]);
-      return pageResult(rows as CurrencyRow[], total?.count ?? 0, page);
+      return pageResult(rows, total, page);
     },
 
     async get(actor: Actor, id: string) {
@@ -107,27 +76,24 @@ export function createCurrencyService(ctx: Pick<AppContext, 'db' | 'change'>) {
     create: (actor: Actor, input: Static<typeof CreateCurrencyBody>) =>
       ctx.change(actor, async (tx, record) => {
         await assertCodeFree(tx, actor.organisationId, input.code);
-        if (input.isDefault) await clearDefault(tx, actor.organisationId);
+        if (input.isDefault) await clearDefaultCurrency(tx, actor.organisationId);
         const rate = input.rate ?? 1;
         if (input.code === (await baseCurrencyCode(tx, actor.organisationId)) && rate !== 1) {
           throw baseRateRule(input.code);
         }
-        const [inserted] = await tx
-          .insert(currencies)
-          .values({
-            organisationId: actor.organisationId,
-            code: input.code,
-            name: input.name?.trim() ?? null,
-            symbol: input.symbol.trim(),
-            rate,
-            countryCode: input.countryCode ?? null,
-            externalId: input.externalId ?? null,
-            enabled: input.enabled ?? true,
-            isDefault: input.isDefault ?? false,
-            createdById: actor.userId,
-          })
-          .returning({ id: currencies.id });
-        const row = (await findLiveCurrency(tx, actor.organisationId, inserted!.id))!;
+        const inserted = await insertCurrency(tx, {
+          organisationId: actor.organisationId,
+          code: input.code,
+          name: input.name?.trim() ?? null,
+          symbol: input.symbol.trim(),
+          rate,
+          countryCode: input.countryCode ?? null,
+          externalId: input.externalId ?? null,
+          enabled: input.enabled ?? true,
+          isDefault: input.isDefault ?? false,
+          createdById: actor.userId,
+        });
+        const row = (await findLiveCurrency(tx, actor.organisationId, inserted.id))!;
         await record({ on: CURRENCY_ENTITY, type: 'CREATE', entityId: row.id, snapshot: row });
         return row;
       }),
@@ -146,21 +112,18 @@ export function createCurrencyService(ctx: Pick<AppContext, 'db' | 'change'>) {
         if (code !== before.code) await assertCodeFree(tx, actor.organisationId, code, id);
         const isBase = before.isBase || code === (await baseCurrencyCode(tx, actor.organisationId));
         if (isBase && (input.rate ?? before.rate) !== 1) throw baseRateRule(code);
-        if (input.isDefault && !before.isDefault) await clearDefault(tx, actor.organisationId, id);
-        await tx
-          .update(currencies)
-          .set({
-            code,
-            ...(input.name !== undefined ? { name: input.name?.trim() ?? null } : {}),
-            ...(input.symbol !== undefined ? { symbol: input.symbol.trim() } : {}),
-            ...(input.rate !== undefined ? { rate: input.rate } : {}),
-            ...(input.countryCode !== undefined ? { countryCode: input.countryCode } : {}),
-            ...(input.externalId !== undefined ? { externalId: input.externalId } : {}),
-            ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
-            ...(input.isDefault !== undefined ? { isDefault: input.isDefault } : {}),
-            updatedAt: new Date(),
-          })
-          .where(and(eq(currencies.id, id), liveCurrencies(actor.organisationId)));
+        if (input.isDefault && !before.isDefault) await clearDefaultCurrency(tx, actor.organisationId, id);
+        await updateLiveCurrency(tx, actor.organisationId, id, {
+          code,
+          ...(input.name !== undefined ? { name: input.name?.trim() ?? null } : {}),
+          ...(input.symbol !== undefined ? { symbol: input.symbol.trim() } : {}),
+          ...(input.rate !== undefined ? { rate: input.rate } : {}),
+          ...(input.countryCode !== undefined ? { countryCode: input.countryCode } : {}),
+          ...(input.externalId !== undefined ? { externalId: input.externalId } : {}),
+          ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+          ...(input.isDefault !== undefined ? { isDefault: input.isDefault } : {}),
+          updatedAt: new Date(),
+        });
         const row = (await findLiveCurrency(tx, actor.organisationId, id))!;
         const updatedColumns = changedFields(before, row);
         if (updatedColumns.length) {
@@ -183,10 +146,10 @@ export function createCurrencyService(ctx: Pick<AppContext, 'db' | 'change'>) {
             `${before.code} is the organisation's base currency and cannot be deleted`,
           );
         }
-        await tx
-          .update(currencies)
-          .set({ deletedAt: new Date(), updatedAt: new Date() })
-          .where(and(eq(currencies.id, id), liveCurrencies(actor.organisationId)));
+        await updateLiveCurrency(tx, actor.organisationId, id, {
+          deletedAt: new Date(),
+          updatedAt: new Date(),
+        });
         await record({ on: CURRENCY_ENTITY, type: 'DELETE', entityId: id, snapshot: before });
         return { id, deleted: true as const };
       }),

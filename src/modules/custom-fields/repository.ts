@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import {
   type CustomFieldEntity,
@@ -6,7 +6,10 @@ import {
   customFieldDefinitions,
 } from '../../db/schema/organisation-data.ts';
 import { entity } from '../../platform/events.ts';
+import type { PageRequest } from '../../platform/pagination.ts';
 import { CustomFieldSchema } from './schemas.ts';
+
+export type { CustomFieldType };
 
 export const CUSTOM_FIELD_ENTITY = entity('CUSTOM_FIELD', 'custom_fields', 'custom_field_definitions', {
   schema: CustomFieldSchema,
@@ -70,4 +73,54 @@ export async function findCustomFieldByKey(
     )
     .limit(1);
   return row;
+}
+
+/** A page of the organisation's live custom fields (of one entity when given), with the total. */
+export async function listLiveCustomFields(
+  db: Executor,
+  organisationId: string,
+  of: CustomFieldEntity | undefined,
+  page: Pick<PageRequest, 'orderBy' | 'limit' | 'offset'>,
+) {
+  const where = and(liveCustomFields(organisationId), of ? eq(customFieldDefinitions.entity, of) : undefined);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select(customFieldColumns)
+      .from(customFieldDefinitions)
+      .where(where)
+      .orderBy(...page.orderBy)
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ count: count() }).from(customFieldDefinitions).where(where),
+  ]);
+  return { rows: rows as CustomFieldRow[], total: total?.count ?? 0 };
+}
+
+/** The position after the last live field of the entity (0 for the first). */
+export async function nextCustomFieldPosition(db: Executor, organisationId: string, of: CustomFieldEntity) {
+  const [row] = await db
+    .select({ next: sql<number>`coalesce(max(${customFieldDefinitions.position}) + 1, 0)::int` })
+    .from(customFieldDefinitions)
+    .where(and(liveCustomFields(organisationId), eq(customFieldDefinitions.entity, of)));
+  return row?.next ?? 0;
+}
+
+export async function insertCustomField(db: Executor, values: typeof customFieldDefinitions.$inferInsert) {
+  const [row] = await db.insert(customFieldDefinitions).values(values).returning(customFieldColumns);
+  return row as CustomFieldRow;
+}
+
+/** Updates a live custom field of the organisation; undefined when it is not one. */
+export async function updateLiveCustomField(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  values: Partial<typeof customFieldDefinitions.$inferInsert>,
+) {
+  const [row] = await db
+    .update(customFieldDefinitions)
+    .set(values)
+    .where(and(eq(customFieldDefinitions.id, id), liveCustomFields(organisationId)))
+    .returning(customFieldColumns);
+  return row as CustomFieldRow | undefined;
 }

@@ -1,18 +1,18 @@
 import type { Static } from '@sinclair/typebox';
-import { and, count, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { type CustomFieldType, customFieldDefinitions } from '../../db/schema/organisation-data.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import {
   CUSTOM_FIELD_ENTITY,
-  type CustomFieldRow,
-  customFieldColumns,
+  type CustomFieldType,
   findCustomField,
   findCustomFieldByKey,
-  liveCustomFields,
+  insertCustomField,
+  listLiveCustomFields,
+  nextCustomFieldPosition,
+  updateLiveCustomField,
 } from './repository.ts';
 import {
   type CreateCustomFieldBody,
@@ -62,21 +62,8 @@ export function createCustomFieldService(ctx: Pick<AppContext, 'db' | 'change'>)
   return {
     async list(actor: Actor, query: PageQuery & Pick<Static<typeof CustomFieldListQuery>, 'entity'>) {
       const page = resolvePage(query, CUSTOM_FIELD_PAGE);
-      const where = and(
-        liveCustomFields(actor.organisationId),
-        query.entity ? eq(customFieldDefinitions.entity, query.entity) : undefined,
-      );
-      const [rows, [total]] = await Promise.all([
-        ctx.db
-          .select(customFieldColumns)
-          .from(customFieldDefinitions)
-          .where(where)
-          .orderBy(...page.orderBy)
-          .limit(page.limit)
-          .offset(page.offset),
-        ctx.db.select({ count: count() }).from(customFieldDefinitions).where(where),
-      ]);
-      return pageResult(rows as CustomFieldRow[], total?.count ?? 0, page);
+      const { rows, total } = await listLiveCustomFields(ctx.db, actor.organisationId, query.entity, page);
+      return pageResult(rows, total, page);
     },
 
     async get(actor: Actor, id: string) {
@@ -95,32 +82,21 @@ export function createCustomFieldService(ctx: Pick<AppContext, 'db' | 'change'>)
             `The ${input.entity} custom field "${input.key}" already exists`,
           );
         }
-        let position = input.position;
-        if (position === undefined) {
-          const [row] = await tx
-            .select({ next: sql<number>`coalesce(max(${customFieldDefinitions.position}) + 1, 0)::int` })
-            .from(customFieldDefinitions)
-            .where(
-              and(liveCustomFields(actor.organisationId), eq(customFieldDefinitions.entity, input.entity)),
-            );
-          position = row?.next ?? 0;
-        }
-        const [row] = await tx
-          .insert(customFieldDefinitions)
-          .values({
-            organisationId: actor.organisationId,
-            entity: input.entity,
-            key: input.key,
-            label: input.label.trim(),
-            type: input.type,
-            options: options ?? null,
-            required: input.required ?? false,
-            position,
-            createdById: actor.userId,
-          })
-          .returning(customFieldColumns);
-        await record({ on: CUSTOM_FIELD_ENTITY, type: 'CREATE', entityId: row!.id, snapshot: row });
-        return row as CustomFieldRow;
+        const position =
+          input.position ?? (await nextCustomFieldPosition(tx, actor.organisationId, input.entity));
+        const row = await insertCustomField(tx, {
+          organisationId: actor.organisationId,
+          entity: input.entity,
+          key: input.key,
+          label: input.label.trim(),
+          type: input.type,
+          options: options ?? null,
+          required: input.required ?? false,
+          position,
+          createdById: actor.userId,
+        });
+        await record({ on: CUSTOM_FIELD_ENTITY, type: 'CREATE', entityId: row.id, snapshot: row });
+        return row;
       }),
 
     /**
@@ -133,17 +109,13 @@ export function createCustomFieldService(ctx: Pick<AppContext, 'db' | 'change'>)
         const before = await findCustomField(tx, actor.organisationId, id);
         if (!before) throw notFound('Custom field');
         const options = checkOptions(before.type, input.options, false);
-        const [row] = await tx
-          .update(customFieldDefinitions)
-          .set({
-            ...(input.label !== undefined ? { label: input.label.trim() } : {}),
-            ...(options !== undefined ? { options } : {}),
-            ...(input.required !== undefined ? { required: input.required } : {}),
-            ...(input.position !== undefined ? { position: input.position } : {}),
-            updatedAt: new Date(),
-          })
-          .where(and(eq(customFieldDefinitions.id, id), liveCustomFields(actor.organisationId)))
-          .returning(customFieldColumns);
+        const row = await updateLiveCustomField(tx, actor.organisationId, id, {
+          ...(input.label !== undefined ? { label: input.label.trim() } : {}),
+          ...(options !== undefined ? { options } : {}),
+          ...(input.required !== undefined ? { required: input.required } : {}),
+          ...(input.position !== undefined ? { position: input.position } : {}),
+          updatedAt: new Date(),
+        });
         const updatedColumns = changedFields(before, row!);
         if (updatedColumns.length) {
           await record({
@@ -154,7 +126,7 @@ export function createCustomFieldService(ctx: Pick<AppContext, 'db' | 'change'>)
             updatedColumns,
           });
         }
-        return row as CustomFieldRow;
+        return row!;
       }),
 
     /**
@@ -165,10 +137,10 @@ export function createCustomFieldService(ctx: Pick<AppContext, 'db' | 'change'>)
       ctx.change(actor, async (tx, record) => {
         const before = await findCustomField(tx, actor.organisationId, id);
         if (!before) throw notFound('Custom field');
-        await tx
-          .update(customFieldDefinitions)
-          .set({ deletedAt: new Date(), updatedAt: new Date() })
-          .where(and(eq(customFieldDefinitions.id, id), liveCustomFields(actor.organisationId)));
+        await updateLiveCustomField(tx, actor.organisationId, id, {
+          deletedAt: new Date(),
+          updatedAt: new Date(),
+        });
         await record({ on: CUSTOM_FIELD_ENTITY, type: 'DELETE', entityId: id, snapshot: before });
         return { id, deleted: true as const };
       }),

@@ -1,9 +1,12 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../db/client.ts';
 import type { LineSpecification, LineVariant } from '../../db/schema/line-parts.ts';
 import { articles, orderItems, orders } from '../../db/schema/orders.ts';
 import { currencies } from '../../db/schema/organisation-data.ts';
+import { type Actor, companyScope, inCompanyScope } from '../../platform/actor.ts';
+import { likeEscape } from '../../platform/filters.ts';
 import { variantLines } from '../../platform/line-parts.ts';
+import type { PageOptions, PageRequest } from '../../platform/pagination.ts';
 import { localisedLine } from '../catalogue/line-names.ts';
 import { type CatalogueWithNames, loadCatalogueWithNames } from '../catalogue/loader.ts';
 
@@ -162,4 +165,99 @@ export async function liveDescendants(db: Executor, itemId: string): Promise<str
     )
     select id from tree`);
   return rowsOf<{ id: string }>(result).map((r) => r.id);
+}
+
+export const ORDER_ITEM_PAGE: PageOptions = {
+  defaultLimit: 25,
+  maxLimit: 100,
+  sortFields: {
+    position: orderItems.position,
+    createdAt: orderItems.createdAt,
+    updatedAt: orderItems.updatedAt,
+    quantity: orderItems.quantity,
+    totalPrice: orderItems.totalPrice,
+    unitPrice: orderItems.unitPrice,
+  },
+  tieBreaker: orderItems.id,
+  defaultSort: { field: 'position', direction: 'ASC' },
+};
+
+export type OrderItemRow = typeof orderItems.$inferSelect;
+
+export type OrderItemFilter = {
+  orderId?: string;
+  articleId?: string;
+  parentId?: string;
+  /** The externalId of the item's order. */
+  externalId?: string;
+  /** A "contains" on the article's name or code, or the order's externalId. */
+  search?: string;
+};
+
+/**
+ * A page of the organisation's live order items that the actor may see and that match, with the
+ * total. The count joins the order and the article only when a condition needs them.
+ */
+export async function listVisibleOrderItems(
+  db: Executor,
+  actor: Actor,
+  filter: OrderItemFilter,
+  page: Pick<PageRequest, 'orderBy' | 'limit' | 'offset'>,
+) {
+  const conditions: (SQL | undefined)[] = [
+    eq(orderItems.organisationId, actor.organisationId),
+    isNull(orderItems.deletedAt),
+    inCompanyScope(actor, orders.companyId),
+    filter.orderId ? eq(orderItems.orderId, filter.orderId) : undefined,
+    filter.articleId ? eq(orderItems.articleId, filter.articleId) : undefined,
+    filter.parentId ? eq(orderItems.parentId, filter.parentId) : undefined,
+    filter.externalId ? eq(orders.externalId, filter.externalId) : undefined,
+  ];
+  if (filter.search) {
+    const pattern = `%${likeEscape(filter.search)}%`;
+    conditions.push(
+      or(ilike(articles.name, pattern), ilike(articles.code, pattern), ilike(orders.externalId, pattern)),
+    );
+  }
+  const where = and(...conditions);
+  const joined = Boolean(companyScope(actor) || filter.externalId || filter.search);
+  const countQuery = joined
+    ? db
+        .select({ total: sql<number>`count(*)::int` })
+        .from(orderItems)
+        .innerJoin(orders, eq(orders.id, orderItems.orderId))
+        .leftJoin(articles, eq(articles.id, orderItems.articleId))
+        .where(where)
+    : db.select({ total: sql<number>`count(*)::int` }).from(orderItems).where(where);
+  const [rows, counted] = await Promise.all([
+    selectOrderItems(db)
+      .where(where)
+      .orderBy(...page.orderBy)
+      .limit(page.limit)
+      .offset(page.offset),
+    countQuery,
+  ]);
+  return { rows, total: counted[0]?.total ?? 0 };
+}
+
+/** The organisation's items with these ids (live or not), by id. */
+export function orderItemsByIds(db: Executor, organisationId: string, ids: string[]) {
+  return selectOrderItems(db)
+    .where(and(inArray(orderItems.id, ids), eq(orderItems.organisationId, organisationId)))
+    .orderBy(orderItems.id);
+}
+
+/** Soft-deletes the live items among these; returns them. */
+export function softDeleteLiveOrderItems(db: Executor, ids: string[]) {
+  return db
+    .update(orderItems)
+    .set({ deletedAt: new Date() })
+    .where(and(inArray(orderItems.id, ids), isNull(orderItems.deletedAt)))
+    .returning();
+}
+
+/** Updates the item (found and checked by the caller); returns the whole row. */
+export async function updateOrderItem(db: Executor, id: string, values: Partial<OrderItemRow>) {
+  const [row] = await db.update(orderItems).set(values).where(eq(orderItems.id, id)).returning();
+  return row!;
 }

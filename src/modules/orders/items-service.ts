@@ -1,22 +1,13 @@
 import type { Static } from '@sinclair/typebox';
-import { and, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import { articles, orderItems, orders } from '../../db/schema/orders.ts';
-import {
-  type Actor,
-  assertCompanyVisible,
-  assertCompanyWritable,
-  companyScope,
-  inCompanyScope,
-} from '../../platform/actor.ts';
+import { type Actor, assertCompanyVisible, assertCompanyWritable } from '../../platform/actor.ts';
 import { AppError, badRequest, notFound, type ProblemIssue } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
-import { likeEscape } from '../../platform/filters.ts';
 import { assertTotalInRange } from '../../platform/input-safety.ts';
 import { roundCents, roundUnitPrice, totalsMatch } from '../../platform/money.ts';
-import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import { invalidReference, liveComment } from '../../platform/references.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
 import {
@@ -24,11 +15,16 @@ import {
   findOrderItem,
   findOrderItemRow,
   isAncestorOrSelf,
+  listVisibleOrderItems,
   liveArticles,
   liveDescendants,
   liveItems,
+  ORDER_ITEM_PAGE,
+  type OrderItemRow,
+  orderItemsByIds,
   presentOrderItem,
-  selectOrderItems,
+  softDeleteLiveOrderItems,
+  updateOrderItem,
 } from './items-repository.ts';
 import type { BulkOrderItemsBody, CreateOrderItemBody, UpdateOrderItemBody } from './items-schemas.ts';
 import {
@@ -43,20 +39,7 @@ export type CreateOrderItemInput = Static<typeof CreateOrderItemBody>;
 export type UpdateOrderItemInput = Static<typeof UpdateOrderItemBody>;
 export type BulkOrderItemsInput = Static<typeof BulkOrderItemsBody>;
 
-export const ORDER_ITEM_PAGE: PageOptions = {
-  defaultLimit: 25,
-  maxLimit: 100,
-  sortFields: {
-    position: orderItems.position,
-    createdAt: orderItems.createdAt,
-    updatedAt: orderItems.updatedAt,
-    quantity: orderItems.quantity,
-    totalPrice: orderItems.totalPrice,
-    unitPrice: orderItems.unitPrice,
-  },
-  tieBreaker: orderItems.id,
-  defaultSort: { field: 'position', direction: 'ASC' },
-};
+export { ORDER_ITEM_PAGE };
 
 export type OrderItemListQuery = PageQuery & {
   orderId?: string;
@@ -65,8 +48,6 @@ export type OrderItemListQuery = PageQuery & {
   externalId?: string;
   search?: string;
 };
-
-type Row = typeof orderItems.$inferSelect;
 
 /**
  * The price of an item: with a unit price, `totalPrice` is quantity x unitPrice rounded to cents
@@ -283,11 +264,7 @@ export function createOrderItemService(ctx: Pick<AppContext, 'db' | 'change'>) {
           `The item has ${descendants.length} live child item(s): delete them first or pass cascade=true`,
         );
       }
-      const deleted = await tx
-        .update(orderItems)
-        .set({ deletedAt: new Date() })
-        .where(and(inArray(orderItems.id, [id, ...descendants]), isNull(orderItems.deletedAt)))
-        .returning();
+      const deleted = await softDeleteLiveOrderItems(tx, [id, ...descendants]);
       await refreshItemsTotal(tx, item.orderId);
       for (const row of deleted) {
         await record({
@@ -308,44 +285,21 @@ export function createOrderItemService(ctx: Pick<AppContext, 'db' | 'change'>) {
 
     async list(actor: Actor, query: OrderItemListQuery) {
       const page = resolvePage(query, ORDER_ITEM_PAGE);
-      const scope = companyScope(actor);
-      const conditions: (SQL | undefined)[] = [
-        eq(orderItems.organisationId, actor.organisationId),
-        isNull(orderItems.deletedAt),
-        inCompanyScope(actor, orders.companyId),
-        query.orderId ? eq(orderItems.orderId, query.orderId) : undefined,
-        query.articleId ? eq(orderItems.articleId, query.articleId) : undefined,
-        query.parentId ? eq(orderItems.parentId, query.parentId) : undefined,
-        query.externalId ? eq(orders.externalId, query.externalId) : undefined,
-      ];
-      const term = query.search?.trim();
-      if (term) {
-        const pattern = `%${likeEscape(term)}%`;
-        conditions.push(
-          or(ilike(articles.name, pattern), ilike(articles.code, pattern), ilike(orders.externalId, pattern)),
-        );
-      }
-      const where = and(...conditions);
-      const joined = Boolean(scope || query.externalId || term);
-      const countQuery = joined
-        ? ctx.db
-            .select({ total: sql<number>`count(*)::int` })
-            .from(orderItems)
-            .innerJoin(orders, eq(orders.id, orderItems.orderId))
-            .leftJoin(articles, eq(articles.id, orderItems.articleId))
-            .where(where)
-        : ctx.db.select({ total: sql<number>`count(*)::int` }).from(orderItems).where(where);
-      const [rows, counted] = await Promise.all([
-        selectOrderItems(ctx.db)
-          .where(where)
-          .orderBy(...page.orderBy)
-          .limit(page.limit)
-          .offset(page.offset),
-        countQuery,
-      ]);
+      const { rows, total } = await listVisibleOrderItems(
+        ctx.db,
+        actor,
+        {
+          orderId: query.orderId,
+          articleId: query.articleId,
+          parentId: query.parentId,
+          externalId: query.externalId,
+          search: query.search?.trim() || undefined,
+        },
+        page,
+      );
       const catalogue = await catalogueOfItems(ctx.db, actor.organisationId, rows);
       const data = rows.map(({ orderCompanyId: _company, ...item }) => presentOrderItem(item, catalogue));
-      return pageResult(data, counted[0]?.total ?? 0, page);
+      return pageResult(data, total, page);
     },
 
     async create(actor: Actor, input: CreateOrderItemInput) {
@@ -363,9 +317,7 @@ export function createOrderItemService(ctx: Pick<AppContext, 'db' | 'change'>) {
         await lockOrder(tx, actor, orderId, () => notFound('Order'));
         return insertItems(tx, actor, orderId, inputs, record, (i) => `/${i}`);
       });
-      const rows = await selectOrderItems(ctx.db)
-        .where(and(inArray(orderItems.id, ids), eq(orderItems.organisationId, actor.organisationId)))
-        .orderBy(orderItems.id);
+      const rows = await orderItemsByIds(ctx.db, actor.organisationId, ids);
       const catalogue = await catalogueOfItems(ctx.db, actor.organisationId, rows);
       return rows.map(({ orderCompanyId: _company, ...item }) => presentOrderItem(item, catalogue));
     },
@@ -376,7 +328,7 @@ export function createOrderItemService(ctx: Pick<AppContext, 'db' | 'change'>) {
         const current = await findOrderItemRow(tx, org, id);
         if (!current) throw notFound('Order item');
         await lockOrder(tx, actor, current.orderId, () => notFound('Order item'));
-        const changes: Partial<Row> = {};
+        const changes: Partial<OrderItemRow> = {};
 
         let unitPrice = current.unitPrice;
         if (input.articleId !== undefined && input.articleId !== current.articleId) {
@@ -433,18 +385,14 @@ export function createOrderItemService(ctx: Pick<AppContext, 'db' | 'change'>) {
           );
         }
 
-        const [row] = await tx
-          .update(orderItems)
-          .set({ ...changes, updatedAt: new Date() })
-          .where(eq(orderItems.id, id))
-          .returning();
+        const row = await updateOrderItem(tx, id, { ...changes, updatedAt: new Date() });
         if (priceChanged) await refreshItemsTotal(tx, current.orderId);
         await record({
           on: ORDER_ITEM_ENTITY,
           type: 'UPDATE',
           entityId: id,
-          snapshot: row!,
-          updatedColumns: changedFields(current, row!),
+          snapshot: row,
+          updatedColumns: changedFields(current, row),
           relation: ORDER_ENTITY,
           relationId: current.orderId,
         });

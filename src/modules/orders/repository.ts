@@ -1,9 +1,26 @@
 import { Type } from '@sinclair/typebox';
-import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
+import {
+  and,
+  eq,
+  getTableColumns,
+  gte,
+  ilike,
+  inArray,
+  isNull,
+  lt,
+  lte,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../../db/client.ts';
 import type { LineSpecification, LineVariant } from '../../db/schema/line-parts.ts';
 import { orderItems, orders } from '../../db/schema/orders.ts';
+import { type Actor, inCompanyScope } from '../../platform/actor.ts';
 import { type EventRecorder, entity } from '../../platform/events.ts';
+import { likeEscape, rangeEnd, toDate, uuidList } from '../../platform/filters.ts';
+import type { PageOptions, PageQuery, PageRequest } from '../../platform/pagination.ts';
+import { externalIdTaken } from '../../platform/references.ts';
 import { presentOrderItem } from './items-repository.ts';
 import { OrderItemSchema, OrderSchema } from './schemas.ts';
 
@@ -189,4 +206,147 @@ export async function findOrderRow(db: Executor, organisationId: string, id: str
     .limit(1);
   const [row] = lock ? await query.for('update') : await query;
   return row;
+}
+
+export const ORDER_PAGE: PageOptions = {
+  defaultLimit: 10,
+  maxLimit: 100,
+  sortFields: {
+    createdAt: orders.createdAt,
+    updatedAt: orders.updatedAt,
+    orderDate: orders.orderDate,
+    expectedDeliveryDate: orders.expectedDeliveryDate,
+    actualDeliveryDate: orders.actualDeliveryDate,
+    billedAmount: orders.billedAmount,
+    externalId: orders.externalId,
+    code: orders.code,
+  },
+  tieBreaker: orders.id,
+  defaultSort: { field: 'createdAt', direction: 'DESC' },
+};
+
+export type OrderListQuery = PageQuery & {
+  companyId?: string;
+  projectId?: string;
+  createdById?: string;
+  createdBy?: string;
+  search?: string;
+  statusId?: string;
+  externalId?: string;
+  orderDateStart?: string;
+  orderDateEnd?: string;
+  expectedDeliveryDateStart?: string;
+  expectedDeliveryDateEnd?: string;
+  actualDeliveryDateStart?: string;
+  actualDeliveryDateEnd?: string;
+};
+
+export type OrderRow = typeof orders.$inferSelect;
+
+const RANGES = [
+  ['orderDate', orders.orderDate],
+  ['expectedDeliveryDate', orders.expectedDeliveryDate],
+  ['actualDeliveryDate', orders.actualDeliveryDate],
+] as const;
+
+/** Conditions of GET /orders (tenant, live rows, the actor's companies, then each filter). */
+export function orderFilters(actor: Actor, query: OrderListQuery): SQL {
+  const conditions: (SQL | undefined)[] = [
+    eq(orders.organisationId, actor.organisationId),
+    isNull(orders.deletedAt),
+    inCompanyScope(actor, orders.companyId),
+    query.companyId ? eq(orders.companyId, query.companyId) : undefined,
+    query.projectId ? eq(orders.projectId, query.projectId) : undefined,
+    query.createdById ? eq(orders.createdById, query.createdById) : undefined,
+    query.createdBy ? eq(orders.createdById, query.createdBy) : undefined,
+    query.externalId ? eq(orders.externalId, query.externalId) : undefined,
+  ];
+  const term = query.search?.trim();
+  if (term) {
+    const pattern = `%${likeEscape(term)}%`;
+    conditions.push(or(ilike(orders.externalId, pattern), ilike(orders.trackingId, pattern)));
+  }
+  if (query.statusId) {
+    const ids = uuidList(query.statusId, '/statusId');
+    conditions.push(ids.length === 1 ? eq(orders.statusId, ids[0]!) : inArray(orders.statusId, ids));
+  }
+  for (const [name, column] of RANGES) {
+    const start = query[`${name}Start`];
+    const end = query[`${name}End`];
+    if (start) conditions.push(gte(column, toDate(start)));
+    if (end) {
+      const bound = rangeEnd(end);
+      conditions.push(bound.inclusive ? lte(column, bound.at) : lt(column, bound.at));
+    }
+  }
+  return and(...conditions)!;
+}
+
+/**
+ * One page of orders (one row more, for hasNextPage) and the count of the matches, capped at
+ * `countCap + 1`. The page's ids are found first (an index-only scan when an index serves the
+ * filter and sort, so deep offsets stay cheap), then only those rows are read.
+ */
+export async function listOrderPage(
+  db: Db,
+  actor: Actor,
+  query: OrderListQuery,
+  page: Pick<PageRequest, 'orderBy' | 'limit' | 'offset'>,
+  countCap: number,
+) {
+  const where = orderFilters(actor, query);
+  const ids = db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(where)
+    .orderBy(...page.orderBy)
+    .limit(page.limit + 1)
+    .offset(page.offset)
+    .as('page');
+  const capped = db
+    .select({ one: sql`1` })
+    .from(orders)
+    .where(where)
+    .limit(countCap + 1)
+    .as('capped');
+  // The page and its count run side by side (two pool connections on PostgreSQL).
+  const [rows, counted] = await Promise.all([
+    db
+      .select(orderSummaryColumns)
+      .from(orders)
+      .innerJoin(ids, eq(orders.id, ids.id))
+      .orderBy(...page.orderBy),
+    db.select({ total: sql<number>`count(*)::int` }).from(capped),
+  ]);
+  return { rows, count: counted[0]?.total ?? 0 };
+}
+
+/** Whether another order of the organisation has this externalId. */
+export function orderExternalIdTaken(
+  db: Executor,
+  organisationId: string,
+  externalId: string,
+  exceptId?: string,
+) {
+  return externalIdTaken(db, orders, organisationId, externalId, exceptId);
+}
+
+export async function insertOrder(db: Executor, values: typeof orders.$inferInsert) {
+  const [row] = await db.insert(orders).values(values).returning();
+  return row!;
+}
+
+/** Updates the order (found and checked by the caller); returns the whole row. */
+export async function updateOrder(db: Executor, id: string, values: Partial<OrderRow>) {
+  const [row] = await db.update(orders).set(values).where(eq(orders.id, id)).returning();
+  return row!;
+}
+
+/** Soft-deletes the order's live items; returns them. */
+export function softDeleteLiveItems(db: Executor, orderId: string, at: Date) {
+  return db
+    .update(orderItems)
+    .set({ deletedAt: at })
+    .where(and(eq(orderItems.orderId, orderId), isNull(orderItems.deletedAt)))
+    .returning();
 }

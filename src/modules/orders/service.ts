@@ -1,23 +1,15 @@
 import type { Static } from '@sinclair/typebox';
-import { and, eq, gte, ilike, inArray, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import { orderItems, orders } from '../../db/schema/orders.ts';
-import {
-  type Actor,
-  assertCompanyVisible,
-  assertCompanyWritable,
-  inCompanyScope,
-} from '../../platform/actor.ts';
+import { type Actor, assertCompanyVisible, assertCompanyWritable } from '../../platform/actor.ts';
 import { assertDatesInOrder, ORDER_DATE_RULES } from '../../platform/date-order.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
-import { likeEscape, rangeEnd, toDate, uuidList } from '../../platform/filters.ts';
+import { toDate } from '../../platform/filters.ts';
 import { roundCents } from '../../platform/money.ts';
-import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { pageResult, resolvePage } from '../../platform/pagination.ts';
 import {
   defaultOrderStatus,
-  externalIdTaken,
   invalidReference,
   liveAddress,
   liveCompany,
@@ -31,90 +23,26 @@ import { findLiveStatus } from '../statuses/repository.ts';
 import { catalogueOfItems, presentOrderItem } from './items-repository.ts';
 import {
   findOrderRow,
+  insertOrder,
+  listOrderPage,
   ORDER_ENTITY,
   ORDER_ITEM_ENTITY,
-  orderSummaryColumns,
+  ORDER_PAGE,
+  type OrderListQuery,
+  type OrderRow,
+  orderExternalIdTaken,
   prepareOrderDetail,
+  softDeleteLiveItems,
+  updateOrder,
 } from './repository.ts';
 import type { CreateOrderBody, UpdateOrderBody } from './schemas.ts';
 
 export type CreateOrderInput = WithCustomFields<Static<typeof CreateOrderBody>>;
 export type UpdateOrderInput = WithCustomFields<Static<typeof UpdateOrderBody>>;
 
-export const ORDER_PAGE: PageOptions = {
-  defaultLimit: 10,
-  maxLimit: 100,
-  sortFields: {
-    createdAt: orders.createdAt,
-    updatedAt: orders.updatedAt,
-    orderDate: orders.orderDate,
-    expectedDeliveryDate: orders.expectedDeliveryDate,
-    actualDeliveryDate: orders.actualDeliveryDate,
-    billedAmount: orders.billedAmount,
-    externalId: orders.externalId,
-    code: orders.code,
-  },
-  tieBreaker: orders.id,
-  defaultSort: { field: 'createdAt', direction: 'DESC' },
-};
-
-export type OrderListQuery = PageQuery & {
-  companyId?: string;
-  projectId?: string;
-  createdById?: string;
-  createdBy?: string;
-  search?: string;
-  statusId?: string;
-  externalId?: string;
-  orderDateStart?: string;
-  orderDateEnd?: string;
-  expectedDeliveryDateStart?: string;
-  expectedDeliveryDateEnd?: string;
-  actualDeliveryDateStart?: string;
-  actualDeliveryDateEnd?: string;
-};
-
-type Row = typeof orders.$inferSelect;
+export { ORDER_PAGE, type OrderListQuery };
 
 const DATE_FIELDS = ['orderDate', 'expectedDeliveryDate', 'actualDeliveryDate'] as const;
-const RANGES = [
-  ['orderDate', orders.orderDate],
-  ['expectedDeliveryDate', orders.expectedDeliveryDate],
-  ['actualDeliveryDate', orders.actualDeliveryDate],
-] as const;
-
-/** Conditions of GET /orders (tenant, live rows, the actor's companies, then each filter). */
-export function orderFilters(actor: Actor, query: OrderListQuery): SQL {
-  const conditions: (SQL | undefined)[] = [
-    eq(orders.organisationId, actor.organisationId),
-    isNull(orders.deletedAt),
-    inCompanyScope(actor, orders.companyId),
-    query.companyId ? eq(orders.companyId, query.companyId) : undefined,
-    query.projectId ? eq(orders.projectId, query.projectId) : undefined,
-    query.createdById ? eq(orders.createdById, query.createdById) : undefined,
-    query.createdBy ? eq(orders.createdById, query.createdBy) : undefined,
-    query.externalId ? eq(orders.externalId, query.externalId) : undefined,
-  ];
-  const term = query.search?.trim();
-  if (term) {
-    const pattern = `%${likeEscape(term)}%`;
-    conditions.push(or(ilike(orders.externalId, pattern), ilike(orders.trackingId, pattern)));
-  }
-  if (query.statusId) {
-    const ids = uuidList(query.statusId, '/statusId');
-    conditions.push(ids.length === 1 ? eq(orders.statusId, ids[0]!) : inArray(orders.statusId, ids));
-  }
-  for (const [name, column] of RANGES) {
-    const start = query[`${name}Start`];
-    const end = query[`${name}End`];
-    if (start) conditions.push(gte(column, toDate(start)));
-    if (end) {
-      const bound = rangeEnd(end);
-      conditions.push(bound.inclusive ? lte(column, bound.at) : lt(column, bound.at));
-    }
-  }
-  return and(...conditions)!;
-}
 
 /** Up to this many matching orders, list totals are exact (counting more costs more than the page). */
 export const ORDER_COUNT_CAP = 10_000;
@@ -141,7 +69,7 @@ export function createOrderService(
   async function resolveReferences(
     tx: Tx,
     actor: Actor,
-    next: Pick<Row, 'companyId' | 'projectId' | 'statusId' | 'currencyId' | 'shippingAddressId'>,
+    next: Pick<OrderRow, 'companyId' | 'projectId' | 'statusId' | 'currencyId' | 'shippingAddressId'>,
     sent: Partial<Record<keyof typeof next, unknown>>,
   ) {
     const org = actor.organisationId;
@@ -215,33 +143,9 @@ export function createOrderService(
      */
     async list(actor: Actor, query: OrderListQuery) {
       const page = resolvePage(query, ORDER_PAGE);
-      const where = orderFilters(actor, query);
-      const ids = ctx.db
-        .select({ id: orders.id })
-        .from(orders)
-        .where(where)
-        .orderBy(...page.orderBy)
-        .limit(page.limit + 1)
-        .offset(page.offset)
-        .as('page');
-      const capped = ctx.db
-        .select({ one: sql`1` })
-        .from(orders)
-        .where(where)
-        .limit(countCap + 1)
-        .as('capped');
-      // The page and its count run side by side (two pool connections on PostgreSQL).
-      const [rows, counted] = await Promise.all([
-        ctx.db
-          .select(orderSummaryColumns)
-          .from(orders)
-          .innerJoin(ids, eq(orders.id, ids.id))
-          .orderBy(...page.orderBy),
-        ctx.db.select({ total: sql<number>`count(*)::int` }).from(capped),
-      ]);
+      const { rows, count } = await listOrderPage(ctx.db, actor, query, page, countCap);
       const hasNextPage = rows.length > page.limit;
       const data = hasNextPage ? rows.slice(0, page.limit) : rows;
-      const count = counted[0]?.total ?? 0;
       const totalIsExact = count <= countCap;
       const total = totalIsExact
         ? count
@@ -266,30 +170,27 @@ export function createOrderService(
         if (!input.companyId) delete sent.companyId;
         await resolveReferences(tx, actor, next, sent);
         if (!next.statusId && input.statusId === undefined) next.statusId = await defaultOrderStatus(tx, org);
-        if (input.externalId && (await externalIdTaken(tx, orders, org, input.externalId))) {
+        if (input.externalId && (await orderExternalIdTaken(tx, org, input.externalId))) {
           throw duplicateExternalId(input.externalId);
         }
         const customFields = await validateCustomFields(tx, org, 'order', input.customFields);
         if (input.createdById) await liveStaffUsers(tx, org, [input.createdById], () => '/createdById');
         const sentDates = dates(input);
         assertDatesInOrder(sentDates, ORDER_DATE_RULES);
-        const [row] = await tx
-          .insert(orders)
-          .values({
-            organisationId: org,
-            ...next,
-            externalId: input.externalId ?? null,
-            billedAmount: roundCents(input.billedAmount),
-            ...sentDates,
-            trackingId: input.trackingId ?? null,
-            poNumber: input.poNumber?.trim() || null,
-            customFields,
-            createdById: input.createdById ?? actor.userId,
-            ...(input.createdAt ? { createdAt: new Date(input.createdAt) } : {}),
-          })
-          .returning();
-        await record({ on: ORDER_ENTITY, type: 'CREATE', entityId: row!.id, snapshot: row! });
-        return row!.id;
+        const row = await insertOrder(tx, {
+          organisationId: org,
+          ...next,
+          externalId: input.externalId ?? null,
+          billedAmount: roundCents(input.billedAmount),
+          ...sentDates,
+          trackingId: input.trackingId ?? null,
+          poNumber: input.poNumber?.trim() || null,
+          customFields,
+          createdById: input.createdById ?? actor.userId,
+          ...(input.createdAt ? { createdAt: new Date(input.createdAt) } : {}),
+        });
+        await record({ on: ORDER_ENTITY, type: 'CREATE', entityId: row.id, snapshot: row });
+        return row.id;
       });
       return read(actor, id);
     },
@@ -311,10 +212,10 @@ export function createOrderService(
         };
         await resolveReferences(tx, actor, next, input);
         if (input.externalId && input.externalId !== current.externalId) {
-          if (await externalIdTaken(tx, orders, org, input.externalId, id))
+          if (await orderExternalIdTaken(tx, org, input.externalId, id))
             throw duplicateExternalId(input.externalId);
         }
-        const changes: Partial<Row> = { ...next, ...dates(input) };
+        const changes: Partial<OrderRow> = { ...next, ...dates(input) };
         // The dates after the change: a sent one against the stored others.
         assertDatesInOrder({ ...current, ...changes }, ORDER_DATE_RULES);
         if (input.billedAmount !== undefined) changes.billedAmount = roundCents(input.billedAmount);
@@ -335,17 +236,13 @@ export function createOrderService(
             current.customFields,
           );
         }
-        const [row] = await tx
-          .update(orders)
-          .set({ ...changes, updatedAt: new Date() })
-          .where(eq(orders.id, id))
-          .returning();
+        const row = await updateOrder(tx, id, { ...changes, updatedAt: new Date() });
         await record({
           on: ORDER_ENTITY,
           type: 'UPDATE',
           entityId: id,
-          snapshot: row!,
-          updatedColumns: changedFields(current, row!),
+          snapshot: row,
+          updatedColumns: changedFields(current, row),
         });
       });
       return read(actor, id);
@@ -359,13 +256,9 @@ export function createOrderService(
         assertCompanyVisible(actor, current.companyId, 'Order');
         assertCompanyWritable(actor, current.companyId);
         const now = new Date();
-        const items = await tx
-          .update(orderItems)
-          .set({ deletedAt: now })
-          .where(and(eq(orderItems.orderId, id), isNull(orderItems.deletedAt)))
-          .returning();
-        const [row] = await tx.update(orders).set({ deletedAt: now }).where(eq(orders.id, id)).returning();
-        await record({ on: ORDER_ENTITY, type: 'DELETE', entityId: id, snapshot: row! });
+        const items = await softDeleteLiveItems(tx, id, now);
+        const row = await updateOrder(tx, id, { deletedAt: now });
+        await record({ on: ORDER_ENTITY, type: 'DELETE', entityId: id, snapshot: row });
         for (const item of items) {
           await record({
             on: ORDER_ITEM_ENTITY,

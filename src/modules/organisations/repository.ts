@@ -2,9 +2,12 @@ import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { addresses, files } from '../../db/schema/organisation-data.ts';
 import { organisationSettings } from '../../db/schema/organisation-settings.ts';
-import { companies, organisations } from '../../db/schema/platform.ts';
+import { companies, organisations, users } from '../../db/schema/platform.ts';
+import { userColumns } from '../../platform/auth.ts';
 import { entity } from '../../platform/events.ts';
 import type { CustomerVat } from './vat.ts';
+
+export type { SellerAddress } from '../../db/schema/organisation-settings.ts';
 
 export const ORGANISATION_SETTINGS_ENTITY = entity('ORGANISATION_SETTINGS', 'organisation_settings');
 
@@ -115,4 +118,36 @@ export async function customerVatOf(
     vatExempt: company?.vatExempt ?? false,
     vatExemptionReason: company?.vatExemptionReason ?? null,
   };
+}
+
+/** Whether a live user of any organisation signs in with this username (compared lower-case). */
+export async function usernameTaken(db: Executor, username: string) {
+  const [taken] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.username}) = ${username.toLowerCase()} and ${users.deletedAt} is null`)
+    .limit(1);
+  return Boolean(taken);
+}
+
+export async function insertOrganisation(db: Executor, name: string) {
+  const [organisation] = await db.insert(organisations).values({ name }).returning();
+  return organisation!;
+}
+
+/** Inserts a user; returns the whole user (no secret), as GET /users/{id} shows it. */
+export async function insertUserReturningColumns(db: Executor, values: typeof users.$inferInsert) {
+  const [user] = await db.insert(users).values(values).returning(userColumns);
+  return user!;
+}
+
+/** How many users exist, in every organisation, archived ones included. */
+export async function countAllUsers(db: Executor) {
+  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(users);
+  return row?.count ?? 0;
+}
+
+/** Serialises the first start of several nodes on a new database (until the transaction ends). */
+export async function lockBootstrap(db: Executor) {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext('organisations.bootstrap'))`);
 }

@@ -4,7 +4,6 @@
  */
 import { electronicFormatIBAN, isValidBIC, validateIBAN } from 'ibantools';
 import type { Db, Executor } from '../../db/client.ts';
-import type { SellerAddress } from '../../db/schema/organisation-settings.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { badRequest, notFound, type ProblemIssue } from '../../platform/errors.ts';
 import { type ChangeRunner, changedFields } from '../../platform/events.ts';
@@ -19,6 +18,7 @@ import {
   findLogoFile,
   findSettings,
   ORGANISATION_SETTINGS_ENTITY,
+  type SellerAddress,
   type SettingsRow,
   type SettingsValues,
   saveSettings,

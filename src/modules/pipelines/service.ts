@@ -1,10 +1,17 @@
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { AppContext, OrganisationSeeder } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
-import { pipelineSteps, pipelines } from '../../db/schema/pipelines.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { notFound } from '../../platform/errors.ts';
 import { entity } from '../../platform/events.ts';
+import {
+  findLivePipeline,
+  insertPipeline,
+  insertPipelineSteps,
+  listLivePipelines,
+  listLiveSteps,
+  type PipelineRow,
+  type PipelineStepRow,
+} from './repository.ts';
 
 export const PIPELINE_ENTITY = entity('PIPELINE', 'pipelines');
 
@@ -22,11 +29,8 @@ export const DEFAULT_PIPELINE = {
   ],
 } as const;
 
-type PipelineRow = typeof pipelines.$inferSelect;
-type StepRow = typeof pipelineSteps.$inferSelect;
-
 /** A pipeline with its steps; `entity` = HIPE's name of `type`. */
-export function presentPipeline(row: PipelineRow, steps: StepRow[]) {
+export function presentPipeline(row: PipelineRow, steps: PipelineStepRow[]) {
   return {
     id: row.id,
     type: row.type,
@@ -52,19 +56,10 @@ export function presentPipeline(row: PipelineRow, steps: StepRow[]) {
 
 async function withSteps(db: Executor, rows: PipelineRow[]) {
   if (!rows.length) return [];
-  const steps = await db
-    .select()
-    .from(pipelineSteps)
-    .where(
-      and(
-        inArray(
-          pipelineSteps.pipelineId,
-          rows.map((r) => r.id),
-        ),
-        isNull(pipelineSteps.deletedAt),
-      ),
-    )
-    .orderBy(asc(pipelineSteps.position), asc(pipelineSteps.id));
+  const steps = await listLiveSteps(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) =>
     presentPipeline(
       row,
@@ -74,44 +69,34 @@ async function withSteps(db: Executor, rows: PipelineRow[]) {
 }
 
 export async function findPipeline(db: Executor, organisationId: string, id: string) {
-  const [row] = await db
-    .select()
-    .from(pipelines)
-    .where(
-      and(eq(pipelines.id, id), eq(pipelines.organisationId, organisationId), isNull(pipelines.deletedAt)),
-    );
+  const row = await findLivePipeline(db, organisationId, id);
   return row ? (await withSteps(db, [row]))[0] : undefined;
 }
 
 /** Seeds the default opportunity pipeline of a new organisation, inside its creation transaction. */
 export const seedPipelines: OrganisationSeeder = async (tx, organisation, record) => {
-  const [pipeline] = await tx
-    .insert(pipelines)
-    .values({
+  const pipeline = await insertPipeline(tx, {
+    organisationId: organisation.id,
+    type: DEFAULT_PIPELINE.type,
+    name: DEFAULT_PIPELINE.name,
+    position: 0,
+    isDefault: true,
+    createdById: organisation.adminUserId,
+  });
+  const steps = await insertPipelineSteps(
+    tx,
+    DEFAULT_PIPELINE.steps.map((step, position) => ({
       organisationId: organisation.id,
-      type: DEFAULT_PIPELINE.type,
-      name: DEFAULT_PIPELINE.name,
-      position: 0,
-      isDefault: true,
-      createdById: organisation.adminUserId,
-    })
-    .returning();
-  const steps = await tx
-    .insert(pipelineSteps)
-    .values(
-      DEFAULT_PIPELINE.steps.map((step, position) => ({
-        organisationId: organisation.id,
-        pipelineId: pipeline!.id,
-        position,
-        ...step,
-      })),
-    )
-    .returning();
+      pipelineId: pipeline.id,
+      position,
+      ...step,
+    })),
+  );
   await record({
     on: PIPELINE_ENTITY,
     type: 'CREATE',
-    entityId: pipeline!.id,
-    snapshot: presentPipeline(pipeline!, steps),
+    entityId: pipeline.id,
+    snapshot: presentPipeline(pipeline, steps),
   });
 };
 
@@ -119,17 +104,7 @@ export function createPipelineService(ctx: Pick<AppContext, 'db'>) {
   const { db } = ctx;
   return {
     async list(actor: Actor, type?: string) {
-      const rows = await db
-        .select()
-        .from(pipelines)
-        .where(
-          and(
-            eq(pipelines.organisationId, actor.organisationId),
-            isNull(pipelines.deletedAt),
-            type ? eq(pipelines.type, type.toLowerCase()) : undefined,
-          ),
-        )
-        .orderBy(asc(pipelines.type), asc(pipelines.position), asc(pipelines.id));
+      const rows = await listLivePipelines(db, actor.organisationId, type?.toLowerCase());
       return withSteps(db, rows);
     },
     async get(actor: Actor, id: string) {

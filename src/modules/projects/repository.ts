@@ -1,10 +1,25 @@
-import { and, eq, ilike, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, ilike, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { projects } from '../../db/schema/organisation-data.ts';
 import { companies } from '../../db/schema/platform.ts';
 import { type Actor, inCompanyScope } from '../../platform/actor.ts';
 import { entity } from '../../platform/events.ts';
+import type { PageRequest } from '../../platform/pagination.ts';
+import { externalIdTaken } from '../../platform/references.ts';
 import { ProjectSchema } from './schemas.ts';
+
+export const PROJECT_PAGE = {
+  defaultLimit: 25,
+  maxLimit: 100,
+  sortFields: {
+    name: projects.name,
+    code: projects.code,
+    createdAt: projects.createdAt,
+    updatedAt: projects.updatedAt,
+  },
+  tieBreaker: projects.id,
+  defaultSort: { field: 'createdAt', direction: 'DESC' as const },
+};
 
 export const PROJECT_ENTITY = entity('PROJECT', 'projects', 'projects', { schema: ProjectSchema });
 
@@ -59,4 +74,88 @@ export function projectTextSearch(text: string): SQL {
     ilike(projects.code, pattern),
     ilike(projects.externalId, pattern),
   )!;
+}
+
+export type ProjectFilter = {
+  search?: string;
+  companyId?: string;
+  externalId?: string;
+  managerId?: string;
+  createdById?: string;
+  /** Any of these statuses. */
+  statusIds?: string[];
+  createdFrom?: Date;
+  createdUntil?: Date;
+};
+
+/** A page of the projects the actor may see that match the filter, with the total. */
+export async function listVisibleProjects(
+  db: Executor,
+  actor: Actor,
+  filter: ProjectFilter,
+  page: Pick<PageRequest, 'orderBy' | 'limit' | 'offset'>,
+) {
+  const where = and(
+    visibleProjects(actor),
+    filter.search ? projectTextSearch(filter.search) : undefined,
+    filter.companyId ? eq(projects.companyId, filter.companyId) : undefined,
+    filter.externalId ? eq(projects.externalId, filter.externalId) : undefined,
+    filter.managerId ? eq(projects.managerId, filter.managerId) : undefined,
+    filter.createdById ? eq(projects.createdById, filter.createdById) : undefined,
+    filter.statusIds ? inArray(projects.statusId, filter.statusIds) : undefined,
+    filter.createdFrom ? gte(projects.createdAt, filter.createdFrom) : undefined,
+    filter.createdUntil ? lte(projects.createdAt, filter.createdUntil) : undefined,
+  );
+  const [rows, [count]] = await Promise.all([
+    db
+      .select(projectColumns)
+      .from(projects)
+      .where(where)
+      .orderBy(...page.orderBy)
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ total: sql<number>`count(*)::int` }).from(projects).where(where),
+  ]);
+  return { rows, total: count?.total ?? 0 };
+}
+
+/** Whether another project of the organisation has this externalId. */
+export function projectExternalIdTaken(
+  db: Executor,
+  organisationId: string,
+  externalId: string,
+  exceptId?: string,
+) {
+  return externalIdTaken(db, projects, organisationId, externalId, exceptId);
+}
+
+export async function insertProject(db: Executor, values: typeof projects.$inferInsert) {
+  const [project] = await db.insert(projects).values(values).returning(projectColumns);
+  return project!;
+}
+
+/** Updates a project of the organisation; undefined when there is none. */
+export async function updateProject(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  values: Partial<typeof projects.$inferInsert>,
+) {
+  const [project] = await db
+    .update(projects)
+    .set(values)
+    .where(and(eq(projects.id, id), eq(projects.organisationId, organisationId)))
+    .returning(projectColumns);
+  return project;
+}
+
+/** Soft-deletes a live project; undefined when it was not live. */
+export async function softDeleteProject(db: Executor, id: string) {
+  const now = new Date();
+  const [project] = await db
+    .update(projects)
+    .set({ deletedAt: now, updatedAt: now })
+    .where(and(eq(projects.id, id), sql`${projects.deletedAt} is null`))
+    .returning(projectColumns);
+  return project;
 }

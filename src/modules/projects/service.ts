@@ -1,12 +1,10 @@
-import { and, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
-import { projects } from '../../db/schema/organisation-data.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { changedFields } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
-import { externalIdTaken, liveStaffUsers } from '../../platform/references.ts';
+import { liveStaffUsers } from '../../platform/references.ts';
 import { assertUsableCompany } from '../companies/references.ts';
 import { COMPANY_ENTITY } from '../companies/repository.ts';
 import { validateCustomFields } from '../custom-fields/validate.ts';
@@ -14,25 +12,17 @@ import { findLiveStatus } from '../statuses/repository.ts';
 import { resolvePipelineRefs, updatedPipelineRefs } from './pipeline-refs.ts';
 import {
   findVisibleProject,
+  insertProject,
+  listVisibleProjects,
   PROJECT_ENTITY,
-  projectColumns,
-  projectTextSearch,
-  visibleProjects,
+  PROJECT_PAGE,
+  projectExternalIdTaken,
+  softDeleteProject,
+  updateProject,
 } from './repository.ts';
 import type { CreateProject, UpdateProject } from './schemas.ts';
 
-export const PROJECT_PAGE = {
-  defaultLimit: 25,
-  maxLimit: 100,
-  sortFields: {
-    name: projects.name,
-    code: projects.code,
-    createdAt: projects.createdAt,
-    updatedAt: projects.updatedAt,
-  },
-  tieBreaker: projects.id,
-  defaultSort: { field: 'createdAt', direction: 'DESC' as const },
-};
+export { PROJECT_PAGE };
 
 export type ProjectListQuery = PageQuery & {
   search?: string;
@@ -47,8 +37,8 @@ export type ProjectListQuery = PageQuery & {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** `status=<uuid>,<uuid>`: any of the statuses. */
-function statusFilter(value: string | undefined) {
+/** `status=<uuid>,<uuid>`: any of the statuses (no filter when none is named). */
+function statusIdsOf(value: string | undefined) {
   if (!value) return undefined;
   const ids = value
     .split(',')
@@ -60,7 +50,7 @@ function statusFilter(value: string | undefined) {
       { pointer: '/status', message: 'must be comma-separated UUIDs', in: 'query' },
     ]);
   }
-  return ids.length ? inArray(projects.statusId, ids) : undefined;
+  return ids.length ? ids : undefined;
 }
 
 export function createProjectService(ctx: Pick<AppContext, 'db' | 'change'>) {
@@ -83,7 +73,7 @@ export function createProjectService(ctx: Pick<AppContext, 'db' | 'change'>) {
     }
     if (
       input.externalId &&
-      (await externalIdTaken(tx, projects, actor.organisationId, input.externalId, exceptId))
+      (await projectExternalIdTaken(tx, actor.organisationId, input.externalId, exceptId))
     ) {
       throw new AppError(
         'external_id_taken',
@@ -101,28 +91,22 @@ export function createProjectService(ctx: Pick<AppContext, 'db' | 'change'>) {
 
     async list(actor: Actor, query: ProjectListQuery) {
       const page = resolvePage(query, PROJECT_PAGE);
-      const where = and(
-        visibleProjects(actor),
-        query.search ? projectTextSearch(query.search) : undefined,
-        query.companyId ? eq(projects.companyId, query.companyId) : undefined,
-        query.externalId ? eq(projects.externalId, query.externalId) : undefined,
-        query.manager ? eq(projects.managerId, query.manager) : undefined,
-        query.createdBy ? eq(projects.createdById, query.createdBy) : undefined,
-        statusFilter(query.status),
-        query.start ? gte(projects.createdAt, new Date(query.start)) : undefined,
-        query.end ? lte(projects.createdAt, new Date(query.end)) : undefined,
+      const { rows, total } = await listVisibleProjects(
+        db,
+        actor,
+        {
+          search: query.search,
+          companyId: query.companyId,
+          externalId: query.externalId,
+          managerId: query.manager,
+          createdById: query.createdBy,
+          statusIds: statusIdsOf(query.status),
+          createdFrom: query.start ? new Date(query.start) : undefined,
+          createdUntil: query.end ? new Date(query.end) : undefined,
+        },
+        page,
       );
-      const [rows, [count]] = await Promise.all([
-        db
-          .select(projectColumns)
-          .from(projects)
-          .where(where)
-          .orderBy(...page.orderBy)
-          .limit(page.limit)
-          .offset(page.offset),
-        db.select({ total: sql<number>`count(*)::int` }).from(projects).where(where),
-      ]);
-      return pageResult(rows, count?.total ?? 0, page);
+      return pageResult(rows, total, page);
     },
 
     create(actor: Actor, input: CreateProject) {
@@ -136,33 +120,30 @@ export function createProjectService(ctx: Pick<AppContext, 'db' | 'change'>) {
           'project',
           input.customFields,
         );
-        const [project] = await tx
-          .insert(projects)
-          .values({
-            organisationId: actor.organisationId,
-            companyId: input.companyId,
-            name: input.name,
-            code: input.code ?? null,
-            description: input.description ?? null,
-            externalId: input.externalId ?? null,
-            statusId: input.statusId ?? null,
-            managerId: input.managerId ?? null,
-            dueDate: input.dueDate ? new Date(input.dueDate) : null,
-            estimatedValues: input.estimatedValues ?? null,
-            ...pipelineRefs,
-            customFields,
-            createdById: actor.userId,
-          })
-          .returning(projectColumns);
+        const project = await insertProject(tx, {
+          organisationId: actor.organisationId,
+          companyId: input.companyId,
+          name: input.name,
+          code: input.code ?? null,
+          description: input.description ?? null,
+          externalId: input.externalId ?? null,
+          statusId: input.statusId ?? null,
+          managerId: input.managerId ?? null,
+          dueDate: input.dueDate ? new Date(input.dueDate) : null,
+          estimatedValues: input.estimatedValues ?? null,
+          ...pipelineRefs,
+          customFields,
+          createdById: actor.userId,
+        });
         await record({
           on: PROJECT_ENTITY,
           type: 'CREATE',
-          entityId: project!.id,
+          entityId: project.id,
           snapshot: project,
           relation: COMPANY_ENTITY,
-          relationId: project!.companyId,
+          relationId: project.companyId,
         });
-        return project!;
+        return project;
       });
     },
 
@@ -198,11 +179,11 @@ export function createProjectService(ctx: Pick<AppContext, 'db' | 'change'>) {
         };
         const changed = changedFields(current, { ...current, ...fields, customFields });
         if (changed.length === 0) return current;
-        const [project] = await tx
-          .update(projects)
-          .set({ ...fields, customFields, updatedAt: new Date() })
-          .where(and(eq(projects.id, id), eq(projects.organisationId, actor.organisationId)))
-          .returning(projectColumns);
+        const project = await updateProject(tx, actor.organisationId, id, {
+          ...fields,
+          customFields,
+          updatedAt: new Date(),
+        });
         await record({
           on: PROJECT_ENTITY,
           type: 'UPDATE',
@@ -220,12 +201,7 @@ export function createProjectService(ctx: Pick<AppContext, 'db' | 'change'>) {
       return ctx.change(actor, async (tx, record) => {
         const current = await findVisibleProject(tx, actor, id);
         if (!current) throw notFound('Project');
-        const now = new Date();
-        const [project] = await tx
-          .update(projects)
-          .set({ deletedAt: now, updatedAt: now })
-          .where(and(eq(projects.id, id), sql`${projects.deletedAt} is null`))
-          .returning(projectColumns);
+        const project = await softDeleteProject(tx, id);
         if (!project) throw notFound('Project');
         await record({
           on: PROJECT_ENTITY,

@@ -1,8 +1,11 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { type StatusEntity, statuses } from '../../db/schema/organisation-data.ts';
 import { entity } from '../../platform/events.ts';
+import type { PageRequest } from '../../platform/pagination.ts';
 import { StatusSchema } from './schemas.ts';
+
+export type { StatusEntity };
 
 export const STATUS_ENTITY = entity('STATUS', 'statuses', 'statuses', { schema: StatusSchema });
 
@@ -135,4 +138,81 @@ export async function countLiveStatuses(db: Executor, organisationId: string, en
     .from(statuses)
     .where(and(eq(statuses.entity, entityName), live(organisationId)));
   return row?.count ?? 0;
+}
+
+/** A page of the organisation's live statuses (of one entity when given), with the total. */
+export async function listLiveStatuses(
+  db: Executor,
+  organisationId: string,
+  entityName: StatusEntity | undefined,
+  page: Pick<PageRequest, 'orderBy' | 'limit' | 'offset'>,
+) {
+  const where = and(live(organisationId), entityName ? eq(statuses.entity, entityName) : undefined);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select(statusColumns)
+      .from(statuses)
+      .where(where)
+      .orderBy(...page.orderBy)
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ count: count() }).from(statuses).where(where),
+  ]);
+  return { rows: rows as StatusRow[], total: total?.count ?? 0 };
+}
+
+/** How many other live statuses the entity has. */
+export async function countOtherLiveStatuses(
+  db: Executor,
+  organisationId: string,
+  entityName: StatusEntity,
+  exceptId: string,
+) {
+  const [others] = await db
+    .select({ count: count() })
+    .from(statuses)
+    .where(and(live(organisationId), eq(statuses.entity, entityName), ne(statuses.id, exceptId)));
+  return others?.count ?? 0;
+}
+
+export async function insertStatuses(db: Executor, values: (typeof statuses.$inferInsert)[]) {
+  const rows = await db.insert(statuses).values(values).returning(statusColumns);
+  return rows as StatusRow[];
+}
+
+/** Clears the live default of the entity (other than `exceptId`); returns the statuses cleared. */
+export async function clearDefaultStatus(
+  db: Executor,
+  organisationId: string,
+  entityName: StatusEntity,
+  exceptId?: string,
+) {
+  const cleared = await db
+    .update(statuses)
+    .set({ isDefault: false, updatedAt: new Date() })
+    .where(
+      and(
+        live(organisationId),
+        eq(statuses.entity, entityName),
+        eq(statuses.isDefault, true),
+        exceptId ? ne(statuses.id, exceptId) : undefined,
+      ),
+    )
+    .returning(statusColumns);
+  return cleared as StatusRow[];
+}
+
+/** Updates a live status of the organisation; undefined when it is not one. */
+export async function updateLiveStatus(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  values: Partial<typeof statuses.$inferInsert>,
+) {
+  const [row] = await db
+    .update(statuses)
+    .set(values)
+    .where(and(eq(statuses.id, id), live(organisationId)))
+    .returning(statusColumns);
+  return row as StatusRow | undefined;
 }

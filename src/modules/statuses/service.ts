@@ -1,46 +1,43 @@
 import type { Static } from '@sinclair/typebox';
-import { and, count, eq, isNull, ne } from 'drizzle-orm';
 import type { AppContext, OrganisationSeeder } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import { type StatusEntity, statuses } from '../../db/schema/organisation-data.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
 import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import { DEFAULT_ORDER_STATUSES } from './defaults.ts';
 import {
+  clearDefaultStatus,
+  countOtherLiveStatuses,
   findStatus,
   findStatusByLabel,
+  insertStatuses,
+  listLiveStatuses,
   listStatusesOfEntity,
   nextStatusPosition,
   STATUS_ENTITY,
-  type StatusRow,
-  statusColumns,
+  type StatusEntity,
+  updateLiveStatus,
 } from './repository.ts';
 import { type CreateStatusBody, STATUS_PAGE, type UpdateStatusBody } from './schemas.ts';
 
 export { DEFAULT_ORDER_STATUSES } from './defaults.ts';
 
-const live = (organisationId: string) =>
-  and(eq(statuses.organisationId, organisationId), isNull(statuses.deletedAt));
-
 /** Seeds the order workflow statuses of a new organisation, inside its creation transaction. */
 export const seedStatuses: OrganisationSeeder = async (tx, organisation, record) => {
-  const rows = await tx
-    .insert(statuses)
-    .values(
-      DEFAULT_ORDER_STATUSES.map((status, position) => ({
-        organisationId: organisation.id,
-        entity: 'order' as const,
-        internalLabel: status.label,
-        externalLabel: status.label,
-        position,
-        color: status.color,
-        isDefault: position === 0,
-        createdById: organisation.adminUserId,
-      })),
-    )
-    .returning(statusColumns);
+  const rows = await insertStatuses(
+    tx,
+    DEFAULT_ORDER_STATUSES.map((status, position) => ({
+      organisationId: organisation.id,
+      entity: 'order' as const,
+      internalLabel: status.label,
+      externalLabel: status.label,
+      position,
+      color: status.color,
+      isDefault: position === 0,
+      createdById: organisation.adminUserId,
+    })),
+  );
   for (const row of rows) {
     await record({ on: STATUS_ENTITY, type: 'CREATE', entityId: row.id, snapshot: row });
   }
@@ -54,18 +51,7 @@ async function clearDefault(
   entityName: StatusEntity,
   exceptId?: string,
 ) {
-  const cleared = await tx
-    .update(statuses)
-    .set({ isDefault: false, updatedAt: new Date() })
-    .where(
-      and(
-        live(organisationId),
-        eq(statuses.entity, entityName),
-        eq(statuses.isDefault, true),
-        exceptId ? ne(statuses.id, exceptId) : undefined,
-      ),
-    )
-    .returning(statusColumns);
+  const cleared = await clearDefaultStatus(tx, organisationId, entityName, exceptId);
   for (const row of cleared) {
     await record({
       on: STATUS_ENTITY,
@@ -118,21 +104,8 @@ export function createStatusService(ctx: Pick<AppContext, 'db' | 'change'>) {
   return {
     async list(actor: Actor, query: PageQuery & { entity?: StatusEntity }) {
       const page = resolvePage(query, STATUS_PAGE);
-      const where = and(
-        live(actor.organisationId),
-        query.entity ? eq(statuses.entity, query.entity) : undefined,
-      );
-      const [rows, [total]] = await Promise.all([
-        ctx.db
-          .select(statusColumns)
-          .from(statuses)
-          .where(where)
-          .orderBy(...page.orderBy)
-          .limit(page.limit)
-          .offset(page.offset),
-        ctx.db.select({ count: count() }).from(statuses).where(where),
-      ]);
-      return pageResult(rows as StatusRow[], total?.count ?? 0, page);
+      const { rows, total } = await listLiveStatuses(ctx.db, actor.organisationId, query.entity, page);
+      return pageResult(rows, total, page);
     },
 
     listOfEntity: (actor: Actor, entityName: StatusEntity) =>
@@ -152,9 +125,8 @@ export function createStatusService(ctx: Pick<AppContext, 'db' | 'change'>) {
         await assertLabelFree(tx, actor.organisationId, input.entity, internalLabel);
         if (input.isDefault) await clearDefault(tx, record, actor.organisationId, input.entity);
         const position = input.position ?? (await nextStatusPosition(tx, actor.organisationId, input.entity));
-        const [row] = await tx
-          .insert(statuses)
-          .values({
+        const [row] = await insertStatuses(tx, [
+          {
             organisationId: actor.organisationId,
             entity: input.entity,
             internalLabel,
@@ -169,10 +141,10 @@ export function createStatusService(ctx: Pick<AppContext, 'db' | 'change'>) {
             isOverdue: input.isOverdue ?? false,
             externalId: input.externalId ?? null,
             createdById: actor.userId,
-          })
-          .returning(statusColumns);
+          },
+        ]);
         await record({ on: STATUS_ENTITY, type: 'CREATE', entityId: row!.id, snapshot: row });
-        return row as StatusRow;
+        return row!;
       }),
 
     update: (actor: Actor, id: string, input: Static<typeof UpdateStatusBody>) =>
@@ -199,29 +171,25 @@ export function createStatusService(ctx: Pick<AppContext, 'db' | 'change'>) {
         if (input.isDefault && !before.isDefault) {
           await clearDefault(tx, record, actor.organisationId, before.entity, id);
         }
-        const [row] = await tx
-          .update(statuses)
-          .set({
-            ...(internal ? { internalLabel: internal.label, internalLabels: internal.labels } : {}),
-            ...(external ? { externalLabel: external.label, externalLabels: external.labels } : {}),
-            ...(input.position !== undefined ? { position: input.position } : {}),
-            ...(input.color !== undefined ? { color: input.color ? input.color.toUpperCase() : null } : {}),
-            ...(input.fgColor !== undefined
-              ? { fgColor: input.fgColor ? input.fgColor.toUpperCase() : null }
-              : {}),
-            ...(input.isDefault !== undefined ? { isDefault: input.isDefault } : {}),
-            ...(input.isCompleted !== undefined ? { isCompleted: input.isCompleted } : {}),
-            ...(input.isOverdue !== undefined ? { isOverdue: input.isOverdue } : {}),
-            ...(input.externalId !== undefined ? { externalId: input.externalId } : {}),
-            updatedAt: new Date(),
-          })
-          .where(and(eq(statuses.id, id), live(actor.organisationId)))
-          .returning(statusColumns);
+        const row = await updateLiveStatus(tx, actor.organisationId, id, {
+          ...(internal ? { internalLabel: internal.label, internalLabels: internal.labels } : {}),
+          ...(external ? { externalLabel: external.label, externalLabels: external.labels } : {}),
+          ...(input.position !== undefined ? { position: input.position } : {}),
+          ...(input.color !== undefined ? { color: input.color ? input.color.toUpperCase() : null } : {}),
+          ...(input.fgColor !== undefined
+            ? { fgColor: input.fgColor ? input.fgColor.toUpperCase() : null }
+            : {}),
+          ...(input.isDefault !== undefined ? { isDefault: input.isDefault } : {}),
+          ...(input.isCompleted !== undefined ? { isCompleted: input.isCompleted } : {}),
+          ...(input.isOverdue !== undefined ? { isOverdue: input.isOverdue } : {}),
+          ...(input.externalId !== undefined ? { externalId: input.externalId } : {}),
+          updatedAt: new Date(),
+        });
         const updatedColumns = changedFields(before, row!);
         if (updatedColumns.length) {
           await record({ on: STATUS_ENTITY, type: 'UPDATE', entityId: id, snapshot: row, updatedColumns });
         }
-        return row as StatusRow;
+        return row!;
       }),
 
     /**
@@ -234,21 +202,17 @@ export function createStatusService(ctx: Pick<AppContext, 'db' | 'change'>) {
         const before = await findStatus(tx, actor.organisationId, id);
         if (!before) throw notFound('Status');
         if (before.isDefault) {
-          const [others] = await tx
-            .select({ count: count() })
-            .from(statuses)
-            .where(and(live(actor.organisationId), eq(statuses.entity, before.entity), ne(statuses.id, id)));
-          if ((others?.count ?? 0) > 0) {
+          if ((await countOtherLiveStatuses(tx, actor.organisationId, before.entity, id)) > 0) {
             throw new AppError(
               'default_status',
               'The default status cannot be deleted; mark another status of the entity as the default first',
             );
           }
         }
-        await tx
-          .update(statuses)
-          .set({ deletedAt: new Date(), updatedAt: new Date() })
-          .where(and(eq(statuses.id, id), live(actor.organisationId)));
+        await updateLiveStatus(tx, actor.organisationId, id, {
+          deletedAt: new Date(),
+          updatedAt: new Date(),
+        });
         await record({ on: STATUS_ENTITY, type: 'DELETE', entityId: id, snapshot: before });
         return { id, deleted: true as const };
       }),

@@ -1,12 +1,29 @@
-import { and, eq, inArray, isNull, ne, notInArray, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  eq,
+  ilike,
+  inArray,
+  isNotNull,
+  isNull,
+  ne,
+  notInArray,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { companies, companyUsers, type Role, users } from '../../db/schema/platform.ts';
+import { companies, companyUsers, ROLES, type Role, users } from '../../db/schema/platform.ts';
 import { type Actor, companyScope, inCompanyScope } from '../../platform/actor.ts';
 import { userColumns } from '../../platform/auth.ts';
+import type { CrudFields, CrudQuery } from '../../platform/crud-query.ts';
 import { AppError, type ProblemIssue } from '../../platform/errors.ts';
 import { entity } from '../../platform/events.ts';
+import type { PageRequest } from '../../platform/pagination.ts';
 import { ContactSchema } from '../contacts/schemas.ts';
 import { UserSchemaWithAliases } from './schemas.ts';
+
+export { ROLES, type Role };
 
 /** A user's event: the GET answer (presentUser, the full `companyIds`). */
 const presentUserRow = (row: Record<string, unknown>) =>
@@ -269,4 +286,125 @@ export async function addCompanyLinks(
     .onConflictDoNothing()
     .returning({ companyId: companyUsers.companyId });
   return inserted.length;
+}
+
+export const USER_PAGE = {
+  defaultLimit: 25,
+  maxLimit: 100,
+  sortFields: {
+    createdAt: users.createdAt,
+    updatedAt: users.updatedAt,
+    email: users.email,
+    firstName: users.firstName,
+    lastName: users.lastName,
+    role: users.role,
+    lastSignInAt: users.lastSignInAt,
+    /** HIPE's sorts: the full name, and the archived state. */
+    name: sql`lower(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, ''))`,
+    status: users.deletedAt,
+  },
+  tieBreaker: users.id,
+  defaultSort: { field: 'createdAt', direction: 'DESC' as const },
+};
+
+/** The crud field a user search adds to the contact fields. */
+export const USER_ROLE_CRUD_FIELD: CrudFields[string] = { column: users.role, type: 'string' };
+
+/** The order of a crud search of people that names none: oldest first. */
+export const peopleSearchOrder = () => [asc(users.createdAt), asc(users.id)];
+
+/** A "contains" on the e-mail, the first, the last or the full name (LIKE wildcards escaped). */
+export function userTextSearch(text: string): SQL {
+  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return or(
+    ilike(users.email, pattern),
+    ilike(users.firstName, pattern),
+    ilike(users.lastName, pattern),
+    sql`(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')) ilike ${pattern}`,
+  )!;
+}
+
+/** The people matching a crud search, with their companies; the total only when a page was asked. */
+export async function searchPeople(db: Executor, where: SQL | undefined, crud: CrudQuery) {
+  const rows = await db
+    .select(userWithCompaniesColumns)
+    .from(users)
+    .where(where)
+    .orderBy(...crud.orderBy)
+    .limit(crud.limit)
+    .offset(crud.offset);
+  if (!crud.page) return { rows };
+  const [count] = await db.select({ total: sql<number>`count(*)::int` }).from(users).where(where);
+  return { rows, total: count?.total ?? 0 };
+}
+
+/** A crud search of the organisation's live users (every role) that the actor may see. */
+export function searchVisibleUsers(db: Executor, actor: Actor, crud: CrudQuery) {
+  return searchPeople(
+    db,
+    and(
+      eq(users.organisationId, actor.organisationId),
+      isNull(users.deletedAt),
+      userVisibility(actor),
+      crud.where,
+    ),
+    crud,
+  );
+}
+
+/**
+ * A page of the organisation's users that the actor may see, with the total: the archived ones
+ * or the live ones, of the roles and matching the text when given.
+ */
+export async function listVisibleUsers(
+  db: Executor,
+  actor: Actor,
+  filter: { archived?: boolean; roles?: Role[]; search?: string },
+  page: Pick<PageRequest, 'orderBy' | 'limit' | 'offset'>,
+) {
+  const where = and(
+    eq(users.organisationId, actor.organisationId),
+    filter.archived ? isNotNull(users.deletedAt) : isNull(users.deletedAt),
+    filter.roles ? inArray(users.role, filter.roles) : undefined,
+    filter.search ? userTextSearch(filter.search) : undefined,
+    userVisibility(actor),
+  );
+  const [rows, [count]] = await Promise.all([
+    db
+      .select(userWithCompaniesColumns)
+      .from(users)
+      .where(where)
+      .orderBy(...page.orderBy)
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ total: sql<number>`count(*)::int` }).from(users).where(where),
+  ]);
+  return { rows, total: count?.total ?? 0 };
+}
+
+/** Inserts a user (or a contact); returns its id. */
+export async function insertUser(db: Executor, values: typeof users.$inferInsert) {
+  const [row] = await db.insert(users).values(values).returning({ id: users.id });
+  return row!.id;
+}
+
+/** The value that revokes the bearer tokens signed before it (platform/auth.ts). */
+export const nextTokenVersion = () => sql`${users.tokenVersion} + 1`;
+
+/** Archives a live user (soft delete). */
+export async function archiveUser(db: Executor, id: string) {
+  const now = new Date();
+  await db
+    .update(users)
+    .set({ deletedAt: now, updatedAt: now })
+    .where(and(eq(users.id, id), isNull(users.deletedAt)));
+}
+
+export async function unarchiveUser(db: Executor, id: string) {
+  await db.update(users).set({ deletedAt: null, updatedAt: new Date() }).where(eq(users.id, id));
+}
+
+/** Marks the user as changed (its relations changed, not its columns). */
+export async function touchUser(db: Executor, id: string) {
+  await db.update(users).set({ updatedAt: new Date() }).where(eq(users.id, id));
 }

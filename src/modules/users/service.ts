@@ -1,7 +1,5 @@
-import { and, asc, eq, ilike, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
-import { ROLES, type Role, users } from '../../db/schema/platform.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { parseCrudQuery } from '../../platform/crud-query.ts';
 import { type CrudQueryString, crudParams } from '../../platform/crud-search.ts';
@@ -15,38 +13,30 @@ import { validateCustomFields } from '../custom-fields/validate.ts';
 import { assertIdentityFree, relinkCompanies, rereadPerson, savePersonUpdate } from './person-update.ts';
 import {
   addCompanyLinks,
+  archiveUser,
   assertLinkableCompanies,
   assertUserUnique,
   countOtherAdmins,
   credentialsOf,
   entityOfRole,
   findUserWithCompanies,
+  insertUser,
+  listVisibleUsers,
+  nextTokenVersion,
+  peopleSearchOrder,
   presentUser,
+  ROLES,
+  type Role,
+  searchVisibleUsers,
+  USER_PAGE,
+  USER_ROLE_CRUD_FIELD,
   type UserWithCompanies,
+  unarchiveUser,
   userColumnValues,
-  userVisibility,
-  userWithCompaniesColumns,
 } from './repository.ts';
 import type { CreateUser, UpdateUser } from './schemas.ts';
 
-export const USER_PAGE = {
-  defaultLimit: 25,
-  maxLimit: 100,
-  sortFields: {
-    createdAt: users.createdAt,
-    updatedAt: users.updatedAt,
-    email: users.email,
-    firstName: users.firstName,
-    lastName: users.lastName,
-    role: users.role,
-    lastSignInAt: users.lastSignInAt,
-    /** HIPE's sorts: the full name, and the archived state. */
-    name: sql`lower(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, ''))`,
-    status: users.deletedAt,
-  },
-  tieBreaker: users.id,
-  defaultSort: { field: 'createdAt', direction: 'DESC' as const },
-};
+export { USER_PAGE };
 
 export type UserListQuery = PageQuery & { role?: string; search?: string; archived?: boolean };
 
@@ -81,16 +71,6 @@ function parseRoles(value: string | undefined): Role[] | undefined {
   return names as Role[];
 }
 
-export function userTextSearch(text: string): SQL {
-  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return or(
-    ilike(users.email, pattern),
-    ilike(users.firstName, pattern),
-    ilike(users.lastName, pattern),
-    sql`(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')) ilike ${pattern}`,
-  )!;
-}
-
 export function createUserService(ctx: Pick<AppContext, 'db' | 'change'>) {
   const { db } = ctx;
 
@@ -104,28 +84,15 @@ export function createUserService(ctx: Pick<AppContext, 'db' | 'change'>) {
     /** HIPE's user search: the crud grammar over every visible user (roles included); an array. */
     async search(actor: Actor, query: CrudQueryString) {
       const crud = parseCrudQuery(crudParams(query), {
-        fields: { ...CONTACT_CRUD_FIELDS, role: { column: users.role, type: 'string' } },
+        fields: { ...CONTACT_CRUD_FIELDS, role: USER_ROLE_CRUD_FIELD },
         defaultLimit: 25,
         maxLimit: 100,
-        defaultSort: [asc(users.createdAt), asc(users.id)],
+        defaultSort: peopleSearchOrder(),
       });
-      const where = and(
-        eq(users.organisationId, actor.organisationId),
-        isNull(users.deletedAt),
-        userVisibility(actor),
-        crud.where,
-      );
-      const rows = await db
-        .select(userWithCompaniesColumns)
-        .from(users)
-        .where(where)
-        .orderBy(...crud.orderBy)
-        .limit(crud.limit)
-        .offset(crud.offset);
+      const { rows, total } = await searchVisibleUsers(db, actor, crud);
       const found = rows.map((u) => presentUser(u, actor));
       if (!crud.page) return found;
-      const [count] = await db.select({ total: sql<number>`count(*)::int` }).from(users).where(where);
-      return pageResult(found, count?.total ?? 0, { page: crud.page, limit: crud.limit });
+      return pageResult(found, total ?? 0, { page: crud.page, limit: crud.limit });
     },
 
     async list(actor: Actor, query: UserListQuery) {
@@ -134,26 +101,15 @@ export function createUserService(ctx: Pick<AppContext, 'db' | 'change'>) {
         throw forbidden('Only admins list archived users');
       }
       const page = resolvePage(query, USER_PAGE);
-      const where = and(
-        eq(users.organisationId, actor.organisationId),
-        query.archived ? isNotNull(users.deletedAt) : isNull(users.deletedAt),
-        roles ? inArray(users.role, roles) : undefined,
-        query.search ? userTextSearch(query.search) : undefined,
-        userVisibility(actor),
+      const { rows, total } = await listVisibleUsers(
+        db,
+        actor,
+        { archived: query.archived, roles, search: query.search },
+        page,
       );
-      const [rows, [count]] = await Promise.all([
-        db
-          .select(userWithCompaniesColumns)
-          .from(users)
-          .where(where)
-          .orderBy(...page.orderBy)
-          .limit(page.limit)
-          .offset(page.offset),
-        db.select({ total: sql<number>`count(*)::int` }).from(users).where(where),
-      ]);
       return pageResult(
         rows.map((u) => presentUser(u, actor)),
-        count?.total ?? 0,
+        total,
         page,
       );
     },
@@ -172,26 +128,23 @@ export function createUserService(ctx: Pick<AppContext, 'db' | 'change'>) {
           input.role === 'contact'
             ? await validateCustomFields(tx, actor.organisationId, 'contact', undefined)
             : {};
-        const [row] = await tx
-          .insert(users)
-          .values({
-            organisationId: actor.organisationId,
-            role: input.role,
-            username,
-            email,
-            passwordHash,
-            firstName: input.firstName ?? null,
-            lastName: input.lastName ?? null,
-            phoneNumber: input.phoneNumber ?? null,
-            jobTitle: input.jobTitle ?? null,
-            language: input.language ?? null,
-            externalId: input.externalId ?? null,
-            customFields,
-            createdById: actor.userId,
-          })
-          .returning({ id: users.id });
-        await addCompanyLinks(tx, actor.organisationId, row!.id, companyIds);
-        const user = await rereadPerson(tx, actor, row!.id);
+        const userId = await insertUser(tx, {
+          organisationId: actor.organisationId,
+          role: input.role,
+          username,
+          email,
+          passwordHash,
+          firstName: input.firstName ?? null,
+          lastName: input.lastName ?? null,
+          phoneNumber: input.phoneNumber ?? null,
+          jobTitle: input.jobTitle ?? null,
+          language: input.language ?? null,
+          externalId: input.externalId ?? null,
+          customFields,
+          createdById: actor.userId,
+        });
+        await addCompanyLinks(tx, actor.organisationId, userId, companyIds);
+        const user = await rereadPerson(tx, actor, userId);
         await record({
           on: entityOfRole(user.role),
           type: 'CREATE',
@@ -272,7 +225,7 @@ export function createUserService(ctx: Pick<AppContext, 'db' | 'change'>) {
             email,
             username,
             // A new password revokes the bearer tokens signed before it (platform/auth.ts).
-            ...(passwordHash ? { passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
+            ...(passwordHash ? { passwordHash, tokenVersion: nextTokenVersion() } : {}),
           },
           changed,
           relationsChanged,
@@ -299,11 +252,7 @@ export function createUserService(ctx: Pick<AppContext, 'db' | 'change'>) {
         if (current.id === actor.userId)
           throw new AppError('cannot_archive_self', 'You cannot archive yourself');
         await assertNotLastAdmin(tx, actor.organisationId, current);
-        const now = new Date();
-        await tx
-          .update(users)
-          .set({ deletedAt: now, updatedAt: now })
-          .where(and(eq(users.id, id), isNull(users.deletedAt)));
+        await archiveUser(tx, id);
         const user = await rereadPerson(tx, actor, id, true);
         await record({
           on: entityOfRole(user.role),
@@ -332,7 +281,7 @@ export function createUserService(ctx: Pick<AppContext, 'db' | 'change'>) {
           { username: credentials.username, email: current.email, externalId: current.externalId },
           id,
         );
-        await tx.update(users).set({ deletedAt: null, updatedAt: new Date() }).where(eq(users.id, id));
+        await unarchiveUser(tx, id);
         const user = await rereadPerson(tx, actor, id);
         await record({
           on: entityOfRole(user.role),
