@@ -274,6 +274,9 @@ const RESOURCES: Record<string, Resource> = {
   imports: { make: importInB },
   exports: { make: () => makeInB('/api/exports', { type: 16 }) },
   // Listed as `{ eventName, event }`, the form webhooks deliver.
+  // Another user's access tokens: listed, minted and (below) revoked by the user's id.
+  'access-token/user': { make: () => idIn('users'), bodies: { '': { name: 'from another tenant' } } },
+  'events/ressources': { make: () => idIn('events') },
   events: { make: async () => (await call(tenantB, 'GET', '/api/events')).json().data[0].event.id },
   pipelines: {},
   'product-categories': { bodies: changedName },
@@ -315,10 +318,11 @@ const RESOURCES: Record<string, Resource> = {
 };
 
 /**
- * The routes of one row: `/api/<collection>/:id` and its sub-paths whose only parameter is that
- * id (a second id, as in `/quotes/:id/comments/:commentId`, would be refused for that one first).
+ * The routes of one row: `/api/<collection>/:id` (whatever the parameter is named) and its
+ * sub-paths whose only parameter is that id. A second id, as in `/quotes/:id/comments/:commentId`,
+ * is left out: a random one would answer 404 for itself and prove nothing.
  */
-const ROW_ROUTE = /^\/api\/([a-z-]+(?:\/contacts)?)\/:id((?:\/[a-z.-]+)*)$/;
+const ROW_ROUTE = /^\/api\/([a-z-]+(?:\/[a-z-]+)?)\/:[A-Za-z]+((?:\/[a-z.-]+)*)$/;
 
 describe('another tenant’s row', () => {
   it('is missing (404) on every route of a row, and is left unchanged, for tenant A’s superadmin', async () => {
