@@ -61,9 +61,10 @@ ${header}${rows}
   malformed one, and 403 problem+json to each role this matrix does not allow, with unknown ids
   and a query and body no schema accepts (authorization comes before validation and before the
   id is looked up);
-- every route of a row (\`/{id}\` and its sub-paths with no other id) answers 404 to another
-  tenant's superadmin, and the row reads the same afterwards. The rows are made from a small table
-  per collection in that file; a collection with \`/{id}\` routes missing from it fails the test.
+- every route of a row (\`/{id}\` and its sub-paths, their further ids being the same tenant's:
+  a comment, a file, an item of that row) answers 404 to another tenant's superadmin, and the row
+  reads the same afterwards. The rows are made from a small table per collection in that file; a
+  collection or a path parameter missing from it fails the test with what to add.
 `;
 }
 

@@ -128,13 +128,22 @@ describe('the route table', () => {
 /**
  * How to make a row of each tenant-owned collection in tenant B, keyed by the path after `/api/`.
  * Without `make`, the first row tenant B's admin lists is used (seeded settings and catalogue).
- * `bodies` holds a valid body per `METHOD /sub-path` (`''` for `/{id}` itself), so that a write
- * reaches the row lookup: a 400 would prove nothing about tenancy.
+ * `bodies` holds a valid body per sub-path as the route names it (`''` for `/{id}` itself), so
+ * that a write reaches the row lookup: a 400 would prove nothing about tenancy.
  */
 type Resource = {
   make?: () => Promise<string>;
   bodies?: Record<string, unknown | (() => Promise<unknown>)>;
+  /**
+   * A value of tenant B for each further path parameter (a comment of B's row, an element index):
+   * a random id would answer 404 for itself and prove nothing. `weak` marks the few filled with
+   * an unknown id because making the child is a long story (a published quote); their 404 proves
+   * less.
+   */
+  params?: Record<string, () => Promise<string>>;
 };
+const weak = async () => randomUUID();
+const value = (v: string) => async () => v;
 
 const madeIds = new Map<string, Promise<string>>();
 /** The id of tenant B's row of `collection`, made once. */
@@ -163,10 +172,13 @@ const codeIdInB = async (collection: string, code: string) => {
 };
 const named = (name: string) => ({ '': { name } });
 const changedName = named('changed by another tenant');
-const comment = { '/comments': { body: 'from another tenant' } };
+const comment = {
+  '/comments': { body: 'from another tenant' },
+  '/comments/:commentId': { body: 'from another tenant' },
+};
 
 async function briefInB(): Promise<Json> {
-  const brief = await created(
+  return created(
     await call(tenantB, 'POST', '/api/briefs', {
       companyId: await idIn('companies'),
       briefElements: [
@@ -182,34 +194,54 @@ async function briefInB(): Promise<Json> {
       ],
     }),
   );
-  return brief;
 }
-let brief: Promise<Json> | undefined;
-const theBriefInB = () => {
-  brief ??= briefInB();
-  return brief;
-};
+const theBriefInB = once(briefInB);
 
-async function importInB(): Promise<string> {
+/** Tenant B uploads a multipart form: the fields, then the file (the order the upload routes read). */
+async function uploadInB(url: string, fields: Record<string, string>, file: { field: string; name: string }) {
   const form = new FormData();
-  form.append('type', '16');
-  form.append('delimiter', ',');
-  form.append('csv', new Blob(['name\nImported\n'], { type: 'text/csv' }), 'companies.csv');
+  for (const [name, text] of Object.entries(fields)) form.append(name, text);
+  form.append(file.field, new Blob(['name\nImported\n'], { type: 'text/csv' }), file.name);
   const request = new Request('http://localhost/', { method: 'POST', body: form });
   const response = await t.app.inject({
     method: 'POST',
-    url: '/api/imports',
+    url,
     headers: {
       authorization: `Bearer ${tenantB.token}`,
       'content-type': request.headers.get('content-type')!,
     },
     payload: Buffer.from(await request.arrayBuffer()),
   });
-  return (await created(response)).id;
+  return (await created(response)).id as string;
+}
+const importInB = () =>
+  uploadInB('/api/imports', { type: '16', delimiter: ',' }, { field: 'csv', name: 'companies.csv' });
+
+/** A comment and a file of tenant B on a row of `collection`, for the routes that name one. */
+const attachmentsOf = (collection: string) => ({
+  commentId: once(async () =>
+    makeInB(`/api/${collection}/${await idIn(collection)}/comments`, { body: 'tenant B' }),
+  ),
+  fileId: once(async () =>
+    uploadInB(`/api/${collection}/${await idIn(collection)}/files`, {}, { field: 'file', name: 'b.csv' }),
+  ),
+});
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make();
+    return made;
+  };
 }
 
+const articleAttachments = attachmentsOf('articles');
+
 const RESOURCES: Record<string, Resource> = {
-  companies: { make: () => makeInB('/api/companies', { name: 'Tenant B company' }), bodies: changedName },
+  companies: {
+    make: () => makeInB('/api/companies', { name: 'Tenant B company' }),
+    bodies: changedName,
+    params: { contactId: () => idIn('users/contacts') },
+  },
   'users/contacts': {
     make: async () => makeInB('/api/users/contacts', { email: `${randomUUID()}@b.test`, firstName: 'B' }),
     bodies: { '': { firstName: 'Changed' } },
@@ -228,22 +260,33 @@ const RESOURCES: Record<string, Resource> = {
   projects: {
     make: async () => makeInB('/api/projects', { name: 'B project', companyId: await idIn('companies') }),
     bodies: { ...changedName, ...comment },
+    params: attachmentsOf('projects'),
   },
   articles: {
     make: async () =>
       makeInB('/api/articles', { name: 'B box', code: 'B-1', companyId: await idIn('companies') }),
-    // No file of the article exists, so `/preview` proves less: its 404 may be the file's.
-    bodies: { ...changedName, ...comment, '/brief-element': {}, '/preview': { fileId: randomUUID() } },
+    bodies: {
+      ...changedName,
+      ...comment,
+      '/brief-element': {},
+      '/preview': async () => ({ fileId: await articleAttachments.fileId() }),
+    },
+    params: articleAttachments,
   },
   orders: {
     make: async () => makeInB('/api/orders', { billedAmount: 10, companyId: await idIn('companies') }),
     bodies: { '': { poNumber: 'changed' }, ...comment, '/order-items': [{ quantity: 1 }] },
+    params: { ...attachmentsOf('orders'), itemId: () => idIn('order-items') },
   },
   'order-items': {
     make: async () => makeInB('/api/order-items', { orderId: await idIn('orders'), quantity: 1 }),
     bodies: { '': { quantity: 7 } },
   },
-  briefs: { make: async () => (await theBriefInB()).id, bodies: changedName },
+  briefs: {
+    make: async () => (await theBriefInB()).id,
+    bodies: changedName,
+    params: { elementIndex: value('0') },
+  },
   'brief-elements': {
     make: async () => (await theBriefInB()).briefElements[0].id,
     bodies: { '': { lengthDimension: 99 } },
@@ -257,6 +300,17 @@ const RESOURCES: Record<string, Resource> = {
       '/quote-items': async () => ({ items: [{ briefId: await idIn('briefs') }] }),
       '/generate-pdf': { localisationId: 'en' },
       '/guest-links': { localisationId: 'en' },
+      '/quote-items/:itemId': { name: 'changed' },
+      '/proofs/:proofId/decision': { decision: 'approved', typedName: 'A', confirm: true },
+    },
+    params: {
+      commentId: attachmentsOf('quotes').commentId,
+      itemId: async () =>
+        (await call(tenantB, 'GET', `/api/quotes/${await idIn('quotes')}`)).json().items[0].id,
+      localisationId: value('en'),
+      // A guest link and a proof need a published quote (its PDF rendered): not made here.
+      linkId: weak,
+      proofId: weak,
     },
   },
   statuses: { bodies: { '': { internalLabel: 'changed' } } },
@@ -270,13 +324,27 @@ const RESOURCES: Record<string, Resource> = {
     make: () =>
       makeInB('/api/webhooks', { name: 'B hook', url: 'http://127.0.0.1:9/hook', events: ['event.**'] }),
     bodies: changedName,
+    params: {
+      deliveryId: once(async () => {
+        const response = await call(tenantB, 'POST', `/api/webhooks/${await idIn('webhooks')}/test`);
+        if (response.statusCode !== 202)
+          throw new Error(`webhook test: ${response.statusCode} ${response.body}`);
+        return response.json().id;
+      }),
+    },
   },
   imports: { make: importInB },
   exports: { make: () => makeInB('/api/exports', { type: 16 }) },
-  // Listed as `{ eventName, event }`, the form webhooks deliver.
   // Another user's access tokens: listed, minted and (below) revoked by the user's id.
-  'access-token/user': { make: () => idIn('users'), bodies: { '': { name: 'from another tenant' } } },
+  'access-token/user': {
+    make: () => idIn('users'),
+    bodies: { '': { name: 'from another tenant' } },
+    params: {
+      tokenId: once(async () => makeInB(`/api/access-token/user/${await idIn('users')}`, { name: 'B' })),
+    },
+  },
   'events/ressources': { make: () => idIn('events') },
+  // Listed as `{ eventName, event }`, the form webhooks deliver.
   events: { make: async () => (await call(tenantB, 'GET', '/api/events')).json().data[0].event.id },
   pipelines: {},
   'product-categories': { bodies: changedName },
@@ -318,11 +386,20 @@ const RESOURCES: Record<string, Resource> = {
 };
 
 /**
- * The routes of one row: `/api/<collection>/:id` (whatever the parameter is named) and its
- * sub-paths whose only parameter is that id. A second id, as in `/quotes/:id/comments/:commentId`,
- * is left out: a random one would answer 404 for itself and prove nothing.
+ * The routes of one row: `/api/<collection>/:id` (whatever the parameter is named) and every
+ * sub-path of it, whose further parameters (`/comments/:commentId`) take tenant B's values.
  */
-const ROW_ROUTE = /^\/api\/([a-z-]+(?:\/[a-z-]+)?)\/:[A-Za-z]+((?:\/[a-z.-]+)*)$/;
+const ROW_ROUTE = /^\/api\/([a-z-]+(?:\/[a-z-]+)?)\/:[A-Za-z]+((?:\/[a-zA-Z.:-]+)*)$/;
+
+/** The sub-path with tenant B's values for its parameters; undefined when one has none. */
+async function fillParams(collection: string, subPath: string): Promise<string | undefined> {
+  const names = [...subPath.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
+  const params = RESOURCES[collection]!.params ?? {};
+  if (names.some((name) => !params[name])) return undefined;
+  let filled = subPath;
+  for (const name of names) filled = filled.replace(`:${name}`, await params[name]!());
+  return filled;
+}
 
 describe('another tenant’s row', () => {
   it('is missing (404) on every route of a row, and is left unchanged, for tenant A’s superadmin', async () => {
@@ -344,12 +421,21 @@ describe('another tenant’s row', () => {
         continue;
       }
       const id = await idIn(collection);
-      const readBack = async () => (await call(tenantB, 'GET', `/api/${collection}/${id}`)).body;
-      const before = await readBack();
+      // Every child and body is made before the first read, so the row reads the same after.
+      const requests = [];
       for (const route of routes) {
+        const subPath = await fillParams(collection, route.subPath);
+        if (subPath === undefined)
+          failures.push(
+            `${label(route)}: give RESOURCES['${collection}'].params a value of tenant B for each parameter`,
+          );
         const given = route.method === 'GET' ? undefined : RESOURCES[collection]!.bodies?.[route.subPath];
         const body = typeof given === 'function' ? await given() : given;
-        const url = `/api/${collection}/${id}${route.subPath}`;
+        if (subPath !== undefined) requests.push({ route, url: `/api/${collection}/${id}${subPath}`, body });
+      }
+      const readBack = async () => (await call(tenantB, 'GET', `/api/${collection}/${id}`)).body;
+      const before = await readBack();
+      for (const { route, url, body } of requests) {
         const response = await call(users.superadmin, route.method, url, body);
         const mismatch = problemMismatch(response, 404, ['not_found']);
         if (mismatch)
