@@ -137,8 +137,7 @@ type Resource = {
   /**
    * A value of tenant B for each further path parameter (a comment of B's row, an element index):
    * a random id would answer 404 for itself and prove nothing. `weak` marks the few filled with
-   * an unknown id because making the child is a long story (a published quote); their 404 proves
-   * less.
+   * an unknown id because making the child is a long story (a proof); their 404 proves less.
    */
   params?: Record<string, () => Promise<string>>;
 };
@@ -292,8 +291,16 @@ const RESOURCES: Record<string, Resource> = {
     bodies: { '': { lengthDimension: 99 } },
   },
   quotes: {
-    make: async () =>
-      makeInB('/api/quotes', { companyId: await idIn('companies'), briefIds: [await idIn('briefs')] }),
+    // Published, so that it has a guest link (routes of a draft answer the same 404).
+    make: async () => {
+      const id = await makeInB('/api/quotes', {
+        companyId: await idIn('companies'),
+        briefIds: [await idIn('briefs')],
+      });
+      const published = await call(tenantB, 'PUT', `/api/quotes/${id}`, { state: 'published' });
+      if (published.statusCode !== 200) throw new Error(`publish: ${published.statusCode} ${published.body}`);
+      return id;
+    },
     bodies: {
       ...changedName,
       ...comment,
@@ -308,8 +315,10 @@ const RESOURCES: Record<string, Resource> = {
       itemId: async () =>
         (await call(tenantB, 'GET', `/api/quotes/${await idIn('quotes')}`)).json().items[0].id,
       localisationId: value('en'),
-      // A guest link and a proof need a published quote (its PDF rendered): not made here.
-      linkId: weak,
+      linkId: once(async () =>
+        makeInB(`/api/quotes/${await idIn('quotes')}/guest-links`, { localisationId: 'en' }),
+      ),
+      // A proof needs artwork uploaded and a proof made from it: not made here.
       proofId: weak,
     },
   },
