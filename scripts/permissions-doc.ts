@@ -48,6 +48,23 @@ ${header}${rows}
   promotes to superadmin. \`test/platform/permissions.test.ts\` ("the role hierarchy") sweeps
   every such path.
 - **superadmin** is an admin of the first organisation who may also create organisations.
+
+## Contracts generated from the route table
+
+\`test/security/route-contract.test.ts\` reads the routes the app itself registered
+(\`app.protectedRoutes\` with their permission, \`app.publicRoutes\`; recorded by
+\`src/platform/route-security.ts\`), so a new route is covered without being listed anywhere:
+
+- the routes served without a credential are exactly the documented public ones (sign-in and
+  session, password reset, health, the API document, the web app's entry, guest quote links);
+- every protected method and path answers 401 problem+json without a credential or with a
+  malformed one, and 403 problem+json to each role this matrix does not allow, with unknown ids
+  and a query and body no schema accepts (authorization comes before validation and before the
+  id is looked up);
+- every route of a row (\`/{id}\` and its sub-paths, their further ids being the same tenant's:
+  a comment, a file, an item of that row) answers 404 to another tenant's superadmin, and the row
+  reads the same afterwards. The rows are made from a small table per collection in that file; a
+  collection or a path parameter missing from it fails the test with what to add.
 `;
 }
 

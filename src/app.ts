@@ -55,7 +55,7 @@ import { registerPgliteMaintenance } from './platform/maintenance.ts';
 import { aliasPrefixes, type FeatureModule } from './platform/module.ts';
 import { finishOpenApiDocument } from './platform/openapi-contract.ts';
 import { createRegistry } from './platform/registry.ts';
-import { type ProtectedRoute, registerRouteSecurity } from './platform/route-security.ts';
+import { type RouteTable, registerRouteSecurity } from './platform/route-security.ts';
 import { ProblemSchema } from './platform/schemas.ts';
 import { registerSecurityHeaders } from './platform/security-headers.ts';
 import { createSessionCookies } from './platform/session.ts';
@@ -77,7 +77,7 @@ export type BuildOptions = {
   lazySchemas?: boolean;
 };
 
-export type App = FastifyInstance & { ctx: AppContext; protectedRoutes: ProtectedRoute[] };
+export type App = FastifyInstance & { ctx: AppContext } & RouteTable;
 
 /** The feature modules, in the order their routes are registered (and listed in OpenAPI). */
 const MODULES: FeatureModule[] = [
@@ -232,7 +232,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
 
   await app.register(fastifyCookie);
-  const protectedRoutes = registerRouteSecurity(app, ctx.authenticator, ctx.session, aliasPrefixes(MODULES));
+  const routeTable = registerRouteSecurity(app, ctx.authenticator, ctx.session, aliasPrefixes(MODULES));
   registerIdempotency(app, ctx, { now: options.now });
   // After idempotency (its onSend keeps the answer uncompressed) and before every route and the
   // web app's static files: the plugin attaches itself to routes as they are added.
@@ -260,5 +260,5 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const runWorkers = options.runWorkers ?? config.runWorkers;
   await ctx.jobs.start({ runWorkers });
   if (runWorkers) startWebhookDelivery(ctx);
-  return Object.assign(app, { ctx, protectedRoutes }) as unknown as App;
+  return Object.assign(app, { ctx, ...routeTable }) as unknown as App;
 }

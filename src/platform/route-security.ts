@@ -32,6 +32,10 @@ export function actorOf(request: FastifyRequest): Actor {
 
 /** Every protected route with its permission, for the docs generator and the matrix test. */
 export type ProtectedRoute = { method: string; url: string; permission: Permission };
+/** A route declared `public` (no credential), so the contract test can hold the list to the documented few. */
+export type PublicRoute = { method: string; url: string };
+/** The app's route table as the security hook saw it. */
+export type RouteTable = { protectedRoutes: ProtectedRoute[]; publicRoutes: PublicRoute[] };
 
 export const SECURITY: { [scheme: string]: string[] }[] = [{ bearerAuth: [] }, { accessToken: [] }];
 
@@ -46,8 +50,9 @@ export function registerRouteSecurity(
   session: SessionCookies,
   /** Unprefixed paths the specification names as the same operations as their /api forms (the modules' `aliases`). */
   aliasedPrefixes: readonly string[],
-): ProtectedRoute[] {
+): RouteTable {
   const protectedRoutes: ProtectedRoute[] = [];
+  const publicRoutes: PublicRoute[] = [];
   app.decorateRequest('actorOrNull', null);
   app.decorateRequest('currentUserOrNull', null);
 
@@ -57,6 +62,8 @@ export function registerRouteSecurity(
     const isAlias = aliasedPrefixes.some((p) => url === p || url.startsWith(`${p}/`));
     if (isAlias && route.schema) route.schema = { ...route.schema, hide: true };
     if (config.public) {
+      if (route.method !== 'HEAD')
+        for (const method of [route.method].flat()) publicRoutes.push({ method: String(method), url });
       // Documented as needing no credential (`security: []`), so a generated client sends none
       // and a linter does not read the absence as an oversight.
       if (route.schema && !route.schema.hide) route.schema = { ...route.schema, security: [] };
@@ -99,5 +106,5 @@ export function registerRouteSecurity(
       : [];
     route.onRequest = [authorize, ...existing];
   });
-  return protectedRoutes;
+  return { protectedRoutes, publicRoutes };
 }
