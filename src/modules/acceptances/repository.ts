@@ -48,6 +48,33 @@ export async function setSignedFile(tx: Executor, id: string, fileId: string) {
   return row;
 }
 
+/**
+ * Locks the acceptance while it has no signed PDF yet (undefined once another request signed it),
+ * so one signature is stored.
+ */
+export async function lockUnsignedAcceptance(tx: Executor, id: string) {
+  const [row] = await tx
+    .select({ signedFileId: quoteAcceptances.signedFileId })
+    .from(quoteAcceptances)
+    .where(and(eq(quoteAcceptances.id, id), isNull(quoteAcceptances.signedFileId)))
+    .for('update');
+  return row;
+}
+
+/** Inserts a quote's PDF file (metadata and bytes); answers the whole row, for its event. */
+export async function insertQuotePdfFile(
+  tx: Executor,
+  values: Omit<typeof files.$inferInsert, 'entity' | 'mimeType'>,
+  content: Buffer,
+) {
+  const [row] = await tx
+    .insert(files)
+    .values({ ...values, entity: 'quote', mimeType: 'application/pdf' })
+    .returning();
+  await tx.insert(fileContents).values({ fileId: row!.id, content });
+  return row!;
+}
+
 /** The current stored PDF of a quote in a language (metadata only). */
 export async function findLanguagePdf(db: Executor, organisationId: string, quoteId: string, label: string) {
   const [row] = await db
