@@ -4,6 +4,7 @@ import { organisationSigningKeys, quoteAcceptances } from '../../db/schema/accep
 import { fileContents, files } from '../../db/schema/organisation-data.ts';
 import { organisations, users } from '../../db/schema/platform.ts';
 import { entity } from '../../platform/events.ts';
+import { liveQuotePdfs } from '../quotes/repository.ts';
 import { AcceptanceSchema } from './schemas.ts';
 
 /** Its events deliver the evidence as GET /quotes/{id}/acceptance shows it (presentAcceptance). */
@@ -80,16 +81,7 @@ export async function findLanguagePdf(db: Executor, organisationId: string, quot
   const [row] = await db
     .select({ id: files.id, sha256: files.sha256, filename: files.filename, size: files.size })
     .from(files)
-    .where(
-      and(
-        eq(files.organisationId, organisationId),
-        eq(files.entity, 'quote'),
-        eq(files.entityId, quoteId),
-        eq(files.label, label),
-        eq(files.mimeType, 'application/pdf'),
-        isNull(files.deletedAt),
-      ),
-    )
+    .where(liveQuotePdfs(organisationId, quoteId, label))
     .orderBy(asc(files.createdAt))
     .limit(1);
   return row;

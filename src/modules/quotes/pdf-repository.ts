@@ -1,8 +1,9 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type Executor, rowsOf, type Tx } from '../../db/client.ts';
 import { briefElements } from '../../db/schema/briefs.ts';
 import { fileContents, files } from '../../db/schema/organisation-data.ts';
 import { quoteGuestLinks } from '../../db/schema/quotes.ts';
+import { liveQuotePdfs } from './repository.ts';
 
 /** The position of each brief element in its brief. */
 export function elementPositions(db: Executor, elementIds: string[]) {
@@ -48,16 +49,7 @@ export async function findQuotePdfWithContent(
     })
     .from(files)
     .innerJoin(fileContents, eq(fileContents.fileId, files.id))
-    .where(
-      and(
-        eq(files.organisationId, organisationId),
-        eq(files.entity, 'quote'),
-        eq(files.entityId, quoteId),
-        eq(files.label, language),
-        eq(files.mimeType, 'application/pdf'),
-        isNull(files.deletedAt),
-      ),
-    )
+    .where(liveQuotePdfs(organisationId, quoteId, language))
     .orderBy(files.createdAt)
     .limit(1);
   return row;

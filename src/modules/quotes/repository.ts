@@ -1,4 +1,17 @@
-import { and, asc, eq, getTableColumns, inArray, isNull, lt, ne, notInArray, or, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  eq,
+  getTableColumns,
+  inArray,
+  isNull,
+  lt,
+  ne,
+  notInArray,
+  or,
+  type SQLWrapper,
+  sql,
+} from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { type Db, type Executor, rowsOf } from '../../db/client.ts';
 import { briefElements, briefs } from '../../db/schema/briefs.ts';
@@ -458,6 +471,22 @@ export async function findTemplateRevisions(db: Executor, organisationId: string
   return row;
 }
 
+/** The live PDF files of a quote in a language (the files labelled with it). */
+export function liveQuotePdfs(
+  organisationId: string | SQLWrapper,
+  quoteId: string | SQLWrapper,
+  language: string | SQLWrapper,
+) {
+  return and(
+    eq(files.organisationId, organisationId),
+    eq(files.entity, 'quote'),
+    eq(files.entityId, quoteId),
+    eq(files.label, language),
+    eq(files.mimeType, 'application/pdf'),
+    isNull(files.deletedAt),
+  );
+}
+
 /**
  * What serving a stored quote PDF needs, in one statement (the hot path of a download): the
  * quote's state, company and revision, what the template version is made of, and the stored file
@@ -487,17 +516,7 @@ export function prepareStoredPdfHit(db: Db) {
     .innerJoin(organisations, eq(organisations.id, quotes.organisationId))
     .leftJoin(organisationSettings, eq(organisationSettings.organisationId, quotes.organisationId))
     .leftJoin(companies, eq(companies.id, quotes.companyId))
-    .leftJoin(
-      files,
-      and(
-        eq(files.organisationId, quotes.organisationId),
-        eq(files.entity, 'quote'),
-        eq(files.entityId, quotes.id),
-        eq(files.label, sql.placeholder('language')),
-        eq(files.mimeType, 'application/pdf'),
-        isNull(files.deletedAt),
-      ),
-    )
+    .leftJoin(files, liveQuotePdfs(quotes.organisationId, quotes.id, sql.placeholder('language')))
     .leftJoin(fileContents, eq(fileContents.fileId, files.id))
     .where(
       and(
