@@ -3,7 +3,7 @@ import { type Executor, rowsOf, type Tx } from '../../db/client.ts';
 import { briefElements } from '../../db/schema/briefs.ts';
 import { fileContents, files } from '../../db/schema/organisation-data.ts';
 import { quoteGuestLinks } from '../../db/schema/quotes.ts';
-import { liveQuotePdfs } from './repository.ts';
+import { liveQuotePdfs, storedPdfColumns } from './repository.ts';
 
 /** The position of each brief element in its brief. */
 export function elementPositions(db: Executor, elementIds: string[]) {
@@ -38,15 +38,7 @@ export async function findQuotePdfWithContent(
   language: string,
 ) {
   const [row] = await db
-    .select({
-      id: files.id,
-      filename: files.filename,
-      sha256: files.sha256,
-      mimeType: files.mimeType,
-      renderKey: files.renderKey,
-      label: files.label,
-      content: fileContents.content,
-    })
+    .select({ id: files.id, ...storedPdfColumns })
     .from(files)
     .innerJoin(fileContents, eq(fileContents.fileId, files.id))
     .where(liveQuotePdfs(organisationId, quoteId, language))

@@ -471,6 +471,16 @@ export async function findTemplateRevisions(db: Executor, organisationId: string
   return row;
 }
 
+/** What a download of a stored quote PDF needs: its metadata and its bytes (joined from file_contents). */
+export const storedPdfColumns = {
+  filename: files.filename,
+  sha256: files.sha256,
+  mimeType: files.mimeType,
+  renderKey: files.renderKey,
+  label: files.label,
+  content: fileContents.content,
+};
+
 /** The live PDF files of a quote in a language (the files labelled with it). */
 export function liveQuotePdfs(
   organisationId: string | SQLWrapper,
@@ -505,12 +515,7 @@ export function prepareStoredPdfHit(db: Db) {
       catalogue: catalogueRevision,
       companyAt: companies.updatedAt,
       fileId: files.id,
-      filename: files.filename,
-      sha256: files.sha256,
-      mimeType: files.mimeType,
-      renderKey: files.renderKey,
-      label: files.label,
-      content: fileContents.content,
+      ...storedPdfColumns,
     })
     .from(quotes)
     .innerJoin(organisations, eq(organisations.id, quotes.organisationId))
