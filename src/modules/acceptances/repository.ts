@@ -4,7 +4,7 @@ import { organisationSigningKeys, quoteAcceptances } from '../../db/schema/accep
 import { fileContents, files } from '../../db/schema/organisation-data.ts';
 import { organisations, users } from '../../db/schema/platform.ts';
 import { entity } from '../../platform/events.ts';
-import { liveQuotePdfs } from '../quotes/repository.ts';
+import { liveQuotePdfs } from '../quotes/pdf-repository.ts';
 import { AcceptanceSchema } from './schemas.ts';
 
 /** Its events deliver the evidence as GET /quotes/{id}/acceptance shows it (presentAcceptance). */

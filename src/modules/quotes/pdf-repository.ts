@@ -1,9 +1,11 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import { type Executor, rowsOf, type Tx } from '../../db/client.ts';
+import { and, eq, inArray, isNull, type SQLWrapper, sql } from 'drizzle-orm';
+import { type Db, type Executor, rowsOf, type Tx } from '../../db/client.ts';
 import { briefElements } from '../../db/schema/briefs.ts';
+import { catalogueEntries } from '../../db/schema/catalogue.ts';
 import { fileContents, files } from '../../db/schema/organisation-data.ts';
-import { quoteGuestLinks } from '../../db/schema/quotes.ts';
-import { liveQuotePdfs, storedPdfColumns } from './repository.ts';
+import { organisationSettings } from '../../db/schema/organisation-settings.ts';
+import { companies, organisations } from '../../db/schema/platform.ts';
+import { quoteGuestLinks, quotes } from '../../db/schema/quotes.ts';
 
 /** The position of each brief element in its brief. */
 export function elementPositions(db: Executor, elementIds: string[]) {
@@ -84,3 +86,96 @@ export async function revokeGuestLink(tx: Executor, linkId: string) {
     .returning();
   return row!;
 }
+
+/**
+ * The revision of the organisation's catalogue (the one of catalogueFingerprint, whose names the
+ * PDF prints): its entries' latest update and their count, as a column of a quote's row.
+ */
+const catalogueRevision = sql<string>`(select coalesce(max(${catalogueEntries.updatedAt})::text, '') || ':' || count(*)
+  from ${catalogueEntries} where ${catalogueEntries.organisationId} = ${quotes.organisationId})`;
+
+/**
+ * What a stored quote PDF prints besides the quote (pdf-service.ts, templateFingerprint): the
+ * revisions of the organisation, its settings, its catalogue and the customer company.
+ */
+export async function findTemplateRevisions(db: Executor, organisationId: string, companyId: string) {
+  const [row] = await db
+    .select({
+      organisationAt: organisations.updatedAt,
+      settingsAt: organisationSettings.updatedAt,
+      catalogue: sql<string>`(select coalesce(max(${catalogueEntries.updatedAt})::text, '') || ':' || count(*)
+        from ${catalogueEntries} where ${catalogueEntries.organisationId} = ${organisations.id})`,
+      companyAt: companies.updatedAt,
+    })
+    .from(organisations)
+    .leftJoin(organisationSettings, eq(organisationSettings.organisationId, organisations.id))
+    .leftJoin(companies, and(eq(companies.id, companyId), eq(companies.organisationId, organisations.id)))
+    .where(eq(organisations.id, organisationId));
+  return row;
+}
+
+/** What a download of a stored quote PDF needs: its metadata and its bytes (joined from file_contents). */
+export const storedPdfColumns = {
+  filename: files.filename,
+  sha256: files.sha256,
+  mimeType: files.mimeType,
+  renderKey: files.renderKey,
+  label: files.label,
+  content: fileContents.content,
+};
+
+/** The live PDF files of a quote in a language (the files labelled with it). */
+export function liveQuotePdfs(
+  organisationId: string | SQLWrapper,
+  quoteId: string | SQLWrapper,
+  language: string | SQLWrapper,
+) {
+  return and(
+    eq(files.organisationId, organisationId),
+    eq(files.entity, 'quote'),
+    eq(files.entityId, quoteId),
+    eq(files.label, language),
+    eq(files.mimeType, 'application/pdf'),
+    isNull(files.deletedAt),
+  );
+}
+
+/**
+ * What serving a stored quote PDF needs, in one statement (the hot path of a download): the
+ * quote's state, company and revision, what the template version is made of, and the stored file
+ * of the language with its bytes (none when it was never stored).
+ */
+export function prepareStoredPdfHit(db: Db) {
+  return db
+    .select({
+      state: quotes.state,
+      companyId: quotes.companyId,
+      createdById: quotes.createdById,
+      updatedAt: quotes.updatedAt,
+      validUntil: quotes.validUntil,
+      organisationAt: organisations.updatedAt,
+      settingsAt: organisationSettings.updatedAt,
+      catalogue: catalogueRevision,
+      companyAt: companies.updatedAt,
+      fileId: files.id,
+      ...storedPdfColumns,
+    })
+    .from(quotes)
+    .innerJoin(organisations, eq(organisations.id, quotes.organisationId))
+    .leftJoin(organisationSettings, eq(organisationSettings.organisationId, quotes.organisationId))
+    .leftJoin(companies, eq(companies.id, quotes.companyId))
+    .leftJoin(files, liveQuotePdfs(quotes.organisationId, quotes.id, sql.placeholder('language')))
+    .leftJoin(fileContents, eq(fileContents.fileId, files.id))
+    .where(
+      and(
+        eq(quotes.id, sql.placeholder('quoteId')),
+        eq(quotes.organisationId, sql.placeholder('organisationId')),
+        isNull(quotes.deletedAt),
+      ),
+    )
+    .orderBy(files.createdAt)
+    .limit(1)
+    .prepare('quote_stored_pdf_hit');
+}
+
+export type StoredPdfHitQuery = ReturnType<typeof prepareStoredPdfHit>;

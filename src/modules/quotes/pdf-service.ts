@@ -27,11 +27,14 @@ import type { RenderOptions } from './pdf-document.ts';
 import {
   elementPositions,
   findQuotePdfWithContent,
+  findTemplateRevisions,
   insertGuestLink,
   lockGuestLink,
   lockPdfRendering,
   longestLeadTimeOf,
+  prepareStoredPdfHit,
   revokeGuestLink,
+  type StoredPdfHitQuery,
 } from './pdf-repository.ts';
 import type { PdfSeller } from './pdf-seller.ts';
 import { quoteColumns } from './price-breaks.ts';
@@ -41,15 +44,12 @@ import {
   findGuestLinkByHash,
   findQuoteRow,
   findQuoteWithRefs,
-  findTemplateRevisions,
   type GuestLinkRow,
   guestLinksOf,
   liveItemsOf,
-  prepareStoredPdfHit,
   QUOTE_ENTITY,
   QUOTE_GUEST_LINK_ENTITY,
   type QuoteWithRefs,
-  type StoredPdfHitQuery,
 } from './repository.ts';
 import type { QuoteService } from './service.ts';
 
