@@ -4,6 +4,7 @@ import { organisationSigningKeys, quoteAcceptances } from '../../db/schema/accep
 import { fileContents, files } from '../../db/schema/organisation-data.ts';
 import { organisations, users } from '../../db/schema/platform.ts';
 import { entity } from '../../platform/events.ts';
+import { liveQuotePdfs } from '../quotes/pdf-repository.ts';
 import { AcceptanceSchema } from './schemas.ts';
 
 /** Its events deliver the evidence as GET /quotes/{id}/acceptance shows it (presentAcceptance). */
@@ -48,21 +49,39 @@ export async function setSignedFile(tx: Executor, id: string, fileId: string) {
   return row;
 }
 
+/**
+ * Locks the acceptance while it has no signed PDF yet (undefined once another request signed it),
+ * so one signature is stored.
+ */
+export async function lockUnsignedAcceptance(tx: Executor, id: string) {
+  const [row] = await tx
+    .select({ signedFileId: quoteAcceptances.signedFileId })
+    .from(quoteAcceptances)
+    .where(and(eq(quoteAcceptances.id, id), isNull(quoteAcceptances.signedFileId)))
+    .for('update');
+  return row;
+}
+
+/** Inserts a quote's PDF file (metadata and bytes); answers the whole row, for its event. */
+export async function insertQuotePdfFile(
+  tx: Executor,
+  values: Omit<typeof files.$inferInsert, 'entity' | 'mimeType'>,
+  content: Buffer,
+) {
+  const [row] = await tx
+    .insert(files)
+    .values({ ...values, entity: 'quote', mimeType: 'application/pdf' })
+    .returning();
+  await tx.insert(fileContents).values({ fileId: row!.id, content });
+  return row!;
+}
+
 /** The current stored PDF of a quote in a language (metadata only). */
 export async function findLanguagePdf(db: Executor, organisationId: string, quoteId: string, label: string) {
   const [row] = await db
     .select({ id: files.id, sha256: files.sha256, filename: files.filename, size: files.size })
     .from(files)
-    .where(
-      and(
-        eq(files.organisationId, organisationId),
-        eq(files.entity, 'quote'),
-        eq(files.entityId, quoteId),
-        eq(files.label, label),
-        eq(files.mimeType, 'application/pdf'),
-        isNull(files.deletedAt),
-      ),
-    )
+    .where(liveQuotePdfs(organisationId, quoteId, label))
     .orderBy(asc(files.createdAt))
     .limit(1);
   return row;

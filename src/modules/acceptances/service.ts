@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import { quoteAcceptances } from '../../db/schema/acceptances.ts';
-import { fileContents, files } from '../../db/schema/organisation-data.ts';
 import { type Actor, systemActor } from '../../platform/actor.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import type { ChangeActor, EventRecorder } from '../../platform/events.ts';
@@ -31,11 +28,14 @@ import {
   findSigningKey,
   findUserFacts,
   insertAcceptance,
+  insertQuotePdfFile,
   insertSigningKey,
+  lockUnsignedAcceptance,
   organisationName,
   QUOTE_ACCEPTANCE_ENTITY,
   readStoredFile,
   SIGNED_PDF_LABEL,
+  setSignedFile,
 } from './repository.ts';
 import type { AcceptInput, DeclineInput } from './schemas.ts';
 import type { SigningIdentity } from './signing.ts';
@@ -133,31 +133,29 @@ export function createAcceptanceService(
     quoteId: string,
     input: { filename: string; label: string; content: Buffer; createdById: string | null },
   ) {
-    const [row] = await tx
-      .insert(files)
-      .values({
+    const row = await insertQuotePdfFile(
+      tx,
+      {
         organisationId,
-        entity: 'quote',
         entityId: quoteId,
         filename: input.filename,
-        mimeType: 'application/pdf',
         size: input.content.length,
         sha256: sha256(input.content),
         label: input.label,
         createdById: input.createdById,
-      })
-      .returning();
-    await tx.insert(fileContents).values({ fileId: row!.id, content: input.content });
-    const { deletedAt: _deleted, ...snapshot } = row!;
+      },
+      input.content,
+    );
+    const { deletedAt: _deleted, ...snapshot } = row;
     await record({
       on: FILE_ENTITY,
       type: 'CREATE',
-      entityId: row!.id,
+      entityId: row.id,
       snapshot,
       relation: PARENT_ENTITIES.quote,
       relationId: quoteId,
     });
-    return { id: row!.id, sha256: row!.sha256, filename: row!.filename, size: row!.size };
+    return { id: row.id, sha256: row.sha256, filename: row.filename, size: row.size };
   }
 
   /** What the body must carry: the buyer's typed name and confirmation to accept (400 otherwise). */
@@ -357,11 +355,7 @@ export function createAcceptanceService(
       signingTime: acceptance.answeredAt,
     });
     const fileId = await change({ organisationId, userId: null }, async (tx, record) => {
-      const [locked] = await tx
-        .select({ signedFileId: quoteAcceptances.signedFileId })
-        .from(quoteAcceptances)
-        .where(and(eq(quoteAcceptances.id, acceptance.id), isNull(quoteAcceptances.signedFileId)))
-        .for('update');
+      const locked = await lockUnsignedAcceptance(tx, acceptance.id);
       // Another request signed it meanwhile: keep theirs.
       if (!locked) return (await findAcceptance(tx, organisationId, acceptance.quoteId))!.signedFileId!;
       const stored = await storeQuoteFile(tx, record, organisationId, acceptance.quoteId, {
@@ -370,10 +364,7 @@ export function createAcceptanceService(
         content,
         createdById: null,
       });
-      await tx
-        .update(quoteAcceptances)
-        .set({ signedFileId: stored.id })
-        .where(eq(quoteAcceptances.id, acceptance.id));
+      await setSignedFile(tx, acceptance.id, stored.id);
       return stored.id;
     });
     return (await readStoredFile(db, organisationId, fileId))!;

@@ -1,27 +1,22 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { accessTokens, users } from '../../db/schema/platform.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { newAccessToken } from '../../platform/auth.ts';
 import { AppError, forbidden, notFound } from '../../platform/errors.ts';
 import { entity } from '../../platform/events.ts';
 import { verifyDecoy, verifyPassword } from '../../platform/passwords.ts';
 import { mayActFor } from '../../platform/permissions.ts';
+import {
+  findLiveUserRole,
+  findSignInUser,
+  insertAccessToken,
+  listUserAccessTokens,
+  markSignedIn,
+  revokeUserAccessToken,
+} from './repository.ts';
 import type { SessionService } from './sessions.ts';
 import { createSignInThrottle } from './throttle.ts';
 
 export const ACCESS_TOKEN_ENTITY = entity('ACCESS_TOKEN', 'access_tokens');
-
-const publicTokenColumns = {
-  id: accessTokens.id,
-  userId: accessTokens.userId,
-  name: accessTokens.name,
-  prefix: accessTokens.prefix,
-  createdAt: accessTokens.createdAt,
-  lastUsedAt: accessTokens.lastUsedAt,
-  expiresAt: accessTokens.expiresAt,
-  revokedAt: accessTokens.revokedAt,
-};
 
 export function createAuthService(
   ctx: Pick<AppContext, 'db' | 'change' | 'config' | 'signer'>,
@@ -36,13 +31,7 @@ export function createAuthService(
    * for a superadmin, any user of the organisation (the role hierarchy, platform/permissions.ts).
    */
   async function tokenOwner(actor: Actor, userId: string) {
-    const [owner] = await db
-      .select({ id: users.id, role: users.role })
-      .from(users)
-      .where(
-        and(eq(users.id, userId), eq(users.organisationId, actor.organisationId), isNull(users.deletedAt)),
-      )
-      .limit(1);
+    const owner = await findLiveUserRole(db, actor.organisationId, userId);
     if (!owner) throw notFound('User');
     if (!mayActFor(actor, owner)) {
       throw forbidden(
@@ -59,24 +48,14 @@ export function createAuthService(
     // Counted before the password is checked, so concurrent attempts (on any node) cannot all
     // slip under the limit; 429 without checking anything once it is reached (issue 23, probe 3).
     const reservation = await throttle.reserve(username, address);
-    const [user] = await db
-      .select({
-        id: users.id,
-        organisationId: users.organisationId,
-        role: users.role,
-        tokenVersion: users.tokenVersion,
-        passwordHash: users.passwordHash,
-      })
-      .from(users)
-      .where(and(sql`lower(${users.username}) = ${username.toLowerCase()}`, isNull(users.deletedAt)))
-      .limit(1);
+    const user = await findSignInUser(db, username);
     const valid = user?.passwordHash
       ? await verifyPassword(user.passwordHash, password)
       : await verifyDecoy(password);
     // A failure keeps its reservation: it is the recorded failure.
     if (!user || !valid) throw new AppError('invalid_credentials', 'Unknown username or wrong password');
     await throttle.succeeded(reservation);
-    await db.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
+    await markSignedIn(db, user.id);
     return user;
   }
 
@@ -103,47 +82,30 @@ export function createAuthService(
       }
       const { token, hash, prefix } = newAccessToken();
       const created = await ctx.change(actor, async (tx, record) => {
-        const [row] = await tx
-          .insert(accessTokens)
-          .values({
-            organisationId: actor.organisationId,
-            userId: owner.id,
-            name: input.name,
-            tokenHash: hash,
-            prefix,
-            createdById: actor.userId,
-            expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
-          })
-          .returning(publicTokenColumns);
-        await record({ on: ACCESS_TOKEN_ENTITY, type: 'CREATE', entityId: row!.id, snapshot: row });
-        return row!;
+        const row = await insertAccessToken(tx, {
+          organisationId: actor.organisationId,
+          userId: owner.id,
+          name: input.name,
+          tokenHash: hash,
+          prefix,
+          createdById: actor.userId,
+          expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+        });
+        await record({ on: ACCESS_TOKEN_ENTITY, type: 'CREATE', entityId: row.id, snapshot: row });
+        return row;
       });
       return { ...created, token };
     },
 
     async listAccessTokens(actor: Actor, userId: string) {
       const owner = await tokenOwner(actor, userId);
-      return db
-        .select(publicTokenColumns)
-        .from(accessTokens)
-        .where(eq(accessTokens.userId, owner.id))
-        .orderBy(desc(accessTokens.createdAt));
+      return listUserAccessTokens(db, owner.id);
     },
 
     async revokeAccessToken(actor: Actor, userId: string, tokenId: string) {
       const owner = await tokenOwner(actor, userId);
       return ctx.change(actor, async (tx, record) => {
-        const [row] = await tx
-          .update(accessTokens)
-          .set({ revokedAt: new Date(), updatedAt: new Date() })
-          .where(
-            and(
-              eq(accessTokens.id, tokenId),
-              eq(accessTokens.userId, owner.id),
-              isNull(accessTokens.revokedAt),
-            ),
-          )
-          .returning(publicTokenColumns);
+        const row = await revokeUserAccessToken(tx, owner.id, tokenId);
         if (!row) throw notFound('Access token');
         await record({ on: ACCESS_TOKEN_ENTITY, type: 'DELETE', entityId: row.id, snapshot: row });
         return row;

@@ -1,9 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
-import { and, asc, count, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { type ExportStats, exports } from '../../db/schema/exports.ts';
+import type { ExportStats } from '../../db/schema/exports.ts';
 import { IMPORT_STATUS } from '../../db/schema/imports.ts';
-import { users } from '../../db/schema/platform.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { entity } from '../../platform/events.ts';
@@ -11,6 +9,15 @@ import { isSupportedDate, SUPPORTED_DATE_MESSAGE } from '../../platform/input-sa
 import { findFile, readFileContent } from '../files/repository.ts';
 import type { FilesService } from '../files/service.ts';
 import { delimiterOf, IMPORT_TYPES, importTypeOf, STATUS_NAMES } from '../imports/import-types.ts';
+import {
+  claimExport,
+  type ExportRow,
+  findLiveExport,
+  insertExport,
+  listExports,
+  organisationUserIds,
+  updateExport,
+} from './repository.ts';
 import { exportRows } from './writers.ts';
 
 export const EXPORT_ENTITY = entity('EXPORT', 'exports');
@@ -20,8 +27,6 @@ export type ExportJob = { exportId: string };
 export const EXPORT_ATTEMPTS = 3;
 /** An export in progress this long without finishing is taken as interrupted (recovery.ts). */
 export const EXPORT_STALE_AFTER_MS = 15 * 60_000;
-
-type ExportRow = typeof exports.$inferSelect;
 
 /** Our names, and HIPE's (`start_date`, `end_date`, `user_ids`) as aliases. */
 export function presentExport(row: ExportRow) {
@@ -101,12 +106,7 @@ export function createExportService(
   const { db } = ctx;
 
   async function find(actor: Actor, id: string) {
-    const [row] = await db
-      .select()
-      .from(exports)
-      .where(
-        and(eq(exports.id, id), eq(exports.organisationId, actor.organisationId), isNull(exports.deletedAt)),
-      );
+    const row = await findLiveExport(db, actor.organisationId, id);
     if (!row) throw notFound('Export');
     return row;
   }
@@ -116,22 +116,12 @@ export function createExportService(
     // Claimed atomically: requested, or in progress but stale (its run was interrupted), so two
     // runs (a pg-boss retry, a recovery sweep) never write the same export at once.
     const startedAt = new Date();
-    const [row] = await db
-      .update(exports)
-      .set({ status: IMPORT_STATUS.IN_PROGRESS, updatedAt: startedAt })
-      .where(
-        and(
-          eq(exports.id, exportId),
-          or(
-            eq(exports.status, IMPORT_STATUS.REQUESTED),
-            and(
-              eq(exports.status, IMPORT_STATUS.IN_PROGRESS),
-              lt(exports.updatedAt, new Date(startedAt.getTime() - EXPORT_STALE_AFTER_MS)),
-            ),
-          ),
-        ),
-      )
-      .returning();
+    const row = await claimExport(
+      db,
+      exportId,
+      startedAt,
+      new Date(startedAt.getTime() - EXPORT_STALE_AFTER_MS),
+    );
     if (!row) return;
     const actor = { organisationId: row.organisationId, userId: row.createdById ?? '' };
     try {
@@ -163,16 +153,17 @@ export function createExportService(
             startedAt: startedAt.toISOString(),
             finishedAt: new Date().toISOString(),
           };
-          const [done] = await tx
-            .update(exports)
-            .set({ status: IMPORT_STATUS.DONE, fileId: file.id, stats, updatedAt: new Date() })
-            .where(eq(exports.id, exportId))
-            .returning();
+          const done = await updateExport(tx, exportId, {
+            status: IMPORT_STATUS.DONE,
+            fileId: file.id,
+            stats,
+            updatedAt: new Date(),
+          });
           await record({
             on: EXPORT_ENTITY,
             type: 'UPDATE',
             entityId: exportId,
-            snapshot: presentExport(done!),
+            snapshot: presentExport(done),
           });
         },
       );
@@ -182,22 +173,18 @@ export function createExportService(
       await ctx.change(
         { organisationId: row.organisationId, userId: row.createdById },
         async (tx, record) => {
-          const [failed] = await tx
-            .update(exports)
-            .set({
-              attempts,
-              status: last ? IMPORT_STATUS.CRASH : IMPORT_STATUS.REQUESTED,
-              stats: { ...row.stats, reason: (error as Error).message },
-              updatedAt: new Date(),
-            })
-            .where(eq(exports.id, exportId))
-            .returning();
+          const failed = await updateExport(tx, exportId, {
+            attempts,
+            status: last ? IMPORT_STATUS.CRASH : IMPORT_STATUS.REQUESTED,
+            stats: { ...row.stats, reason: (error as Error).message },
+            updatedAt: new Date(),
+          });
           if (last) {
             await record({
               on: EXPORT_ENTITY,
               type: 'UPDATE',
               entityId: exportId,
-              snapshot: presentExport(failed!),
+              snapshot: presentExport(failed),
             });
           }
         },
@@ -242,11 +229,7 @@ export function createExportService(
       }
       const userIds = [...new Set(input.userIds ?? input.user_ids ?? [])];
       if (userIds.length) {
-        const found = await db
-          .select({ id: users.id })
-          .from(users)
-          .where(and(eq(users.organisationId, actor.organisationId), inArray(users.id, userIds)));
-        const known = new Set(found.map((u) => u.id));
+        const known = new Set(await organisationUserIds(db, actor.organisationId, userIds));
         const unknown = userIds.findIndex((id) => !known.has(id));
         if (unknown >= 0) {
           throw new AppError('invalid_reference', 'A user of user_ids is not a user of the organisation', {
@@ -257,26 +240,23 @@ export function createExportService(
         }
       }
       const row = await ctx.change(actor, async (tx, record) => {
-        const [created] = await tx
-          .insert(exports)
-          .values({
-            organisationId: actor.organisationId,
-            type: type.code,
-            delimiter,
-            startDate,
-            endDate,
-            userIds,
-            stats: { rows: null, startedAt: null, finishedAt: null },
-            createdById: actor.userId,
-          })
-          .returning();
+        const created = await insertExport(tx, {
+          organisationId: actor.organisationId,
+          type: type.code,
+          delimiter,
+          startDate,
+          endDate,
+          userIds,
+          stats: { rows: null, startedAt: null, finishedAt: null },
+          createdById: actor.userId,
+        });
         await record({
           on: EXPORT_ENTITY,
           type: 'CREATE',
-          entityId: created!.id,
-          snapshot: presentExport(created!),
+          entityId: created.id,
+          snapshot: presentExport(created),
         });
-        return created!;
+        return created;
       });
       await ctx.jobs.send<ExportJob>(EXPORT_JOB, { exportId: row.id }, { singletonKey: row.id });
       return presentExport(row);
@@ -296,29 +276,14 @@ export function createExportService(
       const type = query.type ? (importTypeOf(query.type)?.code ?? query.type) : undefined;
       const start = dateOf(query.start, '/start', 'query');
       const end = dateOf(query.end, '/end', 'query');
-      const where = and(
-        eq(exports.organisationId, actor.organisationId),
-        isNull(exports.deletedAt),
-        isNull(exports.archivedAt),
-        statuses.length ? inArray(exports.status, statuses) : undefined,
-        type ? eq(exports.type, type) : undefined,
-        start ? gte(exports.createdAt, start) : undefined,
-        end ? lt(exports.createdAt, end) : undefined,
-        query.s ? sql`${exports.type} = ${query.s.trim()}` : undefined,
-      );
       const [field = 'createdAt', dir = 'DESC'] = (query.sort ?? 'createdAt,DESC').split(',');
-      const column = field === 'updatedAt' ? exports.updatedAt : exports.createdAt;
-      const [rows, [total]] = await Promise.all([
-        db
-          .select()
-          .from(exports)
-          .where(where)
-          .orderBy(dir.toUpperCase() === 'ASC' ? asc(column) : desc(column), asc(exports.id))
-          .limit(limit)
-          .offset((page - 1) * limit),
-        db.select({ n: count() }).from(exports).where(where),
-      ]);
-      const n = Number(total?.n ?? 0);
+      const { rows, total: n } = await listExports(
+        db,
+        actor.organisationId,
+        { statuses, type, start, end, s: query.s },
+        { field: field === 'updatedAt' ? 'updatedAt' : 'createdAt', ascending: dir.toUpperCase() === 'ASC' },
+        { limit, offset: (page - 1) * limit },
+      );
       return {
         data: rows.map(presentExport),
         meta: { page, limit, total: n, pageCount: Math.ceil(n / limit) },
@@ -330,13 +295,9 @@ export function createExportService(
       if (row.archivedAt) return presentExport(row);
       return ctx.change(actor, async (tx, record) => {
         const at = new Date();
-        const [archived] = await tx
-          .update(exports)
-          .set({ archivedAt: at, updatedAt: at })
-          .where(eq(exports.id, id))
-          .returning();
-        await record({ on: EXPORT_ENTITY, type: 'UPDATE', entityId: id, snapshot: presentExport(archived!) });
-        return presentExport(archived!);
+        const archived = await updateExport(tx, id, { archivedAt: at, updatedAt: at });
+        await record({ on: EXPORT_ENTITY, type: 'UPDATE', entityId: id, snapshot: presentExport(archived) });
+        return presentExport(archived);
       });
     },
 

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, count, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { type AttachableEntity, comments, fileContents, files } from '../../db/schema/organisation-data.ts';
 import { users } from '../../db/schema/platform.ts';
 import { type EntityDescriptor, entity } from '../../platform/events.ts';
+import type { PageRequest } from '../../platform/pagination.ts';
 import { CommentSchema, FileSchema } from './schemas.ts';
 
 /** A file's events deliver its metadata as GET .../files lists it. */
@@ -92,6 +93,56 @@ export async function readFileContent(db: Executor, fileId: string): Promise<Buf
   return row?.content;
 }
 
+/** Inserts a file's metadata and bytes; answers the metadata as the API shows it. */
+export async function insertFile(tx: Executor, values: typeof files.$inferInsert, content: Buffer) {
+  const [row] = await tx.insert(files).values(values).returning(fileColumns);
+  await tx.insert(fileContents).values({ fileId: row!.id, content });
+  return row as FileRow;
+}
+
+/** One page of a record's live files (only those with `label` when given), and their total. */
+export async function listFilesPage(
+  db: Executor,
+  organisationId: string,
+  target: AttachmentTarget,
+  label: string | undefined,
+  page: PageRequest,
+) {
+  const where = and(
+    liveFiles(organisationId, target),
+    label !== undefined ? eq(files.label, label) : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select(fileColumns)
+      .from(files)
+      .where(where)
+      .orderBy(...page.orderBy)
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ count: count() }).from(files).where(where),
+  ]);
+  return { rows: rows as FileRow[], total: total?.count ?? 0 };
+}
+
+/** Every live file of a record, oldest first (ties by id). */
+export async function listAllFiles(db: Executor, organisationId: string, target: AttachmentTarget) {
+  const rows = await db
+    .select(fileColumns)
+    .from(files)
+    .where(liveFiles(organisationId, target))
+    .orderBy(files.createdAt, files.id);
+  return rows as FileRow[];
+}
+
+/** Soft-deletes a live file of the organisation (metadata and bytes are kept). */
+export async function softDeleteFile(tx: Executor, organisationId: string, id: string) {
+  await tx
+    .update(files)
+    .set({ deletedAt: new Date(), updatedAt: new Date() })
+    .where(and(eq(files.id, id), liveFiles(organisationId)));
+}
+
 export const commentColumns = {
   id: comments.id,
   entity: comments.entity,
@@ -159,4 +210,55 @@ export async function findComment(
     .where(and(eq(comments.id, id), liveComments(organisationId, target)))
     .limit(1);
   return row ? toComment(row as CommentSelect) : undefined;
+}
+
+/** One page of a record's live comments with their authors, and their total. */
+export async function listCommentsPage(
+  db: Executor,
+  organisationId: string,
+  target: AttachmentTarget,
+  page: PageRequest,
+) {
+  const where = liveComments(organisationId, target);
+  const [rows, [total]] = await Promise.all([
+    selectComments(db)
+      .where(where)
+      .orderBy(...page.orderBy)
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ count: count() }).from(comments).where(where),
+  ]);
+  return { rows: rows.map(toComment), total: total?.count ?? 0 };
+}
+
+export async function insertComment(tx: Executor, values: typeof comments.$inferInsert) {
+  const [row] = await tx.insert(comments).values(values).returning({ id: comments.id });
+  return row!;
+}
+
+/** Changes the body of a live comment of the record. */
+export async function updateCommentBody(
+  tx: Executor,
+  organisationId: string,
+  target: AttachmentTarget,
+  id: string,
+  body: string,
+) {
+  await tx
+    .update(comments)
+    .set({ body, updatedAt: new Date() })
+    .where(and(eq(comments.id, id), liveComments(organisationId, target)));
+}
+
+/** Soft-deletes a live comment of the record. */
+export async function softDeleteComment(
+  tx: Executor,
+  organisationId: string,
+  target: AttachmentTarget,
+  id: string,
+) {
+  await tx
+    .update(comments)
+    .set({ deletedAt: new Date(), updatedAt: new Date() })
+    .where(and(eq(comments.id, id), liveComments(organisationId, target)));
 }

@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { and, count, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import { comments, fileContents, files } from '../../db/schema/organisation-data.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import type { EventRecorder } from '../../platform/events.ts';
@@ -16,15 +14,18 @@ import {
   type CommentRow,
   FILE_ENTITY,
   type FileRow,
-  fileColumns,
   findComment,
   findFile,
-  liveComments,
-  liveFiles,
+  insertComment,
+  insertFile,
+  listAllFiles,
+  listCommentsPage,
+  listFilesPage,
   PARENT_ENTITIES,
   readFileContent,
-  selectComments,
-  toComment,
+  softDeleteComment,
+  softDeleteFile,
+  updateCommentBody,
 } from './repository.ts';
 import { COMMENT_PAGE, FILE_PAGE, MAX_LABEL_LENGTH } from './schemas.ts';
 
@@ -69,9 +70,9 @@ export function createFilesService(ctx: Pick<AppContext, 'db' | 'change' | 'conf
     record: EventRecorder,
   ): Promise<FileRow> {
     const label = input.label?.trim() || null;
-    const [row] = await tx
-      .insert(files)
-      .values({
+    const row = await insertFile(
+      tx,
+      {
         organisationId: actor.organisationId,
         entity: input.entity,
         entityId: input.entityId,
@@ -82,17 +83,17 @@ export function createFilesService(ctx: Pick<AppContext, 'db' | 'change' | 'conf
         label,
         renderKey: input.renderKey ?? null,
         createdById: actor.userId,
-      })
-      .returning(fileColumns);
-    await tx.insert(fileContents).values({ fileId: row!.id, content: input.content });
+      },
+      input.content,
+    );
     await record({
       on: FILE_ENTITY,
       type: 'CREATE',
-      entityId: row!.id,
+      entityId: row.id,
       snapshot: row,
       ...relationOf(input),
     });
-    return row as FileRow;
+    return row;
   }
 
   async function get(actor: FileActor, id: string, target?: AttachmentTarget): Promise<FileRow> {
@@ -134,31 +135,13 @@ export function createFilesService(ctx: Pick<AppContext, 'db' | 'change' | 'conf
     /** The live files of a record, paginated (optionally only those with a given label). */
     async list(actor: FileActor, target: AttachmentTarget, query: PageQuery & { label?: string }) {
       const page = resolvePage(query, FILE_PAGE);
-      const where = and(
-        liveFiles(actor.organisationId, target),
-        query.label !== undefined ? eq(files.label, query.label) : undefined,
-      );
-      const [rows, [total]] = await Promise.all([
-        ctx.db
-          .select(fileColumns)
-          .from(files)
-          .where(where)
-          .orderBy(...page.orderBy)
-          .limit(page.limit)
-          .offset(page.offset),
-        ctx.db.select({ count: count() }).from(files).where(where),
-      ]);
-      return pageResult(rows as FileRow[], total?.count ?? 0, page);
+      const { rows, total } = await listFilesPage(ctx.db, actor.organisationId, target, query.label, page);
+      return pageResult(rows, total, page);
     },
 
     /** Every live file of a record, oldest first (e.g. the PDFs of a quote). */
     async listAll(actor: FileActor, target: AttachmentTarget): Promise<FileRow[]> {
-      const rows = await ctx.db
-        .select(fileColumns)
-        .from(files)
-        .where(liveFiles(actor.organisationId, target))
-        .orderBy(files.createdAt, files.id);
-      return rows as FileRow[];
+      return listAllFiles(ctx.db, actor.organisationId, target);
     },
 
     /** The metadata of a live file (404 when missing, deleted, of another tenant or record). */
@@ -184,10 +167,7 @@ export function createFilesService(ctx: Pick<AppContext, 'db' | 'change' | 'conf
         if ('role' in actor && actor.role === 'contact' && before.createdById !== actor.userId) {
           throw forbidden('Contacts may only delete the files they uploaded');
         }
-        await tx
-          .update(files)
-          .set({ deletedAt: new Date(), updatedAt: new Date() })
-          .where(and(eq(files.id, id), liveFiles(actor.organisationId)));
+        await softDeleteFile(tx, actor.organisationId, id);
         await record({
           on: FILE_ENTITY,
           type: 'DELETE',
@@ -216,16 +196,8 @@ export function createCommentsService(ctx: Pick<AppContext, 'db' | 'change'>) {
   return {
     async list(actor: Actor, target: AttachmentTarget, query: PageQuery) {
       const page = resolvePage(query, COMMENT_PAGE);
-      const where = liveComments(actor.organisationId, target);
-      const [rows, [total]] = await Promise.all([
-        selectComments(ctx.db)
-          .where(where)
-          .orderBy(...page.orderBy)
-          .limit(page.limit)
-          .offset(page.offset),
-        ctx.db.select({ count: count() }).from(comments).where(where),
-      ]);
-      return pageResult(rows.map(toComment), total?.count ?? 0, page);
+      const { rows, total } = await listCommentsPage(ctx.db, actor.organisationId, target, page);
+      return pageResult(rows, total, page);
     },
 
     create: (actor: Actor, target: AttachmentTarget, body: string) =>
@@ -233,11 +205,13 @@ export function createCommentsService(ctx: Pick<AppContext, 'db' | 'change'>) {
         const text = body.trim();
         if (!text)
           throw badRequest('A comment needs a body', [{ pointer: '/body', message: 'is blank', in: 'body' }]);
-        const [inserted] = await tx
-          .insert(comments)
-          .values({ organisationId: actor.organisationId, ...target, body: text, createdById: actor.userId })
-          .returning({ id: comments.id });
-        const row = (await findComment(tx, actor.organisationId, inserted!.id, target))!;
+        const inserted = await insertComment(tx, {
+          organisationId: actor.organisationId,
+          ...target,
+          body: text,
+          createdById: actor.userId,
+        });
+        const row = (await findComment(tx, actor.organisationId, inserted.id, target))!;
         await record({
           on: COMMENT_ENTITY,
           type: 'CREATE',
@@ -253,10 +227,7 @@ export function createCommentsService(ctx: Pick<AppContext, 'db' | 'change'>) {
         const before = await mine(tx, actor, target, id);
         const text = body.trim();
         if (text === before.body) return before;
-        await tx
-          .update(comments)
-          .set({ body: text, updatedAt: new Date() })
-          .where(and(eq(comments.id, id), liveComments(actor.organisationId, target)));
+        await updateCommentBody(tx, actor.organisationId, target, id, text);
         const row = (await findComment(tx, actor.organisationId, id, target))!;
         await record({
           on: COMMENT_ENTITY,
@@ -272,10 +243,7 @@ export function createCommentsService(ctx: Pick<AppContext, 'db' | 'change'>) {
     remove: (actor: Actor, target: AttachmentTarget, id: string) =>
       ctx.change(actor, async (tx, record) => {
         const before = await mine(tx, actor, target, id);
-        await tx
-          .update(comments)
-          .set({ deletedAt: new Date(), updatedAt: new Date() })
-          .where(and(eq(comments.id, id), liveComments(actor.organisationId, target)));
+        await softDeleteComment(tx, actor.organisationId, target, id);
         await record({
           on: COMMENT_ENTITY,
           type: 'DELETE',

@@ -1,15 +1,11 @@
 import { Readable } from 'node:stream';
-import { and, eq, gte, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
 import type { AppContext } from '../../context.ts';
-import type { Tx } from '../../db/client.ts';
-import { IMPORT_STATUS, type ImportStatus, imports } from '../../db/schema/imports.ts';
-import { files } from '../../db/schema/organisation-data.ts';
+import { IMPORT_STATUS, type ImportStatus } from '../../db/schema/imports.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
-import { likeEscape } from '../../platform/filters.ts';
-import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import type { ChunkedFileStore, PendingFile } from '../files/chunks.ts';
 import { fileTooLarge, normaliseMimeType, sanitiseFilename } from '../files/multipart.ts';
 import { textInspector } from './csv.ts';
@@ -17,20 +13,22 @@ import { isInfrastructureError } from './db-errors.ts';
 import { DELIMITERS, delimiterOf, IMPORT_TYPES, importTypeOf } from './import-types.ts';
 import { clearKeys } from './keys.ts';
 import type { ImportProcessor } from './processor.ts';
-import { findImport, IMPORT_ENTITY, initialStats, presentImport } from './repository.ts';
+import {
+  findImport,
+  findImportFileFacts,
+  findRealRun,
+  IMPORT_ENTITY,
+  IMPORT_PAGE,
+  type ImportFilters,
+  initialStats,
+  insertImport,
+  listImports,
+  nextImportCode,
+  presentImport,
+  updateImport,
+} from './repository.ts';
 
-export const IMPORT_PAGE: PageOptions = {
-  defaultLimit: 25,
-  maxLimit: 100,
-  sortFields: {
-    createdAt: imports.createdAt,
-    updatedAt: imports.updatedAt,
-    code: imports.code,
-    status: imports.status,
-  },
-  tieBreaker: imports.id,
-  defaultSort: { field: 'createdAt', direction: 'DESC' },
-};
+export { IMPORT_PAGE } from './repository.ts';
 
 export type ImportListQuery = PageQuery & {
   type?: string;
@@ -108,16 +106,6 @@ export function createImportService(
   const { db } = ctx;
   const { store, processor } = deps;
 
-  /** The next import code of the organisation; concurrent creations wait for each other here. */
-  async function nextCode(tx: Tx, organisationId: string) {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`import-code:${organisationId}`}))`);
-    const [next] = await tx
-      .select({ code: sql<number>`coalesce(max(${imports.code}), 0)::int + 1` })
-      .from(imports)
-      .where(eq(imports.organisationId, organisationId));
-    return next!.code;
-  }
-
   async function get(actor: Actor, id: string) {
     const row = await findImport(db, actor.organisationId, id);
     if (!row) throw notFound('Import');
@@ -129,11 +117,7 @@ export function createImportService(
     get: async (actor: Actor, id: string) => {
       const row = await get(actor, id);
       if (!row.dryRun) return presentImport(row);
-      const [real] = await db
-        .select({ id: imports.id })
-        .from(imports)
-        .where(and(eq(imports.organisationId, actor.organisationId), eq(imports.fromDryRunId, id)))
-        .limit(1);
+      const real = await findRealRun(db, id, actor.organisationId);
       return { ...presentImport(row), realRunId: real?.id ?? null };
     },
 
@@ -213,30 +197,27 @@ export function createImportService(
       const file = pending;
       const row = await ctx.change(actor, async (tx, record) => {
         await store.complete(tx, file, { entity: 'import', entityId: importId }, record);
-        const next = await nextCode(tx, actor.organisationId);
-        const [created] = await tx
-          .insert(imports)
-          .values({
-            id: importId,
-            organisationId: actor.organisationId,
-            code: next,
-            type: form.type!,
-            status: IMPORT_STATUS.REQUESTED,
-            delimiter: form.delimiter ?? ',',
-            createdById: actor.userId,
-            fileId: file.id,
-            dryRun: form.dryRun ?? false,
-            allowDelete: form.allowDelete ?? false,
-            stats: initialStats(),
-          })
-          .returning();
+        const next = await nextImportCode(tx, actor.organisationId);
+        const created = await insertImport(tx, {
+          id: importId,
+          organisationId: actor.organisationId,
+          code: next,
+          type: form.type!,
+          status: IMPORT_STATUS.REQUESTED,
+          delimiter: form.delimiter ?? ',',
+          createdById: actor.userId,
+          fileId: file.id,
+          dryRun: form.dryRun ?? false,
+          allowDelete: form.allowDelete ?? false,
+          stats: initialStats(),
+        });
         await record({
           on: IMPORT_ENTITY,
           type: 'CREATE',
           entityId: importId,
-          snapshot: presentImport(created!),
+          snapshot: presentImport(created),
         });
-        return created!;
+        return created;
       });
       // Queued once the import is committed; the recovery sweep queues it again if this fails.
       await processor
@@ -247,12 +228,10 @@ export function createImportService(
 
     async list(actor: Actor, query: ImportListQuery) {
       const page = resolvePage(query, IMPORT_PAGE);
-      const conditions: (SQL | undefined)[] = [
-        eq(imports.organisationId, actor.organisationId),
-        isNull(imports.deletedAt),
-        query.start ? gte(imports.createdAt, new Date(query.start)) : undefined,
-        query.end ? lte(imports.createdAt, new Date(query.end)) : undefined,
-      ];
+      const filters: ImportFilters = {
+        start: query.start ? new Date(query.start) : undefined,
+        end: query.end ? new Date(query.end) : undefined,
+      };
       if (query.delimiter !== undefined) {
         const delimiter = delimiterOf(query.delimiter);
         if (!delimiter) {
@@ -264,19 +243,10 @@ export function createImportService(
             },
           ]);
         }
-        conditions.push(eq(imports.delimiter, delimiter.value));
+        filters.delimiter = delimiter.value;
       }
       // HIPE's search box: a "contains" on the import number or the file name.
-      const term = query.s?.trim();
-      if (term) {
-        const pattern = `%${likeEscape(term)}%`;
-        conditions.push(
-          or(
-            sql`${imports.code}::text like ${pattern}`,
-            sql`exists (select 1 from ${files} where ${files.id} = ${imports.fileId} and ${files.filename} ilike ${pattern})`,
-          ),
-        );
-      }
+      filters.term = query.s?.trim() || undefined;
       if (query.type !== undefined) {
         const type = importTypeOf(query.type);
         if (!type) {
@@ -288,7 +258,7 @@ export function createImportService(
             },
           ]);
         }
-        conditions.push(eq(imports.type, type.code));
+        filters.type = type.code;
       }
       if (query.status !== undefined) {
         const codes = query.status.split(',').map((s) => s.trim());
@@ -306,20 +276,10 @@ export function createImportService(
             },
           ]);
         }
-        conditions.push(inArray(imports.status, statuses as ImportStatus[]));
+        filters.statuses = statuses as ImportStatus[];
       }
-      const where = and(...conditions);
-      const [rows, [count]] = await Promise.all([
-        db
-          .select()
-          .from(imports)
-          .where(where)
-          .orderBy(...page.orderBy)
-          .limit(page.limit)
-          .offset(page.offset),
-        db.select({ total: sql<number>`count(*)::int` }).from(imports).where(where),
-      ]);
-      return pageResult(rows.map(presentImport), count?.total ?? 0, page);
+      const { rows, total } = await listImports(db, actor.organisationId, filters, page);
+      return pageResult(rows.map(presentImport), total, page);
     },
 
     /** The original file as a stream of its stored pieces. */
@@ -329,10 +289,7 @@ export function createImportService(
         throw new AppError('file_archived', 'The file of this import was archived');
       }
       const fileId = row.fileId;
-      const [file] = await db
-        .select({ filename: files.filename, size: files.size, sha256: files.sha256 })
-        .from(files)
-        .where(eq(files.id, fileId));
+      const file = await findImportFileFacts(db, fileId);
       if (!file) throw notFound('File');
       return { file, stream: Readable.from(store.read(fileId)) };
     },
@@ -352,23 +309,19 @@ export function createImportService(
         const release = !running && !row.fileArchived && row.fileId;
         if (release) await store.release(tx, row.fileId!, { entity: 'import', entityId: id }, record);
         const now = new Date();
-        const [updated] = await tx
-          .update(imports)
-          .set({
-            ...(release ? { fileArchived: true } : {}),
-            deletedAt: row.deletedAt ?? now,
-            updatedAt: now,
-          })
-          .where(eq(imports.id, id))
-          .returning();
+        const updated = await updateImport(tx, id, {
+          ...(release ? { fileArchived: true } : {}),
+          deletedAt: row.deletedAt ?? now,
+          updatedAt: now,
+        });
         await record({
           on: IMPORT_ENTITY,
           type: row.deletedAt ? 'UPDATE' : 'DELETE',
           entityId: id,
-          snapshot: presentImport(updated!),
+          snapshot: presentImport(updated),
           ...(row.deletedAt ? { updatedColumns: ['fileArchived'] } : {}),
         });
-        return presentImport(updated!);
+        return presentImport(updated);
       });
     },
 
@@ -389,40 +342,33 @@ export function createImportService(
         if (dry.fileArchived || !dry.fileId) {
           throw new AppError('file_archived', 'The file of this dry run was archived');
         }
-        const [already] = await tx
-          .select({ id: imports.id })
-          .from(imports)
-          .where(eq(imports.fromDryRunId, id))
-          .limit(1);
+        const already = await findRealRun(tx, id);
         if (already) {
           throw new AppError('dry_run_already_run', 'This dry run was already run for real');
         }
         const file = await store.copy(tx, dry.fileId, { entity: 'import', entityId: realId }, record);
-        const code = await nextCode(tx, actor.organisationId);
-        const [created] = await tx
-          .insert(imports)
-          .values({
-            id: realId,
-            organisationId: actor.organisationId,
-            code,
-            type: dry.type,
-            status: IMPORT_STATUS.REQUESTED,
-            delimiter: dry.delimiter,
-            createdById: actor.userId,
-            fileId: file.id,
-            dryRun: false,
-            allowDelete: dry.allowDelete,
-            fromDryRunId: id,
-            stats: initialStats(),
-          })
-          .returning();
+        const code = await nextImportCode(tx, actor.organisationId);
+        const created = await insertImport(tx, {
+          id: realId,
+          organisationId: actor.organisationId,
+          code,
+          type: dry.type,
+          status: IMPORT_STATUS.REQUESTED,
+          delimiter: dry.delimiter,
+          createdById: actor.userId,
+          fileId: file.id,
+          dryRun: false,
+          allowDelete: dry.allowDelete,
+          fromDryRunId: id,
+          stats: initialStats(),
+        });
         await record({
           on: IMPORT_ENTITY,
           type: 'CREATE',
           entityId: realId,
-          snapshot: presentImport(created!),
+          snapshot: presentImport(created),
         });
-        return created!;
+        return created;
       });
       await processor
         .enqueue(realId)
@@ -449,20 +395,22 @@ export function createImportService(
           finishedAt: now.toISOString(),
           durationMs: now.getTime() - started,
         };
-        const [updated] = await tx
-          .update(imports)
-          .set({ status: IMPORT_STATUS.ABORTED, stats, workerId: null, heartbeatAt: null, updatedAt: now })
-          .where(eq(imports.id, id))
-          .returning();
+        const updated = await updateImport(tx, id, {
+          status: IMPORT_STATUS.ABORTED,
+          stats,
+          workerId: null,
+          heartbeatAt: null,
+          updatedAt: now,
+        });
         await clearKeys(tx, id);
         await record({
           on: IMPORT_ENTITY,
           type: 'UPDATE',
           entityId: id,
-          snapshot: presentImport(updated!),
+          snapshot: presentImport(updated),
           updatedColumns: ['status', 'stats'],
         });
-        return presentImport(updated!);
+        return presentImport(updated);
       });
     },
   };

@@ -121,3 +121,29 @@ export async function dieLineOfLine(db: Executor, line: Pick<LineRow, 'briefElem
   const computed = prediction.output.briefComputed.briefElements.find((e) => e.position === element.position);
   return computed?.dieLine;
 }
+
+export type ProofInsert = typeof artworkProofs.$inferInsert;
+
+export async function insertProof(tx: Executor, values: ProofInsert) {
+  const [row] = await tx.insert(artworkProofs).values(values).returning();
+  return row!;
+}
+
+/** Changes a proof (its updatedAt too); answers the whole row. */
+export async function updateProof(tx: Executor, id: string, values: Partial<ProofInsert>) {
+  const [row] = await tx
+    .update(artworkProofs)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(artworkProofs.id, id))
+    .returning();
+  return row!;
+}
+
+/** Proofs of every organisation still waiting for their preflight (at most `limit`). */
+export function pendingPreflights(db: Executor, limit: number) {
+  return db
+    .select({ id: artworkProofs.id, organisationId: artworkProofs.organisationId })
+    .from(artworkProofs)
+    .where(eq(artworkProofs.preflightState, 'pending'))
+    .limit(limit);
+}

@@ -4,11 +4,9 @@
  * count of lines waiting for an approved proof that the quote lifecycle's convert guard reads.
  */
 import { createHash } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import type { Tx } from '../../db/client.ts';
-import { type ArtworkInfo, artworkProofs, type PreflightFinding } from '../../db/schema/proofs.ts';
+import type { ArtworkInfo, PreflightFinding } from '../../db/schema/proofs.ts';
 import { type Actor, systemActor } from '../../platform/actor.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import type { EventRecorder } from '../../platform/events.ts';
@@ -25,14 +23,17 @@ import {
   dieLineOfLine,
   findProof,
   findProofById,
+  insertProof,
   type LineRow,
   linesOfQuote,
   lockQuote,
   nextVersion,
   PROOF_ENTITY,
   type ProofRow,
+  pendingPreflights,
   proofsOfQuote,
   refreshProofsPending,
+  updateProof,
 } from './repository.ts';
 import type { DecisionInput, GuestDecisionInput } from './schemas.ts';
 
@@ -213,15 +214,6 @@ export function createProofService(
       ...extra,
     });
 
-  async function setProof(tx: Tx, id: string, values: Partial<typeof artworkProofs.$inferInsert>) {
-    const [row] = await tx
-      .update(artworkProofs)
-      .set({ ...values, updatedAt: new Date() })
-      .where(eq(artworkProofs.id, id))
-      .returning();
-    return row!;
-  }
-
   /** Preflight and proof PDF of one version (the job's work); idempotent once done. */
   async function runPreflight(data: PreflightJobData) {
     const row = await findProofById(ctx.db, data.organisationId, data.proofId);
@@ -290,7 +282,7 @@ export function createProofService(
             record,
           )
         : null;
-      const after = await setProof(tx, row.id, {
+      const after = await updateProof(tx, row.id, {
         preflightState: 'done',
         findings,
         artwork: info,
@@ -317,11 +309,7 @@ export function createProofService(
 
     /** Proofs still waiting for their preflight (a process stopped, a queue failure): queued again. */
     async recoverPending() {
-      const rows = await ctx.db
-        .select({ id: artworkProofs.id, organisationId: artworkProofs.organisationId })
-        .from(artworkProofs)
-        .where(eq(artworkProofs.preflightState, 'pending'))
-        .limit(1000);
+      const rows = await pendingPreflights(ctx.db, 1000);
       for (const row of rows) await queuePreflight(row);
       return rows.length;
     },
@@ -407,22 +395,19 @@ export function createProofService(
           },
           record,
         );
-        const [inserted] = await tx
-          .insert(artworkProofs)
-          .values({
-            organisationId: actor.organisationId,
-            quoteId,
-            quoteItemId: itemId,
-            version: await nextVersion(tx, itemId),
-            artworkFileId: stored.id,
-            artworkFilename: stored.filename,
-            artworkSha256: stored.sha256,
-            createdById: actor.userId,
-          })
-          .returning();
+        const inserted = await insertProof(tx, {
+          organisationId: actor.organisationId,
+          quoteId,
+          quoteItemId: itemId,
+          version: await nextVersion(tx, itemId),
+          artworkFileId: stored.id,
+          artworkFilename: stored.filename,
+          artworkSha256: stored.sha256,
+          createdById: actor.userId,
+        });
         await refreshProofsPending(tx, quoteId);
-        await recordProof(record, inserted!, 'CREATE');
-        return inserted!;
+        await recordProof(record, inserted, 'CREATE');
+        return inserted;
       });
       await queuePreflight(row);
       return presentProof(row);
@@ -482,7 +467,7 @@ export function createProofService(
             'The SHA-256 sent is not that of the stored proof PDF: show the current proof and decide again',
           );
         }
-        const after = await setProof(tx, proofId, {
+        const after = await updateProof(tx, proofId, {
           decision: input.decision,
           decidedById: guest ? null : actor.userId,
           decidedRole: guest ? 'guest' : actor.role,

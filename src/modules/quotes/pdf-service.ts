@@ -4,12 +4,8 @@
  * PDF without credentials (token shown once, stored as its SHA-256).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { type Executor, rowsOf } from '../../db/client.ts';
-import { briefElements } from '../../db/schema/briefs.ts';
-import { fileContents, files } from '../../db/schema/organisation-data.ts';
-import { quoteGuestLinks } from '../../db/schema/quotes.ts';
+import type { Executor } from '../../db/client.ts';
 import { type Actor, assertCompanyWritable, systemActor } from '../../platform/actor.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { toolingLines, variantLines } from '../../platform/line-parts.ts';
@@ -28,6 +24,18 @@ import { isPastValidity } from './lifecycle.ts';
 import { discountOf } from './line-money.ts';
 import { type PdfDieLine, type PdfItem, type PdfQuote, renderQuotePdf } from './pdf.ts';
 import type { RenderOptions } from './pdf-document.ts';
+import {
+  elementPositions,
+  findQuotePdfWithContent,
+  findTemplateRevisions,
+  insertGuestLink,
+  lockGuestLink,
+  lockPdfRendering,
+  longestLeadTimeOf,
+  prepareStoredPdfHit,
+  revokeGuestLink,
+  type StoredPdfHitQuery,
+} from './pdf-repository.ts';
 import type { PdfSeller } from './pdf-seller.ts';
 import { quoteColumns } from './price-breaks.ts';
 import { createRenderPool, type RenderPool } from './render-pool.ts';
@@ -36,15 +44,12 @@ import {
   findGuestLinkByHash,
   findQuoteRow,
   findQuoteWithRefs,
-  findTemplateRevisions,
   type GuestLinkRow,
   guestLinksOf,
   liveItemsOf,
-  prepareStoredPdfHit,
   QUOTE_ENTITY,
   QUOTE_GUEST_LINK_ENTITY,
   type QuoteWithRefs,
-  type StoredPdfHitQuery,
 } from './repository.ts';
 import type { QuoteService } from './service.ts';
 
@@ -78,10 +83,7 @@ async function dieLinesOfItems(db: Executor, items: Awaited<ReturnType<typeof li
   const result = new Map<string, PdfDieLine>();
   if (!elementItems.length) return result;
   const [positions, drawings] = await Promise.all([
-    db
-      .select({ id: briefElements.id, position: briefElements.position })
-      .from(briefElements)
-      .where(inArray(briefElements.id, [...new Set(elementItems.map((i) => i.briefElementId!))])),
+    elementPositions(db, [...new Set(elementItems.map((i) => i.briefElementId!))]),
     dieLinesOf(db, [...new Set(elementItems.map((i) => i.predictionId!))]),
   ]);
   const positionOf = new Map(positions.map((p) => [p.id, p.position]));
@@ -119,16 +121,7 @@ async function dieLinesOfItems(db: Executor, items: Awaited<ReturnType<typeof li
 async function leadTimeOfItems(db: Executor, items: Awaited<ReturnType<typeof liveItemsOf>>) {
   const ids = [...new Set(items.flatMap((i) => (i.predictionId ? [i.predictionId] : [])))];
   if (!ids.length) return null;
-  const rows = rowsOf<{ days: number | string | null }>(
-    await db.execute(sql`
-      select max((p.output->'briefPrice'->'leadTime'->>'workingDays')::numeric) as days
-      from brief_predictions p
-      where p.id in (${sql.join(
-        ids.map((id) => sql`${id}`),
-        sql`, `,
-      )})`),
-  );
-  const days = rows[0]?.days;
+  const days = await longestLeadTimeOf(db, ids);
   return days === null || days === undefined ? null : Math.round(Number(days));
 }
 
@@ -267,30 +260,7 @@ export function createQuotePdfService(
     language: Language,
     executor: Executor = db,
   ) {
-    const [row] = await executor
-      .select({
-        id: files.id,
-        filename: files.filename,
-        sha256: files.sha256,
-        mimeType: files.mimeType,
-        renderKey: files.renderKey,
-        label: files.label,
-        content: fileContents.content,
-      })
-      .from(files)
-      .innerJoin(fileContents, eq(fileContents.fileId, files.id))
-      .where(
-        and(
-          eq(files.organisationId, organisationId),
-          eq(files.entity, 'quote'),
-          eq(files.entityId, quoteId),
-          eq(files.label, language),
-          eq(files.mimeType, 'application/pdf'),
-          isNull(files.deletedAt),
-        ),
-      )
-      .orderBy(files.createdAt)
-      .limit(1);
+    const row = await findQuotePdfWithContent(executor, organisationId, quoteId, language);
     if (!row) return undefined;
     const { content, ...file } = row;
     return { file, content };
@@ -417,9 +387,7 @@ export function createQuotePdfService(
     // while rendering would stop every other query of its single connection).
     if (ctx.database.kind !== 'postgres') return render();
     return db.transaction(async (tx) => {
-      await tx.execute(
-        sql`select pg_advisory_xact_lock(hashtextextended(${`quote-pdf/${found.id}/${language}`}, 0))`,
-      );
+      await lockPdfRendering(tx, found.id, language);
       return render();
     });
   }
@@ -556,28 +524,25 @@ export function createQuotePdfService(
       }
       const token = randomBytes(32).toString('base64url');
       const row = await ctx.change(actor, async (tx, record) => {
-        const [link] = await tx
-          .insert(quoteGuestLinks)
-          .values({
-            organisationId: actor.organisationId,
-            quoteId: id,
-            language,
-            tokenHash: hashGuestToken(token),
-            expiresAt,
-            proofs: input.proofs ?? false,
-            createdById: actor.userId,
-            createdAt: now,
-          })
-          .returning();
+        const link = await insertGuestLink(tx, {
+          organisationId: actor.organisationId,
+          quoteId: id,
+          language,
+          tokenHash: hashGuestToken(token),
+          expiresAt,
+          proofs: input.proofs ?? false,
+          createdById: actor.userId,
+          createdAt: now,
+        });
         await record({
           on: QUOTE_GUEST_LINK_ENTITY,
           type: 'CREATE',
-          entityId: link!.id,
-          snapshot: presentLink(link!, now),
+          entityId: link.id,
+          snapshot: presentLink(link, now),
           relation: QUOTE_ENTITY,
           relationId: id,
         });
-        return link!;
+        return link;
       });
       return {
         ...presentLink(row, now),
@@ -599,34 +564,20 @@ export function createQuotePdfService(
       const found = await quotes.visibleWithRefs(actor, id);
       assertCompanyWritable(actor, found.companyId);
       const row = await ctx.change(actor, async (tx, record) => {
-        const [current] = await tx
-          .select()
-          .from(quoteGuestLinks)
-          .where(
-            and(
-              eq(quoteGuestLinks.id, linkId),
-              eq(quoteGuestLinks.quoteId, id),
-              eq(quoteGuestLinks.organisationId, actor.organisationId),
-            ),
-          )
-          .for('update');
+        const current = await lockGuestLink(tx, actor.organisationId, id, linkId);
         if (!current) throw notFound('Guest link');
         if (current.revokedAt) return current;
-        const [revoked] = await tx
-          .update(quoteGuestLinks)
-          .set({ revokedAt: new Date() })
-          .where(eq(quoteGuestLinks.id, linkId))
-          .returning();
+        const revoked = await revokeGuestLink(tx, linkId);
         await record({
           on: QUOTE_GUEST_LINK_ENTITY,
           type: 'UPDATE',
           entityId: linkId,
-          snapshot: presentLink(revoked!),
+          snapshot: presentLink(revoked),
           updatedColumns: ['revokedAt'],
           relation: QUOTE_ENTITY,
           relationId: id,
         });
-        return revoked!;
+        return revoked;
       });
       return presentLink(row);
     },

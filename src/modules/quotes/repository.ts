@@ -1,11 +1,9 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, lt, ne, notInArray, or, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { type Db, type Executor, rowsOf } from '../../db/client.ts';
+import { type Executor, rowsOf } from '../../db/client.ts';
 import { briefElements, briefs } from '../../db/schema/briefs.ts';
-import { catalogueEntries } from '../../db/schema/catalogue.ts';
 import { articles, orders } from '../../db/schema/orders.ts';
-import { addresses, currencies, fileContents, files, projects } from '../../db/schema/organisation-data.ts';
-import { organisationSettings } from '../../db/schema/organisation-settings.ts';
+import { addresses, currencies, files, projects } from '../../db/schema/organisation-data.ts';
 import { companies, companyUsers, organisations, users } from '../../db/schema/platform.ts';
 import { quoteCodeCounters, quoteGuestLinks, quoteItems, quotes } from '../../db/schema/quotes.ts';
 import { entity } from '../../platform/events.ts';
@@ -430,85 +428,3 @@ export async function findOrderRef(db: Executor, organisationId: string, orderId
     .limit(1);
   return row ?? null;
 }
-
-/**
- * The revision of the organisation's catalogue (the one of catalogueFingerprint, whose names the
- * PDF prints): its entries' latest update and their count, as a column of a quote's row.
- */
-const catalogueRevision = sql<string>`(select coalesce(max(${catalogueEntries.updatedAt})::text, '') || ':' || count(*)
-  from ${catalogueEntries} where ${catalogueEntries.organisationId} = ${quotes.organisationId})`;
-
-/**
- * What a stored quote PDF prints besides the quote (pdf-service.ts, templateFingerprint): the
- * revisions of the organisation, its settings, its catalogue and the customer company.
- */
-export async function findTemplateRevisions(db: Executor, organisationId: string, companyId: string) {
-  const [row] = await db
-    .select({
-      organisationAt: organisations.updatedAt,
-      settingsAt: organisationSettings.updatedAt,
-      catalogue: sql<string>`(select coalesce(max(${catalogueEntries.updatedAt})::text, '') || ':' || count(*)
-        from ${catalogueEntries} where ${catalogueEntries.organisationId} = ${organisations.id})`,
-      companyAt: companies.updatedAt,
-    })
-    .from(organisations)
-    .leftJoin(organisationSettings, eq(organisationSettings.organisationId, organisations.id))
-    .leftJoin(companies, and(eq(companies.id, companyId), eq(companies.organisationId, organisations.id)))
-    .where(eq(organisations.id, organisationId));
-  return row;
-}
-
-/**
- * What serving a stored quote PDF needs, in one statement (the hot path of a download): the
- * quote's state, company and revision, what the template version is made of, and the stored file
- * of the language with its bytes (none when it was never stored).
- */
-export function prepareStoredPdfHit(db: Db) {
-  return db
-    .select({
-      state: quotes.state,
-      companyId: quotes.companyId,
-      createdById: quotes.createdById,
-      updatedAt: quotes.updatedAt,
-      validUntil: quotes.validUntil,
-      organisationAt: organisations.updatedAt,
-      settingsAt: organisationSettings.updatedAt,
-      catalogue: catalogueRevision,
-      companyAt: companies.updatedAt,
-      fileId: files.id,
-      filename: files.filename,
-      sha256: files.sha256,
-      mimeType: files.mimeType,
-      renderKey: files.renderKey,
-      label: files.label,
-      content: fileContents.content,
-    })
-    .from(quotes)
-    .innerJoin(organisations, eq(organisations.id, quotes.organisationId))
-    .leftJoin(organisationSettings, eq(organisationSettings.organisationId, quotes.organisationId))
-    .leftJoin(companies, eq(companies.id, quotes.companyId))
-    .leftJoin(
-      files,
-      and(
-        eq(files.organisationId, quotes.organisationId),
-        eq(files.entity, 'quote'),
-        eq(files.entityId, quotes.id),
-        eq(files.label, sql.placeholder('language')),
-        eq(files.mimeType, 'application/pdf'),
-        isNull(files.deletedAt),
-      ),
-    )
-    .leftJoin(fileContents, eq(fileContents.fileId, files.id))
-    .where(
-      and(
-        eq(quotes.id, sql.placeholder('quoteId')),
-        eq(quotes.organisationId, sql.placeholder('organisationId')),
-        isNull(quotes.deletedAt),
-      ),
-    )
-    .orderBy(files.createdAt)
-    .limit(1)
-    .prepare('quote_stored_pdf_hit');
-}
-
-export type StoredPdfHitQuery = ReturnType<typeof prepareStoredPdfHit>;

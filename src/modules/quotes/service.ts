@@ -1,23 +1,19 @@
-import { and, eq, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db, Executor, Tx } from '../../db/client.ts';
-import { QUOTE_STATES, type QuoteState, quoteItems, quotes } from '../../db/schema/quotes.ts';
+import { QUOTE_STATES, type QuoteState } from '../../db/schema/quotes.ts';
 import {
   type Actor,
   assertCompanyVisible,
   assertCompanyWritable,
-  inCompanyScope,
   isCompanyScoped,
   isCompanyVisible,
 } from '../../platform/actor.ts';
 import { type Audience, audienceOf, pick } from '../../platform/audience.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { type ChangeRunner, changedFields, type EventRecorder } from '../../platform/events.ts';
-import { likeEscape } from '../../platform/filters.ts';
 import { toolingLines, variantLines } from '../../platform/line-parts.ts';
-import { keysetOf, pageOfIds } from '../../platform/list-paging.ts';
 import { roundCents } from '../../platform/money.ts';
-import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import { localisedLine } from '../catalogue/line-names.ts';
 import { type CatalogueWithNames, loadCatalogueWithNames } from '../catalogue/loader.ts';
 import type { OrderService } from '../orders/service.ts';
@@ -39,6 +35,7 @@ import {
   validityOf,
 } from './lifecycle.ts';
 import { discountOf } from './line-money.ts';
+import { listQuoteSummaries, QUOTE_PAGE } from './list-repository.ts';
 import { priceBreaksAfter, quoteColumns } from './price-breaks.ts';
 import { currencyOf, resolveRelations } from './relations.ts';
 import {
@@ -56,7 +53,6 @@ import {
   type QuoteWithRefs,
   refreshParents,
   refreshQuoteTotals,
-  selectQuoteSummaries,
   setQuote,
   setQuoteItem,
 } from './repository.ts';
@@ -69,6 +65,12 @@ import {
   type UpdateItemInput,
   type UpdateQuoteInput,
 } from './schemas.ts';
+import {
+  insertQuote,
+  insertQuoteItems,
+  lockLineageVersion,
+  softDeleteQuoteItems,
+} from './write-repository.ts';
 
 /**
  * A quote item as its reader may see it: staff with `costs:read` get the engine's price, amount,
@@ -148,22 +150,7 @@ export async function presentQuote(db: Executor, actor: Actor, found: QuoteWithR
   };
 }
 
-export const QUOTE_PAGE: PageOptions = {
-  defaultLimit: 25,
-  maxLimit: 100,
-  sortFields: {
-    createdAt: quotes.createdAt,
-    updatedAt: quotes.updatedAt,
-    name: quotes.name,
-    code: quotes.code,
-    state: quotes.state,
-    totalPrice: quotes.totalPrice,
-    validUntil: quotes.validUntil,
-    publishedAt: quotes.publishedAt,
-  },
-  tieBreaker: quotes.id,
-  defaultSort: { field: 'createdAt', direction: 'DESC' },
-};
+export { QUOTE_PAGE } from './list-repository.ts';
 
 export type QuoteListQuery = PageQuery & {
   search?: string;
@@ -259,7 +246,7 @@ export function createQuoteService({
     quote: QuoteRow,
     rows: Awaited<ReturnType<typeof buildItems>>,
   ) {
-    const inserted = rows.length ? await tx.insert(quoteItems).values(rows).returning() : [];
+    const inserted = await insertQuoteItems(tx, rows);
     const parents = await refreshParents(tx, quote.id);
     const after = await refreshQuoteTotals(tx, quote.id);
     const fresh = new Map(parents.map((p) => [p.id, p]));
@@ -386,35 +373,21 @@ export function createQuoteService({
       const page = resolvePage(query, QUOTE_PAGE);
       if (await hasDue(db, actor.organisationId))
         await expireAllDue({ organisationId: actor.organisationId });
-      const conditions: (SQL | undefined)[] = [
-        eq(quotes.organisationId, actor.organisationId),
-        isNull(quotes.deletedAt),
-        inCompanyScope(actor, quotes.companyId),
-        actor.role === 'contact'
-          ? or(ne(quotes.state, 'draft'), eq(quotes.createdById, actor.userId))
-          : undefined,
-        query.companyId ? eq(quotes.companyId, query.companyId) : undefined,
-        query.projectId ? eq(quotes.projectId, query.projectId) : undefined,
-      ];
+      let states: QuoteState[] | undefined;
       if (query.status) {
-        const states = query.status
+        const named = query.status
           .split(',')
           .map((s) => s.trim().toLowerCase())
           .filter(Boolean);
-        const bad = states.filter((s) => !QUOTE_STATES.includes(s as QuoteState));
-        if (!states.length || bad.length) {
+        const bad = named.filter((s) => !QUOTE_STATES.includes(s as QuoteState));
+        if (!named.length || bad.length) {
           throw badRequest('status must be a comma-separated list of quote states', [
             { pointer: '/status', message: `must be among ${QUOTE_STATES.join(', ')}`, in: 'query' },
           ]);
         }
-        conditions.push(inArray(quotes.state, states as QuoteState[]));
+        states = named as QuoteState[];
       }
-      const term = query.search?.trim();
-      if (term) {
-        const pattern = `%${likeEscape(term)}%`;
-        conditions.push(or(ilike(quotes.name, pattern), ilike(quotes.code, pattern)));
-      }
-      const where = and(...conditions);
+      const term = query.search?.trim() || undefined;
       // Ids first, then the page's rows with their company and project (platform/list-paging.ts).
       const wholeOrganisation =
         !isCompanyScoped(actor) &&
@@ -423,24 +396,13 @@ export function createQuoteService({
         !query.projectId &&
         !query.status &&
         !term;
-      const found = await pageOfIds(db, {
-        table: quotes,
-        id: quotes.id,
-        where,
+      const { rows, found } = await listQuoteSummaries(
+        db,
+        actor,
+        { companyId: query.companyId, projectId: query.projectId, states, term },
         page,
-        wholeOrganisation: wholeOrganisation
-          ? { organisationId: actor.organisationId, entity: 'quotes' }
-          : undefined,
-        keyset: query.after
-          ? keysetOf(QUOTE_PAGE, page, query.after, eq(quotes.organisationId, actor.organisationId))
-          : undefined,
-        selective: Boolean(term),
-      });
-      const rows = found.ids.length
-        ? await selectQuoteSummaries(db)
-            .where(inArray(quotes.id, found.ids))
-            .orderBy(...page.orderBy)
-        : [];
+        { wholeOrganisation, after: query.after },
+      );
       const data = rows.map((row) => ({ ...row, allowedActions: allowedActions(row, actor) }));
       const { meta } = pageResult(data, found.total, page);
       return {
@@ -490,28 +452,25 @@ export function createQuoteService({
         for (const key of TERMS_KEYS)
           if (input[key] !== undefined) Object.assign(terms, { [key]: input[key] });
         const contactName = [contact?.firstName, contact?.lastName].filter(Boolean).join(' ');
-        const [created] = await tx
-          .insert(quotes)
-          .values({
-            id: uuidv7(),
-            organisationId: org,
-            name: input.name ?? 'Quote',
-            state: 'draft',
-            projectId: next.projectId,
-            companyId,
-            contactId: next.contactId,
-            addressId: next.addressId,
-            email: input.email ?? contact?.email ?? null,
-            phoneNumber: input.phoneNumber ?? contact?.phoneNumber ?? null,
-            receiverName: input.receiverName ?? (contactName || null),
-            validUntil: input.validUntil ? validityOf(input.validUntil) : null,
-            currency,
-            ...terms,
-            ...vatColumns(vat),
-            createdById: actor.userId,
-          })
-          .returning();
-        const target: QuoteTarget = { ...created!, companyId };
+        const created = await insertQuote(tx, {
+          id: uuidv7(),
+          organisationId: org,
+          name: input.name ?? 'Quote',
+          state: 'draft',
+          projectId: next.projectId,
+          companyId,
+          contactId: next.contactId,
+          addressId: next.addressId,
+          email: input.email ?? contact?.email ?? null,
+          phoneNumber: input.phoneNumber ?? contact?.phoneNumber ?? null,
+          receiverName: input.receiverName ?? (contactName || null),
+          validUntil: input.validUntil ? validityOf(input.validUntil) : null,
+          currency,
+          ...terms,
+          ...vatColumns(vat),
+          createdById: actor.userId,
+        });
+        const target: QuoteTarget = { ...created, companyId };
         const rows = await buildItems(
           tx,
           target,
@@ -678,12 +637,7 @@ export function createQuoteService({
             'A quote keeps at least one item: add another item before removing this one',
           );
         }
-        const now = new Date();
-        const removed = await tx
-          .update(quoteItems)
-          .set({ deletedAt: now, updatedAt: now })
-          .where(and(inArray(quoteItems.id, [...ids]), isNull(quoteItems.deletedAt)))
-          .returning();
+        const removed = await softDeleteQuoteItems(tx, [...ids]);
         await recordItems(record, removed, 'DELETE');
         const parents = await refreshParents(tx, id);
         await recordItems(record, parents, 'UPDATE', ['totalPrice', 'toolingCost', 'deliveryCost', 'valid']);
@@ -757,43 +711,35 @@ export function createQuoteService({
   async function copyIntoRevision(tx: Tx, record: EventRecorder, actor: Actor, source: QuoteRow, now: Date) {
     const rootId = source.rootQuoteId ?? source.id;
     // The lineage's original, locked: revisions of one lineage are numbered one at a time.
-    await tx.select({ id: quotes.id }).from(quotes).where(eq(quotes.id, rootId)).for('update');
-    const [latest] = await tx
-      .select({ version: sql<number>`max(${quotes.version})::int` })
-      .from(quotes)
-      .where(or(eq(quotes.id, rootId), eq(quotes.rootQuoteId, rootId)));
-    const [created] = await tx
-      .insert(quotes)
-      .values({
-        id: uuidv7(),
-        organisationId: source.organisationId,
-        name: source.name,
-        state: 'draft',
-        version: (latest?.version ?? source.version) + 1,
-        parentQuoteId: source.id,
-        rootQuoteId: rootId,
-        projectId: source.projectId,
-        companyId: source.companyId,
-        contactId: source.contactId,
-        addressId: source.addressId,
-        email: source.email,
-        phoneNumber: source.phoneNumber,
-        receiverName: source.receiverName,
-        validUntil:
-          source.validUntil && source.validUntil.getTime() > now.getTime() ? source.validUntil : null,
-        currency: source.currency,
-        ...Object.fromEntries(TERMS_KEYS.map((key) => [key, source[key]])),
-        ...vatColumns(
-          await seller.vatFor(tx, source.organisationId, {
-            companyId: source.companyId,
-            addressId: source.addressId,
-          }),
-        ),
-        createdById: actor.userId,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
+    const latestVersion = await lockLineageVersion(tx, rootId);
+    const created = await insertQuote(tx, {
+      id: uuidv7(),
+      organisationId: source.organisationId,
+      name: source.name,
+      state: 'draft',
+      version: (latestVersion ?? source.version) + 1,
+      parentQuoteId: source.id,
+      rootQuoteId: rootId,
+      projectId: source.projectId,
+      companyId: source.companyId,
+      contactId: source.contactId,
+      addressId: source.addressId,
+      email: source.email,
+      phoneNumber: source.phoneNumber,
+      receiverName: source.receiverName,
+      validUntil: source.validUntil && source.validUntil.getTime() > now.getTime() ? source.validUntil : null,
+      currency: source.currency,
+      ...Object.fromEntries(TERMS_KEYS.map((key) => [key, source[key]])),
+      ...vatColumns(
+        await seller.vatFor(tx, source.organisationId, {
+          companyId: source.companyId,
+          addressId: source.addressId,
+        }),
+      ),
+      createdById: actor.userId,
+      createdAt: now,
+      updatedAt: now,
+    });
     const items = await liveItemsOf(tx, source.id);
     const newIds = new Map(items.map((i) => [i.id, uuidv7()]));
     const copies = items
@@ -801,14 +747,14 @@ export function createQuoteService({
       .map(({ id: oldId, createdAt: _c, updatedAt: _u, deletedAt: _d, ...item }) => ({
         ...item,
         id: newIds.get(oldId)!,
-        quoteId: created!.id,
+        quoteId: created.id,
         parentId: item.parentId ? newIds.get(item.parentId)! : null,
         createdById: actor.userId,
         createdAt: now,
         updatedAt: now,
       }));
-    await insertItemsCreate(tx, record, created!, copies);
-    return created!.id;
+    await insertItemsCreate(tx, record, created, copies);
+    return created.id;
   }
 
   /** Inserts the items of a new quote (its CREATE event first, then the items'). */
@@ -818,7 +764,7 @@ export function createQuoteService({
     quote: QuoteRow,
     rows: Parameters<typeof insertItems>[3],
   ) {
-    const inserted = rows.length ? await tx.insert(quoteItems).values(rows).returning() : [];
+    const inserted = await insertQuoteItems(tx, rows);
     await refreshParents(tx, quote.id);
     const after = await refreshQuoteTotals(tx, quote.id);
     const items = await liveItemsOf(tx, quote.id);

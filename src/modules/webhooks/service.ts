@@ -1,30 +1,32 @@
-import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import type { Executor, Tx } from '../../db/client.ts';
-import { users } from '../../db/schema/platform.ts';
-import {
-  type WebhookAuthType,
-  type WebhookCredentials,
-  type WebhookMethod,
-  webhookDeliveries,
-  webhooks,
-} from '../../db/schema/webhooks.ts';
+import type { Tx } from '../../db/client.ts';
+import type { WebhookAuthType, WebhookCredentials, WebhookMethod } from '../../db/schema/webhooks.ts';
 import type { Actor } from '../../platform/actor.ts';
 import type { ErrorCode } from '../../platform/error-codes.ts';
 import { AppError, badRequest, type ProblemIssue } from '../../platform/errors.ts';
 import type { ChangeActor, EventRecorder } from '../../platform/events.ts';
 import type { Mailer } from '../../platform/mailer.ts';
-import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
+import { type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import type { Registry } from '../../platform/registry.ts';
 import { createSecretBox } from '../../platform/secret-box.ts';
 import { createWebhookDeliveries } from './deliveries.ts';
 import { compilePatterns, isValidPattern, PATTERN_DESCRIPTION } from './patterns.ts';
 import {
   type CredentialsInput,
+  cancelPendingDeliveries,
+  findLiveWebhook,
+  insertWebhook,
+  listWebhooks,
   liveWebhook,
+  lockEnabledWebhook,
+  organisationAdminEmails,
   publicWebhook,
   snapshotOf,
+  softDeleteWebhook,
+  updateWebhook,
   WEBHOOK_ENTITY,
+  WEBHOOK_PAGE,
+  type WebhookInsert,
   type WebhookRow,
 } from './repository.ts';
 import { newWebhookSecret } from './signing.ts';
@@ -112,21 +114,7 @@ function validatePatterns(patterns: string[]) {
   return [...new Set(patterns)];
 }
 
-export const WEBHOOK_PAGE: PageOptions = {
-  defaultLimit: 25,
-  maxLimit: 100,
-  sortFields: { createdAt: webhooks.createdAt, name: webhooks.name, updatedAt: webhooks.updatedAt },
-  tieBreaker: webhooks.id,
-  defaultSort: { field: 'createdAt', direction: 'DESC' },
-};
-
-/** Cancels the deliveries still waiting for a webhook that stops receiving (disabled, deleted). */
-async function cancelPending(tx: Executor, webhookId: string, reason: string) {
-  await tx
-    .update(webhookDeliveries)
-    .set({ status: 'cancelled', completedAt: new Date(), updatedAt: new Date(), lastError: reason })
-    .where(and(eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.status, 'pending')));
-}
+export { WEBHOOK_PAGE } from './repository.ts';
 
 export type WebhookServiceDeps = {
   ctx: Pick<AppContext, 'db' | 'change' | 'config' | 'log'>;
@@ -175,45 +163,21 @@ export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServi
     return url.toString();
   }
 
-  async function applyUpdate(
-    tx: Tx,
-    record: EventRecorder,
-    before: WebhookRow,
-    set: Partial<typeof webhooks.$inferInsert>,
-  ) {
-    const [after] = await tx
-      .update(webhooks)
-      .set({ ...set, updatedAt: new Date() })
-      .where(eq(webhooks.id, before.id))
-      .returning();
+  async function applyUpdate(tx: Tx, record: EventRecorder, before: WebhookRow, set: Partial<WebhookInsert>) {
+    const after = await updateWebhook(tx, before.id, set);
     const changed = Object.keys(set).filter(
       (key) =>
         JSON.stringify(before[key as keyof WebhookRow]) !== JSON.stringify(set[key as keyof typeof set]),
     );
-    if (before.enabled && !after!.enabled) await cancelPending(tx, before.id, 'webhook disabled');
+    if (before.enabled && !after.enabled) await cancelPendingDeliveries(tx, before.id, 'webhook disabled');
     await record({
       on: WEBHOOK_ENTITY,
       type: 'UPDATE',
       entityId: before.id,
-      snapshot: snapshotOf(after!),
+      snapshot: snapshotOf(after),
       updatedColumns: changed.filter((key) => !['eventsRegex', 'secret', 'previousSecret'].includes(key)),
     });
-    return after!;
-  }
-
-  async function adminEmails(organisationId: string): Promise<string[]> {
-    const rows = await db
-      .select({ email: users.email })
-      .from(users)
-      .where(
-        and(
-          eq(users.organisationId, organisationId),
-          inArray(users.role, ['admin', 'superadmin']),
-          isNull(users.deletedAt),
-          sql`${users.email} is not null`,
-        ),
-      );
-    return rows.map((row) => row.email!);
+    return after;
   }
 
   const service = {
@@ -226,53 +190,36 @@ export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServi
       const credentials = normaliseCredentials(authenticationType, input.credentials);
       const secret = newWebhookSecret();
       const row = await ctx.change(actor, async (tx, record) => {
-        const [created] = await tx
-          .insert(webhooks)
-          .values({
-            organisationId: actor.organisationId,
-            name: input.name.trim(),
-            url,
-            events: patterns,
-            eventsRegex: compilePatterns(patterns),
-            authenticationType,
-            credentials: seal(credentials),
-            httpMethod: (input.httpMethod ?? 'post').toLowerCase() as WebhookMethod,
-            enabled: input.enabled ?? true,
-            disabledReason: input.enabled === false ? 'manual' : null,
-            disabledAt: input.enabled === false ? new Date() : null,
-            secret: box.seal(secret),
-            createdById: actor.userId,
-          })
-          .returning();
+        const created = await insertWebhook(tx, {
+          organisationId: actor.organisationId,
+          name: input.name.trim(),
+          url,
+          events: patterns,
+          eventsRegex: compilePatterns(patterns),
+          authenticationType,
+          credentials: seal(credentials),
+          httpMethod: (input.httpMethod ?? 'post').toLowerCase() as WebhookMethod,
+          enabled: input.enabled ?? true,
+          disabledReason: input.enabled === false ? 'manual' : null,
+          disabledAt: input.enabled === false ? new Date() : null,
+          secret: box.seal(secret),
+          createdById: actor.userId,
+        });
         await record({
           on: WEBHOOK_ENTITY,
           type: 'CREATE',
-          entityId: created!.id,
-          snapshot: snapshotOf(created!),
+          entityId: created.id,
+          snapshot: snapshotOf(created),
         });
-        return created!;
+        return created;
       });
       return { ...publicWebhook(row), secret };
     },
 
     async list(actor: Actor, query: PageQuery & { enabled?: boolean }) {
       const page = resolvePage(query, WEBHOOK_PAGE);
-      const where = and(
-        eq(webhooks.organisationId, actor.organisationId),
-        isNull(webhooks.deletedAt),
-        query.enabled === undefined ? undefined : eq(webhooks.enabled, query.enabled),
-      );
-      const [rows, [total]] = await Promise.all([
-        db
-          .select()
-          .from(webhooks)
-          .where(where)
-          .orderBy(...page.orderBy)
-          .limit(page.limit)
-          .offset(page.offset),
-        db.select({ total: count() }).from(webhooks).where(where),
-      ]);
-      return pageResult(rows.map(publicWebhook), Number(total?.total ?? 0), page);
+      const { rows, total } = await listWebhooks(db, actor.organisationId, query.enabled, page);
+      return pageResult(rows.map(publicWebhook), total, page);
     },
 
     async get(actor: Actor, id: string) {
@@ -284,7 +231,7 @@ export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServi
       const url = input.url !== undefined ? await checkUrl(input.url) : undefined;
       const row = await ctx.change(actor, async (tx, record) => {
         const before = await liveWebhook(tx, actor.organisationId, id, true);
-        const set: Partial<typeof webhooks.$inferInsert> = {};
+        const set: Partial<WebhookInsert> = {};
         if (input.name !== undefined) set.name = input.name.trim();
         if (url !== undefined) set.url = url;
         if (patterns) {
@@ -320,13 +267,8 @@ export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServi
     async remove(actor: Actor, id: string) {
       await ctx.change(actor, async (tx, record) => {
         const before = await liveWebhook(tx, actor.organisationId, id, true);
-        const now = new Date();
-        const [after] = await tx
-          .update(webhooks)
-          .set({ deletedAt: now, enabled: false, updatedAt: now })
-          .where(eq(webhooks.id, id))
-          .returning();
-        await cancelPending(tx, id, 'webhook deleted');
+        const after = await softDeleteWebhook(tx, id);
+        await cancelPendingDeliveries(tx, id, 'webhook deleted');
         await record({ on: WEBHOOK_ENTITY, type: 'DELETE', entityId: id, snapshot: snapshotOf(before) });
         return after;
       });
@@ -363,11 +305,7 @@ export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServi
     ): Promise<boolean> {
       const actor: ChangeActor = { organisationId, userId: null };
       const disabled = await ctx.change(actor, async (tx, record) => {
-        const [before] = await tx
-          .select()
-          .from(webhooks)
-          .where(and(eq(webhooks.id, webhookId), eq(webhooks.enabled, true), isNull(webhooks.deletedAt)))
-          .for('update');
+        const before = await lockEnabledWebhook(tx, webhookId);
         if (!before) return undefined;
         return applyUpdate(tx, record, before, {
           enabled: false,
@@ -384,7 +322,7 @@ export function createWebhookService({ ctx, policy, mailer, wake }: WebhookServi
       await mailer.send({
         organisationId,
         kind: 'webhook_disabled',
-        to: await adminEmails(organisationId),
+        to: await organisationAdminEmails(db, organisationId),
         subject: `Webhook "${disabled.name}" has been disabled`,
         text:
           `The webhook "${disabled.name}" (${disabled.url}, id ${disabled.id}) was disabled because ${why}.\n\n` +
@@ -404,13 +342,7 @@ export type WebhookService = ReturnType<typeof createWebhookService>;
 /** Event resources of webhooks: the API view, never the credentials or the secret. */
 export function registerWebhookResource(registry: Pick<Registry, 'eventResource'>) {
   registry.eventResource('webhooks', async (executor, organisationId, id) => {
-    const [row] = await executor
-      .select()
-      .from(webhooks)
-      .where(
-        and(eq(webhooks.id, id), eq(webhooks.organisationId, organisationId), isNull(webhooks.deletedAt)),
-      )
-      .limit(1);
+    const row = await findLiveWebhook(executor, organisationId, id);
     return row ? (publicWebhook(row) as unknown as Record<string, unknown>) : undefined;
   });
 }
