@@ -267,6 +267,12 @@ try {
     'Configurator route, its on-demand parts:',
     '',
     ...configurator.onDemand.map((s) => `- \`${s.url}\`: ${kb(s.gzip)} gzipped (${kb(s.raw)} raw)`),
+    '',
+    'Configurator opened from its URL, without its on-demand parts (largest first):',
+    '',
+    ...[...configurator.coldFirst]
+      .sort((a, b) => b.gzip - a.gzip)
+      .map((s) => `- \`${s.url}\`: ${kb(s.gzip)} gzipped (${kb(s.raw)} raw)`),
   ];
   if (SIGN_IN_ONLY) {
     console.log(

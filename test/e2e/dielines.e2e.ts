@@ -36,14 +36,38 @@ describe('die-line downloads, end to end', () => {
       ],
     });
     await e2e.signInAs(ADMIN.email, ADMIN.password);
+    // The value analysis (`?include=analysis`) is held back until the menu is open. It arrives after
+    // the price and lengthens the price column (curve, savings); a menu opened before must stay open
+    // and in view (Mantine hides a dropdown whose button has been pushed out of the screen).
+    let releaseAnalysis = () => {};
+    const analysisHeld = new Promise<void>((resolve) => {
+      releaseAnalysis = resolve;
+    });
+    const analysisRequest = (url: URL) =>
+      url.pathname === '/api/briefs/estimate' && url.searchParams.get('include') === 'analysis';
+    await e2e.page.route(analysisRequest, async (route) => {
+      await analysisHeld;
+      await route.continue();
+    });
     await e2e.page.goto(e2e.url(`/briefs/${brief.id}`));
     const files = e2e.page.getByTestId('die-line-files');
-    // The value analysis arrives after the price and redraws the page (which closes an open menu):
-    // open the menu once it is there.
-    await e2e.page.getByTestId('price-break-0').waitFor();
-    await files.getByTestId('die-line-downloads-0').click();
+    await e2e.page.getByTestId('estimate-total').waitFor();
+    await e2e.page.getByTestId('analysing').first().waitFor();
+    const button = files.getByTestId('die-line-downloads-0');
+    await button.click();
     const menu = e2e.page.getByRole('menu');
     await menu.getByRole('menuitem').first().waitFor();
+    const before = await button.boundingBox();
+    releaseAnalysis();
+    await e2e.page.getByTestId('price-break-0').waitFor();
+    await e2e.page.unroute(analysisRequest);
+    expect(await e2e.page.getByTestId('analysing').count()).toBe(0);
+    // Two frames: the dropdown's position (and hiding) is computed after the layout it follows.
+    await e2e.page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    expect(await button.boundingBox()).toEqual(before);
+    expect(await menu.isVisible()).toBe(true);
     // Each format twice (the element's die-line and its imposition sheet), by the items' text.
     for (const name of ['PDF artwork template (designer)', 'DXF (CAD)', 'CF2 (die-maker)'])
       await expect.poll(() => menu.getByRole('menuitem').filter({ hasText: name }).count()).toBe(2);

@@ -14,7 +14,7 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
@@ -59,13 +59,28 @@ type Props = {
   title: string;
   /** A buyer's view of a saved brief: no save, no suggestions to apply (the seller re-prices). */
   readOnly?: boolean;
+  /**
+   * Shown under the form, in its column: the price and its value analysis arrive later in the other
+   * column and lengthen it, which would push anything below the two out of view (with an open menu:
+   * Mantine hides a dropdown whose button has left the screen).
+   */
+  belowForm?: ReactNode;
 };
 
 /**
  * The brief configurator: the form on the left; on the right the live price of the unsaved form
  * (POST /api/briefs/estimate, debounced) with its drawings, process and savings.
  */
-export function Configurator({ briefId, version, initial, companyName, project, title, readOnly }: Props) {
+export function Configurator({
+  briefId,
+  version,
+  initial,
+  companyName,
+  project,
+  title,
+  readOnly,
+  belowForm,
+}: Props) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -295,6 +310,7 @@ export function Configurator({ briefId, version, initial, companyName, project, 
             >
               {t('configurator.addElement')}
             </Button>
+            {belowForm}
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 7 }}>

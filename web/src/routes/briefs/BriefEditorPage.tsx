@@ -47,24 +47,8 @@ export default function BriefEditorPage() {
                 .sort((x, y) => x.position - y.position)
                 .map((e) => elementForm(e as Record<string, unknown>)),
             }}
+            belowForm={<DieLineFiles brief={b} />}
           />
-          {b.currentVersion && b.briefElements.length ? (
-            <Card withBorder data-testid="die-line-files">
-              <Title order={3} size="h4" mb="xs">
-                {t('dielines.title')}
-              </Title>
-              <Group>
-                {[...b.briefElements]
-                  .sort((x, y) => x.position - y.position)
-                  .map((e) => (
-                    <Group key={e.position} gap="xs">
-                      <span>{t('dielines.element', { n: e.position + 1 })}</span>
-                      <DieLineDownloads briefId={b.id} position={e.position} />
-                    </Group>
-                  ))}
-              </Group>
-            </Card>
-          ) : null}
           <Card withBorder>
             <Group justify="space-between" mb="xs">
               <Title order={3} size="h4">
@@ -109,5 +93,28 @@ export default function BriefEditorPage() {
         </Stack>
       )}
     </QueryState>
+  );
+}
+
+/** The saved brief's die-line files, per element (issue 28), once it has a priced version. */
+function DieLineFiles({ brief }: { brief: NonNullable<ReturnType<typeof useBrief>['data']> }) {
+  const { t } = useTranslation();
+  if (!brief.currentVersion || !brief.briefElements.length) return null;
+  return (
+    <Card withBorder data-testid="die-line-files">
+      <Title order={3} size="h4" mb="xs">
+        {t('dielines.title')}
+      </Title>
+      <Group>
+        {[...brief.briefElements]
+          .sort((x, y) => x.position - y.position)
+          .map((e) => (
+            <Group key={e.position} gap="xs">
+              <span>{t('dielines.element', { n: e.position + 1 })}</span>
+              <DieLineDownloads briefId={brief.id} position={e.position} />
+            </Group>
+          ))}
+      </Group>
+    </Card>
   );
 }
