@@ -7,6 +7,7 @@ import { pageQuerySchema } from '../../platform/pagination.ts';
 import { actorOf } from '../../platform/route-security.ts';
 import { DeletedResponse, IdParams, Nullable, problemResponses } from '../../platform/schemas.ts';
 import { briefsForAudience, elementsForAudience } from './audience.ts';
+import { createDetailsCache } from './details-cache.ts';
 import { createElementService } from './elements.ts';
 import type { BriefsModule } from './module.ts';
 import {
@@ -54,8 +55,9 @@ const sendSvg = (reply: FastifyReply, svg: string) =>
 const POLLING =
   'Poll GET /briefs/{id} until `predictionStatus` is COMPLETED and `hasPrice` is true, then read details, process and value-analysis.';
 
-export const briefsRoutes = (_ctx: AppContext, wired: BriefsModule): FastifyPluginAsyncTypebox => {
+export const briefsRoutes = (ctx: AppContext, wired: BriefsModule): FastifyPluginAsyncTypebox => {
   const service = briefsForAudience(wired.service);
+  const detailsCache = createDetailsCache(ctx.db);
   return async (app) => {
     app.addSchema(BriefElementSchema);
     app.addSchema(PredictionSummarySchema);
@@ -203,6 +205,8 @@ export const briefsRoutes = (_ctx: AppContext, wired: BriefsModule): FastifyPlug
       '/briefs/:id/details',
       {
         config: { permission: 'briefs:read', etag: true },
+        // First of the route's onSend hooks: keeps the JSON text before ETag and compression.
+        onSend: detailsCache.keep,
         schema: {
           tags,
           operationId: 'getBriefDetails',
@@ -216,14 +220,19 @@ export const briefsRoutes = (_ctx: AppContext, wired: BriefsModule): FastifyPlug
           response: { 200: BriefDetailsSchema, ...problemResponses() },
         },
       },
-      // The engine's objects are typed by their interfaces; the schema documents them loosely.
-      async (request) =>
-        (await service.details(
-          actorOf(request),
+      async (request, reply) => {
+        const actor = actorOf(request);
+        const { version, include } = request.query;
+        const usual = version === undefined && include === undefined;
+        if (usual && (await detailsCache.trySend(request, reply, actor, request.params.id))) return reply;
+        // The engine's objects are typed by their interfaces; the schema documents them loosely.
+        return (await service.details(
+          actor,
           request.params.id,
-          request.query.version,
-          request.query.include === 'alternatives',
-        )) as never,
+          version,
+          include === 'alternatives',
+        )) as never;
+      },
     );
 
     app.get(
