@@ -32,7 +32,7 @@ function outlinePoints(dieLine: DieLine): string {
   return dieLine.outline.map((p) => `${n(p.x)},${n(p.y)}`).join(' ');
 }
 
-function drawDieLine(dieLine: DieLine): string {
+export function renderDieLineSvg(dieLine: DieLine): string {
   const step = Math.max(8, Math.min(dieLine.width, dieLine.height) * 0.06);
   const font = step * 0.45;
   const xMarks = dieLine.dimensions.filter((d) => d.axis === 'x');
@@ -84,7 +84,7 @@ function drawDieLine(dieLine: DieLine): string {
   return out.join('');
 }
 
-function drawImposition(imposition: Imposition, dieLine?: DieLine): string {
+export function renderImpositionSvg(imposition: Imposition, dieLine?: DieLine): string {
   const { sheet, usable, margins } = imposition;
   const font = Math.max(8, sheet.width * 0.015);
   const caption = font * 2.5;
@@ -132,41 +132,4 @@ function drawImposition(imposition: Imposition, dieLine?: DieLine): string {
   );
   out.push('</svg>');
   return out.join('');
-}
-
-/**
- * Drawings kept per die-line and imposition object. Those objects are pure geometry, never mutated
- * once built, and the engine shares them between calls (bounded memos in geometry/styles.ts and
- * session.ts), so an estimate of an unchanged element draws nothing again (issue 31: drawing was
- * about 6 % of an estimate's CPU). Weak keys: a drawing goes with its object.
- */
-const DIE_LINE_SVGS = new WeakMap<DieLine, string>();
-/** Per imposition: its drawing alone, and its drawing with each die-line's contour. */
-const IMPOSITION_SVGS = new WeakMap<Imposition, { alone?: string; with: WeakMap<DieLine, string> }>();
-
-export function renderDieLineSvg(dieLine: DieLine): string {
-  let svg = DIE_LINE_SVGS.get(dieLine);
-  if (svg === undefined) {
-    svg = drawDieLine(dieLine);
-    DIE_LINE_SVGS.set(dieLine, svg);
-  }
-  return svg;
-}
-
-export function renderImpositionSvg(imposition: Imposition, dieLine?: DieLine): string {
-  let kept = IMPOSITION_SVGS.get(imposition);
-  if (!kept) {
-    kept = { with: new WeakMap() };
-    IMPOSITION_SVGS.set(imposition, kept);
-  }
-  if (!dieLine) {
-    kept.alone ??= drawImposition(imposition);
-    return kept.alone;
-  }
-  let svg = kept.with.get(dieLine);
-  if (svg === undefined) {
-    svg = drawImposition(imposition, dieLine);
-    kept.with.set(dieLine, svg);
-  }
-  return svg;
 }
