@@ -1,3 +1,4 @@
+import negotiate from '@fastify/accept-negotiator';
 import fastifyCompress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
@@ -19,13 +20,16 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
 const TEXTUAL =
   /^(?:text\/(?!event-stream)[\w.+-]+|application\/(?:[\w.-]+\+)?(?:json|xml)|application\/(?:javascript|ecmascript|x-javascript)|image\/svg\+xml)\s*(?:;|$)/i;
 
+/** What we compress with, most preferred first (brotli when the client welcomes both alike). */
+const ENCODINGS: ('br' | 'gzip')[] = ['br', 'gzip'];
+
 /** Whether an answer of this media type is compressed (when large enough). */
 export const isCompressible = (contentType: string): boolean => TEXTUAL.test(contentType.trim());
 
 export async function registerCompression(app: FastifyInstance): Promise<void> {
   await app.register(fastifyCompress, {
     global: true,
-    encodings: ['br', 'gzip'],
+    encodings: ENCODINGS,
     threshold: COMPRESSION_THRESHOLD_BYTES,
     // Only our list: the plugin's own default also compresses octet-stream and falls back to
     // mime-db for the rest, which would compress stored binaries.
@@ -50,4 +54,24 @@ async function weakenCompressedEtag(_request: FastifyRequest, reply: FastifyRepl
     reply.header('etag', `W/${etag}`);
   }
   return payload;
+}
+
+/**
+ * The encoding the plugin would compress a large enough textual answer to this request with, null
+ * for none: the same negotiation as @fastify/compress 9 (`*` and `x-gzip` read as gzip, the
+ * `x-no-compression` header honoured). For routes that keep an answer compressed ahead of time
+ * (modules/briefs/details-cache.ts) and must send what the plugin would have sent.
+ */
+export function negotiatedEncoding(request: FastifyRequest): 'br' | 'gzip' | null {
+  const header = request.headers['accept-encoding'];
+  if (typeof header !== 'string' || request.headers['x-no-compression'] !== undefined) return null;
+  return negotiate(header.toLowerCase().replace(/\*|x-gzip/gu, 'gzip'), ENCODINGS);
+}
+
+/** Adds accept-encoding to the answer's Vary header (as the plugin does when it compresses). */
+export function varyOnEncoding(reply: FastifyReply): void {
+  const vary = reply.getHeader('vary');
+  const values = vary === undefined ? [] : String(vary).split(/\s*,\s*/);
+  if (!values.some((v) => v.toLowerCase() === 'accept-encoding' || v === '*')) values.push('accept-encoding');
+  reply.header('vary', values.join(', '));
 }

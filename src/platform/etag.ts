@@ -21,10 +21,13 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
     .some((tag) => tag === '*' || tag.replace(/^W\//, '') === bare);
 }
 
+/** The weak entity tag of a JSON text: the same content, whatever the encoding it is sent in. */
+export const weakEtagOf = (payload: string) =>
+  `W/"${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`;
+
 async function weakEtag(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
   if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-  // Weak: the same JSON content, whatever the encoding it is sent in.
-  const etag = `W/"${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`;
+  const etag = weakEtagOf(payload);
   reply.header('etag', etag);
   if (!etagMatches(request.headers['if-none-match'], etag)) return payload;
   reply.code(304);

@@ -1,8 +1,8 @@
-import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 
 /**
- * Security headers on every answer (@fastify/helmet; docs/security.md, "Probe 3"; docs/web.md). Three
+ * Security headers on every answer (helmet; docs/security.md, "Probe 3"; docs/web.md). Three
  * policies, chosen by the path so that not-found handlers, the SPA fallback and static files are
  * covered like routes:
  *
@@ -63,27 +63,30 @@ const policy = (directives: Directives) => ({
 });
 
 /** Helmet's other headers as it sets them (nosniff, COOP/CORP same-origin, ...), except these. */
-const BASE = {
-  global: false,
+const BASE: HelmetOptions = {
   strictTransportSecurity: false,
-  xFrameOptions: { action: 'deny' as const },
-  referrerPolicy: { policy: 'no-referrer' as const },
-  ...policy(API_CSP),
+  xFrameOptions: { action: 'deny' },
+  referrerPolicy: { policy: 'no-referrer' },
 };
 
 const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
 
-/** Registers the headers for every request; `webPrefix` and `docsPrefix` get their own policies. */
+/**
+ * Registers the headers for every request; `webPrefix` and `docsPrefix` get their own policies.
+ * Each policy's helmet middleware is built once here: @fastify/helmet's `reply.helmet(options)`
+ * built it again on every request (parsing the CSP directives each time), a few per cent of a
+ * small request's CPU (issue 31). The headers are the same.
+ */
 export async function registerSecurityHeaders(
   app: FastifyInstance,
   prefixes: { web: string; docs: string },
 ): Promise<void> {
-  await app.register(fastifyHelmet, BASE);
-  const web = policy(APP_CSP);
-  const docs = policy(DOCS_CSP);
-  app.addHook('onRequest', async (request, reply) => {
+  const api = helmet({ ...BASE, ...policy(API_CSP) });
+  const web = helmet({ ...BASE, ...policy(APP_CSP) });
+  const docs = helmet({ ...BASE, ...policy(DOCS_CSP) });
+  app.addHook('onRequest', (request, reply, done) => {
     const path = request.url.split('?', 1)[0] ?? '';
-    // Helmet's options merged over BASE: only the policy differs.
-    reply.helmet(under(path, prefixes.web) ? web : under(path, prefixes.docs) ? docs : undefined);
+    const headers = under(path, prefixes.web) ? web : under(path, prefixes.docs) ? docs : api;
+    headers(request.raw, reply.raw, (error) => done(error as Error | undefined));
   });
 }

@@ -1,5 +1,6 @@
 import { defineModule } from '../../platform/module.ts';
 import { registerBriefElementLinker } from '../articles/brief-element-linker.ts';
+import { createDetailsCache, type DetailsCache } from './details-cache.ts';
 import { createElementService } from './elements.ts';
 import { createBriefElementLinker } from './linker.ts';
 import { presentElement } from './mapping.ts';
@@ -23,6 +24,8 @@ export type BriefsServices = {
   elements: ReturnType<typeof createElementService>;
   /** The background pricing (its job is defined when the module is wired). */
   predictor: Predictor;
+  /** GET /briefs/{id}/details answers kept per stamp and audience (details-cache.ts). */
+  detailsCache: DetailsCache;
 };
 
 /**
@@ -38,6 +41,7 @@ export const briefsModule = defineModule<BriefsServices>({
       briefs: createBriefService({ db: ctx.db, change: ctx.change, enqueue: predictor.enqueue }),
       elements: createElementService(ctx, { enqueue: predictor.enqueue }),
       predictor,
+      detailsCache: createDetailsCache(ctx.db),
     };
   },
   wire: (ctx, services) => {

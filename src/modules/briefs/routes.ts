@@ -54,6 +54,7 @@ const POLLING =
 
 export const briefsRoutes = (wired: BriefsServices): FastifyPluginAsyncTypebox => {
   const service = briefsForAudience(wired.briefs);
+  const { detailsCache } = wired;
   return async (app) => {
     app.addSchema(BriefElementSchema);
     app.addSchema(PredictionSummarySchema);
@@ -201,6 +202,8 @@ export const briefsRoutes = (wired: BriefsServices): FastifyPluginAsyncTypebox =
       '/briefs/:id/details',
       {
         config: { permission: 'briefs:read', etag: true },
+        // First of the route's onSend hooks: keeps the JSON text before ETag and compression.
+        onSend: detailsCache.keep,
         schema: {
           tags,
           operationId: 'getBriefDetails',
@@ -214,14 +217,19 @@ export const briefsRoutes = (wired: BriefsServices): FastifyPluginAsyncTypebox =
           response: { 200: BriefDetailsSchema, ...problemResponses() },
         },
       },
-      // The engine's objects are typed by their interfaces; the schema documents them loosely.
-      async (request) =>
-        (await service.details(
-          actorOf(request),
+      async (request, reply) => {
+        const actor = actorOf(request);
+        const { version, include } = request.query;
+        const usual = version === undefined && include === undefined;
+        if (usual && (await detailsCache.trySend(request, reply, actor, request.params.id))) return reply;
+        // The engine's objects are typed by their interfaces; the schema documents them loosely.
+        return (await service.details(
+          actor,
           request.params.id,
-          request.query.version,
-          request.query.include === 'alternatives',
-        )) as never,
+          version,
+          include === 'alternatives',
+        )) as never;
+      },
     );
 
     app.get(
