@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
+import { paths } from '../../paths.ts';
 import { date, money } from '../../ui/format.ts';
 import { ErrorState, Loading } from '../../ui/states.tsx';
 import { briefBody, elementForm, type PackingType } from '../configurator/form.ts';
@@ -148,7 +149,7 @@ export function RepricePanel({ canReprice }: { canReprice: boolean }) {
                   {t('admin.reprice.action')}
                 </Button>
               )}
-              <Anchor component={Link} to={`/briefs/${brief.data.id}`}>
+              <Anchor component={Link} to={paths.brief(brief.data.id)}>
                 {t('admin.reprice.open')}
               </Anchor>
             </Group>

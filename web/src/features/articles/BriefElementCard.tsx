@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
+import { paths } from '../../paths.ts';
 import { money, number } from '../../ui/format.ts';
 import { Empty, QueryState } from '../../ui/states.tsx';
 
@@ -51,7 +52,7 @@ export function BriefElementCard({ elementId }: { elementId: string | null }) {
                 {e.briefId ? (
                   <>
                     <Text size="sm" mb="xs">
-                      <Anchor component={Link} to={`/briefs/${e.briefId}`}>
+                      <Anchor component={Link} to={paths.brief(e.briefId)}>
                         {t('articles.element.openBrief')}
                       </Anchor>
                     </Text>

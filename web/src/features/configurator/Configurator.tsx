@@ -19,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
 import { useCatalogue, useProjects } from '../../api/queries.ts';
+import { paths } from '../../paths.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { draftTime, useDraft } from '../../ui/drafts.ts';
 import { problemFields } from '../../ui/problem.ts';
@@ -139,7 +140,7 @@ export function Configurator({ briefId, version, initial, companyName, project, 
       notifications.show({ color: 'teal', message: `${t('common.saved')}: ${brief.code}` });
       await queryClient.invalidateQueries({ queryKey: ['briefs'] });
       await queryClient.invalidateQueries({ queryKey: ['brief', brief.id] });
-      if (!briefId) navigate(`/briefs/${brief.id}`);
+      if (!briefId) navigate(paths.brief(brief.id));
     },
   });
 

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
+import { paths } from '../../paths.ts';
 import { date } from '../../ui/format.ts';
 import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
 import { amount, orderName } from './format.ts';
@@ -143,7 +144,7 @@ function Column({
               style={canMove ? { cursor: 'grab' } : undefined}
             >
               <Group justify="space-between" wrap="nowrap">
-                <Anchor component={Link} to={`/orders/${o.id}`} size="sm" fw={600}>
+                <Anchor component={Link} to={paths.order(o.id)} size="sm" fw={600}>
                   {orderName(o)}
                 </Anchor>
                 {canMove && (

@@ -18,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError, api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
+import { paths } from '../../paths.ts';
 import { number } from '../../ui/format.ts';
 import { problemFields } from '../../ui/problem.ts';
 import { Empty, ErrorState } from '../../ui/states.tsx';
@@ -97,7 +98,7 @@ export function OrderItems({ order, canWrite }: { order: Order; canWrite: boolea
                       <Table.Td pl={depth * 24 + 8}>
                         {depth > 0 ? '└ ' : ''}
                         {item.article ? (
-                          <Anchor component={Link} to={`/articles/${item.article.id}`}>
+                          <Anchor component={Link} to={paths.article(item.article.id)}>
                             {label}
                           </Anchor>
                         ) : (

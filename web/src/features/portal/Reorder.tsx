@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
+import { paths } from '../../paths.ts';
 import { money, number, percent } from '../../ui/format.ts';
 import { ErrorState } from '../../ui/states.tsx';
 
@@ -105,7 +106,7 @@ export function ReorderResult({
             </Text>
           )}
           <Group justify="flex-end">
-            <Button onClick={() => navigate(`/quotes/${result.quote.id}`)} data-testid="open-new-quote">
+            <Button onClick={() => navigate(paths.quote(result.quote.id))} data-testid="open-new-quote">
               {t('portal.openNewQuote')}
             </Button>
           </Group>

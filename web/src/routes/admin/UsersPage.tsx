@@ -25,6 +25,7 @@ import { useAction } from '../../features/admin/useAction.ts';
 import { useCan } from '../../features/admin/useCan.ts';
 import { useEditor } from '../../features/admin/useEditor.ts';
 import { InviteForm } from '../../features/contacts/ContactForm.tsx';
+import { paths } from '../../paths.ts';
 import { date } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
@@ -147,7 +148,7 @@ export default function UsersPage() {
                             </Button>
                           )}
                           {actor && !u.deletedAt && mayActFor(actor, target) && (
-                            <Anchor component={Link} size="sm" to={`/admin/access-tokens?userId=${u.id}`}>
+                            <Anchor component={Link} size="sm" to={paths.adminTokens({ userId: u.id })}>
                               {t('admin.tokens.title')}
                             </Anchor>
                           )}

@@ -7,6 +7,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { isStaff, useAuth } from '../../api/auth.ts';
 import { api, unwrap } from '../../api/client.ts';
 import { ArticleForm } from '../../features/articles/ArticleForm.tsx';
+import { paths } from '../../paths.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { money, number } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
@@ -100,7 +101,7 @@ export default function ArticlesPage() {
                   {data.data.map((a) => (
                     <Table.Tr key={a.id}>
                       <Table.Td>
-                        <Anchor component={Link} to={`/articles/${a.id}`}>
+                        <Anchor component={Link} to={paths.article(a.id)}>
                           {a.code}
                         </Anchor>
                       </Table.Td>
@@ -128,7 +129,7 @@ export default function ArticlesPage() {
         <ArticleForm
           onDone={(article) => {
             create.close();
-            navigate(`/articles/${article.id}`);
+            navigate(paths.article(article.id));
           }}
         />
       </Modal>

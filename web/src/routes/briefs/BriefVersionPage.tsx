@@ -26,6 +26,7 @@ import {
   type VersionInput,
 } from '../../features/briefs/versions.ts';
 import { DieLineDownloads } from '../../features/dielines/DieLineDownloads.tsx';
+import { paths } from '../../paths.ts';
 import { money, number, percent } from '../../ui/format.ts';
 import { NotFoundState, QueryState } from '../../ui/states.tsx';
 
@@ -50,10 +51,10 @@ export default function BriefVersionPage() {
       unwrap(api.GET('/api/briefs/{id}/details', { params: { path: { id }, query: { version: n } } })),
     enabled: Number.isInteger(n) && n > 0,
   });
-  const back = { to: `/briefs/${id}`, label: t('briefs.revisions.back') };
+  const back = { to: paths.brief(id), label: t('briefs.revisions.back') };
   if (!Number.isInteger(n) || n < 1) return <NotFoundState back={back} />;
   return (
-    <QueryState query={brief} back={{ to: '/briefs', label: t('briefs.title') }}>
+    <QueryState query={brief} back={{ to: paths.briefs(), label: t('briefs.title') }}>
       {(b) => (
         <QueryState query={versions}>
           {(v) => {
@@ -71,10 +72,10 @@ export default function BriefVersionPage() {
                     </Text>
                   </Stack>
                   <Group>
-                    <Anchor component={Link} to={`/briefs/${id}/versions`}>
+                    <Anchor component={Link} to={paths.briefVersions(id)}>
                       {t('briefs.revisions.all')}
                     </Anchor>
-                    <Anchor component={Link} to={`/briefs/${id}`}>
+                    <Anchor component={Link} to={paths.brief(id)}>
                       {t('briefs.revisions.back')}
                     </Anchor>
                   </Group>

@@ -7,6 +7,7 @@ import { Link, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
 import { useProjectOptions, useStatusOptions } from '../../api/queries.ts';
 import { statusLabel } from '../../features/orders/statuses.tsx';
+import { paths } from '../../paths.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { date, money } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
@@ -54,7 +55,7 @@ export default function BriefsPage() {
     <Stack>
       <Group justify="space-between">
         <Title order={2}>{t('briefs.title')}</Title>
-        <Button component={Link} to="/briefs/new">
+        <Button component={Link} to={paths.newBrief()}>
           {t('briefs.new')}
         </Button>
       </Group>
@@ -112,7 +113,7 @@ export default function BriefsPage() {
                 {data.data.map((brief) => (
                   <Table.Tr key={brief.id}>
                     <Table.Td>
-                      <Anchor component={Link} to={`/briefs/${brief.id}`}>
+                      <Anchor component={Link} to={paths.brief(brief.id)}>
                         {brief.code}
                       </Anchor>
                     </Table.Td>

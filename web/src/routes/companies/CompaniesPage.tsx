@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { isStaff, useAuth } from '../../api/auth.ts';
 import { api, unwrap } from '../../api/client.ts';
+import { paths } from '../../paths.ts';
 import { Pager } from '../../ui/Pager.tsx';
 import { QueryState } from '../../ui/states.tsx';
 import { CompanyForm } from './CompanyForm.tsx';
@@ -65,7 +66,7 @@ export default function CompaniesPage() {
                 {data.data.map((c) => (
                   <Table.Tr key={c.id}>
                     <Table.Td>
-                      <Anchor component={Link} to={`/companies/${c.id}`}>
+                      <Anchor component={Link} to={paths.company(c.id)}>
                         {c.name}
                       </Anchor>
                     </Table.Td>
@@ -88,7 +89,7 @@ export default function CompaniesPage() {
           onDone={async (company) => {
             close();
             await queryClient.invalidateQueries({ queryKey: ['companies'] });
-            navigate(`/companies/${company.id}`);
+            navigate(paths.company(company.id));
           }}
         />
       </Modal>

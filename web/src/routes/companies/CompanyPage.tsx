@@ -23,6 +23,7 @@ import { AddressForm } from '../../features/companies/AddressForm.tsx';
 import { ProjectForm } from '../../features/companies/ProjectForm.tsx';
 import { ContactForm, InviteForm } from '../../features/contacts/ContactForm.tsx';
 import { SignInBadge } from '../../features/contacts/SignInBadge.tsx';
+import { paths } from '../../paths.ts';
 import { date, money } from '../../ui/format.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { CompanyForm } from './CompanyForm.tsx';
@@ -76,19 +77,19 @@ export default function CompanyPage() {
   });
 
   return (
-    <QueryState query={company} back={{ to: '/companies', label: t('companies.title') }}>
+    <QueryState query={company} back={{ to: paths.companies, label: t('companies.title') }}>
       {(c) => (
         <Stack>
           <Group justify="space-between">
             <Title order={2}>{c.name}</Title>
             <Group>
               {staff && (
-                <Button component={Link} to={`/briefs/new?companyId=${c.id}`} variant="default">
+                <Button component={Link} to={paths.newBrief({ companyId: c.id })} variant="default">
                   {t('briefs.new')}
                 </Button>
               )}
               {staff && (
-                <Button component={Link} to={`/quotes/new?companyId=${c.id}`} variant="default">
+                <Button component={Link} to={paths.newQuote({ companyId: c.id })} variant="default">
                   {t('quotes.new')}
                 </Button>
               )}
@@ -209,7 +210,7 @@ export default function CompanyPage() {
                       {list.data.map((p) => (
                         <Table.Tr key={p.id}>
                           <Table.Td>
-                            <Anchor component={Link} to={`/briefs?companyId=${id}&projectId=${p.id}`}>
+                            <Anchor component={Link} to={paths.briefs({ companyId: id, projectId: p.id })}>
                               {p.name}
                             </Anchor>
                           </Table.Td>
@@ -237,7 +238,7 @@ export default function CompanyPage() {
                         {list.data.map((b) => (
                           <Table.Tr key={b.id}>
                             <Table.Td>
-                              <Anchor component={Link} to={`/briefs/${b.id}`}>
+                              <Anchor component={Link} to={paths.brief(b.id)}>
                                 {b.code}
                               </Anchor>
                             </Table.Td>
@@ -261,7 +262,7 @@ export default function CompanyPage() {
                       {list.data.map((q) => (
                         <Table.Tr key={q.id}>
                           <Table.Td>
-                            <Anchor component={Link} to={`/quotes/${q.id}`}>
+                            <Anchor component={Link} to={paths.quote(q.id)}>
                               {q.code ?? q.name}
                             </Anchor>
                           </Table.Td>

@@ -14,6 +14,7 @@ import {
   useImportTypes,
 } from '../../features/imports/api.ts';
 import { dateTime, ImportProgress, ImportResult } from '../../features/imports/ImportResult.tsx';
+import { paths } from '../../paths.ts';
 import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
 import { seconds } from '../../ui/format.ts';
 import { QueryState } from '../../ui/states.tsx';
@@ -41,7 +42,7 @@ export default function ImportPage() {
 
   return (
     <Stack>
-      <Anchor component={Link} to="/imports" size="sm">
+      <Anchor component={Link} to={paths.imports} size="sm">
         ← {t('imports.back')}
       </Anchor>
       <QueryState query={record}>
@@ -79,7 +80,7 @@ export default function ImportPage() {
                         // The dry run now names its real run: read again, it offers no second one.
                         await queryClient.invalidateQueries({ queryKey: ['import', id] });
                         await queryClient.invalidateQueries({ queryKey: ['imports', 'list'] });
-                        navigate(`/imports/${real.id}`);
+                        navigate(paths.import(real.id));
                       }}
                     />
                   )}
@@ -134,12 +135,12 @@ export default function ImportPage() {
                 </Alert>
               )}
               {data.realRunId && (
-                <Anchor component={Link} to={`/imports/${data.realRunId}`} size="sm" data-testid="real-run">
+                <Anchor component={Link} to={paths.import(data.realRunId)} size="sm" data-testid="real-run">
                   {t('imports.realRun')}
                 </Anchor>
               )}
               {data.fromDryRunId && (
-                <Anchor component={Link} to={`/imports/${data.fromDryRunId}`} size="sm">
+                <Anchor component={Link} to={paths.import(data.fromDryRunId)} size="sm">
                   {t('imports.fromDryRun')}
                 </Anchor>
               )}

@@ -26,6 +26,7 @@ import {
 import { dateTime, ImportProgress } from '../../features/imports/ImportResult.tsx';
 import { Templates } from '../../features/imports/Templates.tsx';
 import { UploadForm } from '../../features/imports/UploadForm.tsx';
+import { paths } from '../../paths.ts';
 import { number } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
@@ -93,7 +94,7 @@ export default function ImportsPage() {
                 // The upload's answer is the first state the import page shows (then it polls).
                 queryClient.setQueryData(['import', record.id], record);
                 void queryClient.invalidateQueries({ queryKey: ['imports', 'list'] });
-                navigate(`/imports/${record.id}`);
+                navigate(paths.import(record.id));
               }}
             />
           </Card>
@@ -145,7 +146,7 @@ export default function ImportsPage() {
                 {data.data.map((record) => (
                   <Table.Tr key={record.id}>
                     <Table.Td>
-                      <Anchor component={Link} to={`/imports/${record.id}`}>
+                      <Anchor component={Link} to={paths.import(record.id)}>
                         {record.code}
                       </Anchor>
                     </Table.Td>

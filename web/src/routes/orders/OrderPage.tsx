@@ -34,6 +34,7 @@ import {
   useOrderStatuses,
 } from '../../features/orders/statuses.tsx';
 import { PortalOrder } from '../../features/portal/PortalOrder.tsx';
+import { paths } from '../../paths.ts';
 import { date } from '../../ui/format.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
@@ -90,7 +91,7 @@ function Header({ order, canWrite }: { order: Order; canWrite: boolean }) {
     mutationFn: () => unwrap(api.DELETE('/api/orders/{id}', { params: { path: { id: order.id } } })),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ['orders'] });
-      navigate('/orders');
+      navigate(paths.orders);
     },
   });
   return (
@@ -104,7 +105,7 @@ function Header({ order, canWrite }: { order: Order; canWrite: boolean }) {
             <StatusBadge status={status} testId="order-status" />
             <Text size="sm">
               {order.company ? (
-                <Anchor component={Link} to={`/companies/${order.company.id}`}>
+                <Anchor component={Link} to={paths.company(order.company.id)}>
                   {order.company.name}
                 </Anchor>
               ) : (

@@ -26,6 +26,7 @@ import { amount, orderName } from '../../features/orders/format.ts';
 import { StatusBadge, statusLabel, useOrderStatuses } from '../../features/orders/statuses.tsx';
 import { useCompanyNames } from '../../features/orders/useCompanyNames.ts';
 import { OrderCards } from '../../features/portal/lists.tsx';
+import { paths } from '../../paths.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { date } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
@@ -176,7 +177,7 @@ export default function OrdersPage() {
                       {data.data.map((o) => (
                         <Table.Tr key={o.id}>
                           <Table.Td>
-                            <Anchor component={Link} to={`/orders/${o.id}`}>
+                            <Anchor component={Link} to={paths.order(o.id)}>
                               {orderName(o)}
                             </Anchor>
                           </Table.Td>
@@ -210,7 +211,7 @@ export default function OrdersPage() {
             companyId={params.get('companyId') ?? undefined}
             onDone={(id) => {
               create.close();
-              navigate(`/orders/${id}`);
+              navigate(paths.order(id));
             }}
           />
         </Suspense>

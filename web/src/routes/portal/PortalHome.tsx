@@ -6,6 +6,7 @@ import { useAuth } from '../../api/auth.ts';
 import { api, unwrap } from '../../api/client.ts';
 import { useBrand, useImageUrl } from '../../features/portal/brand.ts';
 import { OrderCards, QuoteCards } from '../../features/portal/lists.tsx';
+import { paths } from '../../paths.ts';
 import { QueryState } from '../../ui/states.tsx';
 
 /**
@@ -64,7 +65,7 @@ export default function PortalHome() {
           <Title order={3} size="h4">
             {t('portal.recentQuotes')}
           </Title>
-          <Anchor component={Link} to="/quotes" size="sm">
+          <Anchor component={Link} to={paths.quotes} size="sm">
             {t('portal.allQuotes')}
           </Anchor>
         </Group>
@@ -77,7 +78,7 @@ export default function PortalHome() {
           <Title order={3} size="h4">
             {t('portal.recentOrders')}
           </Title>
-          <Anchor component={Link} to="/orders" size="sm">
+          <Anchor component={Link} to={paths.orders} size="sm">
             {t('portal.allOrders')}
           </Anchor>
         </Group>

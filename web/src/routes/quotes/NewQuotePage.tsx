@@ -8,6 +8,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
 import { contactLabel } from '../../features/contacts/label.ts';
 import { LinePicker, type Lines, linesBody } from '../../features/quotes/LinePicker.tsx';
+import { paths } from '../../paths.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 
@@ -52,7 +53,7 @@ export default function NewQuotePage() {
                 ),
               t('common.saved'),
             );
-            if (created) navigate(`/quotes/${created.id}`);
+            if (created) navigate(paths.quote(created.id));
           }}
         >
           <Stack>

@@ -42,6 +42,7 @@ import { QuoteLinesEditor } from '../../features/quotes/QuoteLinesEditor.tsx';
 import { QuoteTermsCard, QuoteVatTotals } from '../../features/quotes/QuoteTerms.tsx';
 import { Total } from '../../features/quotes/Total.tsx';
 import { LANGUAGES, languageOf } from '../../i18n/languages.ts';
+import { paths } from '../../paths.ts';
 import { date, money, number } from '../../ui/format.ts';
 import { problemFields } from '../../ui/problem.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
@@ -87,7 +88,7 @@ export default function QuotePage() {
     });
 
   return (
-    <QueryState query={quote} back={{ to: '/quotes', label: t('quotes.title') }}>
+    <QueryState query={quote} back={{ to: paths.quotes, label: t('quotes.title') }}>
       {(q) => {
         // A buyer reads the quote in the portal's page: the seller's brand, no staff tools.
         if (me?.role === 'contact') return <PortalQuote quote={q} />;
@@ -108,7 +109,7 @@ export default function QuotePage() {
                   </Badge>
                   <Text size="sm">
                     {q.name} · v{q.version} ·{' '}
-                    <Anchor component={Link} to={`/companies/${q.companyId}`}>
+                    <Anchor component={Link} to={paths.company(q.companyId)}>
                       {q.company?.name}
                     </Anchor>
                     {q.contact ? (
@@ -169,7 +170,7 @@ export default function QuotePage() {
                     onClick={() =>
                       act.mutate(async () => {
                         const revision = await unwrap(api.POST('/api/quotes/{id}/revisions', path));
-                        navigate(`/quotes/${revision.id}`);
+                        navigate(paths.quote(revision.id));
                       })
                     }
                   >
@@ -185,7 +186,7 @@ export default function QuotePage() {
               {q.order ? (
                 <Text size="sm" mt={4} data-testid="quote-order">
                   {t('quotes.ordered')}{' '}
-                  <Anchor component={Link} to={`/orders/${q.order.id}`}>
+                  <Anchor component={Link} to={paths.order(q.order.id)}>
                     {orderName(q.order)}
                   </Anchor>
                 </Text>
@@ -324,7 +325,7 @@ export default function QuotePage() {
             {q.parentQuoteId && (
               <Text size="sm">
                 {t('quotes.revisions')}:{' '}
-                <Anchor component={Link} to={`/quotes/${q.parentQuoteId}`}>
+                <Anchor component={Link} to={paths.quote(q.parentQuoteId)}>
                   v{q.version - 1}
                 </Anchor>
               </Text>

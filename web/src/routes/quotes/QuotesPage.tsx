@@ -7,6 +7,7 @@ import { Link, useSearchParams } from 'react-router';
 import { isStaff, useAuth } from '../../api/auth.ts';
 import { api, unwrap } from '../../api/client.ts';
 import { QuoteCards } from '../../features/portal/lists.tsx';
+import { paths } from '../../paths.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { date, money } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
@@ -62,7 +63,7 @@ export default function QuotesPage() {
       <Group justify="space-between">
         <Title order={2}>{staff ? t('quotes.title') : t('nav.myQuotes')}</Title>
         {staff && (
-          <Button component={Link} to="/quotes/new">
+          <Button component={Link} to={paths.newQuote()}>
             {t('quotes.new')}
           </Button>
         )}
@@ -120,7 +121,7 @@ export default function QuotesPage() {
                   {data.data.map((q) => (
                     <Table.Tr key={q.id}>
                       <Table.Td>
-                        <Anchor component={Link} to={`/quotes/${q.id}`}>
+                        <Anchor component={Link} to={paths.quote(q.id)}>
                           {q.code ?? `${t('quotes.states.draft')} v${q.version}`}
                         </Anchor>
                       </Table.Td>

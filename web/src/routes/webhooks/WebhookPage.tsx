@@ -20,6 +20,7 @@ import { api, unwrap } from '../../api/client.ts';
 import { Deliveries, when } from '../../features/webhooks/Deliveries.tsx';
 import { SecretModal } from '../../features/webhooks/SecretModal.tsx';
 import { type Webhook, WebhookForm } from '../../features/webhooks/WebhookForm.tsx';
+import { paths } from '../../paths.ts';
 import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
@@ -66,7 +67,7 @@ export default function WebhookPage() {
 
   return (
     <Stack>
-      <Anchor component={Link} to="/webhooks" size="sm">
+      <Anchor component={Link} to={paths.webhooks} size="sm">
         ← {t('webhooks.back')}
       </Anchor>
       <QueryState query={webhook}>
@@ -134,7 +135,7 @@ export default function WebhookPage() {
                     if (
                       await act(() => unwrap(api.DELETE('/api/webhooks/{id}', path)), t('webhooks.deleted'))
                     )
-                      navigate('/webhooks');
+                      navigate(paths.webhooks);
                   }}
                 />
               </Group>

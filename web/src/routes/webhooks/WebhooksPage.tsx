@@ -7,6 +7,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
 import { SecretModal } from '../../features/webhooks/SecretModal.tsx';
 import { WebhookForm } from '../../features/webhooks/WebhookForm.tsx';
+import { paths } from '../../paths.ts';
 import { Pager } from '../../ui/Pager.tsx';
 import { QueryState } from '../../ui/states.tsx';
 
@@ -35,7 +36,7 @@ export default function WebhooksPage() {
       <Group justify="space-between">
         <Title order={2}>{t('webhooks.title')}</Title>
         <Group>
-          <Button variant="default" component={Link} to="/events">
+          <Button variant="default" component={Link} to={paths.events}>
             {t('webhooks.eventsNav')}
           </Button>
           <Button onClick={open}>{t('webhooks.new')}</Button>
@@ -69,7 +70,7 @@ export default function WebhooksPage() {
                 {data.data.map((w) => (
                   <Table.Tr key={w.id}>
                     <Table.Td>
-                      <Anchor component={Link} to={`/webhooks/${w.id}`}>
+                      <Anchor component={Link} to={paths.webhook(w.id)}>
                         {w.name}
                       </Anchor>
                     </Table.Td>
@@ -111,7 +112,7 @@ export default function WebhooksPage() {
         onClose={() => {
           const id = created?.id;
           setCreated(undefined);
-          if (id) navigate(`/webhooks/${id}`);
+          if (id) navigate(paths.webhook(id));
         }}
       />
     </Stack>
