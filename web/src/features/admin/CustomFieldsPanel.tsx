@@ -14,11 +14,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
+import { useApiAction } from '../../api/mutation.ts';
 import type { components } from '../../api/schema.d.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';
-import { useAction } from './useAction.ts';
 import { useEditor } from './useEditor.ts';
 
 type Field = components['schemas']['CustomFieldDefinition'];
@@ -30,7 +30,7 @@ const TYPES = ['string', 'number', 'boolean', 'select', 'multi-select'] as const
 export function CustomFieldsPanel({ manage }: { manage: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const action = useAction();
+  const action = useApiAction();
   const [entity, setEntity] = useState<Entity>('order');
   const editor = useEditor<Field>();
   const query = useQuery({

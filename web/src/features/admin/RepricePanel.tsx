@@ -5,12 +5,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
+import { useApiAction } from '../../api/mutation.ts';
 import type { components } from '../../api/schema.d.ts';
 import { paths } from '../../paths.ts';
 import { date, money } from '../../ui/format.ts';
 import { ErrorState, Loading } from '../../ui/states.tsx';
 import { briefBody, elementForm, type PackingType } from '../configurator/form.ts';
-import { useAction } from './useAction.ts';
 
 type Brief = components['schemas']['Brief'];
 
@@ -42,7 +42,7 @@ function bodyOf(brief: Brief, forUpdate: boolean): Record<string, unknown> {
 export function RepricePanel({ canReprice }: { canReprice: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const action = useAction();
+  const action = useApiAction();
   const [briefId, setBriefId] = useState<string | null>(null);
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);

@@ -16,12 +16,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
+import { useApiAction } from '../../api/mutation.ts';
 import type { components } from '../../api/schema.d.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { statusLabel } from '../orders/statuses.tsx';
 import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';
-import { useAction } from './useAction.ts';
 import { useEditor } from './useEditor.ts';
 
 type Status = components['schemas']['Status'];
@@ -32,7 +32,7 @@ type Entity = (typeof STATUS_ENTITIES)[number];
 export function StatusesPanel({ manage }: { manage: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const action = useAction();
+  const action = useApiAction();
   const [entity, setEntity] = useState<Entity>('order');
   const editor = useEditor<Status>();
   const query = useQuery({
