@@ -3,9 +3,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAuth } from '../../api/auth.ts';
-import { api, unwrap } from '../../api/client.ts';
+import { orderQueries } from '../../features/orders/api/index.ts';
 import { useBrand, useImageUrl } from '../../features/portal/brand.ts';
 import { OrderCards, QuoteCards } from '../../features/portal/lists.tsx';
+import { quoteQueries } from '../../features/quotes/api/index.ts';
 import { paths } from '../../paths.ts';
 import { QueryState } from '../../ui/states.tsx';
 
@@ -18,24 +19,9 @@ export default function PortalHome() {
   const { me } = useAuth();
   const brand = useBrand();
   const logo = useImageUrl(brand.data?.logoUrl);
-  const awaiting = useQuery({
-    queryKey: ['quotes', 'portal', 'awaiting'],
-    queryFn: () =>
-      unwrap(api.GET('/api/quotes', { params: { query: { status: 'published', limit: 10, page: 1 } } })),
-  });
-  const quotes = useQuery({
-    queryKey: ['quotes', 'portal', 'recent'],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/quotes', {
-          params: { query: { status: 'signed,rejected,expired,draft', limit: 5, page: 1 } },
-        }),
-      ),
-  });
-  const orders = useQuery({
-    queryKey: ['orders', 'portal', 'recent'],
-    queryFn: () => unwrap(api.GET('/api/orders', { params: { query: { limit: 5, page: 1 } as never } })),
-  });
+  const awaiting = useQuery(quoteQueries.list({ status: 'published', limit: 10, page: 1 }));
+  const quotes = useQuery(quoteQueries.list({ status: 'signed,rejected,expired,draft', limit: 5, page: 1 }));
+  const orders = useQuery(orderQueries.list({ limit: 5, page: 1 }));
   const name = [me?.firstName, me?.lastName].filter(Boolean).join(' ') || me?.email || '';
   return (
     <Stack data-testid="portal-home">

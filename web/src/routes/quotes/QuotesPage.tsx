@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { isStaff, useAuth } from '../../api/auth.ts';
-import { api, unwrap } from '../../api/client.ts';
 import { QuoteCards } from '../../features/portal/lists.tsx';
+import { quoteQueries } from '../../features/quotes/api/index.ts';
 import { paths } from '../../paths.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { date, money } from '../../ui/format.ts';
@@ -41,21 +41,13 @@ export default function QuotesPage() {
     setParams(next);
   };
   const query = useQuery({
-    queryKey: ['quotes', page, state, companyId, debounced],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/quotes', {
-          params: {
-            query: {
-              page,
-              limit: 25,
-              status: state ?? undefined,
-              companyId: companyId ?? undefined,
-              search: debounced || undefined,
-            },
-          },
-        }),
-      ),
+    ...quoteQueries.list({
+      page,
+      limit: 25,
+      status: state ?? undefined,
+      companyId: companyId ?? undefined,
+      search: debounced || undefined,
+    }),
     placeholderData: (previous) => previous,
   });
   return (

@@ -1,0 +1,72 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api, unwrap } from '../../../api/client.ts';
+import type { Query } from '../../../api/types.ts';
+
+export type BriefListQuery = Query<'/api/briefs'>;
+
+const byId = (id: string) => ({ params: { path: { id } } });
+
+/** The briefs' query keys: a brief's own reads (versions, details, process) sit under its detail key. */
+export const briefKeys = {
+  all: ['briefs'] as const,
+  lists: () => [...briefKeys.all, 'list'] as const,
+  list: (query: BriefListQuery) => [...briefKeys.lists(), query] as const,
+  detail: (id: string) => [...briefKeys.all, 'detail', id] as const,
+  versions: (id: string, currentVersion: number | null | undefined) =>
+    [...briefKeys.detail(id), 'versions', currentVersion] as const,
+  details: (id: string, version?: number) =>
+    [...briefKeys.detail(id), 'details', version ?? 'current'] as const,
+  process: (id: string, version: number, position: number) =>
+    [...briefKeys.detail(id), 'process', version, position] as const,
+  predictionPanel: (id: string) => [...briefKeys.detail(id), 'prediction-panel'] as const,
+  element: (id: string) => [...briefKeys.all, 'element', id] as const,
+};
+
+export const briefQueries = {
+  list: (query: BriefListQuery) =>
+    queryOptions({
+      queryKey: briefKeys.list(query),
+      queryFn: () => unwrap(api.GET('/api/briefs', { params: { query } })),
+    }),
+  detail: (id: string) =>
+    queryOptions({
+      queryKey: briefKeys.detail(id),
+      queryFn: () => unwrap(api.GET('/api/briefs/{id}', byId(id))),
+    }),
+  versions: (id: string, currentVersion: number | null | undefined) =>
+    queryOptions({
+      queryKey: briefKeys.versions(id, currentVersion),
+      queryFn: () => unwrap(api.GET('/api/briefs/{id}/predictions', byId(id))),
+    }),
+  /** The brief's elements as stored, at a version (else the current one). */
+  details: (id: string, version?: number) =>
+    queryOptions({
+      queryKey: briefKeys.details(id, version),
+      queryFn: () =>
+        unwrap(
+          api.GET('/api/briefs/{id}/details', {
+            params: { path: { id }, query: version ? { version } : {} },
+          }),
+        ),
+    }),
+  process: (id: string, version: number, position: number) =>
+    queryOptions({
+      queryKey: briefKeys.process(id, version, position),
+      queryFn: () =>
+        unwrap(
+          api.GET('/api/briefs/{id}/process/{elementIndex}', {
+            params: { path: { id, elementIndex: position }, query: { version } },
+          }),
+        ),
+    }),
+  predictionPanel: (id: string) =>
+    queryOptions({
+      queryKey: briefKeys.predictionPanel(id),
+      queryFn: () => unwrap(api.GET('/api/briefs/{id}/prediction-panel', byId(id))),
+    }),
+  element: (id: string) =>
+    queryOptions({
+      queryKey: briefKeys.element(id),
+      queryFn: () => unwrap(api.GET('/api/brief-elements/{id}', byId(id))),
+    }),
+};

@@ -1,0 +1,50 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api, unwrap } from '../../api/client.ts';
+import type { Query } from '../../api/types.ts';
+
+export type CompanyListQuery = Query<'/api/companies/pagination'>;
+export type ProjectListQuery = Query<'/api/projects/pagination'>;
+
+const byId = (id: string) => ({ params: { path: { id } } });
+
+/** The companies' query keys: a company's addresses, contacts and projects sit under its detail key. */
+export const companyKeys = {
+  all: ['companies'] as const,
+  lists: () => [...companyKeys.all, 'list'] as const,
+  list: (query: CompanyListQuery) => [...companyKeys.lists(), query] as const,
+  detail: (id: string) => [...companyKeys.all, 'detail', id] as const,
+  addresses: (id: string) => [...companyKeys.detail(id), 'addresses'] as const,
+  contacts: (id: string) => [...companyKeys.detail(id), 'contacts'] as const,
+  /** Names by id, for lists that show a company per row. */
+  names: (ids: string[]) => [...companyKeys.all, 'names', ids] as const,
+  projects: ['projects'] as const,
+  projectList: (query: ProjectListQuery) => [...companyKeys.projects, query] as const,
+};
+
+export const companyQueries = {
+  list: (query: CompanyListQuery) =>
+    queryOptions({
+      queryKey: companyKeys.list(query),
+      queryFn: () => unwrap(api.GET('/api/companies/pagination', { params: { query } })),
+    }),
+  detail: (id: string) =>
+    queryOptions({
+      queryKey: companyKeys.detail(id),
+      queryFn: () => unwrap(api.GET('/api/companies/{id}', byId(id))),
+    }),
+  addresses: (id: string) =>
+    queryOptions({
+      queryKey: companyKeys.addresses(id),
+      queryFn: () => unwrap(api.GET('/api/companies/{id}/addresses', byId(id))),
+    }),
+  contacts: (id: string) =>
+    queryOptions({
+      queryKey: companyKeys.contacts(id),
+      queryFn: () => unwrap(api.GET('/api/companies/{id}/contacts', byId(id))),
+    }),
+  projects: (query: ProjectListQuery) =>
+    queryOptions({
+      queryKey: companyKeys.projectList(query),
+      queryFn: () => unwrap(api.GET('/api/projects/pagination', { params: { query } })),
+    }),
+};
