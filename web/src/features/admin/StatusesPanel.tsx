@@ -17,6 +17,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import { useApiAction } from '../../api/mutation.ts';
+import { sharedQueries, statusKeys } from '../../api/queries.ts';
 import type { components } from '../../api/schema.d.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
@@ -35,11 +36,9 @@ export function StatusesPanel({ manage }: { manage: boolean }) {
   const action = useApiAction();
   const [entity, setEntity] = useState<Entity>('order');
   const editor = useEditor<Status>();
-  const query = useQuery({
-    queryKey: ['statuses', entity],
-    queryFn: () => unwrap(api.GET('/api/statuses/entity', { params: { query: { entity } } })),
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['statuses'] });
+  // The admin's list is read on each visit (others keep it for the session).
+  const query = useQuery({ ...sharedQueries.statuses(entity), staleTime: 0 });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: statusKeys.all });
   /** Swaps the positions of two neighbours (two PATCHes; the list is re-read after). */
   const move = (list: Status[], index: number, by: -1 | 1) => {
     const a = list[index]!;

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client.ts';
+import { companyKeys } from '../companies/api.ts';
 
 /**
  * Names of the companies a page of rows refers to (order and article lists carry only ids): one
@@ -8,11 +9,11 @@ import { api, unwrap } from '../../api/client.ts';
 export function useCompanyNames(ids: (string | null | undefined)[]) {
   const unique = [...new Set(ids.filter((id): id is string => !!id))].sort();
   const query = useQuery({
-    queryKey: ['companies', 'names', unique],
+    queryKey: companyKeys.names(unique),
     queryFn: async () => {
       const list = await unwrap(
         api.GET('/api/companies', {
-          params: { query: { filter: [`id||$in||${unique.join(',')}`], limit: unique.length } as never },
+          params: { query: { filter: [`id||$in||${unique.join(',')}`], limit: unique.length } },
         }),
       );
       return new Map((list as unknown as { id: string; name: string }[]).map((c) => [c.id, c.name]));

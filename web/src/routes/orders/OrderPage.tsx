@@ -14,14 +14,14 @@ import {
   Title,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { isStaff, useAuth } from '../../api/auth.ts';
-import { api, unwrap } from '../../api/client.ts';
+import { useApiMutation } from '../../api/mutation.ts';
 import type { components } from '../../api/schema.d.ts';
+import { type OrderUpdate, orderApi, orderKeys, orderQueries } from '../../features/orders/api/index.ts';
 import { DateField } from '../../features/orders/DateField.tsx';
 import { EntityComments } from '../../features/orders/EntityComments.tsx';
 import { EntityFiles } from '../../features/orders/EntityFiles.tsx';
@@ -46,10 +46,7 @@ export default function OrderPage() {
   const { id } = useParams() as { id: string };
   const { me } = useAuth();
   const staff = isStaff(me?.role);
-  const order = useQuery({
-    queryKey: ['order', id],
-    queryFn: () => unwrap(api.GET('/api/orders/{id}', { params: { path: { id } } })),
-  });
+  const order = useQuery(orderQueries.detail(id));
   return (
     <QueryState query={order}>
       {(o) =>
@@ -78,21 +75,15 @@ function Header({ order, canWrite }: { order: Order; canWrite: boolean }) {
   const statuses = useOrderStatuses();
   const [deleting, del] = useDisclosure();
   const status = statuses.data?.find((s) => s.id === order.statusId);
-  const change = useMutation({
-    mutationFn: (body: Record<string, unknown>) =>
-      unwrap(api.PATCH('/api/orders/{id}', { params: { path: { id: order.id } }, body: body as never })),
-    onSuccess: async () => {
-      notifications.show({ color: 'teal', message: t('common.saved') });
-      await queryClient.invalidateQueries({ queryKey: ['order', order.id] });
-      await queryClient.invalidateQueries({ queryKey: ['orders'] });
-    },
+  const change = useApiMutation({
+    mutationFn: (body: OrderUpdate) => orderApi.update(order.id, body),
+    success: t('common.saved'),
+    invalidates: [orderKeys.all],
   });
-  const remove = useMutation({
-    mutationFn: () => unwrap(api.DELETE('/api/orders/{id}', { params: { path: { id: order.id } } })),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['orders'] });
-      navigate(paths.orders);
-    },
+  const remove = useApiMutation({
+    mutationFn: () => orderApi.remove(order.id),
+    invalidates: [orderKeys.lists()],
+    onSuccess: () => navigate(paths.orders),
   });
   return (
     <Stack gap="xs">
@@ -213,16 +204,9 @@ function Details({ order, canWrite }: { order: Order; canWrite: boolean }) {
         noValidate
         onSubmit={async (event) => {
           event.preventDefault();
-          const saved = await form.submit(
-            () =>
-              unwrap(
-                api.PATCH('/api/orders/{id}', { params: { path: { id: order.id } }, body: changed as never }),
-              ),
-            t('common.saved'),
-          );
+          const saved = await form.submit(() => orderApi.update(order.id, changed), t('common.saved'));
           if (saved) {
-            await queryClient.invalidateQueries({ queryKey: ['order', order.id] });
-            await queryClient.invalidateQueries({ queryKey: ['orders'] });
+            await queryClient.invalidateQueries({ queryKey: orderKeys.all });
           }
         }}
       >

@@ -18,8 +18,8 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { isStaff, useAuth } from '../../api/auth.ts';
-import { api, unwrap } from '../../api/client.ts';
 import { useProjectOptions } from '../../api/queries.ts';
+import { orderQueries } from '../../features/orders/api/index.ts';
 import { DateField } from '../../features/orders/DateField.tsx';
 import { ordersQuery } from '../../features/orders/filters.ts';
 import { amount, orderName } from '../../features/orders/format.ts';
@@ -75,9 +75,7 @@ export default function OrdersPage() {
   }, [debounced]);
   const filters = ordersQuery(params);
   const query = useQuery({
-    queryKey: ['orders', 'list', page, filters],
-    queryFn: () =>
-      unwrap(api.GET('/api/orders', { params: { query: { page, limit: 25, ...filters } as never } })),
+    ...orderQueries.list({ page, limit: 25, ...filters }),
     placeholderData: (previous) => previous,
     enabled: view === 'list',
   });
