@@ -39,7 +39,14 @@ export function OrderItems({ order, canWrite }: { order: Order; canWrite: boolea
   const { error } = action;
   const busy = action.busy !== undefined;
   const run = async (call: () => Promise<unknown>, message: string) =>
-    (await action.run(message, async () => (await call(), true), message)) ?? false;
+    (await action.run(
+      message,
+      async () => {
+        await call();
+        return true;
+      },
+      message,
+    )) ?? false;
   const rows = itemTree(order.items);
   const currency = order.currency?.code;
   return (

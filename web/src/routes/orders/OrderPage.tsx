@@ -70,7 +70,6 @@ export default function OrderPage() {
 
 function Header({ order, canWrite }: { order: Order; canWrite: boolean }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const statuses = useOrderStatuses();
   const [deleting, del] = useDisclosure();
