@@ -10,12 +10,13 @@ import type { components } from '../../api/schema.d.ts';
 import { paths } from '../../paths.ts';
 import { date, money } from '../../ui/format.ts';
 import { ErrorState, Loading } from '../../ui/states.tsx';
+import { type BriefCreate, briefApi } from '../briefs/api/index.ts';
 import { briefBody, elementForm, type PackingType } from '../configurator/form.ts';
 
 type Brief = components['schemas']['Brief'];
 
 /** The body that prices a stored brief again as it is (POST /briefs/estimate, PUT /briefs/{id}). */
-function bodyOf(brief: Brief, forUpdate: boolean): Record<string, unknown> {
+function bodyOf(brief: Brief, forUpdate: boolean): BriefCreate {
   const body = briefBody(
     {
       name: brief.name,
@@ -28,7 +29,8 @@ function bodyOf(brief: Brief, forUpdate: boolean): Record<string, unknown> {
     },
     { forUpdate },
   );
-  if (brief.palletType) body.palletType = brief.palletType;
+  // A stored brief's pallet is one the API accepted: one of the body's.
+  if (brief.palletType) body.palletType = brief.palletType as BriefCreate['palletType'];
   if (brief.deliveryZoneId) body.deliveryZoneId = brief.deliveryZoneId;
   if (brief.commercialMargin !== null) body.commercialMargin = brief.commercialMargin;
   return body;
@@ -63,7 +65,7 @@ export function RepricePanel({ canReprice }: { canReprice: boolean }) {
   const preview = useQuery({
     queryKey: ['reprice', briefId, 'estimate', brief.data?.updatedAt],
     queryFn: ({ signal }) =>
-      unwrap(api.POST('/api/briefs/estimate', { body: bodyOf(brief.data!, false) as never, signal })),
+      unwrap(api.POST('/api/briefs/estimate', { body: bodyOf(brief.data!, false), signal })),
     enabled: !!brief.data,
   });
   const stored = brief.data?.totalPrice ?? null;
@@ -134,13 +136,7 @@ export function RepricePanel({ canReprice }: { canReprice: boolean }) {
                     action
                       .run(
                         'reprice',
-                        () =>
-                          unwrap(
-                            api.PUT('/api/briefs/{id}', {
-                              params: { path: { id: brief.data.id } },
-                              body: bodyOf(brief.data, true) as never,
-                            }),
-                          ),
+                        () => briefApi.update(brief.data.id, bodyOf(brief.data, true)),
                         t('admin.reprice.done'),
                       )
                       .then(() => queryClient.invalidateQueries({ queryKey: ['reprice', briefId] }))

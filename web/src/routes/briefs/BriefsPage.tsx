@@ -4,8 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { api, unwrap } from '../../api/client.ts';
 import { useProjectOptions, useStatusOptions } from '../../api/queries.ts';
+import { briefQueries } from '../../features/briefs/api/index.ts';
 import { statusLabel } from '../../features/orders/statuses.tsx';
 import { paths } from '../../paths.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
@@ -32,22 +32,14 @@ export default function BriefsPage() {
     setParams(next);
   };
   const query = useQuery({
-    queryKey: ['briefs', page, companyId, projectId, status, debounced],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/briefs', {
-          params: {
-            query: {
-              page,
-              limit: 25,
-              companyId: companyId ?? undefined,
-              projectId: projectId ?? undefined,
-              status: status ?? undefined,
-              search: debounced || undefined,
-            },
-          },
-        }),
-      ),
+    ...briefQueries.list({
+      page,
+      limit: 25,
+      companyId: companyId ?? undefined,
+      projectId: projectId ?? undefined,
+      status: status ?? undefined,
+      search: debounced || undefined,
+    }),
     placeholderData: (previous) => previous,
   });
 

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client.ts';
-import type { Query } from '../../../api/types.ts';
+import type { Body, Query } from '../../../api/types.ts';
 
 export type BriefListQuery = Query<'/api/briefs'>;
 
@@ -68,5 +68,44 @@ export const briefQueries = {
     queryOptions({
       queryKey: briefKeys.element(id),
       queryFn: () => unwrap(api.GET('/api/brief-elements/{id}', byId(id))),
+    }),
+};
+
+export type BriefCreate = Body<'/api/briefs', 'post'>;
+export type BriefUpdate = Body<'/api/briefs/{id}', 'put'>;
+export type BriefEstimate = Body<'/api/briefs/estimate', 'post'>;
+
+export const briefApi = {
+  create: (body: BriefCreate) => unwrap(api.POST('/api/briefs', { body })),
+  update: (id: string, body: BriefUpdate) => unwrap(api.PUT('/api/briefs/{id}', { ...byId(id), body })),
+};
+
+/** The key of an estimate: the body priced (the same body is not priced twice within a minute). */
+export const estimateKeys = {
+  all: ['estimate'] as const,
+  quick: (body: BriefEstimate | null) => [...estimateKeys.all, body] as const,
+  analysis: (body: BriefEstimate | null) => [...estimateKeys.quick(body), 'analysis'] as const,
+};
+
+export const estimateQueries = {
+  /** The price of a brief as configured (no analysis: quick, asked for on every settled change). */
+  quick: (body: BriefEstimate | null) =>
+    queryOptions({
+      queryKey: estimateKeys.quick(body),
+      // Enabled only with a body (a form the API can price).
+      queryFn: ({ signal }) => unwrap(api.POST('/api/briefs/estimate', { body: body!, signal })),
+    }),
+  /** The same price with the value analysis (curves, price breaks, savings): dozens of pricings. */
+  analysis: (body: BriefEstimate | null) =>
+    queryOptions({
+      queryKey: estimateKeys.analysis(body),
+      queryFn: ({ signal }) =>
+        unwrap(
+          api.POST('/api/briefs/estimate', {
+            params: { query: { include: 'analysis' } },
+            body: body!,
+            signal,
+          }),
+        ),
     }),
 };
