@@ -12,7 +12,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -69,7 +69,6 @@ type Props = {
 export function Configurator({ briefId, version, initial, companyName, project, title, readOnly }: Props) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [form, setForm] = useState<BriefForm>(initial);
   const [companyLabel, setCompanyLabel] = useState(companyName);
   const categories = useCatalogue('/api/product-categories');
