@@ -146,7 +146,7 @@ function CurrencyForm({ currency, onDone }: { currency?: Currency; onDone: () =>
               ? unwrap(
                   api.PATCH('/api/currencies/{id}', {
                     params: { path: { id: currency.id } },
-                    body: body as never,
+                    body: body,
                   }),
                 )
               : unwrap(api.POST('/api/currencies', { body })),

@@ -119,7 +119,7 @@ function NamesRow({ path, entry, manage }: { path: string; entry: CatalogueEntry
                     unwrap(
                       api.PATCH(`${path}/{id}` as '/api/products/{id}', {
                         params: { path: { id: entry.id } },
-                        body: body as never,
+                        body: body,
                       }),
                     ),
                   t('lines.namesSaved'),

@@ -18,7 +18,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
+import { api, multipart, unwrap } from '../../api/client.ts';
 import type { paths } from '../../api/schema.d.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
@@ -58,9 +58,9 @@ function LogoField({ settings, manage }: { settings: OrganisationSettings; manag
   const upload = (file: File | null) =>
     file &&
     form.submit(async () => {
-      const body = new FormData();
-      body.append('file', file, file.name);
-      await unwrap(api.PUT('/api/organisation/settings/logo', { body: body as never }));
+      await unwrap(
+        api.PUT('/api/organisation/settings/logo', multipart({ file: file.name }, { field: 'file', file })),
+      );
       await client.invalidateQueries({ queryKey: SETTINGS_KEY });
     }, t('organisation.logoSaved'));
   return (
@@ -147,7 +147,7 @@ function SettingsForm({ settings, manage }: { settings: OrganisationSettings; ma
     <TextInput
       label={label}
       value={(values[key] as string | null) ?? ''}
-      onChange={(event) => set(key, event.currentTarget.value as never)}
+      onChange={(event) => set(key, event.currentTarget.value)}
       readOnly={!manage}
       error={form.error(`/${String(key)}`)}
       {...extra}
@@ -229,7 +229,7 @@ function SettingsForm({ settings, manage }: { settings: OrganisationSettings; ma
           pdfFooter: values.pdfFooter,
         };
         const saved = await form.submit(
-          () => unwrap(api.PATCH('/api/organisation/settings', { body: body as never })),
+          () => unwrap(api.PATCH('/api/organisation/settings', { body: body })),
           t('organisation.saved'),
         );
         if (saved) await client.invalidateQueries({ queryKey: SETTINGS_KEY });

@@ -51,10 +51,10 @@ export function ContactForm({
               ? unwrap(
                   api.PATCH('/api/users/contacts/{id}', {
                     params: { path: { id: contact.id } },
-                    body: body as never,
+                    body: body,
                   }),
                 )
-              : unwrap(api.POST('/api/users/contacts', { body: body as never })),
+              : unwrap(api.POST('/api/users/contacts', { body: body })),
           t('common.saved'),
         );
         if (saved) onDone(saved as Contact);

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client.ts';
+import { api, multipart, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 
 export type ImportRecord = components['schemas']['Import'];
@@ -74,11 +74,11 @@ export type UploadOptions = { type: string; delimiter: string; dryRun: boolean; 
  * so the upload keeps the client's token refresh.
  */
 export function uploadImport(file: File, options: UploadOptions): Promise<ImportRecord> {
-  const form = new FormData();
-  form.append('type', options.type);
-  form.append('delimiter', options.delimiter);
-  form.append('dryRun', String(options.dryRun));
-  form.append('allowDelete', String(options.allowDelete));
-  form.append('csv', file, file.name);
-  return unwrap(api.POST('/api/imports', { body: form as never })) as Promise<ImportRecord>;
+  const { type, delimiter, dryRun, allowDelete } = options;
+  return unwrap(
+    api.POST(
+      '/api/imports',
+      multipart({ type, delimiter, dryRun, allowDelete, csv: file.name }, { field: 'csv', file }),
+    ),
+  ) as Promise<ImportRecord>;
 }

@@ -41,7 +41,7 @@ export default function ContactsPage() {
     queryFn: async () =>
       (await unwrap(
         api.GET('/api/users/contacts', {
-          params: { query: { page, limit: 25, s, sort: ['lastName,ASC'] } as never },
+          params: { query: { page, limit: 25, s, sort: ['lastName,ASC'] } },
         }),
       )) as unknown as Page,
     placeholderData: (previous) => previous,
