@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { isStaff, useAuth } from '../../api/auth.ts';
-import { api, unwrap } from '../../api/client.ts';
+import { companyKeys, companyQueries } from '../../features/companies/api.ts';
 import { paths } from '../../paths.ts';
 import { Pager } from '../../ui/Pager.tsx';
 import { QueryState } from '../../ui/states.tsx';
@@ -22,13 +22,7 @@ export default function CompaniesPage() {
   const page = Number(params.get('page') ?? 1);
   const [opened, { open, close }] = useDisclosure();
   const query = useQuery({
-    queryKey: ['companies', page, debounced],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/companies/pagination', {
-          params: { query: { page, limit: 25, search: debounced || undefined } },
-        }),
-      ),
+    ...companyQueries.list({ page, limit: 25, search: debounced || undefined }),
     placeholderData: (previous) => previous,
   });
   return (
@@ -88,7 +82,7 @@ export default function CompaniesPage() {
         <CompanyForm
           onDone={async (company) => {
             close();
-            await queryClient.invalidateQueries({ queryKey: ['companies'] });
+            await queryClient.invalidateQueries({ queryKey: companyKeys.lists() });
             navigate(paths.company(company.id));
           }}
         />
