@@ -1,6 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, multipart, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
+import type { Query } from '../../api/types.ts';
 
 export type ImportRecord = components['schemas']['Import'];
 
@@ -40,31 +41,49 @@ export const canRunForReal = (record: ImportRecord) =>
 /** How often a running import is read again for its progress. */
 export const PROGRESS_POLL_MS = 1000;
 
-export function useImportTypes() {
-  return useQuery({
-    queryKey: ['imports', 'types'],
-    queryFn: () => unwrap(api.GET('/api/imports/utils/get-types')),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-}
+export type ImportListQuery = Query<'/api/imports'>;
 
-export function useDelimiters() {
-  return useQuery({
-    queryKey: ['imports', 'delimiters'],
-    queryFn: () => unwrap(api.GET('/api/imports/utils/get-delimiters')),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-}
+/** The imports' query keys: `all` covers the list, each import and the fixed choices. */
+export const importKeys = {
+  all: ['imports'] as const,
+  lists: () => [...importKeys.all, 'list'] as const,
+  list: (query: ImportListQuery) => [...importKeys.lists(), query] as const,
+  detail: (id: string) => [...importKeys.all, 'detail', id] as const,
+  types: () => [...importKeys.all, 'types'] as const,
+  delimiters: () => [...importKeys.all, 'delimiters'] as const,
+};
 
-/** An import, read again every second while it runs so the progress bar follows it. */
-export function useImport(id: string) {
-  return useQuery({
-    queryKey: ['import', id],
-    queryFn: () => unwrap(api.GET('/api/imports/{id}', { params: { path: { id } } })),
-    refetchInterval: (query) =>
-      query.state.data && isRunning(query.state.data.status) ? PROGRESS_POLL_MS : false,
-  });
-}
+export const importQueries = {
+  list: (query: ImportListQuery) =>
+    queryOptions({
+      queryKey: importKeys.list(query),
+      queryFn: () => unwrap(api.GET('/api/imports', { params: { query } })),
+    }),
+  /** An import, read again every second while it runs so the progress bar follows it. */
+  detail: (id: string) =>
+    queryOptions({
+      queryKey: importKeys.detail(id),
+      queryFn: () => unwrap(api.GET('/api/imports/{id}', { params: { path: { id } } })),
+      refetchInterval: (query) =>
+        query.state.data && isRunning(query.state.data.status) ? PROGRESS_POLL_MS : false,
+    }),
+  types: () =>
+    queryOptions({
+      queryKey: importKeys.types(),
+      queryFn: () => unwrap(api.GET('/api/imports/utils/get-types')),
+      staleTime: Number.POSITIVE_INFINITY,
+    }),
+  delimiters: () =>
+    queryOptions({
+      queryKey: importKeys.delimiters(),
+      queryFn: () => unwrap(api.GET('/api/imports/utils/get-delimiters')),
+      staleTime: Number.POSITIVE_INFINITY,
+    }),
+};
+
+export const useImportTypes = () => useQuery(importQueries.types());
+export const useDelimiters = () => useQuery(importQueries.delimiters());
+export const useImport = (id: string) => useQuery(importQueries.detail(id));
 
 export type UploadOptions = { type: string; delimiter: string; dryRun: boolean; allowDelete: boolean };
 

@@ -7,6 +7,7 @@ import { api, fileUrl, unwrap } from '../../api/client.ts';
 import {
   canRunForReal,
   type ImportRecord,
+  importKeys,
   isRunning,
   statusColor,
   statusKey,
@@ -33,8 +34,8 @@ export default function ImportPage() {
   const act = async (call: () => Promise<unknown>, done: string) => {
     const ok = await action.submit(call, done);
     if (ok !== undefined) {
-      await queryClient.invalidateQueries({ queryKey: ['import', id] });
-      await queryClient.invalidateQueries({ queryKey: ['imports', 'list'] });
+      await queryClient.invalidateQueries({ queryKey: importKeys.detail(id) });
+      await queryClient.invalidateQueries({ queryKey: importKeys.lists() });
     }
     return ok !== undefined;
   };
@@ -78,8 +79,8 @@ export default function ImportPage() {
                         if (!real) return;
                         queryClient.setQueryData(['import', real.id], real);
                         // The dry run now names its real run: read again, it offers no second one.
-                        await queryClient.invalidateQueries({ queryKey: ['import', id] });
-                        await queryClient.invalidateQueries({ queryKey: ['imports', 'list'] });
+                        await queryClient.invalidateQueries({ queryKey: importKeys.detail(id) });
+                        await queryClient.invalidateQueries({ queryKey: importKeys.lists() });
                         navigate(paths.import(real.id));
                       }}
                     />

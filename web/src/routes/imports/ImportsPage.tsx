@@ -14,8 +14,10 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { ApiError, api, unwrap } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
 import {
+  importKeys,
+  importQueries,
   isRunning,
   PROGRESS_POLL_MS,
   STATUS_NAMES,
@@ -46,15 +48,12 @@ export default function ImportsPage() {
     return t(`imports.types.${name}`, { defaultValue: name });
   };
   const list = useQuery({
-    queryKey: ['imports', 'list', page, statuses.join(','), type],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/imports', {
-          params: {
-            query: { page, limit: 25, status: statuses.join(',') || undefined, type: type ?? undefined },
-          },
-        }),
-      ),
+    ...importQueries.list({
+      page,
+      limit: 25,
+      status: statuses.join(',') || undefined,
+      type: type ?? undefined,
+    }),
     placeholderData: (previous) => previous,
     // Statuses move on their own (a worker runs them): read again whenever the page is shown.
     staleTime: 0,
@@ -93,7 +92,7 @@ export default function ImportsPage() {
               onDone={(record) => {
                 // The upload's answer is the first state the import page shows (then it polls).
                 queryClient.setQueryData(['import', record.id], record);
-                void queryClient.invalidateQueries({ queryKey: ['imports', 'list'] });
+                void queryClient.invalidateQueries({ queryKey: importKeys.lists() });
                 navigate(paths.import(record.id));
               }}
             />
