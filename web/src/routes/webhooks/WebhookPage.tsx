@@ -17,6 +17,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
+import { webhookKeys, webhookQueries } from '../../features/webhooks/api/index.ts';
 import { Deliveries, when } from '../../features/webhooks/Deliveries.tsx';
 import { SecretModal } from '../../features/webhooks/SecretModal.tsx';
 import { type Webhook, WebhookForm } from '../../features/webhooks/WebhookForm.tsx';
@@ -49,15 +50,14 @@ export default function WebhookPage() {
   const action = useApiForm();
   const path = { params: { path: { id } } };
   const webhook = useQuery({
-    queryKey: ['webhook', id],
-    queryFn: () => unwrap(api.GET('/api/webhooks/{id}', path)),
+    ...webhookQueries.detail(id),
     staleTime: 0,
     refetchInterval: 10_000, // last success, or disabled by the service after failures
   });
   const refresh = () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['webhook', id] }),
-      queryClient.invalidateQueries({ queryKey: ['webhooks'] }),
+      queryClient.invalidateQueries({ queryKey: webhookKeys.detail(id) }),
+      queryClient.invalidateQueries({ queryKey: webhookKeys.lists() }),
     ]);
   const act = async <T,>(call: () => Promise<T>, done?: string) => {
     const result = await action.submit(call, done);
@@ -92,7 +92,7 @@ export default function WebhookPage() {
                       act(
                         () => unwrap(api.POST('/api/webhooks/{id}/test', path)),
                         t('webhooks.testSent'),
-                      ).then(() => queryClient.invalidateQueries({ queryKey: ['webhook', id, 'deliveries'] }))
+                      ).then(() => queryClient.invalidateQueries({ queryKey: webhookKeys.deliveries(id) }))
                     }
                   >
                     {t('webhooks.sendTest')}

@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { api, unwrap } from '../../api/client.ts';
+import { webhookKeys, webhookQueries } from '../../features/webhooks/api/index.ts';
 import { SecretModal } from '../../features/webhooks/SecretModal.tsx';
 import { WebhookForm } from '../../features/webhooks/WebhookForm.tsx';
 import { paths } from '../../paths.ts';
@@ -22,13 +22,7 @@ export default function WebhooksPage() {
   const [opened, { open, close }] = useDisclosure();
   const [created, setCreated] = useState<{ id: string; secret?: string }>();
   const list = useQuery({
-    queryKey: ['webhooks', page, enabled],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/webhooks', {
-          params: { query: { page, limit: 25, enabled: enabled === null ? undefined : enabled === 'true' } },
-        }),
-      ),
+    ...webhookQueries.list({ page, limit: 25, enabled: enabled === null ? undefined : enabled === 'true' }),
     placeholderData: (previous) => previous,
   });
   return (
@@ -102,7 +96,7 @@ export default function WebhooksPage() {
         <WebhookForm
           onDone={async (webhook) => {
             close();
-            await queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+            await queryClient.invalidateQueries({ queryKey: webhookKeys.lists() });
             setCreated({ id: webhook.id, secret: webhook.secret });
           }}
         />
