@@ -19,6 +19,7 @@ import type { components } from '../../api/schema.d.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';
+import { adminKeys, adminQueries } from './api.ts';
 import { useEditor } from './useEditor.ts';
 
 type Currency = components['schemas']['Currency'];
@@ -29,11 +30,8 @@ export function CurrenciesPanel({ manage }: { manage: boolean }) {
   const queryClient = useQueryClient();
   const action = useApiAction();
   const editor = useEditor<Currency>();
-  const query = useQuery({
-    queryKey: ['currencies', 'admin'],
-    queryFn: () => unwrap(api.GET('/api/currencies', { params: { query: { limit: 100 } } })),
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['currencies'] });
+  const query = useQuery(adminQueries.currencies());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.currencies });
   return (
     <Stack>
       {manage && (

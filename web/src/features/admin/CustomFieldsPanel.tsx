@@ -19,6 +19,7 @@ import type { components } from '../../api/schema.d.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';
+import { adminKeys, adminQueries } from './api.ts';
 import { useEditor } from './useEditor.ts';
 
 type Field = components['schemas']['CustomFieldDefinition'];
@@ -33,12 +34,8 @@ export function CustomFieldsPanel({ manage }: { manage: boolean }) {
   const action = useApiAction();
   const [entity, setEntity] = useState<Entity>('order');
   const editor = useEditor<Field>();
-  const query = useQuery({
-    queryKey: ['custom-fields', entity],
-    queryFn: () =>
-      unwrap(api.GET('/api/custom-fields', { params: { query: { entity, limit: 100, sort: 'position' } } })),
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['custom-fields'] });
+  const query = useQuery(adminQueries.customFields(entity));
+  const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.customFields });
   return (
     <Stack>
       <Group justify="space-between" align="flex-end">

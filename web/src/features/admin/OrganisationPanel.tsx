@@ -22,6 +22,7 @@ import { api, multipart, unwrap } from '../../api/client.ts';
 import type { paths } from '../../api/schema.d.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
+import { adminKeys, adminQueries } from './api.ts';
 
 export type OrganisationSettings =
   paths['/api/organisation/settings']['get']['responses'][200]['content']['application/json'];
@@ -31,14 +32,11 @@ type Address = NonNullable<OrganisationSettings['registeredAddress']>;
 export const INCOTERMS = ['EXW', 'FCA', 'CPT', 'CIP', 'DAP', 'DPU', 'DDP', 'FAS', 'FOB', 'CFR', 'CIF'];
 const TERMS_LANGUAGES = ['en', 'fr', 'de'] as const;
 
-export const SETTINGS_KEY = ['organisation-settings'];
+export const SETTINGS_KEY = adminKeys.settings;
 
 /** The seller's identity, logo, bank details, commercial terms, VAT rates and T&Cs (admins change them). */
 export function OrganisationPanel({ manage }: { manage: boolean }) {
-  const query = useQuery({
-    queryKey: SETTINGS_KEY,
-    queryFn: () => unwrap(api.GET('/api/organisation/settings')),
-  });
+  const query = useQuery(adminQueries.settings());
   return (
     <QueryState query={query}>
       {(settings) => (

@@ -10,8 +10,9 @@ import type { components } from '../../api/schema.d.ts';
 import { paths } from '../../paths.ts';
 import { date, money } from '../../ui/format.ts';
 import { ErrorState, Loading } from '../../ui/states.tsx';
-import { type BriefCreate, briefApi } from '../briefs/api/index.ts';
+import { type BriefCreate, briefApi, briefQueries } from '../briefs/api/index.ts';
 import { briefBody, elementForm, type PackingType } from '../configurator/form.ts';
+import { adminKeys } from './api.ts';
 
 type Brief = components['schemas']['Brief'];
 
@@ -49,21 +50,17 @@ export function RepricePanel({ canReprice }: { canReprice: boolean }) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
   const briefs = useQuery({
-    queryKey: ['briefs', 'reprice-options', debounced],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/briefs', { params: { query: { page: 1, limit: 20, search: debounced || undefined } } }),
-      ),
+    ...briefQueries.list({ page: 1, limit: 20, search: debounced || undefined }),
     placeholderData: (previous) => previous,
   });
   const options = (briefs.data?.data ?? []).map((b) => ({ value: b.id, label: `${b.code} · ${b.name}` }));
   const brief = useQuery({
-    queryKey: ['reprice', briefId, 'brief'],
+    queryKey: [...adminKeys.repriceOf(briefId), 'brief'],
     queryFn: () => unwrap(api.GET('/api/briefs/{id}', { params: { path: { id: briefId! } } })),
     enabled: !!briefId,
   });
   const preview = useQuery({
-    queryKey: ['reprice', briefId, 'estimate', brief.data?.updatedAt],
+    queryKey: [...adminKeys.repriceOf(briefId), 'estimate', brief.data?.updatedAt],
     queryFn: ({ signal }) =>
       unwrap(api.POST('/api/briefs/estimate', { body: bodyOf(brief.data!, false), signal })),
     enabled: !!brief.data,
@@ -139,7 +136,7 @@ export function RepricePanel({ canReprice }: { canReprice: boolean }) {
                         () => briefApi.update(brief.data.id, bodyOf(brief.data, true)),
                         t('admin.reprice.done'),
                       )
-                      .then(() => queryClient.invalidateQueries({ queryKey: ['reprice', briefId] }))
+                      .then(() => queryClient.invalidateQueries({ queryKey: adminKeys.repriceOf(briefId) }))
                   }
                 >
                   {t('admin.reprice.action')}

@@ -19,6 +19,7 @@ import { Link, useSearchParams } from 'react-router';
 import { useAuth } from '../../api/auth.ts';
 import { api, unwrap } from '../../api/client.ts';
 import { useApiAction } from '../../api/mutation.ts';
+import { adminKeys, adminQueries } from '../../features/admin/api.ts';
 import { ConfirmButton } from '../../features/admin/Confirm.tsx';
 import { assignableRoles, mayActFor, mayManageUser, ROLES } from '../../features/admin/permissions.ts';
 import { type User, UserForm } from '../../features/admin/UserForm.tsx';
@@ -54,24 +55,16 @@ export default function UsersPage() {
     setParams(next);
   };
   const query = useQuery({
-    queryKey: ['users', page, debounced, role, archived],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/users/pagination', {
-          params: {
-            query: {
-              page,
-              limit: 25,
-              search: debounced || undefined,
-              role: role ?? undefined,
-              archived: archived || undefined,
-            },
-          },
-        }),
-      ),
+    ...adminQueries.users({
+      page,
+      limit: 25,
+      search: debounced || undefined,
+      role: role ?? undefined,
+      archived: archived || undefined,
+    }),
     placeholderData: (previous) => previous,
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['users'] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.users });
   const actor = me ? { id: me.id, role: me.role } : undefined;
   return (
     <Stack>
