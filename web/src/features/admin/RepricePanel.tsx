@@ -4,7 +4,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api, unwrap } from '../../api/client.ts';
 import { useApiAction } from '../../api/mutation.ts';
 import type { components } from '../../api/schema.d.ts';
 import { paths } from '../../paths.ts';
@@ -12,7 +11,7 @@ import { date, money } from '../../ui/format.ts';
 import { ErrorState, Loading } from '../../ui/states.tsx';
 import { type BriefCreate, briefApi, briefQueries } from '../briefs/api/index.ts';
 import { briefBody, elementForm, type PackingType } from '../configurator/form.ts';
-import { adminKeys } from './api.ts';
+import { adminKeys, adminQueries } from './api.ts';
 
 type Brief = components['schemas']['Brief'];
 
@@ -54,15 +53,9 @@ export function RepricePanel({ canReprice }: { canReprice: boolean }) {
     placeholderData: (previous) => previous,
   });
   const options = (briefs.data?.data ?? []).map((b) => ({ value: b.id, label: `${b.code} · ${b.name}` }));
-  const brief = useQuery({
-    queryKey: [...adminKeys.repriceOf(briefId), 'brief'],
-    queryFn: () => unwrap(api.GET('/api/briefs/{id}', { params: { path: { id: briefId! } } })),
-    enabled: !!briefId,
-  });
+  const brief = useQuery({ ...adminQueries.repriceBrief(briefId ?? ''), enabled: !!briefId });
   const preview = useQuery({
-    queryKey: [...adminKeys.repriceOf(briefId), 'estimate', brief.data?.updatedAt],
-    queryFn: ({ signal }) =>
-      unwrap(api.POST('/api/briefs/estimate', { body: bodyOf(brief.data!, false), signal })),
+    ...adminQueries.repriceEstimate(briefId ?? '', brief.data?.updatedAt, () => bodyOf(brief.data!, false)),
     enabled: !!brief.data,
   });
   const stored = brief.data?.totalPrice ?? null;

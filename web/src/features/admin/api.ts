@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client.ts';
 import type { CatalogueEntry } from '../../api/queries.ts';
 import type { Query } from '../../api/types.ts';
+import type { BriefCreate } from '../briefs/api/index.ts';
 import type { CataloguePath } from './catalogue.ts';
 
 type CatalogueList =
@@ -91,6 +92,17 @@ export const adminQueries = {
     queryOptions({
       queryKey: adminKeys.settings,
       queryFn: () => unwrap(api.GET('/api/organisation/settings')),
+    }),
+  /** The brief the re-price panel shows, and its price at today's rates (nothing written). */
+  repriceBrief: (briefId: string) =>
+    queryOptions({
+      queryKey: [...adminKeys.repriceOf(briefId), 'brief'],
+      queryFn: () => unwrap(api.GET('/api/briefs/{id}', { params: { path: { id: briefId } } })),
+    }),
+  repriceEstimate: (briefId: string, updatedAt: string | undefined, body: () => BriefCreate) =>
+    queryOptions({
+      queryKey: [...adminKeys.repriceOf(briefId), 'estimate', updatedAt],
+      queryFn: ({ signal }) => unwrap(api.POST('/api/briefs/estimate', { body: body(), signal })),
     }),
   /** The seller's brand (name, logo, colours) that the portal and guest pages show. */
   brand: () =>

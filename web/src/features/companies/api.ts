@@ -42,6 +42,23 @@ export const companyQueries = {
       queryKey: companyKeys.contacts(id),
       queryFn: () => unwrap(api.GET('/api/companies/{id}/contacts', byId(id))),
     }),
+  /**
+   * The names of the companies a page of rows refers to (order and article lists carry only ids):
+   * one crud search `filter=id||$in||...` for the page, never the whole list.
+   */
+  names: (ids: string[]) =>
+    queryOptions({
+      queryKey: companyKeys.names(ids),
+      queryFn: async () => {
+        const list = await unwrap(
+          api.GET('/api/companies', {
+            params: { query: { filter: [`id||$in||${ids.join(',')}`], limit: ids.length } },
+          }),
+        );
+        return new Map((list as unknown as { id: string; name: string }[]).map((c) => [c.id, c.name]));
+      },
+      staleTime: 60_000,
+    }),
   projects: (query: ProjectListQuery) =>
     queryOptions({
       queryKey: companyKeys.projectList(query),
