@@ -1,15 +1,15 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client.ts';
+import { resourceKeys } from '../../api/keys.ts';
 import type { Query } from '../../api/types.ts';
 
 export type ArticleListQuery = Query<'/api/articles'>;
 
+const articleResource = resourceKeys<'articles', ArticleListQuery>('articles');
+
 /** The articles' query keys (`all` covers lists and details). */
 export const articleKeys = {
-  all: ['articles'] as const,
-  lists: () => [...articleKeys.all, 'list'] as const,
-  list: (query: ArticleListQuery) => [...articleKeys.lists(), query] as const,
-  detail: (id: string) => [...articleKeys.all, 'detail', id] as const,
+  ...articleResource,
 };
 
 export const articleQueries = {

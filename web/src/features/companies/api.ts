@@ -1,22 +1,20 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client.ts';
+import { byId, resourceKeys } from '../../api/keys.ts';
 import type { Query } from '../../api/types.ts';
 
 export type CompanyListQuery = Query<'/api/companies/pagination'>;
 export type ProjectListQuery = Query<'/api/projects/pagination'>;
 
-const byId = (id: string) => ({ params: { path: { id } } });
+const companyResource = resourceKeys<'companies', CompanyListQuery>('companies');
 
 /** The companies' query keys: a company's addresses, contacts and projects sit under its detail key. */
 export const companyKeys = {
-  all: ['companies'] as const,
-  lists: () => [...companyKeys.all, 'list'] as const,
-  list: (query: CompanyListQuery) => [...companyKeys.lists(), query] as const,
-  detail: (id: string) => [...companyKeys.all, 'detail', id] as const,
-  addresses: (id: string) => [...companyKeys.detail(id), 'addresses'] as const,
-  contacts: (id: string) => [...companyKeys.detail(id), 'contacts'] as const,
+  ...companyResource,
+  addresses: (id: string) => [...companyResource.detail(id), 'addresses'] as const,
+  contacts: (id: string) => [...companyResource.detail(id), 'contacts'] as const,
   /** Names by id, for lists that show a company per row. */
-  names: (ids: string[]) => [...companyKeys.all, 'names', ids] as const,
+  names: (ids: string[]) => [...companyResource.all, 'names', ids] as const,
   projects: ['projects'] as const,
   projectList: (query: ProjectListQuery) => [...companyKeys.projects, query] as const,
 };

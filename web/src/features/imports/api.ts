@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, multipart, unwrap } from '../../api/client.ts';
+import { resourceKeys } from '../../api/keys.ts';
 import type { components } from '../../api/schema.d.ts';
 import type { Query } from '../../api/types.ts';
 
@@ -43,14 +44,13 @@ export const PROGRESS_POLL_MS = 1000;
 
 export type ImportListQuery = Query<'/api/imports'>;
 
+const importResource = resourceKeys<'imports', ImportListQuery>('imports');
+
 /** The imports' query keys: `all` covers the list, each import and the fixed choices. */
 export const importKeys = {
-  all: ['imports'] as const,
-  lists: () => [...importKeys.all, 'list'] as const,
-  list: (query: ImportListQuery) => [...importKeys.lists(), query] as const,
-  detail: (id: string) => [...importKeys.all, 'detail', id] as const,
-  types: () => [...importKeys.all, 'types'] as const,
-  delimiters: () => [...importKeys.all, 'delimiters'] as const,
+  ...importResource,
+  types: () => [...importResource.all, 'types'] as const,
+  delimiters: () => [...importResource.all, 'delimiters'] as const,
 };
 
 export const importQueries = {

@@ -1,25 +1,23 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client.ts';
+import { byId, resourceKeys } from '../../../api/keys.ts';
 import type { Body, Query } from '../../../api/types.ts';
 
 export type BriefListQuery = Query<'/api/briefs'>;
 
-const byId = (id: string) => ({ params: { path: { id } } });
+const briefResource = resourceKeys<'briefs', BriefListQuery>('briefs');
 
 /** The briefs' query keys: a brief's own reads (versions, details, process) sit under its detail key. */
 export const briefKeys = {
-  all: ['briefs'] as const,
-  lists: () => [...briefKeys.all, 'list'] as const,
-  list: (query: BriefListQuery) => [...briefKeys.lists(), query] as const,
-  detail: (id: string) => [...briefKeys.all, 'detail', id] as const,
+  ...briefResource,
   versions: (id: string, currentVersion: number | null | undefined) =>
-    [...briefKeys.detail(id), 'versions', currentVersion] as const,
+    [...briefResource.detail(id), 'versions', currentVersion] as const,
   details: (id: string, version?: number) =>
-    [...briefKeys.detail(id), 'details', version ?? 'current'] as const,
+    [...briefResource.detail(id), 'details', version ?? 'current'] as const,
   process: (id: string, version: number, position: number) =>
-    [...briefKeys.detail(id), 'process', version, position] as const,
-  predictionPanel: (id: string) => [...briefKeys.detail(id), 'prediction-panel'] as const,
-  element: (id: string) => [...briefKeys.all, 'element', id] as const,
+    [...briefResource.detail(id), 'process', version, position] as const,
+  predictionPanel: (id: string) => [...briefResource.detail(id), 'prediction-panel'] as const,
+  element: (id: string) => [...briefResource.all, 'element', id] as const,
 };
 
 export const briefQueries = {

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client.ts';
+import { byId, resourceKeys } from '../../../api/keys.ts';
 import type { Body, Query, Schema } from '../../../api/types.ts';
 
 export type Order = Schema<'Order'>;
@@ -7,14 +8,11 @@ export type OrderListQuery = Query<'/api/orders'>;
 export type OrderUpdate = Body<'/api/orders/{id}', 'patch'>;
 export type OrderCreate = Body<'/api/orders', 'post'>;
 
-const byId = (id: string) => ({ params: { path: { id } } });
+const orderResource = resourceKeys<'orders', OrderListQuery>('orders');
 
 /** The orders' query keys: `all` covers the list, the board's columns, the portal's and each order. */
 export const orderKeys = {
-  all: ['orders'] as const,
-  lists: () => [...orderKeys.all, 'list'] as const,
-  list: (query: OrderListQuery) => [...orderKeys.lists(), query] as const,
-  detail: (id: string) => [...orderKeys.all, 'detail', id] as const,
+  ...orderResource,
 };
 
 export const orderQueries = {

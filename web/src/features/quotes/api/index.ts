@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client.ts';
+import { byId, resourceKeys } from '../../../api/keys.ts';
 import type { Body, Query, Schema } from '../../../api/types.ts';
 
 export type Quote = Schema<'Quote'>;
@@ -8,20 +9,17 @@ export type QuoteItemsBody = Body<'/api/quotes/{id}/quote-items', 'post'>;
 export type QuoteUpdate = Body<'/api/quotes/{id}', 'put'>;
 export type QuoteCreate = Body<'/api/quotes', 'post'>;
 
-const byId = (id: string) => ({ params: { path: { id } } });
+const quoteResource = resourceKeys<'quotes', QuoteListQuery>('quotes');
 
 /**
  * The quotes' query keys: a quote's own reads (acceptance, proofs, guest links) sit under its
  * detail key, so invalidating the detail reads them again; `all` covers lists and details.
  */
 export const quoteKeys = {
-  all: ['quotes'] as const,
-  lists: () => [...quoteKeys.all, 'list'] as const,
-  list: (query: QuoteListQuery) => [...quoteKeys.lists(), query] as const,
-  detail: (id: string) => [...quoteKeys.all, 'detail', id] as const,
-  acceptance: (id: string) => [...quoteKeys.detail(id), 'acceptance'] as const,
-  proofs: (id: string) => [...quoteKeys.detail(id), 'proofs'] as const,
-  guestLinks: (id: string) => [...quoteKeys.detail(id), 'guest-links'] as const,
+  ...quoteResource,
+  acceptance: (id: string) => [...quoteResource.detail(id), 'acceptance'] as const,
+  proofs: (id: string) => [...quoteResource.detail(id), 'proofs'] as const,
+  guestLinks: (id: string) => [...quoteResource.detail(id), 'guest-links'] as const,
   /** What a guest link's reader sees: the token is the credential. */
   guest: (token: string) => ['guest-quote', token] as const,
   guestProofs: (token: string) => [...quoteKeys.guest(token), 'proofs'] as const,

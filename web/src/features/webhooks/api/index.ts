@@ -1,23 +1,21 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client.ts';
+import { byId, resourceKeys } from '../../../api/keys.ts';
 import type { Query } from '../../../api/types.ts';
 
 export type WebhookListQuery = Query<'/api/webhooks'>;
 export type DeliveryListQuery = Query<'/api/webhooks/{id}/deliveries'>;
 export type EventListQuery = Query<'/api/events'>;
 
-const byId = (id: string) => ({ params: { path: { id } } });
+const webhookResource = resourceKeys<'webhooks', WebhookListQuery>('webhooks');
 
 /** The webhooks' query keys: a webhook's deliveries and their attempts sit under its detail key. */
 export const webhookKeys = {
-  all: ['webhooks'] as const,
-  lists: () => [...webhookKeys.all, 'list'] as const,
-  list: (query: WebhookListQuery) => [...webhookKeys.lists(), query] as const,
-  detail: (id: string) => [...webhookKeys.all, 'detail', id] as const,
-  deliveries: (id: string) => [...webhookKeys.detail(id), 'deliveries'] as const,
+  ...webhookResource,
+  deliveries: (id: string) => [...webhookResource.detail(id), 'deliveries'] as const,
   deliveryList: (id: string, query: DeliveryListQuery) => [...webhookKeys.deliveries(id), query] as const,
   attempts: (id: string, deliveryId: string | undefined) =>
-    [...webhookKeys.detail(id), 'attempts', deliveryId] as const,
+    [...webhookResource.detail(id), 'attempts', deliveryId] as const,
   /** The event log (what webhooks are sent). */
   events: (query: EventListQuery) => ['events', query] as const,
 };
