@@ -1,61 +1,30 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import { useAuth } from './api/auth.ts';
+import { paths } from './paths.ts';
 import { RequireAuth } from './ui/RequireAuth.tsx';
-
-/**
- * The app's routes, under /app (the API keeps every other path). Each page is its own chunk,
- * loaded when first visited, so the sign-in screen only loads the shell (bench/web.ts measures it).
- */
-export const paths = {
-  signIn: '/sign-in',
-  portal: '/portal',
-  guest: (token: string) => `/guest/${token}`,
-  forgotPassword: '/forgot-password',
-  resetPassword: '/reset-password',
-  briefs: '/briefs',
-  newBrief: '/briefs/new',
-  brief: (id: string) => `/briefs/${id}`,
-  briefVersions: (id: string) => `/briefs/${id}/versions`,
-  briefVersion: (id: string, version: number) => `/briefs/${id}/versions/${version}`,
-  companies: '/companies',
-  company: (id: string) => `/companies/${id}`,
-  contacts: '/contacts',
-  quotes: '/quotes',
-  newQuote: '/quotes/new',
-  quote: (id: string) => `/quotes/${id}`,
-  orders: '/orders',
-  order: (id: string) => `/orders/${id}`,
-  articles: '/articles',
-  article: (id: string) => `/articles/${id}`,
-  adminUsers: '/admin/users',
-  adminTokens: '/admin/access-tokens',
-  adminSettings: '/admin/settings',
-  adminOrganisation: '/admin/organisation',
-  adminCatalogue: '/admin/catalogue',
-  imports: '/imports',
-  import: (id: string) => `/imports/${id}`,
-  webhooks: '/webhooks',
-  webhook: (id: string) => `/webhooks/${id}`,
-  events: '/events',
-};
 
 /** Where "/" leads: a buyer's portal home, staff's quotes. */
 function Home() {
   const { me } = useAuth();
-  return <Navigate to={me?.role === 'contact' ? '/portal' : '/quotes'} replace />;
+  return <Navigate to={me?.role === 'contact' ? paths.portal : paths.quotes} replace />;
 }
 
+/**
+ * The app's routes, under /app (the API keeps every other path), declared from the paths table.
+ * Each page is its own chunk, loaded when first visited, so the sign-in screen only loads the
+ * shell (bench/web.ts measures it).
+ */
 const page = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({
   Component: (await load()).default,
 });
 
 export const router = createBrowserRouter(
   [
-    { path: '/sign-in', lazy: page(() => import('./routes/sign-in/SignInPage.tsx')) },
+    { path: paths.signIn, lazy: page(() => import('./routes/sign-in/SignInPage.tsx')) },
     // A guest link's page: no account, the token is the credential.
-    { path: '/guest/:token', lazy: page(() => import('./routes/guest/GuestQuotePage.tsx')) },
-    { path: '/forgot-password', lazy: page(() => import('./routes/sign-in/ForgotPasswordPage.tsx')) },
-    { path: '/reset-password', lazy: page(() => import('./routes/sign-in/ResetPasswordPage.tsx')) },
+    { path: paths.guest(':token'), lazy: page(() => import('./routes/guest/GuestQuotePage.tsx')) },
+    { path: paths.forgotPassword, lazy: page(() => import('./routes/sign-in/ForgotPasswordPage.tsx')) },
+    { path: paths.resetPassword, lazy: page(() => import('./routes/sign-in/ResetPasswordPage.tsx')) },
     {
       element: <RequireAuth />,
       children: [
@@ -65,38 +34,41 @@ export const router = createBrowserRouter(
           lazy: async () => ({ Component: (await import('./ui/AppLayout.tsx')).AppLayout }),
           children: [
             { index: true, element: <Home /> },
-            { path: 'portal', lazy: page(() => import('./routes/portal/PortalHome.tsx')) },
-            { path: 'briefs', lazy: page(() => import('./routes/briefs/BriefsPage.tsx')) },
-            { path: 'briefs/new', lazy: page(() => import('./routes/briefs/BriefEditorPage.tsx')) },
-            { path: 'briefs/:id', lazy: page(() => import('./routes/briefs/BriefEditorPage.tsx')) },
+            { path: paths.portal, lazy: page(() => import('./routes/portal/PortalHome.tsx')) },
+            { path: paths.briefs(), lazy: page(() => import('./routes/briefs/BriefsPage.tsx')) },
+            { path: paths.newBrief(), lazy: page(() => import('./routes/briefs/BriefEditorPage.tsx')) },
+            { path: paths.brief(':id'), lazy: page(() => import('./routes/briefs/BriefEditorPage.tsx')) },
             {
-              path: 'briefs/:id/versions',
+              path: paths.briefVersions(':id'),
               lazy: page(() => import('./routes/briefs/BriefVersionsPage.tsx')),
             },
             {
-              path: 'briefs/:id/versions/:version',
+              path: paths.briefVersion(':id', ':version'),
               lazy: page(() => import('./routes/briefs/BriefVersionPage.tsx')),
             },
-            { path: 'companies', lazy: page(() => import('./routes/companies/CompaniesPage.tsx')) },
-            { path: 'companies/:id', lazy: page(() => import('./routes/companies/CompanyPage.tsx')) },
-            { path: 'contacts', lazy: page(() => import('./routes/contacts/ContactsPage.tsx')) },
-            { path: 'quotes', lazy: page(() => import('./routes/quotes/QuotesPage.tsx')) },
-            { path: 'quotes/new', lazy: page(() => import('./routes/quotes/NewQuotePage.tsx')) },
-            { path: 'quotes/:id', lazy: page(() => import('./routes/quotes/QuotePage.tsx')) },
-            { path: 'orders', lazy: page(() => import('./routes/orders/OrdersPage.tsx')) },
-            { path: 'orders/:id', lazy: page(() => import('./routes/orders/OrderPage.tsx')) },
-            { path: 'articles', lazy: page(() => import('./routes/articles/ArticlesPage.tsx')) },
-            { path: 'articles/:id', lazy: page(() => import('./routes/articles/ArticlePage.tsx')) },
-            { path: 'admin/users', lazy: page(() => import('./routes/admin/UsersPage.tsx')) },
-            { path: 'admin/access-tokens', lazy: page(() => import('./routes/admin/AccessTokensPage.tsx')) },
-            { path: 'admin/settings', lazy: page(() => import('./routes/admin/SettingsPage.tsx')) },
-            { path: 'admin/organisation', lazy: page(() => import('./routes/admin/OrganisationPage.tsx')) },
-            { path: 'admin/catalogue', lazy: page(() => import('./routes/admin/CataloguePage.tsx')) },
-            { path: 'imports', lazy: page(() => import('./routes/imports/ImportsPage.tsx')) },
-            { path: 'imports/:id', lazy: page(() => import('./routes/imports/ImportPage.tsx')) },
-            { path: 'webhooks', lazy: page(() => import('./routes/webhooks/WebhooksPage.tsx')) },
-            { path: 'webhooks/:id', lazy: page(() => import('./routes/webhooks/WebhookPage.tsx')) },
-            { path: 'events', lazy: page(() => import('./routes/webhooks/EventsPage.tsx')) },
+            { path: paths.companies, lazy: page(() => import('./routes/companies/CompaniesPage.tsx')) },
+            { path: paths.company(':id'), lazy: page(() => import('./routes/companies/CompanyPage.tsx')) },
+            { path: paths.contacts(), lazy: page(() => import('./routes/contacts/ContactsPage.tsx')) },
+            { path: paths.quotes, lazy: page(() => import('./routes/quotes/QuotesPage.tsx')) },
+            { path: paths.newQuote(), lazy: page(() => import('./routes/quotes/NewQuotePage.tsx')) },
+            { path: paths.quote(':id'), lazy: page(() => import('./routes/quotes/QuotePage.tsx')) },
+            { path: paths.orders, lazy: page(() => import('./routes/orders/OrdersPage.tsx')) },
+            { path: paths.order(':id'), lazy: page(() => import('./routes/orders/OrderPage.tsx')) },
+            { path: paths.articles, lazy: page(() => import('./routes/articles/ArticlesPage.tsx')) },
+            { path: paths.article(':id'), lazy: page(() => import('./routes/articles/ArticlePage.tsx')) },
+            { path: paths.adminUsers, lazy: page(() => import('./routes/admin/UsersPage.tsx')) },
+            { path: paths.adminTokens(), lazy: page(() => import('./routes/admin/AccessTokensPage.tsx')) },
+            { path: paths.adminSettings, lazy: page(() => import('./routes/admin/SettingsPage.tsx')) },
+            {
+              path: paths.adminOrganisation,
+              lazy: page(() => import('./routes/admin/OrganisationPage.tsx')),
+            },
+            { path: paths.adminCatalogue, lazy: page(() => import('./routes/admin/CataloguePage.tsx')) },
+            { path: paths.imports, lazy: page(() => import('./routes/imports/ImportsPage.tsx')) },
+            { path: paths.import(':id'), lazy: page(() => import('./routes/imports/ImportPage.tsx')) },
+            { path: paths.webhooks, lazy: page(() => import('./routes/webhooks/WebhooksPage.tsx')) },
+            { path: paths.webhook(':id'), lazy: page(() => import('./routes/webhooks/WebhookPage.tsx')) },
+            { path: paths.events, lazy: page(() => import('./routes/webhooks/EventsPage.tsx')) },
             { path: '*', lazy: page(() => import('./routes/NotFoundPage.tsx')) },
           ],
         },

@@ -161,3 +161,25 @@ export async function signOut() {
 
 /** Authenticated URL for a link or an iframe (PDFs, SVGs): the session cookie authenticates GETs. */
 export const fileUrl = (path: string) => path;
+
+/**
+ * A multipart/form-data body for openapi-fetch: the typed fields in their order, then the file (the
+ * services read the stream in order). openapi-typescript types a `format: binary` field as a string,
+ * so the typed body carries the file's name there and the serializer sends the file itself; the
+ * browser sets the boundary, and the call keeps the client's token refresh.
+ */
+export function multipart<Fields extends Record<string, string | number | boolean | undefined>>(
+  fields: Fields,
+  upload: { field: keyof Fields & string; file: File },
+) {
+  return {
+    body: fields,
+    bodySerializer: () => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(fields))
+        if (name !== upload.field && value !== undefined) form.append(name, String(value));
+      form.append(upload.field, upload.file, upload.file.name);
+      return form;
+    },
+  };
+}

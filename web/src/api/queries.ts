@@ -1,7 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { companyQueries } from '../features/companies/api.ts';
 import { statusLabel } from '../features/orders/statuses.tsx';
 import { api, unwrap } from './client.ts';
+import type { Query } from './types.ts';
+
+type StatusEntity = Query<'/api/statuses/entity'>['entity'];
 
 export type CatalogueEntry = {
   id: string;
@@ -24,15 +28,43 @@ export const catalogueName = (entry: { name: string; names?: unknown }, language
   return names[language.slice(0, 2)]?.trim() || entry.name;
 };
 
+/**
+ * The shared reads of many screens: catalogue collections and statuses. Their keys: `catalogue`
+ * (what the admin's catalogue edits invalidate) and `statuses` (per entity).
+ */
+export const catalogueKeys = {
+  all: ['catalogue'] as const,
+  kind: (path: CatalogueKind) => [...catalogueKeys.all, path] as const,
+};
+export const statusKeys = {
+  all: ['statuses'] as const,
+  entity: (entity: StatusEntity) => [...statusKeys.all, entity] as const,
+};
+
+export const sharedQueries = {
+  /** A catalogue collection, read once per session. */
+  catalogue: (path: CatalogueKind) =>
+    queryOptions({
+      queryKey: catalogueKeys.kind(path),
+      queryFn: async () => (await unwrap(api.GET(path))) as CatalogueEntry[],
+      staleTime: 5 * 60_000,
+    }),
+  /** The statuses of an entity (order, quote, brief, ...), read once per session. */
+  statuses: (entity: StatusEntity) =>
+    queryOptions({
+      queryKey: statusKeys.entity(entity),
+      queryFn: () => unwrap(api.GET('/api/statuses/entity', { params: { query: { entity } } })),
+      staleTime: 5 * 60_000,
+    }),
+};
+
 /** A catalogue collection (styles, categories, boards): read once per session, named in the user's language. */
 export function useCatalogue(path: CatalogueKind) {
   const { i18n } = useTranslation();
   const language = i18n.language;
   return useQuery({
-    queryKey: ['catalogue', path],
-    queryFn: async () => (await unwrap(api.GET(path))) as CatalogueEntry[],
+    ...sharedQueries.catalogue(path),
     select: (entries) => entries.map((entry) => ({ ...entry, name: catalogueName(entry, language) })),
-    staleTime: 5 * 60_000,
   });
 }
 
@@ -47,13 +79,8 @@ type Coded = { code: string; name: string };
 export function useEngineNames() {
   const { t, i18n } = useTranslation();
   const language = i18n.language.slice(0, 2);
-  const raw = (path: '/api/machines' | '/api/operations') => ({
-    queryKey: ['catalogue', path],
-    queryFn: async () => (await unwrap(api.GET(path))) as CatalogueEntry[],
-    staleTime: 5 * 60_000,
-  });
-  const operations = useQuery(raw('/api/operations'));
-  const machines = useQuery(raw('/api/machines'));
+  const operations = useQuery(sharedQueries.catalogue('/api/operations'));
+  const machines = useQuery(sharedQueries.catalogue('/api/machines'));
   const own = (entries: CatalogueEntry[] | undefined, record: Coded) => {
     const names = entries?.find((e) => e.code === record.code)?.names as Record<string, string> | undefined;
     return names?.[language]?.trim() || undefined;
@@ -70,13 +97,7 @@ export function useEngineNames() {
 /** Companies matching a search, for pickers (server-side search, first 20). */
 export function useCompanyOptions(search: string, selected?: { id: string; name: string } | null) {
   const query = useQuery({
-    queryKey: ['companies', 'options', search],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/companies/pagination', {
-          params: { query: { search: search || undefined, limit: 20, page: 1 } },
-        }),
-      ),
+    ...companyQueries.list({ search: search || undefined, limit: 20, page: 1 }),
     placeholderData: (previous) => previous,
   });
   const options = (query.data?.data ?? []).map((c) => ({ value: c.id, label: c.name }));
@@ -93,13 +114,7 @@ export function useProjectOptions(companyId: string | null | undefined) {
 /** Projects of a company (first 100, by name), with the loading state, for the brief's project picker. */
 export function useProjects(companyId: string | null | undefined, options: { enabled?: boolean } = {}) {
   const query = useQuery({
-    queryKey: ['projects', 'options', companyId],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/projects/pagination', {
-          params: { query: { companyId: companyId ?? undefined, limit: 100, page: 1 } },
-        }),
-      ),
+    ...companyQueries.projects({ companyId: companyId ?? undefined, limit: 100, page: 1 }),
     enabled: options.enabled ?? true,
   });
   return {
@@ -108,15 +123,11 @@ export function useProjects(companyId: string | null | undefined, options: { ena
   };
 }
 
-export function useStatusOptions(entity: string) {
-  const query = useQuery({
-    queryKey: ['statuses', entity],
-    queryFn: () => unwrap(api.GET('/api/statuses/entity', { params: { query: { entity } as never } })),
-    staleTime: 5 * 60_000,
-  });
-  return ((query.data ?? []) as { id: string; internalLabel?: string; name?: string }[]).map((s) => ({
+export function useStatusOptions(entity: StatusEntity) {
+  const query = useQuery(sharedQueries.statuses(entity));
+  return (query.data ?? []).map((s) => ({
     value: s.id,
     // A default status (seeded in English) in the user's language; the organisation's own as written.
-    label: s.internalLabel ? statusLabel(s.internalLabel) : (s.name ?? s.id),
+    label: s.internalLabel ? statusLabel(s.internalLabel) : s.id,
   }));
 }

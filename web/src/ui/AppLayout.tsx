@@ -9,6 +9,7 @@ import { useAdminLinks } from '../features/admin/nav.ts';
 import { useBrand, useImageUrl } from '../features/portal/brand.ts';
 import { LANGUAGES } from '../i18n/index.ts';
 import { isLanguage, languageOf } from '../i18n/languages.ts';
+import { paths } from '../paths.ts';
 import { SessionWarning } from './SessionWarning.tsx';
 import { Loading } from './states.tsx';
 import { UnsavedChangesGuard } from './UnsavedChanges.tsx';
@@ -35,18 +36,18 @@ export function AppLayout() {
   }, [buyer, me?.language, i18n]);
   const links = staff
     ? [
-        { to: '/briefs', label: t('nav.briefs') },
-        { to: '/briefs/new', label: t('nav.newBrief') },
-        { to: '/quotes', label: t('nav.quotes') },
-        { to: '/companies', label: t('nav.companies') },
-        { to: '/contacts', label: t('nav.contacts') },
-        { to: '/orders', label: t('orders.nav') },
-        { to: '/articles', label: t('articles.nav') },
+        { to: paths.briefs(), label: t('nav.briefs') },
+        { to: paths.newBrief(), label: t('nav.newBrief') },
+        { to: paths.quotes, label: t('nav.quotes') },
+        { to: paths.companies, label: t('nav.companies') },
+        { to: paths.contacts(), label: t('nav.contacts') },
+        { to: paths.orders, label: t('orders.nav') },
+        { to: paths.articles, label: t('articles.nav') },
       ]
     : [
-        ...(buyer ? [{ to: '/portal', label: t('portal.nav') }] : []),
-        { to: '/quotes', label: t('nav.myQuotes') },
-        { to: '/orders', label: t('orders.nav') },
+        ...(buyer ? [{ to: paths.portal, label: t('portal.nav') }] : []),
+        { to: paths.quotes, label: t('nav.myQuotes') },
+        { to: paths.orders, label: t('orders.nav') },
       ];
   // A buyer manages nothing of the seller's: no administration section (issue 25).
   const allAdminLinks = useAdminLinks();
@@ -54,15 +55,16 @@ export function AppLayout() {
   // Imports, webhooks and the event log need imports:manage, webhooks:manage, events:read (admins).
   if (me?.role === 'admin' || me?.role === 'superadmin')
     links.push(
-      { to: '/imports', label: t('imports.nav') },
-      { to: '/webhooks', label: t('webhooks.nav') },
-      { to: '/events', label: t('webhooks.eventsNav') },
+      { to: paths.imports, label: t('imports.nav') },
+      { to: paths.webhooks, label: t('webhooks.nav') },
+      { to: paths.events, label: t('webhooks.eventsNav') },
     );
   const who = [me?.firstName, me?.lastName].filter(Boolean).join(' ') || me?.email || me?.username;
   const active = (to: string) =>
-    to === '/briefs'
-      ? location.pathname === '/briefs' || (/^\/briefs\/(?!new)/.test(location.pathname) && to === '/briefs')
-      : location.pathname === to || (to !== '/briefs/new' && location.pathname.startsWith(`${to}/`));
+    to === paths.briefs()
+      ? location.pathname === paths.briefs() ||
+        (/^\/briefs\/(?!new)/.test(location.pathname) && to === paths.briefs())
+      : location.pathname === to || (to !== paths.newBrief() && location.pathname.startsWith(`${to}/`));
 
   return (
     <AppShell
@@ -106,7 +108,7 @@ export function AppLayout() {
               px={phone ? 'xs' : undefined}
               onClick={async () => {
                 await signOut();
-                navigate('/sign-in');
+                navigate(paths.signIn);
               }}
             >
               {t('nav.signOut')}

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { auth, useAuth } from '../api/auth.ts';
 import { refreshSession } from '../api/client.ts';
+import { paths } from '../paths.ts';
 
 /** Signed-in routes: on a reload, the session cookie gives a new token; else the sign-in page. */
 export function RequireAuth() {
@@ -23,7 +24,7 @@ export function RequireAuth() {
     );
   }
   if (state.status === 'signed-out') {
-    return <Navigate to="/sign-in" replace state={{ from: location.pathname + location.search }} />;
+    return <Navigate to={paths.signIn} replace state={{ from: location.pathname + location.search }} />;
   }
   return <Outlet />;
 }

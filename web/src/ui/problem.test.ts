@@ -44,12 +44,9 @@ describe('API refusals in the user language', () => {
 
   it('shows a fault with its request id in any language', async () => {
     await i18next.changeLanguage('fr');
-    const fault = new ApiError({
-      status: 500,
-      code: 'internal_error',
-      detail: 'internal error',
-      requestId: 'r-1',
-    } as never);
+    // The service adds its request id to a fault's problem (a field the Problem type leaves out).
+    const problem = { status: 500, code: 'internal_error', detail: 'internal error', requestId: 'r-1' };
+    const fault = new ApiError(problem);
     expect(problemMessage(fault, i18next.t)).toBe(
       'Le service a rencontré une panne ; réessayez dans un instant. (requête r-1)',
     );

@@ -14,11 +14,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
+import { useApiAction } from '../../api/mutation.ts';
 import type { components } from '../../api/schema.d.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';
-import { useAction } from './useAction.ts';
+import { adminKeys, adminQueries } from './api.ts';
 import { useEditor } from './useEditor.ts';
 
 type Currency = components['schemas']['Currency'];
@@ -27,13 +28,10 @@ type Currency = components['schemas']['Currency'];
 export function CurrenciesPanel({ manage }: { manage: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const action = useAction();
+  const action = useApiAction();
   const editor = useEditor<Currency>();
-  const query = useQuery({
-    queryKey: ['currencies', 'admin'],
-    queryFn: () => unwrap(api.GET('/api/currencies', { params: { query: { limit: 100 } } })),
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['currencies'] });
+  const query = useQuery(adminQueries.currencies());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.currencies });
   return (
     <Stack>
       {manage && (
@@ -146,7 +144,7 @@ function CurrencyForm({ currency, onDone }: { currency?: Currency; onDone: () =>
               ? unwrap(
                   api.PATCH('/api/currencies/{id}', {
                     params: { path: { id: currency.id } },
-                    body: body as never,
+                    body: body,
                   }),
                 )
               : unwrap(api.POST('/api/currencies', { body })),

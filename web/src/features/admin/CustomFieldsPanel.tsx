@@ -14,11 +14,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
+import { useApiAction } from '../../api/mutation.ts';
 import type { components } from '../../api/schema.d.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';
-import { useAction } from './useAction.ts';
+import { adminKeys, adminQueries } from './api.ts';
 import { useEditor } from './useEditor.ts';
 
 type Field = components['schemas']['CustomFieldDefinition'];
@@ -30,15 +31,11 @@ const TYPES = ['string', 'number', 'boolean', 'select', 'multi-select'] as const
 export function CustomFieldsPanel({ manage }: { manage: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const action = useAction();
+  const action = useApiAction();
   const [entity, setEntity] = useState<Entity>('order');
   const editor = useEditor<Field>();
-  const query = useQuery({
-    queryKey: ['custom-fields', entity],
-    queryFn: () =>
-      unwrap(api.GET('/api/custom-fields', { params: { query: { entity, limit: 100, sort: 'position' } } })),
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['custom-fields'] });
+  const query = useQuery(adminQueries.customFields(entity));
+  const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.customFields });
   return (
     <Stack>
       <Group justify="space-between" align="flex-end">

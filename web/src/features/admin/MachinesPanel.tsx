@@ -7,6 +7,7 @@ import { money, number } from '../../ui/format.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';
+import { adminQueries } from './api.ts';
 import { type CatalogueEntry, type MachineRate, num, useCatalogueChanged } from './catalogue.ts';
 import { EstimateMark } from './estimates.tsx';
 import { useEditor } from './useEditor.ts';
@@ -15,15 +16,8 @@ import { useEditor } from './useEditor.ts';
 export function MachinesPanel({ manage, currency }: { manage: boolean; currency: string }) {
   const { t } = useTranslation();
   const editor = useEditor<CatalogueEntry>();
-  const machines = useQuery({
-    queryKey: ['admin-catalogue', 'machines'],
-    queryFn: async () => (await unwrap(api.GET('/api/machines'))) as CatalogueEntry[],
-  });
-  const operations = useQuery({
-    queryKey: ['admin-catalogue', 'operations'],
-    queryFn: async () => (await unwrap(api.GET('/api/operations'))) as CatalogueEntry[],
-    staleTime: 5 * 60_000,
-  });
+  const machines = useQuery(adminQueries.catalogueList('/api/machines'));
+  const operations = useQuery({ ...adminQueries.catalogueList('/api/operations'), staleTime: 5 * 60_000 });
   const operationName = (id: string) => operations.data?.find((o) => o.id === id)?.name ?? id;
   return (
     <>

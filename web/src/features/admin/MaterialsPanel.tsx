@@ -7,6 +7,7 @@ import { money, number } from '../../ui/format.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';
+import { adminQueries } from './api.ts';
 import { type CatalogueEntry, type CataloguePath, num, useCatalogueChanged } from './catalogue.ts';
 import { EstimateMark } from './estimates.tsx';
 import { useEditor } from './useEditor.ts';
@@ -69,14 +70,7 @@ function MaterialTable({
 }) {
   const { t } = useTranslation();
   const editor = useEditor<CatalogueEntry>();
-  const query = useQuery({
-    queryKey: ['admin-catalogue', path],
-    queryFn: async () => {
-      // Boards answer a plain array; the compositions (HIPE's route) a page { data, ... } of 50.
-      const body = (await unwrap(api.GET(path))) as CatalogueEntry[] | { data: CatalogueEntry[] };
-      return Array.isArray(body) ? body : body.data;
-    },
-  });
+  const query = useQuery(adminQueries.materials(path));
   return (
     <Stack gap="xs">
       <Title order={3} size="h4">

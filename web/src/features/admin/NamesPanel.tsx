@@ -6,6 +6,7 @@ import { api, unwrap } from '../../api/client.ts';
 import type { CatalogueEntry } from '../../api/queries.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
+import { adminQueries } from './api.ts';
 import { useCatalogueChanged } from './catalogue.ts';
 
 /** The collections whose names buyers and the quote PDF read, per language. */
@@ -27,10 +28,7 @@ const LANGUAGES = ['en', 'fr', 'de'] as const;
 export function NamesPanel({ manage }: { manage: boolean }) {
   const { t } = useTranslation();
   const [kind, setKind] = useState<Kind>('products');
-  const query = useQuery({
-    queryKey: ['admin-catalogue', 'names', kind],
-    queryFn: async () => (await unwrap(api.GET(KINDS[kind] as '/api/products'))) as CatalogueEntry[],
-  });
+  const query = useQuery(adminQueries.catalogueList(KINDS[kind]));
   return (
     <Stack gap="xs">
       <Text size="sm">{t('admin.catalogue.namesIntro')}</Text>
@@ -119,7 +117,7 @@ function NamesRow({ path, entry, manage }: { path: string; entry: CatalogueEntry
                     unwrap(
                       api.PATCH(`${path}/{id}` as '/api/products/{id}', {
                         params: { path: { id: entry.id } },
-                        body: body as never,
+                        body: body,
                       }),
                     ),
                   t('lines.namesSaved'),

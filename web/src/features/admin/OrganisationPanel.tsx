@@ -18,10 +18,11 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
+import { api, multipart, unwrap } from '../../api/client.ts';
 import type { paths } from '../../api/schema.d.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
+import { adminKeys, adminQueries } from './api.ts';
 
 export type OrganisationSettings =
   paths['/api/organisation/settings']['get']['responses'][200]['content']['application/json'];
@@ -31,14 +32,11 @@ type Address = NonNullable<OrganisationSettings['registeredAddress']>;
 export const INCOTERMS = ['EXW', 'FCA', 'CPT', 'CIP', 'DAP', 'DPU', 'DDP', 'FAS', 'FOB', 'CFR', 'CIF'];
 const TERMS_LANGUAGES = ['en', 'fr', 'de'] as const;
 
-export const SETTINGS_KEY = ['organisation-settings'];
+export const SETTINGS_KEY = adminKeys.settings;
 
 /** The seller's identity, logo, bank details, commercial terms, VAT rates and T&Cs (admins change them). */
 export function OrganisationPanel({ manage }: { manage: boolean }) {
-  const query = useQuery({
-    queryKey: SETTINGS_KEY,
-    queryFn: () => unwrap(api.GET('/api/organisation/settings')),
-  });
+  const query = useQuery(adminQueries.settings());
   return (
     <QueryState query={query}>
       {(settings) => (
@@ -58,9 +56,9 @@ function LogoField({ settings, manage }: { settings: OrganisationSettings; manag
   const upload = (file: File | null) =>
     file &&
     form.submit(async () => {
-      const body = new FormData();
-      body.append('file', file, file.name);
-      await unwrap(api.PUT('/api/organisation/settings/logo', { body: body as never }));
+      await unwrap(
+        api.PUT('/api/organisation/settings/logo', multipart({ file: file.name }, { field: 'file', file })),
+      );
       await client.invalidateQueries({ queryKey: SETTINGS_KEY });
     }, t('organisation.logoSaved'));
   return (
@@ -147,7 +145,7 @@ function SettingsForm({ settings, manage }: { settings: OrganisationSettings; ma
     <TextInput
       label={label}
       value={(values[key] as string | null) ?? ''}
-      onChange={(event) => set(key, event.currentTarget.value as never)}
+      onChange={(event) => set(key, event.currentTarget.value)}
       readOnly={!manage}
       error={form.error(`/${String(key)}`)}
       {...extra}
@@ -229,7 +227,7 @@ function SettingsForm({ settings, manage }: { settings: OrganisationSettings; ma
           pdfFooter: values.pdfFooter,
         };
         const saved = await form.submit(
-          () => unwrap(api.PATCH('/api/organisation/settings', { body: body as never })),
+          () => unwrap(api.PATCH('/api/organisation/settings', { body: body })),
           t('organisation.saved'),
         );
         if (saved) await client.invalidateQueries({ queryKey: SETTINGS_KEY });

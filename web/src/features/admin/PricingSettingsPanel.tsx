@@ -5,14 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
+import { adminQueries } from './api.ts';
 import { type CatalogueEntry, num, useCatalogueChanged } from './catalogue.ts';
 
 /** The engine's defaults: commercial margin and ink coverage, shown and edited as percentages. */
 export function PricingSettingsPanel({ manage }: { manage: boolean }) {
-  const query = useQuery({
-    queryKey: ['admin-catalogue', 'pricing-settings'],
-    queryFn: async () => (await unwrap(api.GET('/api/pricing-settings'))) as CatalogueEntry,
-  });
+  const query = useQuery(adminQueries.pricingSettings());
   return (
     <QueryState query={query}>
       {(settings) => <SettingsForm key={settings.updatedAt as string} settings={settings} manage={manage} />}

@@ -4,17 +4,19 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api, unwrap } from '../../api/client.ts';
+import { useApiAction } from '../../api/mutation.ts';
 import type { components } from '../../api/schema.d.ts';
+import { paths } from '../../paths.ts';
 import { date, money } from '../../ui/format.ts';
 import { ErrorState, Loading } from '../../ui/states.tsx';
+import { type BriefCreate, briefApi, briefQueries } from '../briefs/api/index.ts';
 import { briefBody, elementForm, type PackingType } from '../configurator/form.ts';
-import { useAction } from './useAction.ts';
+import { adminKeys, adminQueries } from './api.ts';
 
 type Brief = components['schemas']['Brief'];
 
 /** The body that prices a stored brief again as it is (POST /briefs/estimate, PUT /briefs/{id}). */
-function bodyOf(brief: Brief, forUpdate: boolean): Record<string, unknown> {
+function bodyOf(brief: Brief, forUpdate: boolean): BriefCreate {
   const body = briefBody(
     {
       name: brief.name,
@@ -27,7 +29,8 @@ function bodyOf(brief: Brief, forUpdate: boolean): Record<string, unknown> {
     },
     { forUpdate },
   );
-  if (brief.palletType) body.palletType = brief.palletType;
+  // A stored brief's pallet is one the API accepted: one of the body's.
+  if (brief.palletType) body.palletType = brief.palletType as BriefCreate['palletType'];
   if (brief.deliveryZoneId) body.deliveryZoneId = brief.deliveryZoneId;
   if (brief.commercialMargin !== null) body.commercialMargin = brief.commercialMargin;
   return body;
@@ -41,28 +44,18 @@ function bodyOf(brief: Brief, forUpdate: boolean): Record<string, unknown> {
 export function RepricePanel({ canReprice }: { canReprice: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const action = useAction();
+  const action = useApiAction();
   const [briefId, setBriefId] = useState<string | null>(null);
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
   const briefs = useQuery({
-    queryKey: ['briefs', 'reprice-options', debounced],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/briefs', { params: { query: { page: 1, limit: 20, search: debounced || undefined } } }),
-      ),
+    ...briefQueries.list({ page: 1, limit: 20, search: debounced || undefined }),
     placeholderData: (previous) => previous,
   });
   const options = (briefs.data?.data ?? []).map((b) => ({ value: b.id, label: `${b.code} · ${b.name}` }));
-  const brief = useQuery({
-    queryKey: ['reprice', briefId, 'brief'],
-    queryFn: () => unwrap(api.GET('/api/briefs/{id}', { params: { path: { id: briefId! } } })),
-    enabled: !!briefId,
-  });
+  const brief = useQuery({ ...adminQueries.repriceBrief(briefId ?? ''), enabled: !!briefId });
   const preview = useQuery({
-    queryKey: ['reprice', briefId, 'estimate', brief.data?.updatedAt],
-    queryFn: ({ signal }) =>
-      unwrap(api.POST('/api/briefs/estimate', { body: bodyOf(brief.data!, false) as never, signal })),
+    ...adminQueries.repriceEstimate(briefId ?? '', brief.data?.updatedAt, () => bodyOf(brief.data!, false)),
     enabled: !!brief.data,
   });
   const stored = brief.data?.totalPrice ?? null;
@@ -133,22 +126,16 @@ export function RepricePanel({ canReprice }: { canReprice: boolean }) {
                     action
                       .run(
                         'reprice',
-                        () =>
-                          unwrap(
-                            api.PUT('/api/briefs/{id}', {
-                              params: { path: { id: brief.data.id } },
-                              body: bodyOf(brief.data, true) as never,
-                            }),
-                          ),
+                        () => briefApi.update(brief.data.id, bodyOf(brief.data, true)),
                         t('admin.reprice.done'),
                       )
-                      .then(() => queryClient.invalidateQueries({ queryKey: ['reprice', briefId] }))
+                      .then(() => queryClient.invalidateQueries({ queryKey: adminKeys.repriceOf(briefId) }))
                   }
                 >
                   {t('admin.reprice.action')}
                 </Button>
               )}
-              <Anchor component={Link} to={`/briefs/${brief.data.id}`}>
+              <Anchor component={Link} to={paths.brief(brief.data.id)}>
                 {t('admin.reprice.open')}
               </Anchor>
             </Group>

@@ -16,12 +16,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
+import { useApiAction } from '../../api/mutation.ts';
+import { sharedQueries, statusKeys } from '../../api/queries.ts';
 import type { components } from '../../api/schema.d.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { statusLabel } from '../orders/statuses.tsx';
 import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';
-import { useAction } from './useAction.ts';
 import { useEditor } from './useEditor.ts';
 
 type Status = components['schemas']['Status'];
@@ -32,14 +33,12 @@ type Entity = (typeof STATUS_ENTITIES)[number];
 export function StatusesPanel({ manage }: { manage: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const action = useAction();
+  const action = useApiAction();
   const [entity, setEntity] = useState<Entity>('order');
   const editor = useEditor<Status>();
-  const query = useQuery({
-    queryKey: ['statuses', entity],
-    queryFn: () => unwrap(api.GET('/api/statuses/entity', { params: { query: { entity } } })),
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['statuses'] });
+  // The admin's list is read on each visit (others keep it for the session).
+  const query = useQuery({ ...sharedQueries.statuses(entity), staleTime: 0 });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: statusKeys.all });
   /** Swaps the positions of two neighbours (two PATCHes; the list is re-read after). */
   const move = (list: Status[], index: number, by: -1 | 1) => {
     const a = list[index]!;

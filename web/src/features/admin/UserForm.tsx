@@ -44,20 +44,17 @@ export function UserForm({
       noValidate
       onSubmit={async (event) => {
         event.preventDefault();
-        const body: Record<string, unknown> = {
+        const body = {
           email: values.email.trim(),
           role: values.role,
           firstName: values.firstName.trim() || null,
           lastName: values.lastName.trim() || null,
         };
-        if (!user) body.password = values.password;
         const saved = await form.submit(
           () =>
             user
-              ? unwrap(
-                  api.PATCH('/api/users/{id}', { params: { path: { id: user.id } }, body: body as never }),
-                )
-              : unwrap(api.POST('/api/users', { body: body as never })),
+              ? unwrap(api.PATCH('/api/users/{id}', { params: { path: { id: user.id } }, body: body }))
+              : unwrap(api.POST('/api/users', { body: { ...body, password: values.password } })),
           t('common.saved'),
         );
         if (saved) onDone(saved as User);

@@ -1,5 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { CatalogueEntry } from '../../api/queries.ts';
+import { catalogueKeys } from '../../api/queries.ts';
+import { estimateKeys } from '../briefs/api/index.ts';
+import { adminKeys } from './api.ts';
 
 /** The catalogue collections the estimator tunes here (GET lists, PATCH {data} per record). */
 export type CataloguePath =
@@ -28,9 +31,9 @@ export function useCatalogueChanged() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['admin-catalogue'] }),
-      queryClient.invalidateQueries({ queryKey: ['catalogue'] }),
-      queryClient.invalidateQueries({ queryKey: ['reprice'] }),
-      queryClient.invalidateQueries({ queryKey: ['estimate'] }),
+      queryClient.invalidateQueries({ queryKey: adminKeys.catalogue }),
+      queryClient.invalidateQueries({ queryKey: catalogueKeys.all }),
+      queryClient.invalidateQueries({ queryKey: adminKeys.reprice }),
+      queryClient.invalidateQueries({ queryKey: estimateKeys.all }),
     ]);
 }

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { isStaff, useAuth } from '../../api/auth.ts';
+import { paths } from '../../paths.ts';
 import { useCan } from './useCan.ts';
 
 /**
@@ -11,12 +12,12 @@ export function useAdminLinks(): { to: string; label: string }[] {
   const { t } = useTranslation();
   const { me } = useAuth();
   const can = useCan();
-  const links = [{ to: '/admin/access-tokens', label: t('admin.nav.tokens') }];
+  const links = [{ to: paths.adminTokens(), label: t('admin.nav.tokens') }];
   if (!isStaff(me?.role)) return links;
-  if (can('users:read')) links.unshift({ to: '/admin/users', label: t('admin.nav.users') });
+  if (can('users:read')) links.unshift({ to: paths.adminUsers, label: t('admin.nav.users') });
   if (can('organisation_settings:read'))
-    links.push({ to: '/admin/organisation', label: t('admin.nav.organisation') });
-  if (can('settings:read')) links.push({ to: '/admin/settings', label: t('admin.nav.settings') });
-  if (can('catalogue:read')) links.push({ to: '/admin/catalogue', label: t('admin.nav.catalogue') });
+    links.push({ to: paths.adminOrganisation, label: t('admin.nav.organisation') });
+  if (can('settings:read')) links.push({ to: paths.adminSettings, label: t('admin.nav.settings') });
+  if (can('catalogue:read')) links.push({ to: paths.adminCatalogue, label: t('admin.nav.catalogue') });
   return links;
 }

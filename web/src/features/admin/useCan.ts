@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useAuth } from '../../api/auth.ts';
-import { api, unwrap } from '../../api/client.ts';
+import { adminQueries } from './api.ts';
 
 /**
  * The signed-in role's operations, from the API's own matrix (GET /api/roles): what a role may not
@@ -8,12 +8,7 @@ import { api, unwrap } from '../../api/client.ts';
  */
 export function useCan() {
   const { me } = useAuth();
-  const roles = useQuery({
-    queryKey: ['roles'],
-    queryFn: () => unwrap(api.GET('/api/roles')),
-    staleTime: Number.POSITIVE_INFINITY,
-    enabled: !!me,
-  });
+  const roles = useQuery({ ...adminQueries.roles(), enabled: !!me });
   const permissions = new Set(roles.data?.find((r) => r.name === me?.role)?.permissions ?? []);
   return (operation: string) => permissions.has(operation);
 }

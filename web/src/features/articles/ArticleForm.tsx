@@ -15,6 +15,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
+import type { Body } from '../../api/types.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 
@@ -51,10 +52,11 @@ export function ArticleForm({ article, onDone }: { article?: Article; onDone: (a
   });
   const num = (value: Num) => (value === '' ? null : Number(value));
   const body = () => {
-    const out: Record<string, unknown> = {
+    const out: Body<'/api/articles', 'post'> = {
       name: v.name,
       code: v.code,
-      companyId,
+      // None chosen: sent as null, which the API refuses under the company picker.
+      companyId: companyId as string,
       description: v.description.trim() || null,
       externalId: v.externalId.trim() || null,
       price: num(v.price),
@@ -92,10 +94,10 @@ export function ArticleForm({ article, onDone }: { article?: Article; onDone: (a
               ? unwrap(
                   api.PATCH('/api/articles/{id}', {
                     params: { path: { id: article.id } },
-                    body: body() as never,
+                    body: body(),
                   }),
                 )
-              : unwrap(api.POST('/api/articles', { body: body() as never })),
+              : unwrap(api.POST('/api/articles', { body: body() })),
           t('common.saved'),
         );
         if (saved) onDone(saved as Article);

@@ -2,9 +2,10 @@ import { Anchor, Card, Group, Image, SimpleGrid, Text, Title } from '@mantine/co
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api, unwrap } from '../../api/client.ts';
+import { paths } from '../../paths.ts';
 import { money, number } from '../../ui/format.ts';
 import { Empty, QueryState } from '../../ui/states.tsx';
+import { briefQueries } from '../briefs/api/index.ts';
 
 /**
  * The production specification an article inherits: its brief element (dimensions, quantity, the
@@ -14,8 +15,7 @@ import { Empty, QueryState } from '../../ui/states.tsx';
 export function BriefElementCard({ elementId }: { elementId: string | null }) {
   const { t } = useTranslation();
   const element = useQuery({
-    queryKey: ['brief-element', elementId],
-    queryFn: () => unwrap(api.GET('/api/brief-elements/{id}', { params: { path: { id: elementId! } } })),
+    ...briefQueries.element(elementId ?? ''),
     enabled: !!elementId,
   });
   return (
@@ -51,7 +51,7 @@ export function BriefElementCard({ elementId }: { elementId: string | null }) {
                 {e.briefId ? (
                   <>
                     <Text size="sm" mb="xs">
-                      <Anchor component={Link} to={`/briefs/${e.briefId}`}>
+                      <Anchor component={Link} to={paths.brief(e.briefId)}>
                         {t('articles.element.openBrief')}
                       </Anchor>
                     </Text>

@@ -1,23 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import { useCatalogue } from '../../api/queries.ts';
 import { number } from '../../ui/format.ts';
+import { briefQueries } from './api/index.ts';
 import type { ElementField } from './versions.ts';
 
 /** A brief and its priced versions (newest first; each with who priced it and what it priced). */
 export function useBrief(id: string | undefined) {
-  return useQuery({
-    queryKey: ['brief', id],
-    queryFn: () => unwrap(api.GET('/api/briefs/{id}', { params: { path: { id: id! } } })),
-    enabled: !!id,
-  });
+  return useQuery({ ...briefQueries.detail(id ?? ''), enabled: !!id });
 }
 
 export function useBriefVersions(id: string | undefined, currentVersion: number | null | undefined) {
   return useQuery({
-    queryKey: ['brief', id, 'versions', currentVersion],
-    queryFn: () => unwrap(api.GET('/api/briefs/{id}/predictions', { params: { path: { id: id! } } })),
+    ...briefQueries.versions(id ?? '', currentVersion),
     enabled: !!id && currentVersion !== undefined,
   });
 }

@@ -20,7 +20,7 @@ export function AddressForm({
 }) {
   const { t } = useTranslation();
   const form = useApiForm();
-  const [type, setType] = useState<string>(address?.type ?? 'shipping');
+  const [type, setType] = useState<Address['type']>(address?.type ?? 'shipping');
   const [isDefault, setIsDefault] = useState(address?.isDefault ?? false);
   const [values, setValues] = useState({
     name: address?.name ?? '',
@@ -48,17 +48,15 @@ export function AddressForm({
       noValidate
       onSubmit={async (event) => {
         event.preventDefault();
+        const optional = (value: string) => value.trim() || null;
         const body = {
-          ...Object.fromEntries(
-            Object.entries(values).map(([k, v]) => [
-              k,
-              required.includes(k)
-                ? k === 'countryCode'
-                  ? v.trim().toUpperCase()
-                  : v.trim()
-                : v.trim() || null,
-            ]),
-          ),
+          name: optional(values.name),
+          street1: values.street1.trim(),
+          street2: optional(values.street2),
+          postcode: optional(values.postcode),
+          city: values.city.trim(),
+          region: optional(values.region),
+          countryCode: values.countryCode.trim().toUpperCase(),
           type,
           isDefault,
         };
@@ -68,10 +66,10 @@ export function AddressForm({
               ? unwrap(
                   api.PATCH('/api/addresses/{id}', {
                     params: { path: { id: address.id } },
-                    body: body as never,
+                    body: body,
                   }),
                 )
-              : unwrap(api.POST('/api/addresses', { body: { ...body, companyId } as never })),
+              : unwrap(api.POST('/api/addresses', { body: { ...body, companyId } })),
           t('common.saved'),
         );
         if (saved) onDone();
@@ -87,7 +85,7 @@ export function AddressForm({
           label={t('addresses.type')}
           data={TYPES.map((value) => ({ value, label: t(`addresses.types.${value}`) }))}
           value={type}
-          onChange={(value) => value && setType(value)}
+          onChange={(value) => setType(TYPES.find((known) => known === value) ?? type)}
           allowDeselect={false}
           error={form.error('/type')}
         />

@@ -38,10 +38,10 @@ export function ProjectForm({
               ? unwrap(
                   api.PATCH('/api/projects/{id}', {
                     params: { path: { id: project.id } },
-                    body: body as never,
+                    body: body,
                   }),
                 )
-              : unwrap(api.POST('/api/projects', { body: { ...body, companyId } as never })),
+              : unwrap(api.POST('/api/projects', { body: { ...body, companyId } })),
           t('common.saved'),
         );
         if (saved) onDone();

@@ -12,18 +12,19 @@ import {
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { api, unwrap } from '../../api/client.ts';
+import { useApiMutation } from '../../api/mutation.ts';
 import { useCatalogue, useProjects } from '../../api/queries.ts';
+import { paths } from '../../paths.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { draftTime, useDraft } from '../../ui/drafts.ts';
 import { problemFields } from '../../ui/problem.ts';
 import { ErrorState, Loading } from '../../ui/states.tsx';
 import { leaveWithoutAsking, useUnsavedChanges } from '../../ui/UnsavedChanges.tsx';
+import { briefApi, briefKeys, estimateQueries } from '../briefs/api/index.ts';
 import { ESTIMATE_DEBOUNCE_MS } from './debounce.ts';
 import { ElementFields } from './ElementFields.tsx';
 import { EstimateDetails, EstimateSummary } from './EstimatePanel.tsx';
@@ -83,7 +84,6 @@ export function Configurator({
 }: Props) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [form, setForm] = useState<BriefForm>(initial);
   const [companyLabel, setCompanyLabel] = useState(companyName);
   const categories = useCatalogue('/api/product-categories');
@@ -111,8 +111,7 @@ export function Configurator({
   const body = useMemo(() => (!invalid && isPriceable(form) ? briefBody(form) : null), [form, invalid]);
   const [debounced] = useDebouncedValue(body, ESTIMATE_DEBOUNCE_MS);
   const estimate = useQuery({
-    queryKey: ['estimate', debounced],
-    queryFn: ({ signal }) => unwrap(api.POST('/api/briefs/estimate', { body: debounced as never, signal })),
+    ...estimateQueries.quick(debounced),
     enabled: debounced !== null,
     placeholderData: keepPreviousData,
     retry: false,
@@ -121,40 +120,27 @@ export function Configurator({
   // The value analysis (curves, price breaks, savings) prices the brief a few dozen times more: asked
   // for once the price of this form is shown, not on every keystroke (issue 31).
   const analysis = useQuery({
-    queryKey: ['estimate', debounced, 'analysis'],
-    queryFn: ({ signal }) =>
-      unwrap(
-        api.POST('/api/briefs/estimate', {
-          params: { query: { include: 'analysis' } },
-          body: debounced as never,
-          signal,
-        }),
-      ),
+    ...estimateQueries.analysis(debounced),
     enabled: debounced !== null && estimate.isSuccess && !estimate.isPlaceholderData && body === debounced,
     placeholderData: keepPreviousData,
     retry: false,
     staleTime: 60_000,
   });
 
-  const save = useMutation({
+  const save = useApiMutation({
     mutationFn: async () => {
-      if (briefId) {
-        return unwrap(
-          api.PUT('/api/briefs/{id}', {
-            params: { path: { id: briefId } },
-            body: updateBody(form, initial) as never,
-          }),
-        );
-      }
-      return unwrap(api.POST('/api/briefs', { body: briefBody(form) as never }));
-    },
-    onSuccess: async (brief) => {
+      const brief = await (briefId
+        ? briefApi.update(briefId, updateBody(form, initial))
+        : briefApi.create(briefBody(form)));
+      // Saved: the draft is no longer needed, nor asked about when leaving.
       draft.clear();
       leaveWithoutAsking();
-      notifications.show({ color: 'teal', message: `${t('common.saved')}: ${brief.code}` });
-      await queryClient.invalidateQueries({ queryKey: ['briefs'] });
-      await queryClient.invalidateQueries({ queryKey: ['brief', brief.id] });
-      if (!briefId) navigate(`/briefs/${brief.id}`);
+      return brief;
+    },
+    success: (brief) => `${t('common.saved')}: ${brief.code}`,
+    invalidates: [briefKeys.all],
+    onSuccess: (brief) => {
+      if (!briefId) navigate(paths.brief(brief.id));
     },
   });
 

@@ -4,6 +4,8 @@
  * whose problem pointers (`/briefElements/0/lengthDimension`) are shown beside the matching field.
  */
 
+import type { BriefCreate, BriefUpdate } from '../briefs/api/index.ts';
+
 export type Side = 'RECTO' | 'VERSO' | 'RECTO_VERSO';
 export type Process = '' | 'offset' | 'digital' | 'flexo';
 
@@ -347,7 +349,7 @@ export function isPriceable(form: BriefForm): boolean {
 }
 
 /** The body of POST /briefs, /briefs/estimate and PUT /briefs/{id}. */
-export function briefBody(form: BriefForm, options: { forUpdate?: boolean } = {}): Record<string, unknown> {
+export function briefBody(form: BriefForm, options: { forUpdate?: boolean } = {}): BriefCreate {
   const body: Record<string, unknown> = {
     briefElements: form.elements.map((e, i) => {
       const element = elementBody(e, i);
@@ -364,7 +366,9 @@ export function briefBody(form: BriefForm, options: { forUpdate?: boolean } = {}
     if (options.forUpdate) body.projectId = null;
     if (form.companyId) body.companyId = form.companyId;
   }
-  return body;
+  // Built field by field from the form (its elements keep the fields it does not edit, `extra`):
+  // the API document's brief, which the API validates.
+  return body as BriefCreate;
 }
 
 /**
@@ -372,8 +376,8 @@ export function briefBody(form: BriefForm, options: { forUpdate?: boolean } = {}
  * prices again any items a PUT sends (even unchanged ones), so saving only the name or the project
  * would add a version that changes nothing.
  */
-export function updateBody(form: BriefForm, loaded: BriefForm): Record<string, unknown> {
-  const body = briefBody(form, { forUpdate: true });
+export function updateBody(form: BriefForm, loaded: BriefForm): BriefUpdate {
+  const body: BriefUpdate = briefBody(form, { forUpdate: true });
   const before = briefBody(loaded, { forUpdate: true });
   if (sameJson(body.briefElements, before.briefElements)) delete body.briefElements;
   return body;

@@ -41,20 +41,29 @@ export function ContactForm({
       noValidate
       onSubmit={async (event) => {
         event.preventDefault();
-        const body: Record<string, unknown> = Object.fromEntries(
-          Object.entries(values).map(([k, v]) => [k, v.trim() || null]),
-        );
-        if (!contact && companyIds) body.collaborationIds = companyIds;
+        const optional = (value: string) => value.trim() || null;
+        const body = {
+          firstName: optional(values.firstName),
+          lastName: optional(values.lastName),
+          email: optional(values.email),
+          phoneNumber: optional(values.phoneNumber),
+          jobTitle: optional(values.jobTitle),
+          language: optional(values.language),
+        };
         const saved = await form.submit(
           () =>
             contact
               ? unwrap(
                   api.PATCH('/api/users/contacts/{id}', {
                     params: { path: { id: contact.id } },
-                    body: body as never,
+                    body: body,
                   }),
                 )
-              : unwrap(api.POST('/api/users/contacts', { body: body as never })),
+              : unwrap(
+                  api.POST('/api/users/contacts', {
+                    body: companyIds ? { ...body, collaborationIds: companyIds } : body,
+                  }),
+                ),
           t('common.saved'),
         );
         if (saved) onDone(saved as Contact);

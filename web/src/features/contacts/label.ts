@@ -1,4 +1,5 @@
 import type { TFunction } from 'i18next';
+import { paths } from '../../paths.ts';
 
 type Named = {
   firstName?: string | null;
@@ -27,5 +28,5 @@ export function contactLabel(contact: Named, t: TFunction): string {
 export function contactLink(contact: Named, t: TFunction): string {
   const name = [contact.firstName, contact.lastName].filter(Boolean).join(' ').trim();
   const search = name || contact.email?.trim() || contactName(contact, t);
-  return `/contacts?search=${encodeURIComponent(search)}`;
+  return paths.contacts({ search });
 }

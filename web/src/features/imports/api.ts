@@ -1,6 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client.ts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api, multipart, unwrap } from '../../api/client.ts';
+import { resourceKeys } from '../../api/keys.ts';
 import type { components } from '../../api/schema.d.ts';
+import type { Query } from '../../api/types.ts';
 
 export type ImportRecord = components['schemas']['Import'];
 
@@ -40,31 +42,48 @@ export const canRunForReal = (record: ImportRecord) =>
 /** How often a running import is read again for its progress. */
 export const PROGRESS_POLL_MS = 1000;
 
-export function useImportTypes() {
-  return useQuery({
-    queryKey: ['imports', 'types'],
-    queryFn: () => unwrap(api.GET('/api/imports/utils/get-types')),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-}
+export type ImportListQuery = Query<'/api/imports'>;
 
-export function useDelimiters() {
-  return useQuery({
-    queryKey: ['imports', 'delimiters'],
-    queryFn: () => unwrap(api.GET('/api/imports/utils/get-delimiters')),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-}
+const importResource = resourceKeys<'imports', ImportListQuery>('imports');
 
-/** An import, read again every second while it runs so the progress bar follows it. */
-export function useImport(id: string) {
-  return useQuery({
-    queryKey: ['import', id],
-    queryFn: () => unwrap(api.GET('/api/imports/{id}', { params: { path: { id } } })),
-    refetchInterval: (query) =>
-      query.state.data && isRunning(query.state.data.status) ? PROGRESS_POLL_MS : false,
-  });
-}
+/** The imports' query keys: `all` covers the list, each import and the fixed choices. */
+export const importKeys = {
+  ...importResource,
+  types: () => [...importResource.all, 'types'] as const,
+  delimiters: () => [...importResource.all, 'delimiters'] as const,
+};
+
+export const importQueries = {
+  list: (query: ImportListQuery) =>
+    queryOptions({
+      queryKey: importKeys.list(query),
+      queryFn: () => unwrap(api.GET('/api/imports', { params: { query } })),
+    }),
+  /** An import, read again every second while it runs so the progress bar follows it. */
+  detail: (id: string) =>
+    queryOptions({
+      queryKey: importKeys.detail(id),
+      queryFn: () => unwrap(api.GET('/api/imports/{id}', { params: { path: { id } } })),
+      refetchInterval: (query) =>
+        query.state.data && isRunning(query.state.data.status) ? PROGRESS_POLL_MS : false,
+    }),
+  types: () =>
+    queryOptions({
+      queryKey: importKeys.types(),
+      queryFn: () => unwrap(api.GET('/api/imports/utils/get-types')),
+      staleTime: Number.POSITIVE_INFINITY,
+    }),
+  delimiters: () =>
+    queryOptions({
+      queryKey: importKeys.delimiters(),
+      queryFn: () => unwrap(api.GET('/api/imports/utils/get-delimiters')),
+      staleTime: Number.POSITIVE_INFINITY,
+    }),
+};
+
+export const useImportTypes = () => useQuery(importQueries.types());
+export const useDelimiters = () => useQuery(importQueries.delimiters());
+export const useImport = (id: string) => useQuery(importQueries.detail(id));
 
 export type UploadOptions = { type: string; delimiter: string; dryRun: boolean; allowDelete: boolean };
 
@@ -74,11 +93,11 @@ export type UploadOptions = { type: string; delimiter: string; dryRun: boolean; 
  * so the upload keeps the client's token refresh.
  */
 export function uploadImport(file: File, options: UploadOptions): Promise<ImportRecord> {
-  const form = new FormData();
-  form.append('type', options.type);
-  form.append('delimiter', options.delimiter);
-  form.append('dryRun', String(options.dryRun));
-  form.append('allowDelete', String(options.allowDelete));
-  form.append('csv', file, file.name);
-  return unwrap(api.POST('/api/imports', { body: form as never })) as Promise<ImportRecord>;
+  const { type, delimiter, dryRun, allowDelete } = options;
+  return unwrap(
+    api.POST(
+      '/api/imports',
+      multipart({ type, delimiter, dryRun, allowDelete, csv: file.name }, { field: 'csv', file }),
+    ),
+  ) as Promise<ImportRecord>;
 }

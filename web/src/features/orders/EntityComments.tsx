@@ -5,8 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
-
-type Owner = 'orders' | 'articles' | 'quotes';
+import { entityKeys, entityQueries, type Owner } from './api/index.ts';
 
 /** The comments of an order or an article, newest first, and a box to add one (files:write). */
 export function EntityComments({
@@ -25,22 +24,8 @@ export function EntityComments({
   const queryClient = useQueryClient();
   const form = useApiForm();
   const [body, setBody] = useState('');
-  const key = [owner, id, 'comments'];
-  const comments = useQuery({
-    queryKey: key,
-    queryFn: async () => {
-      const path = {
-        params: { path: { id }, query: { limit: 100, page: 1, sort: 'createdAt', order: 'DESC' } as never },
-      };
-      return (
-        owner === 'orders'
-          ? await unwrap(api.GET('/api/orders/{id}/comments', path))
-          : owner === 'quotes'
-            ? await unwrap(api.GET('/api/quotes/{id}/comments', path))
-            : await unwrap(api.GET('/api/articles/{id}/comments', path))
-      ).data;
-    },
-  });
+  const key = entityKeys.comments(owner, id);
+  const comments = useQuery(entityQueries.comments(owner, id));
   const when = (iso: string) =>
     new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
   return (

@@ -13,16 +13,17 @@ import {
   Title,
 } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
-import { notifications } from '@mantine/notifications';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { auth } from '../../api/auth.ts';
 import { ApiError, api, unwrap } from '../../api/client.ts';
+import { useApiAction } from '../../api/mutation.ts';
 import { date, number } from '../../ui/format.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
+import { entityKeys, entityQueries, type Owner as Owner_ } from './api/index.ts';
 
-type Owner = 'orders' | 'articles';
+type Owner = Exclude<Owner_, 'quotes'>;
 type FileRow = {
   id: string;
   filename: string;
@@ -62,35 +63,16 @@ export function EntityFiles({
   preview?: { fileId: string | null; canChoose: boolean; onChoose: (fileId: string | null) => Promise<void> };
 }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const [label, setLabel] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const key = [owner, id, 'files'];
-  const files = useQuery({
-    queryKey: key,
-    queryFn: async () => {
-      const path = { params: { path: { id }, query: { limit: 100, page: 1 } } };
-      const result =
-        owner === 'orders'
-          ? await unwrap(api.GET('/api/orders/{id}/files', path))
-          : await unwrap(api.GET('/api/articles/{id}/files', path));
-      return result.data as FileRow[];
-    },
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: key });
-  const run = async (call: () => Promise<unknown>, message: string) => {
-    setError(undefined);
-    setBusy(true);
-    try {
-      await call();
-      notifications.show({ color: 'teal', message });
-      await refresh();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
+  const action = useApiAction({ invalidates: [entityKeys.files(owner, id)] });
+  /** Files the drop zone refused (too large): shown like a refusal until the next action. */
+  const [rejected, setRejected] = useState<Error>();
+  const error = rejected ?? action.error;
+  const busy = action.busy !== undefined;
+  const files = useQuery({ ...entityQueries.files(owner, id), select: (rows): FileRow[] => rows });
+  const run = (call: () => Promise<unknown>, message: string) => {
+    setRejected(undefined);
+    return action.run(message, call, message);
   };
   const href = (fileId: string) => `/api/${owner}/${id}/files/${fileId}`;
   const previewFile = preview?.fileId ? files.data?.find((f) => f.id === preview.fileId) : undefined;
@@ -126,7 +108,7 @@ export function EntityFiles({
             }
             loading={busy}
             maxSize={50 * 1024 * 1024}
-            onReject={(rejected) => setError(new Error(rejected.map((r) => r.file.name).join(', ')))}
+            onReject={(files) => setRejected(new Error(files.map((r) => r.file.name).join(', ')))}
             data-testid="file-drop"
             aria-label={t('orders.files.drop')}
           >

@@ -1,12 +1,13 @@
 import { Anchor, Badge, Button, Card, Group, Menu, ScrollArea, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api, unwrap } from '../../api/client.ts';
+import { useApiMutation } from '../../api/mutation.ts';
+import { paths } from '../../paths.ts';
 import { date } from '../../ui/format.ts';
 import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
+import { orderApi, orderKeys, orderQueries } from './api/index.ts';
 import { amount, orderName } from './format.ts';
 import { type OrderStatus, statusColours, statusLabel, useOrderStatuses } from './statuses.tsx';
 import { useCompanyNames } from './useCompanyNames.ts';
@@ -22,19 +23,12 @@ const PER_COLUMN = 20;
 export function OrderBoard({ filters, canMove }: { filters: Filters; canMove: boolean }) {
   const { t } = useTranslation();
   const statuses = useOrderStatuses();
-  const queryClient = useQueryClient();
-  const [error, setError] = useState<unknown>();
-  const move = useMutation({
-    mutationFn: ({ id, statusId }: { id: string; statusId: string }) =>
-      unwrap(api.PATCH('/api/orders/{id}', { params: { path: { id } }, body: { statusId } })),
-    onMutate: () => setError(undefined),
-    onError: setError,
-    onSuccess: async (order) => {
-      notifications.show({ color: 'teal', message: t('orders.moved', { name: orderName(order) }) });
-      await queryClient.invalidateQueries({ queryKey: ['orders'] });
-      await queryClient.invalidateQueries({ queryKey: ['order', order.id] });
-    },
+  const move = useApiMutation({
+    mutationFn: ({ id, statusId }: { id: string; statusId: string }) => orderApi.update(id, { statusId }),
+    success: (order) => t('orders.moved', { name: orderName(order) }),
+    invalidates: [orderKeys.all],
   });
+  const error = move.error ?? undefined;
   if (statuses.isPending) return <Loading />;
   if (statuses.error) return <ErrorState error={statuses.error} onRetry={() => void statuses.refetch()} />;
   if (!statuses.data?.length) return <Empty>{t('orders.noStatuses')}</Empty>;
@@ -75,13 +69,7 @@ function Column({
   const { t } = useTranslation();
   const [over, setOver] = useState(false);
   const query = useQuery({
-    queryKey: ['orders', 'board', status.id, filters],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/orders', {
-          params: { query: { ...filters, statusId: status.id, page: 1, limit: PER_COLUMN } as never },
-        }),
-      ),
+    ...orderQueries.list({ ...filters, statusId: status.id, page: 1, limit: PER_COLUMN }),
   });
   // Each card names its company (issue 26: cards without the company).
   const companyName = useCompanyNames(query.data?.data.map((o) => o.companyId) ?? []);
@@ -143,7 +131,7 @@ function Column({
               style={canMove ? { cursor: 'grab' } : undefined}
             >
               <Group justify="space-between" wrap="nowrap">
-                <Anchor component={Link} to={`/orders/${o.id}`} size="sm" fw={600}>
+                <Anchor component={Link} to={paths.order(o.id)} size="sm" fw={600}>
                   {orderName(o)}
                 </Anchor>
                 {canMove && (

@@ -11,17 +11,21 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ApiError, api, unwrap } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
+import { useApiAction } from '../../api/mutation.ts';
 import type { components } from '../../api/schema.d.ts';
+import { paths } from '../../paths.ts';
 import { number } from '../../ui/format.ts';
 import { problemFields } from '../../ui/problem.ts';
 import { Empty, ErrorState } from '../../ui/states.tsx';
+import { articleQueries } from '../articles/api.ts';
+import { briefQueries } from '../briefs/api/index.ts';
 import { lineName, serviceName, showsVariants } from '../quotes/lines.ts';
+import { orderApi, orderKeys } from './api/index.ts';
 import { amount, unitPrice } from './format.ts';
 import { type BulkItem, briefItems } from './fromBriefs.ts';
 import { itemTree } from './tree.ts';
@@ -31,25 +35,18 @@ type Order = components['schemas']['Order'];
 /** An order's items (with their hierarchy) and, for staff, adding from articles or briefs and removing. */
 export function OrderItems({ order, canWrite }: { order: Order; canWrite: boolean }) {
   const { t, i18n } = useTranslation();
-  const queryClient = useQueryClient();
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  const run = async (call: () => Promise<unknown>, message: string) => {
-    setError(undefined);
-    setBusy(true);
-    try {
-      await call();
-      notifications.show({ color: 'teal', message });
-      await queryClient.invalidateQueries({ queryKey: ['order', order.id] });
-      await queryClient.invalidateQueries({ queryKey: ['orders'] });
-      return true;
-    } catch (e) {
-      setError(e);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
+  const action = useApiAction({ invalidates: [orderKeys.all] });
+  const { error } = action;
+  const busy = action.busy !== undefined;
+  const run = async (call: () => Promise<unknown>, message: string) =>
+    (await action.run(
+      message,
+      async () => {
+        await call();
+        return true;
+      },
+      message,
+    )) ?? false;
   const rows = itemTree(order.items);
   const currency = order.currency?.code;
   return (
@@ -97,7 +94,7 @@ export function OrderItems({ order, canWrite }: { order: Order; canWrite: boolea
                       <Table.Td pl={depth * 24 + 8}>
                         {depth > 0 ? '└ ' : ''}
                         {item.article ? (
-                          <Anchor component={Link} to={`/articles/${item.article.id}`}>
+                          <Anchor component={Link} to={paths.article(item.article.id)}>
                             {label}
                           </Anchor>
                         ) : (
@@ -118,16 +115,7 @@ export function OrderItems({ order, canWrite }: { order: Order; canWrite: boolea
                             aria-label={`${t('common.remove')} ${label}`}
                             onClick={() =>
                               void run(
-                                () =>
-                                  unwrap(
-                                    api.DELETE('/api/orders/{id}/order-items/{itemId}', {
-                                      params: {
-                                        path: { id: order.id, itemId: item.id },
-                                        // A kit goes with its children (the API refuses otherwise, 409).
-                                        query: children ? { cascade: true } : {},
-                                      } as never,
-                                    }),
-                                  ),
+                                () => orderApi.removeItem(order.id, item.id, Boolean(children)),
                                 t('orders.removed'),
                               )
                             }
@@ -177,12 +165,7 @@ export function OrderItems({ order, canWrite }: { order: Order; canWrite: boolea
           onAdd={(build) =>
             run(async () => {
               const items = await build();
-              await unwrap(
-                api.POST('/api/orders/{id}/order-items', {
-                  params: { path: { id: order.id } },
-                  body: items as never,
-                }),
-              );
+              await orderApi.addItems(order.id, items);
             }, t('orders.items.added'))
           }
         />
@@ -208,21 +191,8 @@ function AddItems({
   const companyId = order.companyId ?? undefined;
   const [lines, setLines] = useState<Line[]>([]);
   const [briefIds, setBriefIds] = useState<string[]>([]);
-  const articles = useQuery({
-    queryKey: ['articles', 'picker', companyId],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/articles', {
-          params: { query: { companyId, enabled: true, limit: 100, page: 1 } as never },
-        }),
-      ),
-  });
-  const briefs = useQuery({
-    queryKey: ['briefs', 'company', companyId, 'picker'],
-    queryFn: () =>
-      unwrap(api.GET('/api/briefs', { params: { query: { companyId: companyId!, limit: 100, page: 1 } } })),
-    enabled: !!companyId,
-  });
+  const articles = useQuery(articleQueries.list({ companyId, enabled: true, limit: 100, page: 1 }));
+  const briefs = useQuery({ ...briefQueries.list({ companyId, limit: 100, page: 1 }), enabled: !!companyId });
   const code = (id: string) => articles.data?.data.find((a) => a.id === id)?.code ?? '';
   const problems = Object.entries(errors);
   return (

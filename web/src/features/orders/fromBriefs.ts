@@ -1,16 +1,8 @@
 import { ApiError, api, unwrap } from '../../api/client.ts';
+import type { Body } from '../../api/types.ts';
+import type { BulkItem } from './api/index.ts';
 
-/** One entry of POST /api/orders/{id}/order-items (bulk add, all or nothing). */
-export type BulkItem = {
-  ref?: string;
-  parentRef?: string;
-  articleId?: string;
-  quantity?: number;
-  unitPrice?: number;
-  totalPrice?: number;
-  unit?: string;
-  position?: number;
-};
+export type { BulkItem };
 
 /**
  * The items that put a brief on an order, as a signed quote does (src/modules/quotes/service.ts):
@@ -43,11 +35,11 @@ type Element = { id: string; position: number; briefElementPrice?: { unitPrice: 
 async function articleOf(brief: Brief, element: Element, companyId: string): Promise<string> {
   const found = await unwrap(
     api.GET('/api/articles', {
-      params: { query: { briefElementId: element.id, companyId, limit: 1, page: 1 } as never },
+      params: { query: { briefElementId: element.id, companyId, limit: 1, page: 1 } },
     }),
   );
   if (found.data[0]) return found.data[0].id;
-  const body = {
+  const body: Body<'/api/articles', 'post'> = {
     name: elementsName(brief, element),
     code: `${brief.code}-${element.position + 1}`,
     companyId,
@@ -55,12 +47,12 @@ async function articleOf(brief: Brief, element: Element, companyId: string): Pro
     price: element.briefElementPrice?.unitPrice ?? null,
   };
   try {
-    return (await unwrap(api.POST('/api/articles', { body: body as never }))).id;
+    return (await unwrap(api.POST('/api/articles', { body }))).id;
   } catch (error) {
     // The code is taken by another article: keep the brief's code recognisable, make it unique.
     if (!(error instanceof ApiError && error.problem.status === 409)) throw error;
     const code = `${body.code}-${Date.now().toString(36)}`;
-    return (await unwrap(api.POST('/api/articles', { body: { ...body, code } as never }))).id;
+    return (await unwrap(api.POST('/api/articles', { body: { ...body, code } }))).id;
   }
 }
 

@@ -1,7 +1,7 @@
 import { Badge } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import i18next from 'i18next';
-import { api, unwrap } from '../../api/client.ts';
+import { sharedQueries } from '../../api/queries.ts';
 import type { components } from '../../api/schema.d.ts';
 import { statusColours } from './colours.ts';
 
@@ -11,14 +11,8 @@ export { statusColours };
 /** The organisation's order statuses (labels, colours, default), by position; read once per session. */
 export function useOrderStatuses() {
   return useQuery({
-    queryKey: ['statuses', 'order', 'full'],
-    queryFn: async () => {
-      const list = await unwrap(
-        api.GET('/api/statuses/entity', { params: { query: { entity: 'order' } as never } }),
-      );
-      return [...(list as OrderStatus[])].sort((a, b) => a.position - b.position);
-    },
-    staleTime: 5 * 60_000,
+    ...sharedQueries.statuses('order'),
+    select: (list): OrderStatus[] => [...list].sort((a, b) => a.position - b.position),
   });
 }
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client.ts';
+import { companyQueries } from '../companies/api.ts';
 
 /**
  * Names of the companies a page of rows refers to (order and article lists carry only ids): one
@@ -7,18 +7,6 @@ import { api, unwrap } from '../../api/client.ts';
  */
 export function useCompanyNames(ids: (string | null | undefined)[]) {
   const unique = [...new Set(ids.filter((id): id is string => !!id))].sort();
-  const query = useQuery({
-    queryKey: ['companies', 'names', unique],
-    queryFn: async () => {
-      const list = await unwrap(
-        api.GET('/api/companies', {
-          params: { query: { filter: [`id||$in||${unique.join(',')}`], limit: unique.length } as never },
-        }),
-      );
-      return new Map((list as unknown as { id: string; name: string }[]).map((c) => [c.id, c.name]));
-    },
-    enabled: unique.length > 0,
-    staleTime: 60_000,
-  });
+  const query = useQuery({ ...companyQueries.names(unique), enabled: unique.length > 0 });
   return (id: string | null | undefined) => (id ? (query.data?.get(id) ?? '…') : '—');
 }

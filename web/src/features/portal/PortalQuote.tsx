@@ -16,7 +16,6 @@ import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { LANGUAGES, languageOf } from '../../i18n/languages.ts';
 import { date, money, number } from '../../ui/format.ts';
@@ -25,6 +24,7 @@ import { EntityComments } from '../orders/EntityComments.tsx';
 import { QuoteBoxPreview } from '../preview3d/QuoteBoxPreview.tsx';
 import { AcceptDialog, SignedPdfLink } from '../quotes/AcceptDialog.tsx';
 import { guidanceOf, offers } from '../quotes/actions.ts';
+import { quoteKeys, quoteQueries } from '../quotes/api/index.ts';
 import { DeclineDialog } from '../quotes/DeclineDialog.tsx';
 import { lineName } from '../quotes/lines.ts';
 import { PriceBreaksTable } from '../quotes/PriceBreaks.tsx';
@@ -181,12 +181,10 @@ export function PortalQuote({ quote: q }: { quote: Quote }) {
   const [accepting, acceptDialog] = useDisclosure();
   const [declining, declineDialog] = useDisclosure();
   const refresh = async () => {
-    await queryClient.invalidateQueries({ queryKey: ['quote', q.id] });
-    await queryClient.invalidateQueries({ queryKey: ['quotes'] });
+    await queryClient.invalidateQueries({ queryKey: quoteKeys.all });
   };
   const acceptance = useQuery({
-    queryKey: ['quote', q.id, 'acceptance'],
-    queryFn: () => unwrap(api.GET('/api/quotes/{id}/acceptance', { params: { path: { id: q.id } } })),
+    ...quoteQueries.acceptance(q.id),
     enabled: q.state === 'signed' || q.state === 'rejected',
     retry: false,
   });

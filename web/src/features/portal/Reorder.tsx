@@ -1,9 +1,10 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
+import { useApiMutation } from '../../api/mutation.ts';
 import type { components } from '../../api/schema.d.ts';
+import { paths } from '../../paths.ts';
 import { money, number, percent } from '../../ui/format.ts';
 import { ErrorState } from '../../ui/states.tsx';
 
@@ -12,7 +13,7 @@ export type ReorderSource = { type: 'order' | 'article'; id: string };
 
 /** "Order again" (POST /orders/{id}/reorder or /articles/{id}/reorder) and its answer. */
 export function useReorder() {
-  return useMutation({
+  return useApiMutation({
     mutationFn: (source: ReorderSource): Promise<Reorder> =>
       source.type === 'order'
         ? unwrap(api.POST('/api/orders/{id}/reorder', { params: { path: { id: source.id } }, body: {} }))
@@ -105,7 +106,7 @@ export function ReorderResult({
             </Text>
           )}
           <Group justify="flex-end">
-            <Button onClick={() => navigate(`/quotes/${result.quote.id}`)} data-testid="open-new-quote">
+            <Button onClick={() => navigate(paths.quote(result.quote.id))} data-testid="open-new-quote">
               {t('portal.openNewQuote')}
             </Button>
           </Group>

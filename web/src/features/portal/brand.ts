@@ -1,16 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { auth } from '../../api/auth.ts';
-import { api, unwrap } from '../../api/client.ts';
+import { adminQueries } from '../admin/api.ts';
 
 /** The seller's name and logo (GET /api/organisation/brand): the buyer portal's header. */
 export function useBrand(enabled = true) {
-  return useQuery({
-    queryKey: ['organisation', 'brand'],
-    queryFn: () => unwrap(api.GET('/api/organisation/brand')),
-    enabled,
-    staleTime: 5 * 60_000,
-  });
+  return useQuery({ ...adminQueries.brand(), enabled });
 }
 
 /**

@@ -2,6 +2,7 @@ import { Anchor, Badge, Group, Paper, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { components } from '../../api/schema.d.ts';
+import { paths } from '../../paths.ts';
 import { date, money } from '../../ui/format.ts';
 import { amount, orderName } from '../orders/format.ts';
 import { StatusBadge, useOrderStatuses } from '../orders/statuses.tsx';
@@ -18,7 +19,7 @@ export function QuoteCards({ quotes }: { quotes: QuoteSummary[] }) {
       {quotes.map((q) => (
         <Paper key={q.id} withBorder p="sm" data-testid="quote-card">
           <Group justify="space-between" wrap="nowrap" gap="xs">
-            <Anchor component={Link} to={`/quotes/${q.id}`} fw={600} style={{ overflowWrap: 'anywhere' }}>
+            <Anchor component={Link} to={paths.quote(q.id)} fw={600} style={{ overflowWrap: 'anywhere' }}>
               {q.code ?? `${t('quotes.states.draft')} v${q.version}`}
             </Anchor>
             <Badge color={STATE_COLOURS[q.state]} style={{ flexShrink: 0 }}>
@@ -52,7 +53,7 @@ export function OrderCards({ orders }: { orders: OrderSummary[] }) {
       {orders.map((o) => (
         <Paper key={o.id} withBorder p="sm" data-testid="order-card">
           <Group justify="space-between" wrap="nowrap" gap="xs">
-            <Anchor component={Link} to={`/orders/${o.id}`} fw={600} style={{ overflowWrap: 'anywhere' }}>
+            <Anchor component={Link} to={paths.order(o.id)} fw={600} style={{ overflowWrap: 'anywhere' }}>
               {orderName(o)}
             </Anchor>
             <StatusBadge status={statuses.data?.find((s) => s.id === o.statusId)} />

@@ -2,7 +2,8 @@ import { Card, Select, Switch, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
+import { briefQueries } from '../briefs/api/index.ts';
+import { quoteQueries } from '../quotes/api/index.ts';
 import { lineName } from '../quotes/lines.ts';
 import { BoxPreview } from './BoxPreview.tsx';
 import type { FoldInput } from './fold.ts';
@@ -33,12 +34,7 @@ export function QuoteBoxPreview({ items, quoteId }: { items: Line[]; quoteId?: s
   const { t, i18n } = useTranslation();
   const [showArtwork, setShowArtwork] = useState(true);
   // The same query as the proof panel's (shared cache, refreshed by its uploads and decisions).
-  const proofs = useQuery({
-    queryKey: ['quote', quoteId, 'proofs'],
-    enabled: Boolean(quoteId),
-    retry: false,
-    queryFn: () => unwrap(api.GET('/api/quotes/{id}/proofs', { params: { path: { id: quoteId ?? '' } } })),
-  });
+  const proofs = useQuery({ ...quoteQueries.proofs(quoteId ?? ''), enabled: Boolean(quoteId), retry: false });
   const lines = items.flatMap((item, i) =>
     (item.children ?? []).flatMap((child, j) =>
       child.briefId &&
@@ -63,16 +59,7 @@ export function QuoteBoxPreview({ items, quoteId }: { items: Line[]; quoteId?: s
   const current = lines.find((l) => l.line.id === selected) ?? lines[0];
   const briefId = current?.line.briefId ?? '';
   const version = current?.line.briefVersion ?? undefined;
-  const details = useQuery({
-    queryKey: ['brief-details', briefId, version ?? 'current'],
-    enabled: Boolean(current),
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/briefs/{id}/details', {
-          params: { path: { id: briefId }, query: version ? { version } : {} },
-        }),
-      ),
-  });
+  const details = useQuery({ ...briefQueries.details(briefId, version), enabled: Boolean(current) });
   if (!current) return null;
   const proof = proofs.data?.lines
     .find((l) => l.quoteItemId === current.line.id)

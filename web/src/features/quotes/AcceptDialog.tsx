@@ -1,11 +1,13 @@
 import { Alert, Anchor, Button, Checkbox, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
+import { useApiMutation } from '../../api/mutation.ts';
 import type { components } from '../../api/schema.d.ts';
 import { problemFields } from '../../ui/problem.ts';
 import { ErrorState } from '../../ui/states.tsx';
+import { quoteQueries } from './api/index.ts';
 import { ColumnChoice } from './PriceBreaks.tsx';
 
 type Quote = components['schemas']['Quote'];
@@ -41,7 +43,7 @@ export function AcceptDialog({
   const chosen = columns.find((c) => c.id === column);
   // The PDF in the reader's language when there is one, else the first stored one.
   const pdf = quote.pdfs.find((p) => p.localisationId === i18n.language) ?? quote.pdfs[0];
-  const accept = useMutation({
+  const accept = useApiMutation({
     mutationFn: (): Promise<unknown> => {
       const body = {
         typedName: typedName.trim(),
@@ -163,8 +165,7 @@ export function AcceptDialog({
 export function SignedPdfLink({ quoteId }: { quoteId: string }) {
   const { t } = useTranslation();
   const acceptance = useQuery({
-    queryKey: ['quote', quoteId, 'acceptance'],
-    queryFn: () => unwrap(api.GET('/api/quotes/{id}/acceptance', { params: { path: { id: quoteId } } })),
+    ...quoteQueries.acceptance(quoteId),
     retry: false,
   });
   if (acceptance.data?.decision !== 'accepted') return null;

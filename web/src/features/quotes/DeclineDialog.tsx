@@ -1,8 +1,8 @@
 import { Button, Modal, Stack, Textarea, TextInput } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client.ts';
+import { useApiMutation } from '../../api/mutation.ts';
 import { ErrorState } from '../../ui/states.tsx';
 
 /**
@@ -27,7 +27,7 @@ export function DeclineDialog({
   const { t } = useTranslation();
   const [reason, setReason] = useState('');
   const [email, setEmail] = useState('');
-  const decline = useMutation({
+  const decline = useApiMutation({
     mutationFn: (): Promise<unknown> => {
       const because = reason.trim() ? { reason: reason.trim() } : {};
       return guestToken
@@ -40,7 +40,7 @@ export function DeclineDialog({
         : unwrap(
             api.POST('/api/quotes/{id}/decline', {
               params: { path: { id: quote.id } },
-              body: because as never,
+              body: because,
             }),
           );
     },

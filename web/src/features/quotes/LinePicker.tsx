@@ -1,8 +1,9 @@
 import { ActionIcon, Group, MultiSelect, NumberInput, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import { fieldName } from '../../ui/problem.ts';
+import { articleQueries } from '../articles/api.ts';
+import { briefQueries } from '../briefs/api/index.ts';
 
 export type Lines = { briefIds: string[]; articles: { articleId: string; quantity: number | '' }[] };
 
@@ -20,15 +21,11 @@ export function LinePicker({
 }) {
   const { t } = useTranslation();
   const briefs = useQuery({
-    queryKey: ['briefs', 'company', companyId, 'picker'],
-    queryFn: () =>
-      unwrap(api.GET('/api/briefs', { params: { query: { companyId: companyId!, limit: 100, page: 1 } } })),
+    ...briefQueries.list({ companyId: companyId ?? undefined, limit: 100, page: 1 }),
     enabled: !!companyId,
   });
   const articles = useQuery({
-    queryKey: ['articles', 'company', companyId],
-    queryFn: () =>
-      unwrap(api.GET('/api/articles', { params: { query: { companyId: companyId!, limit: 100, page: 1 } } })),
+    ...articleQueries.list({ companyId: companyId ?? undefined, limit: 100, page: 1 }),
     enabled: !!companyId,
   });
   const articleName = (id: string) => articles.data?.data.find((a) => a.id === id);

@@ -15,9 +15,10 @@ import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { money, number, separators } from '../../ui/format.ts';
+import { briefQueries } from '../briefs/api/index.ts';
+import { quoteQueries } from './api/index.ts';
 import { lineName } from './lines.ts';
 
 type Quote = components['schemas']['Quote'];
@@ -56,8 +57,7 @@ export function PriceBreaksTable({ quote }: { quote: Quote }) {
   const lines = linesWithBreaks(quote);
   // A signed quote marks the column its buyer chose (the acceptance's evidence).
   const acceptance = useQuery({
-    queryKey: ['quote', quote.id, 'acceptance'],
-    queryFn: () => unwrap(api.GET('/api/quotes/{id}/acceptance', { params: { path: { id: quote.id } } })),
+    ...quoteQueries.acceptance(quote.id),
     enabled: quote.state === 'signed' && columns.length > 0,
     retry: false,
   });
@@ -155,9 +155,7 @@ export function PriceBreaksField({
   const { t } = useTranslation();
   const [typed, setTyped] = useState<number | string>('');
   const panel = useQuery({
-    queryKey: ['brief', item.briefId, 'prediction-panel'],
-    queryFn: () =>
-      unwrap(api.GET('/api/briefs/{id}/prediction-panel', { params: { path: { id: item.briefId! } } })),
+    ...briefQueries.predictionPanel(item.briefId ?? ''),
     enabled: Boolean(item.briefElementId && item.briefId),
     retry: false,
   });

@@ -17,18 +17,19 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { auth } from '../../api/auth.ts';
 import { ApiError, api, unwrap } from '../../api/client.ts';
+import { useApiMutation } from '../../api/mutation.ts';
 import type { components } from '../../api/schema.d.ts';
 import { date } from '../../ui/format.ts';
 import { problemFields } from '../../ui/problem.ts';
 import { ErrorState } from '../../ui/states.tsx';
 import { useCan } from '../admin/useCan.ts';
 import { showOnBox } from '../preview3d/QuoteBoxPreview.tsx';
+import { quoteKeys, quoteQueries } from './api/index.ts';
 
 type Lines = components['schemas']['ArtworkProofLines'];
 type Line = Lines['lines'][number];
@@ -66,12 +67,7 @@ export function ProofPanel({ quoteId, guestToken }: { quoteId: string; guestToke
   const proofs = useQuery({
     // A guest link made for proofs reads them at its public address (403 for a quote-only link:
     // then the panel is not shown).
-    queryKey: guestToken ? ['guest-quote', guestToken, 'proofs'] : ['quote', quoteId, 'proofs'],
-    retry: guestToken ? false : undefined,
-    queryFn: () =>
-      guestToken
-        ? unwrap(api.GET('/api/public/quotes/{token}/proofs', { params: { path: { token: guestToken } } }))
-        : unwrap(api.GET('/api/quotes/{id}/proofs', { params: { path: { id: quoteId } } })),
+    ...quoteQueries.proofs(quoteId, guestToken),
     // Preflight runs in the background: poll while a version is being checked.
     refetchInterval: (query) =>
       query.state.data?.lines.some((l) => l.versions[0]?.preflightState === 'pending') ? 1500 : false,
@@ -133,17 +129,14 @@ function ProofLine({
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [deciding, setDeciding] = useState<Decision | null>(null);
+  const quoteKey: readonly unknown[] = guestToken ? quoteKeys.guest(guestToken) : quoteKeys.detail(quoteId);
   const refresh = async () => {
-    await queryClient.invalidateQueries({
-      queryKey: guestToken ? ['guest-quote', guestToken] : ['quote', quoteId],
-    });
+    await queryClient.invalidateQueries({ queryKey: quoteKey });
   };
-  const upload = useMutation({
+  const upload = useApiMutation({
     mutationFn: (file: File) => uploadArtwork(quoteId, line.quoteItemId, file),
-    onSuccess: async () => {
-      notifications.show({ color: 'teal', message: t('proofs.uploaded') });
-      await refresh();
-    },
+    success: t('proofs.uploaded'),
+    invalidates: [quoteKey],
   });
   const [latest, ...earlier] = line.versions;
   const ready = latest && latest.preflightState !== 'pending' && latest.urls.proofPdf;
@@ -371,7 +364,7 @@ function DecisionDialog({
   const [comment, setComment] = useState('');
   const [confirmed, setConfirmed] = useState(false);
   const approving = decision === 'approved';
-  const send = useMutation({
+  const send = useApiMutation({
     mutationFn: (): Promise<unknown> => {
       const body = {
         decision,
@@ -393,8 +386,8 @@ function DecisionDialog({
             }),
           );
     },
+    success: t(`proofs.status.${decision}`),
     onSuccess: async () => {
-      notifications.show({ color: 'teal', message: t(`proofs.status.${decision}`) });
       onClose();
       await onDone();
     },

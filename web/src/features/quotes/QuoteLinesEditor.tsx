@@ -30,6 +30,7 @@ import { useUnsavedChanges } from '../../ui/UnsavedChanges.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { useCan } from '../admin/useCan.ts';
 import { DateField } from '../orders/DateField.tsx';
+import { quoteKeys } from './api/index.ts';
 import { LineParts } from './LineParts.tsx';
 import { lineName } from './lines.ts';
 import { PriceBreaksField, PriceBreaksTable } from './PriceBreaks.tsx';
@@ -63,7 +64,7 @@ export function QuoteLinesEditor({ quote }: { quote: Quote }) {
     const item = name && quote.items.find((i) => name === `quote-line:${quote.id}:${i.id}`);
     if (item) setEditing(item);
   }, []);
-  const reload = () => queryClient.invalidateQueries({ queryKey: ['quote', quote.id] });
+  const reload = () => queryClient.invalidateQueries({ queryKey: quoteKeys.detail(quote.id) });
   const patchItem = (item: Item, body: ItemPatch, success = t('common.saved')) =>
     form.submit(async () => {
       await unwrap(
@@ -305,7 +306,7 @@ function QuoteFields({ quote }: { quote: Quote }) {
             form.submit(async () => {
               await unwrap(api.PATCH('/api/quotes/{id}', { params: { path: { id: quote.id } }, body }));
               draft.clear();
-              await queryClient.invalidateQueries({ queryKey: ['quote', quote.id] });
+              await queryClient.invalidateQueries({ queryKey: quoteKeys.detail(quote.id) });
             }, t('common.saved'))
           }
         >

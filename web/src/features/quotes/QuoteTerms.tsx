@@ -14,11 +14,11 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { money } from '../../ui/format.ts';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { INCOTERMS } from '../admin/OrganisationPanel.tsx';
+import { quoteApi, quoteKeys } from './api/index.ts';
 
 type Quote = components['schemas']['Quote'];
 
@@ -110,7 +110,7 @@ function TermsForm({ quote, onDone }: { quote: Quote; onDone: () => void }) {
     poNumber: quote.poNumber ?? '',
     paymentTerms: quote.paymentTerms ?? '',
     paymentDays: quote.paymentDays as number | string | null,
-    incoterm: quote.incoterm as string | null,
+    incoterm: quote.incoterm ?? null,
     incotermPlace: quote.incotermPlace ?? '',
     deliveryTerms: quote.deliveryTerms ?? '',
   });
@@ -136,13 +136,9 @@ function TermsForm({ quote, onDone }: { quote: Quote; onDone: () => void }) {
           incotermPlace: values.incotermPlace.trim() || null,
           deliveryTerms: values.deliveryTerms.trim() || null,
         };
-        const saved = await form.submit(
-          () =>
-            unwrap(api.PUT('/api/quotes/{id}', { params: { path: { id: quote.id } }, body: body as never })),
-          t('common.saved'),
-        );
+        const saved = await form.submit(() => quoteApi.update(quote.id, body), t('common.saved'));
         if (saved) {
-          await client.invalidateQueries({ queryKey: ['quote', quote.id] });
+          await client.invalidateQueries({ queryKey: quoteKeys.detail(quote.id) });
           onDone();
         }
       }}
@@ -170,7 +166,8 @@ function TermsForm({ quote, onDone }: { quote: Quote; onDone: () => void }) {
             label={t('quoteTerms.incoterm')}
             data={INCOTERMS}
             value={values.incoterm}
-            onChange={(v) => setValues({ ...values, incoterm: v })}
+            // The choices are the API's incoterms (INCOTERMS): a chosen value is one of them.
+            onChange={(v) => setValues({ ...values, incoterm: v as Quote['incoterm'] })}
             clearable
             error={form.error('/incoterm')}
           />

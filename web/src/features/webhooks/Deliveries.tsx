@@ -9,6 +9,7 @@ import type { components } from '../../api/schema.d.ts';
 import { number } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
+import { webhookKeys, webhookQueries } from './api/index.ts';
 
 type Delivery = components['schemas']['WebhookDelivery'];
 const STATES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
@@ -41,16 +42,7 @@ function Attempts({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const attempts = useQuery({
-    queryKey: ['webhook', webhookId, 'attempts', delivery?.id],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/webhooks/{id}/deliveries/{deliveryId}/attempts', {
-          params: { path: { id: webhookId, deliveryId: delivery!.id } },
-        }),
-      ),
-    enabled: !!delivery,
-  });
+  const attempts = useQuery({ ...webhookQueries.attempts(webhookId, delivery?.id), enabled: !!delivery });
   return (
     <Modal
       opened={!!delivery}
@@ -102,16 +94,11 @@ export function Deliveries({ webhookId, enabled }: { webhookId: string; enabled:
   const [shown, setShown] = useState<Delivery>();
   const [refusal, setRefusal] = useState<unknown>();
   const deliveries = useQuery({
-    queryKey: ['webhook', webhookId, 'deliveries', status, page],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/webhooks/{id}/deliveries', {
-          params: {
-            path: { id: webhookId },
-            query: { page, limit: 25, status: (status ?? undefined) as Delivery['status'] | undefined },
-          },
-        }),
-      ),
+    ...webhookQueries.deliveries(webhookId, {
+      page,
+      limit: 25,
+      status: (status ?? undefined) as Delivery['status'] | undefined,
+    }),
     placeholderData: (previous) => previous,
     // New events reach the webhook at any time: read on every visit, often while one is pending.
     staleTime: 0,
@@ -127,7 +114,7 @@ export function Deliveries({ webhookId, enabled }: { webhookId: string; enabled:
         }),
       );
       notifications.show({ color: 'teal', message: t('webhooks.replayed') });
-      await queryClient.invalidateQueries({ queryKey: ['webhook', webhookId, 'deliveries'] });
+      await queryClient.invalidateQueries({ queryKey: webhookKeys.deliveries(webhookId) });
     } catch (error) {
       if (error instanceof ApiError) setRefusal(error);
       else throw error;

@@ -2,6 +2,9 @@
  * What the webhooks console knows of events: the entity names patterns can use (for the help), and
  * where the app shows an event's resource. The API decides what a pattern matches; this is help.
  */
+
+import { paths } from '../../paths.ts';
+
 /** Event entities: the plural of event names (`event.companies.created`) and the `entity` type. */
 export const EVENT_ENTITIES: readonly { plural: string; entity: string }[] = [
   { plural: 'addresses', entity: 'ADDRESS' },
@@ -31,13 +34,13 @@ export const EVENT_ENTITIES: readonly { plural: string; entity: string }[] = [
 
 /** The app's page of each entity that has one (orders and articles: the part-2 screens). */
 const SCREENS: Record<string, (id: string) => string> = {
-  BRIEF: (id) => `/briefs/${id}`,
-  COMPANY: (id) => `/companies/${id}`,
-  QUOTE: (id) => `/quotes/${id}`,
-  ORDER: (id) => `/orders/${id}`,
-  ARTICLE: (id) => `/articles/${id}`,
-  IMPORT: (id) => `/imports/${id}`,
-  WEBHOOK: (id) => `/webhooks/${id}`,
+  BRIEF: paths.brief,
+  COMPANY: paths.company,
+  QUOTE: paths.quote,
+  ORDER: paths.order,
+  ARTICLE: paths.article,
+  IMPORT: paths.import,
+  WEBHOOK: paths.webhook,
 };
 
 type EventRef = {

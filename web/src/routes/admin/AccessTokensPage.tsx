@@ -6,10 +6,11 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useAuth } from '../../api/auth.ts';
 import { api, unwrap } from '../../api/client.ts';
+import { useApiAction } from '../../api/mutation.ts';
+import { adminKeys, adminQueries } from '../../features/admin/api.ts';
 import { ConfirmButton } from '../../features/admin/Confirm.tsx';
 import { NewTokenForm } from '../../features/admin/NewTokenForm.tsx';
 import { mayActFor } from '../../features/admin/permissions.ts';
-import { useAction } from '../../features/admin/useAction.ts';
 import { useCan } from '../../features/admin/useCan.ts';
 import { date } from '../../ui/format.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
@@ -23,20 +24,14 @@ export default function AccessTokensPage() {
   const { me } = useAuth();
   const can = useCan();
   const queryClient = useQueryClient();
-  const action = useAction();
+  const action = useApiAction();
   const [params, setParams] = useSearchParams();
   const userId = params.get('userId') ?? me?.id ?? '';
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
   const pickUser = can('users:manage');
   const users = useQuery({
-    queryKey: ['users', 'token-owners', debounced],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/users/pagination', {
-          params: { query: { page: 1, limit: 100, search: debounced || undefined } },
-        }),
-      ),
+    ...adminQueries.users({ page: 1, limit: 100, search: debounced || undefined }),
     enabled: pickUser,
     placeholderData: (previous) => previous,
   });
@@ -44,12 +39,8 @@ export default function AccessTokensPage() {
   const owner = owners.find((u) => u.id === userId);
   // Offered for oneself and for the users the picker lists (those the actor may act for).
   const mayCreate = !!userId && (userId === me?.id || !!owner);
-  const tokens = useQuery({
-    queryKey: ['access-tokens', userId],
-    queryFn: () => unwrap(api.GET('/api/access-token/user/{userId}', { params: { path: { userId } } })),
-    enabled: !!userId,
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['access-tokens', userId] });
+  const tokens = useQuery({ ...adminQueries.tokens(userId), enabled: !!userId });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.tokens(userId) });
   const label = (u: {
     email: string | null;
     username: string | null;

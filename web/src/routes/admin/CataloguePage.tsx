@@ -2,7 +2,7 @@ import { Grid, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { api, unwrap } from '../../api/client.ts';
+import { adminQueries } from '../../features/admin/api.ts';
 import { MachinesPanel } from '../../features/admin/MachinesPanel.tsx';
 import { MaterialsPanel } from '../../features/admin/MaterialsPanel.tsx';
 import { NamesPanel } from '../../features/admin/NamesPanel.tsx';
@@ -20,10 +20,7 @@ export default function CataloguePage() {
   const manage = can('catalogue:manage');
   const [params, setParams] = useSearchParams();
   const tab = params.get('tab') ?? 'machines';
-  const settings = useQuery({
-    queryKey: ['admin-catalogue', 'pricing-settings'],
-    queryFn: () => unwrap(api.GET('/api/pricing-settings')),
-  });
+  const settings = useQuery(adminQueries.pricingSettings());
   const currency = typeof settings.data?.currency === 'string' ? settings.data.currency : 'EUR';
   return (
     <Stack>

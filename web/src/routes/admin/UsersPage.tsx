@@ -18,13 +18,15 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useAuth } from '../../api/auth.ts';
 import { api, unwrap } from '../../api/client.ts';
+import { useApiAction } from '../../api/mutation.ts';
+import { adminKeys, adminQueries } from '../../features/admin/api.ts';
 import { ConfirmButton } from '../../features/admin/Confirm.tsx';
 import { assignableRoles, mayActFor, mayManageUser, ROLES } from '../../features/admin/permissions.ts';
 import { type User, UserForm } from '../../features/admin/UserForm.tsx';
-import { useAction } from '../../features/admin/useAction.ts';
 import { useCan } from '../../features/admin/useCan.ts';
 import { useEditor } from '../../features/admin/useEditor.ts';
 import { InviteForm } from '../../features/contacts/ContactForm.tsx';
+import { paths } from '../../paths.ts';
 import { date } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
@@ -36,7 +38,7 @@ export default function UsersPage() {
   const can = useCan();
   const manage = can('users:manage');
   const queryClient = useQueryClient();
-  const action = useAction();
+  const action = useApiAction();
   const [params, setParams] = useSearchParams();
   const [search, setSearch] = useState(params.get('search') ?? '');
   const [debounced] = useDebouncedValue(search, 300);
@@ -53,24 +55,16 @@ export default function UsersPage() {
     setParams(next);
   };
   const query = useQuery({
-    queryKey: ['users', page, debounced, role, archived],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/users/pagination', {
-          params: {
-            query: {
-              page,
-              limit: 25,
-              search: debounced || undefined,
-              role: role ?? undefined,
-              archived: archived || undefined,
-            },
-          },
-        }),
-      ),
+    ...adminQueries.users({
+      page,
+      limit: 25,
+      search: debounced || undefined,
+      role: role ?? undefined,
+      archived: archived || undefined,
+    }),
     placeholderData: (previous) => previous,
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['users'] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.users });
   const actor = me ? { id: me.id, role: me.role } : undefined;
   return (
     <Stack>
@@ -147,7 +141,7 @@ export default function UsersPage() {
                             </Button>
                           )}
                           {actor && !u.deletedAt && mayActFor(actor, target) && (
-                            <Anchor component={Link} size="sm" to={`/admin/access-tokens?userId=${u.id}`}>
+                            <Anchor component={Link} size="sm" to={paths.adminTokens({ userId: u.id })}>
                               {t('admin.tokens.title')}
                             </Anchor>
                           )}

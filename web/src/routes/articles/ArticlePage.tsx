@@ -7,6 +7,7 @@ import { isStaff, useAuth } from '../../api/auth.ts';
 import { api, unwrap } from '../../api/client.ts';
 import { useCan } from '../../features/admin/useCan.ts';
 import { ArticleForm } from '../../features/articles/ArticleForm.tsx';
+import { articleKeys, articleQueries } from '../../features/articles/api.ts';
 import { BriefElementCard } from '../../features/articles/BriefElementCard.tsx';
 import { DieLineMenu } from '../../features/dielines/DieLineDownloads.tsx';
 import { EntityComments } from '../../features/orders/EntityComments.tsx';
@@ -26,13 +27,9 @@ export default function ArticlePage() {
   const may = useCan();
   // "Order again": a new draft quote of this article at today's price, the differences shown.
   const reorder = useReorder();
-  const article = useQuery({
-    queryKey: ['article', id],
-    queryFn: () => unwrap(api.GET('/api/articles/{id}', { params: { path: { id } } })),
-  });
+  const article = useQuery(articleQueries.detail(id));
   const refresh = async () => {
-    await queryClient.invalidateQueries({ queryKey: ['article', id] });
-    await queryClient.invalidateQueries({ queryKey: ['articles'] });
+    await queryClient.invalidateQueries({ queryKey: articleKeys.all });
   };
   return (
     <QueryState query={article}>

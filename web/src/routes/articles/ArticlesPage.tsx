@@ -5,8 +5,9 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { isStaff, useAuth } from '../../api/auth.ts';
-import { api, unwrap } from '../../api/client.ts';
 import { ArticleForm } from '../../features/articles/ArticleForm.tsx';
+import { articleQueries } from '../../features/articles/api.ts';
+import { paths } from '../../paths.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { money, number } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
@@ -33,16 +34,15 @@ export default function ArticlesPage() {
   useEffect(() => {
     if ((debounced || null) !== params.get('search')) set({ search: debounced || null });
   }, [debounced]);
+  const yes = (key: 'enabled' | 'stocked') => (params.has(key) ? params.get(key) === 'true' : undefined);
   const filters = {
     search: params.get('search') ?? undefined,
     companyId: params.get('companyId') ?? undefined,
-    enabled: params.get('enabled') ?? undefined,
-    stocked: params.get('stocked') ?? undefined,
+    enabled: yes('enabled'),
+    stocked: yes('stocked'),
   };
   const query = useQuery({
-    queryKey: ['articles', 'list', page, filters],
-    queryFn: () =>
-      unwrap(api.GET('/api/articles', { params: { query: { page, limit: 25, ...filters } as never } })),
+    ...articleQueries.list({ page, limit: 25, ...filters }),
     placeholderData: (previous) => previous,
   });
   const yesNo = (key: 'enabled' | 'stocked', label: string) => (
@@ -100,7 +100,7 @@ export default function ArticlesPage() {
                   {data.data.map((a) => (
                     <Table.Tr key={a.id}>
                       <Table.Td>
-                        <Anchor component={Link} to={`/articles/${a.id}`}>
+                        <Anchor component={Link} to={paths.article(a.id)}>
                           {a.code}
                         </Anchor>
                       </Table.Td>
@@ -128,7 +128,7 @@ export default function ArticlesPage() {
         <ArticleForm
           onDone={(article) => {
             create.close();
-            navigate(`/articles/${article.id}`);
+            navigate(paths.article(article.id));
           }}
         />
       </Modal>

@@ -7,6 +7,7 @@ import { when } from '../../features/briefs/VersionChanges.tsx';
 import { Configurator } from '../../features/configurator/Configurator.tsx';
 import { elementForm, emptyBrief, type PackingType } from '../../features/configurator/form.ts';
 import { DieLineDownloads } from '../../features/dielines/DieLineDownloads.tsx';
+import { paths } from '../../paths.ts';
 import { money } from '../../ui/format.ts';
 import { QueryState } from '../../ui/states.tsx';
 
@@ -27,7 +28,7 @@ export default function BriefEditorPage() {
       />
     );
   return (
-    <QueryState query={brief} back={{ to: '/briefs', label: t('briefs.title') }}>
+    <QueryState query={brief} back={{ to: paths.briefs(), label: t('briefs.title') }}>
       {(b) => (
         <Stack>
           <Configurator
@@ -54,7 +55,7 @@ export default function BriefEditorPage() {
               <Title order={3} size="h4">
                 {t('configurator.versions')}
               </Title>
-              <Anchor component={Link} to={`/briefs/${b.id}/versions`} data-testid="open-revisions">
+              <Anchor component={Link} to={paths.briefVersions(b.id)} data-testid="open-revisions">
                 {t('briefs.revisions.open')}
               </Anchor>
             </Group>
@@ -74,7 +75,7 @@ export default function BriefEditorPage() {
                     {v.data.map((p) => (
                       <Table.Tr key={p.id}>
                         <Table.Td>
-                          <Anchor component={Link} to={`/briefs/${b.id}/versions/${p.version}`}>
+                          <Anchor component={Link} to={paths.briefVersion(b.id, p.version)}>
                             {t('configurator.version', { n: p.version })}
                           </Anchor>{' '}
                           {p.version === v.currentVersion ? `(${t('configurator.current')})` : ''}

@@ -14,9 +14,9 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { api, unwrap } from '../../api/client.ts';
 import { useEngineNames } from '../../api/queries.ts';
 import { useCan } from '../../features/admin/useCan.ts';
+import { briefQueries } from '../../features/briefs/api/index.ts';
 import { useBrief, useBriefVersions, useDescribe, type Version } from '../../features/briefs/describe.ts';
 import { CompareTable, when } from '../../features/briefs/VersionChanges.tsx';
 import {
@@ -26,6 +26,7 @@ import {
   type VersionInput,
 } from '../../features/briefs/versions.ts';
 import { DieLineDownloads } from '../../features/dielines/DieLineDownloads.tsx';
+import { paths } from '../../paths.ts';
 import { money, number, percent } from '../../ui/format.ts';
 import { NotFoundState, QueryState } from '../../ui/states.tsx';
 
@@ -44,16 +45,11 @@ export default function BriefVersionPage() {
   const n = /^\d+$/.test(param) ? Number(param) : Number.NaN;
   const brief = useBrief(id);
   const versions = useBriefVersions(id, brief.data?.currentVersion);
-  const details = useQuery({
-    queryKey: ['brief', id, 'details', n],
-    queryFn: () =>
-      unwrap(api.GET('/api/briefs/{id}/details', { params: { path: { id }, query: { version: n } } })),
-    enabled: Number.isInteger(n) && n > 0,
-  });
-  const back = { to: `/briefs/${id}`, label: t('briefs.revisions.back') };
+  const details = useQuery({ ...briefQueries.details(id, n), enabled: Number.isInteger(n) && n > 0 });
+  const back = { to: paths.brief(id), label: t('briefs.revisions.back') };
   if (!Number.isInteger(n) || n < 1) return <NotFoundState back={back} />;
   return (
-    <QueryState query={brief} back={{ to: '/briefs', label: t('briefs.title') }}>
+    <QueryState query={brief} back={{ to: paths.briefs(), label: t('briefs.title') }}>
       {(b) => (
         <QueryState query={versions}>
           {(v) => {
@@ -71,10 +67,10 @@ export default function BriefVersionPage() {
                     </Text>
                   </Stack>
                   <Group>
-                    <Anchor component={Link} to={`/briefs/${id}/versions`}>
+                    <Anchor component={Link} to={paths.briefVersions(id)}>
                       {t('briefs.revisions.all')}
                     </Anchor>
-                    <Anchor component={Link} to={`/briefs/${id}`}>
+                    <Anchor component={Link} to={paths.brief(id)}>
                       {t('briefs.revisions.back')}
                     </Anchor>
                   </Group>
@@ -236,15 +232,7 @@ function Item({
   const seesCosts = useCan()('costs:read');
   const { label, value } = useDescribe();
   const position = element.position as number;
-  const process = useQuery({
-    queryKey: ['brief', briefId, 'process', version, position],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/briefs/{id}/process/{elementIndex}', {
-          params: { path: { id: briefId, elementIndex: position }, query: { version } },
-        }),
-      ),
-  });
+  const process = useQuery(briefQueries.process(briefId, version, position));
   // The drawings are GETs authenticated by the session cookie, shown as images (no script runs).
   const drawing = (kind: 'die-line' | 'imposition') =>
     `/api/briefs/${briefId}/elements/${position}/${kind}.svg?version=${version}`;

@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { useBrief, useBriefVersions } from '../../features/briefs/describe.ts';
 import { ChangeList, when } from '../../features/briefs/VersionChanges.tsx';
 import { differences, type VersionInput } from '../../features/briefs/versions.ts';
+import { paths } from '../../paths.ts';
 import { money } from '../../ui/format.ts';
 import { QueryState } from '../../ui/states.tsx';
 
@@ -14,12 +15,12 @@ export default function BriefVersionsPage() {
   const brief = useBrief(id);
   const versions = useBriefVersions(id, brief.data?.currentVersion);
   return (
-    <QueryState query={brief} back={{ to: '/briefs', label: t('briefs.title') }}>
+    <QueryState query={brief} back={{ to: paths.briefs(), label: t('briefs.title') }}>
       {(b) => (
         <Stack>
           <Group justify="space-between">
             <Title order={2}>{t('briefs.revisions.title', { code: b.code })}</Title>
-            <Anchor component={Link} to={`/briefs/${b.id}`}>
+            <Anchor component={Link} to={paths.brief(b.id)}>
               {t('briefs.revisions.back')}
             </Anchor>
           </Group>
@@ -43,7 +44,7 @@ export default function BriefVersionsPage() {
                         return (
                           <Table.Tr key={version.id} data-testid={`revision-${version.version}`}>
                             <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                              <Anchor component={Link} to={`/briefs/${b.id}/versions/${version.version}`}>
+                              <Anchor component={Link} to={paths.briefVersion(b.id, version.version)}>
                                 {t('configurator.version', { n: version.version })}
                               </Anchor>{' '}
                               {version.version === v.currentVersion && (

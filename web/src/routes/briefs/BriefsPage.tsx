@@ -4,9 +4,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { api, unwrap } from '../../api/client.ts';
 import { useProjectOptions, useStatusOptions } from '../../api/queries.ts';
+import { briefQueries } from '../../features/briefs/api/index.ts';
 import { statusLabel } from '../../features/orders/statuses.tsx';
+import { paths } from '../../paths.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { date, money } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
@@ -31,22 +32,14 @@ export default function BriefsPage() {
     setParams(next);
   };
   const query = useQuery({
-    queryKey: ['briefs', page, companyId, projectId, status, debounced],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/briefs', {
-          params: {
-            query: {
-              page,
-              limit: 25,
-              companyId: companyId ?? undefined,
-              projectId: projectId ?? undefined,
-              status: status ?? undefined,
-              search: debounced || undefined,
-            },
-          },
-        }),
-      ),
+    ...briefQueries.list({
+      page,
+      limit: 25,
+      companyId: companyId ?? undefined,
+      projectId: projectId ?? undefined,
+      status: status ?? undefined,
+      search: debounced || undefined,
+    }),
     placeholderData: (previous) => previous,
   });
 
@@ -54,7 +47,7 @@ export default function BriefsPage() {
     <Stack>
       <Group justify="space-between">
         <Title order={2}>{t('briefs.title')}</Title>
-        <Button component={Link} to="/briefs/new">
+        <Button component={Link} to={paths.newBrief()}>
           {t('briefs.new')}
         </Button>
       </Group>
@@ -112,7 +105,7 @@ export default function BriefsPage() {
                 {data.data.map((brief) => (
                   <Table.Tr key={brief.id}>
                     <Table.Td>
-                      <Anchor component={Link} to={`/briefs/${brief.id}`}>
+                      <Anchor component={Link} to={paths.brief(brief.id)}>
                         {brief.code}
                       </Anchor>
                     </Table.Td>

@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { isStaff, useAuth } from '../../api/auth.ts';
-import { api, unwrap } from '../../api/client.ts';
+import { companyKeys, companyQueries } from '../../features/companies/api.ts';
+import { paths } from '../../paths.ts';
 import { Pager } from '../../ui/Pager.tsx';
 import { QueryState } from '../../ui/states.tsx';
 import { CompanyForm } from './CompanyForm.tsx';
@@ -21,13 +22,7 @@ export default function CompaniesPage() {
   const page = Number(params.get('page') ?? 1);
   const [opened, { open, close }] = useDisclosure();
   const query = useQuery({
-    queryKey: ['companies', page, debounced],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/companies/pagination', {
-          params: { query: { page, limit: 25, search: debounced || undefined } },
-        }),
-      ),
+    ...companyQueries.list({ page, limit: 25, search: debounced || undefined }),
     placeholderData: (previous) => previous,
   });
   return (
@@ -65,7 +60,7 @@ export default function CompaniesPage() {
                 {data.data.map((c) => (
                   <Table.Tr key={c.id}>
                     <Table.Td>
-                      <Anchor component={Link} to={`/companies/${c.id}`}>
+                      <Anchor component={Link} to={paths.company(c.id)}>
                         {c.name}
                       </Anchor>
                     </Table.Td>
@@ -87,8 +82,8 @@ export default function CompaniesPage() {
         <CompanyForm
           onDone={async (company) => {
             close();
-            await queryClient.invalidateQueries({ queryKey: ['companies'] });
-            navigate(`/companies/${company.id}`);
+            await queryClient.invalidateQueries({ queryKey: companyKeys.lists() });
+            navigate(paths.company(company.id));
           }}
         />
       </Modal>

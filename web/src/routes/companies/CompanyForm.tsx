@@ -36,10 +36,13 @@ export function CompanyForm({ company, onDone }: { company?: Company; onDone: (c
       onSubmit={async (event) => {
         event.preventDefault();
         // Empty optional fields are sent as null (cleared); the API checks the rest.
+        const optional = (value: string) => value.trim() || null;
         const body = {
-          ...Object.fromEntries(
-            Object.entries(values).map(([k, v]) => [k, k === 'name' ? v : v.trim() || null]),
-          ),
+          name: values.name,
+          email: optional(values.email),
+          phoneNumber: optional(values.phoneNumber),
+          website: optional(values.website),
+          vatNumber: optional(values.vatNumber),
           vatExempt,
           vatExemptionReason: vatExempt ? vatExemptionReason.trim() || null : null,
         };
@@ -49,10 +52,10 @@ export function CompanyForm({ company, onDone }: { company?: Company; onDone: (c
               ? unwrap(
                   api.PATCH('/api/companies/{id}', {
                     params: { path: { id: company.id } },
-                    body: body as never,
+                    body: body,
                   }),
                 )
-              : unwrap(api.POST('/api/companies', { body: body as never })),
+              : unwrap(api.POST('/api/companies', { body: body })),
           t('common.saved'),
         );
         if (saved) onDone(saved as Company);

@@ -18,11 +18,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { isStaff, useAuth } from '../../api/auth.ts';
-import { api, unwrap } from '../../api/client.ts';
+import { briefQueries } from '../../features/briefs/api/index.ts';
 import { AddressForm } from '../../features/companies/AddressForm.tsx';
+import { companyKeys, companyQueries } from '../../features/companies/api.ts';
 import { ProjectForm } from '../../features/companies/ProjectForm.tsx';
 import { ContactForm, InviteForm } from '../../features/contacts/ContactForm.tsx';
 import { SignInBadge } from '../../features/contacts/SignInBadge.tsx';
+import { quoteQueries } from '../../features/quotes/api/index.ts';
+import { paths } from '../../paths.ts';
 import { date, money } from '../../ui/format.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { CompanyForm } from './CompanyForm.tsx';
@@ -43,52 +46,27 @@ export default function CompanyPage() {
   const [projectEdit, setProjectEdit] = useState<
     'new' | { id: string; name: string; description?: string | null; dueDate?: string | null }
   >();
-  const path = { params: { path: { id } } };
-  const company = useQuery({
-    queryKey: ['company', id],
-    queryFn: () => unwrap(api.GET('/api/companies/{id}', path)),
-  });
-  const addresses = useQuery({
-    queryKey: ['company', id, 'addresses'],
-    queryFn: () => unwrap(api.GET('/api/companies/{id}/addresses', path)),
-  });
-  const contacts = useQuery({
-    queryKey: ['company', id, 'contacts'],
-    queryFn: () => unwrap(api.GET('/api/companies/{id}/contacts', path)),
-  });
-  const projects = useQuery({
-    queryKey: ['company', id, 'projects'],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/projects/pagination', { params: { query: { companyId: id, limit: 100, page: 1 } } }),
-      ),
-  });
-  const briefs = useQuery({
-    queryKey: ['briefs', 'company', id],
-    queryFn: () =>
-      unwrap(api.GET('/api/briefs', { params: { query: { companyId: id, limit: 50, page: 1 } } })),
-    enabled: staff,
-  });
-  const quotes = useQuery({
-    queryKey: ['quotes', 'company', id],
-    queryFn: () =>
-      unwrap(api.GET('/api/quotes', { params: { query: { companyId: id, limit: 50, page: 1 } } })),
-  });
+  const company = useQuery(companyQueries.detail(id));
+  const addresses = useQuery(companyQueries.addresses(id));
+  const contacts = useQuery(companyQueries.contacts(id));
+  const projects = useQuery(companyQueries.projects({ companyId: id, limit: 100, page: 1 }));
+  const briefs = useQuery({ ...briefQueries.list({ companyId: id, limit: 50, page: 1 }), enabled: staff });
+  const quotes = useQuery(quoteQueries.list({ companyId: id, limit: 50, page: 1 }));
 
   return (
-    <QueryState query={company} back={{ to: '/companies', label: t('companies.title') }}>
+    <QueryState query={company} back={{ to: paths.companies, label: t('companies.title') }}>
       {(c) => (
         <Stack>
           <Group justify="space-between">
             <Title order={2}>{c.name}</Title>
             <Group>
               {staff && (
-                <Button component={Link} to={`/briefs/new?companyId=${c.id}`} variant="default">
+                <Button component={Link} to={paths.newBrief({ companyId: c.id })} variant="default">
                   {t('briefs.new')}
                 </Button>
               )}
               {staff && (
-                <Button component={Link} to={`/quotes/new?companyId=${c.id}`} variant="default">
+                <Button component={Link} to={paths.newQuote({ companyId: c.id })} variant="default">
                   {t('quotes.new')}
                 </Button>
               )}
@@ -209,7 +187,7 @@ export default function CompanyPage() {
                       {list.data.map((p) => (
                         <Table.Tr key={p.id}>
                           <Table.Td>
-                            <Anchor component={Link} to={`/briefs?companyId=${id}&projectId=${p.id}`}>
+                            <Anchor component={Link} to={paths.briefs({ companyId: id, projectId: p.id })}>
                               {p.name}
                             </Anchor>
                           </Table.Td>
@@ -237,7 +215,7 @@ export default function CompanyPage() {
                         {list.data.map((b) => (
                           <Table.Tr key={b.id}>
                             <Table.Td>
-                              <Anchor component={Link} to={`/briefs/${b.id}`}>
+                              <Anchor component={Link} to={paths.brief(b.id)}>
                                 {b.code}
                               </Anchor>
                             </Table.Td>
@@ -261,7 +239,7 @@ export default function CompanyPage() {
                       {list.data.map((q) => (
                         <Table.Tr key={q.id}>
                           <Table.Td>
-                            <Anchor component={Link} to={`/quotes/${q.id}`}>
+                            <Anchor component={Link} to={paths.quote(q.id)}>
                               {q.code ?? q.name}
                             </Anchor>
                           </Table.Td>
@@ -283,7 +261,7 @@ export default function CompanyPage() {
               company={c}
               onDone={async () => {
                 edit.close();
-                await queryClient.invalidateQueries({ queryKey: ['company', id] });
+                await queryClient.invalidateQueries({ queryKey: companyKeys.detail(id) });
               }}
             />
           </Modal>
@@ -292,7 +270,7 @@ export default function CompanyPage() {
               companyIds={[id]}
               onDone={async () => {
                 add.close();
-                await queryClient.invalidateQueries({ queryKey: ['company', id, 'contacts'] });
+                await queryClient.invalidateQueries({ queryKey: companyKeys.contacts(id) });
               }}
             />
           </Modal>
@@ -308,7 +286,7 @@ export default function CompanyPage() {
                 address={addressEdit === 'new' ? undefined : addressEdit}
                 onDone={async () => {
                   setAddressEdit(undefined);
-                  await queryClient.invalidateQueries({ queryKey: ['company', id, 'addresses'] });
+                  await queryClient.invalidateQueries({ queryKey: companyKeys.addresses(id) });
                 }}
               />
             )}
@@ -324,7 +302,7 @@ export default function CompanyPage() {
                 project={projectEdit === 'new' ? undefined : projectEdit}
                 onDone={async () => {
                   setProjectEdit(undefined);
-                  await queryClient.invalidateQueries({ queryKey: ['company', id, 'projects'] });
+                  await queryClient.invalidateQueries({ queryKey: companyKeys.projects });
                 }}
               />
             )}
@@ -335,7 +313,7 @@ export default function CompanyPage() {
                 contactId={inviting}
                 onDone={async () => {
                   setInviting(undefined);
-                  await queryClient.invalidateQueries({ queryKey: ['company', id, 'contacts'] });
+                  await queryClient.invalidateQueries({ queryKey: companyKeys.contacts(id) });
                 }}
               />
             )}

@@ -5,15 +5,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { isStaff, useAuth } from '../../api/auth.ts';
-import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
+import { contactKeys, contactQueries } from '../../features/contacts/api.ts';
 import { ContactForm } from '../../features/contacts/ContactForm.tsx';
 import { SignInBadge } from '../../features/contacts/SignInBadge.tsx';
 import { Pager } from '../../ui/Pager.tsx';
 import { QueryState } from '../../ui/states.tsx';
-
-type Contact = components['schemas']['Contact'];
-type Page = { data: Contact[]; meta: { page: number; limit: number; total: number; hasNextPage: boolean } };
 
 /** Contacts, searched and paginated by the API (the crud grammar: `s`, `page`, `limit`). */
 export default function ContactsPage() {
@@ -25,7 +22,7 @@ export default function ContactsPage() {
   const [debounced] = useDebouncedValue(search, 300);
   const page = Number(params.get('page') ?? 1);
   const [opened, { open, close }] = useDisclosure();
-  const [editing, setEditing] = useState<Contact>();
+  const [editing, setEditing] = useState<components['schemas']['Contact']>();
   // Every word in the first name, last name or e-mail: "Jane Picker" finds Jane Picker (the quote
   // page links its contact so).
   const words = debounced.trim().split(/\s+/).filter(Boolean);
@@ -37,13 +34,7 @@ export default function ContactsPage() {
       })
     : undefined;
   const query = useQuery({
-    queryKey: ['contacts', page, debounced],
-    queryFn: async () =>
-      (await unwrap(
-        api.GET('/api/users/contacts', {
-          params: { query: { page, limit: 25, s, sort: ['lastName,ASC'] } as never },
-        }),
-      )) as unknown as Page,
+    ...contactQueries.list({ page, limit: 25, s, sort: ['lastName,ASC'] }),
     placeholderData: (previous) => previous,
   });
   return (
@@ -118,7 +109,7 @@ export default function ContactsPage() {
           onDone={async () => {
             close();
             setEditing(undefined);
-            await queryClient.invalidateQueries({ queryKey: ['contacts'] });
+            await queryClient.invalidateQueries({ queryKey: contactKeys.all });
           }}
         />
       </Modal>

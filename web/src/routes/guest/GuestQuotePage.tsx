@@ -4,9 +4,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { ApiError, api, unwrap } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
 import { BuyerLines, SellerHeader, STATE_COLOURS } from '../../features/portal/PortalQuote.tsx';
 import { AcceptDialog } from '../../features/quotes/AcceptDialog.tsx';
+import { quoteKeys, quoteQueries } from '../../features/quotes/api/index.ts';
 import { DeclineDialog } from '../../features/quotes/DeclineDialog.tsx';
 import { ProofPanel } from '../../features/quotes/ProofPanel.tsx';
 import { LANGUAGES } from '../../i18n/index.ts';
@@ -25,12 +26,8 @@ export default function GuestQuotePage() {
   const queryClient = useQueryClient();
   const [accepting, acceptDialog] = useDisclosure();
   const [declining, declineDialog] = useDisclosure();
-  const key = ['guest-quote', token];
-  const view = useQuery({
-    queryKey: key,
-    queryFn: () => unwrap(api.GET('/api/public/quotes/{token}', { params: { path: { token } } })),
-    retry: false,
-  });
+  const key = quoteKeys.guest(token);
+  const view = useQuery(quoteQueries.guest(token));
   // The link's language first; the reader's own choice afterwards.
   const languageSet = useRef(false);
   useEffect(() => {

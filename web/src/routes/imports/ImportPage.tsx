@@ -7,6 +7,7 @@ import { api, fileUrl, unwrap } from '../../api/client.ts';
 import {
   canRunForReal,
   type ImportRecord,
+  importKeys,
   isRunning,
   statusColor,
   statusKey,
@@ -14,6 +15,7 @@ import {
   useImportTypes,
 } from '../../features/imports/api.ts';
 import { dateTime, ImportProgress, ImportResult } from '../../features/imports/ImportResult.tsx';
+import { paths } from '../../paths.ts';
 import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
 import { seconds } from '../../ui/format.ts';
 import { QueryState } from '../../ui/states.tsx';
@@ -32,8 +34,8 @@ export default function ImportPage() {
   const act = async (call: () => Promise<unknown>, done: string) => {
     const ok = await action.submit(call, done);
     if (ok !== undefined) {
-      await queryClient.invalidateQueries({ queryKey: ['import', id] });
-      await queryClient.invalidateQueries({ queryKey: ['imports', 'list'] });
+      await queryClient.invalidateQueries({ queryKey: importKeys.detail(id) });
+      await queryClient.invalidateQueries({ queryKey: importKeys.lists() });
     }
     return ok !== undefined;
   };
@@ -41,7 +43,7 @@ export default function ImportPage() {
 
   return (
     <Stack>
-      <Anchor component={Link} to="/imports" size="sm">
+      <Anchor component={Link} to={paths.imports} size="sm">
         ← {t('imports.back')}
       </Anchor>
       <QueryState query={record}>
@@ -77,9 +79,9 @@ export default function ImportPage() {
                         if (!real) return;
                         queryClient.setQueryData(['import', real.id], real);
                         // The dry run now names its real run: read again, it offers no second one.
-                        await queryClient.invalidateQueries({ queryKey: ['import', id] });
-                        await queryClient.invalidateQueries({ queryKey: ['imports', 'list'] });
-                        navigate(`/imports/${real.id}`);
+                        await queryClient.invalidateQueries({ queryKey: importKeys.detail(id) });
+                        await queryClient.invalidateQueries({ queryKey: importKeys.lists() });
+                        navigate(paths.import(real.id));
                       }}
                     />
                   )}
@@ -134,12 +136,12 @@ export default function ImportPage() {
                 </Alert>
               )}
               {data.realRunId && (
-                <Anchor component={Link} to={`/imports/${data.realRunId}`} size="sm" data-testid="real-run">
+                <Anchor component={Link} to={paths.import(data.realRunId)} size="sm" data-testid="real-run">
                   {t('imports.realRun')}
                 </Anchor>
               )}
               {data.fromDryRunId && (
-                <Anchor component={Link} to={`/imports/${data.fromDryRunId}`} size="sm">
+                <Anchor component={Link} to={paths.import(data.fromDryRunId)} size="sm">
                   {t('imports.fromDryRun')}
                 </Anchor>
               )}

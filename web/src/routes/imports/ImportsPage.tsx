@@ -14,8 +14,10 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { ApiError, api, unwrap } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
 import {
+  importKeys,
+  importQueries,
   isRunning,
   PROGRESS_POLL_MS,
   STATUS_NAMES,
@@ -26,6 +28,7 @@ import {
 import { dateTime, ImportProgress } from '../../features/imports/ImportResult.tsx';
 import { Templates } from '../../features/imports/Templates.tsx';
 import { UploadForm } from '../../features/imports/UploadForm.tsx';
+import { paths } from '../../paths.ts';
 import { number } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
@@ -45,15 +48,12 @@ export default function ImportsPage() {
     return t(`imports.types.${name}`, { defaultValue: name });
   };
   const list = useQuery({
-    queryKey: ['imports', 'list', page, statuses.join(','), type],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/imports', {
-          params: {
-            query: { page, limit: 25, status: statuses.join(',') || undefined, type: type ?? undefined },
-          },
-        }),
-      ),
+    ...importQueries.list({
+      page,
+      limit: 25,
+      status: statuses.join(',') || undefined,
+      type: type ?? undefined,
+    }),
     placeholderData: (previous) => previous,
     // Statuses move on their own (a worker runs them): read again whenever the page is shown.
     staleTime: 0,
@@ -92,8 +92,8 @@ export default function ImportsPage() {
               onDone={(record) => {
                 // The upload's answer is the first state the import page shows (then it polls).
                 queryClient.setQueryData(['import', record.id], record);
-                void queryClient.invalidateQueries({ queryKey: ['imports', 'list'] });
-                navigate(`/imports/${record.id}`);
+                void queryClient.invalidateQueries({ queryKey: importKeys.lists() });
+                navigate(paths.import(record.id));
               }}
             />
           </Card>
@@ -145,7 +145,7 @@ export default function ImportsPage() {
                 {data.data.map((record) => (
                   <Table.Tr key={record.id}>
                     <Table.Td>
-                      <Anchor component={Link} to={`/imports/${record.id}`}>
+                      <Anchor component={Link} to={paths.import(record.id)}>
                         {record.code}
                       </Anchor>
                     </Table.Td>

@@ -14,14 +14,14 @@ import {
   Title,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { isStaff, useAuth } from '../../api/auth.ts';
-import { api, unwrap } from '../../api/client.ts';
+import { useApiMutation } from '../../api/mutation.ts';
 import type { components } from '../../api/schema.d.ts';
+import { type OrderUpdate, orderApi, orderKeys, orderQueries } from '../../features/orders/api/index.ts';
 import { DateField } from '../../features/orders/DateField.tsx';
 import { EntityComments } from '../../features/orders/EntityComments.tsx';
 import { EntityFiles } from '../../features/orders/EntityFiles.tsx';
@@ -34,6 +34,7 @@ import {
   useOrderStatuses,
 } from '../../features/orders/statuses.tsx';
 import { PortalOrder } from '../../features/portal/PortalOrder.tsx';
+import { paths } from '../../paths.ts';
 import { date } from '../../ui/format.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
@@ -45,10 +46,7 @@ export default function OrderPage() {
   const { id } = useParams() as { id: string };
   const { me } = useAuth();
   const staff = isStaff(me?.role);
-  const order = useQuery({
-    queryKey: ['order', id],
-    queryFn: () => unwrap(api.GET('/api/orders/{id}', { params: { path: { id } } })),
-  });
+  const order = useQuery(orderQueries.detail(id));
   return (
     <QueryState query={order}>
       {(o) =>
@@ -72,26 +70,19 @@ export default function OrderPage() {
 
 function Header({ order, canWrite }: { order: Order; canWrite: boolean }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const statuses = useOrderStatuses();
   const [deleting, del] = useDisclosure();
   const status = statuses.data?.find((s) => s.id === order.statusId);
-  const change = useMutation({
-    mutationFn: (body: Record<string, unknown>) =>
-      unwrap(api.PATCH('/api/orders/{id}', { params: { path: { id: order.id } }, body: body as never })),
-    onSuccess: async () => {
-      notifications.show({ color: 'teal', message: t('common.saved') });
-      await queryClient.invalidateQueries({ queryKey: ['order', order.id] });
-      await queryClient.invalidateQueries({ queryKey: ['orders'] });
-    },
+  const change = useApiMutation({
+    mutationFn: (body: OrderUpdate) => orderApi.update(order.id, body),
+    success: t('common.saved'),
+    invalidates: [orderKeys.all],
   });
-  const remove = useMutation({
-    mutationFn: () => unwrap(api.DELETE('/api/orders/{id}', { params: { path: { id: order.id } } })),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['orders'] });
-      navigate('/orders');
-    },
+  const remove = useApiMutation({
+    mutationFn: () => orderApi.remove(order.id),
+    invalidates: [orderKeys.lists()],
+    onSuccess: () => navigate(paths.orders),
   });
   return (
     <Stack gap="xs">
@@ -104,7 +95,7 @@ function Header({ order, canWrite }: { order: Order; canWrite: boolean }) {
             <StatusBadge status={status} testId="order-status" />
             <Text size="sm">
               {order.company ? (
-                <Anchor component={Link} to={`/companies/${order.company.id}`}>
+                <Anchor component={Link} to={paths.company(order.company.id)}>
                   {order.company.name}
                 </Anchor>
               ) : (
@@ -212,16 +203,9 @@ function Details({ order, canWrite }: { order: Order; canWrite: boolean }) {
         noValidate
         onSubmit={async (event) => {
           event.preventDefault();
-          const saved = await form.submit(
-            () =>
-              unwrap(
-                api.PATCH('/api/orders/{id}', { params: { path: { id: order.id } }, body: changed as never }),
-              ),
-            t('common.saved'),
-          );
+          const saved = await form.submit(() => orderApi.update(order.id, changed), t('common.saved'));
           if (saved) {
-            await queryClient.invalidateQueries({ queryKey: ['order', order.id] });
-            await queryClient.invalidateQueries({ queryKey: ['orders'] });
+            await queryClient.invalidateQueries({ queryKey: orderKeys.all });
           }
         }}
       >

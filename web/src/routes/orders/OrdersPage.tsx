@@ -18,14 +18,15 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { isStaff, useAuth } from '../../api/auth.ts';
-import { api, unwrap } from '../../api/client.ts';
 import { useProjectOptions } from '../../api/queries.ts';
+import { orderQueries } from '../../features/orders/api/index.ts';
 import { DateField } from '../../features/orders/DateField.tsx';
 import { ordersQuery } from '../../features/orders/filters.ts';
 import { amount, orderName } from '../../features/orders/format.ts';
 import { StatusBadge, statusLabel, useOrderStatuses } from '../../features/orders/statuses.tsx';
 import { useCompanyNames } from '../../features/orders/useCompanyNames.ts';
 import { OrderCards } from '../../features/portal/lists.tsx';
+import { paths } from '../../paths.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { date } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
@@ -74,9 +75,7 @@ export default function OrdersPage() {
   }, [debounced]);
   const filters = ordersQuery(params);
   const query = useQuery({
-    queryKey: ['orders', 'list', page, filters],
-    queryFn: () =>
-      unwrap(api.GET('/api/orders', { params: { query: { page, limit: 25, ...filters } as never } })),
+    ...orderQueries.list({ page, limit: 25, ...filters }),
     placeholderData: (previous) => previous,
     enabled: view === 'list',
   });
@@ -176,7 +175,7 @@ export default function OrdersPage() {
                       {data.data.map((o) => (
                         <Table.Tr key={o.id}>
                           <Table.Td>
-                            <Anchor component={Link} to={`/orders/${o.id}`}>
+                            <Anchor component={Link} to={paths.order(o.id)}>
                               {orderName(o)}
                             </Anchor>
                           </Table.Td>
@@ -210,7 +209,7 @@ export default function OrdersPage() {
             companyId={params.get('companyId') ?? undefined}
             onDone={(id) => {
               create.close();
-              navigate(`/orders/${id}`);
+              navigate(paths.order(id));
             }}
           />
         </Suspense>

@@ -3,9 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAuth } from '../../api/auth.ts';
-import { api, unwrap } from '../../api/client.ts';
+import { orderQueries } from '../../features/orders/api/index.ts';
 import { useBrand, useImageUrl } from '../../features/portal/brand.ts';
 import { OrderCards, QuoteCards } from '../../features/portal/lists.tsx';
+import { quoteQueries } from '../../features/quotes/api/index.ts';
+import { paths } from '../../paths.ts';
 import { QueryState } from '../../ui/states.tsx';
 
 /**
@@ -17,24 +19,9 @@ export default function PortalHome() {
   const { me } = useAuth();
   const brand = useBrand();
   const logo = useImageUrl(brand.data?.logoUrl);
-  const awaiting = useQuery({
-    queryKey: ['quotes', 'portal', 'awaiting'],
-    queryFn: () =>
-      unwrap(api.GET('/api/quotes', { params: { query: { status: 'published', limit: 10, page: 1 } } })),
-  });
-  const quotes = useQuery({
-    queryKey: ['quotes', 'portal', 'recent'],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/quotes', {
-          params: { query: { status: 'signed,rejected,expired,draft', limit: 5, page: 1 } },
-        }),
-      ),
-  });
-  const orders = useQuery({
-    queryKey: ['orders', 'portal', 'recent'],
-    queryFn: () => unwrap(api.GET('/api/orders', { params: { query: { limit: 5, page: 1 } as never } })),
-  });
+  const awaiting = useQuery(quoteQueries.list({ status: 'published', limit: 10, page: 1 }));
+  const quotes = useQuery(quoteQueries.list({ status: 'signed,rejected,expired,draft', limit: 5, page: 1 }));
+  const orders = useQuery(orderQueries.list({ limit: 5, page: 1 }));
   const name = [me?.firstName, me?.lastName].filter(Boolean).join(' ') || me?.email || '';
   return (
     <Stack data-testid="portal-home">
@@ -64,7 +51,7 @@ export default function PortalHome() {
           <Title order={3} size="h4">
             {t('portal.recentQuotes')}
           </Title>
-          <Anchor component={Link} to="/quotes" size="sm">
+          <Anchor component={Link} to={paths.quotes} size="sm">
             {t('portal.allQuotes')}
           </Anchor>
         </Group>
@@ -77,7 +64,7 @@ export default function PortalHome() {
           <Title order={3} size="h4">
             {t('portal.recentOrders')}
           </Title>
-          <Anchor component={Link} to="/orders" size="sm">
+          <Anchor component={Link} to={paths.orders} size="sm">
             {t('portal.allOrders')}
           </Anchor>
         </Group>

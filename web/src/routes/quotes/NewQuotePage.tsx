@@ -5,9 +5,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { api, unwrap } from '../../api/client.ts';
+import { companyQueries } from '../../features/companies/api.ts';
 import { contactLabel } from '../../features/contacts/label.ts';
+import { type QuoteCreate, quoteApi } from '../../features/quotes/api/index.ts';
 import { LinePicker, type Lines, linesBody } from '../../features/quotes/LinePicker.tsx';
+import { paths } from '../../paths.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 
@@ -22,11 +24,7 @@ export default function NewQuotePage() {
   const [contactId, setContactId] = useState<string | null>(null);
   const [validUntil, setValidUntil] = useState('');
   const [lines, setLines] = useState<Lines>({ briefIds: [], articles: [] });
-  const contacts = useQuery({
-    queryKey: ['company', companyId, 'contacts'],
-    queryFn: () => unwrap(api.GET('/api/companies/{id}/contacts', { params: { path: { id: companyId! } } })),
-    enabled: !!companyId,
-  });
+  const contacts = useQuery({ ...companyQueries.contacts(companyId ?? ''), enabled: !!companyId });
   return (
     <Stack maw={760}>
       <Title order={2}>{t('quotes.new')}</Title>
@@ -38,21 +36,18 @@ export default function NewQuotePage() {
             const items = linesBody(lines).filter((l) => 'articleId' in l);
             const created = await form.submit(
               () =>
-                unwrap(
-                  api.POST('/api/quotes', {
-                    body: {
-                      ...(name ? { name } : {}),
-                      ...(companyId ? { companyId } : {}),
-                      ...(contactId ? { contactId } : {}),
-                      ...(validUntil ? { validUntil } : {}),
-                      ...(lines.briefIds.length ? { briefIds: lines.briefIds } : {}),
-                      ...(items.length ? { items } : {}),
-                    } as never,
-                  }),
-                ),
+                quoteApi.create({
+                  ...(name ? { name } : {}),
+                  ...(companyId ? { companyId } : {}),
+                  ...(contactId ? { contactId } : {}),
+                  ...(validUntil ? { validUntil } : {}),
+                  ...(lines.briefIds.length ? { briefIds: lines.briefIds } : {}),
+                  ...(items.length ? { items } : {}),
+                  // Without a company the API answers which field is missing, under the picker.
+                } as QuoteCreate),
               t('common.saved'),
             );
-            if (created) navigate(`/quotes/${created.id}`);
+            if (created) navigate(paths.quote(created.id));
           }}
         >
           <Stack>

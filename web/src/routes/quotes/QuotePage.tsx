@@ -18,13 +18,13 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { auth, useAuth } from '../../api/auth.ts';
-import { ApiError, api, unwrap } from '../../api/client.ts';
-import type { components } from '../../api/schema.d.ts';
+import { ApiError } from '../../api/client.ts';
+import { useApiAction } from '../../api/mutation.ts';
 import { useCan } from '../../features/admin/useCan.ts';
 import { contactLabel, contactLink } from '../../features/contacts/label.ts';
 import { QuoteDieLines } from '../../features/dielines/QuoteDieLines.tsx';
@@ -33,6 +33,7 @@ import { PortalQuote } from '../../features/portal/PortalQuote.tsx';
 import { QuoteBoxPreview } from '../../features/preview3d/QuoteBoxPreview.tsx';
 import { AcceptDialog, SignedPdfLink } from '../../features/quotes/AcceptDialog.tsx';
 import { guidanceOf, offers, type QuoteAction } from '../../features/quotes/actions.ts';
+import { type Quote, quoteApi, quoteKeys, quoteQueries } from '../../features/quotes/api/index.ts';
 import { LineParts } from '../../features/quotes/LineParts.tsx';
 import { LinePicker, type Lines, linesBody, linesComplete } from '../../features/quotes/LinePicker.tsx';
 import { lineName } from '../../features/quotes/lines.ts';
@@ -42,12 +43,12 @@ import { QuoteLinesEditor } from '../../features/quotes/QuoteLinesEditor.tsx';
 import { QuoteTermsCard, QuoteVatTotals } from '../../features/quotes/QuoteTerms.tsx';
 import { Total } from '../../features/quotes/Total.tsx';
 import { LANGUAGES, languageOf } from '../../i18n/languages.ts';
+import { paths } from '../../paths.ts';
 import { date, money, number } from '../../ui/format.ts';
 import { problemFields } from '../../ui/problem.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { STATE_COLOURS } from './QuotesPage.tsx';
 
-type Quote = components['schemas']['Quote'];
 type Item = Quote['items'][number];
 
 /** One quote: lines and totals, its state and what can happen next, PDF, guest links, revisions. */
@@ -58,36 +59,19 @@ export default function QuotePage() {
   const { me } = useAuth();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const quote = useQuery({
-    queryKey: ['quote', id],
-    queryFn: () => unwrap(api.GET('/api/quotes/{id}', { params: { path: { id } } })),
-  });
-  const [refusal, setRefusal] = useState<unknown>();
+  const quote = useQuery(quoteQueries.detail(id));
   const [declining, decline] = useDisclosure();
   const [accepting, acceptDialog] = useDisclosure();
   const [reason, setReason] = useState('');
   const [lines, setLines] = useState<Lines>({ briefIds: [], articles: [] });
-  const path = { params: { path: { id } } };
-
-  /** A state change or edit: the quote is read again; a refusal shows the API's reason. */
-  const act = useMutation({
-    mutationFn: async (run: () => Promise<unknown>) => run(),
-    onMutate: () => setRefusal(undefined),
-    onError: (error) => setRefusal(error),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['quote', id] });
-      await queryClient.invalidateQueries({ queryKey: ['quotes'] });
-    },
-  });
-  const run = (label: string, call: () => Promise<unknown>) =>
-    act.mutate(async () => {
-      const result = await call();
-      notifications.show({ color: 'teal', message: label });
-      return result;
-    });
+  /** A state change or edit: the quote and the lists are read again; a refusal shows the API's reason. */
+  const act = useApiAction({ invalidates: [quoteKeys.all] });
+  const refusal = act.error;
+  const running = act.busy !== undefined;
+  const run = (label: string, call: () => Promise<unknown>) => void act.run(label, call, label);
 
   return (
-    <QueryState query={quote} back={{ to: '/quotes', label: t('quotes.title') }}>
+    <QueryState query={quote} back={{ to: paths.quotes, label: t('quotes.title') }}>
       {(q) => {
         // A buyer reads the quote in the portal's page: the seller's brand, no staff tools.
         if (me?.role === 'contact') return <PortalQuote quote={q} />;
@@ -108,7 +92,7 @@ export default function QuotePage() {
                   </Badge>
                   <Text size="sm">
                     {q.name} · v{q.version} ·{' '}
-                    <Anchor component={Link} to={`/companies/${q.companyId}`}>
+                    <Anchor component={Link} to={paths.company(q.companyId)}>
                       {q.company?.name}
                     </Anchor>
                     {q.contact ? (
@@ -131,11 +115,9 @@ export default function QuotePage() {
                 {can('publish') && (
                   <Button
                     onClick={() =>
-                      run(t('quotes.publish'), () =>
-                        unwrap(api.PUT('/api/quotes/{id}', { ...path, body: { state: 'published' } })),
-                      )
+                      run(t('quotes.publish'), () => quoteApi.update(id, { state: 'published' }))
                     }
-                    loading={act.isPending}
+                    loading={running}
                   >
                     {t('quotes.publish')}
                   </Button>
@@ -153,12 +135,8 @@ export default function QuotePage() {
                 )}
                 {can('convert') && (
                   <Button
-                    onClick={() =>
-                      run(t('quotes.convert'), () =>
-                        unwrap(api.POST('/api/quotes/{id}/order', { ...path, body: {} as never })),
-                      )
-                    }
-                    loading={act.isPending}
+                    onClick={() => run(t('quotes.convert'), () => quoteApi.convert(id))}
+                    loading={running}
                   >
                     {t('quotes.convert')}
                   </Button>
@@ -167,9 +145,9 @@ export default function QuotePage() {
                   <Button
                     variant="default"
                     onClick={() =>
-                      act.mutate(async () => {
-                        const revision = await unwrap(api.POST('/api/quotes/{id}/revisions', path));
-                        navigate(`/quotes/${revision.id}`);
+                      void act.run('revise', async () => {
+                        const revision = await quoteApi.revise(id);
+                        navigate(paths.quote(revision.id));
                       })
                     }
                   >
@@ -185,7 +163,7 @@ export default function QuotePage() {
               {q.order ? (
                 <Text size="sm" mt={4} data-testid="quote-order">
                   {t('quotes.ordered')}{' '}
-                  <Anchor component={Link} to={`/orders/${q.order.id}`}>
+                  <Anchor component={Link} to={paths.order(q.order.id)}>
                     {orderName(q.order)}
                   </Anchor>
                 </Text>
@@ -231,14 +209,7 @@ export default function QuotePage() {
                           depth={0}
                           onRemove={
                             can('edit')
-                              ? () =>
-                                  run(t('common.remove'), () =>
-                                    unwrap(
-                                      api.DELETE('/api/quotes/{id}/quote-items/{itemId}', {
-                                        params: { path: { id, itemId: item.id } },
-                                      }),
-                                    ),
-                                  )
+                              ? () => run(t('common.remove'), () => quoteApi.removeItem(id, item.id))
                               : undefined
                           }
                         />,
@@ -303,12 +274,7 @@ export default function QuotePage() {
                     disabled={(!lines.briefIds.length && !lines.articles.length) || !linesComplete(lines)}
                     onClick={() =>
                       run(t('common.saved'), async () => {
-                        await unwrap(
-                          api.POST('/api/quotes/{id}/quote-items', {
-                            ...path,
-                            body: { items: linesBody(lines) } as never,
-                          }),
-                        );
+                        await quoteApi.addItems(id, linesBody(lines));
                         setLines({ briefIds: [], articles: [] });
                       })
                     }
@@ -324,7 +290,7 @@ export default function QuotePage() {
             {q.parentQuoteId && (
               <Text size="sm">
                 {t('quotes.revisions')}:{' '}
-                <Anchor component={Link} to={`/quotes/${q.parentQuoteId}`}>
+                <Anchor component={Link} to={paths.quote(q.parentQuoteId)}>
                   v{q.version - 1}
                 </Anchor>
               </Text>
@@ -336,7 +302,7 @@ export default function QuotePage() {
               onClose={acceptDialog.close}
               onAccepted={async () => {
                 notifications.show({ color: 'teal', message: t('quotes.accept') });
-                await queryClient.invalidateQueries({ queryKey: ['quote', id] });
+                await queryClient.invalidateQueries({ queryKey: quoteKeys.detail(id) });
               }}
             />
             <Modal opened={declining} onClose={decline.close} title={t('quotes.decline')}>
@@ -352,14 +318,7 @@ export default function QuotePage() {
                   color="red.9"
                   onClick={() => {
                     decline.close();
-                    run(t('quotes.decline'), () =>
-                      unwrap(
-                        api.POST('/api/quotes/{id}/decline', {
-                          ...path,
-                          body: (reason ? { reason } : {}) as never,
-                        }),
-                      ),
-                    );
+                    run(t('quotes.decline'), () => quoteApi.decline(id, reason ? { reason } : {}));
                   }}
                 >
                   {t('quotes.decline')}
@@ -491,16 +450,12 @@ function PdfPanel({ quote, canRender }: { quote: Quote; canRender: boolean }) {
 
 function GuestLinks({ quoteId }: { quoteId: string }) {
   const { t, i18n } = useTranslation();
-  const queryClient = useQueryClient();
   const [created, setCreated] = useState<{ id: string; url: string; pageUrl: string }>();
-  const [error, setError] = useState<unknown>();
+  const action = useApiAction({ invalidates: [quoteKeys.guestLinks(quoteId)] });
+  const { error } = action;
   /** The next link is made for proofs: its guest may approve the artwork proofs too. */
   const [forProofs, setForProofs] = useState(false);
-  const links = useQuery({
-    queryKey: ['quote', quoteId, 'guest-links'],
-    queryFn: () => unwrap(api.GET('/api/quotes/{id}/guest-links', { params: { path: { id: quoteId } } })),
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['quote', quoteId, 'guest-links'] });
+  const links = useQuery(quoteQueries.guestLinks(quoteId));
   return (
     <Card withBorder>
       <Group justify="space-between" mb="xs">
@@ -511,19 +466,13 @@ function GuestLinks({ quoteId }: { quoteId: string }) {
           variant="default"
           data-testid="create-guest-link"
           onClick={async () => {
-            setError(undefined);
-            try {
-              const link = await unwrap(
-                api.POST('/api/quotes/{id}/guest-links', {
-                  params: { path: { id: quoteId } },
-                  body: { localisationId: languageOf(i18n.language), ...(forProofs ? { proofs: true } : {}) },
-                }),
-              );
-              setCreated({ id: link.id, url: link.url, pageUrl: link.pageUrl });
-              await refresh();
-            } catch (e) {
-              setError(e);
-            }
+            const link = await action.run('create', () =>
+              quoteApi.createGuestLink(quoteId, {
+                localisationId: languageOf(i18n.language),
+                ...(forProofs ? { proofs: true } : {}),
+              }),
+            );
+            if (link) setCreated({ id: link.id, url: link.url, pageUrl: link.pageUrl });
           }}
         >
           {t('quotes.createLink')}
@@ -601,14 +550,9 @@ function GuestLinks({ quoteId }: { quoteId: string }) {
                         color="red.9"
                         c="red.9"
                         onClick={async () => {
-                          await unwrap(
-                            api.DELETE('/api/quotes/{id}/guest-links/{linkId}', {
-                              params: { path: { id: quoteId, linkId: link.id } },
-                            }),
-                          ).catch(setError);
+                          await action.run(link.id, () => quoteApi.revokeGuestLink(quoteId, link.id));
                           // The link just created is dead now: do not keep offering it to copy.
                           if (created?.id === link.id) setCreated(undefined);
-                          await refresh();
                         }}
                       >
                         {t('quotes.revoke')}

@@ -5,8 +5,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { isStaff, useAuth } from '../../api/auth.ts';
-import { api, unwrap } from '../../api/client.ts';
 import { QuoteCards } from '../../features/portal/lists.tsx';
+import { quoteQueries } from '../../features/quotes/api/index.ts';
+import { paths } from '../../paths.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { date, money } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
@@ -40,21 +41,13 @@ export default function QuotesPage() {
     setParams(next);
   };
   const query = useQuery({
-    queryKey: ['quotes', page, state, companyId, debounced],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/quotes', {
-          params: {
-            query: {
-              page,
-              limit: 25,
-              status: state ?? undefined,
-              companyId: companyId ?? undefined,
-              search: debounced || undefined,
-            },
-          },
-        }),
-      ),
+    ...quoteQueries.list({
+      page,
+      limit: 25,
+      status: state ?? undefined,
+      companyId: companyId ?? undefined,
+      search: debounced || undefined,
+    }),
     placeholderData: (previous) => previous,
   });
   return (
@@ -62,7 +55,7 @@ export default function QuotesPage() {
       <Group justify="space-between">
         <Title order={2}>{staff ? t('quotes.title') : t('nav.myQuotes')}</Title>
         {staff && (
-          <Button component={Link} to="/quotes/new">
+          <Button component={Link} to={paths.newQuote()}>
             {t('quotes.new')}
           </Button>
         )}
@@ -120,7 +113,7 @@ export default function QuotesPage() {
                   {data.data.map((q) => (
                     <Table.Tr key={q.id}>
                       <Table.Td>
-                        <Anchor component={Link} to={`/quotes/${q.id}`}>
+                        <Anchor component={Link} to={paths.quote(q.id)}>
                           {q.code ?? `${t('quotes.states.draft')} v${q.version}`}
                         </Anchor>
                       </Table.Td>

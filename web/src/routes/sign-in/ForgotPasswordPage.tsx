@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
+import { paths } from '../../paths.ts';
 import { problemMessage } from '../../ui/problem.ts';
 
 /** "Forgot password?": asks the API to e-mail a reset link; the answer never says whether the account exists. */
@@ -59,7 +60,7 @@ export default function ForgotPasswordPage() {
                 </Button>
               </>
             )}
-            <Anchor component={Link} to="/sign-in" size="sm">
+            <Anchor component={Link} to={paths.signIn} size="sm">
               {t('passwordReset.backToSignIn')}
             </Anchor>
           </Stack>

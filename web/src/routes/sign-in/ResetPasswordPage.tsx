@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
+import { paths } from '../../paths.ts';
 import { problemFields, problemMessage } from '../../ui/problem.ts';
 
 /** The page of the reset e-mail's link (/app/reset-password?token=...): a new password, once. */
@@ -81,12 +82,12 @@ export default function ResetPasswordPage() {
               </>
             )}
             {(done || fields['/token'] || !token) && (
-              <Anchor component={Link} to={done ? '/sign-in' : '/forgot-password'} size="sm">
+              <Anchor component={Link} to={done ? paths.signIn : paths.forgotPassword} size="sm">
                 {done ? t('passwordReset.backToSignIn') : t('passwordReset.askAgain')}
               </Anchor>
             )}
             {!done && token && !fields['/token'] && (
-              <Anchor component={Link} to="/sign-in" size="sm">
+              <Anchor component={Link} to={paths.signIn} size="sm">
                 {t('passwordReset.backToSignIn')}
               </Anchor>
             )}

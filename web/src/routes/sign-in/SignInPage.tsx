@@ -16,6 +16,7 @@ import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { useAuth } from '../../api/auth.ts';
 import { signIn } from '../../api/client.ts';
 import { LANGUAGES } from '../../i18n/index.ts';
+import { paths } from '../../paths.ts';
 import { problemMessage } from '../../ui/problem.ts';
 
 export default function SignInPage() {
@@ -81,7 +82,7 @@ export default function SignInPage() {
             <Button type="submit" loading={busy}>
               {t('signIn.submit')}
             </Button>
-            <Anchor component={Link} to="/forgot-password" size="sm">
+            <Anchor component={Link} to={paths.forgotPassword} size="sm">
               {t('signIn.forgot')}
             </Anchor>
             {/* The browser's own select: Mantine's Select (Combobox, ScrollArea, Popover) would

@@ -16,8 +16,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
+import { webhookQueries } from '../../features/webhooks/api/index.ts';
 import { when } from '../../features/webhooks/Deliveries.tsx';
 import { EVENT_ENTITIES, resourcePath } from '../../features/webhooks/events.ts';
 import { Pager } from '../../ui/Pager.tsx';
@@ -41,22 +41,14 @@ export default function EventsPage() {
   const [shown, setShown] = useState<Event>();
   const validId = /^[0-9a-f-]{36}$/i.test(id);
   const events = useQuery({
-    queryKey: ['events', page, entity, type, name, validId ? id : ''],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/events', {
-          params: {
-            query: {
-              page,
-              limit: 25,
-              entity: entity ?? undefined,
-              type: type ?? undefined,
-              eventName: name || undefined,
-              entityId: validId ? id : undefined,
-            },
-          },
-        }),
-      ),
+    ...webhookQueries.events({
+      page,
+      limit: 25,
+      entity: entity ?? undefined,
+      type: type ?? undefined,
+      eventName: name || undefined,
+      entityId: validId ? id : undefined,
+    }),
     placeholderData: (previous) => previous,
   });
   const setFilter = (key: string, value: string | null) => {

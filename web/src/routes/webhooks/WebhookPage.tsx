@@ -17,9 +17,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
+import { webhookKeys, webhookQueries } from '../../features/webhooks/api/index.ts';
 import { Deliveries, when } from '../../features/webhooks/Deliveries.tsx';
 import { SecretModal } from '../../features/webhooks/SecretModal.tsx';
 import { type Webhook, WebhookForm } from '../../features/webhooks/WebhookForm.tsx';
+import { paths } from '../../paths.ts';
 import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
@@ -48,15 +50,14 @@ export default function WebhookPage() {
   const action = useApiForm();
   const path = { params: { path: { id } } };
   const webhook = useQuery({
-    queryKey: ['webhook', id],
-    queryFn: () => unwrap(api.GET('/api/webhooks/{id}', path)),
+    ...webhookQueries.detail(id),
     staleTime: 0,
     refetchInterval: 10_000, // last success, or disabled by the service after failures
   });
   const refresh = () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['webhook', id] }),
-      queryClient.invalidateQueries({ queryKey: ['webhooks'] }),
+      queryClient.invalidateQueries({ queryKey: webhookKeys.detail(id) }),
+      queryClient.invalidateQueries({ queryKey: webhookKeys.lists() }),
     ]);
   const act = async <T,>(call: () => Promise<T>, done?: string) => {
     const result = await action.submit(call, done);
@@ -66,7 +67,7 @@ export default function WebhookPage() {
 
   return (
     <Stack>
-      <Anchor component={Link} to="/webhooks" size="sm">
+      <Anchor component={Link} to={paths.webhooks} size="sm">
         ← {t('webhooks.back')}
       </Anchor>
       <QueryState query={webhook}>
@@ -91,7 +92,7 @@ export default function WebhookPage() {
                       act(
                         () => unwrap(api.POST('/api/webhooks/{id}/test', path)),
                         t('webhooks.testSent'),
-                      ).then(() => queryClient.invalidateQueries({ queryKey: ['webhook', id, 'deliveries'] }))
+                      ).then(() => queryClient.invalidateQueries({ queryKey: webhookKeys.deliveries(id) }))
                     }
                   >
                     {t('webhooks.sendTest')}
@@ -134,7 +135,7 @@ export default function WebhookPage() {
                     if (
                       await act(() => unwrap(api.DELETE('/api/webhooks/{id}', path)), t('webhooks.deleted'))
                     )
-                      navigate('/webhooks');
+                      navigate(paths.webhooks);
                   }}
                 />
               </Group>

@@ -4,9 +4,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { api, unwrap } from '../../api/client.ts';
+import { webhookKeys, webhookQueries } from '../../features/webhooks/api/index.ts';
 import { SecretModal } from '../../features/webhooks/SecretModal.tsx';
 import { WebhookForm } from '../../features/webhooks/WebhookForm.tsx';
+import { paths } from '../../paths.ts';
 import { Pager } from '../../ui/Pager.tsx';
 import { QueryState } from '../../ui/states.tsx';
 
@@ -21,13 +22,7 @@ export default function WebhooksPage() {
   const [opened, { open, close }] = useDisclosure();
   const [created, setCreated] = useState<{ id: string; secret?: string }>();
   const list = useQuery({
-    queryKey: ['webhooks', page, enabled],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/webhooks', {
-          params: { query: { page, limit: 25, enabled: enabled === null ? undefined : enabled === 'true' } },
-        }),
-      ),
+    ...webhookQueries.list({ page, limit: 25, enabled: enabled === null ? undefined : enabled === 'true' }),
     placeholderData: (previous) => previous,
   });
   return (
@@ -35,7 +30,7 @@ export default function WebhooksPage() {
       <Group justify="space-between">
         <Title order={2}>{t('webhooks.title')}</Title>
         <Group>
-          <Button variant="default" component={Link} to="/events">
+          <Button variant="default" component={Link} to={paths.events}>
             {t('webhooks.eventsNav')}
           </Button>
           <Button onClick={open}>{t('webhooks.new')}</Button>
@@ -69,7 +64,7 @@ export default function WebhooksPage() {
                 {data.data.map((w) => (
                   <Table.Tr key={w.id}>
                     <Table.Td>
-                      <Anchor component={Link} to={`/webhooks/${w.id}`}>
+                      <Anchor component={Link} to={paths.webhook(w.id)}>
                         {w.name}
                       </Anchor>
                     </Table.Td>
@@ -101,7 +96,7 @@ export default function WebhooksPage() {
         <WebhookForm
           onDone={async (webhook) => {
             close();
-            await queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+            await queryClient.invalidateQueries({ queryKey: webhookKeys.lists() });
             setCreated({ id: webhook.id, secret: webhook.secret });
           }}
         />
@@ -111,7 +106,7 @@ export default function WebhooksPage() {
         onClose={() => {
           const id = created?.id;
           setCreated(undefined);
-          if (id) navigate(`/webhooks/${id}`);
+          if (id) navigate(paths.webhook(id));
         }}
       />
     </Stack>

@@ -1,0 +1,114 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api, unwrap } from '../../api/client.ts';
+import type { CatalogueEntry } from '../../api/queries.ts';
+import type { Query } from '../../api/types.ts';
+import type { BriefCreate } from '../briefs/api/index.ts';
+import type { CataloguePath } from './catalogue.ts';
+
+type CatalogueList =
+  | '/api/products'
+  | '/api/material-references'
+  | '/api/operations'
+  | '/api/machines'
+  | '/api/product-categories';
+export type UserListQuery = Query<'/api/users/pagination'>;
+export type CustomFieldEntity = Query<'/api/custom-fields'>['entity'];
+
+/**
+ * The administration's query keys. `catalogue` covers every list of the estimating catalogue (an
+ * edit reads them all again, with the price previews: useCatalogueChanged).
+ */
+export const adminKeys = {
+  catalogue: ['admin-catalogue'] as const,
+  catalogueList: (path: string) => [...adminKeys.catalogue, path] as const,
+  names: (path: CatalogueList) => [...adminKeys.catalogue, 'names', path] as const,
+  pricingSettings: () => [...adminKeys.catalogue, 'pricing-settings'] as const,
+  currencies: ['currencies'] as const,
+  customFields: ['custom-fields'] as const,
+  customFieldsOf: (entity: CustomFieldEntity) => [...adminKeys.customFields, entity] as const,
+  users: ['users'] as const,
+  userList: (query: UserListQuery) => [...adminKeys.users, query] as const,
+  tokens: (userId: string) => ['access-tokens', userId] as const,
+  roles: ['roles'] as const,
+  settings: ['organisation-settings'] as const,
+  brand: ['organisation', 'brand'] as const,
+  /** The re-price panel's brief and its price at today's rates. */
+  reprice: ['reprice'] as const,
+  repriceOf: (briefId: string | null) => [...adminKeys.reprice, briefId] as const,
+};
+
+export const adminQueries = {
+  /** A catalogue list as the admin edits it (names in every language, disabled entries too). */
+  catalogueList: (path: CatalogueList) =>
+    queryOptions({
+      queryKey: adminKeys.names(path),
+      queryFn: async () => (await unwrap(api.GET(path))) as CatalogueEntry[],
+    }),
+  /** Boards answer a plain array; the compositions (HIPE's route) a page { data, ... } of 50. */
+  materials: (path: CataloguePath) =>
+    queryOptions({
+      queryKey: adminKeys.catalogueList(path),
+      queryFn: async () => {
+        const body = (await unwrap(api.GET(path))) as CatalogueEntry[] | { data: CatalogueEntry[] };
+        return Array.isArray(body) ? body : body.data;
+      },
+    }),
+  pricingSettings: () =>
+    queryOptions({
+      queryKey: adminKeys.pricingSettings(),
+      queryFn: async () => (await unwrap(api.GET('/api/pricing-settings'))) as CatalogueEntry,
+    }),
+  currencies: () =>
+    queryOptions({
+      queryKey: [...adminKeys.currencies, 'admin'],
+      queryFn: () => unwrap(api.GET('/api/currencies', { params: { query: { limit: 100 } } })),
+    }),
+  customFields: (entity: CustomFieldEntity) =>
+    queryOptions({
+      queryKey: adminKeys.customFieldsOf(entity),
+      queryFn: () =>
+        unwrap(
+          api.GET('/api/custom-fields', { params: { query: { entity, limit: 100, sort: 'position' } } }),
+        ),
+    }),
+  users: (query: UserListQuery) =>
+    queryOptions({
+      queryKey: adminKeys.userList(query),
+      queryFn: () => unwrap(api.GET('/api/users/pagination', { params: { query } })),
+    }),
+  tokens: (userId: string) =>
+    queryOptions({
+      queryKey: adminKeys.tokens(userId),
+      queryFn: () => unwrap(api.GET('/api/access-token/user/{userId}', { params: { path: { userId } } })),
+    }),
+  /** The roles and their permissions: fixed while the app runs. */
+  roles: () =>
+    queryOptions({
+      queryKey: adminKeys.roles,
+      queryFn: () => unwrap(api.GET('/api/roles')),
+      staleTime: Number.POSITIVE_INFINITY,
+    }),
+  settings: () =>
+    queryOptions({
+      queryKey: adminKeys.settings,
+      queryFn: () => unwrap(api.GET('/api/organisation/settings')),
+    }),
+  /** The brief the re-price panel shows, and its price at today's rates (nothing written). */
+  repriceBrief: (briefId: string) =>
+    queryOptions({
+      queryKey: [...adminKeys.repriceOf(briefId), 'brief'],
+      queryFn: () => unwrap(api.GET('/api/briefs/{id}', { params: { path: { id: briefId } } })),
+    }),
+  repriceEstimate: (briefId: string, updatedAt: string | undefined, body: () => BriefCreate) =>
+    queryOptions({
+      queryKey: [...adminKeys.repriceOf(briefId), 'estimate', updatedAt],
+      queryFn: ({ signal }) => unwrap(api.POST('/api/briefs/estimate', { body: body(), signal })),
+    }),
+  /** The seller's brand (name, logo, colours) that the portal and guest pages show. */
+  brand: () =>
+    queryOptions({
+      queryKey: adminKeys.brand,
+      queryFn: () => unwrap(api.GET('/api/organisation/brand')),
+      staleTime: 5 * 60_000,
+    }),
+};
