@@ -219,7 +219,7 @@ describe('imports: a dry run, then for real', () => {
     await screenshot(page, 'forms-09-real-run');
 
     // A dry run runs for real once: its page then links to the real run instead of offering it
-    // again (the API's 409 dry_run_already_run: test/forms-rules.test.ts).
+    // again (the API's 409 dry_run_already_run: test/orders/form-rules.test.ts).
     await page.getByRole('link', { name: 'Started from a dry run: open it' }).click();
     await page.getByTestId('real-run').waitFor();
     expect(await page.getByRole('button', { name: 'Run for real' }).count()).toBe(0);
