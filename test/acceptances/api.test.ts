@@ -18,15 +18,8 @@ import {
 import { emailOutbox } from '../../src/db/schema/mail.ts';
 import { createCommentsService } from '../../src/modules/files/service.ts';
 import { systemActor } from '../../src/platform/actor.ts';
-import {
-  auth,
-  buildTestApp,
-  type Credentials,
-  makeOrganisation,
-  makeUser,
-  type TestApp,
-} from '../helpers/app.ts';
-import { expectProblem, type Json } from '../helpers/http.ts';
+import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
+import { caller, expectProblem, type Json } from '../helpers/http.ts';
 
 type Received = { to: string[]; data: string };
 
@@ -41,19 +34,7 @@ let otherTenant: Credentials;
 let acmeId: string;
 let articleId: string;
 
-const call = (
-  who: Credentials | null,
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH',
-  url: string,
-  payload?: unknown,
-  headers = {},
-) =>
-  t.app.inject({
-    method,
-    url,
-    headers: { ...(who ? auth(who) : {}), 'user-agent': 'acceptance-test/1.0', ...headers },
-    ...(payload === undefined ? {} : { payload: payload as Json }),
-  });
+const call = caller(() => t, { 'user-agent': 'acceptance-test/1.0' });
 
 const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
 

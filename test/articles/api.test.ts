@@ -21,6 +21,7 @@ import {
   makeUser,
   type TestApp,
 } from '../helpers/app.ts';
+import { requests } from '../helpers/http.ts';
 
 let t: TestApp;
 let admin: Credentials;
@@ -33,12 +34,7 @@ let currencyId: string;
 let counter = 0;
 const code = (prefix = 'ART') => `${prefix}-${++counter}`;
 
-const post = (who: Credentials, url: string, payload: unknown) =>
-  t.app.inject({ method: 'POST', url, headers: auth(who), payload: payload as object });
-const get = (who: Credentials, url: string) => t.app.inject({ method: 'GET', url, headers: auth(who) });
-const patch = (who: Credentials, url: string, payload: unknown) =>
-  t.app.inject({ method: 'PATCH', url, headers: auth(who), payload: payload as object });
-const del = (who: Credentials, url: string) => t.app.inject({ method: 'DELETE', url, headers: auth(who) });
+const { post, get, patch, del } = requests(() => t);
 
 async function createArticle(payload: Record<string, unknown>, who: Credentials = admin) {
   const response = await post(who, '/api/articles', {

@@ -21,6 +21,7 @@ import {
   makeUser,
   type TestApp,
 } from '../helpers/app.ts';
+import { requests } from '../helpers/http.ts';
 
 let t: TestApp;
 let admin: Credentials;
@@ -73,12 +74,7 @@ function mailer(overrides: Record<string, unknown> = {}) {
   };
 }
 
-const post = (who: Credentials, url: string, payload: unknown) =>
-  t.app.inject({ method: 'POST', url, headers: auth(who), payload: payload as object });
-const put = (who: Credentials, url: string, payload: unknown) =>
-  t.app.inject({ method: 'PUT', url, headers: auth(who), payload: payload as object });
-const get = (who: Credentials, url: string) => t.app.inject({ method: 'GET', url, headers: auth(who) });
-const del = (who: Credentials, url: string) => t.app.inject({ method: 'DELETE', url, headers: auth(who) });
+const { post, put, get, del } = requests(() => t);
 
 async function createBrief(payload: Record<string, unknown> = {}, who: Credentials = admin) {
   const response = await post(who, '/api/briefs', {

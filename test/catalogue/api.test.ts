@@ -10,6 +10,7 @@ import {
   makeUser,
   type TestApp,
 } from '../helpers/app.ts';
+import { requests } from '../helpers/http.ts';
 
 let t: TestApp;
 let admin: Credentials;
@@ -22,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const get = (who: Credentials, url: string) => t.app.inject({ method: 'GET', url, headers: auth(who) });
+const { get } = requests(() => t);
 
 function carton(catalogue: Awaited<ReturnType<typeof loadCatalogue>>): BriefInput {
   const id = (list: { id: string; code: string }[], code: string) => list.find((r) => r.code === code)!.id;

@@ -9,14 +9,8 @@ import { upgradeCatalogue, upgradeCatalogues } from '../../src/modules/catalogue
 import { CATALOGUE_VERSION, catalogueOfVersion } from '../../src/modules/catalogue/versions.ts';
 import { defaultCatalogue } from '../../src/pricing/default-catalogue.ts';
 import { type BriefInput, type Catalogue, priceBrief } from '../../src/pricing/index.ts';
-import {
-  auth,
-  buildTestApp,
-  type Credentials,
-  makeOrganisation,
-  makeUser,
-  type TestApp,
-} from '../helpers/app.ts';
+import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
+import { requests } from '../helpers/http.ts';
 
 let t: TestApp;
 let untouched: Credentials;
@@ -60,8 +54,7 @@ function carton(catalogue: Catalogue): BriefInput {
   };
 }
 
-const patch = (who: Credentials, url: string, payload: unknown) =>
-  t.app.inject({ method: 'PATCH', url, headers: auth(who), payload: payload as object });
+const { patch } = requests(() => t);
 
 const catalogueEvents = (organisationId: string, since: Date) =>
   t.app.ctx.db

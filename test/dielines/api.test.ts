@@ -19,7 +19,7 @@ import {
   makeUser,
   type TestApp,
 } from '../helpers/app.ts';
-import { expectProblem } from '../helpers/http.ts';
+import { expectProblem, requests } from '../helpers/http.ts';
 
 let t: TestApp;
 let admin: Credentials;
@@ -31,8 +31,7 @@ let brief: { id: string; code: string };
 
 const idOf = (list: { id: string; code: string }[], code: string) => list.find((r) => r.code === code)!.id;
 
-const get = (who: Credentials, url: string, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'GET', url, headers: { ...auth(who), ...headers } });
+const { get } = requests(() => t);
 
 beforeAll(async () => {
   t = await buildTestApp();

@@ -12,15 +12,8 @@ import { readCf2 } from '../../src/modules/dielines/cf2-reader.ts';
 import type { Catalogue } from '../../src/pricing/index.ts';
 import { readDxf } from '../dielines/dxf-read.ts';
 import { readTemplate } from '../dielines/pdf-read.ts';
-import {
-  auth,
-  buildTestApp,
-  type Credentials,
-  makeOrganisation,
-  makeUser,
-  type TestApp,
-} from '../helpers/app.ts';
-import { expectProblem } from '../helpers/http.ts';
+import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
+import { caller, expectProblem, requests } from '../helpers/http.ts';
 
 let t: TestApp;
 let admin: Credentials;
@@ -34,10 +27,8 @@ let quote: { id: string; items: { id: string; children: { id: string; briefEleme
 
 const idOf = (list: { id: string; code: string }[], code: string) => list.find((r) => r.code === code)!.id;
 
-const get = (who: Credentials, url: string, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'GET', url, headers: { ...auth(who), ...headers } });
-const send = (who: Credentials, method: 'POST' | 'PUT', url: string, payload: object) =>
-  t.app.inject({ method, url, headers: auth(who), payload });
+const { get } = requests(() => t);
+const send = caller(() => t);
 
 const element = (position: number, code: string, length: number) => ({
   position,

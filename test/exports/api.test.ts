@@ -13,7 +13,8 @@ import { exportsModule } from '../../src/modules/exports/module.ts';
 import { createExportRecovery } from '../../src/modules/exports/recovery.ts';
 import { EXPORT_ATTEMPTS, EXPORT_STALE_AFTER_MS } from '../../src/modules/exports/service.ts';
 import { runImport } from '../fixtures/imports.ts';
-import { auth, buildTestApp, type Credentials, makeOrganisation, type TestApp } from '../helpers/app.ts';
+import { buildTestApp, type Credentials, makeOrganisation, type TestApp } from '../helpers/app.ts';
+import { caller } from '../helpers/http.ts';
 
 let t: TestApp;
 let admin: Credentials;
@@ -26,8 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const call = (who: Credentials, method: string, url: string, payload?: unknown) =>
-  t.app.inject({ method: method as 'GET', url, headers: auth(who), ...(payload ? { payload } : {}) });
+const call = caller(() => t);
 
 async function requestExport(who: Credentials, type: number) {
   const response = await call(who, 'POST', '/api/exports', { type });

@@ -14,6 +14,7 @@ import {
   makeUser,
   type TestApp,
 } from '../helpers/app.ts';
+import { requests } from '../helpers/http.ts';
 
 let t: TestApp;
 let admin: Credentials;
@@ -89,8 +90,7 @@ async function upload(who: Credentials, url: string, parts: Parameters<typeof mu
   });
 }
 
-const get = (who: Credentials, url: string) => t.app.inject({ method: 'GET', url, headers: auth(who) });
-const del = (who: Credentials, url: string) => t.app.inject({ method: 'DELETE', url, headers: auth(who) });
+const { get, del } = requests(() => t);
 const filesUrl = (id = project) => `/api/projects/${id}/files`;
 const commentsUrl = (id = project) => `/api/projects/${id}/comments`;
 

@@ -21,6 +21,7 @@ import {
   makeUser,
   type TestApp,
 } from '../helpers/app.ts';
+import { requests } from '../helpers/http.ts';
 
 let t: TestApp;
 let admin: Credentials;
@@ -136,12 +137,7 @@ async function linkUser(user: Credentials, companyId: string) {
     .values({ companyId, userId: user.userId, organisationId: user.organisationId });
 }
 
-const post = (who: Credentials, url: string, payload: unknown) =>
-  t.app.inject({ method: 'POST', url, headers: auth(who), payload: payload as object });
-const get = (who: Credentials, url: string) => t.app.inject({ method: 'GET', url, headers: auth(who) });
-const patch = (who: Credentials, url: string, payload: unknown) =>
-  t.app.inject({ method: 'PATCH', url, headers: auth(who), payload: payload as object });
-const del = (who: Credentials, url: string) => t.app.inject({ method: 'DELETE', url, headers: auth(who) });
+const { post, get, patch, del } = requests(() => t);
 
 async function createOrder(payload: Record<string, unknown>, who: Credentials = admin) {
   const response = await post(who, '/api/orders', payload);

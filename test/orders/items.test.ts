@@ -8,14 +8,8 @@ import {
   events,
   orderItems,
 } from '../../src/db/schema/index.ts';
-import {
-  auth,
-  buildTestApp,
-  type Credentials,
-  makeOrganisation,
-  makeUser,
-  type TestApp,
-} from '../helpers/app.ts';
+import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
+import { requests } from '../helpers/http.ts';
 
 let t: TestApp;
 let admin: Credentials;
@@ -26,12 +20,7 @@ let article: { id: string; code: string; name: string };
 let disabledArticle: { id: string };
 let otherTenantArticle: { id: string };
 
-const post = (who: Credentials, url: string, payload: unknown) =>
-  t.app.inject({ method: 'POST', url, headers: auth(who), payload: payload as object });
-const get = (who: Credentials, url: string) => t.app.inject({ method: 'GET', url, headers: auth(who) });
-const patch = (who: Credentials, url: string, payload: unknown) =>
-  t.app.inject({ method: 'PATCH', url, headers: auth(who), payload: payload as object });
-const del = (who: Credentials, url: string) => t.app.inject({ method: 'DELETE', url, headers: auth(who) });
+const { post, get, patch, del } = requests(() => t);
 
 async function newOrder(companyId: string | null = acmeId, who: Credentials = admin): Promise<string> {
   const response = await post(who, '/api/orders', { billedAmount: 100, companyId });

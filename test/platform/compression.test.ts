@@ -5,6 +5,7 @@ import { projects } from '../../src/db/schema/organisation-data.ts';
 import { companies } from '../../src/db/schema/platform.ts';
 import { API_CSP } from '../../src/platform/security-headers.ts';
 import { auth, buildTestApp, type Credentials, makeOrganisation, type TestApp } from '../helpers/app.ts';
+import { requests } from '../helpers/http.ts';
 
 // HTTP compression (issue 31): br/gzip by Accept-Encoding for text answers of 1 KB and more, never
 // for PDFs or other binaries; the security headers and ETags keep their meaning.
@@ -35,8 +36,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const get = (url: string, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'GET', url, headers: { ...auth(admin), ...headers } });
+const http = requests(() => t);
+const get = (url: string, headers: Record<string, string> = {}) => http.get(admin, url, headers);
 
 async function upload(filename: string, type: string, content: Buffer) {
   const form = new FormData();

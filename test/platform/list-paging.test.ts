@@ -7,6 +7,7 @@ import { QUOTE_PAGE } from '../../src/modules/quotes/service.ts';
 import { liveCount, pageOfIds } from '../../src/platform/list-paging.ts';
 import { resolvePage } from '../../src/platform/pagination.ts';
 import { auth, buildTestApp, type Credentials, makeOrganisation, type TestApp } from '../helpers/app.ts';
+import { requests } from '../helpers/http.ts';
 
 // Lists at scale (issue 31): ids first, exact totals from live_counts for the whole organisation
 // (far pages read from the end), capped counts otherwise, trigram indexes for "contains".
@@ -17,7 +18,8 @@ let other: Credentials;
 let companyIds: string[];
 
 const db = () => t.app.ctx.db;
-const get = (url: string, who = admin) => t.app.inject({ method: 'GET', url, headers: auth(who) });
+const http = requests(() => t);
+const get = (url: string, who = admin) => http.get(who, url);
 
 beforeAll(async () => {
   t = await buildTestApp();

@@ -24,7 +24,7 @@ import {
   type TestApp,
 } from '../helpers/app.ts';
 import { multipartFile, pdfArtwork, rasterArtwork } from '../helpers/artwork.ts';
-import { expectProblem, type Json } from '../helpers/http.ts';
+import { caller, expectProblem, type Json } from '../helpers/http.ts';
 
 let t: TestApp;
 let admin: Credentials;
@@ -65,13 +65,7 @@ async function waitForMail(match: (mail: Received) => boolean): Promise<Received
 const LIMIT = 3 * 1024 * 1024;
 const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
 
-const call = (who: Credentials, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
-  t.app.inject({
-    method,
-    url,
-    headers: { ...auth(who), 'user-agent': 'proof-test/1.0' },
-    ...(payload === undefined ? {} : { payload: payload as Json }),
-  });
+const call = caller(() => t, { 'user-agent': 'proof-test/1.0' });
 
 async function upload(who: Credentials, quoteId: string, itemId: string, content: Buffer, name = 'art.pdf') {
   const body = await multipartFile(content, name);

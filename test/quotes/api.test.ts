@@ -14,14 +14,8 @@ import {
 import { loadCatalogue } from '../../src/modules/catalogue/loader.ts';
 import { EXPIRE_CRON, EXPIRE_JOB, expireJobHandler, quotesModule } from '../../src/modules/quotes/module.ts';
 import type { BriefPrediction, Catalogue, PredictionRequestComputed } from '../../src/pricing/index.ts';
-import {
-  auth,
-  buildTestApp,
-  type Credentials,
-  makeOrganisation,
-  makeUser,
-  type TestApp,
-} from '../helpers/app.ts';
+import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
+import { requests, type Schemas } from '../helpers/http.ts';
 
 let t: TestApp;
 let admin: Credentials;
@@ -46,44 +40,10 @@ let articleId: string;
 let unpricedArticleId: string;
 let globexArticleId: string;
 
-type Brief = { id: string; code: string; name: string; briefElements: { id: string; position: number }[] };
-type Item = {
-  id: string;
-  parentId: string | null;
-  position: number;
-  briefId: string | null;
-  briefElementId: string | null;
-  articleId: string | null;
-  quantity: number;
-  price: number | null;
-  amount?: number | null;
-  totalPrice: number;
-  toolingCost: number;
-  deliveryCost: number;
-  valid: boolean;
-  length: number | null;
-  width: number | null;
-  height: number | null;
-  name: string;
-  reference: string | null;
-  comment: string | null;
-  children: Item[];
-};
-type Quote = {
-  id: string;
-  code: string | null;
-  state: string;
-  version: number;
-  parentQuoteId: string | null;
-  totalPrice: number;
-  toolingCost: number;
-  deliveryCost: number;
-  validUntil: string | null;
-  items: Item[];
-  orderId: string | null;
-  [key: string]: unknown;
-};
-type Problem = { status: number; code: string; errors?: { pointer: string; message: string }[] };
+type Brief = Schemas['Brief'];
+type Item = Schemas['QuoteItem'];
+type Quote = Schemas['Quote'];
+type Problem = Schemas['Problem'];
 
 const idOf = (list: { id: string; code: string }[], code: string) => {
   const found = list.find((r) => r.code === code);
@@ -118,22 +78,7 @@ const mailer = (position = 1) => ({
   rectoColorCount: 1,
 });
 
-const request = (
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  who: Credentials | null,
-  url: string,
-  payload?: unknown,
-) =>
-  t.app.inject({
-    method,
-    url,
-    headers: who ? auth(who) : {},
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-const post = (who: Credentials | null, url: string, payload?: unknown) => request('POST', who, url, payload);
-const put = (who: Credentials | null, url: string, payload: unknown) => request('PUT', who, url, payload);
-const get = (who: Credentials | null, url: string) => request('GET', who, url);
-const del = (who: Credentials | null, url: string) => request('DELETE', who, url);
+const { send: request, post, put, get, del } = requests(() => t);
 
 function expectProblem(
   response: { statusCode: number; headers: Record<string, unknown>; body: string; json: () => Problem },

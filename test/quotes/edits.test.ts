@@ -11,14 +11,8 @@ import { loadCatalogue } from '../../src/modules/catalogue/loader.ts';
 import { formatterFor } from '../../src/modules/quotes/i18n.ts';
 import { UpdateItemBody } from '../../src/modules/quotes/schemas.ts';
 import type { Catalogue } from '../../src/pricing/index.ts';
-import {
-  auth,
-  buildTestApp,
-  type Credentials,
-  makeOrganisation,
-  makeUser,
-  type TestApp,
-} from '../helpers/app.ts';
+import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
+import { requests, type Schemas } from '../helpers/http.ts';
 import { extractPdfText } from '../helpers/pdf-text.ts';
 
 let t: TestApp;
@@ -37,42 +31,8 @@ let otherAddressId: string;
 let articleId: string;
 let briefId: string;
 
-type Item = {
-  id: string;
-  parentId: string | null;
-  position: number;
-  briefElementId: string | null;
-  articleId: string | null;
-  quantity: number;
-  price: number | null;
-  amount: number | null;
-  enginePrice?: number | null;
-  engineAmount?: number | null;
-  engineCost?: number | null;
-  margin?: number | null;
-  discountPercent: number | null;
-  discountAmount: number | null;
-  optional: boolean;
-  groupLabel: string | null;
-  totalPrice: number;
-  toolingCost: number;
-  deliveryCost: number;
-  valid: boolean;
-  priceSource: string | null;
-  comment: string | null;
-  children: Item[];
-};
-type Quote = {
-  id: string;
-  state: string;
-  name: string;
-  totalPrice: number;
-  validUntil: string | null;
-  contactId: string | null;
-  addressId: string | null;
-  items: Item[];
-};
-type Problem = { status: number; code: string; errors?: { pointer: string }[] };
+type Quote = Schemas['Quote'];
+type Problem = Schemas['Problem'];
 
 const idOf = (list: { id: string; code: string }[], code: string) => list.find((r) => r.code === code)!.id;
 const carton = (quantity: number) => ({
@@ -89,13 +49,7 @@ const carton = (quantity: number) => ({
   versoColorCount: 0,
 });
 
-const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', who: Credentials, url: string, payload?: unknown) =>
-  t.app.inject({
-    method,
-    url,
-    headers: auth(who),
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+const { send: call } = requests(() => t);
 const patchItem = (who: Credentials, quote: Quote, itemId: string, payload: unknown) =>
   call('PATCH', who, `/api/quotes/${quote.id}/quote-items/${itemId}`, payload);
 

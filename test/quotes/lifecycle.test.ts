@@ -13,21 +13,14 @@ import {
   QUOTE_EFFECTS,
   QUOTE_LIFECYCLE,
   QUOTE_TRIGGERS,
-  type QuoteAction,
   type QuoteTrigger,
   refusalOf,
   type Transition,
   transitionFor,
 } from '../../src/modules/quotes/lifecycle.ts';
 import { PERMISSIONS } from '../../src/platform/permissions.ts';
-import {
-  auth,
-  buildTestApp,
-  type Credentials,
-  makeOrganisation,
-  makeUser,
-  type TestApp,
-} from '../helpers/app.ts';
+import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
+import { requests, type Schemas } from '../helpers/http.ts';
 
 /*
  * The quote lifecycle table (src/modules/quotes/lifecycle.ts): its shape (no duplicate or dead
@@ -170,16 +163,9 @@ let externalSales: Credentials;
 let acmeId: string;
 let articleId: string;
 
-type Quote = {
-  id: string;
-  state: QuoteState;
-  orderId: string | null;
-  order: { id: string; code: number | null; externalId: string | null } | null;
-  allowedActions: QuoteAction[];
-};
+type Quote = Schemas['Quote'];
 
-const call = (method: 'GET' | 'POST' | 'PUT', who: Credentials, url: string, payload?: object) =>
-  t.app.inject({ method, url: `/api${url}`, headers: auth(who), ...(payload ? { payload } : {}) });
+const { send: call } = requests(() => t);
 
 async function linkUser(user: Credentials, companyId: string) {
   await t.app.ctx.db
@@ -192,7 +178,7 @@ const KINDS = ['draft', 'published', 'signed', 'ordered', 'rejected', 'expired']
 type Kind = (typeof KINDS)[number];
 
 async function quoteIn(kind: Kind): Promise<Quote> {
-  const created = await call('POST', admin, '/quotes', {
+  const created = await call('POST', admin, '/api/quotes', {
     companyId: acmeId,
     items: [{ articleId, quantity: 3 }],
   });
@@ -202,28 +188,28 @@ async function quoteIn(kind: Kind): Promise<Quote> {
     const response = await call(method, admin, url, payload);
     expect(response.statusCode, response.body).toBeLessThan(300);
   };
-  if (kind !== 'draft') await step('PUT', `/quotes/${id}`, { state: 'published' });
-  if (kind === 'signed' || kind === 'ordered') await step('POST', `/quotes/${id}/accept`);
-  if (kind === 'ordered') await step('POST', `/quotes/${id}/order`);
-  if (kind === 'rejected') await step('POST', `/quotes/${id}/decline`);
+  if (kind !== 'draft') await step('PUT', `/api/quotes/${id}`, { state: 'published' });
+  if (kind === 'signed' || kind === 'ordered') await step('POST', `/api/quotes/${id}/accept`);
+  if (kind === 'ordered') await step('POST', `/api/quotes/${id}/order`);
+  if (kind === 'rejected') await step('POST', `/api/quotes/${id}/decline`);
   if (kind === 'expired') {
     await t.app.ctx.db
       .update(quotes)
       .set({ validUntil: new Date(Date.now() - 60_000) })
       .where(eq(quotes.id, id));
   }
-  return (await call('GET', admin, `/quotes/${id}`)).json();
+  return (await call('GET', admin, `/api/quotes/${id}`)).json();
 }
 
 /** How each trigger is asked of the API. */
 const REQUESTS: Record<QuoteTrigger, (id: string) => ['POST' | 'PUT', string, object?]> = {
-  edit: (id) => ['PUT', `/quotes/${id}`, { name: 'Renamed' }],
-  publish: (id) => ['PUT', `/quotes/${id}`, { state: 'published' }],
-  accept: (id) => ['POST', `/quotes/${id}/accept`],
-  decline: (id) => ['POST', `/quotes/${id}/decline`, { reason: 'No budget' }],
-  expire: (id) => ['PUT', `/quotes/${id}`, { state: 'expired' }],
-  revise: (id) => ['POST', `/quotes/${id}/revisions`],
-  convert: (id) => ['POST', `/quotes/${id}/order`],
+  edit: (id) => ['PUT', `/api/quotes/${id}`, { name: 'Renamed' }],
+  publish: (id) => ['PUT', `/api/quotes/${id}`, { state: 'published' }],
+  accept: (id) => ['POST', `/api/quotes/${id}/accept`],
+  decline: (id) => ['POST', `/api/quotes/${id}/decline`, { reason: 'No budget' }],
+  expire: (id) => ['PUT', `/api/quotes/${id}`, { state: 'expired' }],
+  revise: (id) => ['POST', `/api/quotes/${id}/revisions`],
+  convert: (id) => ['POST', `/api/quotes/${id}/order`],
 };
 
 /** What the API answers (an admin asking): a status, or the refusal's 409 code; and the state after. */
@@ -341,7 +327,7 @@ describe('the API fires the table', () => {
         }
         const [method, url, payload] = REQUESTS[trigger](quote.id);
         const response = await call(method, admin, url, payload);
-        const after: Quote = (await call('GET', admin, `/quotes/${quote.id}`)).json();
+        const after: Quote = (await call('GET', admin, `/api/quotes/${quote.id}`)).json();
         if (typeof expected === 'number') {
           expect(response.statusCode, `${kind} ${trigger}: ${response.body}`).toBe(expected);
           expect(after.state).toBe(AFTER[trigger] ?? state);
@@ -357,13 +343,13 @@ describe('the API fires the table', () => {
 
   it('a converted quote links its order; the conversion answer offers nothing more', async () => {
     const signed = await quoteIn('signed');
-    const converted = await call('POST', admin, `/quotes/${signed.id}/order`);
+    const converted = await call('POST', admin, `/api/quotes/${signed.id}/order`);
     expect(converted.statusCode, converted.body).toBe(201);
     const { quote, order } = converted.json();
     expect(quote.order).toEqual({ id: order.id, code: order.code, externalId: null });
     expect(order.code).toEqual(expect.any(Number));
     expect(quote.allowedActions).toEqual([]);
-    expect((await call('GET', contact, `/quotes/${signed.id}`)).json().order).toEqual({
+    expect((await call('GET', contact, `/api/quotes/${signed.id}`)).json().order).toEqual({
       id: order.id,
       code: order.code,
       externalId: null,
@@ -400,7 +386,7 @@ describe('the routes and the table', () => {
 describe('allowedActions per caller', () => {
   it('tells each role what it may do, per state', async () => {
     const actionsOf = async (who: Credentials, id: string) => {
-      const response = await call('GET', who, `/quotes/${id}`);
+      const response = await call('GET', who, `/api/quotes/${id}`);
       expect(response.statusCode, response.body).toBe(200);
       return (response.json() as Quote).allowedActions;
     };
@@ -429,17 +415,17 @@ describe('allowedActions per caller', () => {
     expect(await actionsOf(sales, expired.id)).toEqual(['revise']);
 
     // The list items carry them too, per caller.
-    const listed = (await call('GET', contact, '/quotes?limit=100')).json().data as Quote[];
+    const listed = (await call('GET', contact, '/api/quotes?limit=100')).json().data as Quote[];
     expect(listed.find((q) => q.id === published.id)?.allowedActions).toEqual(['accept', 'decline']);
-    const staffList = (await call('GET', sales, '/quotes?limit=100')).json().data as Quote[];
+    const staffList = (await call('GET', sales, '/api/quotes?limit=100')).json().data as Quote[];
     expect(staffList.find((q) => q.id === draft.id)?.allowedActions).toEqual(['edit', 'publish']);
   });
 
   it('a contact acts as told: accepts what is offered, is refused the rest', async () => {
     const published = await quoteIn('published');
-    expect((await call('POST', contact, `/quotes/${published.id}/revisions`)).statusCode).toBe(403);
+    expect((await call('POST', contact, `/api/quotes/${published.id}/revisions`)).statusCode).toBe(403);
     // A buyer signs with their typed name and an explicit confirmation (acceptances module).
-    const accepted = await call('POST', contact, `/quotes/${published.id}/accept`, {
+    const accepted = await call('POST', contact, `/api/quotes/${published.id}/accept`, {
       typedName: 'Ada Buyer',
       confirm: true,
     });
@@ -450,13 +436,15 @@ describe('allowedActions per caller', () => {
   it('a contact of another company, a contact on a draft and another tenant get 404', async () => {
     const published = await quoteIn('published');
     const draft = await quoteIn('draft');
-    expect((await call('GET', globexContact, `/quotes/${published.id}`)).statusCode).toBe(404);
-    expect((await call('POST', globexContact, `/quotes/${published.id}/accept`)).statusCode).toBe(404);
-    expect((await call('GET', contact, `/quotes/${draft.id}`)).statusCode).toBe(404);
-    expect((await call('GET', other, `/quotes/${published.id}`)).statusCode).toBe(404);
-    expect((await call('POST', other, `/quotes/${published.id}/decline`)).statusCode).toBe(404);
-    expect((await call('POST', other, `/quotes/${published.id}/revisions`)).statusCode).toBe(404);
-    expect((await call('PUT', other, `/quotes/${draft.id}`, { state: 'published' })).statusCode).toBe(404);
-    expect((await call('GET', admin, `/quotes/${published.id}`)).json().state).toBe('published');
+    expect((await call('GET', globexContact, `/api/quotes/${published.id}`)).statusCode).toBe(404);
+    expect((await call('POST', globexContact, `/api/quotes/${published.id}/accept`)).statusCode).toBe(404);
+    expect((await call('GET', contact, `/api/quotes/${draft.id}`)).statusCode).toBe(404);
+    expect((await call('GET', other, `/api/quotes/${published.id}`)).statusCode).toBe(404);
+    expect((await call('POST', other, `/api/quotes/${published.id}/decline`)).statusCode).toBe(404);
+    expect((await call('POST', other, `/api/quotes/${published.id}/revisions`)).statusCode).toBe(404);
+    expect((await call('PUT', other, `/api/quotes/${draft.id}`, { state: 'published' })).statusCode).toBe(
+      404,
+    );
+    expect((await call('GET', admin, `/api/quotes/${published.id}`)).json().state).toBe('published');
   });
 });

@@ -17,14 +17,8 @@ import {
 import { loadCatalogue } from '../../src/modules/catalogue/loader.ts';
 import { foldSnapshot } from '../../src/pricing/geometry/fold-snapshot.ts';
 import type { BriefPrediction, Catalogue } from '../../src/pricing/index.ts';
-import {
-  auth,
-  buildTestApp,
-  type Credentials,
-  makeOrganisation,
-  makeUser,
-  type TestApp,
-} from '../helpers/app.ts';
+import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
+import { type Reply, requests, type Schemas } from '../helpers/http.ts';
 import { extractPdfText, pdfContentStreams } from '../helpers/pdf-text.ts';
 
 let t: TestApp;
@@ -39,25 +33,10 @@ let briefId: string;
 /** A published quote of a two-element brief and an article. */
 let quote: Quote;
 
-type Quote = {
-  id: string;
-  code: string;
-  state: string;
-  totalPrice: number;
-  toolingCost: number;
-  deliveryCost: number;
-  validUntil: string;
-  pdfs: { id: string; localisationId: string; url: string; filename: string }[];
-  items: { name: string; children: { name: string }[] }[];
-};
-type Problem = { status: number; code: string; errors?: { pointer: string }[] };
-type Response = {
-  statusCode: number;
-  headers: Record<string, unknown>;
-  body: string;
-  rawPayload: Buffer;
-  json: () => unknown;
-};
+/** A published quote: it has its code and its validity. */
+type Quote = Schemas['Quote'] & { code: string; validUntil: string };
+type Problem = Schemas['Problem'];
+type Response = Reply<unknown>;
 
 /** The priced brief's lead time, working days (what the PDF must state). */
 async function leadTimeDays() {
@@ -72,20 +51,7 @@ async function leadTimeDays() {
 
 const idOf = (list: { id: string; code: string }[], code: string) => list.find((r) => r.code === code)!.id;
 
-const request = (
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  who: Credentials | null,
-  url: string,
-  payload?: unknown,
-) =>
-  t.app.inject({
-    method,
-    url,
-    headers: who ? auth(who) : {},
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  }) as Promise<Response>;
-const post = (who: Credentials | null, url: string, payload?: unknown) => request('POST', who, url, payload);
-const get = (who: Credentials | null, url: string) => request('GET', who, url);
+const { send: request, post, get } = requests(() => t);
 
 function expectProblem(response: Response, status: number, code?: string, pointer?: string) {
   expect(response.statusCode, response.body).toBe(status);

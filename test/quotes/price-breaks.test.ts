@@ -12,14 +12,8 @@ import { loadCatalogue } from '../../src/modules/catalogue/loader.ts';
 import { formatterFor } from '../../src/modules/quotes/i18n.ts';
 import { priceElementAt } from '../../src/modules/quotes/reprice.ts';
 import type { Catalogue } from '../../src/pricing/index.ts';
-import {
-  auth,
-  buildTestApp,
-  type Credentials,
-  makeOrganisation,
-  makeUser,
-  type TestApp,
-} from '../helpers/app.ts';
+import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
+import { requests, type Schemas } from '../helpers/http.ts';
 import { extractPdfText } from '../helpers/pdf-text.ts';
 
 let t: TestApp;
@@ -33,37 +27,9 @@ let acmeId: string;
 let articleId: string;
 let briefId: string;
 
-type Break = {
-  id: string;
-  quantity: number;
-  unitPrice: number;
-  amount: number;
-  discount: number;
-  toolingCost: number;
-  deliveryCost: number;
-  totalPrice: number;
-  currency: string;
-  engineCost?: number | null;
-  engineAmount?: number;
-  margin?: number | null;
-};
-type Item = {
-  id: string;
-  briefId: string | null;
-  briefElementId: string | null;
-  articleId: string | null;
-  quantity: number;
-  price: number | null;
-  amount: number | null;
-  totalPrice: number;
-  toolingCost: number;
-  deliveryCost: number;
-  priceBreaks: Break[];
-  children: Item[];
-};
-type Column = { id: string; position: number; quantity: number | null; totalPrice: number };
-type Quote = { id: string; state: string; totalPrice: number; items: Item[]; priceBreakColumns: Column[] };
-type Problem = { status: number; code: string; errors?: { pointer: string }[] };
+type Column = Quote['priceBreakColumns'][number];
+type Quote = Schemas['Quote'];
+type Problem = Schemas['Problem'];
 
 const idOf = (list: { id: string; code: string }[], code: string) => list.find((r) => r.code === code)!.id;
 const carton = (quantity: number) => ({
@@ -80,13 +46,7 @@ const carton = (quantity: number) => ({
   versoColorCount: 0,
 });
 
-const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', who: Credentials, url: string, payload?: unknown) =>
-  t.app.inject({
-    method,
-    url,
-    headers: auth(who),
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+const { send: call } = requests(() => t);
 const patchItem = (who: Credentials, quote: Quote, itemId: string, payload: unknown) =>
   call('PATCH', who, `/api/quotes/${quote.id}/quote-items/${itemId}`, payload);
 const breaks = (...quantities: number[]) => ({ priceBreaks: quantities.map((quantity) => ({ quantity })) });

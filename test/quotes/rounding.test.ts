@@ -30,7 +30,8 @@ import {
   type Catalogue,
   priceBrief,
 } from '../../src/pricing/index.ts';
-import { auth, buildTestApp, type Credentials, makeOrganisation, type TestApp } from '../helpers/app.ts';
+import { buildTestApp, type Credentials, makeOrganisation, type TestApp } from '../helpers/app.ts';
+import { type Method, requests } from '../helpers/http.ts';
 import { extractPdfText } from '../helpers/pdf-text.ts';
 import { anyBrief } from '../pricing/arbitraries.ts';
 
@@ -233,13 +234,8 @@ describe('rounding rule, end to end through HTTP', () => {
   });
   afterAll(() => t?.close());
 
-  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
-    t.app.inject({
-      method,
-      url,
-      headers: auth(admin),
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+  const { send } = requests(() => t);
+  const call = (method: Method, url: string, payload?: unknown) => send(method, admin, url, payload);
 
   /** The random brief in the organisation's catalogue (the generators name records by code). */
   const inOrganisation = (brief: BriefInput) => {

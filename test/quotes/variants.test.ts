@@ -9,14 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addresses, companies, companyUsers } from '../../src/db/schema/index.ts';
 import { loadCatalogue } from '../../src/modules/catalogue/loader.ts';
 import type { Catalogue } from '../../src/pricing/index.ts';
-import {
-  auth,
-  buildTestApp,
-  type Credentials,
-  makeOrganisation,
-  makeUser,
-  type TestApp,
-} from '../helpers/app.ts';
+import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
+import { requests, type Schemas } from '../helpers/http.ts';
 import { extractPdfText } from '../helpers/pdf-text.ts';
 
 let t: TestApp;
@@ -27,54 +21,11 @@ let catalogue: Catalogue;
 let acmeId: string;
 let addressId: string;
 
-type Variant = {
-  decorationIndex: number;
-  name: string | null;
-  artworkReference: string | null;
-  quantity: number;
-  amount: number | null;
-};
-type Tool = { code: string; name: string; amount: number };
-type Item = {
-  id: string;
-  name: string;
-  description: string | null;
-  quantity: number;
-  amount: number | null;
-  totalPrice: number;
-  toolingCost: number;
-  deliveryCost: number;
-  variants: Variant[];
-  tooling: Tool[];
-  children: Item[];
-};
-type Quote = { id: string; code: string | null; totalPrice: number; toolingCost: number; items: Item[] };
-type OrderItem = {
-  id: string;
-  parentId: string | null;
-  articleId: string | null;
-  name: string | null;
-  code: string | null;
-  quantity: number;
-  totalPrice: number;
-  unit: string | null;
-  position: number;
-  variants: Variant[];
-  currency: { code: string } | null;
-};
+type Item = Schemas['QuoteItem'];
+type Quote = Schemas['Quote'];
+type OrderItem = Schemas['OrderItem'];
 
-const request = (
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH',
-  who: Credentials,
-  url: string,
-  payload?: unknown,
-) =>
-  t.app.inject({
-    method,
-    url,
-    headers: auth(who),
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+const { send: request, api } = requests(() => t);
 
 const idOf = (list: { id: string; code: string }[], code: string) => list.find((r) => r.code === code)!.id;
 const cents = (value: number) => Math.round(value * 100) / 100;
@@ -390,18 +341,13 @@ describe('the quote PDF', () => {
   });
 
   it('seeds French and German names for the default catalogue', async () => {
-    const boards = (await request('GET', admin, '/api/material-references')).json() as {
-      code: string;
-      names: Record<string, string>;
-    }[];
+    const boards = (await api.get(admin, '/api/material-references')).json();
     expect(boards.find((b) => b.code === 'GC1-350')!.names).toEqual({
       en: 'GC1 folding boxboard 350 g/m2',
       fr: 'Carton GC1 350 g/m2',
       de: 'GC1 Faltschachtelkarton 350 g/m2',
     });
-    const machines = (await request('GET', admin, '/api/machines')).json() as {
-      names: Record<string, string>;
-    }[];
+    const machines = (await api.get(admin, '/api/machines')).json();
     expect(machines.every((m) => m.names.fr && m.names.de)).toBe(true);
   });
 });
@@ -459,22 +405,20 @@ describe('the order of a quote with variants and tooling', () => {
     expect((group as OrderItem & { localised: unknown }).localised).toBeNull();
 
     // The order items, the list and the item read say the currency and the variants too.
-    const list = (await request('GET', admin, '/api/orders')).json() as {
-      data: { id: string; poNumber: string | null; currency: { code: string } | null }[];
-    };
+    const list = (await api.get(admin, '/api/orders')).json();
     expect(list.data.find((o) => o.id === order.id)).toMatchObject({
       poNumber: 'PO-4711',
       currency: { code: 'EUR' },
     });
-    const read = (await request('GET', admin, `/api/order-items/${element.id}`)).json() as OrderItem;
+    const read = (await api.get(admin, '/api/order-items/{id}', { params: { id: element.id } })).json();
     expect(read.variants).toEqual(element.variants);
     expect((read as OrderItem & { localised: { fr: { name: string } } }).localised.fr.name).toBe(
       'Étui tuck-end maison',
     );
     expect(read.currency?.code).toBe('EUR');
-    const items = (await request('GET', admin, `/api/order-items?orderId=${order.id}&page=1`)).json() as {
-      data: OrderItem[];
-    };
+    const items = (
+      await api.get(admin, '/api/order-items', { query: { orderId: order.id, page: 1 } })
+    ).json();
     expect(items.data.every((i) => i.currency?.code === 'EUR')).toBe(true);
 
     // Another tenant sees none of it.

@@ -3,15 +3,8 @@ import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articles, companies, companyUsers, emailOutbox, events } from '../../src/db/schema/index.ts';
-import {
-  auth,
-  buildTestApp,
-  type Credentials,
-  makeOrganisation,
-  makeUser,
-  type TestApp,
-} from '../helpers/app.ts';
-import { expectProblem, type Json } from '../helpers/http.ts';
+import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
+import { caller, expectProblem, type Json } from '../helpers/http.ts';
 
 /**
  * The buyer portal's operations (docs/portal.md): questions as quote comments, "order again" from a
@@ -35,18 +28,7 @@ let globexId: string;
 let articleId: string;
 let cheapArticleId: string;
 
-const call = (
-  who: Credentials | null,
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH',
-  url: string,
-  payload?: unknown,
-) =>
-  t.app.inject({
-    method,
-    url,
-    headers: who ? auth(who) : {},
-    ...(payload === undefined ? {} : { payload: payload as Json }),
-  });
+const call = caller(() => t);
 
 async function publishedQuote(companyId = acmeId, contactId = contact.userId) {
   const created = await call(sales, 'POST', '/api/quotes', {

@@ -4,7 +4,6 @@ import { articles, events } from '../../src/db/schema/index.ts';
 import { entityPayloads } from '../../src/platform/events.ts';
 import { isAllowed, PERMISSIONS } from '../../src/platform/permissions.ts';
 import {
-  auth,
   buildTestApp,
   type Credentials,
   makeOrganisation,
@@ -13,6 +12,7 @@ import {
   testConfig,
 } from '../helpers/app.ts';
 import { eventChecker } from '../helpers/event-schemas.ts';
+import { requests } from '../helpers/http.ts';
 import { type Receiver, startReceiver } from '../helpers/receiver.ts';
 
 /*
@@ -44,13 +44,9 @@ afterAll(async () => {
   await receiver.close();
 });
 
+const http = requests(() => t);
 const call = async (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payload?: object) => {
-  const response = await t.app.inject({
-    method,
-    url: `/api${url}`,
-    headers: auth(admin),
-    ...(payload ? { payload } : {}),
-  });
+  const response = await http.send(method, admin, `/api${url}`, payload);
   expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
   return response.json();
 };
