@@ -1,11 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, asc, eq } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   articles,
@@ -18,14 +16,12 @@ import {
 import { emailOutbox } from '../../src/db/schema/mail.ts';
 import { createCommentsService } from '../../src/modules/files/service.ts';
 import { systemActor } from '../../src/platform/actor.ts';
-import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
+import { type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
 import { caller, expectProblem, type Json } from '../helpers/http.ts';
-
-type Received = { to: string[]; data: string };
+import { buildMailingApp, mailbox, type Received } from '../helpers/mail.ts';
 
 let t: TestApp;
-let smtp: SMTPServer;
-const mails: Received[] = [];
+const box = mailbox();
 let admin: Credentials;
 let sales: Credentials;
 let contact: Credentials;
@@ -71,16 +67,7 @@ const textOf = (mail: Received) =>
     .replace(/=\r?\n/g, '')
     .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 
-async function waitForMail(match: (mail: Received) => boolean): Promise<Received> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const found = mails.find(match);
-    if (found) return found;
-    if (Date.now() > deadline)
-      throw new Error(`no such mail; got ${mails.map((m) => m.to.join(',')).join(' | ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const waitForMail = box.waitFor;
 
 const pdfsig = (content: Buffer) => {
   const dir = mkdtempSync(join(tmpdir(), 'pdfsig-'));
@@ -95,32 +82,7 @@ const pdfsig = (content: Buffer) => {
 };
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        mails.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          data: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
-  t = await buildTestApp({
-    runWorkers: true,
-    config: {
-      smtpUrl: `smtp://127.0.0.1:${port}`,
-      mailFrom: 'quotes@service.test',
-      publicBaseUrl: 'https://quotes.example',
-    },
-  });
+  t = await buildMailingApp(box);
   admin = await makeOrganisation(t);
   otherTenant = await makeOrganisation(t);
   sales = await makeUser(t, admin, 'sales');
@@ -157,7 +119,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await box.close();
 });
 
 describe('accepting with evidence', () => {

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCartonBrief } from './fixtures.ts';
 import { openE2eSession, screenshot } from './harness.ts';
 
 /**
@@ -310,27 +311,7 @@ describe('the configurator’s defaults and searchable selects, the contact pick
       lastName: 'Picker',
       collaborationIds: [company.id],
     });
-    const products = (await e2e.api('GET', '/api/products')) as { id: string; code: string }[];
-    const boards = (await e2e.api('GET', '/api/material-references')) as { id: string; code: string }[];
-    await e2e.api('POST', '/api/briefs', {
-      name: 'Picker box',
-      companyId: company.id,
-      briefElements: [
-        {
-          position: 0,
-          productId: products.find((p) => p.code === 'STE')!.id,
-          lengthDimension: 120,
-          widthDimension: 40,
-          heightDimension: 180,
-          materialReferenceId: boards.find((b) => b.code === 'GC1-350')!.id,
-          decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
-          wantDecoration: true,
-          sidePrinted: 'RECTO',
-          rectoColorCount: 4,
-          versoColorCount: 0,
-        },
-      ],
-    });
+    await createCartonBrief(e2e.api, company.id, 'Picker box');
     await page.goto(url(`/quotes/new?companyId=${company.id}`));
     await page.getByRole('heading', { name: 'New quote' }).waitFor();
     const contact = page.getByTestId('quote-contact');

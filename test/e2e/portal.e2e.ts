@@ -7,6 +7,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
+import { createCartonBrief } from './fixtures.ts';
 import { clearScreenshots, openE2eSession, screenshot } from './harness.ts';
 
 /**
@@ -75,29 +76,7 @@ beforeAll(async () => {
     await api('POST', `/api/users/${contact.id}/invite`, { password: PASSWORD });
     data.contacts[tag] = contact.id;
   }
-  const products = (await api('GET', '/api/products')) as { id: string; code: string }[];
-  const boards = (await api('GET', '/api/material-references')) as { id: string; code: string }[];
-  data.briefId = (
-    await api('POST', '/api/briefs', {
-      name: 'Tea carton',
-      companyId: company.id,
-      briefElements: [
-        {
-          position: 0,
-          productId: products.find((p) => p.code === 'STE')!.id,
-          lengthDimension: 120,
-          widthDimension: 40,
-          heightDimension: 180,
-          materialReferenceId: boards.find((b) => b.code === 'GC1-350')!.id,
-          decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
-          wantDecoration: true,
-          sidePrinted: 'RECTO',
-          rectoColorCount: 4,
-          versoColorCount: 0,
-        },
-      ],
-    })
-  ).id;
+  data.briefId = (await createCartonBrief(api, company.id, 'Tea carton')).id;
 });
 afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
 

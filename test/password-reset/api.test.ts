@@ -1,11 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordResetTokens, users } from '../../src/db/schema/platform.ts';
 import {
   auth,
-  buildTestApp,
   type Credentials,
   makeOrganisation,
   makeUser,
@@ -13,12 +10,11 @@ import {
   type TestApp,
 } from '../helpers/app.ts';
 import { expectProblem } from '../helpers/http.ts';
-
-type Received = { to: string[]; data: string };
+import { buildMailingApp, mailbox, type Received, textOf } from '../helpers/mail.ts';
 
 let t: TestApp;
-let smtp: SMTPServer;
-const mails: Received[] = [];
+const box = mailbox();
+const { mails } = box;
 let admin: Credentials;
 
 const post = (url: string, payload: unknown, ip = '10.0.0.1') =>
@@ -34,20 +30,6 @@ async function mailTo(to: string, count = 1): Promise<Received> {
   throw new Error(`no mail to ${to}`);
 }
 
-/** The text of a captured mail, quoted-printable decoded. */
-function textOf(mail: Received): string {
-  const joined = mail.data.replace(/=\r?\n/g, '');
-  const bytes: number[] = [];
-  for (let i = 0; i < joined.length; i += 1) {
-    const hex = joined[i] === '=' ? /^[0-9A-F]{2}/.exec(joined.slice(i + 1, i + 3)) : null;
-    if (hex) {
-      bytes.push(Number.parseInt(hex[0], 16));
-      i += 2;
-    } else bytes.push(joined.charCodeAt(i));
-  }
-  return Buffer.from(bytes).toString('utf8');
-}
-
 /** The token of a captured reset mail. */
 function tokenOf(mail: Received): string {
   const text = textOf(mail);
@@ -57,37 +39,12 @@ function tokenOf(mail: Received): string {
 }
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        mails.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          data: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
-  t = await buildTestApp({
-    runWorkers: true,
-    config: {
-      smtpUrl: `smtp://127.0.0.1:${port}`,
-      mailFrom: 'quotes@service.test',
-      publicBaseUrl: 'https://quotes.example',
-    },
-  });
+  t = await buildMailingApp(box);
   admin = await makeOrganisation(t);
 });
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await box.close();
 });
 
 describe('password reset by e-mail', () => {

@@ -6,25 +6,17 @@
  * company's contact and another tenant get 404, a guest may not upload).
  */
 import { createHash } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import sharp from 'sharp';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, companyUsers, events, users } from '../../src/db/schema/index.ts';
 import { emailOutbox } from '../../src/db/schema/mail.ts';
 import { loadCatalogue } from '../../src/modules/catalogue/loader.ts';
-import {
-  auth,
-  buildTestApp,
-  type Credentials,
-  makeOrganisation,
-  makeUser,
-  type TestApp,
-} from '../helpers/app.ts';
+import { auth, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
 import { multipartFile, pdfArtwork, rasterArtwork } from '../helpers/artwork.ts';
 import { caller, expectProblem, type Json } from '../helpers/http.ts';
+import { buildMailingApp, mailbox, textOf } from '../helpers/mail.ts';
 
 let t: TestApp;
 let admin: Credentials;
@@ -38,29 +30,9 @@ let briefId: string;
 /** A second buyer contact of Acme, German-speaking (the proof e-mails go to every Acme contact). */
 let acmeBuyer: Credentials;
 
-type Received = { to: string[]; data: string };
-let smtp: SMTPServer;
-const mails: Received[] = [];
+const box = mailbox();
 
-/** Decoded text of a captured message (quoted-printable soft breaks undone). */
-const textOf = (mail: Received) =>
-  Buffer.from(
-    mail.data
-      .replace(/=\r?\n/g, '')
-      .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
-    'latin1',
-  ).toString('utf8');
-
-async function waitForMail(match: (mail: Received) => boolean): Promise<Received> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const found = mails.find(match);
-    if (found) return found;
-    if (Date.now() > deadline)
-      throw new Error(`no such mail; got ${mails.map((m) => m.to.join(',')).join(' | ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const waitForMail = box.waitFor;
 
 const LIMIT = 3 * 1024 * 1024;
 const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
@@ -123,33 +95,7 @@ async function publishedQuote() {
 let blank: { widthMm: number; heightMm: number; bleedMm: number };
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        mails.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          data: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
-  t = await buildTestApp({
-    runWorkers: true,
-    config: {
-      fileSizeLimitBytes: LIMIT,
-      smtpUrl: `smtp://127.0.0.1:${port}`,
-      mailFrom: 'quotes@service.test',
-      publicBaseUrl: 'https://quotes.example',
-    },
-  });
+  t = await buildMailingApp(box, { fileSizeLimitBytes: LIMIT });
   admin = await makeOrganisation(t);
   otherTenant = await makeOrganisation(t);
   sales = await makeUser(t, admin, 'sales');
@@ -199,7 +145,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await box.close();
 });
 
 describe('artwork upload and preflight', () => {

@@ -1,10 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articles, companies, companyUsers, emailOutbox, events } from '../../src/db/schema/index.ts';
-import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
+import { type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
 import { caller, expectProblem, type Json } from '../helpers/http.ts';
+import { buildMailingApp, decodeQuotedPrintable, mailbox } from '../helpers/mail.ts';
 
 /**
  * The buyer portal's operations (docs/portal.md): questions as quote comments, "order again" from a
@@ -12,11 +11,9 @@ import { caller, expectProblem, type Json } from '../helpers/http.ts';
  * company's quote or order is 404 to a contact; another tenant's is 404 to anyone.
  */
 
-type Received = { to: string[]; data: string };
-
 let t: TestApp;
-let smtp: SMTPServer;
-const mails: Received[] = [];
+const box = mailbox();
+const { mails } = box;
 let admin: Credentials;
 let sales: Credentials;
 let contact: Credentials;
@@ -67,53 +64,10 @@ async function order(options: { delivered?: boolean; companyId?: string } = {}) 
   return id;
 }
 
-/** A quoted-printable body as text (soft line breaks joined, =XX bytes decoded as UTF-8). */
-const decodeQuotedPrintable = (data: string) =>
-  Buffer.from(
-    data
-      .replace(/=\r?\n/g, '')
-      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
-    'latin1',
-  ).toString('utf8');
-
-async function waitForMail(match: (mail: Received) => boolean): Promise<Received> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const found = mails.find(match);
-    if (found) return found;
-    if (Date.now() > deadline)
-      throw new Error(`no such mail; got ${mails.map((m) => m.to.join(',')).join(' | ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const waitForMail = box.waitFor;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        mails.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          data: Buffer.concat(chunks).toString(),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
-  t = await buildTestApp({
-    runWorkers: true,
-    config: {
-      smtpUrl: `smtp://127.0.0.1:${port}`,
-      mailFrom: 'quotes@service.test',
-      publicBaseUrl: 'https://q.example',
-    },
-  });
+  t = await buildMailingApp(box, { publicBaseUrl: 'https://q.example' });
   admin = await makeOrganisation(t);
   otherTenant = await makeOrganisation(t);
   sales = await makeUser(t, admin, 'sales');
@@ -152,7 +106,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await box.close();
 });
 
 describe('questions as comments on a quote', () => {
