@@ -12,7 +12,7 @@ import { formatterFor } from '../../src/modules/quotes/i18n.ts';
 import { UpdateItemBody } from '../../src/modules/quotes/schemas.ts';
 import type { Catalogue } from '../../src/pricing/index.ts';
 import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
-import { requests, type Schemas } from '../helpers/http.ts';
+import { type Ok, requests, type Schemas } from '../helpers/http.ts';
 import { extractPdfText } from '../helpers/pdf-text.ts';
 
 let t: TestApp;
@@ -428,9 +428,7 @@ describe('PATCH /quotes/{id}/quote-items/{itemId}', () => {
     await call('POST', admin, `/api/quotes/${quote.id}/accept`);
     const converted = await call('POST', admin, `/api/quotes/${quote.id}/order`);
     expect(converted.statusCode, converted.body).toBe(201);
-    const { order } = converted.json() as {
-      order: { itemsTotal: number; billedAmount: number; items: { quantity: number; totalPrice: number }[] };
-    };
+    const { order } = converted.json() as Ok<'/api/quotes/{id}/order', 'post'>;
     expect(order.billedAmount).toBe(edited.totalPrice);
     expect(order.itemsTotal).toBe(edited.totalPrice);
     expect(order.items.some((i) => i.quantity === 50)).toBe(false);

@@ -13,7 +13,7 @@ import { formatterFor } from '../../src/modules/quotes/i18n.ts';
 import { priceElementAt } from '../../src/modules/quotes/reprice.ts';
 import type { Catalogue } from '../../src/pricing/index.ts';
 import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
-import { requests, type Schemas } from '../helpers/http.ts';
+import { type Ok, requests, type Schemas } from '../helpers/http.ts';
 import { extractPdfText } from '../helpers/pdf-text.ts';
 
 let t: TestApp;
@@ -265,9 +265,9 @@ describe('choosing a column when accepting', () => {
     const chosen = elementLine(quote).priceBreaks[1]!;
     const accepted = await accept(contact, quote, { option: { id: column.id, quantity: 2500 } });
     expect(accepted.statusCode, accepted.body).toBe(200);
-    const evidence = (await call('GET', contact, `/api/quotes/${quote.id}/acceptance`)).json() as {
-      option: Record<string, unknown>;
-    };
+    const evidence = (
+      await call('GET', contact, `/api/quotes/${quote.id}/acceptance`)
+    ).json() as Ok<'/api/quotes/{id}/acceptance'>;
     expect(evidence.option).toEqual({
       id: '2',
       position: 2,
@@ -277,13 +277,7 @@ describe('choosing a column when accepting', () => {
     });
     const converted = await call('POST', admin, `/api/quotes/${quote.id}/order`);
     expect(converted.statusCode, converted.body).toBe(201);
-    const { order } = converted.json() as {
-      order: {
-        billedAmount: number;
-        itemsTotal: number;
-        items: { quantity: number; totalPrice: number; unit: string | null; children?: unknown[] }[];
-      };
-    };
+    const { order } = converted.json() as Ok<'/api/quotes/{id}/order', 'post'>;
     expect(order.billedAmount).toBe(column.totalPrice);
     expect(order.itemsTotal).toBe(column.totalPrice);
     const flat = JSON.stringify(order.items);
@@ -306,9 +300,10 @@ describe('choosing a column when accepting', () => {
 
     const single = await published([2500]);
     expect((await accept(contact, single)).statusCode).toBe(200);
-    const order = (await call('POST', admin, `/api/quotes/${single.id}/order`)).json() as {
-      order: { billedAmount: number };
-    };
+    const order = (await call('POST', admin, `/api/quotes/${single.id}/order`)).json() as Ok<
+      '/api/quotes/{id}/order',
+      'post'
+    >;
     expect(order.order.billedAmount).toBe(single.priceBreakColumns[0]!.totalPrice);
   });
 

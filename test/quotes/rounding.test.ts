@@ -31,7 +31,7 @@ import {
   priceBrief,
 } from '../../src/pricing/index.ts';
 import { buildTestApp, type Credentials, makeOrganisation, type TestApp } from '../helpers/app.ts';
-import { type Method, requests } from '../helpers/http.ts';
+import { type Method, type Ok, requests } from '../helpers/http.ts';
 import { extractPdfText } from '../helpers/pdf-text.ts';
 import { anyBrief } from '../pricing/arbitraries.ts';
 
@@ -309,9 +309,7 @@ describe('rounding rule, end to end through HTTP', () => {
       expect((await call('POST', `/api/quotes/${quote.id}/accept`)).statusCode).toBe(200);
       const converted = await call('POST', `/api/quotes/${quote.id}/order`);
       expect(converted.statusCode, converted.body).toBe(201);
-      const { order } = converted.json() as {
-        order: { billedAmount: number; itemsTotal: number; items: { totalPrice: number }[] };
-      };
+      const { order } = converted.json() as Ok<'/api/quotes/{id}/order', 'post'>;
       expect(cents(order.billedAmount)).toBe(briefCents);
       expect(cents(order.itemsTotal)).toBe(briefCents);
       expect(sumCents(order.items.map((i) => i.totalPrice))).toBe(briefCents);
