@@ -1,7 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailbox } from '../helpers/mailbox.ts';
 import { createCartonBrief } from './fixtures.ts';
 import { openE2eSession, screenshot } from './harness.ts';
 
@@ -12,34 +11,15 @@ import { openE2eSession, screenshot } from './harness.ts';
  * the catalogue. Screenshots: test-results/e2e/forms-*.
  */
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
-const mails: { to: string[]; data: string }[] = [];
-let smtp: SMTPServer;
+const box = mailbox();
+const { mails } = box;
 const env: Record<string, string> = { IMPORT_BATCH_SIZE: '10', MAIL_FROM: 'quotes@e2e.test' };
 
 // Registered before the session's own hooks, so the service starts with SMTP_URL set.
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        mails.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          data: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  env.SMTP_URL = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  env.SMTP_URL = await box.start();
 });
-afterAll(async () => {
-  await new Promise<void>((resolve) => smtp?.close(() => resolve()));
-});
+afterAll(() => box.close());
 
 const e2e = openE2eSession({ name: 'forms', env });
 const { url } = e2e;

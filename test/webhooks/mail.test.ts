@@ -1,45 +1,24 @@
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { emailOutbox } from '../../src/db/schema/mail.ts';
 import { companies } from '../../src/db/schema/platform.ts';
 import { entity } from '../../src/platform/events.ts';
 import { auth, buildTestApp, makeOrganisation, type TestApp, testConfig } from '../helpers/app.ts';
+import { mailbox } from '../helpers/mailbox.ts';
 import { type Receiver, startReceiver } from '../helpers/receiver.ts';
-
-type Received = { from: string; to: string[]; data: string };
 
 let t: TestApp;
 let receiver: Receiver;
-let smtp: SMTPServer;
-const mails: Received[] = [];
+const box = mailbox();
+const { mails } = box;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        mails.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          data: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
+  const smtpUrl = await box.start();
   receiver = await startReceiver();
   t = await buildTestApp({
     runWorkers: true,
     config: {
-      smtpUrl: `smtp://127.0.0.1:${port}`,
+      smtpUrl,
       mailFrom: 'webhooks@service.test',
       webhooks: {
         ...testConfig().webhooks,
@@ -55,7 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
   await receiver.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await box.close();
 });
 
 it('e-mails the admins over SMTP when a webhook is disabled, and records the message as sent', async () => {
