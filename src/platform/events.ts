@@ -17,7 +17,7 @@ export type EntityDescriptor = { entity: string; plural: string; tableName: stri
 /**
  * What an event delivers as `entity` (webhooks, `GET /api/events`): the output of the entity's GET
  * presenter for a staff audience that reads costs (events and webhooks are the admins', who hold
- * `costs:read`: test/webhooks-payloads.test.ts checks it), serialised by the GET answer's schema as
+ * `costs:read`: test/webhooks/payloads.test.ts checks it), serialised by the GET answer's schema as
  * Fastify serialises the answer (fast-json-stringify: properties the schema does not declare are
  * left out). `present` turns the stored row into what the presenter makes of it (computed
  * fields); without it the row is serialised as it is. The schema is the entity's in the OpenAPI
@@ -46,7 +46,7 @@ export function compilePayload(name: string, payload: EntityPayload): DeclaredPa
     name,
     stringify: (value) => {
       // Serialised without `required`: a snapshot that lacks a property leaves it out rather than
-      // failing the change; test/webhooks-payloads.test.ts validates against the schema itself.
+      // failing the change; test/webhooks/payloads.test.ts validates against the schema itself.
       compiled ??= fastJson(withoutRequired(payload.schema) as Parameters<typeof fastJson>[0], {
         schema: Object.fromEntries(
           (payload.refs ?? []).map((ref) => [ref.$id!, withoutRequired(ref)]),

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
+import { createCartonBrief } from './fixtures.ts';
 import { ADMIN, openE2eSession, screenshot, signInApi } from './harness.ts';
 
 /**
@@ -18,27 +19,7 @@ beforeAll(async () => {
   // A saved folding carton to re-price (the configurator's own scenario is sales-desk.e2e.ts).
   const { api } = e2e;
   const company = await api('POST', '/api/companies', { name: 'Rate Test Co' });
-  const products = (await api('GET', '/api/products')) as { id: string; code: string }[];
-  const boards = (await api('GET', '/api/material-references')) as { id: string; code: string }[];
-  const brief = await api('POST', '/api/briefs', {
-    name: 'Rate test carton',
-    companyId: company.id,
-    briefElements: [
-      {
-        position: 0,
-        productId: products.find((p) => p.code === 'STE')!.id,
-        lengthDimension: 120,
-        widthDimension: 40,
-        heightDimension: 180,
-        materialReferenceId: boards.find((b) => b.code === 'GC1-350')!.id,
-        decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
-        wantDecoration: true,
-        sidePrinted: 'RECTO',
-        rectoColorCount: 4,
-        versoColorCount: 0,
-      },
-    ],
-  });
+  const brief = await createCartonBrief(api, company.id, 'Rate test carton');
   Object.assign(state, { briefId: brief.id, briefCode: brief.code, storedBefore: brief.totalPrice });
   await api('POST', '/api/users', {
     email: 'temp.guest@e2e.test',

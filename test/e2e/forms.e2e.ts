@@ -1,7 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailbox } from '../helpers/mailbox.ts';
+import { createCartonBrief } from './fixtures.ts';
 import { openE2eSession, screenshot } from './harness.ts';
 
 /**
@@ -11,34 +11,15 @@ import { openE2eSession, screenshot } from './harness.ts';
  * the catalogue. Screenshots: test-results/e2e/forms-*.
  */
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
-const mails: { to: string[]; data: string }[] = [];
-let smtp: SMTPServer;
+const box = mailbox();
+const { mails } = box;
 const env: Record<string, string> = { IMPORT_BATCH_SIZE: '10', MAIL_FROM: 'quotes@e2e.test' };
 
 // Registered before the session's own hooks, so the service starts with SMTP_URL set.
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        mails.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          data: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  env.SMTP_URL = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  env.SMTP_URL = await box.start();
 });
-afterAll(async () => {
-  await new Promise<void>((resolve) => smtp?.close(() => resolve()));
-});
+afterAll(() => box.close());
 
 const e2e = openE2eSession({ name: 'forms', env });
 const { url } = e2e;
@@ -219,7 +200,7 @@ describe('imports: a dry run, then for real', () => {
     await screenshot(page, 'forms-09-real-run');
 
     // A dry run runs for real once: its page then links to the real run instead of offering it
-    // again (the API's 409 dry_run_already_run: test/forms-rules.test.ts).
+    // again (the API's 409 dry_run_already_run: test/orders/form-rules.test.ts).
     await page.getByRole('link', { name: 'Started from a dry run: open it' }).click();
     await page.getByTestId('real-run').waitFor();
     expect(await page.getByRole('button', { name: 'Run for real' }).count()).toBe(0);
@@ -310,27 +291,7 @@ describe('the configurator’s defaults and searchable selects, the contact pick
       lastName: 'Picker',
       collaborationIds: [company.id],
     });
-    const products = (await e2e.api('GET', '/api/products')) as { id: string; code: string }[];
-    const boards = (await e2e.api('GET', '/api/material-references')) as { id: string; code: string }[];
-    await e2e.api('POST', '/api/briefs', {
-      name: 'Picker box',
-      companyId: company.id,
-      briefElements: [
-        {
-          position: 0,
-          productId: products.find((p) => p.code === 'STE')!.id,
-          lengthDimension: 120,
-          widthDimension: 40,
-          heightDimension: 180,
-          materialReferenceId: boards.find((b) => b.code === 'GC1-350')!.id,
-          decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
-          wantDecoration: true,
-          sidePrinted: 'RECTO',
-          rectoColorCount: 4,
-          versoColorCount: 0,
-        },
-      ],
-    });
+    await createCartonBrief(e2e.api, company.id, 'Picker box');
     await page.goto(url(`/quotes/new?companyId=${company.id}`));
     await page.getByRole('heading', { name: 'New quote' }).waitFor();
     const contact = page.getByTestId('quote-contact');

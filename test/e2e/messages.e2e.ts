@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createCartonBrief } from './fixtures.ts';
 import { ADMIN, openE2eSession, screenshot } from './harness.ts';
 
 /**
@@ -188,27 +189,7 @@ describe('refusals in the user’s words, French and German', () => {
   it('de: a quote’s PDF is made in German from the quote page', async () => {
     const { page } = e2e;
     const company = await e2e.api('POST', '/api/companies', { name: 'Tee Kontor' });
-    const products = (await e2e.api('GET', '/api/products')) as { id: string; code: string }[];
-    const boards = (await e2e.api('GET', '/api/material-references')) as { id: string; code: string }[];
-    const brief = await e2e.api('POST', '/api/briefs', {
-      name: 'Teeschachtel',
-      companyId: company.id,
-      briefElements: [
-        {
-          position: 0,
-          productId: products.find((p) => p.code === 'STE')!.id,
-          lengthDimension: 120,
-          widthDimension: 40,
-          heightDimension: 180,
-          materialReferenceId: boards.find((b) => b.code === 'GC1-350')!.id,
-          decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
-          wantDecoration: true,
-          sidePrinted: 'RECTO',
-          rectoColorCount: 4,
-          versoColorCount: 0,
-        },
-      ],
-    });
+    const brief = await createCartonBrief(e2e.api, company.id, 'Teeschachtel');
     const quote = await e2e.api('POST', '/api/quotes', {
       companyId: company.id,
       name: 'Tee 2027',

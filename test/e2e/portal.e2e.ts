@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailbox } from '../helpers/mailbox.ts';
 import { expectAccessible } from './axe.ts';
+import { createCartonBrief } from './fixtures.ts';
 import { clearScreenshots, openE2eSession, screenshot } from './harness.ts';
 
 /**
@@ -17,30 +17,13 @@ import { clearScreenshots, openE2eSession, screenshot } from './harness.ts';
  * staff menu. A guest accepts through a guest link's page, in the link's language.
  */
 
-type Mail = { to: string[]; data: string };
-const mails: Mail[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  logger: false,
-  onData(stream, session, callback) {
-    const chunks: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.on('end', () => {
-      mails.push({
-        to: session.envelope.rcptTo.map((r) => r.address),
-        data: Buffer.concat(chunks).toString(),
-      });
-      callback();
-    });
-  },
-});
-await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-const smtpPort = (smtp.server.address() as AddressInfo).port;
+const box = mailbox();
+const { mails } = box;
+const smtpUrl = await box.start();
 
 const e2e = openE2eSession({
   name: 'portal',
-  env: { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_FROM: 'quotes@seller.test' },
+  env: { SMTP_URL: smtpUrl, MAIL_FROM: 'quotes@seller.test' },
   context: { viewport: { width: 1440, height: 900 } },
 });
 const { api, url } = e2e;
@@ -75,31 +58,9 @@ beforeAll(async () => {
     await api('POST', `/api/users/${contact.id}/invite`, { password: PASSWORD });
     data.contacts[tag] = contact.id;
   }
-  const products = (await api('GET', '/api/products')) as { id: string; code: string }[];
-  const boards = (await api('GET', '/api/material-references')) as { id: string; code: string }[];
-  data.briefId = (
-    await api('POST', '/api/briefs', {
-      name: 'Tea carton',
-      companyId: company.id,
-      briefElements: [
-        {
-          position: 0,
-          productId: products.find((p) => p.code === 'STE')!.id,
-          lengthDimension: 120,
-          widthDimension: 40,
-          heightDimension: 180,
-          materialReferenceId: boards.find((b) => b.code === 'GC1-350')!.id,
-          decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
-          wantDecoration: true,
-          sidePrinted: 'RECTO',
-          rectoColorCount: 4,
-          versoColorCount: 0,
-        },
-      ],
-    })
-  ).id;
+  data.briefId = (await createCartonBrief(api, company.id, 'Tea carton')).id;
 });
-afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+afterAll(() => box.close());
 
 /** A published quote of two lines; the first offers price breaks of 5,000 and 10,000 (two columns). */
 async function publishedQuote(contactId: string, name: string) {

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { createCartonBrief } from './fixtures.ts';
 import { ADMIN, openE2eSession, screenshot } from './harness.ts';
 
 /**
@@ -97,27 +98,7 @@ const cases = [
 
 async function newBrief(name: string) {
   const company = await e2e.api('POST', '/api/companies', { name: `${name} Ltd` });
-  const products = (await e2e.api('GET', '/api/products')) as { id: string; code: string }[];
-  const boards = (await e2e.api('GET', '/api/material-references')) as { id: string; code: string }[];
-  return (await e2e.api('POST', '/api/briefs', {
-    name,
-    companyId: company.id,
-    briefElements: [
-      {
-        position: 0,
-        productId: products.find((p) => p.code === 'STE')!.id,
-        lengthDimension: 120,
-        widthDimension: 40,
-        heightDimension: 180,
-        materialReferenceId: boards.find((b) => b.code === 'GC1-350')!.id,
-        decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
-        wantDecoration: true,
-        sidePrinted: 'RECTO',
-        rectoColorCount: 4,
-        versoColorCount: 0,
-      },
-    ],
-  })) as { id: string };
+  return (await createCartonBrief(e2e.api, company.id, name)) as { id: string };
 }
 
 describe('a team can trust the app all day (issue 26)', () => {

@@ -72,7 +72,7 @@ export async function buildTestApp(
 
 /**
  * Another node on the database of `t`: a second app with its own connection pool, sharing only the
- * database, as two service processes do (lighter than test/multi-node.test.ts's real processes).
+ * database, as two service processes do (lighter than test/platform/multi-node.test.ts's real processes).
  * PostgreSQL only: an embedded PGlite database belongs to one app. Close it before `t`.
  */
 export async function buildPeerApp(

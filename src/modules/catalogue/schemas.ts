@@ -6,7 +6,7 @@
  * buyer does not see is optional in the answer whatever the engine requires (`answerSchemaOf`).
  *
  * The answers are serialized as plain JSON (routes.ts): these schemas document, they never drop or
- * refuse a stored value. test/catalogue-schemas.test.ts checks every released default catalogue
+ * refuse a stored value. test/catalogue/schemas.test.ts checks every released default catalogue
  * (defaults/v1..vN.json) and the served entries against them, so a field added to the engine's
  * records without being declared here fails a test.
  *

@@ -130,7 +130,7 @@ export const BODIES = {
  * a material type, a corrugated material a board: catalogue/schemas.ts, all optional since a record
  * created here lacks the engine's), then HIPE's fields; closed. Served as plain JSON, with HIPE's
  * names of the entry's properties (`enable`) that routes.ts adds to the schema once every module's
- * aliases are registered; test/catalogue-schemas.test.ts holds the answers to these schemas.
+ * aliases are registered; test/catalogue/schemas.test.ts holds the answers to these schemas.
  */
 const out = (properties: TProperties, id: string, description: string, kind?: CatalogueKind) => {
   const record = Object.fromEntries(

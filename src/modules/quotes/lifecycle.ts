@@ -185,7 +185,7 @@ const revision = (from: QuoteState, guard: Guard = always, when = '-'): Transiti
   effects: ['copyIntoRevision'],
 });
 
-/** THE lifecycle table (docs/quotes.md shows it; test/quotes-lifecycle.test.ts checks both agree). */
+/** THE lifecycle table (docs/quotes.md shows it; test/quotes/lifecycle.test.ts checks both agree). */
 export const QUOTE_LIFECYCLE: readonly Transition[] = [
   {
     from: 'draft',

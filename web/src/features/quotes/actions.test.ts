@@ -10,7 +10,7 @@ const quote = (
 ): QuoteForActions => ({ state, allowedActions, orderId });
 
 /*
- * The lists below are what GET /api/quotes/{id} answers per caller (test/quotes-lifecycle.test.ts
+ * The lists below are what GET /api/quotes/{id} answers per caller (test/quotes/lifecycle.test.ts
  * checks the API side): the screen follows them and nothing else.
  */
 describe('quote screen actions and guidance', () => {
