@@ -1,7 +1,7 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { pipelineSteps, pipelines } from '../../db/schema/pipelines.ts';
 import { AppError } from '../../platform/errors.ts';
+import { findLivePipeline } from '../pipelines/repository.ts';
+import { findLivePipelineStep } from './repository.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -26,34 +26,14 @@ export async function resolvePipelineRefs(
   let pipelineId = next.opportunityPipelineId ?? null;
   const stepId = next.opportunityStepId ?? null;
   if (pipelineId !== null) {
-    const [pipeline] = UUID.test(pipelineId)
-      ? await db
-          .select({ id: pipelines.id, type: pipelines.type })
-          .from(pipelines)
-          .where(
-            and(
-              eq(pipelines.id, pipelineId),
-              eq(pipelines.organisationId, organisationId),
-              isNull(pipelines.deletedAt),
-            ),
-          )
-      : [];
+    const pipeline = UUID.test(pipelineId)
+      ? await findLivePipeline(db, organisationId, pipelineId)
+      : undefined;
     if (pipeline?.type.toLowerCase() !== 'opportunity')
       throw refused('/opportunityPipelineId', 'is not an opportunity pipeline of the organisation');
   }
   if (stepId !== null) {
-    const [step] = UUID.test(stepId)
-      ? await db
-          .select({ pipelineId: pipelineSteps.pipelineId })
-          .from(pipelineSteps)
-          .where(
-            and(
-              eq(pipelineSteps.id, stepId),
-              eq(pipelineSteps.organisationId, organisationId),
-              isNull(pipelineSteps.deletedAt),
-            ),
-          )
-      : [];
+    const step = UUID.test(stepId) ? await findLivePipelineStep(db, organisationId, stepId) : undefined;
     if (!step) throw refused('/opportunityStepId', 'is not a pipeline step of the organisation');
     if (pipelineId === null) {
       pipelineId = step.pipelineId;

@@ -1,6 +1,7 @@
 import { and, eq, gte, ilike, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { projects } from '../../db/schema/organisation-data.ts';
+import { pipelineSteps } from '../../db/schema/pipelines.ts';
 import { companies } from '../../db/schema/platform.ts';
 import { type Actor, inCompanyScope } from '../../platform/actor.ts';
 import { entity } from '../../platform/events.ts';
@@ -158,4 +159,19 @@ export async function softDeleteProject(db: Executor, id: string) {
     .where(and(eq(projects.id, id), sql`${projects.deletedAt} is null`))
     .returning(projectColumns);
   return project;
+}
+
+/** A live pipeline step of the organisation (its pipeline), for the references a project names. */
+export async function findLivePipelineStep(db: Executor, organisationId: string, id: string) {
+  const [step] = await db
+    .select({ pipelineId: pipelineSteps.pipelineId })
+    .from(pipelineSteps)
+    .where(
+      and(
+        eq(pipelineSteps.id, id),
+        eq(pipelineSteps.organisationId, organisationId),
+        isNull(pipelineSteps.deletedAt),
+      ),
+    );
+  return step;
 }

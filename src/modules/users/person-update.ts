@@ -1,7 +1,4 @@
-import { eq } from 'drizzle-orm';
-import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/client.ts';
-import { users } from '../../db/schema/platform.ts';
 import type { Actor } from '../../platform/actor.ts';
 import type { EntityDescriptor, EventRecorder } from '../../platform/events.ts';
 import {
@@ -9,7 +6,10 @@ import {
   assertUserUnique,
   findUserWithCompanies,
   presentUser,
+  type Role,
   replaceCompanyLinks,
+  type UserUpdate,
+  updateUser,
 } from './repository.ts';
 
 /**
@@ -64,16 +64,13 @@ export async function savePersonUpdate(
   record: EventRecorder,
   change: {
     id: string;
-    set: PgUpdateSetSource<typeof users>;
+    set: UserUpdate;
     changed: string[];
     relationsChanged: boolean;
-    entityOf: (role: (typeof users.$inferSelect)['role']) => EntityDescriptor;
+    entityOf: (role: Role) => EntityDescriptor;
   },
 ) {
-  await tx
-    .update(users)
-    .set({ ...change.set, updatedAt: new Date() })
-    .where(eq(users.id, change.id));
+  await updateUser(tx, change.id, change.set);
   const person = await rereadPerson(tx, actor, change.id);
   await record({
     on: change.entityOf(person.role),

@@ -12,6 +12,7 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { companies, companyUsers, ROLES, type Role, users } from '../../db/schema/platform.ts';
 import { type Actor, companyScope, inCompanyScope } from '../../platform/actor.ts';
@@ -402,6 +403,17 @@ export async function archiveUser(db: Executor, id: string) {
 
 export async function unarchiveUser(db: Executor, id: string) {
   await db.update(users).set({ deletedAt: null, updatedAt: new Date() }).where(eq(users.id, id));
+}
+
+/** The columns a change of a user may set. */
+export type UserUpdate = PgUpdateSetSource<typeof users>;
+
+/** Writes the changed columns of a user and marks it as changed. */
+export async function updateUser(db: Executor, id: string, set: UserUpdate) {
+  await db
+    .update(users)
+    .set({ ...set, updatedAt: new Date() })
+    .where(eq(users.id, id));
 }
 
 /** Marks the user as changed (its relations changed, not its columns). */
