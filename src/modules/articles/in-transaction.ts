@@ -3,12 +3,13 @@
  * larger change (a signed quote converted into an order): the same row and event as the article
  * service, without opening a transaction of their own.
  */
-import { and, eq, isNull } from 'drizzle-orm';
-import type { Executor, Tx } from '../../db/client.ts';
-import { articles } from '../../db/schema/orders.ts';
+import type { Tx } from '../../db/client.ts';
 import type { EventRecorder } from '../../platform/events.ts';
 import { roundUnitPrice } from '../../platform/money.ts';
-import { ARTICLE_ENTITY, codeTaken } from './repository.ts';
+import { ARTICLE_ENTITY, codeTaken, findArticleOfElement, insertArticle } from './repository.ts';
+
+// Modules converting into articles find the element's article where they insert one.
+export { findArticleOfElement };
 
 export type ArticleActor = { organisationId: string; userId: string | null };
 
@@ -24,29 +25,6 @@ export type NewArticle = {
   unit?: string | null;
 };
 
-/** A live article of the company linked to the element (the oldest), if any. */
-export async function findArticleOfElement(
-  db: Executor,
-  organisationId: string,
-  companyId: string,
-  briefElementId: string,
-) {
-  const [row] = await db
-    .select()
-    .from(articles)
-    .where(
-      and(
-        eq(articles.organisationId, organisationId),
-        eq(articles.companyId, companyId),
-        eq(articles.briefElementId, briefElementId),
-        isNull(articles.deletedAt),
-      ),
-    )
-    .orderBy(articles.createdAt, articles.id)
-    .limit(1);
-  return row;
-}
-
 /** Inserts an article with its CREATE event; the company must have been checked by the caller. */
 export async function insertArticleInTransaction(
   tx: Tx,
@@ -56,21 +34,18 @@ export async function insertArticleInTransaction(
 ) {
   let code = input.code;
   for (let n = 2; await codeTaken(tx, actor.organisationId, code); n++) code = `${input.code}-${n}`;
-  const [row] = await tx
-    .insert(articles)
-    .values({
-      organisationId: actor.organisationId,
-      companyId: input.companyId,
-      name: input.name,
-      code,
-      description: input.description,
-      price: input.price == null ? null : roundUnitPrice(input.price),
-      unit: input.unit ?? null,
-      briefElementId: input.briefElementId,
-      currencyId: input.currencyId,
-      createdById: actor.userId,
-    })
-    .returning();
-  await record({ on: ARTICLE_ENTITY, type: 'CREATE', entityId: row!.id, snapshot: { ...row! } });
-  return row!;
+  const row = await insertArticle(tx, {
+    organisationId: actor.organisationId,
+    companyId: input.companyId,
+    name: input.name,
+    code,
+    description: input.description,
+    price: input.price == null ? null : roundUnitPrice(input.price),
+    unit: input.unit ?? null,
+    briefElementId: input.briefElementId,
+    currencyId: input.currencyId,
+    createdById: actor.userId,
+  });
+  await record({ on: ARTICLE_ENTITY, type: 'CREATE', entityId: row.id, snapshot: { ...row } });
+  return row;
 }

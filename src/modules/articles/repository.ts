@@ -157,6 +157,29 @@ export async function listVisibleArticles(
   return { rows, total: counted[0]?.total ?? 0 };
 }
 
+/** A live article of the company linked to the element (the oldest), if any. */
+export async function findArticleOfElement(
+  db: Executor,
+  organisationId: string,
+  companyId: string,
+  briefElementId: string,
+) {
+  const [row] = await db
+    .select()
+    .from(articles)
+    .where(
+      and(
+        eq(articles.organisationId, organisationId),
+        eq(articles.companyId, companyId),
+        eq(articles.briefElementId, briefElementId),
+        isNull(articles.deletedAt),
+      ),
+    )
+    .orderBy(articles.createdAt, articles.id)
+    .limit(1);
+  return row;
+}
+
 export async function insertArticle(db: Executor, values: typeof articles.$inferInsert) {
   const [row] = await db.insert(articles).values(values).returning();
   return row!;

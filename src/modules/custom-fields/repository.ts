@@ -124,3 +124,33 @@ export async function updateLiveCustomField(
     .returning(customFieldColumns);
   return row as CustomFieldRow | undefined;
 }
+
+export type CustomFieldDefinition = Pick<
+  typeof customFieldDefinitions.$inferSelect,
+  'key' | 'label' | 'type' | 'options' | 'required'
+>;
+
+/** The live custom field definitions of an entity of the organisation, by key. */
+export async function liveDefinitions(
+  db: Executor,
+  organisationId: string,
+  entity: CustomFieldEntity,
+): Promise<Map<string, CustomFieldDefinition>> {
+  const rows = await db
+    .select({
+      key: customFieldDefinitions.key,
+      label: customFieldDefinitions.label,
+      type: customFieldDefinitions.type,
+      options: customFieldDefinitions.options,
+      required: customFieldDefinitions.required,
+    })
+    .from(customFieldDefinitions)
+    .where(
+      and(
+        eq(customFieldDefinitions.organisationId, organisationId),
+        eq(customFieldDefinitions.entity, entity),
+        isNull(customFieldDefinitions.deletedAt),
+      ),
+    );
+  return new Map(rows.map((d) => [d.key, d]));
+}

@@ -1,14 +1,12 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { type CustomFieldEntity, customFieldDefinitions } from '../../db/schema/organisation-data.ts';
+import type { CustomFieldEntity } from '../../db/schema/organisation-data.ts';
 import { AppError, type ProblemIssue } from '../../platform/errors.ts';
+import { type CustomFieldDefinition, liveDefinitions } from './repository.ts';
+
+// Other modules read definitions through the validator they pair with.
+export { type CustomFieldDefinition, liveDefinitions };
 
 export type CustomFieldValues = Record<string, unknown>;
-
-type Definition = Pick<
-  typeof customFieldDefinitions.$inferSelect,
-  'key' | 'label' | 'type' | 'options' | 'required'
->;
 
 /** Longest accepted string value (the request schema no longer bounds values, see schemas.ts). */
 export const MAX_CUSTOM_FIELD_STRING = 10_000;
@@ -16,7 +14,7 @@ export const MAX_CUSTOM_FIELD_STRING = 10_000;
 /** RFC 6901 escaping of one JSON pointer segment. */
 const segment = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
-export function issueFor(definition: Definition, value: unknown): string | undefined {
+export function issueFor(definition: CustomFieldDefinition, value: unknown): string | undefined {
   if (value === null) return definition.required ? 'is required' : undefined;
   switch (definition.type) {
     case 'boolean':
@@ -45,36 +43,6 @@ export function issueFor(definition: Definition, value: unknown): string | undef
     default:
       return 'has an unknown field type';
   }
-}
-
-export type CustomFieldDefinition = Pick<
-  typeof customFieldDefinitions.$inferSelect,
-  'key' | 'label' | 'type' | 'options' | 'required'
->;
-
-/** The live custom field definitions of an entity of the organisation, by key. */
-export async function liveDefinitions(
-  db: Executor,
-  organisationId: string,
-  entity: CustomFieldEntity,
-): Promise<Map<string, CustomFieldDefinition>> {
-  const rows = await db
-    .select({
-      key: customFieldDefinitions.key,
-      label: customFieldDefinitions.label,
-      type: customFieldDefinitions.type,
-      options: customFieldDefinitions.options,
-      required: customFieldDefinitions.required,
-    })
-    .from(customFieldDefinitions)
-    .where(
-      and(
-        eq(customFieldDefinitions.organisationId, organisationId),
-        eq(customFieldDefinitions.entity, entity),
-        isNull(customFieldDefinitions.deletedAt),
-      ),
-    );
-  return new Map(rows.map((d) => [d.key, d]));
 }
 
 /**
