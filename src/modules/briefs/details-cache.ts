@@ -12,7 +12,7 @@ import {
 } from '../../platform/compression.ts';
 import { notFound } from '../../platform/errors.ts';
 import { etagMatches, weakEtagOf } from '../../platform/etag.ts';
-import { type DetailsStampQuery, prepareDetailsStamp } from './details-stamp.ts';
+import { type DetailsStampQuery, prepareDetailsStamp } from './details-repository.ts';
 
 /**
  * GET /briefs/{id}/details answered from memory (issue 31).
@@ -20,7 +20,7 @@ import { type DetailsStampQuery, prepareDetailsStamp } from './details-stamp.ts'
  * The answer is built from the brief's stored prediction (about 200 KB of jsonb for three
  * elements): loading, parsing, filtering for the audience, serialising and compressing it cost
  * 30-50 times a read of the brief's row. Yet it changes only when the brief, its elements or the
- * names it shows change. Each read now runs one statement (details-stamp.ts): the brief's company,
+ * names it shows change. Each read now runs one statement (details-repository.ts): the brief's company,
  * for the caller's visibility, and a stamp of everything the answer is built from. When this node
  * has sent the answer for that stamp and the caller's audience, the stored JSON text (or its
  * brotli bytes, when the client would have got brotli) goes out as is, with its ETag.

@@ -12,13 +12,12 @@
  * `externalId` is stored on the element and the new element's id is read back.
  */
 import { Value } from '@sinclair/typebox/value';
-import { and, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import { briefElements } from '../../db/schema/briefs.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, badRequest, notFound, type ProblemIssue } from '../../platform/errors.ts';
 import type { ChangeRunner, EventRecorder } from '../../platform/events.ts';
+import { liveElementIdAt, setElementExternalId } from './element-repository.ts';
 import type { ElementRow } from './mapping.ts';
 import { findBriefRow, liveElementsOf } from './repository.ts';
 import { type BriefElementUpdate, BriefElementUpdateSchema } from './schemas.ts';
@@ -88,10 +87,7 @@ export function createElementWrites(
 
   async function setExternalId(tx: Tx, id: string, externalId: unknown) {
     if (externalId === undefined) return;
-    await tx
-      .update(briefElements)
-      .set({ externalId: externalId as string | null })
-      .where(eq(briefElements.id, id));
+    await setElementExternalId(tx, id, externalId as string | null);
   }
 
   const elementOf = (brief: { briefElements: { id: string }[] }, id: string) =>
@@ -120,17 +116,7 @@ export function createElementWrites(
       specs.splice(at, 0, element);
       let createdId = '';
       const answer = await putElements(actor, briefId, seen, specs, async (tx) => {
-        const [created] = await tx
-          .select({ id: briefElements.id })
-          .from(briefElements)
-          .where(
-            and(
-              eq(briefElements.briefId, briefId),
-              eq(briefElements.position, at),
-              isNull(briefElements.deletedAt),
-            ),
-          );
-        createdId = created!.id;
+        createdId = (await liveElementIdAt(tx, briefId, at))!;
         await setExternalId(tx, createdId, externalId);
       });
       return elementOf(answer, createdId);
