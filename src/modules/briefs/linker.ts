@@ -7,7 +7,7 @@ import { FormatRegistry, TypeRegistry } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { v7 as uuidv7 } from 'uuid';
 import type { Executor, Tx } from '../../db/client.ts';
-import { briefElements, briefPredictions } from '../../db/schema/briefs.ts';
+import { briefElements } from '../../db/schema/briefs.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, badRequest, type ProblemIssue } from '../../platform/errors.ts';
 import type { EventRecorder } from '../../platform/events.ts';
@@ -15,14 +15,10 @@ import type { Catalogue } from '../../pricing/index.ts';
 import type { BriefElementLinker } from '../articles/brief-element-linker.ts';
 import { loadCatalogue } from '../catalogue/loader.ts';
 import { type ElementValues, elementValues, engineBrief, isPriceable, presentElement } from './mapping.ts';
+import { insertPredictionSummary } from './prediction-repository.ts';
 import { checkElementStructure, elementPrice, predictionRow, priceOrRefuse } from './prediction-writes.ts';
 import { presentSummary } from './presenters.ts';
-import {
-  BRIEF_ELEMENT_ENTITY,
-  BRIEF_PREDICTION_ENTITY,
-  liveElementExists,
-  predictionSummaryColumns,
-} from './repository.ts';
+import { BRIEF_ELEMENT_ENTITY, BRIEF_PREDICTION_ENTITY, liveElementExists } from './repository.ts';
 import { type StandaloneElementBody, StandaloneElementSchema } from './schemas.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -137,12 +133,12 @@ export async function storeStandalonePrediction(
   elementId: string,
   record: EventRecorder,
 ) {
-  const [stored] = await tx.insert(briefPredictions).values(prediction).returning(predictionSummaryColumns);
+  const stored = await insertPredictionSummary(tx, prediction);
   await record({
     on: BRIEF_PREDICTION_ENTITY,
     type: 'CREATE',
     entityId: prediction.id,
-    snapshot: presentSummary(stored!),
+    snapshot: presentSummary(stored),
     relation: BRIEF_ELEMENT_ENTITY,
     relationId: elementId,
     process: 'PREDICTION',

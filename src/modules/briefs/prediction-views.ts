@@ -1,6 +1,5 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { briefPredictions, type PredictionStatus } from '../../db/schema/briefs.ts';
+import type { PredictionStatus } from '../../db/schema/briefs.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import {
@@ -13,6 +12,7 @@ import {
 } from '../../pricing/index.ts';
 import { loadCatalogue } from '../catalogue/loader.ts';
 import type { BriefRow, PredictionRow } from './mapping.ts';
+import { storeValueAnalysis } from './prediction-repository.ts';
 import { presentPanel, presentProcess, presentSummary, variantsOf } from './presenters.ts';
 import { findBriefPrediction, predictionVersions } from './repository.ts';
 
@@ -99,10 +99,7 @@ export function createPredictionViews<
       }
       throw error;
     }
-    await db
-      .update(briefPredictions)
-      .set({ valueAnalysis: analysis })
-      .where(and(eq(briefPredictions.id, row.id), isNull(briefPredictions.valueAnalysis)));
+    await storeValueAnalysis(db, row.id, analysis);
     return analysis;
   }
 

@@ -2,10 +2,8 @@
  * The briefs module's use of the engine: request-level checks the schema cannot express, pricing
  * with the engine's issues turned into 422 pointers of the request, and the writes of a prediction.
  */
-import { eq } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.ts';
-import { briefElements, briefPredictions, briefs } from '../../db/schema/briefs.ts';
 import { AppError, badRequest, type ProblemIssue } from '../../platform/errors.ts';
 import type { EventRecorder } from '../../platform/events.ts';
 import {
@@ -24,7 +22,8 @@ import {
   predictionTotals,
   withVariantIds,
 } from './mapping.ts';
-import { BRIEF_ENTITY, BRIEF_PREDICTION_ENTITY, predictionSummaryColumns } from './repository.ts';
+import { insertPredictionSummary } from './prediction-repository.ts';
+import { BRIEF_ENTITY, BRIEF_PREDICTION_ENTITY, updateBrief, updateElement } from './repository.ts';
 
 type ElementShape = { position: number; id?: string; decorationsCount?: { decorationIndex: number }[] };
 
@@ -226,29 +225,26 @@ export async function applyBriefPrediction(
     options.createdById,
     at,
   );
-  const [stored] = await tx.insert(briefPredictions).values(prediction).returning(predictionSummaryColumns);
+  const stored = await insertPredictionSummary(tx, prediction);
   const pricedElements: ElementRow[] = [];
   for (const element of elements) {
-    const [row] = await tx
-      .update(briefElements)
-      .set(elementPrice(output, element.position, prediction.id, at))
-      .where(eq(briefElements.id, element.id))
-      .returning();
-    pricedElements.push(row!);
+    pricedElements.push(
+      await updateElement(tx, element.id, elementPrice(output, element.position, prediction.id, at)),
+    );
   }
-  const [updated] = await tx
-    .update(briefs)
-    .set({ ...options.extra, ...completedColumns(prediction, at), updatedAt: at })
-    .where(eq(briefs.id, brief.id))
-    .returning();
+  const updated = await updateBrief(tx, brief.id, {
+    ...options.extra,
+    ...completedColumns(prediction, at),
+    updatedAt: at,
+  });
   await record({
     on: BRIEF_PREDICTION_ENTITY,
     type: 'CREATE',
     entityId: prediction.id,
-    snapshot: stored!,
+    snapshot: stored,
     relation: BRIEF_ENTITY,
     relationId: brief.id,
     process: 'PREDICTION',
   });
-  return { brief: updated!, elements: pricedElements, prediction: stored! };
+  return { brief: updated, elements: pricedElements, prediction: stored };
 }

@@ -6,18 +6,17 @@
  *   PENDING --job claims--> IN_PROGRESS --priced--> COMPLETED
  *                                       --engine refuses / attempts exhausted--> FAILED
  */
-import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
 import type { JobWithMetadata } from 'pg-boss';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import { briefs } from '../../db/schema/briefs.ts';
 import type { EventRecorder } from '../../platform/events.ts';
 import { PricingError, priceBrief } from '../../pricing/index.ts';
 import { loadCatalogue } from '../catalogue/loader.ts';
 import { type BriefRow, elementValuesOf, engineBrief } from './mapping.ts';
+import { listLiveBriefsIn, lockBrief } from './prediction-repository.ts';
 import { applyBriefPrediction, failureReasonOf } from './prediction-writes.ts';
 import { presentListItem } from './presenters.ts';
-import { BRIEF_ENTITY, liveElementsOf, nextVersion } from './repository.ts';
+import { BRIEF_ENTITY, liveElementsOf, nextVersion, updateBrief } from './repository.ts';
 
 export const PREDICT_JOB = 'briefs.predict';
 export type PredictJob = { briefId: string; organisationId: string; revision: number };
@@ -36,11 +35,7 @@ export function createPredictor(ctx: Pick<AppContext, 'db' | 'change' | 'jobs' |
   });
 
   async function lock(tx: Tx, job: PredictJob) {
-    const [row] = await tx
-      .select()
-      .from(briefs)
-      .where(and(eq(briefs.id, job.briefId), eq(briefs.organisationId, job.organisationId)))
-      .for('update');
+    const row = await lockBrief(tx, job.organisationId, job.briefId);
     const current =
       row &&
       !row.deletedAt &&
@@ -50,16 +45,17 @@ export function createPredictor(ctx: Pick<AppContext, 'db' | 'change' | 'jobs' |
   }
 
   async function fail(tx: Tx, record: EventRecorder, row: BriefRow, reason: string) {
-    const [failed] = await tx
-      .update(briefs)
-      .set({ predictionStatus: 'FAILED', hasPrice: false, failureReason: reason, updatedAt: new Date() })
-      .where(eq(briefs.id, row.id))
-      .returning();
+    const failed = await updateBrief(tx, row.id, {
+      predictionStatus: 'FAILED',
+      hasPrice: false,
+      failureReason: reason,
+      updatedAt: new Date(),
+    });
     await record({
       on: BRIEF_ENTITY,
       type: 'UPDATE',
       entityId: row.id,
-      snapshot: presentListItem(failed!, { project: null }),
+      snapshot: presentListItem(failed, { project: null }),
       updatedColumns: ['predictionStatus', 'failureReason'],
       process: 'PREDICTION',
     });
@@ -74,21 +70,17 @@ export function createPredictor(ctx: Pick<AppContext, 'db' | 'change' | 'jobs' |
         await fail(tx, record, row, `Pricing did not complete after ${row.predictionAttempts} attempts`);
         return false;
       }
-      const [claimed] = await tx
-        .update(briefs)
-        .set({
-          predictionStatus: 'IN_PROGRESS',
-          predictionAttempts: row.predictionAttempts + 1,
-          updatedAt: new Date(),
-        })
-        .where(eq(briefs.id, row.id))
-        .returning();
+      const claimed = await updateBrief(tx, row.id, {
+        predictionStatus: 'IN_PROGRESS',
+        predictionAttempts: row.predictionAttempts + 1,
+        updatedAt: new Date(),
+      });
       if (row.predictionStatus === 'PENDING') {
         await record({
           on: BRIEF_ENTITY,
           type: 'UPDATE',
           entityId: row.id,
-          snapshot: presentListItem(claimed!, { project: null }),
+          snapshot: presentListItem(claimed, { project: null }),
           updatedColumns: ['predictionStatus'],
           process: 'PREDICTION',
         });
@@ -173,17 +165,11 @@ export function createPredictor(ctx: Pick<AppContext, 'db' | 'change' | 'jobs' |
    * the send a no-op (stately queue, singletonKey = brief id).
    */
   async function recover(startup: boolean): Promise<number> {
-    const rows = await ctx.db
-      .select({ id: briefs.id, organisationId: briefs.organisationId, revision: briefs.revision })
-      .from(briefs)
-      .where(
-        and(
-          isNull(briefs.deletedAt),
-          inArray(briefs.predictionStatus, [...UNFINISHED]),
-          startup ? undefined : lt(briefs.updatedAt, new Date(Date.now() - STALE_MS)),
-        ),
-      )
-      .limit(5000);
+    const rows = await listLiveBriefsIn(
+      ctx.db,
+      UNFINISHED,
+      startup ? undefined : new Date(Date.now() - STALE_MS),
+    );
     for (const row of rows) await enqueue(row);
     if (rows.length) ctx.log.info({ queued: rows.length, startup }, 'briefs queued for pricing recovery');
     return rows.length;
