@@ -7,7 +7,6 @@ import { FormatRegistry, TypeRegistry } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { v7 as uuidv7 } from 'uuid';
 import type { Executor, Tx } from '../../db/client.ts';
-import { briefElements } from '../../db/schema/briefs.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, badRequest, type ProblemIssue } from '../../platform/errors.ts';
 import type { EventRecorder } from '../../platform/events.ts';
@@ -18,7 +17,12 @@ import { type ElementValues, elementValues, engineBrief, isPriceable, presentEle
 import { insertPredictionSummary } from './prediction-repository.ts';
 import { checkElementStructure, elementPrice, predictionRow, priceOrRefuse } from './prediction-writes.ts';
 import { presentSummary } from './presenters.ts';
-import { BRIEF_ELEMENT_ENTITY, BRIEF_PREDICTION_ENTITY, liveElementExists } from './repository.ts';
+import {
+  BRIEF_ELEMENT_ENTITY,
+  BRIEF_PREDICTION_ENTITY,
+  insertElement,
+  liveElementExists,
+} from './repository.ts';
 import { type StandaloneElementBody, StandaloneElementSchema } from './schemas.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -153,23 +157,20 @@ export function createBriefElementLinker(): BriefElementLinker {
       const id = uuidv7();
       const at = new Date();
       const { values, prediction } = await standaloneValues(tx, actor, input, id, at, base);
-      const [row] = await tx
-        .insert(briefElements)
-        .values({
-          ...values,
-          id,
-          organisationId: actor.organisationId,
-          briefId: null,
-          createdById: actor.userId,
-          createdAt: at,
-          updatedAt: at,
-        })
-        .returning();
+      const row = await insertElement(tx, {
+        ...values,
+        id,
+        organisationId: actor.organisationId,
+        briefId: null,
+        createdById: actor.userId,
+        createdAt: at,
+        updatedAt: at,
+      });
       await record({
         on: BRIEF_ELEMENT_ENTITY,
         type: 'CREATE',
         entityId: id,
-        snapshot: presentElement(row!, prediction?.currency ?? null),
+        snapshot: presentElement(row, prediction?.currency ?? null),
       });
       if (prediction) await storeStandalonePrediction(tx, prediction, id, record);
       return { id };
