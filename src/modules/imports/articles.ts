@@ -4,15 +4,10 @@ import { articles } from '../../db/schema/orders.ts';
 import type { Change } from '../../platform/events.ts';
 import { roundUnitPrice } from '../../platform/money.ts';
 import { ARTICLE_ENTITY } from '../articles/repository.ts';
-import {
-  archiveAbsentRows,
-  countAbsentRows,
-  inList,
-  pendingUpdates,
-  queueUpdate,
-  writeBatch,
-} from './bulk.ts';
-import { companiesByExternalId, unknownCompany } from './references.ts';
+import { pendingUpdates, queueUpdate, writeBatch } from './bulk.ts';
+import { archiveAbsentRows, countAbsentRows, inList } from './bulk-repository.ts';
+import { unknownCompany } from './references.ts';
+import { companiesByExternalId } from './repository.ts';
 import { type BatchContext, emptyOutcome, fail, type ImportType, type InputRow } from './types.ts';
 import { RowReader } from './values.ts';
 

@@ -4,15 +4,9 @@ import { type Executor, rowsOf } from '../../db/client.ts';
 import { companies } from '../../db/schema/platform.ts';
 import type { Change } from '../../platform/events.ts';
 import { COMPANY_ENTITY, companyColumns } from '../companies/repository.ts';
-import {
-  archiveAbsentRows,
-  countAbsentRows,
-  inList,
-  pendingUpdates,
-  queueUpdate,
-  writeBatch,
-} from './bulk.ts';
-import { dryRunReferences } from './keys.ts';
+import { pendingUpdates, queueUpdate, writeBatch } from './bulk.ts';
+import { archiveAbsentRows, countAbsentRows, inList } from './bulk-repository.ts';
+import { dryRunReferences } from './keys-repository.ts';
 import { type BatchContext, emptyOutcome, fail, type ImportType, type InputRow } from './types.ts';
 import { RowReader } from './values.ts';
 

@@ -4,8 +4,9 @@ import type { Executor } from '../../db/client.ts';
 import { companyUsers, users } from '../../db/schema/platform.ts';
 import type { Change } from '../../platform/events.ts';
 import { CONTACT_ENTITY, presentUser, userWithCompaniesColumns } from '../users/repository.ts';
-import { archiveAbsentRows, bulkInsert, bulkUpdate, countAbsentRows, inList } from './bulk.ts';
-import { companiesByExternalId, unknownCompany } from './references.ts';
+import { archiveAbsentRows, bulkInsert, bulkUpdate, countAbsentRows, inList } from './bulk-repository.ts';
+import { unknownCompany } from './references.ts';
+import { companiesByExternalId } from './repository.ts';
 import { type BatchContext, emptyOutcome, fail, type ImportType, type InputRow } from './types.ts';
 import { differences, RowReader } from './values.ts';
 

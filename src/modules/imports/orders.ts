@@ -6,15 +6,10 @@ import { brokenDateRule, ORDER_DATE_RULES } from '../../platform/date-order.ts';
 import type { Change } from '../../platform/events.ts';
 import { roundCents } from '../../platform/money.ts';
 import { ORDER_ENTITY, ORDER_ITEM_ENTITY } from '../orders/repository.ts';
-import {
-  archiveAbsentRows,
-  countAbsentRows,
-  inList,
-  pendingUpdates,
-  queueUpdate,
-  writeBatch,
-} from './bulk.ts';
-import { companiesByExternalId, unknownCompany } from './references.ts';
+import { pendingUpdates, queueUpdate, writeBatch } from './bulk.ts';
+import { archiveAbsentRows, countAbsentRows, inList } from './bulk-repository.ts';
+import { unknownCompany } from './references.ts';
+import { companiesByExternalId } from './repository.ts';
 import { type BatchContext, emptyOutcome, fail, type ImportType, type InputRow } from './types.ts';
 import { RowReader } from './values.ts';
 

@@ -11,7 +11,7 @@ import type { ChunkedFileStore } from '../files/chunks.ts';
 import { checkFile } from './check-pass.ts';
 import { messageOf } from './db-errors.ts';
 import { importTypeOf } from './import-types.ts';
-import { clearKeys } from './keys.ts';
+import { clearKeys } from './keys-repository.ts';
 import { resultMail } from './mail.ts';
 import { heapGuard } from './memory.ts';
 import { IMPORT_ENTITY, type ImportRow, presentImport } from './repository.ts';
