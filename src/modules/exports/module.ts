@@ -1,8 +1,7 @@
-import { and, eq, isNull } from 'drizzle-orm';
-import { exports } from '../../db/schema/exports.ts';
 import { defineModule } from '../../platform/module.ts';
 import { filesModule } from '../files/module.ts';
 import { createExportRecovery, EXPORT_SWEEP_INTERVAL_MS } from './recovery.ts';
+import { findLiveExport } from './repository.ts';
 import { ExportSchema, exportsRoutes } from './routes.ts';
 import { createExportService, EXPORT_ENTITY, EXPORT_JOB, type ExportJob, presentExport } from './service.ts';
 
@@ -43,12 +42,7 @@ export const exportsModule = defineModule({
     // An export's events deliver it as GET /exports/{id} does (presentExport).
     ctx.registry.entityPayload(EXPORT_ENTITY, { schema: ExportSchema });
     ctx.registry.eventResource('exports', async (db, organisationId, id) => {
-      const [row] = await db
-        .select()
-        .from(exports)
-        .where(
-          and(eq(exports.id, id), eq(exports.organisationId, organisationId), isNull(exports.deletedAt)),
-        );
+      const row = await findLiveExport(db, organisationId, id);
       return row ? presentExport(row) : undefined;
     });
     return [{ plugin: exportsRoutes(service) }];

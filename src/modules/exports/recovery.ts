@@ -12,10 +12,9 @@
  * A run claims its export atomically (service.ts), so a sweep racing a slow run never writes the
  * file twice.
  */
-import { and, eq, lt, or } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { exports } from '../../db/schema/exports.ts';
 import { IMPORT_STATUS } from '../../db/schema/imports.ts';
+import { findStaleExports, updateExportIfUnchanged } from './repository.ts';
 import {
   EXPORT_ATTEMPTS,
   EXPORT_ENTITY,
@@ -34,22 +33,11 @@ export function createExportRecovery(
 ) {
   /** Hands stale exports back to the queue (or ends them in 7 CRASH); answers how many it touched. */
   async function recover(now = new Date()): Promise<number> {
-    const stale = await ctx.db
-      .select()
-      .from(exports)
-      .where(
-        or(
-          and(
-            eq(exports.status, IMPORT_STATUS.IN_PROGRESS),
-            lt(exports.updatedAt, new Date(now.getTime() - staleAfterMs)),
-          ),
-          and(
-            eq(exports.status, IMPORT_STATUS.REQUESTED),
-            lt(exports.updatedAt, new Date(now.getTime() - EXPORT_UNQUEUED_AFTER_MS)),
-          ),
-        ),
-      )
-      .limit(100);
+    const stale = await findStaleExports(
+      ctx.db,
+      new Date(now.getTime() - staleAfterMs),
+      new Date(now.getTime() - EXPORT_UNQUEUED_AFTER_MS),
+    );
     let touched = 0;
     for (const row of stale) {
       const interrupted = row.status === IMPORT_STATUS.IN_PROGRESS;
@@ -59,24 +47,14 @@ export function createExportRecovery(
         { organisationId: row.organisationId, userId: null },
         async (tx, record) => {
           // Only if nothing moved it since it was read (another node's sweep, a finishing run).
-          const [next] = await tx
-            .update(exports)
-            .set({
-              attempts,
-              status: crashed ? IMPORT_STATUS.CRASH : IMPORT_STATUS.REQUESTED,
-              stats: interrupted
-                ? { ...row.stats, reason: 'interrupted: the process writing it stopped' }
-                : row.stats,
-              updatedAt: now,
-            })
-            .where(
-              and(
-                eq(exports.id, row.id),
-                eq(exports.status, row.status),
-                eq(exports.updatedAt, row.updatedAt),
-              ),
-            )
-            .returning();
+          const next = await updateExportIfUnchanged(tx, row, {
+            attempts,
+            status: crashed ? IMPORT_STATUS.CRASH : IMPORT_STATUS.REQUESTED,
+            stats: interrupted
+              ? { ...row.stats, reason: 'interrupted: the process writing it stopped' }
+              : row.stats,
+            updatedAt: now,
+          });
           if (next && crashed) {
             await record({
               on: EXPORT_ENTITY,

@@ -5,37 +5,13 @@
  * true/false, multi-select values joined by `|`, empty when unset). Text cells that a spreadsheet
  * would run as a formula are escaped (`spreadsheetSafe`); the import drops the escape again.
  */
-import { type SQL, sql } from 'drizzle-orm';
-import { type Executor, rowsOf } from '../../db/client.ts';
+import type { Executor } from '../../db/client.ts';
 import { liveDefinitions } from '../custom-fields/validate.ts';
 import { IMPORT_TYPES } from '../imports/import-types.ts';
-
-export type ExportFilter = {
-  organisationId: string;
-  startDate: Date | null;
-  endDate: Date | null;
-  userIds: string[];
-};
+import { type ExportFilter, findExportRecords, hasExportQuery } from './repository.ts';
 
 const iso = (value: unknown) =>
   value instanceof Date ? value.toISOString() : value == null ? '' : String(value);
-
-/** `alias.created_at` / `created_by_id` bounds of the filter. */
-function bounds(alias: string, filter: ExportFilter): SQL {
-  const a = sql.raw(alias);
-  const parts: SQL[] = [sql`${a}.organisation_id = ${filter.organisationId}`, sql`${a}.deleted_at is null`];
-  if (filter.startDate) parts.push(sql`${a}.created_at >= ${filter.startDate.toISOString()}`);
-  if (filter.endDate) parts.push(sql`${a}.created_at < ${filter.endDate.toISOString()}`);
-  if (filter.userIds.length) {
-    parts.push(
-      sql`${a}.created_by_id in (${sql.join(
-        filter.userIds.map((id) => sql`${id}::uuid`),
-        sql`, `,
-      )})`,
-    );
-  }
-  return sql.join(parts, sql` and `);
-}
 
 /**
  * CSV (formula) injection, OWASP: a spreadsheet runs a cell starting with `=`, `+`, `-` or `@` as
@@ -75,44 +51,16 @@ const CUSTOM_FIELD_ENTITY: Record<string, 'company' | 'contact' | 'article' | 'o
   '19': 'order',
 };
 
-const QUERIES: Record<string, (f: ExportFilter) => SQL> = {
-  '16': (f) => sql`select c.external_id as "externalId", c.name, p.external_id as "parentExternalId", c.email,
-      c.phone_number as "phoneNumber", c.website, c.vat_number as "vatNumber", c.custom_fields as "customFields"
-    from companies c left join companies p on p.id = c.parent_id
-    where ${bounds('c', f)} order by c.created_at, c.id`,
-  '17': (
-    f,
-  ) => sql`select u.external_id as "externalId", u.email, u.first_name as "firstName", u.last_name as "lastName",
-      u.phone_number as "phoneNumber",
-      coalesce((select string_agg(c.external_id, '|' order by c.external_id) from company_users cu
-        join companies c on c.id = cu.company_id and c.deleted_at is null and c.external_id is not null
-        where cu.user_id = u.id), '') as "companyExternalIds", u.custom_fields as "customFields"
-    from users u where ${bounds('u', f)} and u.role = 'contact' order by u.created_at, u.id`,
-  '18': (f) => sql`select a.code, a.name, a.description, a.price, a.stocked, a.quantity, a.unit, a.enabled,
-      c.external_id as "companyExternalId", a.external_id as "externalId", a.custom_fields as "customFields"
-    from articles a left join companies c on c.id = a.company_id
-    where ${bounds('a', f)} order by a.created_at, a.id`,
-  '19': (
-    f,
-  ) => sql`select o.external_id as "externalId", c.external_id as "companyExternalId", o.billed_amount as "billedAmount",
-      o.order_date as "orderDate", o.expected_delivery_date as "expectedDeliveryDate",
-      o.actual_delivery_date as "actualDeliveryDate", o.tracking_id as "trackingId", s.internal_label as status,
-      o.custom_fields as "customFields"
-    from orders o left join companies c on c.id = o.company_id left join statuses s on s.id = o.status_id
-    where ${bounds('o', f)} order by o.created_at, o.id`,
-};
-
 /** The header and the rows (cells as text) of an export of this type. */
 export async function exportRows(db: Executor, type: string, filter: ExportFilter) {
   const importType = IMPORT_TYPES.find((t) => t.code === type);
-  const query = QUERIES[type];
-  if (!importType || !query) throw new Error(`no export for type ${type}`);
+  if (!importType || !hasExportQuery(type)) throw new Error(`no export for type ${type}`);
   const definitions = await liveDefinitions(db, filter.organisationId, CUSTOM_FIELD_ENTITY[type]!);
   const keys = [...definitions.keys()];
   const header = [...importType.columns.map((c) => c.name), ...keys.map((key) => `cf.${key}`)];
   const numbers = NUMBER_COLUMNS[type] ?? new Set<string>();
-  const result = await db.execute(query(filter));
-  const rows = rowsOf<Record<string, unknown>>(result).map((row) => {
+  const records = await findExportRecords(db, type, filter);
+  const rows = records.map((row) => {
     const custom = (row.customFields ?? {}) as Record<string, unknown>;
     return [
       ...importType.columns.map((column) => spreadsheetSafe(iso(row[column.name]), numbers.has(column.name))),

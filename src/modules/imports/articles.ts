@@ -1,29 +1,18 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { articles } from '../../db/schema/orders.ts';
 import type { Change } from '../../platform/events.ts';
 import { roundUnitPrice } from '../../platform/money.ts';
 import { ARTICLE_ENTITY } from '../articles/repository.ts';
-import {
-  archiveAbsentRows,
-  countAbsentRows,
-  inList,
-  pendingUpdates,
-  queueUpdate,
-  writeBatch,
-} from './bulk.ts';
-import { companiesByExternalId, unknownCompany } from './references.ts';
-import { type BatchContext, emptyOutcome, fail, type ImportType, type InputRow } from './types.ts';
+import { pendingUpdates, queueUpdate, writeBatch } from './bulk.ts';
+import { unknownCompany } from './references.ts';
+import { companiesByExternalId } from './repository.ts';
+import { emptyOutcome, fail, type ImportType, type InputRow } from './types.ts';
 import { RowReader } from './values.ts';
+import { archiveAbsentArticles, countAbsentArticles, findArticlesByCode } from './write-repository.ts';
 
 type ArticleRow = typeof articles.$inferSelect;
 
 const NOT_NULL = ['name', 'stocked', 'quantity', 'enabled'] as const;
-
-const absentArticles = (c: BatchContext) => sql`
-  select a.id from articles a
-   where a.organisation_id = ${c.organisationId} and a.deleted_at is null
-     and not exists (select 1 from import_keys k where k.import_id = ${c.importId} and k.key = lower(a.code))`;
 
 export const articlesImport: ImportType = {
   code: '18',
@@ -78,18 +67,7 @@ export const articlesImport: ImportType = {
     });
 
     const codes = parsed.flatMap((p) => (p.code ? [p.code.toLowerCase()] : []));
-    const found = codes.length
-      ? await c.tx
-          .select()
-          .from(articles)
-          .where(
-            and(
-              eq(articles.organisationId, c.organisationId),
-              isNull(articles.deletedAt),
-              inList(sql`lower(${articles.code})`, codes),
-            ),
-          )
-      : [];
+    const found = codes.length ? await findArticlesByCode(c.tx, c.organisationId, codes) : [];
     const existing = new Map<string, ArticleRow>(found.map((row) => [row.code.toLowerCase(), row]));
     const companyIds = await companiesByExternalId(
       c.tx,
@@ -162,13 +140,11 @@ export const articlesImport: ImportType = {
   },
 
   async archiveAbsent(c, limit) {
-    const ids = await archiveAbsentRows(c.tx, articles, absentArticles(c), limit);
-    if (ids.length === 0) return [];
-    const rows = await c.tx.select().from(articles).where(inList(articles.id, ids));
+    const rows = await archiveAbsentArticles(c.tx, c, limit);
     return rows.map(
       (row): Change => ({ on: ARTICLE_ENTITY, type: 'DELETE', entityId: row.id, snapshot: { ...row } }),
     );
   },
 
-  countAbsent: (c) => countAbsentRows(c.tx, absentArticles(c)),
+  countAbsent: (c) => countAbsentArticles(c.tx, c),
 };

@@ -1,69 +1,23 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
-import { type Executor, rowsOf } from '../../db/client.ts';
 import { companies } from '../../db/schema/platform.ts';
 import type { Change } from '../../platform/events.ts';
-import { COMPANY_ENTITY, companyColumns } from '../companies/repository.ts';
-import {
-  archiveAbsentRows,
-  countAbsentRows,
-  inList,
-  pendingUpdates,
-  queueUpdate,
-  writeBatch,
-} from './bulk.ts';
-import { dryRunReferences } from './keys.ts';
-import { type BatchContext, emptyOutcome, fail, type ImportType, type InputRow } from './types.ts';
+import { COMPANY_ENTITY } from '../companies/repository.ts';
+import { pendingUpdates, queueUpdate, writeBatch } from './bulk.ts';
+import { dryRunReferences } from './keys-repository.ts';
+import { emptyOutcome, fail, type ImportType, type InputRow } from './types.ts';
 import { RowReader } from './values.ts';
-
-type CompanyRow = Awaited<ReturnType<typeof selectCompanies>>[number];
-
-const selectCompanies = (db: Executor) => db.select(companyColumns).from(companies);
+import {
+  archiveAbsentCompanies,
+  type CompanyRow,
+  companyAncestry,
+  countAbsentCompanies,
+  findCompaniesByExternalId,
+  findCompaniesById,
+  lockCompanyTree,
+} from './write-repository.ts';
 
 const PLAIN_FIELDS = ['name', 'email', 'phoneNumber', 'website', 'vatNumber'] as const;
 type PlainField = (typeof PLAIN_FIELDS)[number];
-
-/** Serialises changes of the company tree of an organisation (the same lock as the companies service). */
-async function lockCompanyTree(db: Executor, organisationId: string) {
-  await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`company-tree:${organisationId}`}))`);
-}
-
-/** Each company of `ids` and its ancestors: id -> parent id. */
-async function ancestry(
-  db: Executor,
-  organisationId: string,
-  ids: string[],
-): Promise<Map<string, string | null>> {
-  if (ids.length === 0) return new Map();
-  const result = await db.execute<{ id: string; parent_id: string | null }>(sql`
-    with recursive chain(id, parent_id, depth) as (
-      select c.id, c.parent_id, 1 from companies c
-       where c.organisation_id = ${organisationId} and ${inList(sql`c.id`, ids, 'uuid')}
-      union
-      select c.id, c.parent_id, chain.depth + 1 from companies c
-        join chain on c.id = chain.parent_id
-       where c.organisation_id = ${organisationId} and chain.depth < 1000
-    )
-    select distinct id, parent_id from chain`);
-  const rows = rowsOf<{ id: string; parent_id: string | null }>(result);
-  return new Map(rows.map((r) => [r.id, r.parent_id]));
-}
-
-/** Live companies with an external id that the file does not name, except ancestors of companies that stay. */
-const absentCompanies = (c: BatchContext) => sql`
-  with recursive absent as (
-    select c.id from companies c
-     where c.organisation_id = ${c.organisationId} and c.deleted_at is null and c.external_id is not null
-       and not exists (select 1 from import_keys k where k.import_id = ${c.importId} and k.key = c.external_id)
-  ), kept(id, depth) as (
-    select c.parent_id, 1 from companies c
-     where c.organisation_id = ${c.organisationId} and c.deleted_at is null and c.parent_id is not null
-       and not exists (select 1 from absent a where a.id = c.id)
-    union
-    select p.parent_id, k.depth + 1 from kept k join companies p on p.id = k.id
-     where p.parent_id is not null and k.depth < 100
-  )
-  select a.id from absent a where not exists (select 1 from kept k where k.id = a.id)`;
 
 export const companiesImport: ImportType = {
   code: '16',
@@ -116,15 +70,7 @@ export const companiesImport: ImportType = {
       if (p.key) lookup.add(p.key);
       if (p.parentKey) lookup.add(p.parentKey);
     }
-    const found = lookup.size
-      ? await selectCompanies(c.tx).where(
-          and(
-            eq(companies.organisationId, c.organisationId),
-            isNull(companies.deletedAt),
-            inList(companies.externalId, [...lookup]),
-          ),
-        )
-      : [];
+    const found = lookup.size ? await findCompaniesByExternalId(c.tx, c.organisationId, [...lookup]) : [];
     const existing = new Map<string, CompanyRow>(found.map((row) => [row.externalId!, row]));
     const dryRefs = c.dryRun
       ? await dryRunReferences(
@@ -140,7 +86,7 @@ export const companiesImport: ImportType = {
     if (reparents) {
       await lockCompanyTree(c.tx, c.organisationId);
       const parentIds = parsed.map((p) => (p.parentKey ? existing.get(p.parentKey)?.id : undefined));
-      dbParents = await ancestry(c.tx, c.organisationId, [
+      dbParents = await companyAncestry(c.tx, c.organisationId, [
         ...new Set(parentIds.filter((id): id is string => !!id)),
       ]);
     }
@@ -231,18 +177,16 @@ export const companiesImport: ImportType = {
       organisationId: c.organisationId,
       creates,
       ...pending,
-      reread: (ids) => selectCompanies(c.tx).where(inList(companies.id, ids)),
+      reread: (ids) => findCompaniesById(c.tx, ids),
     });
   },
 
   async archiveAbsent(c, limit) {
-    const ids = await archiveAbsentRows(c.tx, companies, absentCompanies(c), limit);
-    if (ids.length === 0) return [];
-    const rows = await selectCompanies(c.tx).where(inList(companies.id, ids));
+    const rows = await archiveAbsentCompanies(c.tx, c, limit);
     return rows.map(
       (row): Change => ({ on: COMPANY_ENTITY, type: 'DELETE', entityId: row.id, snapshot: row }),
     );
   },
 
-  countAbsent: (c) => countAbsentRows(c.tx, absentCompanies(c)),
+  countAbsent: (c) => countAbsentCompanies(c.tx, c),
 };

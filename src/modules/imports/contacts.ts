@@ -1,38 +1,34 @@
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
-import type { Executor } from '../../db/client.ts';
-import { companyUsers, users } from '../../db/schema/platform.ts';
+import type { Tx } from '../../db/client.ts';
+import type { users } from '../../db/schema/platform.ts';
 import type { Change } from '../../platform/events.ts';
-import { CONTACT_ENTITY, presentUser, userWithCompaniesColumns } from '../users/repository.ts';
-import { archiveAbsentRows, bulkInsert, bulkUpdate, countAbsentRows, inList } from './bulk.ts';
-import { companiesByExternalId, unknownCompany } from './references.ts';
-import { type BatchContext, emptyOutcome, fail, type ImportType, type InputRow } from './types.ts';
+import { CONTACT_ENTITY, presentUser } from '../users/repository.ts';
+import {
+  addCompanyLinks,
+  archiveAbsentContacts,
+  type ContactRow,
+  countAbsentContacts,
+  findContactsByKey,
+  findUsernameOwners,
+  findUsersWithCompanies,
+  insertContacts,
+  removeCompanyLinks,
+  touchUsers,
+  updateContacts,
+} from './contact-repository.ts';
+import { unknownCompany } from './references.ts';
+import { companiesByExternalId } from './repository.ts';
+import { emptyOutcome, fail, type ImportType, type InputRow } from './types.ts';
 import { differences, RowReader } from './values.ts';
-
-const contactColumns = {
-  ...userWithCompaniesColumns,
-  hasPassword: sql<boolean>`${users.passwordHash} is not null`,
-};
-
-const selectUsers = (db: Executor) => db.select(contactColumns).from(users);
-type UserRow = Awaited<ReturnType<typeof selectUsers>>[number];
 
 const PLAIN_FIELDS = ['email', 'firstName', 'lastName', 'phoneNumber'] as const;
 
 const externalKey = (externalId: string) => `x:${externalId}`;
 const emailKey = (email: string) => `e:${email.toLowerCase()}`;
 
-/** The live contacts with a key that the file names by neither key. */
-const absentContacts = (c: BatchContext) => sql`
-  select u.id from users u
-   where u.organisation_id = ${c.organisationId} and u.role = 'contact' and u.deleted_at is null
-     and (u.external_id is not null or u.email is not null)
-     and not exists (select 1 from import_keys k where k.import_id = ${c.importId} and k.key = 'x:' || u.external_id)
-     and not exists (select 1 from import_keys k where k.import_id = ${c.importId} and k.key = 'e:' || lower(u.email))`;
-
-async function snapshots(db: Executor, ids: string[]) {
+async function snapshots(tx: Tx, ids: string[]) {
   if (ids.length === 0) return new Map<string, ReturnType<typeof presentUser>>();
-  const rows = await db.select(userWithCompaniesColumns).from(users).where(inList(users.id, ids));
+  const rows = await findUsersWithCompanies(tx, ids);
   return new Map(rows.map((row) => [row.id, presentUser(row)]));
 }
 
@@ -100,16 +96,10 @@ export const contactsImport: ImportType = {
     const emails = parsed.flatMap((p) => (p.email ? [p.email.toLowerCase()] : []));
     const found =
       externalIds.length || emails.length
-        ? await selectUsers(c.tx).where(
-            and(
-              eq(users.organisationId, c.organisationId),
-              isNull(users.deletedAt),
-              or(inList(users.externalId, externalIds), inList(sql`lower(${users.email})`, emails)),
-            ),
-          )
+        ? await findContactsByKey(c.tx, c.organisationId, externalIds, emails)
         : [];
-    const byExternalId = new Map<string, UserRow>();
-    const byEmail = new Map<string, UserRow>();
+    const byExternalId = new Map<string, ContactRow>();
+    const byEmail = new Map<string, ContactRow>();
     for (const user of found) {
       if (user.externalId) byExternalId.set(user.externalId, user);
       if (user.email) byEmail.set(user.email.toLowerCase(), user);
@@ -117,10 +107,7 @@ export const contactsImport: ImportType = {
     // Usernames are unique across the service: a contact who signs in follows its e-mail.
     const takenUsernames = new Map<string, string>();
     if (emails.length) {
-      const rows = await c.tx
-        .select({ id: users.id, username: users.username })
-        .from(users)
-        .where(and(isNull(users.deletedAt), inList(sql`lower(${users.username})`, emails)));
+      const rows = await findUsernameOwners(c.tx, emails);
       for (const row of rows) takenUsernames.set(row.username!.toLowerCase(), row.id);
     }
     const companyIds = await companiesByExternalId(
@@ -143,7 +130,7 @@ export const contactsImport: ImportType = {
         fail(out, reader);
         continue;
       }
-      let match: UserRow | undefined;
+      let match: ContactRow | undefined;
       if (p.externalId) {
         match = byExternalId.get(p.externalId);
         if (match && match.role !== 'contact') {
@@ -239,35 +226,19 @@ export const contactsImport: ImportType = {
       updates.push({ id: match.id, changed, values: { ...match, ...next } });
     }
 
-    for (let start = 0; start < creates.length; start += 2000) {
-      await bulkInsert(c.tx, users, creates.slice(start, start + 2000));
-    }
+    await insertContacts(c.tx, creates);
     if (updates.length && updateFields.size) {
-      await bulkUpdate(
+      await updateContacts(
         c.tx,
-        users,
         c.organisationId,
         [...updateFields],
         updates.filter((u) => u.changed.length).map((u) => ({ ...u.values, id: u.id })),
       );
     }
     const relinkedOnly = updates.filter((u) => u.changed.length === 0).map((u) => u.id);
-    if (relinkedOnly.length) {
-      await c.tx.update(users).set({ updatedAt: new Date() }).where(inList(users.id, relinkedOnly));
-    }
-    if (linksToRemove.length) {
-      await c.tx.execute(sql`delete from company_users cu
-        using jsonb_to_recordset(${JSON.stringify(linksToRemove)}::jsonb) as v(user_id uuid, company_id uuid)
-        where cu.user_id = v.user_id and cu.company_id = v.company_id`);
-    }
-    for (let start = 0; start < linksToAdd.length; start += 5000) {
-      await c.tx
-        .insert(companyUsers)
-        .values(
-          linksToAdd.slice(start, start + 5000).map((l) => ({ ...l, organisationId: c.organisationId })),
-        )
-        .onConflictDoNothing();
-    }
+    if (relinkedOnly.length) await touchUsers(c.tx, relinkedOnly);
+    if (linksToRemove.length) await removeCompanyLinks(c.tx, linksToRemove);
+    await addCompanyLinks(c.tx, c.organisationId, linksToAdd);
 
     const after = await snapshots(c.tx, [...createdIds, ...updates.map((u) => u.id)]);
     for (const id of createdIds) {
@@ -289,12 +260,12 @@ export const contactsImport: ImportType = {
   },
 
   async archiveAbsent(c, limit) {
-    const ids = await archiveAbsentRows(c.tx, users, absentContacts(c), limit);
+    const ids = await archiveAbsentContacts(c.tx, c, limit);
     const after = await snapshots(c.tx, ids);
     return ids.map(
       (id): Change => ({ on: CONTACT_ENTITY, type: 'DELETE', entityId: id, snapshot: after.get(id) }),
     );
   },
 
-  countAbsent: (c) => countAbsentRows(c.tx, absentContacts(c)),
+  countAbsent: (c) => countAbsentContacts(c.tx, c),
 };

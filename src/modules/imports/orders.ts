@@ -1,22 +1,20 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
-import { orderItems, orders } from '../../db/schema/orders.ts';
-import { statuses } from '../../db/schema/organisation-data.ts';
+import { orders } from '../../db/schema/orders.ts';
 import { brokenDateRule, ORDER_DATE_RULES } from '../../platform/date-order.ts';
 import type { Change } from '../../platform/events.ts';
 import { roundCents } from '../../platform/money.ts';
 import { ORDER_ENTITY, ORDER_ITEM_ENTITY } from '../orders/repository.ts';
-import {
-  archiveAbsentRows,
-  countAbsentRows,
-  inList,
-  pendingUpdates,
-  queueUpdate,
-  writeBatch,
-} from './bulk.ts';
-import { companiesByExternalId, unknownCompany } from './references.ts';
+import { pendingUpdates, queueUpdate, writeBatch } from './bulk.ts';
+import { unknownCompany } from './references.ts';
+import { companiesByExternalId } from './repository.ts';
 import { type BatchContext, emptyOutcome, fail, type ImportType, type InputRow } from './types.ts';
 import { RowReader } from './values.ts';
+import {
+  archiveAbsentOrders,
+  countAbsentOrders,
+  findOrderStatuses,
+  findOrdersByExternalId,
+} from './write-repository.ts';
 
 type OrderRow = typeof orders.$inferSelect;
 type OrderStatuses = { byLabel: Map<string, string>; defaultId: string | null };
@@ -25,17 +23,7 @@ type OrderStatuses = { byLabel: Map<string, string>; defaultId: string | null };
 async function orderStatuses(c: BatchContext): Promise<OrderStatuses> {
   const cached = c.cache.get('orderStatuses') as OrderStatuses | undefined;
   if (cached) return cached;
-  const rows = await c.tx
-    .select({ id: statuses.id, label: statuses.internalLabel, isDefault: statuses.isDefault })
-    .from(statuses)
-    .where(
-      and(
-        eq(statuses.organisationId, c.organisationId),
-        eq(statuses.entity, 'order'),
-        isNull(statuses.deletedAt),
-      ),
-    )
-    .orderBy(statuses.position);
+  const rows = await findOrderStatuses(c.tx, c.organisationId);
   const result = {
     byLabel: new Map(rows.map((r) => [r.label.toLowerCase(), r.id])),
     defaultId: rows.find((r) => r.isDefault)?.id ?? null,
@@ -43,11 +31,6 @@ async function orderStatuses(c: BatchContext): Promise<OrderStatuses> {
   c.cache.set('orderStatuses', result);
   return result;
 }
-
-const absentOrders = (c: BatchContext) => sql`
-  select o.id from orders o
-   where o.organisation_id = ${c.organisationId} and o.deleted_at is null and o.external_id is not null
-     and not exists (select 1 from import_keys k where k.import_id = ${c.importId} and k.key = o.external_id)`;
 
 const DATE_FIELDS = ['orderDate', 'expectedDeliveryDate', 'actualDeliveryDate'] as const;
 
@@ -108,18 +91,7 @@ export const ordersImport: ImportType = {
     });
 
     const keys = parsed.flatMap((p) => (p.key ? [p.key] : []));
-    const found = keys.length
-      ? await c.tx
-          .select()
-          .from(orders)
-          .where(
-            and(
-              eq(orders.organisationId, c.organisationId),
-              isNull(orders.deletedAt),
-              inList(orders.externalId, keys),
-            ),
-          )
-      : [];
+    const found = keys.length ? await findOrdersByExternalId(c.tx, c.organisationId, keys) : [];
     const existing = new Map<string, OrderRow>(found.map((row) => [row.externalId!, row]));
     const companyIds = await companiesByExternalId(
       c.tx,
@@ -205,14 +177,7 @@ export const ordersImport: ImportType = {
 
   /** Archives absent orders and their live items, with an event for each. */
   async archiveAbsent(c, limit) {
-    const ids = await archiveAbsentRows(c.tx, orders, absentOrders(c), limit);
-    if (ids.length === 0) return [];
-    const items = await c.tx
-      .update(orderItems)
-      .set({ deletedAt: sql`now()`, updatedAt: sql`now()` })
-      .where(and(inList(orderItems.orderId, ids), isNull(orderItems.deletedAt)))
-      .returning();
-    const rows = await c.tx.select().from(orders).where(inList(orders.id, ids));
+    const { rows, items } = await archiveAbsentOrders(c.tx, c, limit);
     return [
       ...rows.map((row): Change => ({ on: ORDER_ENTITY, type: 'DELETE', entityId: row.id, snapshot: row })),
       ...items.map(
@@ -228,5 +193,5 @@ export const ordersImport: ImportType = {
     ];
   },
 
-  countAbsent: (c) => countAbsentRows(c.tx, absentOrders(c)),
+  countAbsent: (c) => countAbsentOrders(c.tx, c),
 };

@@ -1,21 +1,32 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { and, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import { IMPORT_STATUS, type ImportStats, type ImportStatus, imports } from '../../db/schema/imports.ts';
-import { users } from '../../db/schema/platform.ts';
+import { IMPORT_STATUS, type ImportStats, type ImportStatus } from '../../db/schema/imports.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import { liveDefinitions } from '../custom-fields/validate.ts';
 import type { ChunkedFileStore } from '../files/chunks.ts';
 import { checkFile } from './check-pass.ts';
 import { messageOf } from './db-errors.ts';
 import { importTypeOf } from './import-types.ts';
-import { clearKeys } from './keys.ts';
+import { clearKeys } from './keys-repository.ts';
 import { resultMail } from './mail.ts';
 import { heapGuard } from './memory.ts';
-import { IMPORT_ENTITY, type ImportRow, presentImport } from './repository.ts';
+import { IMPORT_ENTITY, type ImportRow, presentImport, updateImport } from './repository.ts';
 import { actorOf, Halted, Interrupted, type Run, type RunFence } from './run.ts';
+import {
+  findImportActor,
+  findImportById,
+  findImportStatus,
+  findImportsToRecover,
+  findUserEmail,
+  lockImport,
+  releaseUnfinishedImports,
+  updateHeldImport,
+  updateHeldImportIn,
+  updateHeldUnfinishedImport,
+  updateImportIfStatus,
+} from './run-repository.ts';
 import { createWritePass, FIRST_ANALYSE } from './write-pass.ts';
 
 export const IMPORT_JOB = 'imports.process';
@@ -65,8 +76,6 @@ export function createImportProcessor(
   let stopping = false;
   let sweeps = 0;
 
-  const mine = (id: string) => and(eq(imports.id, id), eq(imports.workerId, workerId));
-
   async function enqueue(importId: string, startAfterSeconds?: number) {
     await ctx.jobs.send<ImportJob>(
       IMPORT_JOB,
@@ -77,13 +86,10 @@ export function createImportProcessor(
 
   /** Takes the import for this process (REQUESTED -> IN_PROGRESS), unless another live worker has it. */
   async function claim(importId: string): Promise<ImportRow | undefined> {
-    const [peek] = await ctx.db
-      .select({ organisationId: imports.organisationId, createdById: imports.createdById })
-      .from(imports)
-      .where(eq(imports.id, importId));
+    const peek = await findImportActor(ctx.db, importId);
     if (!peek) return undefined;
     return ctx.change(actorOf(peek), async (tx, record) => {
-      const [row] = await tx.select().from(imports).where(eq(imports.id, importId)).for('update');
+      const row = await lockImport(tx, importId);
       if (!row || !UNFINISHED.includes(row.status)) return undefined;
       const stale = row.heartbeatAt && row.heartbeatAt.getTime() < Date.now() - staleMs();
       if (row.workerId && row.workerId !== workerId && !stale) return undefined;
@@ -92,23 +98,19 @@ export function createImportProcessor(
       const stats: ImportStats = { ...row.stats };
       if (row.status === REQUESTED) stats.startedAt = now.toISOString();
       if (row.status === IN_PROGRESS) stats.resumed = (stats.resumed ?? 0) + 1;
-      const [claimed] = await tx
-        .update(imports)
-        .set({
-          status: row.status === REQUESTED ? IN_PROGRESS : row.status,
-          stats,
-          workerId,
-          heartbeatAt: now,
-          updatedAt: now,
-        })
-        .where(eq(imports.id, importId))
-        .returning();
+      const claimed = await updateImport(tx, importId, {
+        status: row.status === REQUESTED ? IN_PROGRESS : row.status,
+        stats,
+        workerId,
+        heartbeatAt: now,
+        updatedAt: now,
+      });
       if (row.status === REQUESTED) {
         await record({
           on: IMPORT_ENTITY,
           type: 'UPDATE',
           entityId: importId,
-          snapshot: presentImport(claimed!),
+          snapshot: presentImport(claimed),
           updatedColumns: ['status', 'stats'],
         });
       }
@@ -120,11 +122,12 @@ export function createImportProcessor(
   async function transition(row: ImportRow, status: ImportStatus, stats: ImportStats): Promise<ImportRow> {
     return ctx.change(actorOf(row), async (tx, record) => {
       const now = new Date();
-      const [updated] = await tx
-        .update(imports)
-        .set({ status, stats, heartbeatAt: now, updatedAt: now })
-        .where(and(mine(row.id), inArray(imports.status, UNFINISHED)))
-        .returning();
+      const updated = await updateHeldUnfinishedImport(tx, row.id, workerId, UNFINISHED, {
+        status,
+        stats,
+        heartbeatAt: now,
+        updatedAt: now,
+      });
       if (!updated) throw new Halted();
       await record({
         on: IMPORT_ENTITY,
@@ -140,22 +143,21 @@ export function createImportProcessor(
   /** Shows the worker is alive; stops when the import was cancelled or taken over. */
   async function heartbeat(row: ImportRow) {
     if (stopping) throw new Interrupted();
-    const [alive] = await ctx.db
-      .update(imports)
-      .set({ heartbeatAt: new Date() })
-      .where(and(mine(row.id), eq(imports.status, IN_PROGRESS)))
-      .returning({ id: imports.id });
+    const alive = await updateHeldImportIn(ctx.db, row.id, workerId, IN_PROGRESS, {
+      heartbeatAt: new Date(),
+    });
     if (!alive) throw new Halted();
   }
 
   /** Saves the outcome of a batch with the checkpoint, in the batch's transaction. */
   async function checkpoint(tx: Tx, run: Run, processedRows: number, stats: ImportStats) {
     const now = new Date();
-    const [saved] = await tx
-      .update(imports)
-      .set({ processedRows, stats, heartbeatAt: now, updatedAt: now })
-      .where(and(mine(run.row.id), eq(imports.status, IN_PROGRESS)))
-      .returning({ id: imports.id });
+    const saved = await updateHeldImportIn(tx, run.row.id, workerId, IN_PROGRESS, {
+      processedRows,
+      stats,
+      heartbeatAt: now,
+      updatedAt: now,
+    });
     if (!saved) throw new Halted();
   }
 
@@ -164,9 +166,7 @@ export function createImportProcessor(
 
   /** E-mails the result to the creator; DONE becomes SENT (also when the message stays in the outbox). */
   async function notify(row: ImportRow) {
-    const [creator] = row.createdById
-      ? await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, row.createdById))
-      : [];
+    const creator = row.createdById ? await findUserEmail(ctx.db, row.createdById) : undefined;
     const mail = resultMail(row, ctx.config.publicBaseUrl);
     const result = await mailer.send({
       organisationId: row.organisationId,
@@ -183,17 +183,13 @@ export function createImportProcessor(
     };
     const status = row.status === DONE && result.status !== 'failed' ? IMPORT_STATUS.SENT : row.status;
     await ctx.change(actorOf(row), async (tx, record) => {
-      const [updated] = await tx
-        .update(imports)
-        .set({
-          status,
-          stats: { ...row.stats, notification },
-          workerId: null,
-          heartbeatAt: null,
-          updatedAt: new Date(),
-        })
-        .where(and(eq(imports.id, row.id), eq(imports.status, row.status)))
-        .returning();
+      const updated = await updateImportIfStatus(tx, row.id, row.status, {
+        status,
+        stats: { ...row.stats, notification },
+        workerId: null,
+        heartbeatAt: null,
+        updatedAt: new Date(),
+      });
       if (!updated) return;
       await record({
         on: IMPORT_ENTITY,
@@ -266,31 +262,25 @@ export function createImportProcessor(
       await notify(done);
     } catch (error) {
       if (error instanceof Interrupted) {
-        await ctx.db.update(imports).set({ workerId: null, heartbeatAt: null }).where(mine(importId));
+        await updateHeldImport(ctx.db, importId, workerId, { workerId: null, heartbeatAt: null });
         ctx.log.info({ importId }, 'import interrupted: it resumes from its checkpoint');
         return;
       }
       if (error instanceof Halted) {
-        const [current] = await ctx.db
-          .select({ status: imports.status })
-          .from(imports)
-          .where(eq(imports.id, importId));
+        const current = await findImportStatus(ctx.db, importId);
         if (current?.status === IMPORT_STATUS.ABORTED) await clearKeys(ctx.db, importId);
         return;
       }
       ctx.log.error({ err: error, importId }, 'import failed');
-      const [current] = await ctx.db.select().from(imports).where(eq(imports.id, importId));
+      const current = await findImportById(ctx.db, importId);
       if (!current || current.workerId !== workerId || !UNFINISHED.includes(current.status)) return;
       const attempts = current.attempts + 1;
       if (attempts < MAX_ATTEMPTS) {
-        await ctx.db
-          .update(imports)
-          .set({ attempts, workerId: null, heartbeatAt: null })
-          .where(mine(importId));
+        await updateHeldImport(ctx.db, importId, workerId, { attempts, workerId: null, heartbeatAt: null });
         await enqueue(importId, 5 * attempts);
         return;
       }
-      await ctx.db.update(imports).set({ attempts }).where(mine(importId));
+      await updateHeldImport(ctx.db, importId, workerId, { attempts });
       const reason = `Processing failed ${attempts} times; last error: ${messageOf(error)}`;
       try {
         await end({ ...current, attempts }, CRASH, reason.slice(0, 2000));
@@ -333,23 +323,16 @@ export function createImportProcessor(
    */
   async function recover(startup: boolean): Promise<number> {
     if (startup && ctx.database.kind === 'pglite') {
-      await ctx.db
-        .update(imports)
-        .set({ workerId: null, heartbeatAt: null })
-        .where(and(inArray(imports.status, UNFINISHED), isNotNull(imports.workerId)));
+      await releaseUnfinishedImports(ctx.db, UNFINISHED);
     }
     const now = Date.now();
-    const rows = await ctx.db
-      .select({ id: imports.id, status: imports.status, stats: imports.stats })
-      .from(imports)
-      .where(
-        and(
-          inArray(imports.status, UNFINISHED),
-          or(isNull(imports.workerId), lt(imports.heartbeatAt, new Date(now - staleMs()))),
-          // A request just made has its job queued already.
-          startup ? undefined : lt(imports.updatedAt, new Date(now - Math.min(30_000, staleMs()))),
-        ),
-      );
+    const rows = await findImportsToRecover(
+      ctx.db,
+      UNFINISHED,
+      new Date(now - staleMs()),
+      // A request just made has its job queued already.
+      startup ? undefined : new Date(now - Math.min(30_000, staleMs())),
+    );
     // Uploads cut short by a stop leave hidden, never completed files: removed after a day.
     if (startup || ++sweeps % 20 === 0) await store.purgeAbandoned(24 * 3600_000);
     let queued = 0;

@@ -2,9 +2,11 @@ import { and, eq, gte, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-o
 import type { Executor, Tx } from '../../db/client.ts';
 import { type ImportStats, type ImportStatus, imports } from '../../db/schema/imports.ts';
 import { files } from '../../db/schema/organisation-data.ts';
+import { companies } from '../../db/schema/platform.ts';
 import { entity } from '../../platform/events.ts';
 import { likeEscape } from '../../platform/filters.ts';
 import type { PageOptions, PageRequest } from '../../platform/pagination.ts';
+import { inList } from './bulk-repository.ts';
 import { STATUS_NAMES } from './import-types.ts';
 
 export const IMPORT_ENTITY = entity('IMPORT', 'imports');
@@ -163,4 +165,25 @@ export async function findImportFileFacts(db: Executor, fileId: string) {
     .from(files)
     .where(eq(files.id, fileId));
   return row;
+}
+
+/** Live companies of the organisation by external id, for the keys given. */
+export async function companiesByExternalId(
+  db: Executor,
+  organisationId: string,
+  keys: Iterable<string>,
+): Promise<Map<string, string>> {
+  const list = [...new Set(keys)];
+  if (list.length === 0) return new Map();
+  const rows = await db
+    .select({ id: companies.id, externalId: companies.externalId })
+    .from(companies)
+    .where(
+      and(
+        eq(companies.organisationId, organisationId),
+        isNull(companies.deletedAt),
+        inList(companies.externalId, list),
+      ),
+    );
+  return new Map(rows.map((r) => [r.externalId!, r.id]));
 }

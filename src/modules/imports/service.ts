@@ -11,7 +11,7 @@ import { fileTooLarge, normaliseMimeType, sanitiseFilename } from '../files/mult
 import { textInspector } from './csv.ts';
 import { isInfrastructureError } from './db-errors.ts';
 import { DELIMITERS, delimiterOf, IMPORT_TYPES, importTypeOf } from './import-types.ts';
-import { clearKeys } from './keys.ts';
+import { clearKeys } from './keys-repository.ts';
 import type { ImportProcessor } from './processor.ts';
 import {
   findImport,

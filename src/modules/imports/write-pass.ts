@@ -2,10 +2,10 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import type { ImportStats } from '../../db/schema/imports.ts';
 import type { ChunkedFileStore } from '../files/chunks.ts';
-import { recordAll } from './bulk.ts';
+import { recordAll } from './bulk-repository.ts';
 import { csvRecords, isBlank, readHeader, toInputRow } from './csv.ts';
 import { messageOf, sqlState } from './db-errors.ts';
-import { saveKeys } from './keys.ts';
+import { saveKeys } from './keys-repository.ts';
 import { actorOf, Interrupted, type Run, type RunFence, yieldToEventLoop } from './run.ts';
 import { type BatchContext, type BatchOutcome, emptyOutcome, type InputRow } from './types.ts';
 

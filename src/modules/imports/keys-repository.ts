@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '../../db/client.ts';
 import { importKeys } from '../../db/schema/imports.ts';
-import { inList } from './bulk.ts';
+import { inList } from './bulk-repository.ts';
 
 const KEYS_PER_INSERT = 5000;
 
