@@ -154,6 +154,13 @@ export async function signIn(username: string, password: string) {
   });
 }
 
+/** A forgotten password: the link sent by e-mail (always answered alike), then the new password with its token. */
+export const passwordReset = {
+  request: (login: string) => unwrap(api.POST('/api/password-reset/request', { body: { login } })),
+  complete: (token: string, password: string) =>
+    unwrap(api.POST('/api/password-reset', { body: { token, password } })),
+};
+
 export async function signOut() {
   await fetch('/api/session', { method: 'DELETE', credentials: 'same-origin' }).catch(() => undefined);
   auth.set({ status: 'signed-out' });

@@ -13,13 +13,12 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import { useApiAction } from '../../api/mutation.ts';
 import type { components } from '../../api/schema.d.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';
-import { adminKeys, adminQueries } from './api.ts';
+import { adminKeys, adminQueries, currencyApi } from './api.ts';
 import { useEditor } from './useEditor.ts';
 
 type Currency = components['schemas']['Currency'];
@@ -87,14 +86,7 @@ export function CurrenciesPanel({ manage }: { manage: boolean }) {
                     onDelete={
                       c.isBase
                         ? undefined
-                        : () =>
-                            action
-                              .run(c.id, () =>
-                                unwrap(
-                                  api.DELETE('/api/currencies/{id}', { params: { path: { id: c.id } } }),
-                                ),
-                              )
-                              .then(refresh)
+                        : () => action.run(c.id, () => currencyApi.remove(c.id)).then(refresh)
                     }
                   />
                 )}
@@ -139,15 +131,7 @@ function CurrencyForm({ currency, onDone }: { currency?: Currency; onDone: () =>
           ...(currency?.isBase ? {} : { rate: typeof v.rate === 'number' ? v.rate : Number(v.rate) }),
         };
         const saved = await form.submit(
-          () =>
-            currency
-              ? unwrap(
-                  api.PATCH('/api/currencies/{id}', {
-                    params: { path: { id: currency.id } },
-                    body: body,
-                  }),
-                )
-              : unwrap(api.POST('/api/currencies', { body })),
+          () => (currency ? currencyApi.update(currency.id, body) : currencyApi.create(body)),
           t('common.saved'),
         );
         if (saved) onDone();

@@ -13,13 +13,12 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import { useApiAction } from '../../api/mutation.ts';
 import type { components } from '../../api/schema.d.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';
-import { adminKeys, adminQueries } from './api.ts';
+import { adminKeys, adminQueries, customFieldApi } from './api.ts';
 import { useEditor } from './useEditor.ts';
 
 type Field = components['schemas']['CustomFieldDefinition'];
@@ -79,13 +78,7 @@ export function CustomFieldsPanel({ manage }: { manage: boolean }) {
                   <RowActions
                     name={f.label}
                     onEdit={() => editor.open(f)}
-                    onDelete={() =>
-                      action
-                        .run(f.id, () =>
-                          unwrap(api.DELETE('/api/custom-fields/{id}', { params: { path: { id: f.id } } })),
-                        )
-                        .then(refresh)
-                    }
+                    onDelete={() => action.run(f.id, () => customFieldApi.remove(f.id)).then(refresh)}
                   />
                 )}
               </Table.Tr>
@@ -130,12 +123,8 @@ function FieldForm({ entity, field, onDone }: { entity: Entity; field?: Field; o
         const saved = await form.submit(
           () =>
             field
-              ? unwrap(
-                  api.PATCH('/api/custom-fields/{id}', { params: { path: { id: field.id } }, body: common }),
-                )
-              : unwrap(
-                  api.POST('/api/custom-fields', { body: { ...common, entity, key: v.key, type: v.type } }),
-                ),
+              ? customFieldApi.update(field.id, common)
+              : customFieldApi.create({ ...common, entity, key: v.key, type: v.type }),
           t('common.saved'),
         );
         if (saved) onDone();

@@ -2,12 +2,11 @@ import { Alert, Badge, Button, Checkbox, Group, NumberInput, Stack, Table, Text 
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import { money, number } from '../../ui/format.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';
-import { adminQueries } from './api.ts';
+import { adminQueries, catalogueApi } from './api.ts';
 import { type CatalogueEntry, type MachineRate, num, useCatalogueChanged } from './catalogue.ts';
 import { EstimateMark } from './estimates.tsx';
 import { useEditor } from './useEditor.ts';
@@ -125,7 +124,7 @@ function MachineForm({
           },
         };
         const saved = await form.submit(
-          () => unwrap(api.PATCH('/api/machines/{id}', { params: { path: { id: machine.id } }, body })),
+          () => catalogueApi.updateMachine(machine.id, body),
           t('admin.catalogue.saved'),
         );
         if (saved) {

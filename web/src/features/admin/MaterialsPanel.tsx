@@ -2,12 +2,11 @@ import { Alert, Badge, Button, Checkbox, Group, NumberInput, Stack, Table, Text,
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import { money, number } from '../../ui/format.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';
-import { adminQueries } from './api.ts';
+import { adminQueries, catalogueApi } from './api.ts';
 import { type CatalogueEntry, type CataloguePath, num, useCatalogueChanged } from './catalogue.ts';
 import { EstimateMark } from './estimates.tsx';
 import { useEditor } from './useEditor.ts';
@@ -170,12 +169,7 @@ function PriceForm({
         );
         const saved = await form.submit(
           () =>
-            unwrap(
-              api.PATCH(`${path}/{id}` as '/api/machines/{id}', {
-                params: { path: { id: entry.id } },
-                body: { enabled, ...(Object.keys(data).length ? { data } : {}) },
-              }),
-            ),
+            catalogueApi.update(path, entry.id, { enabled, ...(Object.keys(data).length ? { data } : {}) }),
           t('admin.catalogue.saved'),
         );
         if (saved) {

@@ -2,11 +2,10 @@ import { Button, Group, SegmentedControl, Stack, Table, Text, TextInput } from '
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import type { CatalogueEntry } from '../../api/queries.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
-import { adminQueries } from './api.ts';
+import { adminQueries, catalogueApi } from './api.ts';
 import { useCatalogueChanged } from './catalogue.ts';
 
 /** The collections whose names buyers and the quote PDF read, per language. */
@@ -113,13 +112,7 @@ function NamesRow({ path, entry, manage }: { path: string; entry: CatalogueEntry
                   ),
                 };
                 const saved = await form.submit(
-                  () =>
-                    unwrap(
-                      api.PATCH(`${path}/{id}` as '/api/products/{id}', {
-                        params: { path: { id: entry.id } },
-                        body: body,
-                      }),
-                    ),
+                  () => catalogueApi.rename(path, entry.id, body),
                   t('lines.namesSaved'),
                 );
                 if (saved) await changed();

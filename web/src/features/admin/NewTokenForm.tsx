@@ -1,8 +1,8 @@
 import { Alert, Button, Code, CopyButton, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import { useApiForm } from '../../ui/useApiForm.ts';
+import { accessTokenApi } from './api.ts';
 
 /**
  * Mint an access token: a name and an optional expiry day. The token comes back once (only its hash
@@ -24,9 +24,7 @@ export function NewTokenForm({ userId, onCreated }: { userId: string; onCreated:
           const body: { name: string; expiresAt?: string } = { name: name.trim() };
           // The end of the chosen day, in the browser's time zone.
           if (expires) body.expiresAt = new Date(`${expires}T23:59:59`).toISOString();
-          const token = await form.submit(() =>
-            unwrap(api.POST('/api/access-token/user/{userId}', { params: { path: { userId } }, body })),
-          );
+          const token = await form.submit(() => accessTokenApi.create(userId, body));
           if (token) {
             setCreated({ name: token.name, token: token.token });
             setName('');

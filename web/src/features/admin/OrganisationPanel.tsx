@@ -18,11 +18,10 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, multipart, unwrap } from '../../api/client.ts';
 import type { paths } from '../../api/schema.d.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
-import { adminKeys, adminQueries } from './api.ts';
+import { adminKeys, adminQueries, organisationApi } from './api.ts';
 
 export type OrganisationSettings =
   paths['/api/organisation/settings']['get']['responses'][200]['content']['application/json'];
@@ -56,9 +55,7 @@ function LogoField({ settings, manage }: { settings: OrganisationSettings; manag
   const upload = (file: File | null) =>
     file &&
     form.submit(async () => {
-      await unwrap(
-        api.PUT('/api/organisation/settings/logo', multipart({ file: file.name }, { field: 'file', file })),
-      );
+      await organisationApi.setLogo(file);
       await client.invalidateQueries({ queryKey: SETTINGS_KEY });
     }, t('organisation.logoSaved'));
   return (
@@ -95,7 +92,7 @@ function LogoField({ settings, manage }: { settings: OrganisationSettings; manag
                 color="red"
                 onClick={() =>
                   form.submit(async () => {
-                    await unwrap(api.DELETE('/api/organisation/settings/logo'));
+                    await organisationApi.removeLogo();
                     await client.invalidateQueries({ queryKey: SETTINGS_KEY });
                   })
                 }
@@ -226,10 +223,7 @@ function SettingsForm({ settings, manage }: { settings: OrganisationSettings; ma
           ),
           pdfFooter: values.pdfFooter,
         };
-        const saved = await form.submit(
-          () => unwrap(api.PATCH('/api/organisation/settings', { body: body })),
-          t('organisation.saved'),
-        );
+        const saved = await form.submit(() => organisationApi.updateSettings(body), t('organisation.saved'));
         if (saved) await client.invalidateQueries({ queryKey: SETTINGS_KEY });
       }}
     >

@@ -2,10 +2,9 @@ import { Alert, Button, Group, NumberInput, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
-import { adminQueries } from './api.ts';
+import { adminQueries, catalogueApi } from './api.ts';
 import { type CatalogueEntry, num, useCatalogueChanged } from './catalogue.ts';
 
 /** The engine's defaults: commercial margin and ink coverage, shown and edited as percentages. */
@@ -37,7 +36,7 @@ function SettingsForm({ settings, manage }: { settings: CatalogueEntry; manage: 
           defaultInkCoverage: Number(ink) / 100,
         };
         const saved = await form.submit(
-          () => unwrap(api.PATCH('/api/pricing-settings', { body: { data } })),
+          () => catalogueApi.updatePricingSettings({ data }),
           t('admin.catalogue.saved'),
         );
         if (saved) await changed();

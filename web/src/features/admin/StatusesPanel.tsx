@@ -15,7 +15,6 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import { useApiAction } from '../../api/mutation.ts';
 import { sharedQueries, statusKeys } from '../../api/queries.ts';
 import type { components } from '../../api/schema.d.ts';
@@ -23,6 +22,7 @@ import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { statusLabel } from '../orders/statuses.tsx';
 import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';
+import { statusApi } from './api.ts';
 import { useEditor } from './useEditor.ts';
 
 type Status = components['schemas']['Status'];
@@ -46,12 +46,8 @@ export function StatusesPanel({ manage }: { manage: boolean }) {
     const [pa, pb] = a.position === b.position ? [index + by, index] : [b.position, a.position];
     return action
       .run(a.id, async () => {
-        await unwrap(
-          api.PATCH('/api/statuses/{id}', { params: { path: { id: a.id } }, body: { position: pa } }),
-        );
-        await unwrap(
-          api.PATCH('/api/statuses/{id}', { params: { path: { id: b.id } }, body: { position: pb } }),
-        );
+        await statusApi.update(a.id, { position: pa });
+        await statusApi.update(b.id, { position: pb });
       })
       .then(refresh);
   };
@@ -108,13 +104,7 @@ export function StatusesPanel({ manage }: { manage: boolean }) {
                   <RowActions
                     name={statusLabel(s.internalLabel)}
                     onEdit={() => editor.open(s)}
-                    onDelete={() =>
-                      action
-                        .run(s.id, () =>
-                          unwrap(api.DELETE('/api/statuses/{id}', { params: { path: { id: s.id } } })),
-                        )
-                        .then(refresh)
-                    }
+                    onDelete={() => action.run(s.id, () => statusApi.remove(s.id)).then(refresh)}
                     before={
                       <>
                         <ActionIcon
@@ -197,9 +187,7 @@ function StatusForm({
         };
         const saved = await form.submit(
           () =>
-            status
-              ? unwrap(api.PATCH('/api/statuses/{id}', { params: { path: { id: status.id } }, body }))
-              : unwrap(api.POST('/api/statuses', { body: { ...body, entity, position } })),
+            status ? statusApi.update(status.id, body) : statusApi.create({ ...body, entity, position }),
           t('common.saved'),
         );
         if (saved) onDone();

@@ -2,9 +2,9 @@ import { Alert, Button, Group, PasswordInput, Select, SimpleGrid, Stack, TextInp
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Role } from '../../api/auth.ts';
-import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { useApiForm } from '../../ui/useApiForm.ts';
+import { userApi } from './api.ts';
 
 export type User = components['schemas']['User'];
 
@@ -52,9 +52,7 @@ export function UserForm({
         };
         const saved = await form.submit(
           () =>
-            user
-              ? unwrap(api.PATCH('/api/users/{id}', { params: { path: { id: user.id } }, body: body }))
-              : unwrap(api.POST('/api/users', { body: { ...body, password: values.password } })),
+            user ? userApi.update(user.id, body) : userApi.create({ ...body, password: values.password }),
           t('common.saved'),
         );
         if (saved) onDone(saved as User);

@@ -1,7 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client.ts';
+import { api, multipart, unwrap } from '../../api/client.ts';
+import { byId } from '../../api/keys.ts';
 import type { CatalogueEntry } from '../../api/queries.ts';
-import type { Query } from '../../api/types.ts';
+import type { Body, Query } from '../../api/types.ts';
 import type { BriefCreate } from '../briefs/api/index.ts';
 import type { CataloguePath } from './catalogue.ts';
 
@@ -111,4 +112,69 @@ export const adminQueries = {
       queryFn: () => unwrap(api.GET('/api/organisation/brand')),
       staleTime: 5 * 60_000,
     }),
+};
+
+/**
+ * A catalogue entry's changes. The catalogue's lists share their update's shape, so one typed path
+ * stands for them all: `/api/products/{id}` for the names, `/api/machines/{id}` for the settings.
+ */
+export const catalogueApi = {
+  rename: (path: string, id: string, body: Body<'/api/products/{id}', 'patch'>) =>
+    unwrap(api.PATCH(`${path}/{id}` as '/api/products/{id}', { ...byId(id), body })),
+  update: (path: CataloguePath, id: string, body: Body<'/api/machines/{id}', 'patch'>) =>
+    unwrap(api.PATCH(`${path}/{id}` as '/api/machines/{id}', { ...byId(id), body })),
+  updateMachine: (id: string, body: Body<'/api/machines/{id}', 'patch'>) =>
+    unwrap(api.PATCH('/api/machines/{id}', { ...byId(id), body })),
+  updatePricingSettings: (body: Body<'/api/pricing-settings', 'patch'>) =>
+    unwrap(api.PATCH('/api/pricing-settings', { body })),
+};
+
+export const statusApi = {
+  create: (body: Body<'/api/statuses', 'post'>) => unwrap(api.POST('/api/statuses', { body })),
+  update: (id: string, body: Body<'/api/statuses/{id}', 'patch'>) =>
+    unwrap(api.PATCH('/api/statuses/{id}', { ...byId(id), body })),
+  remove: (id: string) => unwrap(api.DELETE('/api/statuses/{id}', byId(id))),
+};
+
+export const currencyApi = {
+  create: (body: Body<'/api/currencies', 'post'>) => unwrap(api.POST('/api/currencies', { body })),
+  update: (id: string, body: Body<'/api/currencies/{id}', 'patch'>) =>
+    unwrap(api.PATCH('/api/currencies/{id}', { ...byId(id), body })),
+  remove: (id: string) => unwrap(api.DELETE('/api/currencies/{id}', byId(id))),
+};
+
+export const customFieldApi = {
+  create: (body: Body<'/api/custom-fields', 'post'>) => unwrap(api.POST('/api/custom-fields', { body })),
+  update: (id: string, body: Body<'/api/custom-fields/{id}', 'patch'>) =>
+    unwrap(api.PATCH('/api/custom-fields/{id}', { ...byId(id), body })),
+  remove: (id: string) => unwrap(api.DELETE('/api/custom-fields/{id}', byId(id))),
+};
+
+export const userApi = {
+  create: (body: Body<'/api/users', 'post'>) => unwrap(api.POST('/api/users', { body })),
+  update: (id: string, body: Body<'/api/users/{id}', 'patch'>) =>
+    unwrap(api.PATCH('/api/users/{id}', { ...byId(id), body })),
+  unarchive: (id: string) => unwrap(api.POST('/api/users/{id}/unarchive', byId(id))),
+  /** Deletes an archived user for good. */
+  removeArchived: (id: string) => unwrap(api.DELETE('/api/users/{id}/archived', byId(id))),
+};
+
+export const accessTokenApi = {
+  create: (userId: string, body: Body<'/api/access-token/user/{userId}', 'post'>) =>
+    unwrap(api.POST('/api/access-token/user/{userId}', { params: { path: { userId } }, body })),
+  revoke: (userId: string, tokenId: string) =>
+    unwrap(
+      api.DELETE('/api/access-token/user/{userId}/{tokenId}', { params: { path: { userId, tokenId } } }),
+    ),
+};
+
+export const organisationApi = {
+  updateSettings: (body: Body<'/api/organisation/settings', 'patch'>) =>
+    unwrap(api.PATCH('/api/organisation/settings', { body })),
+  /** The logo as multipart (openapi-fetch sends JSON bodies). */
+  setLogo: (file: File) =>
+    unwrap(
+      api.PUT('/api/organisation/settings/logo', multipart({ file: file.name }, { field: 'file', file })),
+    ),
+  removeLogo: () => unwrap(api.DELETE('/api/organisation/settings/logo')),
 };

@@ -13,11 +13,10 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
-import type { Body } from '../../api/types.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
+import { type ArticleCreate, articleApi } from './api.ts';
 
 type Article = components['schemas']['Article'];
 type Link = 'none' | 'existing' | 'new';
@@ -52,7 +51,7 @@ export function ArticleForm({ article, onDone }: { article?: Article; onDone: (a
   });
   const num = (value: Num) => (value === '' ? null : Number(value));
   const body = () => {
-    const out: Body<'/api/articles', 'post'> = {
+    const out: ArticleCreate = {
       name: v.name,
       code: v.code,
       // None chosen: sent as null, which the API refuses under the company picker.
@@ -89,15 +88,7 @@ export function ArticleForm({ article, onDone }: { article?: Article; onDone: (a
       onSubmit={async (event) => {
         event.preventDefault();
         const saved = await form.submit(
-          () =>
-            article
-              ? unwrap(
-                  api.PATCH('/api/articles/{id}', {
-                    params: { path: { id: article.id } },
-                    body: body(),
-                  }),
-                )
-              : unwrap(api.POST('/api/articles', { body: body() })),
+          () => (article ? articleApi.update(article.id, body()) : articleApi.create(body())),
           t('common.saved'),
         );
         if (saved) onDone(saved as Article);

@@ -1,9 +1,9 @@
 import { Alert, Button, Checkbox, Group, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { useApiForm } from '../../ui/useApiForm.ts';
+import { addressApi } from './api.ts';
 
 type Address = components['schemas']['Address'];
 const TYPES = ['shipping', 'billing', 'other'] as const;
@@ -61,15 +61,7 @@ export function AddressForm({
           isDefault,
         };
         const saved = await form.submit(
-          () =>
-            address
-              ? unwrap(
-                  api.PATCH('/api/addresses/{id}', {
-                    params: { path: { id: address.id } },
-                    body: body,
-                  }),
-                )
-              : unwrap(api.POST('/api/addresses', { body: { ...body, companyId } })),
+          () => (address ? addressApi.update(address.id, body) : addressApi.create({ ...body, companyId })),
           t('common.saved'),
         );
         if (saved) onDone();

@@ -1,9 +1,9 @@
 import { Alert, Button, Group, Stack, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { DateField } from '../orders/DateField.tsx';
+import { projectApi } from './api.ts';
 
 type Project = { id: string; name: string; description?: string | null; dueDate?: string | null };
 
@@ -33,15 +33,7 @@ export function ProjectForm({
           dueDate: dueDate ? `${dueDate.slice(0, 10)}T00:00:00.000Z` : null,
         };
         const saved = await form.submit(
-          () =>
-            project
-              ? unwrap(
-                  api.PATCH('/api/projects/{id}', {
-                    params: { path: { id: project.id } },
-                    body: body,
-                  }),
-                )
-              : unwrap(api.POST('/api/projects', { body: { ...body, companyId } })),
+          () => (project ? projectApi.update(project.id, body) : projectApi.create({ ...body, companyId })),
           t('common.saved'),
         );
         if (saved) onDone();

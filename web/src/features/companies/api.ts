@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client.ts';
 import { byId, resourceKeys } from '../../api/keys.ts';
-import type { Query } from '../../api/types.ts';
+import type { Body, Query } from '../../api/types.ts';
 
 export type CompanyListQuery = Query<'/api/companies/pagination'>;
 export type ProjectListQuery = Query<'/api/projects/pagination'>;
@@ -62,4 +62,23 @@ export const companyQueries = {
       queryKey: companyKeys.projectList(query),
       queryFn: () => unwrap(api.GET('/api/projects/pagination', { params: { query } })),
     }),
+};
+
+/** A company's changes and its addresses' and projects', typed from the API document. */
+export const companyApi = {
+  create: (body: Body<'/api/companies', 'post'>) => unwrap(api.POST('/api/companies', { body })),
+  update: (id: string, body: Body<'/api/companies/{id}', 'patch'>) =>
+    unwrap(api.PATCH('/api/companies/{id}', { ...byId(id), body })),
+};
+
+export const addressApi = {
+  create: (body: Body<'/api/addresses', 'post'>) => unwrap(api.POST('/api/addresses', { body })),
+  update: (id: string, body: Body<'/api/addresses/{id}', 'patch'>) =>
+    unwrap(api.PATCH('/api/addresses/{id}', { ...byId(id), body })),
+};
+
+export const projectApi = {
+  create: (body: Body<'/api/projects', 'post'>) => unwrap(api.POST('/api/projects', { body })),
+  update: (id: string, body: Body<'/api/projects/{id}', 'patch'>) =>
+    unwrap(api.PATCH('/api/projects/{id}', { ...byId(id), body })),
 };

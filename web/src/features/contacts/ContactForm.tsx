@@ -1,9 +1,9 @@
 import { Alert, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { useApiForm } from '../../ui/useApiForm.ts';
+import { contactApi } from './api.ts';
 
 type Contact = components['schemas']['Contact'];
 
@@ -53,17 +53,8 @@ export function ContactForm({
         const saved = await form.submit(
           () =>
             contact
-              ? unwrap(
-                  api.PATCH('/api/users/contacts/{id}', {
-                    params: { path: { id: contact.id } },
-                    body: body,
-                  }),
-                )
-              : unwrap(
-                  api.POST('/api/users/contacts', {
-                    body: companyIds ? { ...body, collaborationIds: companyIds } : body,
-                  }),
-                ),
+              ? contactApi.update(contact.id, body)
+              : contactApi.create(companyIds ? { ...body, collaborationIds: companyIds } : body),
           t('common.saved'),
         );
         if (saved) onDone(saved as Contact);
@@ -113,13 +104,7 @@ export function InviteForm({ contactId, onDone }: { contactId: string; onDone: (
       noValidate
       onSubmit={async (event) => {
         event.preventDefault();
-        const ok = await form.submit(
-          () =>
-            unwrap(
-              api.POST('/api/users/{id}/invite', { params: { path: { id: contactId } }, body: { password } }),
-            ),
-          t('common.saved'),
-        );
+        const ok = await form.submit(() => contactApi.invite(contactId, password), t('common.saved'));
         if (ok) onDone();
       }}
     >

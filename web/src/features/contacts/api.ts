@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client.ts';
-import type { Query, Schema } from '../../api/types.ts';
+import { byId } from '../../api/keys.ts';
+import type { Body, Query, Schema } from '../../api/types.ts';
 
 type Contact = Schema<'Contact'>;
 export type ContactListQuery = Query<'/api/users/contacts'>;
@@ -23,4 +24,13 @@ export const contactQueries = {
       queryFn: async () =>
         (await unwrap(api.GET('/api/users/contacts', { params: { query } }))) as unknown as ContactPage,
     }),
+};
+
+export const contactApi = {
+  create: (body: Body<'/api/users/contacts', 'post'>) => unwrap(api.POST('/api/users/contacts', { body })),
+  update: (id: string, body: Body<'/api/users/contacts/{id}', 'patch'>) =>
+    unwrap(api.PATCH('/api/users/contacts/{id}', { ...byId(id), body })),
+  /** Gives a contact a password and so an account to sign in with. */
+  invite: (id: string, password: string) =>
+    unwrap(api.POST('/api/users/{id}/invite', { ...byId(id), body: { password } })),
 };

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, multipart, unwrap } from '../../api/client.ts';
-import { resourceKeys } from '../../api/keys.ts';
+import { byId, resourceKeys } from '../../api/keys.ts';
 import type { components } from '../../api/schema.d.ts';
 import type { Query } from '../../api/types.ts';
 
@@ -101,3 +101,10 @@ export function uploadImport(file: File, options: UploadOptions): Promise<Import
     ),
   ) as Promise<ImportRecord>;
 }
+
+/** A dry run's real run, a running import's cancellation, and its file's archiving. */
+export const importApi = {
+  run: (id: string) => unwrap(api.POST('/api/imports/{id}/run', byId(id))),
+  cancel: (id: string) => unwrap(api.POST('/api/imports/{id}/cancel', byId(id))),
+  archive: (id: string) => unwrap(api.PATCH('/api/imports/{id}/archive', byId(id))),
+};

@@ -2,10 +2,9 @@ import { Button, Card, Group, Paper, Stack, Text, Textarea, Title } from '@manti
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
-import { entityKeys, entityQueries, type Owner } from './api/index.ts';
+import { entityApi, entityKeys, entityQueries, type Owner } from './api/index.ts';
 
 /** The comments of an order or an article, newest first, and a box to add one (files:write). */
 export function EntityComments({
@@ -38,16 +37,7 @@ export function EntityComments({
           noValidate
           onSubmit={async (event) => {
             event.preventDefault();
-            const path = { params: { path: { id } }, body: { body } };
-            const saved = await form.submit(
-              () =>
-                owner === 'orders'
-                  ? unwrap(api.POST('/api/orders/{id}/comments', path))
-                  : owner === 'quotes'
-                    ? unwrap(api.POST('/api/quotes/{id}/comments', path))
-                    : unwrap(api.POST('/api/articles/{id}/comments', path)),
-              t('common.saved'),
-            );
+            const saved = await form.submit(() => entityApi.comment(owner, id, body), t('common.saved'));
             if (saved) {
               setBody('');
               await queryClient.invalidateQueries({ queryKey: key });

@@ -17,11 +17,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { auth } from '../../api/auth.ts';
-import { ApiError, api, unwrap } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
 import { useApiAction } from '../../api/mutation.ts';
 import { date, number } from '../../ui/format.ts';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
-import { entityKeys, entityQueries, type Owner as Owner_ } from './api/index.ts';
+import { entityApi, entityKeys, entityQueries, type Owner as Owner_ } from './api/index.ts';
 
 type Owner = Exclude<Owner_, 'quotes'>;
 type FileRow = {
@@ -169,19 +169,7 @@ export function EntityFiles({
                           color="red"
                           aria-label={`${t('common.remove')} ${file.filename}`}
                           onClick={() =>
-                            void run(
-                              () =>
-                                unwrap(
-                                  owner === 'orders'
-                                    ? api.DELETE('/api/orders/{id}/files/{fileId}', {
-                                        params: { path: { id, fileId: file.id } },
-                                      })
-                                    : api.DELETE('/api/articles/{id}/files/{fileId}', {
-                                        params: { path: { id, fileId: file.id } },
-                                      }),
-                                ),
-                              t('orders.removed'),
-                            )
+                            void run(() => entityApi.removeFile(owner, id, file.id), t('orders.removed'))
                           }
                         >
                           {t('common.remove')}

@@ -1,5 +1,6 @@
-import { ApiError, api, unwrap } from '../../api/client.ts';
-import type { Body } from '../../api/types.ts';
+import { ApiError } from '../../api/client.ts';
+import { type ArticleCreate, articleApi } from '../articles/api.ts';
+import { briefApi } from '../briefs/api/index.ts';
 import type { BulkItem } from './api/index.ts';
 
 export type { BulkItem };
@@ -12,7 +13,7 @@ export type { BulkItem };
  * element with the element's quantity.
  */
 export async function briefItems(briefId: string, companyId: string): Promise<BulkItem[]> {
-  const brief = await unwrap(api.GET('/api/briefs/{id}', { params: { path: { id: briefId } } }));
+  const brief = await briefApi.get(briefId);
   const elements = brief.briefElements ?? [];
   const kit = elements.length > 1;
   const items: BulkItem[] = kit ? [{ ref: brief.id, quantity: 1, totalPrice: 0, unit: 'kit' }] : [];
@@ -33,13 +34,9 @@ type Brief = { code: string; name: string };
 type Element = { id: string; position: number; briefElementPrice?: { unitPrice: number } | null };
 
 async function articleOf(brief: Brief, element: Element, companyId: string): Promise<string> {
-  const found = await unwrap(
-    api.GET('/api/articles', {
-      params: { query: { briefElementId: element.id, companyId, limit: 1, page: 1 } },
-    }),
-  );
+  const found = await articleApi.list({ briefElementId: element.id, companyId, limit: 1, page: 1 });
   if (found.data[0]) return found.data[0].id;
-  const body: Body<'/api/articles', 'post'> = {
+  const body: ArticleCreate = {
     name: elementsName(brief, element),
     code: `${brief.code}-${element.position + 1}`,
     companyId,
@@ -47,12 +44,12 @@ async function articleOf(brief: Brief, element: Element, companyId: string): Pro
     price: element.briefElementPrice?.unitPrice ?? null,
   };
   try {
-    return (await unwrap(api.POST('/api/articles', { body }))).id;
+    return (await articleApi.create(body)).id;
   } catch (error) {
     // The code is taken by another article: keep the brief's code recognisable, make it unique.
     if (!(error instanceof ApiError && error.problem.status === 409)) throw error;
     const code = `${body.code}-${Date.now().toString(36)}`;
-    return (await unwrap(api.POST('/api/articles', { body: { ...body, code } }))).id;
+    return (await articleApi.create({ ...body, code })).id;
   }
 }
 

@@ -1,12 +1,13 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { api, unwrap } from '../../api/client.ts';
 import { useApiMutation } from '../../api/mutation.ts';
 import type { components } from '../../api/schema.d.ts';
 import { paths } from '../../paths.ts';
 import { money, number, percent } from '../../ui/format.ts';
 import { ErrorState } from '../../ui/states.tsx';
+import { articleApi } from '../articles/api.ts';
+import { orderApi } from '../orders/api/index.ts';
 
 type Reorder = components['schemas']['Reorder'];
 export type ReorderSource = { type: 'order' | 'article'; id: string };
@@ -15,9 +16,7 @@ export type ReorderSource = { type: 'order' | 'article'; id: string };
 export function useReorder() {
   return useApiMutation({
     mutationFn: (source: ReorderSource): Promise<Reorder> =>
-      source.type === 'order'
-        ? unwrap(api.POST('/api/orders/{id}/reorder', { params: { path: { id: source.id } }, body: {} }))
-        : unwrap(api.POST('/api/articles/{id}/reorder', { params: { path: { id: source.id } }, body: {} })),
+      source.type === 'order' ? orderApi.reorder(source.id) : articleApi.reorder(source.id),
   });
 }
 

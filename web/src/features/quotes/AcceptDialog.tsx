@@ -2,12 +2,11 @@ import { Alert, Anchor, Button, Checkbox, Modal, Stack, Text, Textarea, TextInpu
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import { useApiMutation } from '../../api/mutation.ts';
 import type { components } from '../../api/schema.d.ts';
 import { problemFields } from '../../ui/problem.ts';
 import { ErrorState } from '../../ui/states.tsx';
-import { quoteQueries } from './api/index.ts';
+import { guestQuoteApi, quoteApi, quoteQueries } from './api/index.ts';
 import { ColumnChoice } from './PriceBreaks.tsx';
 
 type Quote = components['schemas']['Quote'];
@@ -61,13 +60,8 @@ export function AcceptDialog({
         ...(pdf ? { localisationId: pdf.localisationId, pdfSha256: pdf.sha256 } : {}),
       };
       return guestToken
-        ? unwrap(
-            api.POST('/api/public/quotes/{token}/accept', {
-              params: { path: { token: guestToken } },
-              body: { ...body, email: email.trim() },
-            }),
-          )
-        : unwrap(api.POST('/api/quotes/{id}/accept', { params: { path: { id: quote.id } }, body }));
+        ? guestQuoteApi.accept(guestToken, { ...body, email: email.trim() })
+        : quoteApi.accept(quote.id, body);
     },
     onSuccess: async () => {
       onClose();

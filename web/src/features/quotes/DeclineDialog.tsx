@@ -1,9 +1,9 @@
 import { Button, Modal, Stack, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import { useApiMutation } from '../../api/mutation.ts';
 import { ErrorState } from '../../ui/states.tsx';
+import { guestQuoteApi, quoteApi } from './api/index.ts';
 
 /**
  * Declining a quote, with an optional reason: the buyer's (POST /quotes/{id}/decline) or, with
@@ -31,18 +31,8 @@ export function DeclineDialog({
     mutationFn: (): Promise<unknown> => {
       const because = reason.trim() ? { reason: reason.trim() } : {};
       return guestToken
-        ? unwrap(
-            api.POST('/api/public/quotes/{token}/decline', {
-              params: { path: { token: guestToken } },
-              body: { ...because, ...(email.trim() ? { email: email.trim() } : {}) },
-            }),
-          )
-        : unwrap(
-            api.POST('/api/quotes/{id}/decline', {
-              params: { path: { id: quote.id } },
-              body: because,
-            }),
-          );
+        ? guestQuoteApi.decline(guestToken, { ...because, ...(email.trim() ? { email: email.trim() } : {}) })
+        : quoteApi.decline(quote.id, because);
     },
     onSuccess: async () => {
       onClose();

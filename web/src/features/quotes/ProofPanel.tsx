@@ -21,7 +21,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { auth } from '../../api/auth.ts';
-import { ApiError, api, unwrap } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
 import { useApiMutation } from '../../api/mutation.ts';
 import type { components } from '../../api/schema.d.ts';
 import { date } from '../../ui/format.ts';
@@ -29,7 +29,7 @@ import { problemFields } from '../../ui/problem.ts';
 import { ErrorState } from '../../ui/states.tsx';
 import { useCan } from '../admin/useCan.ts';
 import { showOnBox } from '../preview3d/QuoteBoxPreview.tsx';
-import { quoteKeys, quoteQueries } from './api/index.ts';
+import { guestQuoteApi, quoteApi, quoteKeys, quoteQueries } from './api/index.ts';
 
 type Lines = components['schemas']['ArtworkProofLines'];
 type Line = Lines['lines'][number];
@@ -373,18 +373,8 @@ function DecisionDialog({
         ...(proof.proofSha256 ? { proofSha256: proof.proofSha256 } : {}),
       };
       return guestToken
-        ? unwrap(
-            api.POST('/api/public/quotes/{token}/proofs/{proofId}/decision', {
-              params: { path: { token: guestToken, proofId: proof.id } },
-              body: { ...body, email: email.trim() },
-            }),
-          )
-        : unwrap(
-            api.POST('/api/quotes/{id}/proofs/{proofId}/decision', {
-              params: { path: { id: quoteId, proofId: proof.id } },
-              body,
-            }),
-          );
+        ? guestQuoteApi.decideProof(guestToken, proof.id, { ...body, email: email.trim() })
+        : quoteApi.decideProof(quoteId, proof.id, body);
     },
     success: t(`proofs.status.${decision}`),
     onSuccess: async () => {

@@ -22,7 +22,6 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import type { components, operations } from '../../api/schema.d.ts';
 import { draftNames, draftTime, useDraft } from '../../ui/drafts.ts';
 import { money, number, separators } from '../../ui/format.ts';
@@ -30,7 +29,7 @@ import { useUnsavedChanges } from '../../ui/UnsavedChanges.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { useCan } from '../admin/useCan.ts';
 import { DateField } from '../orders/DateField.tsx';
-import { quoteKeys } from './api/index.ts';
+import { quoteApi, quoteKeys } from './api/index.ts';
 import { LineParts } from './LineParts.tsx';
 import { lineName } from './lines.ts';
 import { PriceBreaksField, PriceBreaksTable } from './PriceBreaks.tsx';
@@ -67,21 +66,12 @@ export function QuoteLinesEditor({ quote }: { quote: Quote }) {
   const reload = () => queryClient.invalidateQueries({ queryKey: quoteKeys.detail(quote.id) });
   const patchItem = (item: Item, body: ItemPatch, success = t('common.saved')) =>
     form.submit(async () => {
-      await unwrap(
-        api.PATCH('/api/quotes/{id}/quote-items/{itemId}', {
-          params: { path: { id: quote.id, itemId: item.id } },
-          body,
-        }),
-      );
+      await quoteApi.updateItem(quote.id, item.id, body);
       await reload();
     }, success);
   const remove = (item: Item) =>
     form.submit(async () => {
-      await unwrap(
-        api.DELETE('/api/quotes/{id}/quote-items/{itemId}', {
-          params: { path: { id: quote.id, itemId: item.id } },
-        }),
-      );
+      await quoteApi.removeItem(quote.id, item.id);
       await reload();
     }, t('common.saved'));
 
@@ -304,7 +294,7 @@ function QuoteFields({ quote }: { quote: Quote }) {
           loading={form.busy}
           onClick={() =>
             form.submit(async () => {
-              await unwrap(api.PATCH('/api/quotes/{id}', { params: { path: { id: quote.id } }, body }));
+              await quoteApi.patch(quote.id, body);
               draft.clear();
               await queryClient.invalidateQueries({ queryKey: quoteKeys.detail(quote.id) });
             }, t('common.saved'))
@@ -410,12 +400,7 @@ function LineEditor({
 
   const save = () =>
     form.submit(async () => {
-      await unwrap(
-        api.PATCH('/api/quotes/{id}/quote-items/{itemId}', {
-          params: { path: { id: quote.id, itemId: item.id } },
-          body,
-        }),
-      );
+      await quoteApi.updateItem(quote.id, item.id, body);
       draft.clear();
       await onSaved();
     }, t('common.saved'));

@@ -4,12 +4,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api, unwrap } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { number } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
-import { webhookKeys, webhookQueries } from './api/index.ts';
+import { webhookApi, webhookKeys, webhookQueries } from './api/index.ts';
 
 type Delivery = components['schemas']['WebhookDelivery'];
 const STATES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
@@ -108,11 +108,7 @@ export function Deliveries({ webhookId, enabled }: { webhookId: string; enabled:
   const replay = async (delivery: Delivery) => {
     setRefusal(undefined);
     try {
-      await unwrap(
-        api.POST('/api/webhooks/{id}/deliveries/{deliveryId}/replay', {
-          params: { path: { id: webhookId, deliveryId: delivery.id } },
-        }),
-      );
+      await webhookApi.replay(webhookId, delivery.id);
       notifications.show({ color: 'teal', message: t('webhooks.replayed') });
       await queryClient.invalidateQueries({ queryKey: webhookKeys.deliveries(webhookId) });
     } catch (error) {

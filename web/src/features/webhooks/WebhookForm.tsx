@@ -17,9 +17,9 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { useApiForm } from '../../ui/useApiForm.ts';
+import { webhookApi } from './api/index.ts';
 import { EVENT_ENTITIES, parsePatterns } from './events.ts';
 
 export type Webhook = components['schemas']['Webhook'];
@@ -140,10 +140,7 @@ export function WebhookForm({
             : {}),
         };
         const saved = await form.submit(
-          () =>
-            webhook
-              ? unwrap(api.PATCH('/api/webhooks/{id}', { params: { path: { id: webhook.id } }, body }))
-              : unwrap(api.POST('/api/webhooks', { body })),
+          () => (webhook ? webhookApi.update(webhook.id, body) : webhookApi.create(body)),
           t('common.saved'),
         );
         if (saved) onDone(saved as Webhook & { secret?: string });

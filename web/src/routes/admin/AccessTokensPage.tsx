@@ -5,9 +5,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useAuth } from '../../api/auth.ts';
-import { api, unwrap } from '../../api/client.ts';
 import { useApiAction } from '../../api/mutation.ts';
-import { adminKeys, adminQueries } from '../../features/admin/api.ts';
+import { accessTokenApi, adminKeys, adminQueries } from '../../features/admin/api.ts';
 import { ConfirmButton } from '../../features/admin/Confirm.tsx';
 import { NewTokenForm } from '../../features/admin/NewTokenForm.tsx';
 import { mayActFor } from '../../features/admin/permissions.ts';
@@ -118,12 +117,7 @@ export default function AccessTokensPage() {
                             action
                               .run(
                                 token.id,
-                                () =>
-                                  unwrap(
-                                    api.DELETE('/api/access-token/user/{userId}/{tokenId}', {
-                                      params: { path: { userId, tokenId: token.id } },
-                                    }),
-                                  ),
+                                () => accessTokenApi.revoke(userId, token.id),
                                 t('admin.tokens.revokedDone'),
                               )
                               .then(refresh)

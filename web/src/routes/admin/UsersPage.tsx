@@ -17,9 +17,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useAuth } from '../../api/auth.ts';
-import { api, unwrap } from '../../api/client.ts';
 import { useApiAction } from '../../api/mutation.ts';
-import { adminKeys, adminQueries } from '../../features/admin/api.ts';
+import { adminKeys, adminQueries, userApi } from '../../features/admin/api.ts';
 import { ConfirmButton } from '../../features/admin/Confirm.tsx';
 import { assignableRoles, mayActFor, mayManageUser, ROLES } from '../../features/admin/permissions.ts';
 import { type User, UserForm } from '../../features/admin/UserForm.tsx';
@@ -155,16 +154,7 @@ export default function UsersPage() {
                                 loading={action.busy === u.id}
                                 onClick={() =>
                                   action
-                                    .run(
-                                      u.id,
-                                      () =>
-                                        unwrap(
-                                          api.POST('/api/users/{id}/unarchive', {
-                                            params: { path: { id: u.id } },
-                                          }),
-                                        ),
-                                      t('admin.users.unarchived'),
-                                    )
+                                    .run(u.id, () => userApi.unarchive(u.id), t('admin.users.unarchived'))
                                     .then(refresh)
                                 }
                               >
@@ -179,12 +169,7 @@ export default function UsersPage() {
                                   action
                                     .run(
                                       u.id,
-                                      () =>
-                                        unwrap(
-                                          api.DELETE('/api/users/{id}/archived', {
-                                            params: { path: { id: u.id } },
-                                          }),
-                                        ),
+                                      () => userApi.removeArchived(u.id),
                                       t('admin.users.archivedDone'),
                                     )
                                     .then(refresh)

@@ -4,10 +4,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { isStaff, useAuth } from '../../api/auth.ts';
-import { api, unwrap } from '../../api/client.ts';
 import { useCan } from '../../features/admin/useCan.ts';
 import { ArticleForm } from '../../features/articles/ArticleForm.tsx';
-import { articleKeys, articleQueries } from '../../features/articles/api.ts';
+import { articleApi, articleKeys, articleQueries } from '../../features/articles/api.ts';
 import { BriefElementCard } from '../../features/articles/BriefElementCard.tsx';
 import { DieLineMenu } from '../../features/dielines/DieLineDownloads.tsx';
 import { EntityComments } from '../../features/orders/EntityComments.tsx';
@@ -92,9 +91,7 @@ export default function ArticlePage() {
                 fileId: a.previewFileId,
                 canChoose: staff,
                 onChoose: async (fileId) => {
-                  await unwrap(
-                    api.PUT('/api/articles/{id}/preview', { params: { path: { id } }, body: { fileId } }),
-                  );
+                  await articleApi.setPreview(id, fileId);
                   await refresh();
                 },
               }}

@@ -1,8 +1,8 @@
 import { Alert, Button, Checkbox, Group, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
+import { companyApi } from '../../features/companies/api.ts';
 import { useApiForm } from '../../ui/useApiForm.ts';
 
 type Company = components['schemas']['Company'];
@@ -47,15 +47,7 @@ export function CompanyForm({ company, onDone }: { company?: Company; onDone: (c
           vatExemptionReason: vatExempt ? vatExemptionReason.trim() || null : null,
         };
         const saved = await form.submit(
-          () =>
-            company
-              ? unwrap(
-                  api.PATCH('/api/companies/{id}', {
-                    params: { path: { id: company.id } },
-                    body: body,
-                  }),
-                )
-              : unwrap(api.POST('/api/companies', { body: body })),
+          () => (company ? companyApi.update(company.id, body) : companyApi.create(body)),
           t('common.saved'),
         );
         if (saved) onDone(saved as Company);

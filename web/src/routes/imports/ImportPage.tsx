@@ -3,10 +3,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, fileUrl, unwrap } from '../../api/client.ts';
+import { fileUrl } from '../../api/client.ts';
 import {
   canRunForReal,
   type ImportRecord,
+  importApi,
   importKeys,
   isRunning,
   statusColor,
@@ -39,7 +40,6 @@ export default function ImportPage() {
     }
     return ok !== undefined;
   };
-  const path = { params: { path: { id } } };
 
   return (
     <Stack>
@@ -73,7 +73,7 @@ export default function ImportPage() {
                       question={t('imports.runForRealConfirm')}
                       onConfirm={async () => {
                         const real = (await action.submit(
-                          () => unwrap(api.POST('/api/imports/{id}/run', path)),
+                          () => importApi.run(id),
                           t('imports.runStarted'),
                         )) as ImportRecord | undefined;
                         if (!real) return;
@@ -90,9 +90,7 @@ export default function ImportPage() {
                       color="red"
                       variant="light"
                       loading={action.busy}
-                      onClick={() =>
-                        act(() => unwrap(api.POST('/api/imports/{id}/cancel', path)), t('imports.cancelled'))
-                      }
+                      onClick={() => act(() => importApi.cancel(id), t('imports.cancelled'))}
                     >
                       {t('imports.cancel')}
                     </Button>
@@ -115,10 +113,7 @@ export default function ImportPage() {
                       label={t('imports.archive')}
                       question={t('imports.archiveConfirm')}
                       onConfirm={async () => {
-                        const done = await act(
-                          () => unwrap(api.PATCH('/api/imports/{id}/archive', path)),
-                          t('imports.archived'),
-                        );
+                        const done = await act(() => importApi.archive(id), t('imports.archived'));
                         if (done) setArchived(true);
                       }}
                     />

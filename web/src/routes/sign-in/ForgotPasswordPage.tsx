@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Center, Paper, Stack, Text, TextInput, Title } f
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api, unwrap } from '../../api/client.ts';
+import { passwordReset } from '../../api/client.ts';
 import { paths } from '../../paths.ts';
 import { problemMessage } from '../../ui/problem.ts';
 
@@ -22,7 +22,7 @@ export default function ForgotPasswordPage() {
             setBusy(true);
             setError(undefined);
             try {
-              await unwrap(api.POST('/api/password-reset/request', { body: { login } }));
+              await passwordReset.request(login);
               setSent(true);
             } catch (e) {
               setError(e);

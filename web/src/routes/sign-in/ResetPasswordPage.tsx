@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Title } fro
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { api, unwrap } from '../../api/client.ts';
+import { passwordReset } from '../../api/client.ts';
 import { paths } from '../../paths.ts';
 import { problemFields, problemMessage } from '../../ui/problem.ts';
 
@@ -28,7 +28,7 @@ export default function ResetPasswordPage() {
             setBusy(true);
             setError(undefined);
             try {
-              await unwrap(api.POST('/api/password-reset', { body: { token, password } }));
+              await passwordReset.complete(token, password);
               setDone(true);
             } catch (e) {
               setError(e);

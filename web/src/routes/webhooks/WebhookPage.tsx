@@ -16,8 +16,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, unwrap } from '../../api/client.ts';
-import { webhookKeys, webhookQueries } from '../../features/webhooks/api/index.ts';
+import { webhookApi, webhookKeys, webhookQueries } from '../../features/webhooks/api/index.ts';
 import { Deliveries, when } from '../../features/webhooks/Deliveries.tsx';
 import { SecretModal } from '../../features/webhooks/SecretModal.tsx';
 import { type Webhook, WebhookForm } from '../../features/webhooks/WebhookForm.tsx';
@@ -48,7 +47,6 @@ export default function WebhookPage() {
   const [editing, edit] = useDisclosure();
   const [secret, setSecret] = useState<string>();
   const action = useApiForm();
-  const path = { params: { path: { id } } };
   const webhook = useQuery({
     ...webhookQueries.detail(id),
     staleTime: 0,
@@ -89,10 +87,9 @@ export default function WebhookPage() {
                   <Button
                     variant="light"
                     onClick={() =>
-                      act(
-                        () => unwrap(api.POST('/api/webhooks/{id}/test', path)),
-                        t('webhooks.testSent'),
-                      ).then(() => queryClient.invalidateQueries({ queryKey: webhookKeys.deliveries(id) }))
+                      act(() => webhookApi.test(id), t('webhooks.testSent')).then(() =>
+                        queryClient.invalidateQueries({ queryKey: webhookKeys.deliveries(id) }),
+                      )
                     }
                   >
                     {t('webhooks.sendTest')}
@@ -103,15 +100,7 @@ export default function WebhookPage() {
                 </Button>
                 <Button
                   variant="default"
-                  onClick={() =>
-                    act(() =>
-                      unwrap(
-                        w.enabled
-                          ? api.POST('/api/webhooks/{id}/disable', path)
-                          : api.POST('/api/webhooks/{id}/enable', path),
-                      ),
-                    )
-                  }
+                  onClick={() => act(() => (w.enabled ? webhookApi.disable(id) : webhookApi.enable(id)))}
                 >
                   {w.enabled ? t('webhooks.disable') : t('webhooks.enable')}
                 </Button>
@@ -120,9 +109,7 @@ export default function WebhookPage() {
                   label={t('webhooks.rotate')}
                   question={t('webhooks.rotateConfirm')}
                   onConfirm={async () => {
-                    const rotated = await act(() =>
-                      unwrap(api.POST('/api/webhooks/{id}/rotate-secret', path)),
-                    );
+                    const rotated = await act(() => webhookApi.rotateSecret(id));
                     if (rotated) setSecret(rotated.secret);
                   }}
                 />
@@ -132,9 +119,7 @@ export default function WebhookPage() {
                   label={t('webhooks.delete')}
                   question={t('webhooks.deleteConfirm')}
                   onConfirm={async () => {
-                    if (
-                      await act(() => unwrap(api.DELETE('/api/webhooks/{id}', path)), t('webhooks.deleted'))
-                    )
+                    if (await act(() => webhookApi.remove(id), t('webhooks.deleted')))
                       navigate(paths.webhooks);
                   }}
                 />

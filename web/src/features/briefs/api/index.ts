@@ -74,6 +74,7 @@ export type BriefUpdate = Body<'/api/briefs/{id}', 'put'>;
 export type BriefEstimate = Body<'/api/briefs/estimate', 'post'>;
 
 export const briefApi = {
+  get: (id: string) => unwrap(api.GET('/api/briefs/{id}', byId(id))),
   create: (body: BriefCreate) => unwrap(api.POST('/api/briefs', { body })),
   update: (id: string, body: BriefUpdate) => unwrap(api.PUT('/api/briefs/{id}', { ...byId(id), body })),
 };

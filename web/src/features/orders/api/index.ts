@@ -44,6 +44,8 @@ export const orderApi = {
     ),
   update: (id: string, body: OrderUpdate) => unwrap(api.PATCH('/api/orders/{id}', { ...byId(id), body })),
   remove: (id: string) => unwrap(api.DELETE('/api/orders/{id}', byId(id))),
+  /** "Order again": the order's prices against today's. */
+  reorder: (id: string) => unwrap(api.POST('/api/orders/{id}/reorder', { ...byId(id), body: {} })),
 };
 
 /** The records that carry comments and files: their feature's key, so these sit under its detail. */
@@ -84,4 +86,21 @@ export const entityQueries = {
         ).data;
       },
     }),
+};
+
+export const entityApi = {
+  comment: (owner: Owner, id: string, body: string) => {
+    const path = { ...byId(id), body: { body } };
+    return owner === 'orders'
+      ? unwrap(api.POST('/api/orders/{id}/comments', path))
+      : owner === 'quotes'
+        ? unwrap(api.POST('/api/quotes/{id}/comments', path))
+        : unwrap(api.POST('/api/articles/{id}/comments', path));
+  },
+  removeFile: (owner: Exclude<Owner, 'quotes'>, id: string, fileId: string) =>
+    unwrap(
+      owner === 'orders'
+        ? api.DELETE('/api/orders/{id}/files/{fileId}', { params: { path: { id, fileId } } })
+        : api.DELETE('/api/articles/{id}/files/{fileId}', { params: { path: { id, fileId } } }),
+    ),
 };

@@ -71,16 +71,50 @@ export const quoteQueries = {
 export const quoteApi = {
   create: (body: QuoteCreate) => unwrap(api.POST('/api/quotes', { body })),
   update: (id: string, body: QuoteUpdate) => unwrap(api.PUT('/api/quotes/{id}', { ...byId(id), body })),
+  /** Only the fields given (the lines editor's terms). */
+  patch: (id: string, body: Body<'/api/quotes/{id}', 'patch'>) =>
+    unwrap(api.PATCH('/api/quotes/{id}', { ...byId(id), body })),
   convert: (id: string) => unwrap(api.POST('/api/quotes/{id}/order', { ...byId(id), body: {} })),
   revise: (id: string) => unwrap(api.POST('/api/quotes/{id}/revisions', byId(id))),
   decline: (id: string, body: Body<'/api/quotes/{id}/decline', 'post'>) =>
     unwrap(api.POST('/api/quotes/{id}/decline', { ...byId(id), body })),
+  accept: (id: string, body: Body<'/api/quotes/{id}/accept', 'post'>) =>
+    unwrap(api.POST('/api/quotes/{id}/accept', { ...byId(id), body })),
+  decideProof: (
+    id: string,
+    proofId: string,
+    body: Body<'/api/quotes/{id}/proofs/{proofId}/decision', 'post'>,
+  ) =>
+    unwrap(
+      api.POST('/api/quotes/{id}/proofs/{proofId}/decision', { params: { path: { id, proofId } }, body }),
+    ),
   addItems: (id: string, items: QuoteItemsBody['items']) =>
     unwrap(api.POST('/api/quotes/{id}/quote-items', { ...byId(id), body: { items } })),
+  updateItem: (id: string, itemId: string, body: Body<'/api/quotes/{id}/quote-items/{itemId}', 'patch'>) =>
+    unwrap(api.PATCH('/api/quotes/{id}/quote-items/{itemId}', { params: { path: { id, itemId } }, body })),
   removeItem: (id: string, itemId: string) =>
     unwrap(api.DELETE('/api/quotes/{id}/quote-items/{itemId}', { params: { path: { id, itemId } } })),
   createGuestLink: (id: string, body: Body<'/api/quotes/{id}/guest-links', 'post'>) =>
     unwrap(api.POST('/api/quotes/{id}/guest-links', { ...byId(id), body })),
   revokeGuestLink: (id: string, linkId: string) =>
     unwrap(api.DELETE('/api/quotes/{id}/guest-links/{linkId}', { params: { path: { id, linkId } } })),
+};
+
+/** What a guest link's reader may do: the token is the credential, the e-mail typed the evidence. */
+export const guestQuoteApi = {
+  accept: (token: string, body: Body<'/api/public/quotes/{token}/accept', 'post'>) =>
+    unwrap(api.POST('/api/public/quotes/{token}/accept', { params: { path: { token } }, body })),
+  decline: (token: string, body: Body<'/api/public/quotes/{token}/decline', 'post'>) =>
+    unwrap(api.POST('/api/public/quotes/{token}/decline', { params: { path: { token } }, body })),
+  decideProof: (
+    token: string,
+    proofId: string,
+    body: Body<'/api/public/quotes/{token}/proofs/{proofId}/decision', 'post'>,
+  ) =>
+    unwrap(
+      api.POST('/api/public/quotes/{token}/proofs/{proofId}/decision', {
+        params: { path: { token, proofId } },
+        body,
+      }),
+    ),
 };

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client.ts';
 import { byId, resourceKeys } from '../../../api/keys.ts';
-import type { Query } from '../../../api/types.ts';
+import type { Body, Query } from '../../../api/types.ts';
 
 export type WebhookListQuery = Query<'/api/webhooks'>;
 export type DeliveryListQuery = Query<'/api/webhooks/{id}/deliveries'>;
@@ -52,4 +52,22 @@ export const webhookQueries = {
       queryKey: webhookKeys.events(query),
       queryFn: () => unwrap(api.GET('/api/events', { params: { query } })),
     }),
+};
+
+/** A webhook's changes and actions, typed from the API document. */
+export const webhookApi = {
+  create: (body: Body<'/api/webhooks', 'post'>) => unwrap(api.POST('/api/webhooks', { body })),
+  update: (id: string, body: Body<'/api/webhooks/{id}', 'patch'>) =>
+    unwrap(api.PATCH('/api/webhooks/{id}', { ...byId(id), body })),
+  remove: (id: string) => unwrap(api.DELETE('/api/webhooks/{id}', byId(id))),
+  /** Sends a test event (a delivery shown with the others). */
+  test: (id: string) => unwrap(api.POST('/api/webhooks/{id}/test', byId(id))),
+  enable: (id: string) => unwrap(api.POST('/api/webhooks/{id}/enable', byId(id))),
+  disable: (id: string) => unwrap(api.POST('/api/webhooks/{id}/disable', byId(id))),
+  /** A new signing secret, answered once. */
+  rotateSecret: (id: string) => unwrap(api.POST('/api/webhooks/{id}/rotate-secret', byId(id))),
+  replay: (id: string, deliveryId: string) =>
+    unwrap(
+      api.POST('/api/webhooks/{id}/deliveries/{deliveryId}/replay', { params: { path: { id, deliveryId } } }),
+    ),
 };
