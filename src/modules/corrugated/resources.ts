@@ -20,7 +20,7 @@ import { assertDatesInOrder } from '../../platform/date-order.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
 import { type EntityDescriptor, entity } from '../../platform/events.ts';
 import { present } from '../catalogue/service.ts';
-import { dataNumber, dataText, type Entry, type EntryValues, findMany, findOne, liveOf } from './store.ts';
+import { dataNumber, dataText, type Entry, type EntryValues, findMany, findOne, liveOf } from './repository.ts';
 
 export type Body = Record<string, unknown>;
 

@@ -23,7 +23,7 @@ import {
   softDelete,
   updateEntry,
   validPriceOf,
-} from './store.ts';
+} from './repository.ts';
 
 export type ListQuery = Record<string, string | number | undefined>;
 
