@@ -10,7 +10,6 @@ import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
 import { entryFor } from '../catalogue/audience.ts';
 import { baseCurrencyCode, findCurrencyByCode } from '../currencies/repository.ts';
-import { type Body, compositions, invalidReference, prices, type Resource } from './resources.ts';
 import {
   briefUsingComposition,
   codeTaken,
@@ -24,6 +23,7 @@ import {
   updateEntry,
   validPriceOf,
 } from './repository.ts';
+import { type Body, compositions, invalidReference, prices, type Resource } from './resources.ts';
 
 export type ListQuery = Record<string, string | number | undefined>;
 
