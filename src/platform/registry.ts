@@ -29,7 +29,7 @@ export type Slot<T> = { name: string; fallback: T };
 export type Registry = {
   /** Serves an event resource of `tableName` with `loader` (else the generic table loader). */
   eventResource(tableName: string, loader: ResourceLoader): void;
-  /** The loader a module registered for a table, if any (events/resources.ts adds the fallback). */
+  /** The loader a module registered for a table, if any (events/resource-repository.ts adds the fallback). */
   registeredEventResource(tableName: string): ResourceLoader | undefined;
   /** Seeds the reference data of every new organisation, in its creation transaction. */
   organisationSeeder(seeder: OrganisationSeeder): void;

@@ -17,7 +17,7 @@ import type { Executor } from '../../src/db/client.ts';
 import { companies } from '../../src/db/schema/index.ts';
 import { loadCatalogue } from '../../src/modules/catalogue/loader.ts';
 import { orderItemMoney } from '../../src/modules/orders/in-transaction.ts';
-import type { PredictionPrices } from '../../src/modules/quotes/briefs-source.ts';
+import type { PredictionPrices } from '../../src/modules/quotes/brief-source-repository.ts';
 import { orderLineMoney } from '../../src/modules/quotes/conversion.ts';
 import { formatterFor } from '../../src/modules/quotes/i18n.ts';
 import { lineMoneyAfter } from '../../src/modules/quotes/item-edits.ts';

@@ -1,10 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { AppContext } from '../../context.ts';
-import { sessionRefreshTokens, userSessions, users } from '../../db/schema/platform.ts';
+import type { users } from '../../db/schema/platform.ts';
 import { hashAccessToken } from '../../platform/auth.ts';
 import { AppError } from '../../platform/errors.ts';
+import {
+  deleteExpiredSessions,
+  endReusedSession,
+  endSignedOutSession,
+  extendSession,
+  insertRefreshToken,
+  insertSession,
+  lockRefreshToken,
+  lockSessionWithUser,
+  markRefreshTokenUsed,
+  sessionIdOfRefreshToken,
+} from './session-repository.ts';
 
 /**
  * Sliding browser sessions (docs/web.md "Sessions", docs/security.md "Sliding sessions"):
@@ -69,10 +80,8 @@ export function createSessionService(ctx: Pick<AppContext, 'db' | 'config' | 'si
       await db.transaction(async (tx) => {
         // The user's sessions that can no longer be refreshed are of no more use (their refresh
         // tokens go with them).
-        await tx
-          .delete(userSessions)
-          .where(and(eq(userSessions.userId, user.id), lt(userSessions.expiresAt, sql`now()`)));
-        await tx.insert(userSessions).values({
+        await deleteExpiredSessions(tx, user.id);
+        await insertSession(tx, {
           id: sessionId,
           organisationId: user.organisationId,
           userId: user.id,
@@ -80,9 +89,7 @@ export function createSessionService(ctx: Pick<AppContext, 'db' | 'config' | 'si
           maxExpiresAt,
           tokenVersion: user.tokenVersion,
         });
-        await tx
-          .insert(sessionRefreshTokens)
-          .values({ id: uuidv7(), sessionId, tokenHash: hashAccessToken(refreshToken) });
+        await insertRefreshToken(tx, sessionId, hashAccessToken(refreshToken));
       });
       const signed = await accessToken(user, sessionId, sessionExpiresAt);
       return { sessionId, ...signed, refreshToken, sessionExpiresAt };
@@ -93,12 +100,7 @@ export function createSessionService(ctx: Pick<AppContext, 'db' | 'config' | 'si
      * undefined for an unknown token.
      */
     async sessionOf(refreshToken: string): Promise<string | undefined> {
-      const [row] = await db
-        .select({ sessionId: sessionRefreshTokens.sessionId })
-        .from(sessionRefreshTokens)
-        .where(eq(sessionRefreshTokens.tokenHash, hashAccessToken(refreshToken)))
-        .limit(1);
-      return row?.sessionId;
+      return sessionIdOfRefreshToken(db, hashAccessToken(refreshToken));
     },
 
     /** Rotation: the next refresh token and a new access token; see the module comment for the 401s. */
@@ -108,39 +110,9 @@ export function createSessionService(ctx: Pick<AppContext, 'db' | 'config' | 'si
       const outcome = await db.transaction(async (tx) => {
         // The token row, locked: two refreshes of one token (any nodes) are serialised here, and
         // exactly one of them finds it unused.
-        const [row] = await tx
-          .select({
-            id: sessionRefreshTokens.id,
-            sessionId: sessionRefreshTokens.sessionId,
-            usedAt: sessionRefreshTokens.usedAt,
-            usedSecondsAgo: sql<
-              number | null
-            >`extract(epoch from (now() - ${sessionRefreshTokens.usedAt}))::float8`,
-          })
-          .from(sessionRefreshTokens)
-          .where(eq(sessionRefreshTokens.tokenHash, hash))
-          .for('update')
-          .limit(1);
+        const row = await lockRefreshToken(tx, hash);
         if (!row) return { kind: 'unknown' as const };
-        const [session] = await tx
-          .select({
-            id: userSessions.id,
-            endedAt: userSessions.endedAt,
-            expired: sql<boolean>`${userSessions.expiresAt} <= now()`,
-            maxExpiresAt: userSessions.maxExpiresAt,
-            expiresAt: userSessions.expiresAt,
-            sessionVersion: userSessions.tokenVersion,
-            userId: users.id,
-            organisationId: users.organisationId,
-            role: users.role,
-            tokenVersion: users.tokenVersion,
-            userDeleted: sql<boolean>`${users.deletedAt} is not null`,
-          })
-          .from(userSessions)
-          .innerJoin(users, eq(users.id, userSessions.userId))
-          .where(eq(userSessions.id, row.sessionId))
-          .for('update', { of: userSessions })
-          .limit(1);
+        const session = await lockSessionWithUser(tx, row.sessionId);
         if (!session || session.userDeleted) return { kind: 'unknown' as const };
         // A signed-out (or already reused) session stays ended, whatever token comes back.
         if (session.endedAt) return { kind: 'ended' as const };
@@ -150,26 +122,15 @@ export function createSessionService(ctx: Pick<AppContext, 'db' | 'config' | 'si
             !session.expired
           )
             return { kind: 'grace' as const, session };
-          await tx
-            .update(userSessions)
-            .set({ endedAt: sql`now()`, endReason: 'refresh_reused' })
-            .where(eq(userSessions.id, session.id));
+          await endReusedSession(tx, session.id);
           return { kind: 'reused' as const };
         }
         if (session.expired) return { kind: 'expired' as const };
         if (session.sessionVersion !== session.tokenVersion) return { kind: 'revoked' as const };
         const sessionExpiresAt = idleLimit(new Date(), session.maxExpiresAt);
-        await tx
-          .update(sessionRefreshTokens)
-          .set({ usedAt: sql`now()` })
-          .where(eq(sessionRefreshTokens.id, row.id));
-        await tx
-          .insert(sessionRefreshTokens)
-          .values({ id: uuidv7(), sessionId: session.id, tokenHash: hashAccessToken(nextToken) });
-        await tx
-          .update(userSessions)
-          .set({ expiresAt: sql`greatest(${userSessions.expiresAt}, ${sessionExpiresAt})` })
-          .where(eq(userSessions.id, session.id));
+        await markRefreshTokenUsed(tx, row.id);
+        await insertRefreshToken(tx, session.id, hashAccessToken(nextToken));
+        await extendSession(tx, session.id, sessionExpiresAt);
         return { kind: 'rotated' as const, session: { ...session, expiresAt: sessionExpiresAt } };
       });
       switch (outcome.kind) {
@@ -230,16 +191,7 @@ export function createSessionService(ctx: Pick<AppContext, 'db' | 'config' | 'si
         userId = verified?.userId;
       }
       if (!sessionId) return;
-      await db
-        .update(userSessions)
-        .set({ endedAt: sql`now()`, endReason: 'signed_out' })
-        .where(
-          and(
-            eq(userSessions.id, sessionId),
-            ...(userId ? [eq(userSessions.userId, userId)] : []),
-            isNull(userSessions.endedAt),
-          ),
-        );
+      await endSignedOutSession(db, sessionId, userId);
     },
   };
 }

@@ -1,7 +1,11 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db, Executor } from '../../db/client.ts';
-import { signInThrottle } from '../../db/schema/platform.ts';
+import type { Db } from '../../db/client.ts';
 import { tooManyRequests } from '../../platform/errors.ts';
+import {
+  deleteThrottleKey,
+  giveBackThrottlePlace,
+  reserveThrottleKey,
+  throttleLocksOf,
+} from './throttle-repository.ts';
 
 export type ThrottleSettings = { maxFailures: number; windowSeconds: number; lockSeconds: number };
 
@@ -36,34 +40,6 @@ export function createSignInThrottle(db: Db, settings: ThrottleSettings, options
     account: `${prefix}account:${username.toLowerCase()}`,
     address: `${prefix}address:${address}`,
   });
-  const lock = sql`now() + make_interval(secs => ${settings.lockSeconds})`;
-  const window = sql`make_interval(secs => ${settings.windowSeconds})`;
-  // Exact and independent of the session's time zone, to find the same window and lock again.
-  const micros = (column: typeof signInThrottle.windowStartedAt | typeof signInThrottle.lockedUntil) =>
-    sql<string | null>`((extract(epoch from ${column}) * 1000000)::bigint)::text`;
-
-  /** Counts one attempt on `key` unless it is locked; undefined when it is. */
-  async function reserveKey(tx: Executor, key: string, max: number) {
-    const stale = sql`${signInThrottle.windowStartedAt} < now() - ${window}`;
-    const attempts = sql`case when ${stale} then 1 else ${signInThrottle.failures} + 1 end`;
-    const [row] = await tx
-      .insert(signInThrottle)
-      .values({ key, failures: 1, windowStartedAt: sql`now()`, lockedUntil: max <= 1 ? lock : null })
-      .onConflictDoUpdate({
-        target: signInThrottle.key,
-        set: {
-          failures: attempts,
-          windowStartedAt: sql`case when ${stale} then now() else ${signInThrottle.windowStartedAt} end`,
-          lockedUntil: sql`case when ${attempts} >= ${max} then ${lock} else ${signInThrottle.lockedUntil} end`,
-        },
-        setWhere: sql`${signInThrottle.lockedUntil} is null or ${signInThrottle.lockedUntil} <= now()`,
-      })
-      .returning({
-        window: micros(signInThrottle.windowStartedAt),
-        lockedUntil: micros(signInThrottle.lockedUntil),
-      });
-    return row;
-  }
 
   return {
     /**
@@ -74,13 +50,11 @@ export function createSignInThrottle(db: Db, settings: ThrottleSettings, options
     async reserve(username: string, address: string): Promise<Reservation> {
       const { account, address: addr } = keys(username, address);
       return db.transaction(async (tx) => {
-        const forAccount = await reserveKey(tx, account, settings.maxFailures);
-        const forAddress = forAccount && (await reserveKey(tx, addr, settings.maxFailures * ADDRESS_FACTOR));
+        const forAccount = await reserveThrottleKey(tx, account, settings.maxFailures, settings);
+        const forAddress =
+          forAccount && (await reserveThrottleKey(tx, addr, settings.maxFailures * ADDRESS_FACTOR, settings));
         if (!forAccount || !forAddress) {
-          const rows = await tx
-            .select({ lockedUntil: signInThrottle.lockedUntil })
-            .from(signInThrottle)
-            .where(inArray(signInThrottle.key, [account, addr]));
+          const rows = await throttleLocksOf(tx, [account, addr]);
           const until = Math.max(0, ...rows.map((r) => r.lockedUntil?.getTime() ?? 0));
           // Thrown inside the transaction: the account's reservation, if any, is rolled back.
           throw tooManyRequests(
@@ -102,22 +76,13 @@ export function createSignInThrottle(db: Db, settings: ThrottleSettings, options
      * back (in the same window only; and the lock, if this very attempt set it).
      */
     async succeeded(reservation: Reservation) {
-      await db.delete(signInThrottle).where(eq(signInThrottle.key, reservation.account));
-      const lockedByThis = reservation.addressLock
-        ? sql`${micros(signInThrottle.lockedUntil)} = ${reservation.addressLock}`
-        : sql`false`;
-      await db
-        .update(signInThrottle)
-        .set({
-          failures: sql`greatest(${signInThrottle.failures} - 1, 0)`,
-          lockedUntil: sql`case when ${lockedByThis} then null else ${signInThrottle.lockedUntil} end`,
-        })
-        .where(
-          and(
-            eq(signInThrottle.key, reservation.address),
-            sql`${micros(signInThrottle.windowStartedAt)} = ${reservation.addressWindow}`,
-          ),
-        );
+      await deleteThrottleKey(db, reservation.account);
+      await giveBackThrottlePlace(
+        db,
+        reservation.address,
+        reservation.addressWindow,
+        reservation.addressLock,
+      );
     },
   };
 }

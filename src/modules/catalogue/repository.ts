@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { catalogueEntries } from '../../db/schema/catalogue.ts';
+import { catalogueEntries, catalogueVersions } from '../../db/schema/catalogue.ts';
 import { entity } from '../../platform/events.ts';
 import type { Catalogue, PricingSettings } from '../../pricing/index.ts';
 
@@ -94,6 +94,21 @@ export async function updateEntry(db: Executor, id: string, values: Partial<Cata
     .where(eq(catalogueEntries.id, id))
     .returning(entryColumns);
   return row!;
+}
+
+/**
+ * Stores a new organisation's catalogue: its entries (answered whole) and the default version it
+ * is at.
+ */
+export async function insertCatalogue(
+  tx: Executor,
+  organisationId: string,
+  rows: (typeof catalogueEntries.$inferInsert)[],
+  version: number,
+) {
+  const inserted = await tx.insert(catalogueEntries).values(rows).returning();
+  await tx.insert(catalogueVersions).values({ organisationId, version });
+  return inserted;
 }
 
 export async function findCatalogueEntryByCode(

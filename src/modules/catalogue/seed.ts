@@ -1,12 +1,13 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { OrganisationSeeder } from '../../context.ts';
-import { catalogueEntries, catalogueVersions } from '../../db/schema/catalogue.ts';
+import type { catalogueEntries } from '../../db/schema/catalogue.ts';
 import type { Catalogue } from '../../pricing/index.ts';
 import { defaultNamesOf } from './default-names.ts';
 import {
   CATALOGUE_ENTITY,
   CATALOGUE_KINDS,
   type CatalogueKind,
+  insertCatalogue,
   REFERENCE_FIELDS,
   SETTINGS_CODE,
   SETTINGS_KIND,
@@ -93,10 +94,7 @@ export const catalogueSeeder =
   (catalogue: () => Catalogue): OrganisationSeeder =>
   async (tx, organisation, record) => {
     const rows = catalogueRows(catalogue(), organisation.id, organisation.adminUserId);
-    const inserted = await tx.insert(catalogueEntries).values(rows).returning();
-    await tx
-      .insert(catalogueVersions)
-      .values({ organisationId: organisation.id, version: CATALOGUE_VERSION });
+    const inserted = await insertCatalogue(tx, organisation.id, rows, CATALOGUE_VERSION);
     for (const row of inserted) {
       // The entry as GET answers it (its event delivers the GET presenter's output).
       await record({ on: CATALOGUE_ENTITY, type: 'CREATE', entityId: row.id, snapshot: present(row) });

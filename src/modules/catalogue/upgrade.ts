@@ -1,21 +1,26 @@
 import { isDeepStrictEqual } from 'node:util';
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { AppContext } from '../../context.ts';
-import { rowsOf, type Tx } from '../../db/client.ts';
-import { catalogueEntries, catalogueVersions } from '../../db/schema/catalogue.ts';
+import type { Tx } from '../../db/client.ts';
 import type { EventRecorder } from '../../platform/events.ts';
 import type { Catalogue } from '../../pricing/index.ts';
 import {
   CATALOGUE_ENTITY,
   CATALOGUE_KINDS,
   type CatalogueKind,
-  entryColumns,
   SETTINGS_CODE,
   SETTINGS_KIND,
 } from './repository.ts';
 import { type IdMaps, remapReferences } from './seed.ts';
 import { present } from './service.ts';
+import {
+  insertEntry,
+  liveEntriesOf,
+  lockCatalogueVersion,
+  organisationsBehind,
+  setEntryNameAndData,
+  storeCatalogueVersion,
+} from './upgrade-repository.ts';
 import { CATALOGUE_VERSION, catalogueOfVersion, FIRST_VERSION } from './versions.ts';
 
 const REMOVE = Symbol('remove');
@@ -62,14 +67,7 @@ export function mergeDefaults(base: unknown, next: unknown, mine: unknown): unkn
   return mine;
 }
 
-type StoredEntry = Awaited<ReturnType<typeof storedEntries>>[number];
-
-function storedEntries(tx: Tx, organisationId: string) {
-  return tx
-    .select(entryColumns)
-    .from(catalogueEntries)
-    .where(and(eq(catalogueEntries.organisationId, organisationId), isNull(catalogueEntries.deletedAt)));
-}
+type StoredEntry = Awaited<ReturnType<typeof liveEntriesOf>>[number];
 
 const MISSING = 'missing:';
 
@@ -85,7 +83,7 @@ async function applyStep(
   base: Catalogue,
   next: Catalogue,
 ): Promise<number> {
-  const rows = await storedEntries(tx, organisationId);
+  const rows = await liveEntriesOf(tx, organisationId);
   const byKind = new Map<string, Map<string, StoredEntry>>();
   for (const row of rows) {
     if (!byKind.has(row.kind)) byKind.set(row.kind, new Map());
@@ -120,17 +118,13 @@ async function applyStep(
       (key) => !isDeepStrictEqual(row[key], after[key]),
     );
     if (updatedColumns.length === 0) return;
-    const [updated] = await tx
-      .update(catalogueEntries)
-      .set({ ...after, updatedAt: new Date() })
-      .where(eq(catalogueEntries.id, row.id))
-      .returning(entryColumns);
+    const updated = await setEntryNameAndData(tx, row.id, after);
     await record({
       on: CATALOGUE_ENTITY,
       type: 'UPDATE',
       organisationId,
       entityId: row.id,
-      snapshot: present(updated!),
+      snapshot: present(updated),
       updatedColumns: [...updatedColumns],
     });
     changed++;
@@ -172,13 +166,13 @@ async function applyStep(
         position: position++,
         createdById: null,
       };
-      const [stored] = await tx.insert(catalogueEntries).values(inserted).returning();
+      const stored = await insertEntry(tx, inserted);
       await record({
         on: CATALOGUE_ENTITY,
         type: 'CREATE',
         organisationId,
         entityId: fresh.id,
-        snapshot: present(stored!),
+        snapshot: present(stored),
       });
       changed++;
     }
@@ -197,12 +191,8 @@ export async function upgradeCatalogue(
   target = CATALOGUE_VERSION,
 ): Promise<{ from: number; to: number; changed: number }> {
   return ctx.change(null, async (tx, record) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`catalogue-upgrade:${organisationId}`}))`);
-    const [current] = await tx
-      .select({ version: catalogueVersions.version })
-      .from(catalogueVersions)
-      .where(eq(catalogueVersions.organisationId, organisationId));
-    const from = current?.version ?? FIRST_VERSION;
+    const current = await lockCatalogueVersion(tx, organisationId);
+    const from = current ?? FIRST_VERSION;
     if (from >= target) return { from, to: from, changed: 0 };
     let changed = 0;
     for (let version = from; version < target; version++) {
@@ -214,13 +204,7 @@ export async function upgradeCatalogue(
         catalogueOfVersion(version + 1),
       );
     }
-    await tx
-      .insert(catalogueVersions)
-      .values({ organisationId, version: target })
-      .onConflictDoUpdate({
-        target: catalogueVersions.organisationId,
-        set: { version: target, upgradedAt: new Date() },
-      });
+    await storeCatalogueVersion(tx, organisationId, target);
     return { from, to: target, changed };
   });
 }
@@ -231,12 +215,8 @@ export async function upgradeCatalogue(
  * retried at the next start; the others go on.
  */
 export async function upgradeCatalogues(ctx: Pick<AppContext, 'change' | 'db' | 'log'>): Promise<void> {
-  const behind = await ctx.db.execute<{ organisation_id: string }>(sql`
-    select distinct e.organisation_id from catalogue_entries e
-    left join catalogue_versions v on v.organisation_id = e.organisation_id
-    where e.kind = ${SETTINGS_KIND} and e.deleted_at is null
-      and coalesce(v.version, ${FIRST_VERSION}) < ${CATALOGUE_VERSION}`);
-  for (const { organisation_id: organisationId } of rowsOf<{ organisation_id: string }>(behind)) {
+  const behind = await organisationsBehind(ctx.db, SETTINGS_KIND, FIRST_VERSION, CATALOGUE_VERSION);
+  for (const organisationId of behind) {
     try {
       const result = await upgradeCatalogue(ctx, organisationId);
       if (result.changed > 0 || result.from !== result.to)

@@ -1,9 +1,9 @@
 import { defineModule } from '../../platform/module.ts';
+import { findOne, liveOf } from './repository.ts';
 import { RESOURCES } from './resources.ts';
 import { corrugatedRoutes } from './routes.ts';
 import { ANSWERS } from './schemas.ts';
 import { createCorrugatedService } from './service.ts';
-import { findOne, liveOf } from './store.ts';
 
 /** The corrugated resources of HIPE's n8n node over the estimating catalogue. */
 export const corrugatedModule = defineModule({

@@ -13,14 +13,30 @@
  * currency becomes the composition's `pricePerSquareMetre`, see prices.ts).
  */
 
-import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { catalogueEntries } from '../../db/schema/catalogue.ts';
 import { assertDatesInOrder } from '../../platform/date-order.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
 import { type EntityDescriptor, entity } from '../../platform/events.ts';
 import { present } from '../catalogue/service.ts';
-import { dataNumber, dataText, type Entry, type EntryValues, findMany, findOne, liveOf } from './store.ts';
+import {
+  bothOf,
+  type Condition,
+  corrugatedMatterId,
+  dataNumber,
+  dataNumberIs,
+  dataText,
+  dataTextIs,
+  ENTRY_SORTS,
+  type Entry,
+  type EntryValues,
+  findMany,
+  findOne,
+  liveEntryData,
+  liveOf,
+  NO_ENTRY,
+  nameContains,
+  validOn,
+} from './repository.ts';
 
 export type Body = Record<string, unknown>;
 
@@ -34,10 +50,10 @@ export interface Resource {
   entity: EntityDescriptor;
   label: string;
   /** The condition beyond the kind (flutes and materials: of the corrugated matter). */
-  scope?: (db: Executor, organisationId: string) => Promise<SQL | undefined>;
+  scope?: (db: Executor, organisationId: string) => Promise<Condition | undefined>;
   /** List filters: name -> condition (throws 400 for a value of the wrong type). */
-  filters: Record<string, (value: string) => SQL>;
-  sorts: Record<string, SQL>;
+  filters: Record<string, (value: string) => Condition>;
+  sorts: Record<string, Condition>;
   defaultSort: string;
   /** The stored values of a new entry (current undefined) or of a changed one. */
   build(
@@ -66,8 +82,6 @@ export const invalidReference = (pointer: string, what: string) =>
     issues: [issue(pointer, `is not ${what} of the organisation`)],
   });
 
-const contains = (column: SQL | typeof catalogueEntries.name) => (value: string) =>
-  sql`${column} ilike ${`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`;
 const numberIs = (field: string) => (value: string) => {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n)) {
@@ -75,9 +89,9 @@ const numberIs = (field: string) => (value: string) => {
       { pointer: `/${field}`, message: 'must be a number', in: 'query' },
     ]);
   }
-  return sql`${dataNumber(field)} = ${n}`;
+  return dataNumberIs(field, n);
 };
-const textIs = (field: string) => (value: string) => sql`${dataText(field)} = ${value}`;
+const textIs = (field: string) => (value: string) => dataTextIs(field, value);
 
 /** The value of a body property sent under either name (both with different values: 400). */
 export function either(body: Body, ours: string, theirs: string, at: string): unknown {
@@ -103,25 +117,14 @@ const withData = (current: Entry | undefined, changes: Record<string, unknown>) 
   ...changes,
 });
 
-/** The corrugated matter of the organisation's catalogue (its flutes and boards hang from it). */
-export async function corrugatedMatter(db: Executor, organisationId: string): Promise<string | undefined> {
-  const [row] = await db
-    .select({ id: catalogueEntries.id })
-    .from(catalogueEntries)
-    .where(and2(liveOf(organisationId, 'matters'), sql`${dataText('kind')} = 'CORRUGATED'`))
-    .limit(1);
-  return row?.id;
-}
-const and2 = (a: SQL, b: SQL) => sql`${a} and ${b}`;
-
 const ofCorrugatedMatter = async (db: Executor, organisationId: string) => {
-  const matter = await corrugatedMatter(db, organisationId);
+  const matter = await corrugatedMatterId(db, organisationId);
   // No corrugated matter in the catalogue: none of its flutes or boards either.
-  return matter ? sql`${dataText('matterId')} = ${matter}` : sql`false`;
+  return matter ? dataTextIs('matterId', matter) : NO_ENTRY;
 };
 
 async function requireMatter(db: Executor, organisationId: string) {
-  const matter = await corrugatedMatter(db, organisationId);
+  const matter = await corrugatedMatterId(db, organisationId);
   if (!matter) {
     throw new AppError('no_corrugated_matter', 'The catalogue has no corrugated matter');
   }
@@ -130,8 +133,6 @@ async function requireMatter(db: Executor, organisationId: string) {
 
 // ---- the resources -----------------------------------------------------------------------------
 
-const NAME_SORTS = { name: sql`${catalogueEntries.name}`, createdAt: sql`${catalogueEntries.createdAt}` };
-
 export const suppliers: Resource = {
   path: 'corrugated-suppliers',
   one: 'CorrugatedSupplier',
@@ -139,8 +140,8 @@ export const suppliers: Resource = {
   kind: 'corrugatedSuppliers',
   entity: entity('CORRUGATED_SUPPLIER', 'corrugated_suppliers'),
   label: 'Corrugated supplier',
-  filters: { name: contains(catalogueEntries.name) },
-  sorts: NAME_SORTS,
+  filters: { name: nameContains },
+  sorts: ENTRY_SORTS,
   defaultSort: 'name',
   async build(_db, _org, body, current) {
     return {
@@ -160,8 +161,8 @@ export const flutes: Resource = {
   entity: entity('CORRUGATED_FLUTE', 'corrugated_flutes'),
   label: 'Corrugated flute',
   scope: ofCorrugatedMatter,
-  filters: { name: contains(catalogueEntries.name) },
-  sorts: { ...NAME_SORTS, height: dataNumber('thickness'), thickness: dataNumber('thickness') },
+  filters: { name: nameContains },
+  sorts: { ...ENTRY_SORTS, height: dataNumber('thickness'), thickness: dataNumber('thickness') },
   defaultSort: 'name',
   async build(db, org, body, current) {
     const name = (body.name as string | undefined) ?? current?.name ?? '';
@@ -187,13 +188,13 @@ export const liners: Resource = {
   entity: entity('CORRUGATED_LINER', 'corrugated_liners'),
   label: 'Corrugated liner',
   filters: {
-    name: contains(catalogueEntries.name),
+    name: nameContains,
     weight: numberIs('weight'),
     color: textIs('color'),
     type: textIs('type'),
   },
   sorts: {
-    ...NAME_SORTS,
+    ...ENTRY_SORTS,
     weight: dataNumber('weight'),
     color: dataText('color'),
     type: dataText('type'),
@@ -229,7 +230,7 @@ export const formats: Resource = {
   entity: entity('CORRUGATED_FORMAT', 'corrugated_formats'),
   label: 'Corrugated format',
   filters: { width: numberIs('width'), length: numberIs('length') },
-  sorts: { width: dataNumber('width'), length: dataNumber('length'), createdAt: NAME_SORTS.createdAt },
+  sorts: { width: dataNumber('width'), length: dataNumber('length'), createdAt: ENTRY_SORTS.createdAt },
   defaultSort: 'width',
   async build(_db, _org, body, current) {
     const data = withData(current, pick(body, ['width', 'length']));
@@ -253,8 +254,8 @@ export const materials: Resource = {
   entity: entity('CORRUGATED_MATERIAL', 'corrugated_materials'),
   label: 'Corrugated material',
   scope: ofCorrugatedMatter,
-  filters: { name: contains(catalogueEntries.name) },
-  sorts: NAME_SORTS,
+  filters: { name: nameContains },
+  sorts: ENTRY_SORTS,
   defaultSort: 'name',
   async build(db, org, body, current) {
     const changes = pick(body, ['description']);
@@ -283,7 +284,7 @@ export const compositions: Resource = {
     flute: textIs('fluteId'),
     supplierId: textIs('supplierId'),
   },
-  sorts: { ...NAME_SORTS, gsm: dataNumber('grammage'), grammage: dataNumber('grammage') },
+  sorts: { ...ENTRY_SORTS, gsm: dataNumber('grammage'), grammage: dataNumber('grammage') },
   defaultSort: 'createdAt',
   async build(db, org, body, current, at) {
     const materialId = either(body, 'materialReferenceId', 'corrugatedMaterial', at) as string | undefined;
@@ -310,7 +311,7 @@ export const compositions: Resource = {
     if (materialId !== undefined) {
       const [board] = await findMany(
         db,
-        and2(liveOf(org, 'materialReferences'), await ofCorrugatedMatter(db, org)),
+        bothOf(liveOf(org, 'materialReferences'), await ofCorrugatedMatter(db, org)),
         [materialId],
       );
       if (!board)
@@ -320,7 +321,7 @@ export const compositions: Resource = {
     if (fluteId !== undefined) {
       const [flute] = await findMany(
         db,
-        and2(liveOf(org, 'materialTypes'), await ofCorrugatedMatter(db, org)),
+        bothOf(liveOf(org, 'materialTypes'), await ofCorrugatedMatter(db, org)),
         [fluteId],
       );
       if (!flute) throw invalidReference(pointer('fluteId', 'flute'), 'a corrugated flute');
@@ -370,10 +371,7 @@ export const compositions: Resource = {
   },
   lookups: async (db, org) => {
     // The flute of a composition that names none is its board's (the catalogue's compositions).
-    const boards = await db
-      .select({ id: catalogueEntries.id, data: catalogueEntries.data })
-      .from(catalogueEntries)
-      .where(liveOf(org, 'materialReferences'));
+    const boards = await liveEntryData(db, org, 'materialReferences');
     return new Map(boards.map((b) => [b.id, b.data.materialTypeId ?? null]));
   },
   show(entry, lookups) {
@@ -409,13 +407,13 @@ export const prices: Resource = {
   label: 'Corrugated material composition price',
   filters: {
     corrugatedMaterialComposition: textIs('compositionId'),
-    currency: (value) => sql`${dataText('currency')} = ${value.toUpperCase()}`,
+    currency: (value) => dataTextIs('currency', value.toUpperCase()),
     validOnDate: (value) => {
       const day = dateOrNull(value, '/validOnDate', 'query');
-      return sql`(${dataText('validFrom')} is null or ${dataText('validFrom')} <= ${day}) and (${dataText('validTo')} is null or ${dataText('validTo')} >= ${day})`;
+      return validOn(day);
     },
   },
-  sorts: { price: dataNumber('price'), validFrom: dataText('validFrom'), createdAt: NAME_SORTS.createdAt },
+  sorts: { price: dataNumber('price'), validFrom: dataText('validFrom'), createdAt: ENTRY_SORTS.createdAt },
   defaultSort: 'validFrom',
   async build(db, org, body, current, at) {
     const data: Record<string, unknown> = { ...(current?.data ?? {}) };

@@ -10,7 +10,6 @@ import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { changedFields, type EventRecorder } from '../../platform/events.ts';
 import { entryFor } from '../catalogue/audience.ts';
 import { baseCurrencyCode, findCurrencyByCode } from '../currencies/repository.ts';
-import { type Body, compositions, invalidReference, prices, type Resource } from './resources.ts';
 import {
   briefUsingComposition,
   codeTaken,
@@ -23,7 +22,8 @@ import {
   softDelete,
   updateEntry,
   validPriceOf,
-} from './store.ts';
+} from './repository.ts';
+import { type Body, compositions, invalidReference, prices, type Resource } from './resources.ts';
 
 export type ListQuery = Record<string, string | number | undefined>;
 

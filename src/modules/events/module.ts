@@ -2,7 +2,7 @@ import { defineModule } from '../../platform/module.ts';
 import { eventsRoutes } from './routes.ts';
 import { createEventService } from './service.ts';
 
-/** The event log and event resources (`ctx.registry.eventResource`, resources.ts). */
+/** The event log and event resources (`ctx.registry.eventResource`, resource-repository.ts). */
 export const eventsModule = defineModule({
   name: 'events',
   services: (ctx) => ({ events: createEventService(ctx) }),

@@ -5,7 +5,7 @@ import { presentEntity } from '../../platform/events.ts';
 import { type PageOptions, type PageQuery, pageResult, resolvePage } from '../../platform/pagination.ts';
 import { toDelivered } from './payload.ts';
 import { EVENT_PAGE, type EventFilters, findOrganisationEvent, listEvents } from './repository.ts';
-import { eventResourceLoader } from './resources.ts';
+import { eventResourceLoader } from './resource-repository.ts';
 
 export { EVENT_PAGE, type EventFilters } from './repository.ts';
 

@@ -1,17 +1,22 @@
 import { createHash } from 'node:crypto';
-import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../../db/client.ts';
-import { fileChunks } from '../../db/schema/imports.ts';
-import { files } from '../../db/schema/organisation-data.ts';
 import type { EventRecorder } from '../../platform/events.ts';
-import { fileTooLarge } from './multipart.ts';
 import {
-  type AttachmentTarget,
-  FILE_ENTITY,
-  type FileRow,
-  fileColumns,
-  PARENT_ENTITIES,
-} from './repository.ts';
+  abandonedFileIds,
+  chunksFrom,
+  copyChunks,
+  deleteChunks,
+  deleteFileRow,
+  findFileRow,
+  hasChunks,
+  hideLiveFile,
+  insertChunk,
+  insertFileRow,
+  insertHiddenFile,
+  showFile,
+} from './chunk-repository.ts';
+import { fileTooLarge } from './multipart.ts';
+import { type AttachmentTarget, FILE_ENTITY, type FileRow, PARENT_ENTITIES } from './repository.ts';
 import type { FileActor } from './service.ts';
 
 /** Size of the stored pieces of a chunked file. */
@@ -49,8 +54,8 @@ export function createChunkedFileStore(deps: { db: Db }) {
   const { db } = deps;
 
   async function discard(fileId: string) {
-    await db.delete(fileChunks).where(eq(fileChunks.fileId, fileId));
-    await db.delete(files).where(eq(files.id, fileId));
+    await deleteChunks(db, fileId);
+    await deleteFileRow(db, fileId);
   }
 
   return {
@@ -64,23 +69,19 @@ export function createChunkedFileStore(deps: { db: Db }) {
       source: AsyncIterable<Buffer>,
       options: WriteOptions,
     ): Promise<PendingFile> {
-      const [row] = await db
-        .insert(files)
-        .values({
-          organisationId: actor.organisationId,
-          entity: meta.entity,
-          entityId: meta.entityId,
-          filename: meta.filename,
-          mimeType: meta.mimeType,
-          size: 0,
-          sha256: '',
-          label: meta.label?.trim() || null,
-          createdById: actor.userId,
-          // Hidden until complete(): an interrupted upload never shows as a file.
-          deletedAt: new Date(),
-        })
-        .returning({ id: files.id });
-      const fileId = row!.id;
+      const fileId = await insertHiddenFile(db, {
+        organisationId: actor.organisationId,
+        entity: meta.entity,
+        entityId: meta.entityId,
+        filename: meta.filename,
+        mimeType: meta.mimeType,
+        size: 0,
+        sha256: '',
+        label: meta.label?.trim() || null,
+        createdById: actor.userId,
+        // Hidden until complete(): an interrupted upload never shows as a file.
+        deletedAt: new Date(),
+      });
       const hash = createHash('sha256');
       let size = 0;
       let seq = 0;
@@ -88,12 +89,7 @@ export function createChunkedFileStore(deps: { db: Db }) {
       let filled = 0;
       const flush = async () => {
         if (filled === 0) return;
-        // As base64 text decoded by the database: PGlite (de)serialises bytea parameters byte by
-        // byte in JavaScript, 15 times slower than this for a 256 KiB piece; PostgreSQL does not mind.
-        const data = buffer.toString('base64', 0, filled);
-        await db.execute(
-          sql`insert into ${fileChunks} (file_id, seq, bytes) values (${fileId}, ${seq}, decode(${data}, 'base64'))`,
-        );
+        await insertChunk(db, fileId, seq, buffer.toString('base64', 0, filled));
         seq += 1;
         filled = 0;
       };
@@ -129,11 +125,7 @@ export function createChunkedFileStore(deps: { db: Db }) {
       target: AttachmentTarget,
       record: EventRecorder,
     ): Promise<FileRow> {
-      const [row] = await tx
-        .update(files)
-        .set({ size: pending.size, sha256: pending.sha256, deletedAt: null, updatedAt: new Date() })
-        .where(eq(files.id, pending.id))
-        .returning(fileColumns);
+      const row = await showFile(tx, pending.id, pending.size, pending.sha256);
       await record({
         on: FILE_ENTITY,
         type: 'CREATE',
@@ -142,7 +134,7 @@ export function createChunkedFileStore(deps: { db: Db }) {
         relation: PARENT_ENTITIES[target.entity],
         relationId: target.entityId,
       });
-      return row as FileRow;
+      return row;
     },
 
     /** Removes a file that was written but never completed. */
@@ -153,17 +145,7 @@ export function createChunkedFileStore(deps: { db: Db }) {
      * `discard`): never completed (no checksum) and older than `olderThanMs`. Returns how many.
      */
     async purgeAbandoned(olderThanMs: number): Promise<number> {
-      const abandoned = await db
-        .select({ id: files.id })
-        .from(files)
-        .where(
-          and(
-            eq(files.sha256, ''),
-            sql`${files.deletedAt} is not null`,
-            lt(files.createdAt, new Date(Date.now() - olderThanMs)),
-          ),
-        )
-        .limit(100);
+      const abandoned = await abandonedFileIds(db, new Date(Date.now() - olderThanMs));
       for (const { id } of abandoned) await discard(id);
       return abandoned.length;
     },
@@ -172,12 +154,7 @@ export function createChunkedFileStore(deps: { db: Db }) {
     async *read(fileId: string, executor: Executor = db): AsyncGenerator<Buffer> {
       let next = 0;
       for (;;) {
-        const rows = await executor
-          .select({ seq: fileChunks.seq, data: sql<string>`encode(${fileChunks.bytes}, 'base64')` })
-          .from(fileChunks)
-          .where(and(eq(fileChunks.fileId, fileId), gte(fileChunks.seq, next)))
-          .orderBy(asc(fileChunks.seq))
-          .limit(CHUNKS_PER_READ);
+        const rows = await chunksFrom(executor, fileId, next, CHUNKS_PER_READ);
         for (const row of rows) yield Buffer.from(row.data, 'base64');
         if (rows.length < CHUNKS_PER_READ) return;
         next = rows.at(-1)!.seq + 1;
@@ -185,14 +162,7 @@ export function createChunkedFileStore(deps: { db: Db }) {
     },
 
     /** Whether the file has stored pieces. */
-    async hasContent(fileId: string): Promise<boolean> {
-      const [row] = await db
-        .select({ one: sql<number>`1` })
-        .from(fileChunks)
-        .where(eq(fileChunks.fileId, fileId))
-        .limit(1);
-      return Boolean(row);
-    },
+    hasContent: (fileId: string): Promise<boolean> => hasChunks(db, fileId),
 
     /**
      * Releases the bytes of a file and soft-deletes its metadata, with a FILE DELETE event, in the
@@ -203,35 +173,30 @@ export function createChunkedFileStore(deps: { db: Db }) {
      * transaction: its own `files` row and pieces, so each lives and is released on its own.
      */
     async copy(tx: Tx, fileId: string, target: AttachmentTarget, record: EventRecorder): Promise<FileRow> {
-      const [source] = await tx.select().from(files).where(eq(files.id, fileId));
+      const source = await findFileRow(tx, fileId);
       if (!source) throw new Error(`file ${fileId} not found`);
       const { id: _id, createdAt: _c, updatedAt: _u, ...rest } = source;
-      const [row] = await tx
-        .insert(files)
-        .values({ ...rest, entity: target.entity, entityId: target.entityId, deletedAt: null })
-        .returning(fileColumns);
-      await tx.execute(
-        sql`insert into ${fileChunks} (file_id, seq, bytes) select ${row!.id}, seq, bytes from ${fileChunks} where file_id = ${fileId}`,
-      );
+      const row = await insertFileRow(tx, {
+        ...rest,
+        entity: target.entity,
+        entityId: target.entityId,
+        deletedAt: null,
+      });
+      await copyChunks(tx, fileId, row.id);
       await record({
         on: FILE_ENTITY,
         type: 'CREATE',
-        entityId: row!.id,
+        entityId: row.id,
         snapshot: row,
         relation: PARENT_ENTITIES[target.entity],
         relationId: target.entityId,
       });
-      return row as FileRow;
+      return row;
     },
 
     async release(tx: Tx, fileId: string, target: AttachmentTarget, record: EventRecorder) {
-      await tx.delete(fileChunks).where(eq(fileChunks.fileId, fileId));
-      const now = new Date();
-      const [row] = await tx
-        .update(files)
-        .set({ deletedAt: now, updatedAt: now })
-        .where(and(eq(files.id, fileId), sql`${files.deletedAt} is null`))
-        .returning(fileColumns);
+      await deleteChunks(tx, fileId);
+      const row = await hideLiveFile(tx, fileId);
       if (row) {
         await record({
           on: FILE_ENTITY,

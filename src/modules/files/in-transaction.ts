@@ -2,11 +2,14 @@
  * File changes inside a caller's transaction (the file service's `remove` opens its own): for
  * modules that replace a generated file in the same transaction as they store the new one.
  */
-import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { files } from '../../db/schema/organisation-data.ts';
 import type { EventRecorder } from '../../platform/events.ts';
-import { type AttachmentTarget, FILE_ENTITY, fileColumns, liveFiles, PARENT_ENTITIES } from './repository.ts';
+import {
+  type AttachmentTarget,
+  FILE_ENTITY,
+  PARENT_ENTITIES,
+  softDeleteLabelledFiles,
+} from './repository.ts';
 
 /**
  * Soft-deletes the live files of a record that carry `label` (e.g. the previous French PDF of a
@@ -19,12 +22,7 @@ export async function removeLabelledFilesInTransaction(
   label: string,
   record: EventRecorder,
 ) {
-  const now = new Date();
-  const removed = await tx
-    .update(files)
-    .set({ deletedAt: now, updatedAt: now })
-    .where(and(liveFiles(actor.organisationId, target), eq(files.label, label)))
-    .returning(fileColumns);
+  const removed = await softDeleteLabelledFiles(tx, actor.organisationId, target, label);
   for (const file of removed) {
     await record({
       on: FILE_ENTITY,

@@ -13,6 +13,6 @@ export const filesModule = defineModule({
   wire: (ctx, attachments) => {
     ctx.registry.entityPayload(FILE_ENTITY);
     ctx.registry.entityPayload(COMMENT_ENTITY);
-    return [{ plugin: filesRoutes(ctx, attachments) }];
+    return [{ plugin: filesRoutes(attachments) }];
   },
 });

@@ -1,8 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { and, count, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { type AttachableEntity, comments, fileContents, files } from '../../db/schema/organisation-data.ts';
+import {
+  type AttachableEntity,
+  comments,
+  fileContents,
+  files,
+  projects,
+} from '../../db/schema/organisation-data.ts';
 import { users } from '../../db/schema/platform.ts';
+import { type Actor, inCompanyScope } from '../../platform/actor.ts';
 import { type EntityDescriptor, entity } from '../../platform/events.ts';
 import type { PageRequest } from '../../platform/pagination.ts';
 import { CommentSchema, FileSchema } from './schemas.ts';
@@ -141,6 +148,38 @@ export async function softDeleteFile(tx: Executor, organisationId: string, id: s
     .update(files)
     .set({ deletedAt: new Date(), updatedAt: new Date() })
     .where(and(eq(files.id, id), liveFiles(organisationId)));
+}
+
+/** Soft-deletes the organisation's live files of the record that carry `label`; answers them. */
+export function softDeleteLabelledFiles(
+  tx: Executor,
+  organisationId: string,
+  target: AttachmentTarget,
+  label: string,
+) {
+  const now = new Date();
+  return tx
+    .update(files)
+    .set({ deletedAt: now, updatedAt: now })
+    .where(and(liveFiles(organisationId, target), eq(files.label, label)))
+    .returning(fileColumns);
+}
+
+/** Whether the live project exists in the organisation and the actor's companies (attachments' parent). */
+export async function isProjectVisible(db: Executor, actor: Actor, id: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(
+      and(
+        eq(projects.id, id),
+        eq(projects.organisationId, actor.organisationId),
+        isNull(projects.deletedAt),
+        inCompanyScope(actor, projects.companyId),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
 }
 
 export const commentColumns = {

@@ -18,6 +18,7 @@ import {
   findFile,
   insertComment,
   insertFile,
+  isProjectVisible,
   listAllFiles,
   listCommentsPage,
   listFilesPage,
@@ -111,6 +112,14 @@ export function createFilesService(ctx: Pick<AppContext, 'db' | 'change' | 'conf
 
   return {
     storeFile,
+
+    /**
+     * 404 unless the project is live and visible to the actor: the parent check of a project's
+     * attachments (kept here rather than in the projects module to keep the modules independent).
+     */
+    async assertProjectVisible(actor: Actor, id: string): Promise<void> {
+      if (!(await isProjectVisible(ctx.db, actor, id))) throw notFound('Project');
+    },
 
     /** Stores a file in its own transaction (with its event); see storeFile. */
     create: (actor: FileActor, input: NewFile) =>

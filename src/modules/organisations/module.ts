@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/module.ts';
-import { organisationResource } from '../events/resources.ts';
+import { organisationResource } from '../events/resource-repository.ts';
 import { filesModule } from '../files/module.ts';
 import { ORGANISATION_SETTINGS_ENTITY } from './repository.ts';
 import { organisationsRoutes } from './routes.ts';

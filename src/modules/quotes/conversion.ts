@@ -1,7 +1,5 @@
-import { and, eq } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.ts';
-import { quoteAcceptances } from '../../db/schema/acceptances.ts';
 import type { Actor } from '../../platform/actor.ts';
 import type { ChangeRunner } from '../../platform/events.ts';
 import { toolingLines } from '../../platform/line-parts.ts';
@@ -14,6 +12,7 @@ import {
   type NewOrderItem,
 } from '../orders/in-transaction.ts';
 import type { OrderService } from '../orders/service.ts';
+import { acceptancePoNumberOf, acceptedOptionOf } from './conversion-repository.ts';
 import { itemTree } from './items.ts';
 import type { EffectHandler, QuoteLifecycle } from './lifecycle.ts';
 import { amountOfUnitPrice, derivedUnitPrice } from './line-money.ts';
@@ -71,11 +70,8 @@ export function linesAtColumn(items: QuoteItemRow[], position: number | null): Q
 
 /** The column chosen at acceptance (its rank), or null when the quote offered none. */
 async function chosenColumn(tx: Tx, quote: QuoteRow): Promise<number | null> {
-  const [evidence] = await tx
-    .select({ option: quoteAcceptances.option })
-    .from(quoteAcceptances)
-    .where(and(eq(quoteAcceptances.quoteId, quote.id), eq(quoteAcceptances.decision, 'accepted')));
-  const position = (evidence?.option as { position?: unknown } | null)?.position;
+  const option = await acceptedOptionOf(tx, quote.id);
+  const position = (option as { position?: unknown } | null | undefined)?.position;
   return typeof position === 'number' ? position : null;
 }
 
@@ -91,11 +87,7 @@ export const createOrderOfQuote: EffectHandler = async (step) => {
   const position = (await chosenColumn(tx, quote)) ?? (columns.length === 1 ? 1 : null);
   const column = position === null ? null : (columns[position - 1] ?? null);
   // The PO number the buyer gave when accepting, else the one on the quote.
-  const [acceptance] = await tx
-    .select({ poNumber: quoteAcceptances.poNumber })
-    .from(quoteAcceptances)
-    .where(eq(quoteAcceptances.quoteId, quote.id))
-    .limit(1);
+  const acceptancePoNumber = await acceptancePoNumberOf(tx, quote.id);
   const order = await insertOrderInTransaction(
     tx,
     actor,
@@ -106,7 +98,7 @@ export const createOrderOfQuote: EffectHandler = async (step) => {
       currencyId: currency?.id ?? null,
       billedAmount: column ? column.totalPrice : quote.totalPrice,
       orderDate: now,
-      poNumber: acceptance?.poNumber ?? quote.poNumber ?? null,
+      poNumber: acceptancePoNumber ?? quote.poNumber ?? null,
       customFields: input.customFields,
     },
     record,

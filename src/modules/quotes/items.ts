@@ -4,12 +4,10 @@
  * priced from the brief's current prediction or the article unless a price is sent.
  */
 
-import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Executor } from '../../db/client.ts';
 import type { LineSpecification, LineTooling, LineVariant } from '../../db/schema/line-parts.ts';
-import { articles } from '../../db/schema/orders.ts';
-import { type PriceSource, quoteItems } from '../../db/schema/quotes.ts';
+import type { PriceSource, quoteItems } from '../../db/schema/quotes.ts';
 import { AppError, badRequest, type ProblemIssue } from '../../platform/errors.ts';
 import { roundCents, roundUnitPrice } from '../../platform/money.ts';
 import { invalidReference } from '../../platform/references.ts';
@@ -17,6 +15,7 @@ import type { Catalogue } from '../../pricing/index.ts';
 import { specificationText } from '../catalogue/line-names.ts';
 import { loadCatalogue } from '../catalogue/loader.ts';
 import {
+  liveArticles,
   liveBriefs,
   liveElements,
   liveElementsOfBriefs,
@@ -25,9 +24,9 @@ import {
   type SourceBrief,
   type SourceElement,
   selectedVariants,
-} from './briefs-source.ts';
+} from './brief-source-repository.ts';
 import { amountOfUnitPrice, derivedUnitPrice, discountOf, lineTotal } from './line-money.ts';
-import { nextPosition, type QuoteItemRow } from './repository.ts';
+import { briefParentItems, nextPosition, type QuoteItemRow } from './repository.ts';
 import type { ItemInput } from './schemas.ts';
 
 export type NewItem = typeof quoteItems.$inferInsert & { id: string };
@@ -227,24 +226,6 @@ export function describeElement(
   };
 }
 
-async function liveArticles(db: Executor, organisationId: string, ids: string[]) {
-  if (!ids.length) return [];
-  return db
-    .select({
-      id: articles.id,
-      companyId: articles.companyId,
-      code: articles.code,
-      name: articles.name,
-      description: articles.description,
-      price: articles.price,
-      enabled: articles.enabled,
-    })
-    .from(articles)
-    .where(
-      and(inArray(articles.id, ids), eq(articles.organisationId, organisationId), isNull(articles.deletedAt)),
-    );
-}
-
 const companyMismatch = (pointer: string, what: string) =>
   new AppError('company_mismatch', `The ${what} belongs to another company than the quote`, {
     issues: [{ pointer, message: `is a ${what} of another company than the quote`, in: 'body' }],
@@ -361,19 +342,7 @@ export async function buildItems(
   }
 
   // A brief is quoted once: a second whole brief would repeat every line.
-  const existingParents = allBriefIds.length
-    ? await db
-        .select({ id: quoteItems.id, briefId: quoteItems.briefId })
-        .from(quoteItems)
-        .where(
-          and(
-            eq(quoteItems.quoteId, quote.id),
-            isNull(quoteItems.deletedAt),
-            isNull(quoteItems.parentId),
-            inArray(quoteItems.briefId, allBriefIds),
-          ),
-        )
-    : [];
+  const existingParents = await briefParentItems(db, quote.id, allBriefIds);
   const parentOfBrief = new Map(existingParents.map((p) => [p.briefId!, p.id]));
   const seenWhole = new Set<string>();
   for (const whole of wholeBriefs) {

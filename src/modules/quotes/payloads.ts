@@ -1,10 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import { eq } from 'drizzle-orm';
-import { quotes } from '../../db/schema/quotes.ts';
 import type { Registry } from '../../platform/registry.ts';
 import { AcceptanceSchema } from '../acceptances/schemas.ts';
 import { loadCatalogueWithNames } from '../catalogue/loader.ts';
-import { QUOTE_ENTITY, QUOTE_GUEST_LINK_ENTITY, QUOTE_ITEM_ENTITY, type QuoteItemRow } from './repository.ts';
+import {
+  QUOTE_ENTITY,
+  QUOTE_GUEST_LINK_ENTITY,
+  QUOTE_ITEM_ENTITY,
+  type QuoteItemRow,
+  quoteCurrencyOf,
+} from './repository.ts';
 import { GuestLinkSchema, QuoteItemChildSchema, QuoteSchema } from './schemas.ts';
 import { itemView, presentQuoteRow } from './service.ts';
 
@@ -54,13 +58,9 @@ export function declareQuotePayloads(registry: Pick<Registry, 'entityPayload'>):
     schema: QuoteItemChildSchema,
     present: async (row, tx) => {
       const item = row as unknown as QuoteItemRow;
-      const [quote] = await tx
-        .select({ currency: quotes.currency })
-        .from(quotes)
-        .where(eq(quotes.id, item.quoteId))
-        .limit(1);
+      const currency = await quoteCurrencyOf(tx, item.quoteId);
       const catalogue = await loadCatalogueWithNames(tx, item.organisationId);
-      return itemView('seller', quote?.currency ?? '', catalogue)(item) as Record<string, unknown>;
+      return itemView('seller', currency ?? '', catalogue)(item) as Record<string, unknown>;
     },
   });
 

@@ -17,7 +17,7 @@ import { removeLabelledFilesInTransaction } from '../files/in-transaction.ts';
 import type { FilesService } from '../files/service.ts';
 import type { OrganisationSettingsService } from '../organisations/settings-service.ts';
 import { vatTotals } from '../organisations/vat.ts';
-import { dieLinesOf } from './briefs-source.ts';
+import { dieLinesOf } from './brief-source-repository.ts';
 import { type Language, requireLanguage, SUPPORTED_LANGUAGES } from './i18n.ts';
 import { itemTree } from './items.ts';
 import { isPastValidity } from './lifecycle.ts';

@@ -129,6 +129,32 @@ export async function findItemRow(db: Executor, organisationId: string, id: stri
   return row;
 }
 
+/** The live top-level items of the quote that came whole from one of these briefs. */
+export async function briefParentItems(db: Executor, quoteId: string, briefIds: string[]) {
+  if (!briefIds.length) return [];
+  return db
+    .select({ id: quoteItems.id, briefId: quoteItems.briefId })
+    .from(quoteItems)
+    .where(
+      and(
+        eq(quoteItems.quoteId, quoteId),
+        isNull(quoteItems.deletedAt),
+        isNull(quoteItems.parentId),
+        inArray(quoteItems.briefId, briefIds),
+      ),
+    );
+}
+
+/** The currency of a quote, deleted or not (an item's event payload prices in it). */
+export async function quoteCurrencyOf(db: Executor, quoteId: string): Promise<string | undefined> {
+  const [quote] = await db
+    .select({ currency: quotes.currency })
+    .from(quotes)
+    .where(eq(quotes.id, quoteId))
+    .limit(1);
+  return quote?.currency;
+}
+
 /** The next position after the live items with this parent (null: the roots) in the quote. */
 export async function nextPosition(db: Executor, quoteId: string, parentId: string | null) {
   const [row] = await db

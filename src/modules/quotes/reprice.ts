@@ -4,15 +4,13 @@
  * to the new total, priced in-process with the organisation's catalogue. Only that element's
  * selected route is taken; the brief and its stored predictions are not changed.
  */
-import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { briefs } from '../../db/schema/briefs.ts';
 import { AppError } from '../../platform/errors.ts';
 import { toolingOfCostLines } from '../../platform/line-parts.ts';
 import { PricingError, priceBrief } from '../../pricing/index.ts';
 import { elementValuesOf, engineBrief } from '../briefs/mapping.ts';
 import { loadCatalogue } from '../catalogue/loader.ts';
-import { liveElementsOfBriefs } from './briefs-source.ts';
+import { findLiveBrief, liveElementsOfBriefs } from './brief-source-repository.ts';
 import type { EnginePrice } from './items.ts';
 
 type Decoration = { decorationIndex: number; quantity: number };
@@ -54,12 +52,7 @@ export async function priceElementAt(
   quantity: number,
 ): Promise<EnginePrice> {
   if (!Number.isInteger(quantity)) throw failed('a brief element is made in whole pieces');
-  const [brief] = await db
-    .select()
-    .from(briefs)
-    .where(
-      and(eq(briefs.id, target.briefId), eq(briefs.organisationId, organisationId), isNull(briefs.deletedAt)),
-    );
+  const brief = await findLiveBrief(db, organisationId, target.briefId);
   if (!brief) throw failed('its brief no longer exists');
   const elements = await liveElementsOfBriefs(db, [brief.id]);
   const element = elements.find((e) => e.id === target.briefElementId);

@@ -1,6 +1,6 @@
 import type { SecretBox } from '../../platform/secret-box.ts';
 import { deliveredJson } from '../events/payload.ts';
-import type { ClaimedRow, Outcome } from './delivery-sql.ts';
+import type { ClaimedRow, Outcome } from './delivery-repository.ts';
 import type { AttemptOutcome, OutgoingRequest } from './http.ts';
 import { signatureHeaders } from './signing.ts';
 

@@ -11,7 +11,7 @@ import {
   type Outcome,
   RECORD_SQL,
   RELEASE_ORPHANS_SQL,
-} from './delivery-sql.ts';
+} from './delivery-repository.ts';
 import type { AttemptOutcome, Sender } from './http.ts';
 import type { WebhookService } from './service.ts';
 
@@ -31,7 +31,7 @@ import type { WebhookService } from './service.ts';
  * Both are woken at once in the process that commits events (`ctx.change.onCommitted`) and poll
  * every `pollIntervalMs` for work written by other processes and for due retries.
  *
- * Their statements are in delivery-sql.ts; an attempt's request and retry decision in attempt.ts.
+ * Their statements are in delivery-repository.ts; an attempt's request and retry decision in attempt.ts.
  */
 
 type Loop = { start(): void; wake(): void; stop(): Promise<void> };

@@ -7,6 +7,7 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../db/client.ts';
 import { briefElements, briefs } from '../../db/schema/briefs.ts';
 import type { LineTooling } from '../../db/schema/line-parts.ts';
+import { articles } from '../../db/schema/orders.ts';
 import { toolingOfCostLines } from '../../platform/line-parts.ts';
 import type { DieLine } from '../../pricing/index.ts';
 
@@ -57,6 +58,34 @@ export async function liveBriefs(
     })
     .from(briefs)
     .where(and(inArray(briefs.id, ids), eq(briefs.organisationId, organisationId), isNull(briefs.deletedAt)));
+}
+
+/** The live brief of the organisation, whole (a quantity edit prices it again). */
+export async function findLiveBrief(db: Executor, organisationId: string, id: string) {
+  const [brief] = await db
+    .select()
+    .from(briefs)
+    .where(and(eq(briefs.id, id), eq(briefs.organisationId, organisationId), isNull(briefs.deletedAt)));
+  return brief;
+}
+
+/** The live catalogue articles of the organisation among `ids` (what a quote line takes of them). */
+export async function liveArticles(db: Executor, organisationId: string, ids: string[]) {
+  if (!ids.length) return [];
+  return db
+    .select({
+      id: articles.id,
+      companyId: articles.companyId,
+      code: articles.code,
+      name: articles.name,
+      description: articles.description,
+      price: articles.price,
+      enabled: articles.enabled,
+    })
+    .from(articles)
+    .where(
+      and(inArray(articles.id, ids), eq(articles.organisationId, organisationId), isNull(articles.deletedAt)),
+    );
 }
 
 /** The live elements of these briefs, by brief then position. */

@@ -17,6 +17,53 @@ export const dataText = (field: string) => sql<string | null>`(${catalogueEntrie
 export const dataNumber = (field: string) =>
   sql<number | null>`((${catalogueEntries.data}->>${field})::numeric)`;
 
+/** A condition on entries (list filters, scopes). */
+export type Condition = SQL;
+
+/** No entry at all (a scope when what it hangs from is missing). */
+export const NO_ENTRY: Condition = sql`false`;
+
+/** Both conditions. */
+export const bothOf = (a: Condition, b: Condition): Condition => sql`${a} and ${b}`;
+
+/** The entry's name contains `value` (case-insensitive, LIKE's wildcards taken literally). */
+export const nameContains = (value: string): Condition =>
+  sql`${catalogueEntries.name} ilike ${`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`;
+
+/** `data->>'field'` equals the number. */
+export const dataNumberIs = (field: string, value: number): Condition => sql`${dataNumber(field)} = ${value}`;
+
+/** `data->>'field'` equals the text. */
+export const dataTextIs = (field: string, value: string): Condition => sql`${dataText(field)} = ${value}`;
+
+/** `data` has no `validFrom` after `day` and no `validTo` before it. */
+export const validOn = (day: string | null): Condition =>
+  sql`(${dataText('validFrom')} is null or ${dataText('validFrom')} <= ${day}) and (${dataText('validTo')} is null or ${dataText('validTo')} >= ${day})`;
+
+/** The sorts every kind has: by name, by creation. */
+export const ENTRY_SORTS = {
+  name: sql`${catalogueEntries.name}`,
+  createdAt: sql`${catalogueEntries.createdAt}`,
+};
+
+/** The id of the corrugated matter of the organisation's catalogue (its flutes and boards hang from it), if any. */
+export async function corrugatedMatterId(db: Executor, organisationId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: catalogueEntries.id })
+    .from(catalogueEntries)
+    .where(bothOf(liveOf(organisationId, 'matters'), sql`${dataText('kind')} = 'CORRUGATED'`))
+    .limit(1);
+  return row?.id;
+}
+
+/** The id and data of the organisation's live entries of a kind. */
+export function liveEntryData(db: Executor, organisationId: string, kind: string) {
+  return db
+    .select({ id: catalogueEntries.id, data: catalogueEntries.data })
+    .from(catalogueEntries)
+    .where(liveOf(organisationId, kind));
+}
+
 export function liveOf(organisationId: string, kind: string, scope?: SQL) {
   return and(
     eq(catalogueEntries.organisationId, organisationId),

@@ -1,5 +1,15 @@
-import type { EventType } from '../../db/schema/platform.ts';
-import type { WebhookAuthType, WebhookCredentials, WebhookMethod } from '../../db/schema/webhooks.ts';
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { type EventType, events } from '../../db/schema/platform.ts';
+import {
+  type DeliveryStatus,
+  type WebhookAuthType,
+  type WebhookCredentials,
+  type WebhookMethod,
+  webhookDeliveries,
+  webhookDeliveryAttempts,
+} from '../../db/schema/webhooks.ts';
+import type { PageOptions, PageRequest } from '../../platform/pagination.ts';
 
 /*
  * The bookkeeping statements of the delivery runtime (delivery.ts), each one round trip: fan
@@ -179,3 +189,117 @@ export type Outcome = {
   /** Follow-up after recording: disable the webhook. */
   disable?: { reason: 'gone' | 'failing'; deliveryCreatedAt: Date };
 };
+
+/*
+ * The deliveries as the API shows them (deliveries.ts): lists, one with its attempts, and the
+ * deliveries made by hand (replays, test events).
+ */
+
+export const DELIVERY_PAGE: PageOptions = {
+  defaultLimit: 25,
+  maxLimit: 100,
+  sortFields: { createdAt: webhookDeliveries.createdAt, eventCode: webhookDeliveries.eventCode },
+  tieBreaker: webhookDeliveries.id,
+  defaultSort: { field: 'createdAt', direction: 'DESC' },
+};
+
+const deliveryColumns = {
+  id: webhookDeliveries.id,
+  webhookId: webhookDeliveries.webhookId,
+  eventId: webhookDeliveries.eventId,
+  eventCode: webhookDeliveries.eventCode,
+  eventName: webhookDeliveries.eventName,
+  status: webhookDeliveries.status,
+  attempts: webhookDeliveries.attempts,
+  nextAttemptAt: webhookDeliveries.nextAttemptAt,
+  lastAttemptAt: webhookDeliveries.lastAttemptAt,
+  lastStatusCode: webhookDeliveries.lastStatusCode,
+  lastError: webhookDeliveries.lastError,
+  completedAt: webhookDeliveries.completedAt,
+  replayOf: webhookDeliveries.replayOf,
+  createdAt: webhookDeliveries.createdAt,
+  updatedAt: webhookDeliveries.updatedAt,
+};
+export type DeliveryRow = { [K in keyof typeof deliveryColumns]: (typeof webhookDeliveries.$inferSelect)[K] };
+
+const attemptColumns = {
+  id: webhookDeliveryAttempts.id,
+  attempt: webhookDeliveryAttempts.attempt,
+  startedAt: webhookDeliveryAttempts.startedAt,
+  durationMs: webhookDeliveryAttempts.durationMs,
+  statusCode: webhookDeliveryAttempts.statusCode,
+  error: webhookDeliveryAttempts.error,
+  responseExcerpt: webhookDeliveryAttempts.responseExcerpt,
+};
+
+/** One page of the webhook's deliveries (optionally of one status or event), and their total. */
+export async function listDeliveriesPage(
+  db: Executor,
+  organisationId: string,
+  webhookId: string,
+  filters: { status?: DeliveryStatus; eventId?: string },
+  page: PageRequest,
+): Promise<{ rows: DeliveryRow[]; total: number }> {
+  const where = and(
+    eq(webhookDeliveries.webhookId, webhookId),
+    eq(webhookDeliveries.organisationId, organisationId),
+    filters.status ? eq(webhookDeliveries.status, filters.status) : undefined,
+    filters.eventId ? eq(webhookDeliveries.eventId, filters.eventId) : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select(deliveryColumns)
+      .from(webhookDeliveries)
+      .where(where)
+      .orderBy(...page.orderBy)
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ total: count() }).from(webhookDeliveries).where(where),
+  ]);
+  return { rows, total: Number(total?.total ?? 0) };
+}
+
+/** A delivery of the organisation's webhook, or undefined. */
+export async function findDelivery(
+  db: Executor,
+  organisationId: string,
+  webhookId: string,
+  deliveryId: string,
+) {
+  const [row] = await db
+    .select(deliveryColumns)
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.id, deliveryId),
+        eq(webhookDeliveries.webhookId, webhookId),
+        eq(webhookDeliveries.organisationId, organisationId),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+/** The attempts of a delivery, latest first. */
+export function attemptsOfDelivery(db: Executor, deliveryId: string) {
+  return db
+    .select(attemptColumns)
+    .from(webhookDeliveryAttempts)
+    .where(eq(webhookDeliveryAttempts.deliveryId, deliveryId))
+    .orderBy(desc(webhookDeliveryAttempts.attempt));
+}
+
+/** Inserts a delivery; answers it. */
+export async function insertDelivery(tx: Executor, values: typeof webhookDeliveries.$inferInsert) {
+  const [row] = await tx.insert(webhookDeliveries).values(values).returning(deliveryColumns);
+  return row!;
+}
+
+/** Inserts an event; answers what a delivery of it copies. */
+export async function insertEvent(tx: Executor, values: typeof events.$inferInsert) {
+  const [event] = await tx
+    .insert(events)
+    .values(values)
+    .returning({ id: events.id, code: events.code, eventName: events.eventName });
+  return event!;
+}
