@@ -157,21 +157,19 @@ describe('the proof loop on the quote page', () => {
     const view = e2e.page.getByTestId('quote-box-3d-view');
     await expect.poll(() => view.getAttribute('data-artwork')).toBe('shown');
     expect(await view.getAttribute('aria-label')).toContain('artwork of proof version 2');
-    await e2e.page.waitForTimeout(300);
+    // The texture is drawn once its image has loaded, a frame or more after the attribute: wait
+    // for the artwork's colours on the canvas rather than for a fixed time (a loaded machine).
     const canvas = e2e.page.getByTestId('quote-box-3d-canvas');
+    await expect.poll(() => colouredShare('quote-box-3d-canvas'), { timeout: 30_000 }).toBeGreaterThan(0.05);
     const textured = await canvas.screenshot({
       path: join(ARTIFACTS, 'proofs-05-box-with-artwork-phone.png'),
     });
-    const texturedShare = await colouredShare('quote-box-3d-canvas');
     await e2e.page.getByRole('switch', { name: /Show the artwork/ }).uncheck();
     await expect.poll(() => view.getAttribute('data-artwork')).toBe('none');
-    await e2e.page.waitForTimeout(300);
-    const bare = await canvas.screenshot({ path: join(ARTIFACTS, 'proofs-06-box-bare-phone.png') });
-    const bareShare = await colouredShare('quote-box-3d-canvas');
-    expect(Buffer.compare(textured, bare)).not.toBe(0);
     // The artwork (teal and orange) covers much of the box; the bare white board has no such colour.
-    expect(texturedShare).toBeGreaterThan(0.05);
-    expect(bareShare).toBeLessThan(0.01);
+    await expect.poll(() => colouredShare('quote-box-3d-canvas'), { timeout: 30_000 }).toBeLessThan(0.01);
+    const bare = await canvas.screenshot({ path: join(ARTIFACTS, 'proofs-06-box-bare-phone.png') });
+    expect(Buffer.compare(textured, bare)).not.toBe(0);
     await e2e.page.getByRole('switch', { name: /Show the artwork/ }).check();
     await expect.poll(() => view.getAttribute('data-artwork')).toBe('shown');
     await e2e.page
