@@ -12,6 +12,7 @@ import type { Catalogue } from '../../src/pricing/index.ts';
 import { readDxf } from '../dielines/dxf-read.ts';
 import { readTemplate } from '../dielines/pdf-read.ts';
 import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
+import { carton, idOf } from '../helpers/briefs.ts';
 import { expectProblem, requests } from '../helpers/http.ts';
 
 let t: TestApp;
@@ -21,8 +22,6 @@ let catalogue: Catalogue;
 let acmeId: string;
 let globexId: string;
 let brief: { id: string; code: string };
-
-const idOf = (list: { id: string; code: string }[], code: string) => list.find((r) => r.code === code)!.id;
 
 const { get, post } = requests(() => t);
 
@@ -43,21 +42,8 @@ beforeAll(async () => {
   const response = await post(admin, '/api/briefs', {
     name: 'Tea box',
     companyId: acmeId,
-    briefElements: [
-      {
-        position: 0,
-        productId: idOf(catalogue.products, 'RTE'),
-        lengthDimension: 120,
-        widthDimension: 40,
-        heightDimension: 180,
-        materialReferenceId: idOf(catalogue.materialReferences, 'GC1-350'),
-        decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
-        wantDecoration: true,
-        sidePrinted: 'RECTO',
-        rectoColorCount: 4,
-        versoColorCount: 0,
-      },
-    ],
+    // The shared carton as a reverse tuck end.
+    briefElements: [{ ...carton(catalogue), productId: idOf(catalogue.products, 'RTE') }],
   });
   expect(response.statusCode, response.body).toBe(201);
   brief = response.json();
