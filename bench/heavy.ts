@@ -25,6 +25,7 @@ import { runMigrations } from '../src/db/migrate.ts';
 import { loadCatalogue } from '../src/modules/catalogue/loader.ts';
 import { organisationsModule } from '../src/modules/organisations/module.ts';
 import { systemActor } from '../src/platform/actor.ts';
+import { carton, idOf } from '../test/helpers/briefs.ts';
 import { createScratchDatabase, type LoopResult, loopLoad, machine, startServer } from './lib.ts';
 
 const JWT_SECRET = 'bench-heavy-secret-bench-heavy-secret-0123456789';
@@ -126,20 +127,8 @@ async function main() {
       [org.id],
     );
     const catalogue = await loadCatalogue(setup.ctx.db, org.id);
-    const idOf = (list: { id: string; code: string }[], code: string) =>
-      list.find((r) => r.code === code)!.id;
     const element = (position: number, overrides: Record<string, unknown> = {}) => ({
-      position,
-      productId: idOf(catalogue.products, 'STE'),
-      lengthDimension: 120,
-      widthDimension: 40,
-      heightDimension: 180,
-      materialReferenceId: idOf(catalogue.materialReferences, 'GC1-350'),
-      decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
-      wantDecoration: true,
-      sidePrinted: 'RECTO',
-      rectoColorCount: 4,
-      versoColorCount: 0,
+      ...carton(catalogue, { position }),
       ...overrides,
     });
     const brief = {

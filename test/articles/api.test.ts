@@ -13,14 +13,7 @@ import {
   registerBriefElementLinker,
   unavailableBriefElementLinker,
 } from '../../src/modules/articles/brief-element-linker.ts';
-import {
-  auth,
-  buildTestApp,
-  type Credentials,
-  makeOrganisation,
-  makeUser,
-  type TestApp,
-} from '../helpers/app.ts';
+import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
 import { requests } from '../helpers/http.ts';
 
 let t: TestApp;
@@ -34,7 +27,7 @@ let currencyId: string;
 let counter = 0;
 const code = (prefix = 'ART') => `${prefix}-${++counter}`;
 
-const { post, get, patch, del } = requests(() => t);
+const { post, get, patch, del, put } = requests(() => t);
 
 async function createArticle(payload: Record<string, unknown>, who: Credentials = admin) {
   const response = await post(who, '/api/articles', {
@@ -487,11 +480,8 @@ async function upload(who: Credentials, url: string, filename: string) {
   const form = new FormData();
   form.append('file', new Blob([Buffer.from('PNGDATA')], { type: 'image/png' }), filename);
   const request = new Request('http://localhost/', { method: 'POST', body: form });
-  return t.app.inject({
-    method: 'POST',
-    url,
-    payload: Buffer.from(await request.arrayBuffer()),
-    headers: { 'content-type': request.headers.get('content-type')!, ...auth(who) },
+  return post(who, url, Buffer.from(await request.arrayBuffer()), {
+    'content-type': request.headers.get('content-type')!,
   });
 }
 
@@ -503,33 +493,18 @@ describe('files, comments and the preview image', () => {
     const fileId = uploaded.json().id;
     const files = (await get(admin, `/api/articles/${article.id}/files`)).json();
     expect(files.data.map((f: { id: string }) => f.id)).toEqual([fileId]);
-    const set = await t.app.inject({
-      method: 'PUT',
-      url: `/api/articles/${article.id}/preview`,
-      headers: auth(admin),
-      payload: { fileId },
-    });
+    const set = await put(admin, `/api/articles/${article.id}/preview`, { fileId });
     expect(set.statusCode, set.body).toBe(200);
     expect(set.json().previewFileId).toBe(fileId);
     expect((await get(admin, `/articles/${article.id}`)).json().previewFileId).toBe(fileId);
     // A file of another article is refused.
     const otherArticle = await createArticle({});
-    const foreign = await t.app.inject({
-      method: 'PUT',
-      url: `/api/articles/${otherArticle.id}/preview`,
-      headers: auth(admin),
-      payload: { fileId },
-    });
+    const foreign = await put(admin, `/api/articles/${otherArticle.id}/preview`, { fileId });
     expect(foreign.statusCode).toBe(422);
     // Deleting the file clears the preview; null clears it explicitly.
     expect((await del(admin, `/api/articles/${article.id}/files/${fileId}`)).statusCode).toBe(200);
     expect((await get(admin, `/api/articles/${article.id}`)).json().previewFileId).toBeNull();
-    const cleared = await t.app.inject({
-      method: 'PUT',
-      url: `/api/articles/${article.id}/preview`,
-      headers: auth(admin),
-      payload: { fileId: null },
-    });
+    const cleared = await put(admin, `/api/articles/${article.id}/preview`, { fileId: null });
     expect(cleared.json().previewFileId).toBeNull();
   });
 

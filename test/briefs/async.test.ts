@@ -22,25 +22,9 @@ import {
   type TestApp,
   testConfig,
 } from '../helpers/app.ts';
+import { carton } from '../helpers/briefs.ts';
 import { openTestDatabase } from '../helpers/database.ts';
-
-const idOf = (list: { id: string; code: string }[], code: string) => list.find((r) => r.code === code)!.id;
-
-function carton(catalogue: Catalogue) {
-  return {
-    position: 0,
-    productId: idOf(catalogue.products, 'STE'),
-    lengthDimension: 120,
-    widthDimension: 40,
-    heightDimension: 180,
-    materialReferenceId: idOf(catalogue.materialReferences, 'GC1-350'),
-    decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
-    wantDecoration: true,
-    sidePrinted: 'RECTO',
-    rectoColorCount: 4,
-    versoColorCount: 0,
-  };
-}
+import { requests } from '../helpers/http.ts';
 
 async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -63,6 +47,7 @@ async function tenant(app: App, admin: Credentials) {
 
 describe('the polling flow with POST /briefs/async (workers running)', () => {
   let t: TestApp;
+  const http = requests(() => t);
   let admin: Credentials;
   let catalogue: Catalogue;
   let companyId: string;
@@ -74,14 +59,13 @@ describe('the polling flow with POST /briefs/async (workers running)', () => {
   });
   afterAll(() => t.close());
 
-  const get = (url: string) => t.app.inject({ method: 'GET', url, headers: auth(admin) });
+  const get = (url: string) => http.get(admin, url);
 
   it('create, poll until COMPLETED with a price, then read details, process and value analysis', async () => {
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/briefs/async',
-      headers: auth(admin),
-      payload: { name: 'Async tea box', companyId, briefElements: [carton(catalogue)] },
+    const created = await http.post(admin, '/briefs/async', {
+      name: 'Async tea box',
+      companyId,
+      briefElements: [carton(catalogue)],
     });
     expect(created.statusCode, created.body).toBe(202);
     const brief = created.json();
@@ -118,11 +102,10 @@ describe('the polling flow with POST /briefs/async (workers running)', () => {
       'create trigger test_refuse_doomed before insert on brief_predictions for each row execute function test_refuse_doomed()',
     );
     try {
-      const created = await t.app.inject({
-        method: 'POST',
-        url: '/api/briefs/async',
-        headers: auth(admin),
-        payload: { name: 'Doomed', companyId, briefElements: [carton(catalogue)] },
+      const created = await http.post(admin, '/api/briefs/async', {
+        name: 'Doomed',
+        companyId,
+        briefElements: [carton(catalogue)],
       });
       expect(created.statusCode).toBe(202);
       const failed = await until(async () => {

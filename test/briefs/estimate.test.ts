@@ -3,17 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { briefPredictions, briefs, companies, events } from '../../src/db/schema/index.ts';
 import { loadCatalogue } from '../../src/modules/catalogue/loader.ts';
 import type { Catalogue } from '../../src/pricing/index.ts';
-import {
-  auth,
-  buildTestApp,
-  type Credentials,
-  makeOrganisation,
-  makeUser,
-  type TestApp,
-} from '../helpers/app.ts';
-import { expectProblem, linker } from '../helpers/http.ts';
+import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
+import { idOf, carton as stockCarton } from '../helpers/briefs.ts';
+import { expectProblem, linker, requests } from '../helpers/http.ts';
 
 let t: TestApp;
+const http = requests(() => t);
 let admin: Credentials;
 let other: Credentials;
 let catalogue: Catalogue;
@@ -21,30 +16,11 @@ let acmeId: string;
 let globexId: string;
 let foreignId: string;
 
-const idOf = (list: { id: string; code: string }[], code: string) => list.find((r) => r.code === code)!.id;
-
-const carton = (overrides: Record<string, unknown> = {}) => ({
-  position: 0,
-  productId: idOf(catalogue.products, 'STE'),
-  lengthDimension: 120,
-  widthDimension: 40,
-  heightDimension: 180,
-  materialReferenceId: idOf(catalogue.materialReferences, 'GC1-350'),
-  decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
-  wantDecoration: true,
-  sidePrinted: 'RECTO',
-  rectoColorCount: 4,
-  versoColorCount: 0,
-  ...overrides,
-});
+/** The shared carton with some fields changed. */
+const carton = (overrides: Record<string, unknown> = {}) => ({ ...stockCarton(catalogue), ...overrides });
 
 const estimate = (who: Credentials, payload: unknown, query = '') =>
-  t.app.inject({
-    method: 'POST',
-    url: `/api/briefs/estimate${query}`,
-    headers: auth(who),
-    payload: payload as object,
-  });
+  http.post(who, `/api/briefs/estimate${query}`, payload);
 
 async function stored() {
   const db = t.app.ctx.db;
@@ -146,12 +122,7 @@ describe('POST /api/briefs/estimate', () => {
   it('gives the same price as saving the brief would', async () => {
     const body = { companyId: acmeId, briefElements: [carton({ wantVarnishRecto: true })] };
     const estimated = (await estimate(admin, body)).json();
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/briefs',
-      headers: auth(admin),
-      payload: body,
-    });
+    const created = await http.post(admin, '/api/briefs', body);
     expect(created.statusCode).toBe(201);
     expect(created.json().totalPrice ?? created.json().prediction?.totalPrice).toBeCloseTo(
       estimated.totals.totalPrice,
@@ -246,9 +217,6 @@ describe('POST /api/briefs/estimate', () => {
     expectProblem(await estimate(guest, body(acmeId)), 403);
     expect((await estimate(external, body(acmeId))).statusCode).toBe(200);
     expectProblem(await estimate(external, body(globexId)), 403);
-    expectProblem(
-      await t.app.inject({ method: 'POST', url: '/api/briefs/estimate', payload: body(acmeId) }),
-      401,
-    );
+    expectProblem(await http.post(null, '/api/briefs/estimate', body(acmeId)), 401);
   });
 });

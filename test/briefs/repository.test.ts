@@ -18,28 +18,14 @@ import {
 import { loadCatalogue } from '../../src/modules/catalogue/loader.ts';
 import { insertCompany } from '../../src/modules/companies/repository.ts';
 import type { Actor } from '../../src/platform/actor.ts';
-import type { Catalogue } from '../../src/pricing/index.ts';
-import { auth, type Credentials, type TestApp } from '../helpers/app.ts';
+import type { Credentials, TestApp } from '../helpers/app.ts';
+import { carton } from '../helpers/briefs.ts';
+import { requests } from '../helpers/http.ts';
 import { buildTwoTenants } from '../helpers/tenants.ts';
-
-const idOf = (list: { id: string; code: string }[], code: string) => list.find((r) => r.code === code)!.id;
-
-const carton = (catalogue: Catalogue, position: number, quantity: number) => ({
-  position,
-  productId: idOf(catalogue.products, 'STE'),
-  lengthDimension: 120,
-  widthDimension: 40,
-  heightDimension: 180,
-  materialReferenceId: idOf(catalogue.materialReferences, 'GC1-350'),
-  decorationsCount: [{ decorationIndex: 0, quantity }],
-  wantDecoration: true,
-  sidePrinted: 'RECTO',
-  rectoColorCount: 4,
-  versoColorCount: 0,
-});
 
 describe('briefs repository', () => {
   let t: TestApp;
+  const http = requests(() => t);
   let db: Db;
   let admin: Actor;
   let other: Actor;
@@ -50,15 +36,10 @@ describe('briefs repository', () => {
     ({ t, db, admin, other, credentials } = await buildTwoTenants());
     const catalogue = await loadCatalogue(db, admin.organisationId);
     const company = await insertCompany(db, { organisationId: admin.organisationId, name: 'Acme' });
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/briefs',
-      headers: auth(credentials),
-      payload: {
-        name: 'Tea box',
-        companyId: company.id,
-        briefElements: [carton(catalogue, 1, 2000), carton(catalogue, 0, 5000)],
-      },
+    const created = await http.post(credentials, '/api/briefs', {
+      name: 'Tea box',
+      companyId: company.id,
+      briefElements: [carton(catalogue, { position: 1, quantity: 2000 }), carton(catalogue)],
     });
     expect(created.statusCode, created.body).toBe(201);
     briefId = created.json().id;

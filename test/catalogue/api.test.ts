@@ -2,14 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../src/modules/catalogue/loader.ts';
 import { defaultCatalogue } from '../../src/pricing/default-catalogue.ts';
 import { type BriefInput, priceBrief } from '../../src/pricing/index.ts';
-import {
-  auth,
-  buildTestApp,
-  type Credentials,
-  makeOrganisation,
-  makeUser,
-  type TestApp,
-} from '../helpers/app.ts';
+import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
 import { requests } from '../helpers/http.ts';
 
 let t: TestApp;
@@ -23,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const { get } = requests(() => t);
+const { get, patch } = requests(() => t);
 
 function carton(catalogue: Awaited<ReturnType<typeof loadCatalogue>>): BriefInput {
   const id = (list: { id: string; code: string }[], code: string) => list.find((r) => r.code === code)!.id;
@@ -97,11 +90,8 @@ describe('catalogue', () => {
     const before = await loadCatalogue(t.app.ctx.db, admin.organisationId);
     const priceBefore = priceBrief(carton(before), before).briefElementPrices[0]!.unitPrice;
     const press = before.machines.find((m) => m.code === 'OFFSET-XL106')!;
-    const response = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/machines/${press.id}`,
-      headers: auth(admin),
-      payload: { data: { hourlyRate: press.hourlyRate * 3 } },
+    const response = await patch(admin, `/api/machines/${press.id}`, {
+      data: { hourlyRate: press.hourlyRate * 3 },
     });
     expect(response.statusCode).toBe(200);
     expect(response.json().hourlyRate).toBe(press.hourlyRate * 3);
@@ -122,13 +112,8 @@ describe('catalogue', () => {
   it('refuses edits that change a type, add a field, touch a reference or go negative, with pointers', async () => {
     const catalogue = await loadCatalogue(t.app.ctx.db, admin.organisationId);
     const material = catalogue.materialReferences[0]!;
-    const response = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/material-references/${material.id}`,
-      headers: auth(admin),
-      payload: {
-        data: { pricePerTonne: 'cheap', colour: 'white', materialTypeId: material.id, grammage: -1 },
-      },
+    const response = await patch(admin, `/api/material-references/${material.id}`, {
+      data: { pricePerTonne: 'cheap', colour: 'white', materialTypeId: material.id, grammage: -1 },
     });
     expect(response.statusCode).toBe(400);
     const pointers = response
@@ -148,12 +133,7 @@ describe('catalogue', () => {
   it('reads and edits the pricing settings', async () => {
     const settings = (await get(admin, '/api/pricing-settings')).json();
     expect(settings.defaultCommercialMargin).toBeGreaterThan(0);
-    const response = await t.app.inject({
-      method: 'PATCH',
-      url: '/api/pricing-settings',
-      headers: auth(admin),
-      payload: { data: { defaultCommercialMargin: 0.3 } },
-    });
+    const response = await patch(admin, '/api/pricing-settings', { data: { defaultCommercialMargin: 0.3 } });
     expect(response.statusCode).toBe(200);
     expect((await loadCatalogue(t.app.ctx.db, admin.organisationId)).settings.defaultCommercialMargin).toBe(
       0.3,
@@ -165,20 +145,10 @@ describe('catalogue', () => {
     const contact = await makeUser(t, admin, 'contact');
     const machines = (await get(contact, '/api/machines')).json();
     expect(machines.length).toBeGreaterThan(0);
-    const patch = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/machines/${machines[0].id}`,
-      headers: auth(sales),
-      payload: { data: { hourlyRate: 1 } },
-    });
-    expect(patch.statusCode).toBe(403);
+    const salesPatch = await patch(sales, `/api/machines/${machines[0].id}`, { data: { hourlyRate: 1 } });
+    expect(salesPatch.statusCode).toBe(403);
     expect((await get(other, `/api/machines/${machines[0].id}`)).statusCode).toBe(404);
-    const foreignPatch = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/machines/${machines[0].id}`,
-      headers: auth(other),
-      payload: { data: { hourlyRate: 1 } },
-    });
+    const foreignPatch = await patch(other, `/api/machines/${machines[0].id}`, { data: { hourlyRate: 1 } });
     expect(foreignPatch.statusCode).toBe(404);
   });
 });

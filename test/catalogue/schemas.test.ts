@@ -10,15 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE_KINDS } from '../../src/modules/catalogue/repository.ts';
 import { recordSchemaOf } from '../../src/modules/catalogue/schemas.ts';
 import { CATALOGUE_VERSION, catalogueOfVersion } from '../../src/modules/catalogue/versions.ts';
-import {
-  auth,
-  buildTestApp,
-  type Credentials,
-  makeOrganisation,
-  makeUser,
-  type TestApp,
-} from '../helpers/app.ts';
-import { expectProblem } from '../helpers/http.ts';
+import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
+import { expectProblem, requests } from '../helpers/http.ts';
 
 // ajv-formats is CommonJS: the plugin is its `default` property.
 const addFormats = formats.default;
@@ -62,6 +55,7 @@ describe('catalogue record schemas', () => {
 
 describe('catalogue answers against the OpenAPI document', () => {
   let t: TestApp;
+  const http = requests(() => t);
   let admin: Credentials;
   let contact: Credentials;
   let document: { paths: Record<string, Record<string, unknown>> };
@@ -69,11 +63,9 @@ describe('catalogue answers against the OpenAPI document', () => {
     t = await buildTestApp();
     admin = await makeOrganisation(t);
     contact = await makeUser(t, admin, 'contact');
-    document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    document = (await http.get(null, '/api/openapi.json')).json();
   });
   afterAll(() => t.close());
-
-  const get = (who: Credentials, url: string) => t.app.inject({ method: 'GET', url, headers: auth(who) });
 
   /** The documented 200 schema of `GET path`, compiled against the whole document. */
   const answerValidator = (path: string) => {
@@ -89,7 +81,7 @@ describe('catalogue answers against the OpenAPI document', () => {
     // Records the corrugated module adds to the collections (a flute is a material type, a board
     // made here has no grammage) and one of each of its own resources.
     const post = async (url: string, payload: object) => {
-      const response = await t.app.inject({ method: 'POST', url, headers: auth(admin), payload });
+      const response = await http.post(admin, url, payload);
       expect(response.statusCode, `${url}: ${response.body}`).toBe(201);
       return response.json().id as string;
     };
@@ -126,13 +118,8 @@ describe('catalogue answers against the OpenAPI document', () => {
       validFrom: '2026-01-01',
     });
     // An edit that adds an optional field the default record lacks.
-    const [machine] = (await get(admin, '/api/machines')).json();
-    const edit = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/machines/${machine.id}`,
-      headers: auth(admin),
-      payload: { data: { maxUps: 4 } },
-    });
+    const [machine] = (await http.get(admin, '/api/machines')).json();
+    const edit = await http.patch(admin, `/api/machines/${machine.id}`, { data: { maxUps: 4 } });
     expect(edit.statusCode, edit.body).toBe(200);
 
     // Every list and the settings of the catalogue and corrugated routes.
@@ -156,7 +143,7 @@ describe('catalogue answers against the OpenAPI document', () => {
     for (const path of [...tagged('catalogue'), ...tagged('corrugated')]) {
       const validate = answerValidator(path);
       for (const who of [admin, contact]) {
-        const answer = await get(who, path);
+        const answer = await http.get(who, path);
         // Suppliers and purchase prices are the seller's (costs:read).
         if (who === contact && answer.statusCode === 403) continue;
         expect(answer.statusCode, `${path}: ${answer.body}`).toBe(200);
@@ -167,7 +154,7 @@ describe('catalogue answers against the OpenAPI document', () => {
       }
     }
     expect(checked).toBe(13 * 2 + 7 + 5);
-    const machines = (await get(admin, '/api/machines')).json();
+    const machines = (await http.get(admin, '/api/machines')).json();
     expect(machines.find((m: { id: string }) => m.id === machine.id).maxUps).toBe(4);
   });
 
@@ -188,12 +175,9 @@ describe('catalogue answers against the OpenAPI document', () => {
   });
 
   it('still refuses a catalogue edit of the wrong type (behaviour unchanged)', async () => {
-    const [zone] = (await get(admin, '/api/delivery-zones')).json();
-    const response = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/delivery-zones/${zone.id}`,
-      headers: auth(admin),
-      payload: { data: { pricePerPallet: 'cheap' } },
+    const [zone] = (await http.get(admin, '/api/delivery-zones')).json();
+    const response = await http.patch(admin, `/api/delivery-zones/${zone.id}`, {
+      data: { pricePerPallet: 'cheap' },
     });
     expectProblem(response, 400);
   });

@@ -11,14 +11,8 @@ import { readCf2 } from '../../src/modules/dielines/cf2-reader.ts';
 import type { Catalogue } from '../../src/pricing/index.ts';
 import { readDxf } from '../dielines/dxf-read.ts';
 import { readTemplate } from '../dielines/pdf-read.ts';
-import {
-  auth,
-  buildTestApp,
-  type Credentials,
-  makeOrganisation,
-  makeUser,
-  type TestApp,
-} from '../helpers/app.ts';
+import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
+import { carton, idOf } from '../helpers/briefs.ts';
 import { expectProblem, requests } from '../helpers/http.ts';
 
 let t: TestApp;
@@ -29,9 +23,7 @@ let acmeId: string;
 let globexId: string;
 let brief: { id: string; code: string };
 
-const idOf = (list: { id: string; code: string }[], code: string) => list.find((r) => r.code === code)!.id;
-
-const { get } = requests(() => t);
+const { get, post } = requests(() => t);
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -47,29 +39,11 @@ beforeAll(async () => {
     .returning();
   acmeId = acme!.id;
   globexId = globex!.id;
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/briefs',
-    headers: auth(admin),
-    payload: {
-      name: 'Tea box',
-      companyId: acmeId,
-      briefElements: [
-        {
-          position: 0,
-          productId: idOf(catalogue.products, 'RTE'),
-          lengthDimension: 120,
-          widthDimension: 40,
-          heightDimension: 180,
-          materialReferenceId: idOf(catalogue.materialReferences, 'GC1-350'),
-          decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
-          wantDecoration: true,
-          sidePrinted: 'RECTO',
-          rectoColorCount: 4,
-          versoColorCount: 0,
-        },
-      ],
-    },
+  const response = await post(admin, '/api/briefs', {
+    name: 'Tea box',
+    companyId: acmeId,
+    // The shared carton as a reverse tuck end.
+    briefElements: [{ ...carton(catalogue), productId: idOf(catalogue.products, 'RTE') }],
   });
   expect(response.statusCode, response.body).toBe(201);
   brief = response.json();
@@ -190,7 +164,7 @@ describe('GET /api/briefs/:id/elements/:elementIndex/die-line', () => {
   });
 
   it('needs a credential', async () => {
-    const response = await t.app.inject({ method: 'GET', url: url() });
+    const response = await get(null, url());
     expectProblem(response, 401);
   });
 });

@@ -90,7 +90,7 @@ async function upload(who: Credentials, url: string, parts: Parameters<typeof mu
   });
 }
 
-const { get, del } = requests(() => t);
+const { get, del, patch, post } = requests(() => t);
 const filesUrl = (id = project) => `/api/projects/${id}/files`;
 const commentsUrl = (id = project) => `/api/projects/${id}/comments`;
 
@@ -166,12 +166,7 @@ describe('project files', () => {
   });
 
   it('refuses bodies that are not a proper upload', async () => {
-    const json = await t.app.inject({
-      method: 'POST',
-      url: filesUrl(),
-      headers: auth(admin),
-      payload: { file: 'x' },
-    });
+    const json = await post(admin, filesUrl(), { file: 'x' });
     expect(json.statusCode).toBe(415);
     expect(json.headers['content-type']).toContain('application/problem+json');
     expect(json.json().code).toBe('unsupported_media_type');
@@ -206,11 +201,8 @@ describe('project files', () => {
     expect(longLabel.statusCode).toBe(400);
     expect(longLabel.json().errors[0].pointer).toBe('/label');
 
-    const malformed = await t.app.inject({
-      method: 'POST',
-      url: filesUrl(),
-      headers: { ...auth(admin), 'content-type': 'multipart/form-data; boundary=xyz' },
-      payload: 'this is not multipart',
+    const malformed = await post(admin, filesUrl(), 'this is not multipart', {
+      'content-type': 'multipart/form-data; boundary=xyz',
     });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.headers['content-type']).toContain('application/problem+json');
@@ -328,12 +320,7 @@ describe('project comments', () => {
   let commentId: string;
 
   it('lets staff and linked contacts comment, and lists comments oldest first with their authors', async () => {
-    const first = await t.app.inject({
-      method: 'POST',
-      url: commentsUrl(),
-      headers: auth(sales),
-      payload: { body: '  Please check the bleed.  ' },
-    });
+    const first = await post(sales, commentsUrl(), { body: '  Please check the bleed.  ' });
     expect(first.statusCode, first.body).toBe(201);
     expect(first.json()).toMatchObject({
       entity: 'project',
@@ -343,12 +330,7 @@ describe('project comments', () => {
       author: { id: sales.userId },
     });
     commentId = first.json().id;
-    const second = await t.app.inject({
-      method: 'POST',
-      url: commentsUrl(),
-      headers: auth(contact),
-      payload: { body: 'Done.' },
-    });
+    const second = await post(contact, commentsUrl(), { body: 'Done.' });
     expect(second.statusCode).toBe(201);
 
     const list = await get(guest, commentsUrl());
@@ -370,28 +352,13 @@ describe('project comments', () => {
 
   it('refuses blank or unknown bodies, guests, outsiders and other tenants', async () => {
     for (const payload of [{ body: '' }, { body: '   ' }, {}, { body: 'x', pinned: true }]) {
-      const response = await t.app.inject({
-        method: 'POST',
-        url: commentsUrl(),
-        headers: auth(admin),
-        payload,
-      });
+      const response = await post(admin, commentsUrl(), payload);
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
       expect(response.json().errors[0].pointer).toMatch(/^\/(body|pinned)$/);
     }
-    const guestPost = await t.app.inject({
-      method: 'POST',
-      url: commentsUrl(),
-      headers: auth(guest),
-      payload: { body: 'hi' },
-    });
+    const guestPost = await post(guest, commentsUrl(), { body: 'hi' });
     expect(guestPost.statusCode).toBe(403);
-    const outsiderPost = await t.app.inject({
-      method: 'POST',
-      url: commentsUrl(),
-      headers: auth(outsider),
-      payload: { body: 'hi' },
-    });
+    const outsiderPost = await post(outsider, commentsUrl(), { body: 'hi' });
     expect(outsiderPost.statusCode).toBe(404);
     expect((await get(other, commentsUrl())).statusCode).toBe(404);
     expect((await get(outsider, commentsUrl())).statusCode).toBe(404);
@@ -399,19 +366,18 @@ describe('project comments', () => {
 
   it('lets only the author or an admin edit or delete a comment', async () => {
     const url = `${commentsUrl()}/${commentId}`;
-    const patch = (who: Credentials, body: string) =>
-      t.app.inject({ method: 'PATCH', url, headers: auth(who), payload: { body } });
+    const editComment = (who: Credentials, body: string) => patch(who, url, { body });
 
-    const stranger = await patch(sales2, 'Hijacked');
+    const stranger = await editComment(sales2, 'Hijacked');
     expect(stranger.statusCode).toBe(403);
-    expect((await patch(contact, 'Hijacked')).statusCode).toBe(403);
-    expect((await patch(guest, 'Hijacked')).statusCode).toBe(403);
-    expect((await patch(other, 'Hijacked')).statusCode).toBe(404);
+    expect((await editComment(contact, 'Hijacked')).statusCode).toBe(403);
+    expect((await editComment(guest, 'Hijacked')).statusCode).toBe(403);
+    expect((await editComment(other, 'Hijacked')).statusCode).toBe(404);
 
-    const own = await patch(sales, 'Please check the bleed (3 mm).');
+    const own = await editComment(sales, 'Please check the bleed (3 mm).');
     expect(own.statusCode).toBe(200);
     expect(own.json().body).toBe('Please check the bleed (3 mm).');
-    const moderated = await patch(admin, 'Check the bleed.');
+    const moderated = await editComment(admin, 'Check the bleed.');
     expect(moderated.statusCode).toBe(200);
     expect(moderated.json()).toMatchObject({ body: 'Check the bleed.', createdById: sales.userId });
 
@@ -421,7 +387,7 @@ describe('project comments', () => {
     expect((await get(admin, commentsUrl())).json().data.map((c: { id: string }) => c.id)).not.toContain(
       commentId,
     );
-    expect((await patch(sales, 'again')).statusCode).toBe(404);
+    expect((await editComment(sales, 'again')).statusCode).toBe(404);
     expect((await del(sales, url)).statusCode).toBe(404);
 
     const events_ = await t.app.ctx.db
@@ -521,7 +487,7 @@ describe('files service', () => {
 
 describe('OpenAPI', () => {
   it('documents the attachment operations with a multipart body', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    const doc = (await get(null, '/api/openapi.json')).json();
     const upload = doc.paths['/api/projects/{id}/files'].post;
     expect(upload.operationId).toBe('uploadProjectFile');
     expect(upload.tags).toEqual(['projects']);

@@ -4,16 +4,11 @@ import { fileChunks, IMPORT_STATUS } from '../../src/db/schema/imports.ts';
 import { articles, orderItems, orders } from '../../src/db/schema/orders.ts';
 import { companies, companyUsers, events, users } from '../../src/db/schema/platform.ts';
 import { multipart, runImport, upload } from '../fixtures/imports.ts';
-import {
-  auth,
-  buildTestApp,
-  type Credentials,
-  makeOrganisation,
-  makeUser,
-  type TestApp,
-} from '../helpers/app.ts';
+import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
+import { requests } from '../helpers/http.ts';
 
 let t: TestApp;
+const http = requests(() => t);
 let admin: Credentials;
 
 beforeAll(async () => {
@@ -32,12 +27,7 @@ beforeAll(async () => {
       options: ['red', 'green', 'blue'],
     },
   ]) {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/custom-fields',
-      headers: auth(admin),
-      payload: field,
-    });
+    const response = await http.post(admin, '/api/custom-fields', field);
     expect(response.statusCode, response.body).toBe(201);
   }
 });
@@ -69,7 +59,7 @@ describe('companies (type 16)', () => {
       { entity: 'company', key: 'vip', label: 'VIP', type: 'boolean' },
       { entity: 'company', key: 'tags', label: 'Tags', type: 'multi-select', options: ['red', 'green'] },
     ]) {
-      await t.app.inject({ method: 'POST', url: '/api/custom-fields', headers: auth(org), payload: field });
+      await http.post(org, '/api/custom-fields', field);
     }
     const csv =
       '\uFEFFexternalId,name,parentExternalId,email,cf.vip,cf.tags\n' +
@@ -338,7 +328,7 @@ describe('orders (type 19)', () => {
     expect(order.expectedDeliveryDate?.toISOString()).toBe('2024-03-10T12:00:00.000Z');
     expect(order.actualDeliveryDate?.toISOString()).toBe('2024-03-09T00:00:00.000Z');
     expect(order.trackingId).toBe('TRK');
-    const read = await t.app.inject({ method: 'GET', url: `/api/orders/${order.id}`, headers: auth(org) });
+    const read = await http.get(org, `/api/orders/${order.id}`);
     expect(read.json().status.internalLabel).toBe('Shipped');
   });
 });
@@ -417,20 +407,15 @@ describe('refusals', () => {
     const badDelimiter = await upload(t.app, admin, 'externalId\nA\n', { delimiter: 'colon' });
     expect(badDelimiter.statusCode).toBe(400);
     expect(badDelimiter.json().errors[0].pointer).toBe('/delimiter');
-    const noFile = await t.app.inject({
-      method: 'POST',
-      url: '/api/imports',
-      headers: { ...auth(admin), 'content-type': 'multipart/form-data; boundary=x' },
-      payload: '--x\r\nContent-Disposition: form-data; name="type"\r\n\r\n16\r\n--x--\r\n',
-    });
+    const noFile = await http.post(
+      admin,
+      '/api/imports',
+      '--x\r\nContent-Disposition: form-data; name="type"\r\n\r\n16\r\n--x--\r\n',
+      { 'content-type': 'multipart/form-data; boundary=x' },
+    );
     expect(noFile.statusCode).toBe(400);
     expect(noFile.json().errors[0].pointer).toBe('/csv');
-    const notMultipart = await t.app.inject({
-      method: 'POST',
-      url: '/api/imports',
-      headers: auth(admin),
-      payload: { type: '16' },
-    });
+    const notMultipart = await http.post(admin, '/api/imports', { type: '16' });
     expect(notMultipart.statusCode).toBe(415);
   });
 
@@ -481,32 +466,20 @@ describe('the import record', () => {
     const org = await makeOrganisation(t);
     await runImport(t.app, org, 'externalId,name\nA,Alpha\n');
     await runImport(t.app, org, 'name\nA\n');
-    const list = await t.app.inject({ method: 'GET', url: '/api/imports?limit=10', headers: auth(org) });
+    const list = await http.get(org, '/api/imports?limit=10');
     expect(list.statusCode).toBe(200);
     expect(list.json().meta).toMatchObject({ total: 2, page: 1, limit: 10, hasNextPage: false });
     expect(list.json().data.map((i: { code: number }) => i.code)).toEqual([2, 1]);
-    const failed = await t.app.inject({ method: 'GET', url: '/api/imports?status=7', headers: auth(org) });
+    const failed = await http.get(org, '/api/imports?status=7');
     expect(failed.json().data.map((i: { code: number }) => i.code)).toEqual([2]);
-    const byName = await t.app.inject({
-      method: 'GET',
-      url: '/api/imports?status=SENT,CRASH&type=companies&sort=code,ASC',
-      headers: auth(org),
-    });
+    const byName = await http.get(org, '/api/imports?status=SENT,CRASH&type=companies&sort=code,ASC');
     expect(byName.json().data.map((i: { code: number }) => i.code)).toEqual([1, 2]);
-    const badStatus = await t.app.inject({ method: 'GET', url: '/api/imports?status=9', headers: auth(org) });
+    const badStatus = await http.get(org, '/api/imports?status=9');
     expect(badStatus.statusCode).toBe(400);
 
-    const types = await t.app.inject({
-      method: 'GET',
-      url: '/api/imports/utils/get-types',
-      headers: auth(org),
-    });
+    const types = await http.get(org, '/api/imports/utils/get-types');
     expect(types.json().map((x: { code: string }) => x.code)).toEqual(['16', '17', '18', '19']);
-    const statuses = await t.app.inject({
-      method: 'GET',
-      url: '/api/imports/utils/get-status',
-      headers: auth(org),
-    });
+    const statuses = await http.get(org, '/api/imports/utils/get-status');
     expect(statuses.json().map((x: { code: number; name: string }) => `${x.code} ${x.name}`)).toEqual([
       '1 REQUESTED',
       '2 IN_PROGRESS',
@@ -516,11 +489,7 @@ describe('the import record', () => {
       '6 FAILED',
       '7 CRASH',
     ]);
-    const delimiters = await t.app.inject({
-      method: 'GET',
-      url: '/api/imports/utils/get-delimiters',
-      headers: auth(org),
-    });
+    const delimiters = await http.get(org, '/api/imports/utils/get-delimiters');
     expect(delimiters.json().map((d: { name: string }) => d.name)).toEqual([
       'comma',
       'semicolon',
@@ -533,19 +502,11 @@ describe('the import record', () => {
     const csv = '\uFEFFexternalId\tname\nT1\tTab one\n';
     const record = await runImport(t.app, admin, csv, { delimiter: 'tab', filename: 'tabs.tsv' });
     expect(record.stats.created).toBe(1);
-    const download = await t.app.inject({
-      method: 'GET',
-      url: `/api/imports/${record.id}/download`,
-      headers: auth(admin),
-    });
+    const download = await http.get(admin, `/api/imports/${record.id}/download`);
     expect(download.statusCode).toBe(200);
     expect(download.rawPayload.equals(Buffer.from(csv))).toBe(true);
     expect(download.headers['content-disposition']).toContain('tabs.tsv');
-    const archived = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/imports/${record.id}/archive`,
-      headers: auth(admin),
-    });
+    const archived = await http.patch(admin, `/api/imports/${record.id}/archive`);
     expect(archived.statusCode).toBe(200);
     expect(archived.json()).toMatchObject({ id: record.id, fileArchived: true, status: IMPORT_STATUS.SENT });
     const [chunks] = await t.app.ctx.db
@@ -553,17 +514,9 @@ describe('the import record', () => {
       .from(fileChunks)
       .where(eq(fileChunks.fileId, record.fileId));
     expect(chunks!.n).toBe(0);
-    const gone = await t.app.inject({
-      method: 'GET',
-      url: `/api/imports/${record.id}/download`,
-      headers: auth(admin),
-    });
+    const gone = await http.get(admin, `/api/imports/${record.id}/download`);
     expect(gone.statusCode).toBe(410);
-    const again = await t.app.inject({
-      method: 'GET',
-      url: `/api/imports/${record.id}`,
-      headers: auth(admin),
-    });
+    const again = await http.get(admin, `/api/imports/${record.id}`);
     expect(again.json().fileArchived).toBe(true);
   });
 
@@ -577,21 +530,13 @@ describe('the import record', () => {
       allowDelete: false,
     });
     const id = created.json().id;
-    const cancelled = await t.app.inject({
-      method: 'POST',
-      url: `/api/imports/${id}/cancel`,
-      headers: auth(org),
-    });
+    const cancelled = await http.post(org, `/api/imports/${id}/cancel`);
     expect(cancelled.statusCode).toBe(200);
     expect(cancelled.json().status).toBe(IMPORT_STATUS.ABORTED);
     const { importsModule } = await import('../../src/modules/imports/module.ts');
     await importsModule.services(t.app.ctx).processor.run(id);
     expect(await liveCompanies(org)).toEqual([]);
-    const twice = await t.app.inject({
-      method: 'POST',
-      url: `/api/imports/${id}/cancel`,
-      headers: auth(org),
-    });
+    const twice = await http.post(org, `/api/imports/${id}/cancel`);
     expect(twice.statusCode).toBe(409);
   });
 
@@ -608,12 +553,10 @@ describe('the import record', () => {
     let commits = 0;
     t.app.ctx.change.onCommitted((organisationId) => {
       if (organisationId !== org.organisationId || ++commits !== 4) return;
-      void t.app.inject({ method: 'POST', url: `/api/imports/${id}/cancel`, headers: auth(org) });
+      void http.post(org, `/api/imports/${id}/cancel`);
     });
     await importsModule.services(t.app.ctx).processor.run(id);
-    const record = (
-      await t.app.inject({ method: 'GET', url: `/api/imports/${id}`, headers: auth(org) })
-    ).json();
+    const record = (await http.get(org, `/api/imports/${id}`)).json();
     expect(record.status).toBe(IMPORT_STATUS.ABORTED);
     const imported = (await liveCompanies(org)).length;
     expect(imported).toBeGreaterThan(0);
@@ -631,7 +574,7 @@ describe('the import record', () => {
       ['GET', '/api/imports/utils/get-types'],
       ['PATCH', `/api/imports/${record.id}/archive`],
     ] as const) {
-      const response = await t.app.inject({ method, url, headers: auth(sales) });
+      const response = await http.send(method, sales, url);
       expect(response.statusCode, url).toBe(403);
     }
     const refused = await upload(t.app, sales, 'externalId,name\nQ,Q\n');
@@ -643,10 +586,10 @@ describe('the import record', () => {
       ['PATCH', `/api/imports/${record.id}/archive`],
       ['POST', `/api/imports/${record.id}/cancel`],
     ] as const) {
-      const response = await t.app.inject({ method, url, headers: auth(other) });
+      const response = await http.send(method, other, url);
       expect(response.statusCode, url).toBe(404);
     }
-    const anonymous = await t.app.inject({ method: 'GET', url: '/api/imports' });
+    const anonymous = await http.get(null, '/api/imports');
     expect(anonymous.statusCode).toBe(401);
   });
 
@@ -659,11 +602,7 @@ describe('the import record', () => {
       .where(
         and(eq(events.organisationId, org.organisationId), eq(events.eventName, 'event.imports.created')),
       );
-    const resource = await t.app.inject({
-      method: 'GET',
-      url: `/api/events/ressources/${event!.id}`,
-      headers: auth(org),
-    });
+    const resource = await http.get(org, `/api/events/ressources/${event!.id}`);
     expect(resource.statusCode).toBe(200);
     expect(resource.json()).toMatchObject({ id: record.id, code: 1, status: IMPORT_STATUS.SENT });
   });
@@ -749,12 +688,7 @@ describe('more', () => {
         `--${body.boundary}\r\nContent-Disposition: form-data; name="type"\r\n\r\nnope\r\n--${body.boundary}--\r\n`,
       ),
     ]);
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/imports',
-      headers: { ...auth(admin), ...body.headers },
-      payload: withType,
-    });
+    const response = await http.post(admin, '/api/imports', withType, body.headers);
     expect(response.statusCode).toBe(400);
     expect(response.json().errors[0].pointer).toBe('/type');
     const [after] = await t.app.ctx.db.select({ n: count() }).from(fileChunks);

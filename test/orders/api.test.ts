@@ -13,14 +13,7 @@ import {
   statuses,
 } from '../../src/db/schema/index.ts';
 import { createOrderService } from '../../src/modules/orders/service.ts';
-import {
-  auth,
-  buildTestApp,
-  type Credentials,
-  makeOrganisation,
-  makeUser,
-  type TestApp,
-} from '../helpers/app.ts';
+import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
 import { requests } from '../helpers/http.ts';
 
 let t: TestApp;
@@ -621,7 +614,7 @@ describe('roles', () => {
     expect((await del(guest, `/api/orders/${order.id}`)).statusCode).toBe(403);
     // Authorization comes before validation: a bad body still answers 403.
     expect((await post(guest, '/api/orders', { nope: true })).statusCode).toBe(403);
-    expect((await t.app.inject({ method: 'GET', url: '/api/orders' })).statusCode).toBe(401);
+    expect((await get(null, '/api/orders')).statusCode).toBe(401);
   });
 
   it('shows a contact only the orders of its companies, read-only', async () => {
@@ -680,12 +673,12 @@ describe('files and comments on orders', () => {
       'delivery-note.pdf',
     );
     const request = new Request('http://localhost/', { method: 'POST', body: form });
-    const uploaded = await t.app.inject({
-      method: 'POST',
-      url: `/api/orders/${order.id}/files`,
-      payload: Buffer.from(await request.arrayBuffer()),
-      headers: { 'content-type': request.headers.get('content-type')!, ...auth(admin) },
-    });
+    const uploaded = await post(
+      admin,
+      `/api/orders/${order.id}/files`,
+      Buffer.from(await request.arrayBuffer()),
+      { 'content-type': request.headers.get('content-type')! },
+    );
     expect(uploaded.statusCode, uploaded.body).toBe(201);
     expect((await get(admin, `/api/orders/${order.id}/files`)).json().data).toHaveLength(1);
     const comment = await post(admin, `/api/orders/${order.id}/comments`, { body: 'Leave at the dock' });

@@ -7,14 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addresses, articles } from '../../src/db/schema/index.ts';
-import {
-  auth,
-  buildTestApp,
-  type Credentials,
-  makeOrganisation,
-  makeUser,
-  type TestApp,
-} from '../helpers/app.ts';
+import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
 import { caller, eventReader, expectProblem, type Json, linker } from '../helpers/http.ts';
 import { makePng } from '../helpers/png.ts';
 
@@ -57,12 +50,7 @@ async function multipart(file: { content: Uint8Array; filename: string; type: st
 
 async function uploadLogo(who: Credentials, file: { content: Uint8Array; filename: string; type: string }) {
   const body = await multipart(file);
-  return t.app.inject({
-    method: 'PUT',
-    url: LOGO,
-    payload: body.payload,
-    headers: { ...body.headers, ...auth(who) },
-  });
+  return call(who, 'PUT', LOGO, body.payload, body.headers);
 }
 
 const SELLER = {

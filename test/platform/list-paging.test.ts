@@ -6,7 +6,7 @@ import { quotes } from '../../src/db/schema/quotes.ts';
 import { QUOTE_PAGE } from '../../src/modules/quotes/service.ts';
 import { liveCount, pageOfIds } from '../../src/platform/list-paging.ts';
 import { resolvePage } from '../../src/platform/pagination.ts';
-import { auth, buildTestApp, type Credentials, makeOrganisation, type TestApp } from '../helpers/app.ts';
+import { buildTestApp, type Credentials, makeOrganisation, type TestApp } from '../helpers/app.ts';
 import { requests } from '../helpers/http.ts';
 
 // Lists at scale (issue 31): ids first, exact totals from live_counts for the whole organisation
@@ -69,19 +69,10 @@ describe('live_counts', () => {
     expect(await liveCount(db(), admin.organisationId, 'quotes')).toBe(16);
     expect(await liveCount(db(), other.organisationId, 'quotes')).toBe(0);
 
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/companies',
-      headers: auth(admin),
-      payload: { name: 'Counted Ltd' },
-    });
+    const created = await http.post(admin, '/api/companies', { name: 'Counted Ltd' });
     expect(created.statusCode).toBe(201);
     expect(await liveCount(db(), admin.organisationId, 'companies')).toBe(before + 1);
-    const archived = await t.app.inject({
-      method: 'DELETE',
-      url: `/api/companies/${created.json().id}`,
-      headers: auth(admin),
-    });
+    const archived = await http.del(admin, `/api/companies/${created.json().id}`);
     expect(archived.statusCode).toBe(200);
     expect(await liveCount(db(), admin.organisationId, 'companies')).toBe(before);
 

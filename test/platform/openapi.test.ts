@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPENAPI_PATH } from '../../scripts/openapi.ts';
 import { renderPermissionsDoc } from '../../scripts/permissions-doc.ts';
 import { ERROR_CODES } from '../../src/platform/error-codes.ts';
-import { auth, buildTestApp, makeOrganisation, type TestApp } from '../helpers/app.ts';
-import { expectProblem } from '../helpers/http.ts';
+import { buildTestApp, makeOrganisation, type TestApp } from '../helpers/app.ts';
+import { expectProblem, requests } from '../helpers/http.ts';
 
 let t: TestApp;
+const http = requests(() => t);
 beforeAll(async () => {
   t = await buildTestApp();
 });
@@ -22,7 +23,7 @@ type Operation = {
 
 describe('OpenAPI and docs', () => {
   it('serves an OpenAPI 3.1 document in which every operation is identified, tagged and secured', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    const response = await http.get(null, '/api/openapi.json');
     expect(response.statusCode).toBe(200);
     const doc = response.json();
     expect(doc.openapi).toBe('3.1.0');
@@ -54,7 +55,7 @@ describe('OpenAPI and docs', () => {
   });
 
   it('serves the docs page and its assets from the service itself', async () => {
-    const page = await t.app.inject({ method: 'GET', url: '/docs/' });
+    const page = await http.get(null, '/docs/');
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('swagger');
     const assets = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
@@ -62,12 +63,12 @@ describe('OpenAPI and docs', () => {
     for (const asset of assets) {
       expect(asset.startsWith('http'), `asset ${asset} must be local`).toBe(false);
       const url = asset.startsWith('/') ? asset : `/docs/${asset.replace(/^\.\//, '')}`;
-      expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(200);
+      expect((await http.get(null, url)).statusCode, url).toBe(200);
     }
   });
 
   it('answers /health', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/health' });
+    const response = await http.get(null, '/health');
     expect(response.statusCode).toBe(200);
     expect(response.json().status).toBe('ok');
     expect(response.json().node).toBe(process.version);
@@ -78,7 +79,7 @@ describe('OpenAPI and docs', () => {
   });
 
   it('keeps docs/openapi.json in step with the served document (npm run openapi)', async () => {
-    const served = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    const served = (await http.get(null, '/api/openapi.json')).json();
     expect(JSON.parse(readFileSync(OPENAPI_PATH, 'utf8'))).toEqual(served);
   });
 
@@ -103,7 +104,7 @@ describe('OpenAPI and docs', () => {
     };
     let doc: Doc;
     beforeAll(async () => {
-      doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+      doc = (await http.get(null, '/api/openapi.json')).json();
     });
     const operations = () =>
       Object.entries(doc.paths).flatMap(([path, item]) =>
@@ -123,7 +124,7 @@ describe('OpenAPI and docs', () => {
         }
       expect(misdocumented).toEqual([]);
       expect(problems).toBeGreaterThan(100);
-      const served = await t.app.inject({ method: 'GET', url: '/api/companies' });
+      const served = await http.get(null, '/api/companies');
       expect(served.statusCode).toBe(401);
       expect(served.headers['content-type']).toMatch(/^application\/problem\+json/);
     });
@@ -141,7 +142,7 @@ describe('OpenAPI and docs', () => {
       for (const { where, path } of open) {
         const [method, url] = where.split(' ') as [string, string];
         if (method !== 'GET' || url.includes('{')) continue;
-        const anonymous = await t.app.inject({ method: 'GET', url: path });
+        const anonymous = await http.get(null, path);
         expect(anonymous.statusCode, where).not.toBe(401);
       }
       const unsecured = operations().filter(({ op }) => !Array.isArray(op.security));
@@ -200,24 +201,14 @@ describe('OpenAPI and docs', () => {
     it('refuses a date that is not a string, as the document says (400 problem at its pointer)', async () => {
       const admin = await makeOrganisation(t);
       for (const orderDate of [42, true, '2025-02-30', 'tomorrow']) {
-        const response = await t.app.inject({
-          method: 'POST',
-          url: '/api/orders',
-          headers: auth(admin),
-          payload: { billedAmount: 1, orderDate },
-        });
+        const response = await http.post(admin, '/api/orders', { billedAmount: 1, orderDate });
         const problem = expectProblem(response, 400, 'validation_failed');
         expect(
           problem.errors?.map((e) => e.pointer),
           String(orderDate),
         ).toContain('/orderDate');
       }
-      const accepted = await t.app.inject({
-        method: 'POST',
-        url: '/api/orders',
-        headers: auth(admin),
-        payload: { billedAmount: 1, orderDate: '2025-03-01' },
-      });
+      const accepted = await http.post(admin, '/api/orders', { billedAmount: 1, orderDate: '2025-03-01' });
       expect(accepted.statusCode, accepted.body).toBe(201);
     });
 
@@ -250,9 +241,7 @@ describe('OpenAPI and docs', () => {
       }
       const admin = await makeOrganisation(t);
       const idOf = async (url: string, code: string) =>
-        (await t.app.inject({ method: 'GET', url, headers: auth(admin) }))
-          .json()
-          .find((r: { code: string }) => r.code === code).id;
+        (await http.get(admin, url)).json().find((r: { code: string }) => r.code === code).id;
       const element = {
         position: 0,
         productId: await idOf('/api/products', 'STE'),
@@ -262,11 +251,9 @@ describe('OpenAPI and docs', () => {
         heightDimension: 180,
         decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
       };
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/briefs',
-        headers: auth(admin),
-        payload: { name: 'No company', briefElements: [element] },
+      const response = await http.post(admin, '/api/briefs', {
+        name: 'No company',
+        briefElements: [element],
       });
       const problem = expectProblem(response, 400);
       expect(problem.errors?.map((e) => e.pointer)).toEqual(['/companyId']);

@@ -15,6 +15,7 @@ import { loadCatalogue } from '../../src/modules/catalogue/loader.ts';
 import { EXPIRE_CRON, EXPIRE_JOB, expireJobHandler, quotesModule } from '../../src/modules/quotes/module.ts';
 import type { BriefPrediction, Catalogue, PredictionRequestComputed } from '../../src/pricing/index.ts';
 import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
+import { carton, idOf } from '../helpers/briefs.ts';
 import { requests, type Schemas } from '../helpers/http.ts';
 
 let t: TestApp;
@@ -44,26 +45,6 @@ type Brief = Schemas['Brief'];
 type Item = Schemas['QuoteItem'];
 type Quote = Schemas['Quote'];
 type Problem = Schemas['Problem'];
-
-const idOf = (list: { id: string; code: string }[], code: string) => {
-  const found = list.find((r) => r.code === code);
-  if (!found) throw new Error(`no catalogue record ${code}`);
-  return found.id;
-};
-
-const carton = (position = 0, quantity = 5000) => ({
-  position,
-  productId: idOf(catalogue.products, 'STE'),
-  lengthDimension: 120,
-  widthDimension: 40,
-  heightDimension: 180,
-  materialReferenceId: idOf(catalogue.materialReferences, 'GC1-350'),
-  decorationsCount: [{ decorationIndex: 0, quantity }],
-  wantDecoration: true,
-  sidePrinted: 'RECTO',
-  rectoColorCount: 4,
-  versoColorCount: 0,
-});
 
 const mailer = (position = 1) => ({
   position,
@@ -108,7 +89,7 @@ async function createBrief(payload: Record<string, unknown>, url = '/api/briefs'
   const response = await post(admin, url, {
     name: 'Tea box',
     companyId: acmeId,
-    briefElements: [carton()],
+    briefElements: [carton(catalogue)],
     ...payload,
   });
   expect(response.statusCode, response.body).toBe(url.endsWith('async') ? 202 : 201);
@@ -206,7 +187,7 @@ beforeAll(async () => {
   externalSales = await makeUser(t, admin, 'external_sales');
   await linkUser(externalSales, globexId);
 
-  pricedBrief = await createBrief({ briefElements: [carton(0), mailer(1)] });
+  pricedBrief = await createBrief({ briefElements: [carton(catalogue), mailer(1)] });
   pendingBrief = await createBrief({ name: 'Later' }, '/api/briefs/async');
   globexBrief = await createBrief({ companyId: globexId, name: 'Globex box' });
   const [article, unpriced, globexArticle] = await db

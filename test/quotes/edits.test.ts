@@ -12,6 +12,7 @@ import { formatterFor } from '../../src/modules/quotes/i18n.ts';
 import { UpdateItemBody } from '../../src/modules/quotes/schemas.ts';
 import type { Catalogue } from '../../src/pricing/index.ts';
 import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
+import { carton } from '../helpers/briefs.ts';
 import { type Ok, requests, type Schemas } from '../helpers/http.ts';
 import { extractPdfText } from '../helpers/pdf-text.ts';
 
@@ -33,21 +34,6 @@ let briefId: string;
 
 type Quote = Schemas['Quote'];
 type Problem = Schemas['Problem'];
-
-const idOf = (list: { id: string; code: string }[], code: string) => list.find((r) => r.code === code)!.id;
-const carton = (quantity: number) => ({
-  position: 0,
-  productId: idOf(catalogue.products, 'STE'),
-  lengthDimension: 120,
-  widthDimension: 40,
-  heightDimension: 180,
-  materialReferenceId: idOf(catalogue.materialReferences, 'GC1-350'),
-  decorationsCount: [{ decorationIndex: 0, quantity }],
-  wantDecoration: true,
-  sidePrinted: 'RECTO',
-  rectoColorCount: 4,
-  versoColorCount: 0,
-});
 
 const { send: call } = requests(() => t);
 const patchItem = (who: Credentials, quote: Quote, itemId: string, payload: unknown) =>
@@ -154,7 +140,7 @@ beforeAll(async () => {
   const brief = await call('POST', admin, '/api/briefs', {
     name: 'Tea box',
     companyId: acmeId,
-    briefElements: [carton(5000)],
+    briefElements: [carton(catalogue, { quantity: 5000 })],
   });
   expect(brief.statusCode, brief.body).toBe(201);
   briefId = (brief.json() as { id: string }).id;
@@ -200,7 +186,7 @@ describe('PATCH /quotes/{id}/quote-items/{itemId}', () => {
     const reference = await call('POST', admin, '/api/briefs', {
       name: 'Tea box 8000',
       companyId: acmeId,
-      briefElements: [carton(8000)],
+      briefElements: [carton(catalogue, { quantity: 8000 })],
     });
     expect(reference.statusCode, reference.body).toBe(201);
     const priced = (await createQuote({ briefIds: [(reference.json() as { id: string }).id] })).items[0]!

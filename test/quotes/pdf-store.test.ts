@@ -21,6 +21,7 @@ import {
   makeUser,
   type TestApp,
 } from '../helpers/app.ts';
+import { requests } from '../helpers/http.ts';
 
 // Stored quote PDFs (issue 31): a published quote's PDF per language is rendered once (by the
 // publish job or the first request, single-flight), stored as a file, served with its ETag (304 on
@@ -28,29 +29,24 @@ import {
 // through a bounded pool (here of size 1 and no queue: the second preview at once answers 429).
 
 let t: TestApp;
+const http = requests(() => t);
 let admin: Credentials;
 let contact: Credentials;
 let companyId: string;
 let articleId: string;
 
 const inject = (method: 'GET' | 'POST' | 'PUT', url: string, who: Credentials = admin, extra = {}) =>
-  t.app.inject({ method, url, headers: { ...auth(who), ...extra } });
+  http.send(method, who, url, undefined, extra);
 
 async function publishedQuote(publish = true): Promise<{ id: string; code: string }> {
-  const created = await t.app.inject({
-    method: 'POST',
-    url: '/api/quotes',
-    headers: auth(admin),
-    payload: { companyId, name: 'Labels', items: [{ articleId, quantity: 100 }] },
+  const created = await http.post(admin, '/api/quotes', {
+    companyId,
+    name: 'Labels',
+    items: [{ articleId, quantity: 100 }],
   });
   expect(created.statusCode, created.body).toBe(201);
   if (!publish) return created.json();
-  const published = await t.app.inject({
-    method: 'PUT',
-    url: `/api/quotes/${created.json().id}`,
-    headers: auth(admin),
-    payload: { state: 'published' },
-  });
+  const published = await http.put(admin, `/api/quotes/${created.json().id}`, { state: 'published' });
   expect(published.statusCode, published.body).toBe(200);
   return published.json();
 }
@@ -170,17 +166,12 @@ describe('stored quote PDFs', () => {
     expect(other.statusCode).toBe(200);
     expect(other.rawPayload.equals(first.rawPayload)).toBe(true);
     // The guest link serves the same stored file with the same tag.
-    const link = await t.app.inject({
-      method: 'POST',
-      url: `/api/quotes/${quote.id}/guest-links`,
-      headers: auth(admin),
-      payload: { localisationId: 'en' },
-    });
+    const link = await http.post(admin, `/api/quotes/${quote.id}/guest-links`, { localisationId: 'en' });
     expect(link.statusCode, link.body).toBe(201);
     const path = new URL(link.json().url).pathname;
-    const guest = await t.app.inject({ method: 'GET', url: path, headers: { 'if-none-match': etag } });
+    const guest = await http.get(null, path, { 'if-none-match': etag });
     expect(guest.statusCode).toBe(304);
-    expect((await t.app.inject({ method: 'GET', url: path })).headers.etag).toBe(etag);
+    expect((await http.get(null, path)).headers.etag).toBe(etag);
   });
 
   it('is never compressed, whatever the client accepts', async () => {

@@ -13,6 +13,7 @@ import { formatterFor } from '../../src/modules/quotes/i18n.ts';
 import { priceElementAt } from '../../src/modules/quotes/reprice.ts';
 import type { Catalogue } from '../../src/pricing/index.ts';
 import { buildTestApp, type Credentials, makeOrganisation, makeUser, type TestApp } from '../helpers/app.ts';
+import { carton } from '../helpers/briefs.ts';
 import { type Ok, requests, type Schemas } from '../helpers/http.ts';
 import { extractPdfText } from '../helpers/pdf-text.ts';
 
@@ -30,21 +31,6 @@ let briefId: string;
 type Column = Quote['priceBreakColumns'][number];
 type Quote = Schemas['Quote'];
 type Problem = Schemas['Problem'];
-
-const idOf = (list: { id: string; code: string }[], code: string) => list.find((r) => r.code === code)!.id;
-const carton = (quantity: number) => ({
-  position: 0,
-  productId: idOf(catalogue.products, 'STE'),
-  lengthDimension: 120,
-  widthDimension: 40,
-  heightDimension: 180,
-  materialReferenceId: idOf(catalogue.materialReferences, 'GC1-350'),
-  decorationsCount: [{ decorationIndex: 0, quantity }],
-  wantDecoration: true,
-  sidePrinted: 'RECTO',
-  rectoColorCount: 4,
-  versoColorCount: 0,
-});
 
 const { send: call } = requests(() => t);
 const patchItem = (who: Credentials, quote: Quote, itemId: string, payload: unknown) =>
@@ -108,7 +94,7 @@ beforeAll(async () => {
   const brief = await call('POST', admin, '/api/briefs', {
     name: 'Tea box',
     companyId: acmeId,
-    briefElements: [carton(5000)],
+    briefElements: [carton(catalogue, { quantity: 5000 })],
   });
   expect(brief.statusCode, brief.body).toBe(201);
   briefId = (brief.json() as { id: string }).id;
@@ -339,21 +325,17 @@ describe('a guest chooses a column through the link', () => {
     const link = await call('POST', admin, `/api/quotes/${quote.id}/guest-links`, { localisationId: 'en' });
     expect(link.statusCode, link.body).toBe(201);
     const token = (link.json() as { token: string }).token;
-    const review = await t.app.inject({ method: 'GET', url: `/api/public/quotes/${token}` });
+    const review = await call('GET', null, `/api/public/quotes/${token}`);
     expect(review.statusCode, review.body).toBe(200);
     expect((review.json() as { quote: { priceBreakColumns: Column[] } }).quote.priceBreakColumns).toEqual(
       published.priceBreakColumns.map((c) => expect.objectContaining({ id: c.id, totalPrice: c.totalPrice })),
     );
     const answer = (option?: object) =>
-      t.app.inject({
-        method: 'POST',
-        url: `/api/public/quotes/${token}/accept`,
-        payload: {
-          typedName: 'Gus Guest',
-          confirm: true,
-          email: 'gus@example.com',
-          ...(option ? { option } : {}),
-        },
+      call('POST', null, `/api/public/quotes/${token}/accept`, {
+        typedName: 'Gus Guest',
+        confirm: true,
+        email: 'gus@example.com',
+        ...(option ? { option } : {}),
       });
     expectProblem(await answer(), 422, 'invalid_price_break_option', '/option');
     const accepted = await answer({ id: '2' });

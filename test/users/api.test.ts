@@ -39,7 +39,7 @@ async function createCompany(who: Credentials, name: string): Promise<Json> {
 const eventsOf = eventReader(() => t);
 
 const trySignIn = (username: string, password = PASSWORD) =>
-  t.app.inject({ method: 'POST', url: '/api/sign-in', payload: { username, password } });
+  call(null, 'POST', '/api/sign-in', { username, password });
 
 beforeAll(async () => {
   t = await buildTestApp();

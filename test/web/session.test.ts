@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type Credentials, makeOrganisation, PASSWORD, type TestApp } from '../helpers/app.ts';
-import { expectProblem } from '../helpers/http.ts';
+import { expectProblem, requests } from '../helpers/http.ts';
 
 let t: TestApp;
+const http = requests(() => t);
 let admin: Credentials;
 beforeAll(async () => {
   t = await buildTestApp();
@@ -13,11 +14,7 @@ afterAll(() => t.close());
 type Cookie = { name: string; value: string; httpOnly?: boolean; sameSite?: string; path?: string };
 
 async function openSession() {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/session',
-    payload: { username: admin.email, password: PASSWORD },
-  });
+  const response = await http.post(null, '/api/session', { username: admin.email, password: PASSWORD });
   expect(response.statusCode, response.body).toBe(200);
   const cookies = response.cookies as Cookie[];
   const session = cookies.find((c) => c.name === 'pqs_session')!;
@@ -48,19 +45,14 @@ describe('browser session (cookie) beside bearer tokens', () => {
     expect(csrf.sameSite).toBe('Strict');
     expect(csrf.value).toBe(body.csrfToken);
     // The bearer token of the answer works on its own.
-    const me = await t.app.inject({
-      method: 'GET',
-      url: '/api/users/me',
-      headers: { authorization: `Bearer ${body.token}` },
-    });
+    const me = await http.get(null, '/api/users/me', { authorization: `Bearer ${body.token}` });
     expect(me.json().id).toBe(admin.userId);
   });
 
   it('refuses wrong credentials like /sign-in, setting no cookie', async () => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/session',
-      payload: { username: admin.email, password: 'wrong-password' },
+    const response = await http.post(null, '/api/session', {
+      username: admin.email,
+      password: 'wrong-password',
     });
     expectProblem(response, 401, 'invalid_credentials');
     expect(response.cookies).toHaveLength(0);
@@ -68,46 +60,32 @@ describe('browser session (cookie) beside bearer tokens', () => {
 
   it('authenticates reads by the cookie, through the permission matrix', async () => {
     const { cookie } = await openSession();
-    const me = await t.app.inject({ method: 'GET', url: '/api/users/me', headers: { cookie } });
+    const me = await http.get(null, '/api/users/me', { cookie });
     expect(me.statusCode).toBe(200);
     expect(me.json().id).toBe(admin.userId);
-    const orgs = await t.app.inject({
-      method: 'POST',
-      url: '/api/organisations',
-      headers: { cookie, 'x-csrf-token': 'x' },
-      payload: {},
-    });
+    const orgs = await http.post(null, '/api/organisations', {}, { cookie, 'x-csrf-token': 'x' });
     expect([403]).toContain(orgs.statusCode); // CSRF or role: either way refused
   });
 
   it('refuses a cookie-authenticated write without the CSRF header, or with a wrong one, and changes nothing', async () => {
     const { cookie, csrf } = await openSession();
-    const without = await t.app.inject({
-      method: 'POST',
-      url: '/api/companies',
-      headers: { cookie },
-      payload: { name: 'Forged Ltd' },
-    });
+    const without = await http.post(null, '/api/companies', { name: 'Forged Ltd' }, { cookie });
     expectProblem(without, 403, 'csrf_failed');
-    const wrong = await t.app.inject({
-      method: 'POST',
-      url: '/api/companies',
-      headers: { cookie, 'x-csrf-token': `${csrf.value.slice(0, -2)}xx` },
-      payload: { name: 'Forged Ltd' },
-    });
+    const wrong = await http.post(
+      null,
+      '/api/companies',
+      { name: 'Forged Ltd' },
+      { cookie, 'x-csrf-token': `${csrf.value.slice(0, -2)}xx` },
+    );
     expectProblem(wrong, 403, 'csrf_failed');
-    const list = await t.app.inject({
-      method: 'GET',
-      url: '/api/companies?s={"name":"Forged Ltd"}',
-      headers: { cookie },
-    });
+    const list = await http.get(null, '/api/companies?s={"name":"Forged Ltd"}', { cookie });
     expect(JSON.stringify(list.json())).not.toContain('Forged Ltd');
-    const ok = await t.app.inject({
-      method: 'POST',
-      url: '/api/companies',
-      headers: { cookie, 'x-csrf-token': csrf.value },
-      payload: { name: 'Real Ltd' },
-    });
+    const ok = await http.post(
+      null,
+      '/api/companies',
+      { name: 'Real Ltd' },
+      { cookie, 'x-csrf-token': csrf.value },
+    );
     expect(ok.statusCode, ok.body).toBe(201);
   });
 
@@ -115,61 +93,48 @@ describe('browser session (cookie) beside bearer tokens', () => {
     const first = await openSession();
     const second = await openSession();
     expect(second.session.value).not.toBe(first.session.value);
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/companies',
-      headers: { cookie: `pqs_session=${first.session.value}`, 'x-csrf-token': second.csrf.value },
-      payload: { name: 'Mixed Ltd' },
-    });
+    const response = await http.post(
+      null,
+      '/api/companies',
+      { name: 'Mixed Ltd' },
+      { cookie: `pqs_session=${first.session.value}`, 'x-csrf-token': second.csrf.value },
+    );
     expectProblem(response, 403, 'csrf_failed');
   });
 
   it('refreshes the bearer token from the refresh cookie (reload), with the CSRF header only', async () => {
     const { cookie, csrf } = await openSession();
-    expectProblem(
-      await t.app.inject({ method: 'POST', url: '/api/session/refresh', headers: { cookie } }),
-      403,
-      'csrf_failed',
-    );
-    const refreshed = await t.app.inject({
-      method: 'POST',
-      url: '/api/session/refresh',
-      headers: { cookie, 'x-csrf-token': csrf.value },
+    expectProblem(await http.post(null, '/api/session/refresh', undefined, { cookie }), 403, 'csrf_failed');
+    const refreshed = await http.post(null, '/api/session/refresh', undefined, {
+      cookie,
+      'x-csrf-token': csrf.value,
     });
     expect(refreshed.statusCode, refreshed.body).toBe(200);
     const { token } = refreshed.json();
-    const me = await t.app.inject({
-      method: 'GET',
-      url: '/api/users/me',
-      headers: { authorization: `Bearer ${token}` },
-    });
+    const me = await http.get(null, '/api/users/me', { authorization: `Bearer ${token}` });
     expect(me.json().id).toBe(admin.userId);
     // A bearer token cannot be turned into a cookie session this way.
     expectProblem(
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/session/refresh',
-        headers: { authorization: `Bearer ${admin.token}` },
-      }),
+      await http.post(null, '/api/session/refresh', undefined, { authorization: `Bearer ${admin.token}` }),
       401,
       'session_required',
     );
-    expectProblem(await t.app.inject({ method: 'POST', url: '/api/session/refresh' }), 401);
+    expectProblem(await http.post(null, '/api/session/refresh'), 401);
   });
 
   it('a header credential wins over the cookie (no CSRF check for bearer calls)', async () => {
     const { cookie } = await openSession();
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/companies',
-      headers: { cookie, authorization: `Bearer ${admin.token}` },
-      payload: { name: 'Bearer Ltd' },
-    });
+    const response = await http.post(
+      null,
+      '/api/companies',
+      { name: 'Bearer Ltd' },
+      { cookie, authorization: `Bearer ${admin.token}` },
+    );
     expect(response.statusCode).toBe(201);
   });
 
   it('signs out by clearing the three cookies', async () => {
-    const response = await t.app.inject({ method: 'DELETE', url: '/api/session' });
+    const response = await http.del(null, '/api/session');
     expect(response.statusCode).toBe(204);
     const cleared = response.cookies as (Cookie & { expires?: Date })[];
     expect(cleared.map((c) => c.name).sort()).toEqual(['pqs_csrf', 'pqs_refresh', 'pqs_session']);

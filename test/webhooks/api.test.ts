@@ -6,7 +6,6 @@ import { companies, events } from '../../src/db/schema/platform.ts';
 import { webhookDeliveries, webhooks } from '../../src/db/schema/webhooks.ts';
 import { entity } from '../../src/platform/events.ts';
 import {
-  auth,
   buildTestApp,
   type Credentials,
   makeOrganisation,
@@ -15,11 +14,13 @@ import {
   testConfig,
 } from '../helpers/app.ts';
 import { eventChecker } from '../helpers/event-schemas.ts';
+import { requests } from '../helpers/http.ts';
 import { type ReceivedRequest, type Receiver, type Reply, startReceiver } from '../helpers/receiver.ts';
 
 const COMPANY = entity('COMPANY', 'companies');
 
 let t: TestApp;
+const http = requests(() => t);
 let receiver: Receiver;
 
 beforeAll(async () => {
@@ -89,11 +90,11 @@ async function deleteCompany(who: Credentials, id: string) {
 let hookCounter = 0;
 async function createWebhook(who: Credentials, body: Record<string, unknown> = {}) {
   const path = `/hook-${++hookCounter}/`;
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/webhooks',
-    headers: auth(who),
-    payload: { name: 'ERP', url: `${receiver.url}${path}`, events: ['event.**'], ...body },
+  const response = await http.post(who, '/api/webhooks', {
+    name: 'ERP',
+    url: `${receiver.url}${path}`,
+    events: ['event.**'],
+    ...body,
   });
   expect(response.statusCode, response.body).toBe(201);
   const webhook = response.json();
@@ -110,21 +111,13 @@ async function createWebhook(who: Credentials, body: Record<string, unknown> = {
 const headersOf = (request: ReceivedRequest) => request.headers as Record<string, string>;
 
 async function deliveriesOf(who: Credentials, webhookId: string) {
-  const response = await t.app.inject({
-    method: 'GET',
-    url: `/api/webhooks/${webhookId}/deliveries`,
-    headers: auth(who),
-  });
+  const response = await http.get(who, `/api/webhooks/${webhookId}/deliveries`);
   expect(response.statusCode).toBe(200);
   return response.json().data as Array<Record<string, unknown>>;
 }
 
 async function deliveryWith(who: Credentials, webhookId: string, deliveryId: string) {
-  const response = await t.app.inject({
-    method: 'GET',
-    url: `/api/webhooks/${webhookId}/deliveries/${deliveryId}`,
-    headers: auth(who),
-  });
+  const response = await http.get(who, `/api/webhooks/${webhookId}/deliveries/${deliveryId}`);
   expect(response.statusCode).toBe(200);
   return response.json();
 }
@@ -136,18 +129,13 @@ describe('webhook management', () => {
   });
 
   it('creates a webhook with a whsec_ secret shown once and credentials masked everywhere', async () => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/webhooks',
-      headers: auth(admin),
-      payload: {
-        name: 'ERP sync',
-        url: `${receiver.url}/erp`,
-        events: ['event.orders.*', 'event.companies.created'],
-        authenticationType: 'basic',
-        credentials: { username: 'erp', password: 'p4ssw0rd-secret' },
-        httpMethod: 'PUT',
-      },
+    const response = await http.post(admin, '/api/webhooks', {
+      name: 'ERP sync',
+      url: `${receiver.url}/erp`,
+      events: ['event.orders.*', 'event.companies.created'],
+      authenticationType: 'basic',
+      credentials: { username: 'erp', password: 'p4ssw0rd-secret' },
+      httpMethod: 'PUT',
     });
     expect(response.statusCode).toBe(201);
     const created = response.json();
@@ -162,17 +150,13 @@ describe('webhook management', () => {
     });
     expect(response.body).not.toContain('p4ssw0rd-secret');
 
-    const read = await t.app.inject({
-      method: 'GET',
-      url: `/api/webhooks/${created.id}`,
-      headers: auth(admin),
-    });
+    const read = await http.get(admin, `/api/webhooks/${created.id}`);
     expect(read.statusCode).toBe(200);
     expect(read.json()).not.toHaveProperty('secret');
     expect(read.body).not.toContain('p4ssw0rd-secret');
     expect(read.json().credentials).toEqual({ username: 'erp', password: '********' });
 
-    const list = await t.app.inject({ method: 'GET', url: '/api/webhooks?limit=1', headers: auth(admin) });
+    const list = await http.get(admin, '/api/webhooks?limit=1');
     expect(list.json().meta).toMatchObject({ page: 1, limit: 1 });
     expect(list.body).not.toContain('p4ssw0rd-secret');
     expect(list.body).not.toContain(created.secret);
@@ -189,7 +173,7 @@ describe('webhook management', () => {
   it('updates, switches authentication, enables, disables and deletes', async () => {
     const hook = await createWebhook(admin);
     const patch = (payload: Record<string, unknown>) =>
-      t.app.inject({ method: 'PATCH', url: `/api/webhooks/${hook.id}`, headers: auth(admin), payload });
+      http.patch(admin, `/api/webhooks/${hook.id}`, payload);
 
     const renamed = await patch({ name: 'Renamed', events: ['event.*.deleted'] });
     expect(renamed.statusCode).toBe(200);
@@ -206,33 +190,17 @@ describe('webhook management', () => {
     expect(header.statusCode).toBe(200);
     expect(header.json().credentials).toEqual({ name: 'X-Api-Key', token: '********' });
 
-    const disabled = await t.app.inject({
-      method: 'POST',
-      url: `/api/webhooks/${hook.id}/disable`,
-      headers: auth(admin),
-    });
+    const disabled = await http.post(admin, `/api/webhooks/${hook.id}/disable`);
     expect(disabled.json()).toMatchObject({ enabled: false, disabledReason: 'manual' });
-    const enabled = await t.app.inject({
-      method: 'POST',
-      url: `/api/webhooks/${hook.id}/enable`,
-      headers: auth(admin),
-    });
+    const enabled = await http.post(admin, `/api/webhooks/${hook.id}/enable`);
     expect(enabled.json()).toMatchObject({ enabled: true, disabledReason: null });
 
-    const removed = await t.app.inject({
-      method: 'DELETE',
-      url: `/api/webhooks/${hook.id}`,
-      headers: auth(admin),
-    });
+    const removed = await http.del(admin, `/api/webhooks/${hook.id}`);
     expect(removed.statusCode).toBe(200);
     expect(removed.json()).toEqual({ id: hook.id, deleted: true });
-    const again = await t.app.inject({
-      method: 'DELETE',
-      url: `/api/webhooks/${hook.id}`,
-      headers: auth(admin),
-    });
+    const again = await http.del(admin, `/api/webhooks/${hook.id}`);
     expect(again.statusCode).toBe(404);
-    const gone = await t.app.inject({ method: 'GET', url: `/api/webhooks/${hook.id}`, headers: auth(admin) });
+    const gone = await http.get(admin, `/api/webhooks/${hook.id}`);
     expect(gone.statusCode).toBe(404);
   });
 
@@ -258,11 +226,11 @@ describe('webhook management', () => {
     [{ authenticationType: 'header', credentials: { name: 'Bad Header', token: 'x' } }, '/credentials/name'],
     [{ surprise: true }, '/surprise'],
   ])('refuses an invalid webhook %j (400 at %s)', async (body, pointer) => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/webhooks',
-      headers: auth(admin),
-      payload: { name: 'x', url: `${receiver.url}/x`, events: ['event.**'], ...body },
+    const response = await http.post(admin, '/api/webhooks', {
+      name: 'x',
+      url: `${receiver.url}/x`,
+      events: ['event.**'],
+      ...body,
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
@@ -275,12 +243,7 @@ describe('webhook management', () => {
     'http://[::ffff:192.168.1.1]/hook',
     'http://0.0.0.0:8080/',
   ])('refuses a private, link-local or reserved target %s (SSRF)', async (url) => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/webhooks',
-      headers: auth(admin),
-      payload: { name: 'x', url, events: ['event.**'] },
-    });
+    const response = await http.post(admin, '/api/webhooks', { name: 'x', url, events: ['event.**'] });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'url_not_allowed' });
   });
@@ -295,15 +258,10 @@ describe('webhook management', () => {
       ['GET', `/api/webhooks/${hook.id}/deliveries`],
       ['GET', '/api/events'],
     ] as const) {
-      const response = await t.app.inject({
-        method,
-        url,
-        headers: auth(sales),
-        payload: method === 'POST' ? {} : undefined,
-      });
+      const response = await http.send(method, sales, url, method === 'POST' ? {} : undefined);
       expect(response.statusCode, `${method} ${url}`).toBe(403);
     }
-    const unauthenticated = await t.app.inject({ method: 'GET', url: '/api/webhooks' });
+    const unauthenticated = await http.get(null, '/api/webhooks');
     expect(unauthenticated.statusCode).toBe(401);
 
     const other = await makeOrganisation(t);
@@ -315,15 +273,15 @@ describe('webhook management', () => {
       ['POST', `/api/webhooks/${hook.id}/rotate-secret`],
       ['GET', `/api/webhooks/${hook.id}/deliveries`],
     ] as const) {
-      const response = await t.app.inject({
+      const response = await http.send(
         method,
+        other,
         url,
-        headers: auth(other),
-        payload: method === 'PATCH' ? { name: 'stolen' } : undefined,
-      });
+        method === 'PATCH' ? { name: 'stolen' } : undefined,
+      );
       expect(response.statusCode, `${method} ${url}`).toBe(404);
     }
-    const list = await t.app.inject({ method: 'GET', url: '/api/webhooks', headers: auth(other) });
+    const list = await http.get(other, '/api/webhooks');
     expect(list.json().data.map((w: { id: string }) => w.id)).not.toContain(hook.id);
   });
 });
@@ -435,11 +393,7 @@ describe('delivery', () => {
       expect(query.get('eventId')).toBe(request!.headers['webhook-id']);
       // The signature covers the webhook-id (the event id) and timestamp with an empty payload.
       new Webhook(hook.secret).verify('', headersOf(request!));
-      const resource = await t.app.inject({
-        method: 'GET',
-        url: `/api/events/ressources/${query.get('eventId')}`,
-        headers: auth(admin),
-      });
+      const resource = await http.get(admin, `/api/events/ressources/${query.get('eventId')}`);
       expect(resource.json()).toMatchObject({ id: company.id });
     },
   );
@@ -493,11 +447,7 @@ describe('delivery', () => {
     expect(detail.attempts[1].error).toContain('500');
     expect(detail.attempts[0]).toMatchObject({ attempt: 2, statusCode: 200, error: null });
     expect(detail.attempts[0].durationMs).toBeGreaterThanOrEqual(0);
-    const attempts = await t.app.inject({
-      method: 'GET',
-      url: `/api/webhooks/${hook.id}/deliveries/${delivery!.id}/attempts`,
-      headers: auth(admin),
-    });
+    const attempts = await http.get(admin, `/api/webhooks/${hook.id}/deliveries/${delivery!.id}/attempts`);
     expect(attempts.json()).toHaveLength(2);
   });
 
@@ -545,11 +495,7 @@ describe('delivery', () => {
     hook.next({ status: 410 });
     await createCompany(admin);
     const disabled = await until(async () => {
-      const response = await t.app.inject({
-        method: 'GET',
-        url: `/api/webhooks/${hook.id}`,
-        headers: auth(admin),
-      });
+      const response = await http.get(admin, `/api/webhooks/${hook.id}`);
       return response.json().enabled === false && response.json();
     });
     expect(disabled).toMatchObject({ disabledReason: 'gone' });
@@ -603,11 +549,7 @@ describe('delivery', () => {
       const list = await deliveriesOf(admin, hook.id);
       return list[0]?.status === 'succeeded' && list;
     });
-    const replay = await t.app.inject({
-      method: 'POST',
-      url: `/api/webhooks/${hook.id}/deliveries/${delivery!.id}/replay`,
-      headers: auth(admin),
-    });
+    const replay = await http.post(admin, `/api/webhooks/${hook.id}/deliveries/${delivery!.id}/replay`);
     expect(replay.statusCode).toBe(202);
     expect(replay.json()).toMatchObject({
       replayOf: delivery!.id,
@@ -618,22 +560,14 @@ describe('delivery', () => {
     expect(calls[1]!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
     expect(calls[1]!.body).toBe(first!.body);
 
-    const unknown = await t.app.inject({
-      method: 'POST',
-      url: `/api/webhooks/${hook.id}/deliveries/${hook.id}/replay`,
-      headers: auth(admin),
-    });
+    const unknown = await http.post(admin, `/api/webhooks/${hook.id}/deliveries/${hook.id}/replay`);
     expect(unknown.statusCode).toBe(404);
   });
 
   it('sends a test event to that webhook only, whatever its patterns', async () => {
     const hook = await createWebhook(admin, { events: ['event.orders.created'] });
     const bystander = await createWebhook(admin, { events: ['event.**'] });
-    const sent = await t.app.inject({
-      method: 'POST',
-      url: `/api/webhooks/${hook.id}/test`,
-      headers: auth(admin),
-    });
+    const sent = await http.post(admin, `/api/webhooks/${hook.id}/test`);
     expect(sent.statusCode, sent.body).toBe(202);
     expect(sent.json()).toMatchObject({
       webhookId: hook.id,
@@ -656,36 +590,20 @@ describe('delivery', () => {
     expect(others.map((d) => d.eventName)).not.toContain('event.webhooks.test');
 
     const sales = await makeUser(t, admin, 'sales');
-    const refused = await t.app.inject({
-      method: 'POST',
-      url: `/api/webhooks/${hook.id}/test`,
-      headers: auth(sales),
-    });
+    const refused = await http.post(sales, `/api/webhooks/${hook.id}/test`);
     expect(refused.statusCode).toBe(403);
     const other = await makeOrganisation(t);
-    const foreign = await t.app.inject({
-      method: 'POST',
-      url: `/api/webhooks/${hook.id}/test`,
-      headers: auth(other),
-    });
+    const foreign = await http.post(other, `/api/webhooks/${hook.id}/test`);
     expect(foreign.statusCode).toBe(404);
-    await t.app.inject({ method: 'POST', url: `/api/webhooks/${hook.id}/disable`, headers: auth(admin) });
-    const disabled = await t.app.inject({
-      method: 'POST',
-      url: `/api/webhooks/${hook.id}/test`,
-      headers: auth(admin),
-    });
+    await http.post(admin, `/api/webhooks/${hook.id}/disable`);
+    const disabled = await http.post(admin, `/api/webhooks/${hook.id}/test`);
     expect(disabled.statusCode).toBe(409);
     expect(disabled.json()).toMatchObject({ code: 'webhook_disabled' });
   });
 
   it('rotates the secret and signs with both secrets during the grace period', async () => {
     const hook = await createWebhook(admin, { events: ['event.companies.created'] });
-    const rotated = await t.app.inject({
-      method: 'POST',
-      url: `/api/webhooks/${hook.id}/rotate-secret`,
-      headers: auth(admin),
-    });
+    const rotated = await http.post(admin, `/api/webhooks/${hook.id}/rotate-secret`);
     expect(rotated.statusCode).toBe(200);
     const { secret, previousSecretExpiresAt } = rotated.json();
     expect(secret).toMatch(/^whsec_/);
@@ -698,11 +616,7 @@ describe('delivery', () => {
     new Webhook(hook.secret).verify(request!.body, headersOf(request!));
 
     // Without grace, the old secret stops at once.
-    const hard = await t.app.inject({
-      method: 'POST',
-      url: `/api/webhooks/${hook.id}/rotate-secret?gracePeriodSeconds=0`,
-      headers: auth(admin),
-    });
+    const hard = await http.post(admin, `/api/webhooks/${hook.id}/rotate-secret?gracePeriodSeconds=0`);
     const newest = hard.json().secret;
     await createCompany(admin);
     const calls = await receiver.waitFor(2, { filter: hook.calls });
@@ -784,11 +698,7 @@ describe('event log and event resources', () => {
   it('lists the organisation’s events with filters and sinceCode, and reads one', async () => {
     const company = await createCompany(admin, 'Logged');
     await updateCompany(admin, company.id, 'Logged 2');
-    const list = await t.app.inject({
-      method: 'GET',
-      url: `/api/events?entity=COMPANY&entityId=${company.id}`,
-      headers: auth(admin),
-    });
+    const list = await http.get(admin, `/api/events?entity=COMPANY&entityId=${company.id}`);
     expect(list.statusCode).toBe(200);
     const { data, meta } = list.json();
     expect(meta).toMatchObject({ total: 2, page: 1, limit: 25, hasNextPage: false });
@@ -800,42 +710,22 @@ describe('event log and event resources', () => {
     expect(data[0].event.code).toBeGreaterThan(data[1].event.code);
     expect(data[0].entity).toMatchObject({ name: 'Logged 2' });
 
-    const since = await t.app.inject({
-      method: 'GET',
-      url: `/api/events?sinceCode=${data[1].event.code}&entityId=${company.id}`,
-      headers: auth(admin),
-    });
+    const since = await http.get(admin, `/api/events?sinceCode=${data[1].event.code}&entityId=${company.id}`);
     expect(since.json().data.map((e: { event: { id: string } }) => e.event.id)).toEqual([data[0].event.id]);
 
-    const updates = await t.app.inject({
-      method: 'GET',
-      url: `/api/events?type=UPDATE&entityId=${company.id}`,
-      headers: auth(admin),
-    });
+    const updates = await http.get(admin, `/api/events?type=UPDATE&entityId=${company.id}`);
     expect(updates.json().meta.total).toBe(1);
 
-    const one = await t.app.inject({
-      method: 'GET',
-      url: `/api/events/${data[1].event.id}`,
-      headers: auth(admin),
-    });
+    const one = await http.get(admin, `/api/events/${data[1].event.id}`);
     expect(one.statusCode).toBe(200);
     expect(one.json()).toMatchObject({ eventName: 'event.companies.created', entity: { name: 'Logged' } });
 
-    const foreign = await t.app.inject({
-      method: 'GET',
-      url: `/api/events/${data[1].event.id}`,
-      headers: auth(other),
-    });
+    const foreign = await http.get(other, `/api/events/${data[1].event.id}`);
     expect(foreign.statusCode).toBe(404);
-    const theirs = await t.app.inject({
-      method: 'GET',
-      url: `/api/events?entityId=${company.id}`,
-      headers: auth(other),
-    });
+    const theirs = await http.get(other, `/api/events?entityId=${company.id}`);
     expect(theirs.json().meta.total).toBe(0);
 
-    const bad = await t.app.inject({ method: 'GET', url: '/api/events?type=UPSERT', headers: auth(admin) });
+    const bad = await http.get(admin, '/api/events?type=UPSERT');
     expect(bad.statusCode).toBe(400);
   });
 
@@ -846,8 +736,7 @@ describe('event log and event resources', () => {
       .from(events)
       .where(and(eq(events.entityId, company.id), eq(events.type, 'CREATE')));
     await updateCompany(admin, company.id, 'After');
-    const resource = (who: Credentials) =>
-      t.app.inject({ method: 'GET', url: `/api/events/ressources/${created!.id}`, headers: auth(who) });
+    const resource = (who: Credentials) => http.get(who, `/api/events/ressources/${created!.id}`);
 
     const live = await resource(admin);
     expect(live.statusCode).toBe(200);
@@ -864,11 +753,7 @@ describe('event log and event resources', () => {
     expect(deleted.statusCode).toBe(404);
     expect(deleted.json().code).toBe('not_found');
 
-    const unknown = await t.app.inject({
-      method: 'GET',
-      url: `/api/events/ressources/${company.id}`,
-      headers: auth(admin),
-    });
+    const unknown = await http.get(admin, `/api/events/ressources/${company.id}`);
     expect(unknown.statusCode).toBe(404);
   });
 
@@ -878,11 +763,7 @@ describe('event log and event resources', () => {
       .from(events)
       .where(and(eq(events.organisationId, admin.organisationId), eq(events.entity, 'USER')))
       .limit(1);
-    const user = await t.app.inject({
-      method: 'GET',
-      url: `/api/events/ressources/${userEvent!.id}`,
-      headers: auth(admin),
-    });
+    const user = await http.get(admin, `/api/events/ressources/${userEvent!.id}`);
     expect(user.statusCode).toBe(200);
     expect(user.json()).toMatchObject({ id: admin.userId, email: admin.email });
     expect(user.json()).not.toHaveProperty('passwordHash');
@@ -892,27 +773,15 @@ describe('event log and event resources', () => {
       credentials: { name: 'X-Key', token: 'very-secret-token' },
     });
     const [hookEvent] = await t.app.ctx.db.select().from(events).where(eq(events.entityId, hook.id));
-    const resource = await t.app.inject({
-      method: 'GET',
-      url: `/api/events/ressources/${hookEvent!.id}`,
-      headers: auth(admin),
-    });
+    const resource = await http.get(admin, `/api/events/ressources/${hookEvent!.id}`);
     expect(resource.statusCode).toBe(200);
     expect(resource.body).not.toContain('very-secret-token');
     expect(resource.body).not.toContain(hook.secret);
     expect(resource.json()).toMatchObject({ id: hook.id, credentials: { name: 'X-Key', token: '********' } });
 
-    const organisationEvent = await t.app.inject({
-      method: 'GET',
-      url: '/api/events?entity=ORGANISATION',
-      headers: auth(admin),
-    });
+    const organisationEvent = await http.get(admin, '/api/events?entity=ORGANISATION');
     const orgEventId = organisationEvent.json().data[0].event.id;
-    const org = await t.app.inject({
-      method: 'GET',
-      url: `/api/events/ressources/${orgEventId}`,
-      headers: auth(admin),
-    });
+    const org = await http.get(admin, `/api/events/ressources/${orgEventId}`);
     expect(org.json()).toMatchObject({ id: admin.organisationId });
   });
 });
@@ -929,7 +798,7 @@ describe('delivered payloads', () => {
     expect(bodies.flatMap(check)).toEqual([]);
     // The events the API lists are the same documents: those of a new organisation (its seeds).
     const admin = await makeOrganisation(t);
-    const listed = await t.app.inject({ method: 'GET', url: '/api/events?limit=100', headers: auth(admin) });
+    const listed = await http.get(admin, '/api/events?limit=100');
     expect(listed.statusCode).toBe(200);
     expect(listed.json().data.flatMap(check)).toEqual([]);
   });

@@ -3,11 +3,13 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { emailOutbox } from '../../src/db/schema/mail.ts';
 import { companies } from '../../src/db/schema/platform.ts';
 import { entity } from '../../src/platform/events.ts';
-import { auth, buildTestApp, makeOrganisation, type TestApp, testConfig } from '../helpers/app.ts';
+import { buildTestApp, makeOrganisation, type TestApp, testConfig } from '../helpers/app.ts';
+import { requests } from '../helpers/http.ts';
 import { mailbox } from '../helpers/mailbox.ts';
 import { type Receiver, startReceiver } from '../helpers/receiver.ts';
 
 let t: TestApp;
+const http = requests(() => t);
 let receiver: Receiver;
 const box = mailbox();
 const { mails } = box;
@@ -39,11 +41,10 @@ afterAll(async () => {
 
 it('e-mails the admins over SMTP when a webhook is disabled, and records the message as sent', async () => {
   const admin = await makeOrganisation(t);
-  const created = await t.app.inject({
-    method: 'POST',
-    url: '/api/webhooks',
-    headers: auth(admin),
-    payload: { name: 'Gone receiver', url: `${receiver.url}/gone/`, events: ['event.companies.*'] },
+  const created = await http.post(admin, '/api/webhooks', {
+    name: 'Gone receiver',
+    url: `${receiver.url}/gone/`,
+    events: ['event.companies.*'],
   });
   expect(created.statusCode).toBe(201);
   receiver.script('/gone/', { status: 410 });
