@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 /**
  * Compiles the service to plain JavaScript: `npm run build` (run by `npm start` before it starts)
@@ -29,6 +29,33 @@ const ASSETS: Array<{ from: string; to: string }> = [
 ];
 
 /**
+ * Packages bundled with our code rather than loaded by Node from node_modules.
+ *
+ * drizzle-orm (issue 31): Node's ESM loader reads the package scope of every module file it
+ * resolves, and drizzle-orm ships about 180 modules the service loads under one 179 KB package.json
+ * (an `exports` entry per file): Node copied and parsed it again for each of them, about 160 MB of
+ * garbage in the first second of every start (V8's sampling heap profiler), which made the old
+ * generation grow before the service had done anything. Bundled, it is one module of ours. Only
+ * our code imports it (no other package the service loads does), so there is one copy of its
+ * classes either way.
+ */
+const BUNDLED_PACKAGES = ['drizzle-orm'];
+
+/** esbuild's `packages: 'external'`, but for `bundled` (and their subpaths). */
+function externalPackagesExcept(bundled: readonly string[]): Plugin {
+  return {
+    name: 'external-packages-except',
+    setup(build) {
+      // A bare specifier: not relative, not absolute (node: builtins included).
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        const bundle = bundled.some((name) => args.path === name || args.path.startsWith(`${name}/`));
+        return bundle ? undefined : { path: args.path, external: true };
+      });
+    },
+  };
+}
+
+/**
  * Bundles each entry (name -> source file) into `outdir` as `<name>.js`, with the assets beside.
  * Also used by the benchmarks, so they measure the code `npm start` runs. Returns the outdir.
  */
@@ -43,7 +70,8 @@ export async function bundle(entryPoints: Record<string, string>, outdir: string
     bundle: true,
     // node_modules are not bundled: Node resolves them from the project (the output must stay
     // inside it), and packages that read their own files (swagger-ui, fonts of pdfkit) keep working.
-    packages: 'external',
+    // Except BUNDLED_PACKAGES, see there.
+    plugins: [externalPackagesExcept(BUNDLED_PACKAGES)],
     platform: 'node',
     format: 'esm',
     target: 'node20',

@@ -21,7 +21,8 @@ async function main() {
       : { kind: 'pglite', dataDir: config.dataDir },
   );
   await runMigrations(database);
-  const app = await buildApp({ config, database });
+  // Validators compiled on each route's first request (idle memory, issue 31: platform/lazy-schemas.ts).
+  const app = await buildApp({ config, database, lazySchemas: true });
 
   const bootstrap = await organisationsModule.services(app.ctx).organisations.bootstrap();
   if (bootstrap.created) {
