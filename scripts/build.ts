@@ -25,6 +25,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  */
 const ASSETS: Array<{ from: string; to: string }> = [
   { from: 'src/db/migrations', to: 'migrations' }, // src/db/migrate.ts
+  { from: 'src/db/pglite-create.mjs', to: 'pglite-create.mjs' }, // src/db/pglite-data-directory.ts
   { from: 'src/modules/quotes/assets', to: 'assets' }, // src/modules/quotes/pdf-document.ts (fonts)
 ];
 

@@ -4,6 +4,7 @@ import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { createPgliteDataDirectory } from './pglite-data-directory.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -41,6 +42,17 @@ export type DatabaseOptions =
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
+/** See `pgliteOptions` below. */
+const PGLITE_DATABASE = 'template1';
+
+/**
+ * PostgreSQL's page cache inside PGlite. 0.3 fixed it at 128 MB, which the WebAssembly memory kept
+ * for the life of the process once filled; the operating system caches the data files anyway
+ * (PGlite reads them through Node's fs), so a small pool costs little: 16 MB held the idle
+ * service about 110 MB lower (bench/RESULTS.md, "PGlite 0.4").
+ */
+const PGLITE_SHARED_BUFFERS = '16MB';
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
@@ -65,12 +77,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     import('drizzle-orm/pglite'),
     import('@electric-sql/pglite/contrib/pg_trgm'),
   ]);
-  // pg_trgm backs the trigram indexes of `$cont` searches (migration heavy_lists): PGlite ships
-  // it as an extension bundle that must be given here before CREATE EXTENSION can find it.
-  const pgliteOptions = { loadDataDir: options.loadDataDir, extensions: { pg_trgm } };
-  const pglite = options.dataDir
-    ? new PGlite(join(options.dataDir, 'pgdata'), pgliteOptions)
-    : new PGlite(pgliteOptions);
+  const pgliteOptions = {
+    loadDataDir: options.loadDataDir,
+    // pg_trgm backs the trigram indexes of `$cont` searches (migration heavy_lists): PGlite ships
+    // it as an extension bundle that must be given here before CREATE EXTENSION can find it.
+    extensions: { pg_trgm },
+    // PGlite 0.3 kept everything in template1 and 0.4 opens `postgres` by default: the data
+    // directories (and test dumps) made by 0.3 hold our tables in template1, so we stay there.
+    database: PGLITE_DATABASE,
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+  };
+  let pglite: PGlite;
+  if (options.dataDir) {
+    const directory = join(options.dataDir, 'pgdata');
+    const { database, startParams } = pgliteOptions;
+    await createPgliteDataDirectory(directory, { database, startParams });
+    pglite = new PGlite(directory, pgliteOptions);
+  } else {
+    pglite = new PGlite(pgliteOptions);
+  }
   await pglite.waitReady;
   const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
   return {
