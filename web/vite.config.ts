@@ -1,7 +1,6 @@
 import { dirname, join } from 'node:path';
 import react from '@vitejs/plugin-react';
-import type { ModuleInfo } from 'rollup';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
 
 const api = `http://127.0.0.1:${process.env.API_PORT ?? '3000'}`;
 
@@ -41,7 +40,7 @@ const SIGN_IN_PAGES = /\/src\/routes\/sign-in\//;
 const GUEST_PAGES = /\/src\/routes\/guest\//;
 
 type ModuleGraph = {
-  getModuleInfo: (id: string) => ModuleInfo | null;
+  getModuleInfo: (id: string) => Rollup.ModuleInfo | null;
   getModuleIds: () => IterableIterator<string>;
 };
 
