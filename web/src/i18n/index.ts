@@ -88,6 +88,8 @@ i18next.on('languageChanged', (lng) => {
  */
 export async function loadSections(sections: readonly Section[]) {
   if (sections.length === 0) return;
+  // The router starts loading the first page as it is created, before i18next is initialised.
+  await i18nReady;
   await i18next.loadNamespaces([...sections]);
   const missing = sections.filter((section) => !i18next.hasLoadedNamespace(section));
   if (missing.length > 0) throw new Error(`Messages not loaded: ${missing.join(', ')}`);
