@@ -161,4 +161,22 @@ describe('the configurator loads its charts and drawings on demand', () => {
     await expectAccessible(page, 'die-line menu opened after a failed load');
     await screenshot(page, 'chunks-08-menu');
   });
+
+  it('draws a page with a message section from its URL, and switches its language with it', async () => {
+    const { page } = e2e;
+    // The imports page's sentences are a section of their own (i18n/index.ts), loaded with it.
+    await page.goto(e2e.url('/imports'));
+    await page.getByRole('heading', { name: 'CSV imports' }).waitFor();
+    await page.getByRole('combobox', { name: 'Language' }).click();
+    await page.getByRole('option', { name: 'Français' }).click();
+    await page.getByRole('heading', { name: 'Imports CSV' }).waitFor();
+    expect(await page.locator('body').innerText()).not.toMatch(/\b(imports|webhooks|nav)\.[a-zA-Z]+/);
+    await screenshot(page, 'chunks-09-section-fr');
+    await page.getByRole('combobox', { name: 'Langue' }).click();
+    await page.getByRole('option', { name: 'Deutsch' }).click();
+    await page.getByRole('heading', { name: 'CSV-Importe' }).waitFor();
+    await page.getByRole('combobox', { name: 'Sprache' }).click();
+    await page.getByRole('option', { name: 'English' }).click();
+    await page.getByRole('heading', { name: 'CSV imports' }).waitFor();
+  });
 });
