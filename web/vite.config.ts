@@ -1,6 +1,6 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
 
 const api = `http://127.0.0.1:${process.env.API_PORT ?? '3000'}`;
 
@@ -32,6 +32,128 @@ function messagesPerLanguage(): Plugin {
   };
 }
 
+const SRC = join(import.meta.dirname, 'src/');
+/** The signed-in frame (menus, language, session warning): every signed-in page is drawn inside it. */
+const FRAME = `${SRC}ui/AppLayout.tsx`;
+/** The pages drawn without the frame: the sign-in screen and the password pages, the guest link's. */
+const SIGN_IN_PAGES = /\/src\/routes\/sign-in\//;
+const GUEST_PAGES = /\/src\/routes\/guest\//;
+
+type ModuleGraph = {
+  getModuleInfo: (id: string) => Rollup.ModuleInfo | null;
+  getModuleIds: () => IterableIterator<string>;
+};
+
+/**
+ * Packages whose index only gathers their modules (`import { X } from "./x.mjs"` ... `export { X }`).
+ * An import of one name from such an index is followed to that name's module, not to every module
+ * of the package (through the index, the shell would seem to import all of Mantine).
+ */
+const BARRELS: Record<string, RegExp> = {
+  '@mantine/core': /\/node_modules\/@mantine\/core\/esm\/index\.mjs$/,
+  '@mantine/hooks': /\/node_modules\/@mantine\/hooks\/esm\/index\.mjs$/,
+};
+
+/** The names a module's code imports from `specifier` (`import { A, B as C } from "specifier"`). */
+function namesImported(code: string, specifier: string): string[] {
+  const names: string[] = [];
+  const pattern = new RegExp(`import\\s*\\{([^}]*)\\}\\s*from\\s*["']${specifier}["']`, 'g');
+  for (const match of code.matchAll(pattern))
+    for (const part of (match[1] ?? '').split(','))
+      names.push(
+        part
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0] ?? '',
+      );
+  return names.filter(Boolean);
+}
+
+/** An index's names, each to the module it comes from. */
+function barrelExports(graph: ModuleGraph, id: string): Map<string, string> {
+  const code = graph.getModuleInfo(id)?.code ?? '';
+  const from = new Map<string, string>();
+  for (const match of code.matchAll(/import\s*\{([^}]*)\}\s*from\s*"(\.[^"]+)"/g))
+    for (const part of (match[1] ?? '').split(',')) {
+      const [name = '', alias] = part.trim().split(/\s+as\s+/);
+      if (name) from.set((alias ?? name).trim(), join(dirname(id), match[2] ?? ''));
+    }
+  return from;
+}
+
+/** Every module `from` imports, statically only or also through dynamic imports. */
+function closure(graph: ModuleGraph, from: string[], dynamic: boolean): Set<string> {
+  const barrels = new Map<string, Map<string, string>>();
+  const seen = new Set<string>();
+  const stack = [...from];
+  while (stack.length > 0) {
+    const id = stack.pop()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const info = graph.getModuleInfo(id);
+    if (!info) continue;
+    for (const imported of info.importedIds) {
+      const barrel = Object.entries(BARRELS).find(([, pattern]) => pattern.test(imported))?.[0];
+      if (!barrel) {
+        stack.push(imported);
+        continue;
+      }
+      if (!barrels.has(imported)) barrels.set(imported, barrelExports(graph, imported));
+      const exports = barrels.get(imported)!;
+      for (const name of namesImported(info.code ?? '', barrel)) {
+        const target = exports.get(name);
+        if (target) stack.push(target);
+      }
+    }
+    if (dynamic) stack.push(...info.dynamicallyImportedIds);
+  }
+  return seen;
+}
+
+/**
+ * Fewer, larger chunks for the code every signed-in page loads (issue 31). Left to itself, Rollup
+ * splits the modules the signed-in frame shares with the pages (Mantine's inputs, buttons, the
+ * query hooks...) into some fifty small chunks, each paying gzip's per-file cost and none sharing
+ * a dictionary with the others. Here:
+ *
+ * - `frame`: the frame (ui/AppLayout.tsx) and what it needs that the shell and the sign-in screen
+ *   do not hold. Every signed-in page loads the frame anyway; the guest page's code is left out
+ *   (it would load the frame's in vain).
+ * - `controls`: what the frame shares with the sign-in screen (inputs, buttons, alerts): both
+ *   load all of it.
+ *
+ * Everything else is chunked by Rollup as before (pages, parts on demand, messages).
+ */
+function frameChunks() {
+  let chunkOf: Map<string, string> | undefined;
+  return (id: string, graph: ModuleGraph): string | undefined => {
+    if (!chunkOf) {
+      const ids = [...graph.getModuleIds()];
+      const shell = closure(
+        graph,
+        ids.filter((m) => graph.getModuleInfo(m)?.isEntry),
+        false,
+      );
+      const signIn = closure(
+        graph,
+        ids.filter((m) => SIGN_IN_PAGES.test(m)),
+        false,
+      );
+      const guest = closure(
+        graph,
+        ids.filter((m) => GUEST_PAGES.test(m)),
+        true,
+      );
+      chunkOf = new Map();
+      for (const m of closure(graph, [FRAME], false)) {
+        if (shell.has(m)) continue;
+        chunkOf.set(m, signIn.has(m) ? 'controls' : guest.has(m) ? 'common' : 'frame');
+      }
+    }
+    return chunkOf.get(id);
+  };
+}
+
 // The app is served by the API process at /app/ (src/platform/web.ts); in development Vite serves it
 // and forwards the API's paths to the service (`npm run dev` starts both).
 export default defineConfig({
@@ -43,7 +165,8 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     chunkSizeWarningLimit: 1500,
-    // No manual chunks: each page is its own chunk (router.tsx), so charts load with the configurator.
+    // Each page is its own chunk (router.tsx); the signed-in frame's code is one (frameChunk).
+    rollupOptions: { output: { manualChunks: frameChunks(), onlyExplicitManualChunks: true } },
   },
   server: {
     port: Number(process.env.WEB_PORT ?? 5173),

@@ -8,6 +8,10 @@ import { ADMIN, clearScreenshots, openE2eSession, screenshot } from './harness.t
  * an estimate is shown. While they load, the price and the form are there and each part says it is
  * loading; if a chunk cannot be loaded, the part says so and "Retry" loads it again, the rest of the
  * page untouched. The chunks are held back / refused by intercepting their requests.
+ *
+ * The frame's dialogs and the die-line download menu load their code on use too: a dialog whose
+ * code cannot be loaded still asks its question (a plain box with the same words and buttons), and
+ * a menu whose code cannot be loaded says so on its button, which loads it again.
  */
 const e2e = openE2eSession({ name: 'configurator-chunks' });
 const state: { briefId?: string } = {};
@@ -40,6 +44,8 @@ beforeAll(async () => {
 });
 
 const CHARTS = '**/assets/EstimateCharts-*.js';
+const DIALOG = '**/assets/DialogModal-*.js';
+const MENU = '**/assets/DownloadMenu-*.js';
 const DRAWINGS = '**/assets/EstimateDrawings-*.js';
 
 describe('the configurator loads its charts and drawings on demand', () => {
@@ -102,5 +108,75 @@ describe('the configurator loads its charts and drawings on demand', () => {
     // The donut is drawn (its size comes from the charts' styles), not an empty box.
     expect((await page.locator('.mantine-DonutChart-root').boundingBox())?.height).toBeGreaterThan(100);
     await screenshot(page, 'chunks-04-retried');
+  });
+
+  it('asks about unsaved changes even when the dialog’s code cannot be loaded, in the dialog once it can', async () => {
+    const { page } = e2e;
+    await page.route(DIALOG, (route) => route.abort('failed'));
+    await page.goto(e2e.url(`/briefs/${state.briefId}`));
+    await page.getByTestId('estimate-total').waitFor();
+    await page.getByTestId('quantity-0-0').fill('7000');
+    await page.locator('nav a[href$="/quotes"]').first().click();
+    const question = page.getByRole('dialog');
+    await question.getByText('Leave without saving?').waitFor();
+    expect(
+      await question.getByText('Your changes on this page are not saved', { exact: false }).count(),
+    ).toBe(1);
+    expect(new URL(page.url()).pathname).toBe(`/app/briefs/${state.briefId}`);
+    // The plain box, not Mantine's modal (whose code was refused).
+    expect(await page.locator('.mantine-Modal-content').count()).toBe(0);
+    await screenshot(page, 'chunks-05-dialog-fallback');
+    await expectAccessible(page, 'unsaved-changes question without its dialog code');
+    await page.getByTestId('unsaved-stay').click();
+    await question.waitFor({ state: 'hidden' });
+    expect(await page.getByTestId('quantity-0-0').inputValue()).toMatch(/7.?000/);
+    // The code can be loaded again: the next question is Mantine's modal.
+    await page.unroute(DIALOG);
+    await page.locator('nav a[href$="/quotes"]').first().click();
+    await page.locator('.mantine-Modal-content').getByText('Leave without saving?').waitFor();
+    await screenshot(page, 'chunks-06-dialog');
+    await page.getByTestId('unsaved-leave').click();
+    await page.waitForURL(/\/app\/quotes$/);
+  });
+
+  it('says the die-line menu could not be loaded, and opens it when its code loads again', async () => {
+    const { page } = e2e;
+    await page.route(MENU, (route) => route.abort('failed'));
+    await page.goto(e2e.url(`/briefs/${state.briefId}`));
+    const button = page.getByTestId('die-line-downloads-0');
+    await button.waitFor();
+    expect(await button.textContent()).toBe('Die-line files');
+    // The menu's code is not loaded with the page.
+    expect(await page.getByRole('menu').count()).toBe(0);
+    await button.click();
+    await page.getByRole('alert').filter({ hasText: 'Something went wrong' }).waitFor();
+    expect(await button.textContent()).toBe('Retry');
+    await screenshot(page, 'chunks-07-menu-failed');
+    await page.unroute(MENU);
+    await button.click();
+    const menu = page.getByRole('menu');
+    await menu.getByRole('menuitem').first().waitFor();
+    expect(await page.getByRole('alert').filter({ hasText: 'Something went wrong' }).count()).toBe(0);
+    expect(await button.textContent()).toBe('Die-line files');
+    await expectAccessible(page, 'die-line menu opened after a failed load');
+    await screenshot(page, 'chunks-08-menu');
+  });
+
+  it('draws a page with a message section from its URL, and switches its language with it', async () => {
+    const { page } = e2e;
+    // The imports page's sentences are a section of their own (i18n/index.ts), loaded with it.
+    await page.goto(e2e.url('/imports'));
+    await page.getByRole('heading', { name: 'CSV imports' }).waitFor();
+    await page.getByRole('combobox', { name: 'Language' }).click();
+    await page.getByRole('option', { name: 'Français' }).click();
+    await page.getByRole('heading', { name: 'Imports CSV' }).waitFor();
+    expect(await page.locator('body').innerText()).not.toMatch(/\b(imports|webhooks|nav)\.[a-zA-Z]+/);
+    await screenshot(page, 'chunks-09-section-fr');
+    await page.getByRole('combobox', { name: 'Langue' }).click();
+    await page.getByRole('option', { name: 'Deutsch' }).click();
+    await page.getByRole('heading', { name: 'CSV-Importe' }).waitFor();
+    await page.getByRole('combobox', { name: 'Sprache' }).click();
+    await page.getByRole('option', { name: 'English' }).click();
+    await page.getByRole('heading', { name: 'CSV imports' }).waitFor();
   });
 });

@@ -1,5 +1,6 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import { useAuth } from './api/auth.ts';
+import { loadSections, type Section } from './i18n/index.ts';
 import { paths } from './paths.ts';
 import { RequireAuth } from './ui/RequireAuth.tsx';
 
@@ -12,17 +13,25 @@ function Home() {
 /**
  * The app's routes, under /app (the API keeps every other path), declared from the paths table.
  * Each page is its own chunk, loaded when first visited, so the sign-in screen only loads the
- * shell (bench/web.ts measures it).
+ * shell (bench/web.ts measures it). A page names the message sections it uses beyond the common
+ * ones (i18n/index.ts, SECTIONS): they are loaded with its code.
  */
-const page = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({
-  Component: (await load()).default,
-});
+const page =
+  (load: () => Promise<{ default: React.ComponentType }>, sections: readonly Section[] = []) =>
+  async () => {
+    // The page's message sections (i18n/index.ts) load with its code: it is drawn with its words.
+    const [module] = await Promise.all([load(), loadSections(sections)]);
+    return { Component: module.default };
+  };
 
 export const router = createBrowserRouter(
   [
     { path: paths.signIn, lazy: page(() => import('./routes/sign-in/SignInPage.tsx')) },
     // A guest link's page: no account, the token is the credential.
-    { path: paths.guest(':token'), lazy: page(() => import('./routes/guest/GuestQuotePage.tsx')) },
+    {
+      path: paths.guest(':token'),
+      lazy: page(() => import('./routes/guest/GuestQuotePage.tsx'), ['proofs']),
+    },
     { path: paths.forgotPassword, lazy: page(() => import('./routes/sign-in/ForgotPasswordPage.tsx')) },
     { path: paths.resetPassword, lazy: page(() => import('./routes/sign-in/ResetPasswordPage.tsx')) },
     {
@@ -51,7 +60,10 @@ export const router = createBrowserRouter(
             { path: paths.contacts(), lazy: page(() => import('./routes/contacts/ContactsPage.tsx')) },
             { path: paths.quotes, lazy: page(() => import('./routes/quotes/QuotesPage.tsx')) },
             { path: paths.newQuote(), lazy: page(() => import('./routes/quotes/NewQuotePage.tsx')) },
-            { path: paths.quote(':id'), lazy: page(() => import('./routes/quotes/QuotePage.tsx')) },
+            {
+              path: paths.quote(':id'),
+              lazy: page(() => import('./routes/quotes/QuotePage.tsx'), ['proofs']),
+            },
             { path: paths.orders, lazy: page(() => import('./routes/orders/OrdersPage.tsx')) },
             { path: paths.order(':id'), lazy: page(() => import('./routes/orders/OrderPage.tsx')) },
             { path: paths.articles, lazy: page(() => import('./routes/articles/ArticlesPage.tsx')) },
@@ -64,11 +76,26 @@ export const router = createBrowserRouter(
               lazy: page(() => import('./routes/admin/OrganisationPage.tsx')),
             },
             { path: paths.adminCatalogue, lazy: page(() => import('./routes/admin/CataloguePage.tsx')) },
-            { path: paths.imports, lazy: page(() => import('./routes/imports/ImportsPage.tsx')) },
-            { path: paths.import(':id'), lazy: page(() => import('./routes/imports/ImportPage.tsx')) },
-            { path: paths.webhooks, lazy: page(() => import('./routes/webhooks/WebhooksPage.tsx')) },
-            { path: paths.webhook(':id'), lazy: page(() => import('./routes/webhooks/WebhookPage.tsx')) },
-            { path: paths.events, lazy: page(() => import('./routes/webhooks/EventsPage.tsx')) },
+            {
+              path: paths.imports,
+              lazy: page(() => import('./routes/imports/ImportsPage.tsx'), ['operations']),
+            },
+            {
+              path: paths.import(':id'),
+              lazy: page(() => import('./routes/imports/ImportPage.tsx'), ['operations']),
+            },
+            {
+              path: paths.webhooks,
+              lazy: page(() => import('./routes/webhooks/WebhooksPage.tsx'), ['operations']),
+            },
+            {
+              path: paths.webhook(':id'),
+              lazy: page(() => import('./routes/webhooks/WebhookPage.tsx'), ['operations']),
+            },
+            {
+              path: paths.events,
+              lazy: page(() => import('./routes/webhooks/EventsPage.tsx'), ['operations']),
+            },
             { path: '*', lazy: page(() => import('./routes/NotFoundPage.tsx')) },
           ],
         },

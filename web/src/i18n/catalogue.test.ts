@@ -11,9 +11,9 @@ import {
 } from '../../../src/pricing/message-codes.ts';
 import { suggestionText } from '../features/configurator/suggestion.ts';
 import { statusLabel } from '../features/orders/statuses.tsx';
-import { de } from './de.ts';
-import { en } from './en.ts';
-import { fr } from './fr.ts';
+import { de, deSections } from './de.ts';
+import { en, enSections } from './en.ts';
+import { fr, frSections } from './fr.ts';
 import { LANGUAGES } from './languages.ts';
 
 /**
@@ -23,6 +23,8 @@ import { LANGUAGES } from './languages.ts';
  * registry and the engine lists at run time and keeps the plural forms each language needs.
  */
 const catalogues: Record<string, Record<string, unknown>> = { en, fr, de };
+/** Each language's sections loaded with their pages (i18n/index.ts), checked as the rest. */
+const sections = { en: enSections, fr: frSections, de: deSections };
 const languages = LANGUAGES.map((l) => l.value);
 
 /** Every leaf key ("common.problems.not_found") with its value. */
@@ -39,6 +41,8 @@ function leaves(tree: unknown, prefix = ''): Map<string, unknown> {
 const PLURAL = /_(zero|one|two|few|many|other)$/;
 
 beforeAll(async () => {
+  for (const [lng, loaders] of Object.entries(sections))
+    for (const load of Object.values(loaders)) catalogues[lng] = { ...catalogues[lng], ...(await load()) };
   await i18next.init({
     resources: Object.fromEntries(
       Object.entries(catalogues).map(([lng, translation]) => [lng, { translation }]),
@@ -90,7 +94,7 @@ describe('every message in every language', () => {
 
   it.each(['fr', 'de'])('%s has every key of English and no other, none empty', (lng) => {
     const base = (key: string) => key.replace(PLURAL, '');
-    const english = leaves(en);
+    const english = leaves(catalogues.en);
     const other = leaves(catalogues[lng]);
     const singular = (keys: Iterable<string>) => new Set([...keys].map(base));
     expect([...singular(english.keys())].filter((k) => !singular(other.keys()).has(k))).toEqual([]);

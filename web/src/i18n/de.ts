@@ -1,11 +1,9 @@
 import type { adminEn } from './admin.ts';
-import type { Messages } from './en.ts';
+import type { Messages, Sections } from './en.ts';
 import { engineDe } from './engine.ts';
-import type { OperationsMessages } from './operations.ts';
 import type { ordersEn } from './orders.ts';
 import { portalDe } from './portal.ts';
 import { fieldNamesDe, fieldProblemsDe, problemsDe } from './problems.ts';
-import { proofsDe } from './proofs.ts';
 import { sessionsDe } from './sessions.ts';
 
 /**
@@ -193,191 +191,6 @@ const adminDe: typeof adminEn = {
   },
 };
 
-const operationsDe: OperationsMessages = {
-  imports: {
-    nav: 'Importe',
-    title: 'CSV-Importe',
-    upload: 'CSV-Datei hochladen',
-    drop: 'CSV-Datei hierher ziehen oder zum Auswählen klicken',
-    dropHint: 'UTF-8, die erste Zeile ist die Kopfzeile; höchstens 100 MiB',
-    chosen: 'Datei: {{name}} ({{size}})',
-    notCsv: 'Nur eine CSV-Datei auf einmal',
-    type: 'Typ',
-    delimiter: 'Trennzeichen',
-    dryRun: 'Probelauf (prüfen und zählen, nichts schreiben)',
-    allowDelete: 'Datensätze löschen, die nicht in der Datei sind',
-    allowDeleteHint:
-      'Datensätze dieses Typs, deren Schlüssel nicht in der Datei steht, werden archiviert, sobald alle Zeilen übernommen sind.',
-    start: 'Import starten',
-    chooseFile: 'Bitte zuerst eine Datei wählen',
-    templates: 'Vorlagen',
-    templatesHint:
-      'Die Kopfzeile jedes Typs mit allen Spalten, die der Import liest (vom Dienst). Pflichtspalten: {{required}}.',
-    template: 'Vorlage {{name}}',
-    list: 'Importe',
-    statusFilter: 'Status',
-    typeFilter: 'Typ',
-    code: 'Nr.',
-    progress: 'Fortschritt',
-    created: 'Angelegt',
-    createdAt: 'Hochgeladen',
-    updated: 'Aktualisiert',
-    unchanged: 'Unverändert',
-    deleted: 'Gelöscht',
-    errors: 'Fehler',
-    rows: 'Zeilen',
-    rowsOf: '{{read}} von {{total}} Zeilen',
-    rowsRead: '{{read}} Zeilen',
-    checking: 'Datei wird geprüft…',
-    waiting: 'Warten auf einen Worker…',
-    importTitle: 'Import {{code}} · {{type}}',
-    dryRunBadge: 'Probelauf',
-    dryRunNote:
-      'Ein Probelauf: Die Zeilen wurden geprüft und gezählt, als würden sie geschrieben, aber nichts wurde geändert.',
-    runForReal: 'Echt ausführen',
-    runForRealConfirm:
-      'Diese Datei jetzt echt importieren? Dieselbe Datei wird verwendet; kein erneutes Hochladen nötig.',
-    runStarted: 'Der echte Import wurde gestartet',
-    fromDryRun: 'Aus einem Probelauf gestartet: öffnen',
-    realRun: 'Bereits echt ausgeführt: echten Lauf öffnen',
-    dryStatuses: { CHECKED: 'Geprüft, nichts geschrieben' },
-    allowDeleteBadge: 'löscht fehlende Datensätze',
-    cancel: 'Import abbrechen',
-    cancelled: 'Abbruch angefordert',
-    archive: 'Archivieren',
-    archived: 'Archiviert',
-    archiveConfirm:
-      'Diesen Import archivieren? Er verschwindet aus der Liste und seine Datei wird nach dem Ende freigegeben.',
-    download: 'Originaldatei herunterladen',
-    fileArchived: 'Die Originaldatei wurde archiviert',
-    reason: 'Grund',
-    rowErrors: 'Zeilenfehler',
-    noErrors: 'Keine Zeile wurde abgelehnt',
-    rowProblems: {
-      unknownCompany:
-        'Keine Firma hat die externe ID „{{key}}“ (sie muss existieren oder weiter oben in der Datei stehen)',
-      unknownStatus: 'Kein Auftragsstatus heißt „{{label}}“',
-      requiredToCreate: 'Pflichtfeld, um einen neuen Datensatz anzulegen',
-      companyRequired: 'Pflichtfeld: ein Artikel gehört zu einer Firma',
-      selfParent: 'Eine Firma kann nicht ihre eigene Mutterfirma sein',
-      cycle: 'Diese Mutterfirma würde die Firmenhierarchie zu einem Kreis machen',
-      noKey: 'Bitte eine externalId oder eine E-Mail angeben, um die Zeile zuzuordnen',
-      notContact: 'Gehört zu einem Benutzer, der kein Kontakt ist',
-      emailOfContact: 'Bereits die E-Mail des Kontakts mit der externen ID „{{key}}“',
-      emailTaken: 'Bereits die E-Mail eines anderen Benutzers',
-      signInEmail: 'Pflichtfeld: der Kontakt meldet sich damit an',
-      companyLocked: 'Nicht änderbar: der Auftrag hat ein Projekt oder eine Lieferadresse seiner Firma',
-      notBefore: 'Darf nicht vor {{field}} liegen',
-      boolean: 'Bitte true/false, 1/0 oder yes/no schreiben',
-      number: 'Eine Zahl, mit einem Punkt vor den Nachkommastellen',
-      date: 'Ein Datum (JJJJ-MM-TT) oder ein ISO-8601-Zeitstempel',
-      notCustomField: 'Kein benutzerdefiniertes Feld hat diesen Schlüssel',
-      notWritten: 'Diese Zeile konnte nicht gespeichert werden',
-      rowFailed: 'Diese Zeile konnte nicht importiert werden',
-      other: 'Dieser Wert ist ungültig',
-    },
-    line: 'Zeile',
-    column: 'Spalte',
-    message: 'Meldung',
-    downloadErrors: 'Fehler herunterladen (CSV)',
-    firstErrors: 'Der Dienst behält die ersten 100 Fehler; {{failed}} Zeilen wurden abgelehnt.',
-    duration: 'Dauer',
-    back: 'Alle Importe',
-    types: { companies: 'Firmen', contacts: 'Kontakte', articles: 'Artikel', orders: 'Aufträge' },
-    statuses: {
-      REQUESTED: 'Angefordert',
-      IN_PROGRESS: 'Läuft',
-      ABORTED: 'Abgebrochen',
-      SENT: 'Fertig, per E-Mail gesendet',
-      DONE: 'Fertig',
-      FAILED: 'Fehlgeschlagen',
-      CRASH: 'Fehlgeschlagen',
-    },
-  },
-  webhooks: {
-    nav: 'Webhooks',
-    eventsNav: 'Ereignisprotokoll',
-    title: 'Webhooks',
-    new: 'Neuer Webhook',
-    edit: 'Webhook bearbeiten',
-    name: 'Name',
-    url: 'URL',
-    urlHint: 'http oder https; der Dienst ruft nur öffentliche Adressen auf',
-    events: 'Ereignismuster',
-    eventsHint: 'Eines pro Zeile oder durch Kommas getrennt, z. B. event.** oder event.orders.*',
-    patternsHelp: 'Muster und Ereignisse',
-    patternsIntro:
-      'Ein Muster ist event.<entities>.<verb>: ein Segment ist ein Name, * (genau ein Segment) oder ** (eines oder mehrere). event.** passt auf jedes Ereignis; event.*.deleted auf jede Löschung.',
-    patternsKnown:
-      'Ereignisse: event.<entities>.created, .updated oder .deleted, wobei <entities> eines ist von:',
-    authenticationType: 'Authentifizierung',
-    auth: { none: 'Keine', basic: 'Basic (Benutzername und Passwort)', header: 'Ein Header (Name und Wert)' },
-    username: 'Benutzername',
-    password: 'Passwort',
-    headerName: 'Header-Name',
-    headerToken: 'Header-Wert',
-    credentialsKept: 'Leer lassen, um die gespeicherten Zugangsdaten zu behalten',
-    method: 'HTTP-Methode',
-    enabled: 'Aktiv',
-    disabled: 'Deaktiviert',
-    disabledBecause: 'Deaktiviert ({{reason}})',
-    enable: 'Aktivieren',
-    disable: 'Deaktivieren',
-    secret: 'Signaturgeheimnis',
-    secretOnce:
-      'Jetzt kopieren: Der Dienst zeigt es nur einmal. Empfänger prüfen damit den Header webhook-signature (Standard Webhooks).',
-    secretDone: 'Ich habe es kopiert',
-    rotate: 'Geheimnis erneuern',
-    rotateConfirm:
-      'Ab jetzt signiert ein neues Geheimnis jeden Aufruf; das bisherige signiert noch einen Tag lang, damit Empfänger umstellen können.',
-    previousUntil: 'Das bisherige Geheimnis signiert bis {{date}}',
-    sendTest: 'Testereignis senden',
-    testSent: 'Testereignis eingereiht',
-    lastSuccess: 'Letzter Erfolg',
-    never: 'nie',
-    deliveries: 'Zustellungen',
-    deliveryStatus: 'Zustellstatus',
-    event: 'Ereignis',
-    attempts: 'Versuche',
-    lastStatus: 'Letzte Antwort',
-    nextAttempt: 'Nächster Versuch',
-    replay: 'Erneut senden',
-    replayed: 'Erneutes Senden eingereiht',
-    replayOf: 'Wiederholung',
-    attempt: 'Versuch',
-    startedAt: 'Um',
-    statusCode: 'Statuscode',
-    duration: 'Dauer',
-    error: 'Fehler',
-    response: 'Antwort (Auszug)',
-    showAttempts: 'Zustellversuche von {{event}} #{{code}}',
-    delete: 'Löschen',
-    deleteConfirm: 'Diesen Webhook löschen? Seine wartenden Zustellungen werden abgebrochen.',
-    deleted: 'Webhook gelöscht',
-    back: 'Alle Webhooks',
-    deliveryStates: {
-      pending: 'Ausstehend',
-      succeeded: 'Erfolgreich',
-      failed: 'Fehlgeschlagen',
-      cancelled: 'Abgebrochen',
-    },
-    log: {
-      title: 'Ereignisprotokoll',
-      entity: 'Objekt',
-      type: 'Änderung',
-      eventName: 'Ereignisname',
-      entityId: 'Objekt-ID',
-      code: 'Nr.',
-      at: 'Um',
-      open: 'Seite öffnen',
-      payload: 'Nutzdaten',
-      noScreen: 'keine Seite',
-      types: { CREATE: 'Angelegt', UPDATE: 'Geändert', DELETE: 'Gelöscht' },
-      details: 'Ereignis {{code}}',
-    },
-  },
-};
-
 const ordersDe: typeof ordersEn = {
   orders: {
     title: 'Aufträge',
@@ -505,6 +318,10 @@ export const de: Messages = {
   ...adminDe,
   app: { title: 'Verpackungsbüro', skip: 'Zum Inhalt springen' },
   nav: {
+    // The frame's links to sections whose messages are loaded with their pages (i18n/index.ts).
+    imports: 'Importe',
+    webhooks: 'Webhooks',
+    events: 'Ereignisprotokoll',
     briefs: 'Briefings',
     newBrief: 'Neues Briefing',
     quotes: 'Angebote',
@@ -1050,8 +867,15 @@ export const de: Messages = {
   },
   engine: engineDe,
   ...ordersDe,
-  ...proofsDe,
   ...portalDe,
-  ...operationsDe,
   ...sessionsDe,
+};
+
+/**
+ * This language's message sections loaded with the pages that use them (i18n/index.ts, SECTIONS),
+ * each a chunk of its own.
+ */
+export const deSections: Sections = {
+  operations: () => import('./operations.ts').then(({ operationsDe }) => operationsDe),
+  proofs: () => import('./proofs.ts').then(({ proofsDe }) => proofsDe),
 };

@@ -1,16 +1,18 @@
 import { adminEn } from './admin.ts';
 import { engineEn } from './engine.ts';
-import { operationsEn } from './operations.ts';
 import { ordersEn } from './orders.ts';
 import { portalEn } from './portal.ts';
 import { fieldNamesEn, fieldProblemsEn, problemsEn } from './problems.ts';
-import { proofsEn } from './proofs.ts';
 import { sessionsEn } from './sessions.ts';
 
 export const en = {
   ...adminEn,
   app: { title: 'Packaging desk', skip: 'Skip to content' },
   nav: {
+    // The frame's links to sections whose messages are loaded with their pages (i18n/index.ts).
+    imports: 'Imports',
+    webhooks: 'Webhooks',
+    events: 'Event log',
     briefs: 'Briefs',
     newBrief: 'New brief',
     quotes: 'Quotes',
@@ -554,9 +556,18 @@ export const en = {
     namesSaved: 'Names saved',
   },
   ...ordersEn,
-  ...proofsEn,
-  ...operationsEn,
   ...sessionsEn,
   ...portalEn,
 };
 export type Messages = typeof en;
+
+/**
+ * This language's message sections loaded with the pages that use them (i18n/index.ts, SECTIONS),
+ * each a chunk of its own.
+ */
+export const enSections = {
+  operations: () => import('./operations.ts').then(({ operationsEn }) => operationsEn),
+  proofs: () => import('./proofs.ts').then(({ proofsEn }) => proofsEn),
+};
+
+export type Sections = typeof enSections;

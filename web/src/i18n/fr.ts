@@ -1,17 +1,19 @@
 import { adminFr } from './admin.ts';
-import type { Messages } from './en.ts';
+import type { Messages, Sections } from './en.ts';
 import { engineFr } from './engine.ts';
-import { operationsFr } from './operations.ts';
 import { ordersFr } from './orders.ts';
 import { portalFr } from './portal.ts';
 import { fieldNamesFr, fieldProblemsFr, problemsFr } from './problems.ts';
-import { proofsFr } from './proofs.ts';
 import { sessionsFr } from './sessions.ts';
 
 export const fr: Messages = {
   ...adminFr,
   app: { title: 'Bureau emballage', skip: 'Aller au contenu' },
   nav: {
+    // The frame's links to sections whose messages are loaded with their pages (i18n/index.ts).
+    imports: 'Imports',
+    webhooks: 'Webhooks',
+    events: 'Journal des événements',
     briefs: 'Briefs',
     newBrief: 'Nouveau brief',
     quotes: 'Devis',
@@ -557,8 +559,15 @@ export const fr: Messages = {
     namesSaved: 'Noms enregistrés',
   },
   ...ordersFr,
-  ...proofsFr,
   ...portalFr,
-  ...operationsFr,
   ...sessionsFr,
+};
+
+/**
+ * This language's message sections loaded with the pages that use them (i18n/index.ts, SECTIONS),
+ * each a chunk of its own.
+ */
+export const frSections: Sections = {
+  operations: () => import('./operations.ts').then(({ operationsFr }) => operationsFr),
+  proofs: () => import('./proofs.ts').then(({ proofsFr }) => proofsFr),
 };

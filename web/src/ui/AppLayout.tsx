@@ -55,9 +55,9 @@ export function AppLayout() {
   // Imports, webhooks and the event log need imports:manage, webhooks:manage, events:read (admins).
   if (me?.role === 'admin' || me?.role === 'superadmin')
     links.push(
-      { to: paths.imports, label: t('imports.nav') },
-      { to: paths.webhooks, label: t('webhooks.nav') },
-      { to: paths.events, label: t('webhooks.eventsNav') },
+      { to: paths.imports, label: t('nav.imports') },
+      { to: paths.webhooks, label: t('nav.webhooks') },
+      { to: paths.events, label: t('nav.events') },
     );
   const who = [me?.firstName, me?.lastName].filter(Boolean).join(' ') || me?.email || me?.username;
   const active = (to: string) =>

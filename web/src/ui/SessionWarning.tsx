@@ -1,8 +1,9 @@
-import { Button, Group, Modal, Text } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { signOut } from '../api/client.ts';
 import { startKeepAlive, staySignedIn, useSessionWarning } from '../api/keepAlive.ts';
+import { Dialog } from './Dialog.tsx';
 
 /** "m:ss" until `until`. */
 const remaining = (until: number) => {
@@ -23,11 +24,10 @@ export function SessionWarning() {
     return () => window.clearInterval(timer);
   }, [until]);
   return (
-    <Modal
+    <Dialog
       opened={until !== undefined}
       onClose={() => void staySignedIn()}
       title={t('session.warningTitle')}
-      centered
       data-testid="session-warning"
     >
       <Text mb="md" role="status">
@@ -49,6 +49,6 @@ export function SessionWarning() {
           {t('session.stay')}
         </Button>
       </Group>
-    </Modal>
+    </Dialog>
   );
 }

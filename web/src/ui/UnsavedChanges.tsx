@@ -1,8 +1,9 @@
-import { Button, Group, Modal, Text } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
 import { useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router';
 import { auth } from '../api/auth.ts';
+import { Dialog, preloadDialog } from './Dialog.tsx';
 
 /**
  * The unsaved-changes guard of every form (issue 26; docs/web.md "Unsaved changes"): a click that
@@ -39,6 +40,8 @@ export function useUnsavedChanges(dirty: boolean, discard?: () => void) {
   const id = useId();
   useEffect(() => {
     declared.set(id, { dirty, discard });
+    // The question's code is fetched once there is something to ask about (ui/Dialog.tsx).
+    if (dirty) preloadDialog();
   }, [id, dirty, discard]);
   useEffect(() => () => void declared.delete(id), [id]);
 }
@@ -47,7 +50,9 @@ function onEdit(event: Event) {
   const target = event.target as HTMLElement | null;
   if (!event.isTrusted || !target?.closest) return;
   const form = target.closest('form');
-  if (form && form.dataset.unsavedGuard !== 'off') touchedForms.add(form);
+  if (!form || form.dataset.unsavedGuard === 'off') return;
+  touchedForms.add(form);
+  preloadDialog();
 }
 function onSubmit(event: Event) {
   const form = event.target as HTMLFormElement;
@@ -83,11 +88,10 @@ export function UnsavedChangesGuard() {
       isDirty(),
   );
   return (
-    <Modal
+    <Dialog
       opened={blocker.state === 'blocked'}
       onClose={() => blocker.reset?.()}
       title={t('unsaved.title')}
-      centered
       data-testid="unsaved-guard"
     >
       <Text mb="md">{t('unsaved.body')}</Text>
@@ -107,6 +111,6 @@ export function UnsavedChangesGuard() {
           {t('unsaved.leave')}
         </Button>
       </Group>
-    </Modal>
+    </Dialog>
   );
 }

@@ -5,6 +5,7 @@ import type { CatalogueEntry } from '../../api/queries.ts';
 import type { Body, Query } from '../../api/types.ts';
 import type { BriefCreate } from '../briefs/api/index.ts';
 import type { CataloguePath } from './catalogue.ts';
+import { brandQuery, rolesQuery } from './frameQueries.ts';
 
 type CatalogueList =
   | '/api/products'
@@ -30,9 +31,9 @@ export const adminKeys = {
   users: ['users'] as const,
   userList: (query: UserListQuery) => [...adminKeys.users, query] as const,
   tokens: (userId: string) => ['access-tokens', userId] as const,
-  roles: ['roles'] as const,
+  roles: rolesQuery().queryKey,
   settings: ['organisation-settings'] as const,
-  brand: ['organisation', 'brand'] as const,
+  brand: brandQuery().queryKey,
   /** The re-price panel's brief and its price at today's rates. */
   reprice: ['reprice'] as const,
   repriceOf: (briefId: string | null) => [...adminKeys.reprice, briefId] as const,
@@ -83,12 +84,7 @@ export const adminQueries = {
       queryFn: () => unwrap(api.GET('/api/access-token/user/{userId}', { params: { path: { userId } } })),
     }),
   /** The roles and their permissions: fixed while the app runs. */
-  roles: () =>
-    queryOptions({
-      queryKey: adminKeys.roles,
-      queryFn: () => unwrap(api.GET('/api/roles')),
-      staleTime: Number.POSITIVE_INFINITY,
-    }),
+  roles: rolesQuery,
   settings: () =>
     queryOptions({
       queryKey: adminKeys.settings,
@@ -106,12 +102,7 @@ export const adminQueries = {
       queryFn: ({ signal }) => unwrap(api.POST('/api/briefs/estimate', { body: body(), signal })),
     }),
   /** The seller's brand (name, logo, colours) that the portal and guest pages show. */
-  brand: () =>
-    queryOptions({
-      queryKey: adminKeys.brand,
-      queryFn: () => unwrap(api.GET('/api/organisation/brand')),
-      staleTime: 5 * 60_000,
-    }),
+  brand: brandQuery,
 };
 
 /**

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useAuth } from '../../api/auth.ts';
-import { adminQueries } from './api.ts';
+import { rolesQuery } from './frameQueries.ts';
 
 /**
  * The signed-in role's operations, from the API's own matrix (GET /api/roles): what a role may not
@@ -8,7 +8,7 @@ import { adminQueries } from './api.ts';
  */
 export function useCan() {
   const { me } = useAuth();
-  const roles = useQuery({ ...adminQueries.roles(), enabled: !!me });
+  const roles = useQuery({ ...rolesQuery(), enabled: !!me });
   const permissions = new Set(roles.data?.find((r) => r.name === me?.role)?.permissions ?? []);
   return (operation: string) => permissions.has(operation);
 }

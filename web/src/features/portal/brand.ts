@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { auth } from '../../api/auth.ts';
-import { adminQueries } from '../admin/api.ts';
+import { brandQuery } from '../admin/frameQueries.ts';
 
 /** The seller's name and logo (GET /api/organisation/brand): the buyer portal's header. */
 export function useBrand(enabled = true) {
-  return useQuery({ ...adminQueries.brand(), enabled });
+  return useQuery({ ...brandQuery(), enabled });
 }
 
 /**
