@@ -1,4 +1,4 @@
-import { Burger, Button, Group, Image, NavLink, Select, Text, Title } from '@mantine/core';
+import { Burger, Button, Group, Image, Select, Text, Title } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -123,14 +123,7 @@ export function AppLayout() {
       </header>
       <nav id="frame-navbar" className="frame-navbar" aria-label="Main" data-opened={opened || undefined}>
         {links.map((link) => (
-          <NavLink
-            key={link.to}
-            component={Link}
-            to={link.to}
-            label={link.label}
-            active={active(link.to)}
-            variant="filled"
-          />
+          <FrameLink key={link.to} to={link.to} label={link.label} active={active(link.to)} />
         ))}
         {adminLinks.length > 0 && (
           <Text size="xs" fw={700} tt="uppercase" mt="md" mb={4} px="sm">
@@ -138,14 +131,7 @@ export function AppLayout() {
           </Text>
         )}
         {adminLinks.map((link) => (
-          <NavLink
-            key={link.to}
-            component={Link}
-            to={link.to}
-            label={link.label}
-            active={active(link.to)}
-            variant="filled"
-          />
+          <FrameLink key={link.to} to={link.to} label={link.label} active={active(link.to)} />
         ))}
       </nav>
       <SessionWarning />
@@ -156,5 +142,14 @@ export function AppLayout() {
         </Suspense>
       </main>
     </>
+  );
+}
+
+/** A link of the navbar (index.css `.frame-link`: Mantine's filled NavLink look). */
+function FrameLink({ to, label, active }: { to: string; label: string; active: boolean }) {
+  return (
+    <Link to={to} className="frame-link mantine-focus-auto" data-active={active || undefined}>
+      <span>{label}</span>
+    </Link>
   );
 }
