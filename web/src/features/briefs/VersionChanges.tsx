@@ -1,5 +1,4 @@
 import { List, Table, Text } from '@mantine/core';
-import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useDescribe } from './describe.ts';
 import type { Difference } from './versions.ts';
