@@ -38,6 +38,20 @@ const FRAME = `${SRC}ui/AppLayout.tsx`;
 /** The pages drawn without the frame: the sign-in screen and the password pages, the guest link's. */
 const SIGN_IN_PAGES = /\/src\/routes\/sign-in\//;
 const GUEST_PAGES = /\/src\/routes\/guest\//;
+/** The pages drawn inside the frame (router.tsx loads each on its own). */
+const FRAMED_PAGES =
+  /\/src\/routes\/(?!sign-in\/|guest\/)[^?]*Page\.tsx$|\/src\/routes\/portal\/PortalHome\.tsx$/;
+/** The configurator, the page opened from its URL most (issue 31: its cold load is budgeted). */
+const CONFIGURATOR = `${SRC}routes/briefs/BriefEditorPage.tsx`;
+/**
+ * A small module (at most MAX_SHARED_SIZE characters of code) that the configurator uses and at
+ * least SHARED_BY of the ~25 framed pages use too (Badge, Card, ActionIcon, the query hooks...)
+ * goes with the frame rather than in a chunk of its own. Measured (bench/RESULTS.md): 16 and 4,000
+ * make the configurator and most pages 1-3 KB lighter; 8 or no size limit made most pages 10-20 KB
+ * heavier (they then loaded NumberInput and the like in vain).
+ */
+const SHARED_BY = 16;
+const MAX_SHARED_SIZE = 4000;
 
 type ModuleGraph = {
   getModuleInfo: (id: string) => Rollup.ModuleInfo | null;
@@ -121,6 +135,8 @@ function closure(graph: ModuleGraph, from: string[], dynamic: boolean): Set<stri
  *   (it would load the frame's in vain).
  * - `controls`: what the frame shares with the sign-in screen (inputs, buttons, alerts): both
  *   load all of it.
+ * - the small modules the configurator shares with most framed pages (SHARED_BY) go with the frame
+ *   (`common` if the guest page imports them too).
  *
  * Everything else is chunked by Rollup as before (pages, parts on demand, messages).
  */
@@ -148,6 +164,18 @@ function frameChunks() {
       for (const m of closure(graph, [FRAME], false)) {
         if (shell.has(m)) continue;
         chunkOf.set(m, signIn.has(m) ? 'controls' : guest.has(m) ? 'common' : 'frame');
+      }
+      const pages = ids.filter((m) => FRAMED_PAGES.test(m)).map((m) => closure(graph, [m], false));
+      const guestStatic = closure(
+        graph,
+        ids.filter((m) => GUEST_PAGES.test(m)),
+        false,
+      );
+      for (const m of closure(graph, [CONFIGURATOR], false)) {
+        if (shell.has(m) || chunkOf.has(m) || signIn.has(m) || m === CONFIGURATOR) continue;
+        if (pages.filter((page) => page.has(m)).length < SHARED_BY) continue;
+        if ((graph.getModuleInfo(m)?.code?.length ?? 0) > MAX_SHARED_SIZE) continue;
+        chunkOf.set(m, guestStatic.has(m) ? 'common' : 'frame');
       }
     }
     return chunkOf.get(id);

@@ -68,14 +68,23 @@ export const router = createBrowserRouter(
             { path: paths.order(':id'), lazy: page(() => import('./routes/orders/OrderPage.tsx')) },
             { path: paths.articles, lazy: page(() => import('./routes/articles/ArticlesPage.tsx')) },
             { path: paths.article(':id'), lazy: page(() => import('./routes/articles/ArticlePage.tsx')) },
-            { path: paths.adminUsers, lazy: page(() => import('./routes/admin/UsersPage.tsx')) },
-            { path: paths.adminTokens(), lazy: page(() => import('./routes/admin/AccessTokensPage.tsx')) },
-            { path: paths.adminSettings, lazy: page(() => import('./routes/admin/SettingsPage.tsx')) },
+            { path: paths.adminUsers, lazy: page(() => import('./routes/admin/UsersPage.tsx'), ['admin']) },
+            {
+              path: paths.adminTokens(),
+              lazy: page(() => import('./routes/admin/AccessTokensPage.tsx'), ['admin']),
+            },
+            {
+              path: paths.adminSettings,
+              lazy: page(() => import('./routes/admin/SettingsPage.tsx'), ['admin']),
+            },
             {
               path: paths.adminOrganisation,
-              lazy: page(() => import('./routes/admin/OrganisationPage.tsx')),
+              lazy: page(() => import('./routes/admin/OrganisationPage.tsx'), ['admin']),
             },
-            { path: paths.adminCatalogue, lazy: page(() => import('./routes/admin/CataloguePage.tsx')) },
+            {
+              path: paths.adminCatalogue,
+              lazy: page(() => import('./routes/admin/CataloguePage.tsx'), ['admin']),
+            },
             {
               path: paths.imports,
               lazy: page(() => import('./routes/imports/ImportsPage.tsx'), ['operations']),

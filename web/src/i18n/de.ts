@@ -1,4 +1,3 @@
-import type { adminEn } from './admin.ts';
 import type { Messages, Sections } from './en.ts';
 import { engineDe } from './engine.ts';
 import type { ordersEn } from './orders.ts';
@@ -9,187 +8,9 @@ import { sessionsDe } from './sessions.ts';
 /**
  * German (issue 24, 26). Typed by the English messages: a key missing here fails the typecheck,
  * and web/src/i18n/catalogue.test.ts fails on an empty or missing one. The screens' own parts
- * (admin, operations, orders) are kept here rather than beside their English to leave those files
- * to the features that change them.
+ * (orders) are kept here rather than beside their English to leave those files to the features
+ * that change them; the administration's section is in admin.ts (loaded with its pages).
  */
-
-const adminDe: typeof adminEn = {
-  admin: {
-    nav: {
-      title: 'Verwaltung',
-      users: 'Benutzer',
-      tokens: 'Zugriffstoken',
-      organisation: 'Organisation',
-      settings: 'Status & Einstellungen',
-      catalogue: 'Kalkulationskatalog',
-    },
-    yes: 'Ja',
-    no: 'Nein',
-    enabled: 'Aktiv',
-    disabled: 'Deaktiviert',
-    delete: 'Löschen',
-    deleteQuestion: '„{{name}}“ löschen?',
-    roles: {
-      superadmin: 'Superadmin',
-      admin: 'Admin',
-      sales: 'Vertrieb',
-      external_sales: 'Externer Vertrieb',
-      contact: 'Kontakt',
-      guest: 'Gast',
-    },
-    entities: {
-      order: 'Aufträge',
-      order_item: 'Auftragspositionen',
-      quote: 'Angebote',
-      brief: 'Briefings',
-      article: 'Artikel',
-      project: 'Projekte',
-      company: 'Firmen',
-      contact: 'Kontakte',
-    },
-    users: {
-      title: 'Benutzer',
-      new: 'Neuer Benutzer',
-      edit: 'Benutzer bearbeiten',
-      role: 'Rolle',
-      password: 'Erstes Passwort',
-      passwordHelp: 'Mindestens 8 Zeichen; dem Benutzer mitteilen, der sich mit der E-Mail anmeldet',
-      archived: 'Archivierte Benutzer',
-      lastSignIn: 'Letzte Anmeldung',
-      archive: 'Archivieren',
-      archiveQuestion:
-        '{{name}} archivieren? Die Person kann sich nicht mehr anmelden und ihre Zugriffstoken funktionieren nicht mehr.',
-      archivedDone: 'Benutzer archiviert',
-      unarchive: 'Wiederherstellen',
-      unarchived: 'Benutzer wiederhergestellt',
-    },
-    tokens: {
-      title: 'Zugriffstoken',
-      intro:
-        'Mit einem Zugriffstoken ruft eine andere Anwendung die API als dieser Benutzer auf (Header X-ACCESS-TOKEN). Widerrufen Sie es, wenn die Anwendung es nicht mehr braucht.',
-      owner: 'Token von',
-      name: 'Name der Anwendung',
-      nameHelp: 'Was dieses Token verwenden wird',
-      expiresOn: 'Läuft ab am',
-      expiresHelp: 'Optional; leer bedeutet nie',
-      create: 'Token erstellen',
-      createdTitle: 'Token „{{name}}“ erstellt',
-      shownOnce: 'Jetzt kopieren: Es wird nur einmal angezeigt und kann nicht erneut gelesen werden.',
-      copy: 'Kopieren',
-      copied: 'Kopiert',
-      usage: 'Als Header X-ACCESS-TOKEN senden.',
-      prefix: 'Beginnt mit',
-      created: 'Erstellt',
-      lastUsed: 'Zuletzt verwendet',
-      expires: 'Läuft ab',
-      active: 'Aktiv',
-      revoked: 'Widerrufen',
-      expired: 'Abgelaufen',
-      revoke: 'Widerrufen',
-      revokeQuestion: '„{{name}}“ widerrufen? Es funktioniert sofort nicht mehr.',
-      revokedDone: 'Token widerrufen',
-    },
-    settings: { title: 'Status & Einstellungen', entity: 'Gilt für' },
-    statuses: {
-      title: 'Status',
-      new: 'Neuer Status',
-      internal: 'Name (intern)',
-      external: 'Name (Kunden)',
-      externalHelp: 'Was Kontakte sehen; leer: der interne Name',
-      defaultHelp:
-        'Ein Status, mit dem jede Organisation beginnt: in der Sprache jedes Benutzers angezeigt (hier „{{label}}“), solange sein Name „{{stored}}“ bleibt',
-      colour: 'Farbe',
-      textColour: 'Textfarbe',
-      flags: 'Merkmale',
-      default: 'Standard',
-      completed: 'Abgeschlossen',
-      overdue: 'Überfällig',
-      up: '{{name}} nach oben',
-      down: '{{name}} nach unten',
-    },
-    currencies: {
-      title: 'Währungen',
-      new: 'Neue Währung',
-      code: 'Code',
-      symbol: 'Symbol',
-      rate: 'Kurs',
-      rateHelp: 'Einheiten dieser Währung je Einheit der Basiswährung',
-      base: 'Basis',
-      enabled: 'Verwendbar',
-      isDefault: 'Standardmäßig vorgeschlagen',
-    },
-    fields: {
-      title: 'Zusatzfelder',
-      new: 'Neues Feld',
-      label: 'Bezeichnung',
-      key: 'Schlüssel',
-      keyHelp: 'Buchstaben, Ziffern und _; nach dem Anlegen fest',
-      type: 'Typ',
-      options: 'Optionen',
-      optionsHelp: 'Nach jeder Option Enter drücken',
-      required: 'Pflichtfeld',
-      position: 'Position',
-      types: {
-        string: 'Text',
-        number: 'Zahl',
-        boolean: 'Ja / Nein',
-        select: 'Eins aus einer Liste',
-        'multi-select': 'Mehrere aus einer Liste',
-      },
-    },
-    catalogue: {
-      title: 'Kalkulationskatalog',
-      namesIntro:
-        'Namen von Stilen, Materialien, Arbeitsgängen (Veredelungen), Maschinen und Kategorien je Sprache: Käufer lesen sie in ihrer Sprache, das Angebots-PDF in der des Angebots. Ein leeres Feld zeigt den eigenen Namen des Eintrags.',
-      kinds: {
-        products: 'Stile',
-        materialReferences: 'Materialien',
-        operations: 'Arbeitsgänge',
-        machines: 'Maschinen',
-        productCategories: 'Kategorien',
-      },
-      intro:
-        'Die Sätze, mit denen die Kalkulation rechnet. Eine Änderung gilt für jeden danach berechneten Preis.',
-      readOnly: 'Die Sätze, mit denen die Kalkulation rechnet (nur Administratoren ändern sie).',
-      machines: 'Maschinen',
-      materials: 'Materialien',
-      settings: 'Kalkulationseinstellungen',
-      hourlyRate: 'Stundensatz',
-      speeds: 'Arbeitsgänge',
-      setupShort: 'Einrichten {{hours}} h',
-      estimate: 'Schätzwert',
-      estimateNote:
-        'Schätzwert: Für diesen Standardwert wurde keine veröffentlichte Zahl gefunden ({{note}}). Ersetzen Sie ihn durch Ihren eigenen.',
-      speedPerHour: 'Leistung pro Stunde',
-      setupHours: 'Einrichten (h)',
-      makeReady: 'Einrichtebogen',
-      boards: 'Kartons',
-      corrugated: 'Wellpappensorten',
-      grammage: 'Grammatur (g/m²)',
-      caliper: 'Dicke (mm)',
-      pricePerTonne: 'Preis pro Tonne',
-      pricePerSquareMetre: 'Preis pro m²',
-      settingsIntro: 'Standardwerte der Kalkulation (Preise in {{currency}}).',
-      margin: 'Standard-Handelsspanne',
-      marginHelp: 'Gilt für Briefings ohne eigene Spanne',
-      inkCoverage: 'Standard-Farbdeckung',
-      saved: 'Gespeichert; neue Preise verwenden es',
-    },
-    reprice: {
-      title: 'Auswirkung auf ein Briefing',
-      intro:
-        'Wählen Sie ein Briefing, um seinen gespeicherten Preis mit dem Preis des heutigen Katalogs zu vergleichen.',
-      brief: 'Briefing',
-      stored: 'Gespeicherter Preis (Version {{version}})',
-      now: 'Mit dem heutigen Katalog',
-      same: 'Keine Änderung',
-      difference: '{{amount}} gegenüber dem gespeicherten Preis',
-      action: 'Briefing neu kalkulieren',
-      done: 'Briefing neu kalkuliert: eine neue Version ist gespeichert',
-      open: 'Briefing öffnen',
-    },
-  },
-};
 
 const ordersDe: typeof ordersEn = {
   orders: {
@@ -315,7 +136,24 @@ const ordersDe: typeof ordersEn = {
 };
 
 export const de: Messages = {
-  ...adminDe,
+  admin: {
+    nav: {
+      title: 'Verwaltung',
+      users: 'Benutzer',
+      tokens: 'Zugriffstoken',
+      organisation: 'Organisation',
+      settings: 'Status & Einstellungen',
+      catalogue: 'Kalkulationskatalog',
+    },
+    roles: {
+      superadmin: 'Superadmin',
+      admin: 'Admin',
+      sales: 'Vertrieb',
+      external_sales: 'Externer Vertrieb',
+      contact: 'Kontakt',
+      guest: 'Gast',
+    },
+  },
   app: { title: 'Verpackungsbüro', skip: 'Zum Inhalt springen' },
   nav: {
     // The frame's links to sections whose messages are loaded with their pages (i18n/index.ts).
@@ -878,4 +716,5 @@ export const de: Messages = {
 export const deSections: Sections = {
   operations: () => import('./operations.ts').then(({ operationsDe }) => operationsDe),
   proofs: () => import('./proofs.ts').then(({ proofsDe }) => proofsDe),
+  admin: () => import('./admin.ts').then(({ adminDe }) => adminDe),
 };

@@ -1,4 +1,3 @@
-import { adminEn } from './admin.ts';
 import { engineEn } from './engine.ts';
 import { ordersEn } from './orders.ts';
 import { portalEn } from './portal.ts';
@@ -6,7 +5,26 @@ import { fieldNamesEn, fieldProblemsEn, problemsEn } from './problems.ts';
 import { sessionsEn } from './sessions.ts';
 
 export const en = {
-  ...adminEn,
+  // The administration's words the frame uses (its menu, the user's role); the rest of
+  // `admin` is a section loaded with the administration pages (admin.ts).
+  admin: {
+    nav: {
+      title: 'Administration',
+      users: 'Users',
+      tokens: 'Access tokens',
+      organisation: 'Organisation',
+      settings: 'Statuses & settings',
+      catalogue: 'Estimating catalogue',
+    },
+    roles: {
+      superadmin: 'Superadmin',
+      admin: 'Admin',
+      sales: 'Sales',
+      external_sales: 'External sales',
+      contact: 'Contact',
+      guest: 'Guest',
+    },
+  },
   app: { title: 'Packaging desk', skip: 'Skip to content' },
   nav: {
     // The frame's links to sections whose messages are loaded with their pages (i18n/index.ts).
@@ -568,6 +586,7 @@ export type Messages = typeof en;
 export const enSections = {
   operations: () => import('./operations.ts').then(({ operationsEn }) => operationsEn),
   proofs: () => import('./proofs.ts').then(({ proofsEn }) => proofsEn),
+  admin: () => import('./admin.ts').then(({ adminEn }) => adminEn),
 };
 
 export type Sections = typeof enSections;

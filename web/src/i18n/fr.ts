@@ -1,4 +1,3 @@
-import { adminFr } from './admin.ts';
 import type { Messages, Sections } from './en.ts';
 import { engineFr } from './engine.ts';
 import { ordersFr } from './orders.ts';
@@ -7,7 +6,24 @@ import { fieldNamesFr, fieldProblemsFr, problemsFr } from './problems.ts';
 import { sessionsFr } from './sessions.ts';
 
 export const fr: Messages = {
-  ...adminFr,
+  admin: {
+    nav: {
+      title: 'Administration',
+      users: 'Utilisateurs',
+      tokens: 'Jetons d’accès',
+      organisation: 'Organisation',
+      settings: 'Statuts et réglages',
+      catalogue: 'Catalogue de chiffrage',
+    },
+    roles: {
+      superadmin: 'Super-administrateur',
+      admin: 'Administrateur',
+      sales: 'Commercial',
+      external_sales: 'Commercial externe',
+      contact: 'Contact',
+      guest: 'Invité',
+    },
+  },
   app: { title: 'Bureau emballage', skip: 'Aller au contenu' },
   nav: {
     // The frame's links to sections whose messages are loaded with their pages (i18n/index.ts).
@@ -570,4 +586,5 @@ export const fr: Messages = {
 export const frSections: Sections = {
   operations: () => import('./operations.ts').then(({ operationsFr }) => operationsFr),
   proofs: () => import('./proofs.ts').then(({ proofsFr }) => proofsFr),
+  admin: () => import('./admin.ts').then(({ adminFr }) => adminFr),
 };

@@ -23,11 +23,13 @@ const catalogues: Record<Language, () => Promise<{ messages: object; sections: S
 /**
  * The sections loaded on demand, each named by the top-level keys it holds. Their keys are written
  * as every other (`t('imports.title')`): i18next looks a key up in the default namespace, then in
- * the sections loaded (`fallbackNS`).
+ * the sections loaded (`fallbackNS`). A top-level key can be split: `admin.nav` and `admin.roles`
+ * (the frame's) are in the default namespace, the rest of `admin` in its section.
  */
 export const SECTIONS = {
   operations: ['imports', 'webhooks'],
   proofs: ['proofs'],
+  admin: ['admin'],
 } as const satisfies Record<keyof Sections, readonly string[]>;
 export type Section = keyof typeof SECTIONS;
 const isSection = (namespace: string): namespace is Section => namespace in SECTIONS;

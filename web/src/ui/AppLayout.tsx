@@ -1,4 +1,4 @@
-import { AppShell, Burger, Button, Group, Image, NavLink, Select, Text, Title } from '@mantine/core';
+import { Burger, Button, Group, Image, Select, Text, Title } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -67,18 +67,23 @@ export function AppLayout() {
       : location.pathname === to || (to !== paths.newBrief() && location.pathname.startsWith(`${to}/`));
 
   return (
-    <AppShell
-      header={{ height: 56 }}
-      navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }}
-      padding="md"
-    >
+    <>
       <a href="#main" className="skip-link">
         {t('app.skip')}
       </a>
-      <AppShell.Header>
+      {/* Scroll locks (a modal's) keep fixed elements with this class clear of the scrollbar. */}
+      <header className="frame-header right-scroll-bar-position">
         <Group h="100%" px={phone ? 'xs' : 'md'} justify="space-between" wrap="nowrap" gap="xs">
           <Group wrap="nowrap" gap="xs" style={{ minWidth: 0 }}>
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Menu" />
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label="Menu"
+              aria-controls="frame-navbar"
+              aria-expanded={opened}
+            />
             {buyer && logo ? <Image src={logo} alt="" h={32} w="auto" maw={96} fit="contain" /> : null}
             <Title
               order={1}
@@ -115,17 +120,10 @@ export function AppLayout() {
             </Button>
           </Group>
         </Group>
-      </AppShell.Header>
-      <AppShell.Navbar p="xs" component="nav" aria-label="Main">
+      </header>
+      <nav id="frame-navbar" className="frame-navbar" aria-label="Main" data-opened={opened || undefined}>
         {links.map((link) => (
-          <NavLink
-            key={link.to}
-            component={Link}
-            to={link.to}
-            label={link.label}
-            active={active(link.to)}
-            variant="filled"
-          />
+          <FrameLink key={link.to} to={link.to} label={link.label} active={active(link.to)} />
         ))}
         {adminLinks.length > 0 && (
           <Text size="xs" fw={700} tt="uppercase" mt="md" mb={4} px="sm">
@@ -133,23 +131,25 @@ export function AppLayout() {
           </Text>
         )}
         {adminLinks.map((link) => (
-          <NavLink
-            key={link.to}
-            component={Link}
-            to={link.to}
-            label={link.label}
-            active={active(link.to)}
-            variant="filled"
-          />
+          <FrameLink key={link.to} to={link.to} label={link.label} active={active(link.to)} />
         ))}
-      </AppShell.Navbar>
+      </nav>
       <SessionWarning />
       <UnsavedChangesGuard />
-      <AppShell.Main id="main" tabIndex={-1}>
+      <main id="main" className="frame-main" tabIndex={-1}>
         <Suspense fallback={<Loading />}>
           <Outlet />
         </Suspense>
-      </AppShell.Main>
-    </AppShell>
+      </main>
+    </>
+  );
+}
+
+/** A link of the navbar (index.css `.frame-link`: Mantine's filled NavLink look). */
+function FrameLink({ to, label, active }: { to: string; label: string; active: boolean }) {
+  return (
+    <Link to={to} className="frame-link mantine-focus-auto" data-active={active || undefined}>
+      <span>{label}</span>
+    </Link>
   );
 }

@@ -1,14 +1,7 @@
 import { List, Table, Text } from '@mantine/core';
-import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useDescribe } from './describe.ts';
 import type { Difference } from './versions.ts';
-
-/** Date and time of a version (several can be priced the same day). */
-export const when = (value: string) =>
-  new Intl.DateTimeFormat(i18next.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
-    new Date(value),
-  );
 
 /** "Item 1 · Width (mm)" or "Packing". */
 function useWhere() {

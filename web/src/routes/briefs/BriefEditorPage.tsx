@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useAuth } from '../../api/auth.ts';
 import { useBrief, useBriefVersions } from '../../features/briefs/describe.ts';
-import { when } from '../../features/briefs/VersionChanges.tsx';
+import { when } from '../../features/briefs/when.ts';
 import { Configurator } from '../../features/configurator/Configurator.tsx';
 import { elementForm, emptyBrief, type PackingType } from '../../features/configurator/form.ts';
 import { DieLineDownloads } from '../../features/dielines/DieLineDownloads.tsx';

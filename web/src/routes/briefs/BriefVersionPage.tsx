@@ -18,13 +18,14 @@ import { useEngineNames } from '../../api/queries.ts';
 import { useCan } from '../../features/admin/useCan.ts';
 import { briefQueries } from '../../features/briefs/api/index.ts';
 import { useBrief, useBriefVersions, useDescribe, type Version } from '../../features/briefs/describe.ts';
-import { CompareTable, when } from '../../features/briefs/VersionChanges.tsx';
+import { CompareTable } from '../../features/briefs/VersionChanges.tsx';
 import {
   differences,
   ELEMENT_FIELDS,
   elementValue,
   type VersionInput,
 } from '../../features/briefs/versions.ts';
+import { when } from '../../features/briefs/when.ts';
 import { DieLineDownloads } from '../../features/dielines/DieLineDownloads.tsx';
 import { paths } from '../../paths.ts';
 import { money, number, percent } from '../../ui/format.ts';
