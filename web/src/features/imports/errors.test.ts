@@ -2,14 +2,28 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { de } from '../../i18n/de.ts';
-import { en } from '../../i18n/en.ts';
-import { fr } from '../../i18n/fr.ts';
+import { de, deSections } from '../../i18n/de.ts';
+import { en, enSections } from '../../i18n/en.ts';
+import { fr, frSections } from '../../i18n/fr.ts';
 import { importErrorMessage } from './errors.ts';
 
 beforeAll(async () => {
+  // The imports' words are the `operations` section, loaded with their pages (i18n/index.ts): here
+  // loaded at once, and looked up the same way (the default namespace first, then the section).
+  const [enOperations, frOperations, deOperations] = await Promise.all([
+    enSections.operations(),
+    frSections.operations(),
+    deSections.operations(),
+  ]);
   await i18next.init({
-    resources: { en: { translation: en }, fr: { translation: fr }, de: { translation: de } },
+    resources: {
+      en: { translation: en, operations: enOperations },
+      fr: { translation: fr, operations: frOperations },
+      de: { translation: de, operations: deOperations },
+    },
+    ns: ['translation', 'operations'],
+    defaultNS: 'translation',
+    fallbackNS: ['operations'],
     lng: 'fr',
     fallbackLng: false,
     interpolation: { escapeValue: false },
