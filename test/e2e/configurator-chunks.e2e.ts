@@ -1,6 +1,7 @@
 import type { Route } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
+import { createCartonBrief } from './fixtures.ts';
 import { ADMIN, clearScreenshots, openE2eSession, screenshot } from './harness.ts';
 
 /**
@@ -19,26 +20,7 @@ const state: { briefId?: string } = {};
 beforeAll(async () => {
   clearScreenshots((name) => name.startsWith('chunks-') || name.startsWith('configurator-chunks-failed-'));
   const company = await e2e.api('POST', '/api/companies', { name: 'Chunk Co' });
-  const products = await e2e.api('GET', '/api/products');
-  const boards = await e2e.api('GET', '/api/material-references');
-  const brief = await e2e.api('POST', '/api/briefs', {
-    name: 'Chunked',
-    companyId: company.id,
-    briefElements: [
-      {
-        position: 0,
-        productId: products.find((p: { code: string }) => p.code === 'STE').id,
-        materialReferenceId: boards.find((b: { code: string }) => b.code === 'GC1-350').id,
-        lengthDimension: 120,
-        widthDimension: 40,
-        heightDimension: 180,
-        decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
-        wantDecoration: true,
-        sidePrinted: 'RECTO',
-        rectoColorCount: 4,
-      },
-    ],
-  });
+  const brief = await createCartonBrief(e2e.api, company.id, 'Chunked');
   state.briefId = brief.id;
   await e2e.signInAs(ADMIN.email, ADMIN.password);
 });

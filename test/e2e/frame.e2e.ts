@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
+import { createCartonBrief } from './fixtures.ts';
 import { ADMIN, ARTIFACTS, clearScreenshots, openE2eSession, screenshot } from './harness.ts';
 
 /**
@@ -17,26 +18,7 @@ const state: { briefId?: string } = {};
 beforeAll(async () => {
   clearScreenshots((name) => name.startsWith('frame-'));
   const company = await e2e.api('POST', '/api/companies', { name: 'Frame Co' });
-  const products = await e2e.api('GET', '/api/products');
-  const boards = await e2e.api('GET', '/api/material-references');
-  const brief = await e2e.api('POST', '/api/briefs', {
-    name: 'Framed',
-    companyId: company.id,
-    briefElements: [
-      {
-        position: 0,
-        productId: products.find((p: { code: string }) => p.code === 'STE').id,
-        materialReferenceId: boards.find((b: { code: string }) => b.code === 'GC1-350').id,
-        lengthDimension: 120,
-        widthDimension: 40,
-        heightDimension: 180,
-        decorationsCount: [{ decorationIndex: 0, quantity: 5000 }],
-        wantDecoration: true,
-        sidePrinted: 'RECTO',
-        rectoColorCount: 4,
-      },
-    ],
-  });
+  const brief = await createCartonBrief(e2e.api, company.id, 'Framed');
   state.briefId = brief.id;
   await e2e.signInAs(ADMIN.email, ADMIN.password);
 });
