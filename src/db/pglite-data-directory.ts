@@ -11,10 +11,10 @@ const CREATE_SCRIPT = fileURLToPath(new URL('./pglite-create.mjs', import.meta.u
  * Creates a new PGlite data directory (PostgreSQL's initdb) in a short-lived child process; the
  * caller then opens it in its own process as usual. An existing directory is left as it is.
  *
- * Why a child: initdb grows PGlite's WebAssembly memory to 450-550 MB, and WebAssembly memory
- * never shrinks, so a service that created its database itself kept that for its life (its idle
- * RSS on a new data directory was 150-200 MB above the same service restarted on it; bench/RESULTS.md,
- * "PGlite 0.4"). The child's memory goes back to the system when it exits.
+ * Why a child: initdb grows PGlite's WebAssembly memory, and WebAssembly memory never shrinks. A
+ * script that created its data directory held 448 MB afterwards (peak 548), one that opened an
+ * existing directory 148 MB (both under `npm start`'s flags; bench/RESULTS.md, "PGlite 0.4"). The
+ * child's memory goes back to the system when it exits.
  */
 export async function createPgliteDataDirectory(
   directory: string,
