@@ -80,6 +80,9 @@ beforeAll(async () => {
 
 const setLanguage = async (language: string) => {
   await e2e.page.goto(url('/'));
+  // Once the app is drawn: while it starts it stores the language it starts in, which would
+  // overwrite the one set here.
+  await e2e.page.getByRole('navigation', { name: 'Main' }).waitFor();
   await e2e.page.evaluate((l) => localStorage.setItem('pqs.language', l), language);
 };
 
