@@ -60,6 +60,10 @@ export function openE2eSession(options: {
       await page.getByTestId('signed-in-user').waitFor();
     },
     async signOut() {
+      // A notification (top right) covers the header's Sign out button, and Mantine holds its
+      // auto-close while the pointer is over it, where a click on Sign out puts it: close them first.
+      for (const close of await session.page.locator('.mantine-Notification-closeButton').all())
+        await close.click({ timeout: 5_000 }).catch(() => undefined);
       await session.page.getByRole('button', { name: 'Sign out' }).click();
       await session.page.getByRole('heading', { name: 'Sign in' }).waitFor();
     },
