@@ -32,6 +32,34 @@ function messagesPerLanguage(): Plugin {
   };
 }
 
+const SCROLL_AREA = /\/node_modules\/@mantine\/core\/esm\/components\/ScrollArea\/ScrollArea\.mjs$/;
+const MERGE_REFS = '\0merge-refs';
+
+/**
+ * Mantine's ScrollArea, inside every Table (Table.ScrollContainer), imports one hook from
+ * @floating-ui/react: useMergeRefs. Rollup puts a module in one chunk whole, so every page with a
+ * table, the configurator included, loaded floating-ui's dropdown positioning (16 KB gzipped) for
+ * a ref-merging hook (issue 31). That one import is served here by the same hook over Mantine's own
+ * useMergedRef; selects, menus and popovers still import floating-ui itself. If a Mantine upgrade
+ * stops importing it from ScrollArea, this does nothing.
+ */
+function scrollAreaWithoutFloatingUi(): Plugin {
+  return {
+    name: 'scroll-area-without-floating-ui',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      return source === '@floating-ui/react' && importer && SCROLL_AREA.test(importer) ? MERGE_REFS : null;
+    },
+    load(id) {
+      if (id !== MERGE_REFS) return null;
+      return [
+        "import { useMergedRef } from '@mantine/hooks';",
+        'export function useMergeRefs(refs) { return useMergedRef(...refs); }',
+      ].join('\n');
+    },
+  };
+}
+
 const SRC = join(import.meta.dirname, 'src/');
 /** The signed-in frame (menus, language, session warning): every signed-in page is drawn inside it. */
 const FRAME = `${SRC}ui/AppLayout.tsx`;
@@ -51,6 +79,12 @@ const CONFIGURATOR = `${SRC}routes/briefs/BriefEditorPage.tsx`;
  * heavier (they then loaded NumberInput and the like in vain).
  */
 const SHARED_BY = 16;
+/**
+ * The dropdowns' positioning code (floating-ui, with tabbable), a chunk of its own: left to
+ * Rollup it went into a chunk with the query hooks, so every page loaded it, though only a
+ * select's list, a menu or a popover uses it (ui/Select.tsx loads the select's on first use).
+ */
+const FLOATING = /\/node_modules\/(@floating-ui\/|tabbable\/)/;
 const MAX_SHARED_SIZE = 4000;
 
 type ModuleGraph = {
@@ -178,6 +212,7 @@ function frameChunks() {
         chunkOf.set(m, guestStatic.has(m) ? 'common' : 'frame');
       }
     }
+    if (FLOATING.test(id)) return 'floating';
     return chunkOf.get(id);
   };
 }
@@ -187,7 +222,7 @@ function frameChunks() {
 export default defineConfig({
   root: import.meta.dirname,
   base: '/app/',
-  plugins: [react(), messagesPerLanguage()],
+  plugins: [react(), messagesPerLanguage(), scrollAreaWithoutFloatingUi()],
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,

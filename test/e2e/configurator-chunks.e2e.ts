@@ -1,4 +1,4 @@
-import type { Route } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { createCartonBrief } from './fixtures.ts';
@@ -13,6 +13,9 @@ import { ADMIN, clearScreenshots, openE2eSession, screenshot } from './harness.t
  * The frame's dialogs and the die-line download menu load their code on use too: a dialog whose
  * code cannot be loaded still asks its question (a plain box with the same words and buttons), and
  * a menu whose code cannot be loaded says so on its button, which loads it again.
+ *
+ * So does every select (ui/Select.tsx): a stand-in until one is first used, then Mantine's. What
+ * the user does while the code is on its way (a click, a key, typed text) is not lost.
  */
 const e2e = openE2eSession({ name: 'configurator-chunks' });
 const state: { briefId?: string } = {};
@@ -29,20 +32,26 @@ const CHARTS = '**/assets/EstimateCharts-*.js';
 const DIALOG = '**/assets/DialogModal-*.js';
 const MENU = '**/assets/DownloadMenu-*.js';
 const DRAWINGS = '**/assets/EstimateDrawings-*.js';
+const SELECT = '**/assets/SelectCode-*.js';
+
+/** Holds back the requests of the given chunks until `release()`; `held()` counts them. */
+async function holdBack(page: Page, ...chunks: string[]) {
+  const held: Route[] = [];
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  for (const chunk of chunks)
+    await page.route(chunk, async (route) => {
+      held.push(route);
+      await released;
+      await route.continue();
+    });
+  return { release, held: () => held.length };
+}
 
 describe('the configurator loads its charts and drawings on demand', () => {
   it('shows the price first, the charts and drawings loading, then drawn', async () => {
     const { page } = e2e;
-    const held: Route[] = [];
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const hold = async (route: Route) => {
-      held.push(route);
-      await released;
-      await route.continue();
-    };
-    await page.route(CHARTS, hold);
-    await page.route(DRAWINGS, hold);
+    const { release, held } = await holdBack(page, CHARTS, DRAWINGS);
     try {
       await page.goto(e2e.url(`/briefs/${state.briefId}`));
       await page.getByTestId('estimate-total').waitFor();
@@ -57,7 +66,7 @@ describe('the configurator loads its charts and drawings on demand', () => {
       expect(await page.locator('.recharts-wrapper').count()).toBe(0);
       // The form works meanwhile.
       expect(await page.getByTestId('quantity-0-0').isEditable()).toBe(true);
-      expect(held.length).toBeGreaterThan(0);
+      expect(held()).toBeGreaterThan(0);
       await screenshot(page, 'chunks-01-loading');
       await expectAccessible(page, 'configurator, charts loading');
     } finally {
@@ -160,5 +169,81 @@ describe('the configurator loads its charts and drawings on demand', () => {
     await page.getByRole('combobox', { name: 'Sprache' }).click();
     await page.getByRole('option', { name: 'English' }).click();
     await page.getByRole('heading', { name: 'CSV imports' }).waitFor();
+  });
+});
+
+describe('the selects load their code on first use', () => {
+  it('keeps the focus and the text typed while the code loads, then lists what matches', async () => {
+    const { page } = e2e;
+    const { release, held } = await holdBack(page, SELECT);
+    try {
+      await page.goto(e2e.url(`/briefs/${state.briefId}`));
+      await page.getByTestId('estimate-total').waitFor();
+      await expect.poll(() => page.getByTestId('die-line-0').locator('img').count()).toBe(1);
+      // The page, its language picker and its selects are drawn without the select's code.
+      const board = page.getByRole('combobox', { name: 'Board' });
+      expect(await board.inputValue()).toMatch(/GC1/);
+      expect(held()).toBe(0);
+      await board.click();
+      await expect.poll(held).toBe(1);
+      await page.keyboard.press('ControlOrMeta+a');
+      await page.keyboard.type('GC1');
+      expect(await board.inputValue()).toBe('GC1');
+      expect(await board.getAttribute('aria-busy')).toBe('true');
+      await screenshot(page, 'chunks-10-select-loading');
+    } finally {
+      release();
+    }
+    // The real select took the stand-in's place, with the focus and the text, its list open.
+    const list = page.getByRole('listbox');
+    await list.getByRole('option').first().waitFor();
+    const board = page.getByRole('combobox', { name: 'Board' });
+    expect(await board.inputValue()).toBe('GC1');
+    expect(await board.evaluate((input) => input === document.activeElement)).toBe(true);
+    const options = await list.getByRole('option').allTextContents();
+    expect(options.length).toBeGreaterThan(0);
+    for (const option of options) expect(option).toMatch(/GC1/i);
+    await screenshot(page, 'chunks-11-select-open');
+    await expectAccessible(page, 'a select opened while its code was loading');
+    await page.keyboard.press('Escape');
+    expect(held()).toBe(1);
+    await page.unroute(SELECT);
+  });
+
+  it('opens a list asked for by the keyboard once the code has come', async () => {
+    const { page } = e2e;
+    const { release } = await holdBack(page, SELECT);
+    try {
+      await page.goto(e2e.url('/quotes'));
+      const language = page.getByRole('combobox', { name: 'Language' });
+      await language.focus();
+      await page.keyboard.press('ArrowDown');
+      expect(await page.getByRole('listbox').count()).toBe(0);
+    } finally {
+      release();
+    }
+    await page.getByRole('option', { name: 'Deutsch' }).click();
+    await page.getByRole('combobox', { name: 'Sprache' }).waitFor();
+    await page.getByRole('combobox', { name: 'Sprache' }).click();
+    await page.getByRole('option', { name: 'English' }).click();
+    await page.getByRole('combobox', { name: 'Language' }).waitFor();
+    await page.unroute(SELECT);
+  });
+
+  it('says a select could not be loaded, and opens it when its code loads again', async () => {
+    const { page } = e2e;
+    await page.route(SELECT, (route) => route.abort('failed'));
+    await page.goto(e2e.url(`/briefs/${state.briefId}`));
+    await page.getByTestId('estimate-total').waitFor();
+    const packing = page.getByTestId('packing-type');
+    await packing.click();
+    await page.getByText('The list could not be loaded: open it again to retry').waitFor();
+    expect(await page.getByRole('listbox').count()).toBe(0);
+    await screenshot(page, 'chunks-12-select-failed');
+    await page.unroute(SELECT);
+    await packing.click();
+    await page.getByRole('option', { name: 'Strapped bundles' }).click();
+    expect(await page.getByTestId('packing-type').inputValue()).toBe('Strapped bundles');
+    expect(await page.getByText('The list could not be loaded', { exact: false }).count()).toBe(0);
   });
 });

@@ -201,6 +201,7 @@ export const de: Messages = {
     empty: 'Noch nichts vorhanden',
     error: 'Etwas ist schiefgelaufen',
     retry: 'Erneut versuchen',
+    listNotLoaded: 'Die Liste konnte nicht geladen werden: zum erneuten Versuch wieder öffnen',
     save: 'Speichern',
     cancel: 'Abbrechen',
     create: 'Anlegen',

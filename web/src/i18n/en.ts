@@ -72,6 +72,7 @@ export const en = {
     empty: 'Nothing here yet',
     error: 'Something went wrong',
     retry: 'Retry',
+    listNotLoaded: 'The list could not be loaded: open it again to retry',
     save: 'Save',
     cancel: 'Cancel',
     create: 'Create',

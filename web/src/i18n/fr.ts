@@ -71,6 +71,7 @@ export const fr: Messages = {
     empty: 'Rien pour le moment',
     error: 'Une erreur est survenue',
     retry: 'Réessayer',
+    listNotLoaded: 'La liste n’a pas pu être chargée : ouvrez-la à nouveau pour réessayer',
     save: 'Enregistrer',
     cancel: 'Annuler',
     create: 'Créer',

@@ -1,4 +1,4 @@
-import { Burger, Button, Group, Image, Select, Text, Title } from '@mantine/core';
+import { Burger, Button, Group, Image, Text, Title } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { useBrand, useImageUrl } from '../features/portal/brand.ts';
 import { LANGUAGES } from '../i18n/index.ts';
 import { isLanguage, languageOf } from '../i18n/languages.ts';
 import { paths } from '../paths.ts';
+import { Select } from './Select.tsx';
 import { SessionWarning } from './SessionWarning.tsx';
 import { Loading } from './states.tsx';
 import { UnsavedChangesGuard } from './UnsavedChanges.tsx';

@@ -1,6 +1,6 @@
-import { Select } from '@mantine/core';
 import { useState } from 'react';
 import { useCompanyOptions } from '../api/queries.ts';
+import { Select } from './Select.tsx';
 
 /** A searchable company select backed by the API's search (never the whole list). */
 export function CompanyPicker({

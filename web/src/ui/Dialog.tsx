@@ -1,15 +1,10 @@
 import { Paper, Title } from '@mantine/core';
-import { Component, lazy, type ReactNode, Suspense, useId, useState } from 'react';
+import { Component, type ReactNode, Suspense, useId, useState } from 'react';
+import { renewFailedLoads, retryableLazy } from './retryableLazy.tsx';
 
 const loadModal = () => import('./DialogModal.tsx');
-let LazyModal = lazy(attempt);
-/** A failed load is not kept: the next opening tries again (React keeps a lazy's failure for good). */
-function attempt() {
-  return loadModal().catch((error: unknown) => {
-    LazyModal = lazy(attempt);
-    throw error;
-  });
-}
+/** After a failed load, the next opening tries again. */
+const LazyModal = retryableLazy(loadModal);
 
 /** Fetches the dialog's code ahead of use (e.g. once a form has unsaved changes). */
 export function preloadDialog() {
@@ -62,8 +57,10 @@ class DialogBoundary extends Component<BoundaryProps, { failed: boolean }> {
   }
   componentDidUpdate(previous: BoundaryProps) {
     // Opened again after a failed load: try the code again.
-    if (this.state.failed && this.props.dialog.opened && !previous.dialog.opened)
+    if (this.state.failed && this.props.dialog.opened && !previous.dialog.opened) {
+      renewFailedLoads();
       this.setState({ failed: false });
+    }
   }
   render() {
     if (!this.state.failed) return this.props.children;

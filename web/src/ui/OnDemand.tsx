@@ -1,40 +1,18 @@
 import { Button, Center, Loader, Stack, Text } from '@mantine/core';
-import { Component, type ComponentType, lazy, type ReactNode, Suspense } from 'react';
+import { Component, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-
-const failed = new Set<() => void>();
-
-/**
- * React.lazy for a part of a page, whose load can be tried again: React keeps a lazy component's
- * failed load for good, so a part whose chunk failed is given a new lazy component when
- * OnDemand's "Retry" is pressed.
- */
-export function lazyPart<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
-  const attempt = () =>
-    load().catch((error: unknown) => {
-      failed.add(renew);
-      throw error;
-    });
-  let Lazy = lazy(attempt);
-  function renew() {
-    Lazy = lazy(attempt);
-  }
-  return function Part(props: P) {
-    return <Lazy {...props} />;
-  };
-}
+import { renewFailedLoads } from './retryableLazy.tsx';
 
 const boundaries = new Set<ChunkBoundary>();
 
 /** "Retry" in any failed part: every failed part loads again (a lost network usually failed all). */
 function retryFailedParts() {
-  for (const renew of failed) renew();
-  failed.clear();
+  renewFailedLoads();
   for (const boundary of boundaries) if (boundary.state.failed) boundary.setState({ failed: false });
 }
 
 /**
- * A part of a page whose code is a chunk of its own (lazyPart), loaded when the part is first
+ * A part of a page whose code is a chunk of its own (retryableLazy), loaded when the part is first
  * shown: while it loads, a box of the part's height says so (the page does not jump when it
  * arrives); if the chunk cannot be loaded (network, a deployment replaced it), the box says so and
  * offers to try again, instead of the route's error screen taking the whole page.

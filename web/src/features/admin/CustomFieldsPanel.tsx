@@ -4,7 +4,6 @@ import {
   Checkbox,
   Group,
   NumberInput,
-  Select,
   Stack,
   Table,
   TagsInput,
@@ -15,6 +14,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiAction } from '../../api/mutation.ts';
 import type { components } from '../../api/schema.d.ts';
+import { Select } from '../../ui/Select.tsx';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { AdminTable, EditorModal, RowActions } from './AdminTable.tsx';

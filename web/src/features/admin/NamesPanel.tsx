@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CatalogueEntry } from '../../api/queries.ts';
+import { ScrollingTable } from '../../ui/ScrollingTable.tsx';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { adminQueries, catalogueApi } from './api.ts';
@@ -41,7 +42,7 @@ export function NamesPanel({ manage }: { manage: boolean }) {
       />
       <QueryState query={query}>
         {(entries) => (
-          <Table.ScrollContainer minWidth={720}>
+          <ScrollingTable minWidth={720} label={t(`admin.catalogue.kinds.${kind}`)}>
             <Table data-testid="catalogue-names">
               <Table.Thead>
                 <Table.Tr>
@@ -60,7 +61,7 @@ export function NamesPanel({ manage }: { manage: boolean }) {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollingTable>
         )}
       </QueryState>
     </Stack>

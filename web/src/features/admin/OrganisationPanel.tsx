@@ -7,7 +7,6 @@ import {
   Group,
   Image,
   NumberInput,
-  Select,
   SimpleGrid,
   Stack,
   Tabs,
@@ -19,6 +18,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { paths } from '../../api/schema.d.ts';
+import { Select } from '../../ui/Select.tsx';
 import { QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { adminKeys, adminQueries, organisationApi } from './api.ts';

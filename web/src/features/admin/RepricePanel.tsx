@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Card, Group, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -8,6 +8,7 @@ import { useApiAction } from '../../api/mutation.ts';
 import type { components } from '../../api/schema.d.ts';
 import { paths } from '../../paths.ts';
 import { date, money } from '../../ui/format.ts';
+import { Select } from '../../ui/Select.tsx';
 import { ErrorState, Loading } from '../../ui/states.tsx';
 import { type BriefCreate, briefApi, briefQueries } from '../briefs/api/index.ts';
 import { briefBody, elementForm, type PackingType } from '../configurator/form.ts';

@@ -6,7 +6,6 @@ import {
   ColorInput,
   ColorSwatch,
   Group,
-  Select,
   SimpleGrid,
   Stack,
   Table,
@@ -18,6 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { useApiAction } from '../../api/mutation.ts';
 import { sharedQueries, statusKeys } from '../../api/queries.ts';
 import type { components } from '../../api/schema.d.ts';
+import { Select } from '../../ui/Select.tsx';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { statusLabel } from '../orders/statuses.tsx';

@@ -1,8 +1,9 @@
-import { Alert, Button, Group, PasswordInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, PasswordInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Role } from '../../api/auth.ts';
 import type { components } from '../../api/schema.d.ts';
+import { Select } from '../../ui/Select.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { userApi } from './api.ts';
 

@@ -1,5 +1,6 @@
 import { List, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { ScrollingTable } from '../../ui/ScrollingTable.tsx';
 import { useDescribe } from './describe.ts';
 import type { Difference } from './versions.ts';
 
@@ -52,7 +53,7 @@ export function CompareTable({
   const { value } = useDescribe();
   const where = useWhere();
   return (
-    <Table.ScrollContainer minWidth={520}>
+    <ScrollingTable minWidth={520} label={`${leftTitle} · ${rightTitle}`}>
       <Table striped data-testid="version-compare">
         <Table.Thead>
           <Table.Tr>
@@ -71,6 +72,6 @@ export function CompareTable({
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </ScrollingTable>
   );
 }

@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Card,
-  Grid,
-  Group,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Card, Grid, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useDeferredValue, useMemo, useState } from 'react';
@@ -22,6 +10,7 @@ import { paths } from '../../paths.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { draftTime, useDraft } from '../../ui/drafts.ts';
 import { problemFields } from '../../ui/problem.ts';
+import { Select } from '../../ui/Select.tsx';
 import { ErrorState, Loading } from '../../ui/states.tsx';
 import { leaveWithoutAsking, useUnsavedChanges } from '../../ui/UnsavedChanges.tsx';
 import { briefApi, briefKeys, estimateQueries } from '../briefs/api/index.ts';

@@ -6,7 +6,6 @@ import {
   Group,
   NumberInput,
   SegmentedControl,
-  Select,
   SimpleGrid,
   Stack,
   Text,
@@ -15,6 +14,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import type { CatalogueEntry } from '../../api/queries.ts';
 import { separators } from '../../ui/format.ts';
+import { Select } from '../../ui/Select.tsx';
 import {
   boardsFor,
   type ElementForm,

@@ -17,7 +17,9 @@ import { useTranslation } from 'react-i18next';
 import { useEngineNames } from '../../api/queries.ts';
 import type { paths } from '../../api/schema.d.ts';
 import { money, number, percent } from '../../ui/format.ts';
-import { lazyPart, OnDemand } from '../../ui/OnDemand.tsx';
+import { OnDemand } from '../../ui/OnDemand.tsx';
+import { retryableLazy } from '../../ui/retryableLazy.tsx';
+import { ScrollingTable } from '../../ui/ScrollingTable.tsx';
 import { useCan } from '../admin/useCan.ts';
 import type { CostShareChartProps, QuantityCurveChartProps } from './EstimateCharts.tsx';
 import type { Change } from './form.ts';
@@ -44,13 +46,13 @@ const COLOURS = [
 // (a few KB of CSS) stay with the page: a chart chunk loaded again after a failure (OnDemand's
 // Retry) finds them, as Vite does not fetch a chunk's CSS a second time.
 const loadCharts = () => import('./EstimateCharts.tsx');
-const CostShareChart = lazyPart<CostShareChartProps>(() =>
+const CostShareChart = retryableLazy<CostShareChartProps>(() =>
   loadCharts().then((m) => ({ default: m.CostShareChart })),
 );
-const QuantityCurveChart = lazyPart<QuantityCurveChartProps>(() =>
+const QuantityCurveChart = retryableLazy<QuantityCurveChartProps>(() =>
   loadCharts().then((m) => ({ default: m.QuantityCurveChart })),
 );
-const EstimateDrawings = lazyPart(() => import('./EstimateDrawings.tsx'));
+const EstimateDrawings = retryableLazy(() => import('./EstimateDrawings.tsx'));
 
 /** The price: totals, unit price, tooling, delivery, lead time (rendered first, on every estimate). */
 export function EstimateSummary({
@@ -171,7 +173,7 @@ export const EstimateDetails = memo(function EstimateDetails({
                 {t('configurator.operations')}
                 {staleMark('operations')}
               </Title>
-              <Table.ScrollContainer minWidth={480}>
+              <ScrollingTable minWidth={480} label={t('configurator.operations')}>
                 <Table striped data-testid={`operations-${e.position}`}>
                   <Table.Thead>
                     <Table.Tr>
@@ -209,7 +211,7 @@ export const EstimateDetails = memo(function EstimateDetails({
                     })}
                   </Table.Tbody>
                 </Table>
-              </Table.ScrollContainer>
+              </ScrollingTable>
             </Card>
           </Tabs.Panel>
         ))}

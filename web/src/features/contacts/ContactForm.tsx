@@ -1,7 +1,8 @@
-import { Alert, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { components } from '../../api/schema.d.ts';
+import { Select } from '../../ui/Select.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { contactApi } from './api.ts';
 

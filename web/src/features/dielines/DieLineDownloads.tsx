@@ -1,6 +1,7 @@
 import { Button, Group, Text } from '@mantine/core';
-import { Component, lazy, type ReactNode, Suspense, useState } from 'react';
+import { Component, type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { renewFailedLoads, retryableLazy } from '../../ui/retryableLazy.tsx';
 
 export type DieLineMenuProps = {
   base: string;
@@ -14,14 +15,8 @@ export type DieLineMenuProps = {
 };
 
 const loadMenu = () => import('./DownloadMenu.tsx');
-let LazyMenu = lazy(attempt);
-/** A failed load is not kept: the next click tries again (React keeps a lazy's failure for good). */
-function attempt() {
-  return loadMenu().catch((error: unknown) => {
-    LazyMenu = lazy(attempt);
-    throw error;
-  });
-}
+/** After a failed load, the next click tries again. */
+const LazyMenu = retryableLazy(loadMenu);
 const preload = () => void loadMenu().catch(() => undefined);
 
 /**
@@ -45,6 +40,7 @@ export function DieLineMenu(props: DieLineMenuProps) {
       loading={loading}
       failed={failed}
       onAsk={() => {
+        renewFailedLoads();
         setFailed(false);
         setAsked(true);
       }}

@@ -1,9 +1,10 @@
 import '@mantine/dropzone/styles.css';
-import { Alert, Button, Checkbox, Group, Select, Stack, Switch, Text } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Stack, Switch, Text } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { number } from '../../ui/format.ts';
+import { Select } from '../../ui/Select.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { type ImportRecord, uploadImport, useDelimiters, useImportTypes } from './api.ts';
 

@@ -1,8 +1,9 @@
-import { Alert, Button, Group, NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, NumberInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useProjectOptions } from '../../api/queries.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
+import { Select } from '../../ui/Select.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { type OrderCreate, orderApi } from './api/index.ts';
 import { DateField } from './DateField.tsx';

@@ -21,6 +21,7 @@ import type { components } from '../../api/schema.d.ts';
 import { paths } from '../../paths.ts';
 import { number } from '../../ui/format.ts';
 import { problemFields } from '../../ui/problem.ts';
+import { ScrollingTable } from '../../ui/ScrollingTable.tsx';
 import { Empty, ErrorState } from '../../ui/states.tsx';
 import { articleQueries } from '../articles/api.ts';
 import { briefQueries } from '../briefs/api/index.ts';
@@ -66,7 +67,7 @@ export function OrderItems({ order, canWrite }: { order: Order; canWrite: boolea
       {rows.length === 0 ? (
         <Empty>{t('orders.items.empty')}</Empty>
       ) : (
-        <Table.ScrollContainer minWidth={640}>
+        <ScrollingTable minWidth={640} label={t('orders.items.title')}>
           <Table data-testid="order-items">
             <Table.Thead>
               <Table.Tr>
@@ -155,7 +156,7 @@ export function OrderItems({ order, canWrite }: { order: Order; canWrite: boolea
               })}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </ScrollingTable>
       )}
       {canWrite && (
         <AddItems

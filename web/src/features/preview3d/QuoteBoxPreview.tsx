@@ -1,7 +1,8 @@
-import { Card, Select, Switch, Title } from '@mantine/core';
+import { Card, Switch, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Select } from '../../ui/Select.tsx';
 import { briefQueries } from '../briefs/api/index.ts';
 import { quoteQueries } from '../quotes/api/index.ts';
 import { lineName } from '../quotes/lines.ts';

@@ -17,6 +17,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { components } from '../../api/schema.d.ts';
 import { money, number, separators } from '../../ui/format.ts';
+import { ScrollingTable } from '../../ui/ScrollingTable.tsx';
 import { briefQueries } from '../briefs/api/index.ts';
 import { quoteQueries } from './api/index.ts';
 import { lineName } from './lines.ts';
@@ -71,13 +72,7 @@ export function PriceBreaksTable({ quote }: { quote: Quote }) {
       <Text size="sm" c="dimmed" mb="xs">
         {t('quotes.breaks.note')}
       </Text>
-      {/* Wider than a phone: the region scrolls, so it takes the keyboard focus (axe). */}
-      <Table.ScrollContainer
-        minWidth={160 + columns.length * 120}
-        scrollAreaProps={{
-          viewportProps: { tabIndex: 0, role: 'region', 'aria-label': t('quotes.breaks.title') },
-        }}
-      >
+      <ScrollingTable minWidth={160 + columns.length * 120} label={t('quotes.breaks.title')}>
         <Table>
           <Table.Thead>
             <Table.Tr>
@@ -131,7 +126,7 @@ export function PriceBreaksTable({ quote }: { quote: Quote }) {
             </Table.Tr>
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </ScrollingTable>
     </Card>
   );
 }

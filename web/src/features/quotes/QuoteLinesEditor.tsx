@@ -25,6 +25,7 @@ import { useTranslation } from 'react-i18next';
 import type { components, operations } from '../../api/schema.d.ts';
 import { draftNames, draftTime, useDraft } from '../../ui/drafts.ts';
 import { money, number, separators } from '../../ui/format.ts';
+import { ScrollingTable } from '../../ui/ScrollingTable.tsx';
 import { useUnsavedChanges } from '../../ui/UnsavedChanges.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { useCan } from '../admin/useCan.ts';
@@ -207,7 +208,7 @@ export function QuoteLinesEditor({ quote }: { quote: Quote }) {
             ))}
           </Alert>
         )}
-        <Table.ScrollContainer minWidth={820}>
+        <ScrollingTable minWidth={820} label={t('quotes.lines')}>
           <Table data-testid="quote-lines">
             <Table.Thead>
               <Table.Tr>
@@ -225,7 +226,7 @@ export function QuoteLinesEditor({ quote }: { quote: Quote }) {
             </Table.Thead>
             <Table.Tbody>{rows(quote.items as Item[], 0)}</Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </ScrollingTable>
         <SimpleGrid cols={3} mt="sm" maw={520} ml="auto">
           <Total label={t('lines.toolingIncluded')} value={money(quote.toolingCost, quote.currency)} />
           <Total label={t('lines.deliveryIncluded')} value={money(quote.deliveryCost, quote.currency)} />

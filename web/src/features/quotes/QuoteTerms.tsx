@@ -4,7 +4,6 @@ import {
   Card,
   Group,
   NumberInput,
-  Select,
   SimpleGrid,
   Stack,
   Text,
@@ -16,6 +15,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { components } from '../../api/schema.d.ts';
 import { money } from '../../ui/format.ts';
+import { Select } from '../../ui/Select.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { INCOTERMS } from '../admin/OrganisationPanel.tsx';
 import { quoteApi, quoteKeys } from './api/index.ts';

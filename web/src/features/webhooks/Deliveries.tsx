@@ -1,4 +1,4 @@
-import { Badge, Button, Code, Group, Modal, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Code, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
@@ -8,6 +8,7 @@ import { ApiError } from '../../api/client.ts';
 import type { components } from '../../api/schema.d.ts';
 import { number } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
+import { Select } from '../../ui/Select.tsx';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { webhookApi, webhookKeys, webhookQueries } from './api/index.ts';
 

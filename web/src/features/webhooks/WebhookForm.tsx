@@ -7,7 +7,6 @@ import {
   Group,
   PasswordInput,
   SegmentedControl,
-  Select,
   Stack,
   Switch,
   Text,
@@ -18,6 +17,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { components } from '../../api/schema.d.ts';
+import { Select } from '../../ui/Select.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 import { webhookApi } from './api/index.ts';
 import { EVENT_ENTITIES, parsePatterns } from './events.ts';

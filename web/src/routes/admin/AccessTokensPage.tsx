@@ -1,4 +1,4 @@
-import { Badge, Card, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Card, Stack, Table, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import { NewTokenForm } from '../../features/admin/NewTokenForm.tsx';
 import { mayActFor } from '../../features/admin/permissions.ts';
 import { useCan } from '../../features/admin/useCan.ts';
 import { date } from '../../ui/format.ts';
+import { Select } from '../../ui/Select.tsx';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 
 /**

@@ -1,16 +1,4 @@
-import {
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  Modal,
-  Select,
-  Stack,
-  Switch,
-  Table,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Anchor, Badge, Button, Group, Modal, Stack, Switch, Table, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -28,6 +16,7 @@ import { InviteForm } from '../../features/contacts/ContactForm.tsx';
 import { paths } from '../../paths.ts';
 import { date } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
+import { Select } from '../../ui/Select.tsx';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 
 /** Users of the organisation: search, role and archived filters in the URL; create, change, archive. */

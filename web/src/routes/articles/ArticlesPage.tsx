@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Modal, Select, Stack, Table, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Modal, Stack, Table, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -11,6 +11,8 @@ import { paths } from '../../paths.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { money, number } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
+import { ScrollingTable } from '../../ui/ScrollingTable.tsx';
+import { Select } from '../../ui/Select.tsx';
 import { QueryState } from '../../ui/states.tsx';
 
 /** The catalogue: articles with company, enabled, stocked and text filters (all in the URL). */
@@ -84,7 +86,7 @@ export default function ArticlesPage() {
       <QueryState query={query} isEmpty={(d) => d.data.length === 0}>
         {(data) => (
           <>
-            <Table.ScrollContainer minWidth={700}>
+            <ScrollingTable minWidth={700} label={t('articles.title')}>
               <Table striped highlightOnHover data-testid="articles-table">
                 <Table.Thead>
                   <Table.Tr>
@@ -119,7 +121,7 @@ export default function ArticlesPage() {
                   ))}
                 </Table.Tbody>
               </Table>
-            </Table.ScrollContainer>
+            </ScrollingTable>
             <Pager meta={data.meta} onPage={(p) => set({ page: String(p) })} />
           </>
         )}

@@ -29,6 +29,7 @@ import { when } from '../../features/briefs/when.ts';
 import { DieLineDownloads } from '../../features/dielines/DieLineDownloads.tsx';
 import { paths } from '../../paths.ts';
 import { money, number, percent } from '../../ui/format.ts';
+import { ScrollingTable } from '../../ui/ScrollingTable.tsx';
 import { NotFoundState, QueryState } from '../../ui/states.tsx';
 
 type Group_ = { key: string; label: string; amount: number; sharePercent: number };
@@ -282,7 +283,7 @@ function Item({
       </Title>
       <QueryState query={process}>
         {(p) => (
-          <Table.ScrollContainer minWidth={480}>
+          <ScrollingTable minWidth={480} label={t('configurator.operations')}>
             <Table striped data-testid={`version-operations-${position}`}>
               <Table.Thead>
                 <Table.Tr>
@@ -318,7 +319,7 @@ function Item({
                 })}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollingTable>
         )}
       </QueryState>
     </Stack>

@@ -7,6 +7,7 @@ import { differences, type VersionInput } from '../../features/briefs/versions.t
 import { when } from '../../features/briefs/when.ts';
 import { paths } from '../../paths.ts';
 import { money } from '../../ui/format.ts';
+import { ScrollingTable } from '../../ui/ScrollingTable.tsx';
 import { QueryState } from '../../ui/states.tsx';
 
 /** /briefs/:id/versions: every priced version, who priced it and when, and what changed from the one before. */
@@ -28,7 +29,7 @@ export default function BriefVersionsPage() {
           <Card withBorder>
             <QueryState query={versions} isEmpty={(v) => v.data.length === 0}>
               {(v) => (
-                <Table.ScrollContainer minWidth={720}>
+                <ScrollingTable minWidth={720} label={t('briefs.revisions.title', { code: b.code })}>
                   <Table data-testid="revisions" verticalSpacing="sm">
                     <Table.Thead>
                       <Table.Tr>
@@ -78,7 +79,7 @@ export default function BriefVersionsPage() {
                       })}
                     </Table.Tbody>
                   </Table>
-                </Table.ScrollContainer>
+                </ScrollingTable>
               )}
             </QueryState>
           </Card>

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Card, Container, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Container, Group, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
@@ -13,6 +13,7 @@ import { ProofPanel } from '../../features/quotes/ProofPanel.tsx';
 import { LANGUAGES } from '../../i18n/index.ts';
 import { isLanguage } from '../../i18n/languages.ts';
 import { date, money } from '../../ui/format.ts';
+import { Select } from '../../ui/Select.tsx';
 import { ErrorState, Loading } from '../../ui/states.tsx';
 
 /**

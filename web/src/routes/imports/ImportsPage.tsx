@@ -1,16 +1,4 @@
-import {
-  Anchor,
-  Badge,
-  Card,
-  Grid,
-  Group,
-  MultiSelect,
-  Select,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Anchor, Badge, Card, Grid, Group, MultiSelect, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -31,6 +19,7 @@ import { UploadForm } from '../../features/imports/UploadForm.tsx';
 import { paths } from '../../paths.ts';
 import { number } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
+import { Select } from '../../ui/Select.tsx';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 
 /** Upload a CSV file, download templates, and the imports with their status (filters in the URL). */

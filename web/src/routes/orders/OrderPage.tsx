@@ -6,7 +6,6 @@ import {
   Group,
   Modal,
   NumberInput,
-  Select,
   SimpleGrid,
   Stack,
   Text,
@@ -36,6 +35,7 @@ import {
 import { PortalOrder } from '../../features/portal/PortalOrder.tsx';
 import { paths } from '../../paths.ts';
 import { date } from '../../ui/format.ts';
+import { Select } from '../../ui/Select.tsx';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 

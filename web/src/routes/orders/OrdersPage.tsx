@@ -5,7 +5,6 @@ import {
   Modal,
   MultiSelect,
   SegmentedControl,
-  Select,
   Stack,
   Table,
   Text,
@@ -30,6 +29,8 @@ import { paths } from '../../paths.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
 import { date } from '../../ui/format.ts';
 import { Pager } from '../../ui/Pager.tsx';
+import { ScrollingTable } from '../../ui/ScrollingTable.tsx';
+import { Select } from '../../ui/Select.tsx';
 import { Loading, QueryState } from '../../ui/states.tsx';
 
 // The board and the new-order form are not needed for the list's first page: their code (and the
@@ -158,7 +159,7 @@ export default function OrdersPage() {
               {phone || !staff ? (
                 <OrderCards orders={data.data} />
               ) : (
-                <Table.ScrollContainer minWidth={760}>
+                <ScrollingTable minWidth={760} label={t('orders.title')}>
                   <Table striped highlightOnHover data-testid="orders-table">
                     <Table.Thead>
                       <Table.Tr>
@@ -191,7 +192,7 @@ export default function OrdersPage() {
                       ))}
                     </Table.Tbody>
                   </Table>
-                </Table.ScrollContainer>
+                </ScrollingTable>
               )}
               <Pager meta={data.meta} onPage={(p) => set({ page: String(p) })} />
               {data.meta.totalIsExact === false && (

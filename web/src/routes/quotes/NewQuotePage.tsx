@@ -1,5 +1,5 @@
 import '@mantine/dates/styles.css';
-import { Alert, Button, Card, Group, Select, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Stack, TextInput, Title } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -11,6 +11,7 @@ import { type QuoteCreate, quoteApi } from '../../features/quotes/api/index.ts';
 import { LinePicker, type Lines, linesBody } from '../../features/quotes/LinePicker.tsx';
 import { paths } from '../../paths.ts';
 import { CompanyPicker } from '../../ui/CompanyPicker.tsx';
+import { Select } from '../../ui/Select.tsx';
 import { useApiForm } from '../../ui/useApiForm.ts';
 
 /** A new draft quote from briefs and/or catalogue articles of one company. */

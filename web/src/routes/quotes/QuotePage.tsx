@@ -46,6 +46,7 @@ import { LANGUAGES, languageOf } from '../../i18n/languages.ts';
 import { paths } from '../../paths.ts';
 import { date, money, number } from '../../ui/format.ts';
 import { problemFields } from '../../ui/problem.ts';
+import { ScrollingTable } from '../../ui/ScrollingTable.tsx';
 import { ErrorState, QueryState } from '../../ui/states.tsx';
 import { STATE_COLOURS } from './QuotesPage.tsx';
 
@@ -178,16 +179,7 @@ export default function QuotePage() {
                 <Title order={3} size="h4" mb="xs">
                   {t('quotes.lines')}
                 </Title>
-                {/* Scrolls sideways on a phone: its viewport takes the focus, so the keyboard scrolls it too. */}
-                <Table.ScrollContainer
-                  minWidth={640}
-                  scrollAreaProps={{
-                    viewportProps: {
-                      tabIndex: 0,
-                      'aria-label': t('quotes.lines'),
-                    } as React.ComponentProps<'div'>,
-                  }}
-                >
+                <ScrollingTable minWidth={640} label={t('quotes.lines')}>
                   <Table data-testid="quote-lines">
                     <Table.Thead>
                       <Table.Tr>
@@ -235,7 +227,7 @@ export default function QuotePage() {
                       ])}
                     </Table.Tbody>
                   </Table>
-                </Table.ScrollContainer>
+                </ScrollingTable>
                 <SimpleGrid cols={3} mt="sm" maw={520} ml="auto">
                   <Total label={t('lines.toolingIncluded')} value={money(q.toolingCost, q.currency)} />
                   <Total label={t('lines.deliveryIncluded')} value={money(q.deliveryCost, q.currency)} />

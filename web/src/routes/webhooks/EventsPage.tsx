@@ -1,16 +1,4 @@
-import {
-  Anchor,
-  Button,
-  Code,
-  Group,
-  Modal,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Anchor, Button, Code, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -21,6 +9,7 @@ import { webhookQueries } from '../../features/webhooks/api/index.ts';
 import { when } from '../../features/webhooks/Deliveries.tsx';
 import { EVENT_ENTITIES, resourcePath } from '../../features/webhooks/events.ts';
 import { Pager } from '../../ui/Pager.tsx';
+import { Select } from '../../ui/Select.tsx';
 import { QueryState } from '../../ui/states.tsx';
 
 type Event = components['schemas']['Event'];

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Modal, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -9,6 +9,7 @@ import { SecretModal } from '../../features/webhooks/SecretModal.tsx';
 import { WebhookForm } from '../../features/webhooks/WebhookForm.tsx';
 import { paths } from '../../paths.ts';
 import { Pager } from '../../ui/Pager.tsx';
+import { Select } from '../../ui/Select.tsx';
 import { QueryState } from '../../ui/states.tsx';
 
 /** The organisation's webhooks (filter enabled in the URL); a new one shows its secret once. */
