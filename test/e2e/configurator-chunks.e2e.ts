@@ -186,7 +186,7 @@ describe('the selects load their code on first use', () => {
       expect(held()).toBe(0);
       await board.click();
       await expect.poll(held).toBe(1);
-      await page.keyboard.press('ControlOrMeta+a');
+      // The choice's label is selected on focus: what is typed replaces it.
       await page.keyboard.type('GC1');
       expect(await board.inputValue()).toBe('GC1');
       expect(await board.getAttribute('aria-busy')).toBe('true');
@@ -205,6 +205,14 @@ describe('the selects load their code on first use', () => {
     for (const option of options) expect(option).toMatch(/GC1/i);
     await screenshot(page, 'chunks-11-select-open');
     await expectAccessible(page, 'a select opened while its code was loading');
+    await page.keyboard.press('Escape');
+    // Another searchable select, its code there: what is typed replaces its choice and searches.
+    const style = page.getByRole('combobox', { name: 'Style' });
+    await style.click();
+    await page.keyboard.type('tuck');
+    expect(await style.inputValue()).toBe('tuck');
+    await list.getByRole('option').first().waitFor();
+    for (const option of await list.getByRole('option').allTextContents()) expect(option).toMatch(/tuck/i);
     await page.keyboard.press('Escape');
     expect(held()).toBe(1);
     await page.unroute(SELECT);

@@ -78,6 +78,10 @@ export function Select(props: SelectProps) {
       <Loaded
         {...props}
         ref={input}
+        onFocus={(event) => {
+          selectSearchText(event.currentTarget, props.searchable);
+          props.onFocus?.(event);
+        }}
         autoFocus={props.autoFocus || now?.focused}
         // The list asked for opens if the field still has the focus (typed text opens it itself).
         defaultDropdownOpened={props.defaultDropdownOpened || (now?.open && now.focused && !now.typed)}
@@ -170,6 +174,7 @@ function StandIn({ pending, ...props }: SelectProps & { pending: Pending }) {
         error={failed ? t('common.listNotLoaded') : error}
         onPointerEnter={load}
         onFocus={(event) => {
+          selectSearchText(event.currentTarget, searchable);
           pending.focused = true;
           load();
           input.onFocus?.(event);
@@ -222,6 +227,14 @@ function StandIn({ pending, ...props }: SelectProps & { pending: Pending }) {
       ) : null}
     </>
   );
+}
+
+/**
+ * A searchable select shows its choice's label as text: on focus the text is selected, so what is
+ * typed replaces it and searches (appended to the label, it would match nothing).
+ */
+function selectSearchText(input: HTMLInputElement, searchable: boolean | undefined) {
+  if (searchable) input.select();
 }
 
 /** Puts text into a React-controlled input as typing would (the input event React listens to). */
