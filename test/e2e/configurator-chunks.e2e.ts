@@ -238,6 +238,25 @@ describe('the selects load their code on first use', () => {
     await page.unroute(SELECT);
   });
 
+  it('opens the list of a select pressed while its code arrives, and keeps it open after the click', async () => {
+    const { page } = e2e;
+    const { release, held } = await holdBack(page, SELECT);
+    await page.goto(e2e.url('/quotes'));
+    const box = (await page.getByRole('combobox', { name: 'Language' }).boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await expect.poll(held).toBe(1);
+    // The code comes between the press and the release: the real select takes the stand-in's place.
+    release();
+    await page.getByRole('listbox').getByRole('option', { name: 'Deutsch' }).waitFor();
+    await page.mouse.up();
+    await page.getByRole('option', { name: 'Deutsch' }).click();
+    await page.getByRole('combobox', { name: 'Sprache' }).click();
+    await page.getByRole('option', { name: 'English' }).click();
+    await page.getByRole('combobox', { name: 'Language' }).waitFor();
+    await page.unroute(SELECT);
+  });
+
   it('says a select could not be loaded, and opens it when its code loads again', async () => {
     const { page } = e2e;
     await page.route(SELECT, (route) => route.abort('failed'));

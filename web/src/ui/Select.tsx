@@ -173,6 +173,12 @@ function StandIn({ pending, ...props }: SelectProps & { pending: Pending }) {
         value={text ?? (searchValue || label)}
         error={failed ? t('common.listNotLoaded') : error}
         onPointerEnter={load}
+        // A press asks for the list, not only the click that ends it: the real select can take
+        // the stand-in's place between the two, and the click is then lost with the stand-in.
+        onPointerDown={(event) => {
+          open();
+          input.onPointerDown?.(event);
+        }}
         onFocus={(event) => {
           selectSearchText(event.currentTarget, searchable);
           pending.focused = true;
