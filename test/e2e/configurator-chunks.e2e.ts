@@ -172,6 +172,14 @@ describe('the configurator loads its charts and drawings on demand', () => {
   });
 });
 
+/** Picks German in the language list shown, then English again (the next tests read English). */
+async function germanThenEnglish(page: Page) {
+  await page.getByRole('option', { name: 'Deutsch' }).click();
+  await page.getByRole('combobox', { name: 'Sprache' }).click();
+  await page.getByRole('option', { name: 'English' }).click();
+  await page.getByRole('combobox', { name: 'Language' }).waitFor();
+}
+
 describe('the selects load their code on first use', () => {
   it('keeps the focus and the text typed while the code loads, then lists what matches', async () => {
     const { page } = e2e;
@@ -230,11 +238,7 @@ describe('the selects load their code on first use', () => {
     } finally {
       release();
     }
-    await page.getByRole('option', { name: 'Deutsch' }).click();
-    await page.getByRole('combobox', { name: 'Sprache' }).waitFor();
-    await page.getByRole('combobox', { name: 'Sprache' }).click();
-    await page.getByRole('option', { name: 'English' }).click();
-    await page.getByRole('combobox', { name: 'Language' }).waitFor();
+    await germanThenEnglish(page);
     await page.unroute(SELECT);
   });
 
@@ -250,10 +254,7 @@ describe('the selects load their code on first use', () => {
     release();
     await page.getByRole('listbox').getByRole('option', { name: 'Deutsch' }).waitFor();
     await page.mouse.up();
-    await page.getByRole('option', { name: 'Deutsch' }).click();
-    await page.getByRole('combobox', { name: 'Sprache' }).click();
-    await page.getByRole('option', { name: 'English' }).click();
-    await page.getByRole('combobox', { name: 'Language' }).waitFor();
+    await germanThenEnglish(page);
     await page.unroute(SELECT);
   });
 
