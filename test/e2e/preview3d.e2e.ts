@@ -11,13 +11,25 @@ import { ADMIN, ARTIFACTS, clearScreenshots, openE2eSession, screenshot, WEBGL_A
  */
 const e2e = openE2eSession({ name: 'p3d', launchArgs: WEBGL_ARGS });
 const BUYER = { email: 'p3d-buyer@e2e.test', password: 'p3d-buyer-password-1' };
+/** Product code, board, screenshot name, and the die-line's style (what the 3D canvas shows). */
 const STYLES = [
-  ['RTE', 'GC1-350', 'reverse-tuck-end'],
-  ['CLB', 'GC1-350', 'crash-lock'],
-  ['TRAY', 'GC1-350', 'tray'],
-  ['0201', 'CORR-B-KK', 'fefco-0201'],
+  ['RTE', 'GC1-350', 'reverse-tuck-end', 'RTE'],
+  ['CLB', 'GC1-350', 'crash-lock', 'CLB'],
+  ['TRAY', 'GC1-350', 'tray', 'TRAY'],
+  ['0201', 'CORR-B-KK', 'fefco-0201', 'FEFCO_0201'],
 ] as const;
 const state = {} as { briefIds: string[]; quoteId: string };
+
+/** Waits until a canvas shows this style at this fold: FoldedBox marks its canvas once drawn. */
+const shows = (testId: string, style: string, percent: number) =>
+  expect
+    .poll(() =>
+      e2e.page.getByTestId(testId).evaluate((canvas) => {
+        const { style, fold } = (canvas as HTMLCanvasElement).dataset;
+        return `${style} ${fold}`;
+      }),
+    )
+    .toBe(`${style} ${percent}`);
 
 /** The share of a canvas's pixels that are not its background (read in the page). */
 const drawnShare = (testId: string) =>
@@ -101,17 +113,16 @@ describe('3D folded preview', () => {
     await e2e.signInAs(ADMIN.email, ADMIN.password);
     await e2e.page.goto(e2e.url(`/briefs/${state.briefIds[0]}`));
     const canvas = e2e.page.getByTestId('box-3d-0-canvas');
-    await canvas.waitFor();
-    await e2e.page.waitForTimeout(500);
+    await shows('box-3d-0-canvas', STYLES[0][3], 100);
     expect(await drawnShare('box-3d-0-canvas')).toBeGreaterThan(0.02);
     const folded = await canvas.screenshot();
     await e2e.page.getByTestId('box-3d-0').getByRole('slider').focus();
     await e2e.page.keyboard.press('Home');
-    await e2e.page.waitForTimeout(300);
+    await shows('box-3d-0-canvas', STYLES[0][3], 0);
     const flat = await canvas.screenshot({ path: join(ARTIFACTS, 'p3d-01-configurator-flat.png') });
     expect(Buffer.compare(folded, flat)).not.toBe(0);
     await e2e.page.keyboard.press('End');
-    await e2e.page.waitForTimeout(300);
+    await shows('box-3d-0-canvas', STYLES[0][3], 100);
     await canvas.screenshot({ path: join(ARTIFACTS, 'p3d-02-configurator-folded.png') });
     await e2e.page.getByTestId('preview-3d-0').scrollIntoViewIfNeeded();
     await e2e.page
@@ -123,27 +134,25 @@ describe('3D folded preview', () => {
     await e2e.page.goto(e2e.url(`/quotes/${state.quoteId}`));
     const card = e2e.page.getByTestId('quote-preview-3d');
     await card.getByTestId('quote-box-3d-canvas').waitFor();
-    for (const [index, [, , name]] of STYLES.entries()) {
+    for (const [index, [, , name, style]] of STYLES.entries()) {
       if (index > 0) {
         await card.getByTestId('quote-preview-3d-line').click();
         await e2e.page.getByRole('option').nth(index).click();
-        await e2e.page.waitForTimeout(300);
       }
       const canvas = card.getByTestId('quote-box-3d-canvas');
-      await canvas.waitFor();
-      await e2e.page.waitForTimeout(500);
+      await shows('quote-box-3d-canvas', style, 100);
       expect(await drawnShare('quote-box-3d-canvas'), name).toBeGreaterThan(0.02);
       await canvas.screenshot({ path: join(ARTIFACTS, `p3d-1${index}-${name}.png`) });
       const folded = await canvas.screenshot();
       await card.getByRole('slider').focus();
       for (let i = 0; i < 50; i++) await e2e.page.keyboard.press('ArrowLeft');
-      await e2e.page.waitForTimeout(300);
+      await shows('quote-box-3d-canvas', style, 50);
       const half = await canvas.screenshot({ path: join(ARTIFACTS, `p3d-2${index}-${name}-half.png`) });
       expect(Buffer.compare(folded, half), name).not.toBe(0);
       // Half open, every flap stays in view (a tuck end's lid and tuck flap used to leave it).
       expect(await edgeDrawn('quote-box-3d-canvas'), `${name} half`).toBe(0);
       for (let i = 0; i < 50; i++) await e2e.page.keyboard.press('ArrowLeft');
-      await e2e.page.waitForTimeout(300);
+      await shows('quote-box-3d-canvas', style, 0);
       await canvas.screenshot({ path: join(ARTIFACTS, `p3d-3${index}-${name}-flat.png`) });
       expect(await edgeDrawn('quote-box-3d-canvas'), `${name} flat`).toBe(0);
     }
@@ -155,8 +164,7 @@ describe('3D folded preview', () => {
     await e2e.signOut();
     await e2e.signInAs(BUYER.email, BUYER.password);
     await e2e.page.goto(e2e.url(`/quotes/${state.quoteId}`));
-    await e2e.page.getByTestId('quote-box-3d-canvas').waitFor();
-    await e2e.page.waitForTimeout(500);
+    await shows('quote-box-3d-canvas', STYLES[0][3], 100);
     expect(await drawnShare('quote-box-3d-canvas')).toBeGreaterThan(0.02);
     await e2e.page.getByTestId('quote-preview-3d').screenshot({ path: join(ARTIFACTS, 'p3d-40-buyer.png') });
   });

@@ -118,6 +118,8 @@ export default function FoldedBox({
     Object.assign(renderer.domElement.style, { display: 'block', width: '100%', height: `${height}px` });
     renderer.domElement.setAttribute('data-testid', `${testId}-canvas`);
     renderer.domElement.setAttribute('aria-hidden', 'true');
+    // What the canvas shows, for tests and tools that read it: the style here, the fold once drawn.
+    renderer.domElement.dataset.style = dieLine.style;
     element.appendChild(renderer.domElement);
     const scene = new Scene();
     scene.background = new Color('#f4f5f7');
@@ -237,7 +239,7 @@ export default function FoldedBox({
       renderer.domElement.remove();
       state.current = null;
     };
-  }, [faces, dieLine.width, dieLine.height, artworkUrl, kraft, height, testId]);
+  }, [faces, dieLine.style, dieLine.width, dieLine.height, artworkUrl, kraft, height, testId]);
 
   // The fold: each face's matrix; a small lift per hinge depth keeps stacked flaps apart.
   useEffect(() => {
@@ -258,6 +260,7 @@ export default function FoldedBox({
       s.keepInView();
       s.render();
     }
+    s.renderer.domElement.dataset.fold = String(Math.round(fold * 100));
   }, [faces, fold, dieLine.caliperMm, sceneId]);
 
   const percent = Math.round(fold * 100);
