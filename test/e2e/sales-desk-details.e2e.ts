@@ -271,6 +271,9 @@ describe('the sales desk, in detail', () => {
   it('revokes a guest link: the link stops working', async () => {
     const quote = await publishedQuote('Guest quote');
     await e2e.page.goto(url(`/quotes/${quote.id}`));
+    // The guest links are the page's last card: the parts above (proofs, die-lines, the 3D view)
+    // arrive one by one and move it down; a click while one arrives lands beside the button.
+    await e2e.page.waitForLoadState('networkidle');
     await e2e.page.getByTestId('create-guest-link').click();
     const link = (await e2e.page.getByTestId('guest-link-url').textContent())!;
     const guest = await e2e.browser.newContext();
