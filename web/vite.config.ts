@@ -79,12 +79,6 @@ const CONFIGURATOR = `${SRC}routes/briefs/BriefEditorPage.tsx`;
  * heavier (they then loaded NumberInput and the like in vain).
  */
 const SHARED_BY = 16;
-/**
- * The dropdowns' positioning code (floating-ui, with tabbable), a chunk of its own: left to
- * Rollup it went into a chunk with the query hooks, so every page loaded it, though only a
- * select's list, a menu or a popover uses it (ui/Select.tsx loads the select's on first use).
- */
-const FLOATING = /\/node_modules\/(@floating-ui\/|tabbable\/)/;
 const MAX_SHARED_SIZE = 4000;
 
 type ModuleGraph = {
@@ -212,7 +206,6 @@ function frameChunks() {
         chunkOf.set(m, guestStatic.has(m) ? 'common' : 'frame');
       }
     }
-    if (FLOATING.test(id)) return 'floating';
     return chunkOf.get(id);
   };
 }

@@ -189,6 +189,7 @@ function StandIn({ pending, ...props }: SelectProps & { pending: Pending }) {
           pending.focused = false;
           input.onBlur?.(event);
         }}
+        // A click on the field's label reaches the input as a click without a press.
         onClick={(event) => {
           open();
           input.onClick?.(event);
